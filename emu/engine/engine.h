@@ -137,6 +137,15 @@ struct emu_tried_region {
 
 struct emu_kdamond;
 
+/*
+ * The kdamond is a separate process: emu_kdamond_start() forks and immediately re-executes
+ * the damon-emu binary (/proc/self/exe) as `damon-emu --kdamond-child FD` (fork without exec
+ * is unsafe in the multi-threaded FUSE daemon), and the child names itself "kdamond.N" with
+ * prctl(PR_SET_NAME). main() hands such an invocation to this function and exits with its
+ * return value. @fd is the child's end of the channel to the daemon.
+ */
+int emu_kdamond_child_main(int fd);
+
 /* Deep copy / free of params (the engine keeps its own copy). */
 struct emu_ctx_params *emu_params_dup(const struct emu_ctx_params *p);
 void emu_params_free(struct emu_ctx_params *p);
