@@ -303,7 +303,11 @@ static int put(size_t size, int n)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : n;
 }
 
-/* "<whole>[.<frac>] <unit>" with trailing zeros of the fraction dropped. */
+/*
+ * "<whole> <unit>" when @v is a whole number of units, else "<whole>.<frac> <unit>" with
+ * exactly @decimals digits ("1.500 s", "1.50 GiB", as the header documents): a fraction
+ * that rounds to zeros still shows the value is not whole.
+ */
 static int fmt_scaled(uint64_t v, uint64_t scale, unsigned int decimals, const char *unit,
 		      char *buf, size_t size)
 {
@@ -317,11 +321,7 @@ static int fmt_scaled(uint64_t v, uint64_t scale, unsigned int decimals, const c
 		whole++;
 		frac -= pow;
 	}
-	while (decimals && frac % 10 == 0) {
-		frac /= 10;
-		decimals--;
-	}
-	if (!decimals)
+	if (!rem || !decimals)
 		return put(size, snprintf(buf, size, "%llu %s", (unsigned long long)whole,
 					       unit));
 	return put(size, snprintf(buf, size, "%llu.%0*llu %s", (unsigned long long)whole,
