@@ -129,13 +129,28 @@ struct evidence {
 	bool ops[3];
 };
 
+/* The release before @version: 7.0 follows 6.19, not "6.999". */
+static int previous_version(int version)
+{
+	/* the last minor release of each finished major series */
+	static const int last_minor[] = { [3] = 19, [4] = 20, [5] = 19, [6] = 19 };
+	int major = version / 1000, minor = version % 1000;
+
+	if (minor || major < 1 || (unsigned int)(major - 1) >= ARRAY_SIZE(last_minor) ||
+	    !last_minor[major - 1])
+		return version - 1;
+	return V(major - 1, last_minor[major - 1]);
+}
+
 static void saw_version(struct evidence *ev, int version, bool present)
 {
+	int before = previous_version(version);
+
 	if (present) {
 		if (version > ev->vmin)
 			ev->vmin = version;
-	} else if (!ev->vmax || version - 1 < ev->vmax) {
-		ev->vmax = version - 1;
+	} else if (!ev->vmax || before < ev->vmax) {
+		ev->vmax = before;
 	}
 }
 
