@@ -442,6 +442,38 @@ DAMONCTL_API int damonctl_tree_stage(struct damonctl_ctx *ctx, const struct damo
 DAMONCTL_API int damonctl_kdamond_stage(struct damonctl_ctx *ctx,
 					const struct damonctl_kdamond *want,
 					const struct damonctl_kdamond *have);
+/* Put the tree back as @saved (read earlier): undoes a failed start. */
+DAMONCTL_API int damonctl_tree_restore(struct damonctl_ctx *ctx,
+				       const struct damonctl_tree *saved);
+
+/*
+ * Staging, planned without I/O: the ordered writes damonctl_*_stage() would make, which can
+ * be shown (a dry run) and then applied. Paths are relative to the admin directory.
+ */
+struct damonctl_plan;
+DAMONCTL_API int damonctl_tree_plan(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
+				    const struct damonctl_tree *have, struct damonctl_plan **out);
+DAMONCTL_API int damonctl_kdamond_plan(struct damonctl_ctx *ctx,
+				       const struct damonctl_kdamond *want,
+				       const struct damonctl_kdamond *have,
+				       struct damonctl_plan **out);
+DAMONCTL_API size_t damonctl_plan_nr_writes(const struct damonctl_plan *p);
+DAMONCTL_API int damonctl_plan_write(const struct damonctl_plan *p, size_t i,
+				     const char **path, const char **value);
+DAMONCTL_API int damonctl_plan_apply(struct damonctl_ctx *ctx, const struct damonctl_plan *p);
+DAMONCTL_API void damonctl_plan_free(struct damonctl_plan *p);
+
+/*
+ * Call @fn for every file whose value differs between @a and @b (path relative to the
+ * kdamond directory; old or new NULL when absent on that side). Results (stats, state) are
+ * skipped unless DAMONCTL_DIFF_RESULTS. A non-zero return from @fn stops the walk.
+ */
+#define DAMONCTL_DIFF_RESULTS (1u << 0)
+typedef int (*damonctl_diff_fn)(void *data, const char *path, const char *old_value,
+				const char *new_value);
+DAMONCTL_API int damonctl_kdamond_diff(const struct damonctl_kdamond *a,
+				       const struct damonctl_kdamond *b, unsigned int flags,
+				       damonctl_diff_fn fn, void *data);
 
 enum damonctl_cmd {
 	DAMONCTL_CMD_ON, DAMONCTL_CMD_OFF, DAMONCTL_CMD_COMMIT,
