@@ -120,14 +120,7 @@ DAMONCTL_API const char *damonctl_feature_since(enum damonctl_feature f)
 	return (unsigned int)f < DAMONCTL_NR_FEATURES ? since[f] : NULL;
 }
 
-/* Evidence gathered while walking: per feature, seen present and/or seen absent. */
-struct evidence {
-	bool present[DAMONCTL_NR_FEATURES];
-	bool absent[DAMONCTL_NR_FEATURES];
-	int vmin, vmax;		/* vmax 0: no ceiling */
-	bool ops_known;
-	bool ops[3];
-};
+#define evidence dctl_evidence
 
 static void saw_version(struct evidence *ev, int version, bool present)
 {
@@ -221,15 +214,23 @@ static void module_evidence(struct damonctl_ctx *ctx, struct evidence *ev)
 			 module_markers[i].param);
 		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
 			continue;
+		/* Presence only: a missing parameter is weak evidence (a partial /sys/module,
+		 * as in an emulated sysroot, would wrongly cap the version). */
 		exists = access(path, F_OK) == 0;
-		saw_version(ev, module_markers[i].version, exists);
+		if (exists)
+			saw_version(ev, module_markers[i].version, true);
 	}
 }
 
-static void decide(struct damonctl_features *f, const struct evidence *ev)
+static void decide(struct damonctl_features *f, const struct evidence *ev_in)
 {
+	struct evidence fixed = *ev_in, *ev = &fixed;
 	unsigned int i;
 
+	/* conflicting markers (a backport, a vendor kernel): trust what is there */
+	if (ev->vmax && ev->vmax < ev->vmin)
+		ev->vmax = 0;
+	f->ev = *ev_in;
 	f->vmin = ev->vmin;
 	f->vmax = ev->vmax;
 	f->ops_known = ev->ops_known;
@@ -383,7 +384,7 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 					 unsigned int kdamond)
 {
 	struct damonctl_kdamond *k;
-	struct evidence ev = { 0 };
+	struct evidence ev;
 	char rel[PATH_MAX], orig[256];
 	unsigned int i;
 	int r, running;
@@ -394,27 +395,13 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 	if (running)
 		return -EBUSY;
 
-	/* The files of the caller's fresh directories first. */
+	/* The files of the caller's directories add to what was seen. */
 	r = damonctl_kdamond_read(ctx, kdamond, &k);
 	if (r)
 		return r;
-	ev.vmin = f->vmin;
-	ev.vmax = f->vmax;
-	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
-		ev.present[i] = f->has[i] == DAMONCTL_YES;
-		ev.absent[i] = f->has[i] == DAMONCTL_NO;
-	}
+	ev = f->ev;
 	walk(&ev, CDOBJ(k));
 	damonctl_kdamond_free(k);
-	if (!f->ops_known) {
-		/* a fresh context tells the operations sets */
-		f->ops_known = ev.ops_known;
-	} else {
-		ev.ops_known = true;
-		ev.ops[0] = f->has[DAMONCTL_FEAT_OPS_VADDR] == DAMONCTL_YES;
-		ev.ops[1] = f->has[DAMONCTL_FEAT_OPS_FVADDR] == DAMONCTL_YES;
-		ev.ops[2] = f->has[DAMONCTL_FEAT_OPS_PADDR] == DAMONCTL_YES;
-	}
 	decide(f, &ev);
 
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
@@ -426,13 +413,15 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 			continue;	/* no such directory here: stays unknown */
 		r = damonctl_write(ctx, rel, probes[i].keyword);
 		if (r == -EINVAL) {
-			f->has[probes[i].feat] = DAMONCTL_NO;
+			saw(&ev, probes[i].feat, false);
+			decide(f, &ev);
 			damonctl_clear_error(ctx);
 			continue;
 		}
 		if (r)
 			return r;
-		f->has[probes[i].feat] = DAMONCTL_YES;
+		saw(&ev, probes[i].feat, true);
+		decide(f, &ev);
 		r = damonctl_write(ctx, rel, orig);
 		if (r)
 			return r;
