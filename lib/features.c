@@ -120,14 +120,7 @@ DAMONCTL_API const char *damonctl_feature_since(enum damonctl_feature f)
 	return (unsigned int)f < DAMONCTL_NR_FEATURES ? since[f] : NULL;
 }
 
-/* Evidence gathered while walking: per feature, seen present and/or seen absent. */
-struct evidence {
-	bool present[DAMONCTL_NR_FEATURES];
-	bool absent[DAMONCTL_NR_FEATURES];
-	int vmin, vmax;		/* vmax 0: no ceiling */
-	bool ops_known;
-	bool ops[3];
-};
+#define evidence dctl_evidence
 
 /* The release before @version: 7.0 follows 6.19, not "6.999". */
 static int previous_version(int version)
@@ -236,15 +229,23 @@ static void module_evidence(struct damonctl_ctx *ctx, struct evidence *ev)
 			 module_markers[i].param);
 		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
 			continue;
+		/* Presence only: a missing parameter is weak evidence (a partial /sys/module,
+		 * as in an emulated sysroot, would wrongly cap the version). */
 		exists = access(path, F_OK) == 0;
-		saw_version(ev, module_markers[i].version, exists);
+		if (exists)
+			saw_version(ev, module_markers[i].version, true);
 	}
 }
 
-static void decide(struct damonctl_features *f, const struct evidence *ev)
+static void decide(struct damonctl_features *f, const struct evidence *ev_in)
 {
+	struct evidence fixed = *ev_in, *ev = &fixed;
 	unsigned int i;
 
+	/* conflicting markers (a backport, a vendor kernel): trust what is there */
+	if (ev->vmax && ev->vmax < ev->vmin)
+		ev->vmax = 0;
+	f->ev = *ev_in;
 	f->vmin = ev->vmin;
 	f->vmax = ev->vmax;
 	f->ops_known = ev->ops_known;
@@ -308,6 +309,29 @@ DAMONCTL_API int damonctl_features_detect(struct damonctl_ctx *ctx,
 	damonctl_tree_free(t);
 	*out = f;
 	return 0;
+}
+
+DAMONCTL_API int damonctl_features_from_tree(struct damonctl_ctx *ctx,
+					     const struct damonctl_tree *t,
+					     struct damonctl_features **out)
+{
+	struct damonctl_features *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	detect(ctx, CDOBJ(t), f);
+	*out = f;
+	return 0;
+}
+
+DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
+		if (f->has[i] == DAMONCTL_UNKNOWN)
+			return true;
+	return false;
 }
 
 DAMONCTL_API void damonctl_features_free(struct damonctl_features *f)
@@ -375,7 +399,7 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 					 unsigned int kdamond)
 {
 	struct damonctl_kdamond *k;
-	struct evidence ev = { 0 };
+	struct evidence ev;
 	char rel[PATH_MAX], orig[256];
 	unsigned int i;
 	int r, running;
@@ -386,27 +410,13 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 	if (running)
 		return -EBUSY;
 
-	/* The files of the caller's fresh directories first. */
+	/* The files of the caller's directories add to what was seen. */
 	r = damonctl_kdamond_read(ctx, kdamond, &k);
 	if (r)
 		return r;
-	ev.vmin = f->vmin;
-	ev.vmax = f->vmax;
-	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
-		ev.present[i] = f->has[i] == DAMONCTL_YES;
-		ev.absent[i] = f->has[i] == DAMONCTL_NO;
-	}
+	ev = f->ev;
 	walk(&ev, CDOBJ(k));
 	damonctl_kdamond_free(k);
-	if (!f->ops_known) {
-		/* a fresh context tells the operations sets */
-		f->ops_known = ev.ops_known;
-	} else {
-		ev.ops_known = true;
-		ev.ops[0] = f->has[DAMONCTL_FEAT_OPS_VADDR] == DAMONCTL_YES;
-		ev.ops[1] = f->has[DAMONCTL_FEAT_OPS_FVADDR] == DAMONCTL_YES;
-		ev.ops[2] = f->has[DAMONCTL_FEAT_OPS_PADDR] == DAMONCTL_YES;
-	}
 	decide(f, &ev);
 
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
@@ -418,16 +428,73 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 			continue;	/* no such directory here: stays unknown */
 		r = damonctl_write(ctx, rel, probes[i].keyword);
 		if (r == -EINVAL) {
-			f->has[probes[i].feat] = DAMONCTL_NO;
+			saw(&ev, probes[i].feat, false);
+			decide(f, &ev);
 			damonctl_clear_error(ctx);
 			continue;
 		}
 		if (r)
 			return r;
-		f->has[probes[i].feat] = DAMONCTL_YES;
+		saw(&ev, probes[i].feat, true);
+		decide(f, &ev);
 		r = damonctl_write(ctx, rel, orig);
 		if (r)
 			return r;
 	}
 	return 0;
+}
+
+DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
+					       struct damonctl_features *f)
+{
+	static const char *const optional_dirs[] = {
+		"contexts/0/schemes/0/quotas/goals/nr_goals",
+		"contexts/0/schemes/0/filters/nr_filters",
+		"contexts/0/schemes/0/core_filters/nr_filters",
+		"contexts/0/schemes/0/ops_filters/nr_filters",
+		"contexts/0/schemes/0/dests/nr_dests",
+	};
+	struct damonctl_tree *have, *want;
+	struct damonctl_kdamond *k;
+	struct damonctl_context *c;
+	unsigned int i, idx;
+	int r, r2;
+
+	r = damonctl_tree_read(ctx, &have);
+	if (r)
+		return r;
+	for (i = 0; i < damonctl_tree_nr_kdamonds(have); i++) {
+		if (!strcmp(damonctl_kdamond_get_str(damonctl_tree_kdamond(have, i),
+						     DAMONCTL_KDAMOND_STATE), "on")) {
+			damonctl_tree_free(have);
+			return -EBUSY;	/* no kdamond can be added while one runs */
+		}
+	}
+	want = damonctl_tree_dup(have);
+	k = want ? damonctl_tree_add_kdamond(want) : NULL;
+	c = k ? damonctl_kdamond_add_context(k) : NULL;
+	if (!c || !damonctl_context_add_scheme(c) || !damonctl_context_add_target(c)) {
+		damonctl_tree_free(want);
+		damonctl_tree_free(have);
+		return -ENOMEM;
+	}
+	idx = damonctl_tree_nr_kdamonds(want) - 1;
+	r = damonctl_tree_stage(ctx, want, have);
+	for (i = 0; !r && i < ARRAY_SIZE(optional_dirs); i++) {
+		char rel[256];
+
+		snprintf(rel, sizeof(rel), "kdamonds/%u/%s", idx, optional_dirs[i]);
+		r = damonctl_write(ctx, rel, "1");
+		if (r == -ENOENT) {	/* this kernel lacks the directory: that is the answer */
+			damonctl_clear_error(ctx);
+			r = 0;
+		}
+	}
+	if (!r)
+		r = damonctl_features_probe(ctx, f, idx);
+	/* whatever happened, the tree goes back as it was */
+	r2 = damonctl_tree_restore(ctx, have);
+	damonctl_tree_free(want);
+	damonctl_tree_free(have);
+	return r ? r : r2;
 }

@@ -157,8 +157,18 @@ int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel);
 int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
 
 /* ---- features ---- */
+/* What was seen: per feature, a file (or keyword) present and/or missing. */
+struct dctl_evidence {
+	bool present[DAMONCTL_NR_FEATURES];
+	bool absent[DAMONCTL_NR_FEATURES];
+	int vmin, vmax;			/* version floor/ceiling; vmax 0: none */
+	bool ops_known;
+	bool ops[3];			/* vaddr, fvaddr, paddr */
+};
+
 struct damonctl_features {
-	int vmin, vmax;			/* version floor/ceiling from markers; vmax 0 = none */
+	struct dctl_evidence ev;	/* kept, so probes can add to it */
+	int vmin, vmax;
 	enum damonctl_support has[DAMONCTL_NR_FEATURES];
 	bool ops_known;			/* avail_operations was read */
 };

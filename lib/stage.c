@@ -2,38 +2,58 @@
 /*
  * Writing a model into the kernel's staging files, and the `state` commands.
  *
- * Staging compares the wanted model with what the files hold and writes only differences.
- * Writing any nr_* file makes the kernel drop every child and create fresh defaults, so a
- * list whose length changes is rewritten whole, and an unchanged list is never touched.
+ * Staging is planned first, without any I/O: the wanted model is compared with what the
+ * files hold and only differences become writes. Writing any nr_* file makes the kernel drop
+ * every child and create fresh defaults, so a list whose length changes is rewritten whole
+ * (its children are then compared with defaults), and an unchanged list is never touched.
+ * A plan can be printed (damonc start --dry-run) or applied, write after write, in order.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
 
-static void join(char *buf, size_t size, const char *rel, const char *file)
-{
-	dctl_fmt(buf, size, "%s%s%s", rel, *rel ? "/" : "", file);
-}
+struct plan_write {
+	char *path;	/* relative to the admin directory */
+	char *value;
+};
 
-static int stage_write(struct damonctl_ctx *ctx, int dirfd, const char *rel, const char *file,
-		       const char *value)
+struct damonctl_plan {
+	struct plan_write *w;
+	size_t nr, cap;
+};
+
+static int plan_add(struct damonctl_plan *p, const char *rel, const char *file,
+		    const char *value)
 {
+	struct plan_write *w;
 	char path[PATH_MAX];
-	int r = dctl_write_at(dirfd, file, value);
 
-	join(path, sizeof(path), rel, file);
-	dctl_log(ctx, DAMONCTL_LOG_DEBUG, "write %s <= '%s': %s", path, value,
-		 r ? strerror(-r) : "ok");
-	if (r) {
-		if (r == -ENOENT)
-			r = -EOPNOTSUPP;
-		dctl_set_error(ctx, r, true, path, value);
+	if (!dctl_fmt(path, sizeof(path), "%s%s%s", rel, *rel ? "/" : "", file))
+		return -ENAMETOOLONG;
+	if (p->nr == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+
+		w = realloc(p->w, cap * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		p->w = w;
+		p->cap = cap;
 	}
-	return r;
+	w = &p->w[p->nr];
+	w->path = strdup(path);
+	w->value = strdup(value);
+	if (!w->path || !w->value) {
+		free(w->path);
+		free(w->value);
+		return -ENOMEM;
+	}
+	p->nr++;
+	return 0;
 }
 
 static int unsupported(struct damonctl_ctx *ctx, const char *rel, const char *file,
@@ -41,16 +61,16 @@ static int unsupported(struct damonctl_ctx *ctx, const char *rel, const char *fi
 {
 	char path[PATH_MAX];
 
-	join(path, sizeof(path), rel, file);
+	dctl_fmt(path, sizeof(path), "%s%s%s", rel, *rel ? "/" : "", file);
 	dctl_set_error(ctx, -EOPNOTSUPP, true, path, value);
 	return -EOPNOTSUPP;
 }
 
-static int stage_obj(struct damonctl_ctx *ctx, int dirfd, const char *rel,
-		     const struct dobj *want, const struct dobj *have);
+static int plan_obj(struct damonctl_ctx *ctx, struct damonctl_plan *p, const char *rel,
+		    const struct dobj *want, const struct dobj *have);
 
-static int stage_list(struct damonctl_ctx *ctx, int dirfd, const char *rel,
-		      const struct dobj *want, const struct dobj *have, unsigned int l)
+static int plan_list(struct damonctl_ctx *ctx, struct damonctl_plan *p, const char *rel,
+		     const struct dobj *want, const struct dobj *have, unsigned int l)
 {
 	const struct list_desc *ld = &dctl_kinds[want->kind].lists[l];
 	unsigned int nw = dobj_nr(want, l), nh = have ? dobj_nr(have, l) : 0, i;
@@ -58,40 +78,30 @@ static int stage_list(struct damonctl_ctx *ctx, int dirfd, const char *rel,
 	char buf[32];
 	int r;
 
-	if (have && !(have->lists_has >> l & 1)) {
-		if (!nw)
-			return 0;
-		snprintf(buf, sizeof(buf), "%u", nw);
-		return unsupported(ctx, rel, ld->nr_file, buf);
-	}
+	snprintf(buf, sizeof(buf), "%u", nw);
+	if (have && !(have->lists_has >> l & 1))
+		return nw ? unsupported(ctx, rel, ld->nr_file, buf) : 0;
 	if (nw != nh) {
-		snprintf(buf, sizeof(buf), "%u", nw);
-		r = stage_write(ctx, dirfd, rel, ld->nr_file, buf);
+		r = plan_add(p, rel, ld->nr_file, buf);
 		if (r)
 			return r;
 	}
 	for (i = 0; i < nw; i++) {
-		char sub[PATH_MAX], childrel[PATH_MAX];
-		int fd;
+		char childrel[PATH_MAX];
 
-		dctl_fmt(sub, sizeof(sub), "%s/%u", ld->dir, i);
-		join(childrel, sizeof(childrel), rel, sub);
-		fd = dctl_open_dir(dirfd, sub);
-		if (fd < 0) {
-			dctl_set_error(ctx, fd, false, childrel, "");
-			return fd;
-		}
-		r = stage_obj(ctx, fd, childrel, dobj_child(want, l, i),
-			      fresh ? NULL : dobj_child(have, l, i));
-		close(fd);
+		if (!dctl_fmt(childrel, sizeof(childrel), "%s%s%s/%u", rel, *rel ? "/" : "",
+			      ld->dir, i))
+			return -ENAMETOOLONG;
+		r = plan_obj(ctx, p, childrel, dobj_child(want, l, i),
+			     fresh ? NULL : dobj_child(have, l, i));
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
-static int stage_obj(struct damonctl_ctx *ctx, int dirfd, const char *rel,
-		     const struct dobj *want, const struct dobj *have)
+static int plan_obj(struct damonctl_ctx *ctx, struct damonctl_plan *p, const char *rel,
+		    const struct dobj *want, const struct dobj *have)
 {
 	const struct kind_desc *kd = &dctl_kinds[want->kind];
 	char val[PATH_MAX];
@@ -113,29 +123,125 @@ static int stage_obj(struct damonctl_ctx *ctx, int dirfd, const char *rel,
 		}
 		if (have ? dobj_val_equal(want, have, a) : dobj_is_default(want, a))
 			continue;
-		r = stage_write(ctx, dirfd, rel, d->file, val);
+		r = plan_add(p, rel, d->file, val);
 		if (r)
 			return r;
 	}
 	for (l = 0; l < kd->nr_lists; l++) {
 		if (kd->lists[l].flags & A_RO)
 			continue;
-		r = stage_list(ctx, dirfd, rel, want, have, l);
+		r = plan_list(ctx, p, rel, want, have, l);
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
+DAMONCTL_API void damonctl_plan_free(struct damonctl_plan *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr; i++) {
+		free(p->w[i].path);
+		free(p->w[i].value);
+	}
+	free(p->w);
+	free(p);
+}
+
+static int plan_new(struct damonctl_plan **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+DAMONCTL_API int damonctl_tree_plan(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
+				    const struct damonctl_tree *have, struct damonctl_plan **out)
+{
+	struct damonctl_plan *p;
+	int r = plan_new(&p);
+
+	if (r)
+		return r;
+	r = plan_obj(ctx, p, "", CDOBJ(want), CDOBJ(have));
+	if (r) {
+		damonctl_plan_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_kdamond_plan(struct damonctl_ctx *ctx,
+				       const struct damonctl_kdamond *want,
+				       const struct damonctl_kdamond *have,
+				       struct damonctl_plan **out)
+{
+	struct damonctl_plan *p;
+	char rel[64];
+	int r = plan_new(&p);
+
+	if (r)
+		return r;
+	snprintf(rel, sizeof(rel), "kdamonds/%u", CDOBJ(want)->index);
+	r = plan_obj(ctx, p, rel, CDOBJ(want), CDOBJ(have));
+	if (r) {
+		damonctl_plan_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}
+
+DAMONCTL_API size_t damonctl_plan_nr_writes(const struct damonctl_plan *p)
+{
+	return p->nr;
+}
+
+DAMONCTL_API int damonctl_plan_write(const struct damonctl_plan *p, size_t i, const char **path,
+				     const char **value)
+{
+	if (i >= p->nr)
+		return -ENOENT;
+	*path = p->w[i].path;
+	*value = p->w[i].value;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_plan_apply(struct damonctl_ctx *ctx, const struct damonctl_plan *p)
+{
+	size_t i;
+	int fd, r = 0;
+
+	fd = dctl_admin_open(ctx, "");
+	if (fd < 0)
+		return fd;
+	for (i = 0; i < p->nr && !r; i++) {
+		r = dctl_write_at(fd, p->w[i].path, p->w[i].value);
+		dctl_log(ctx, DAMONCTL_LOG_DEBUG, "write %s <= '%s': %s", p->w[i].path,
+			 p->w[i].value, r ? strerror(-r) : "ok");
+		if (r) {
+			if (r == -ENOENT)
+				r = -EOPNOTSUPP;
+			dctl_set_error(ctx, r, true, p->w[i].path, p->w[i].value);
+		}
+	}
+	close(fd);
+	return r;
+}
+
 DAMONCTL_API int damonctl_tree_stage(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
 				     const struct damonctl_tree *have)
 {
-	int fd = dctl_admin_open(ctx, ""), r;
+	struct damonctl_plan *p;
+	int r = damonctl_tree_plan(ctx, want, have, &p);
 
-	if (fd < 0)
-		return fd;
-	r = stage_obj(ctx, fd, "", CDOBJ(want), CDOBJ(have));
-	close(fd);
+	if (r)
+		return r;
+	r = damonctl_plan_apply(ctx, p);
+	damonctl_plan_free(p);
 	return r;
 }
 
@@ -143,15 +249,26 @@ DAMONCTL_API int damonctl_kdamond_stage(struct damonctl_ctx *ctx,
 					const struct damonctl_kdamond *want,
 					const struct damonctl_kdamond *have)
 {
-	char rel[64];
-	int fd, r;
+	struct damonctl_plan *p;
+	int r = damonctl_kdamond_plan(ctx, want, have, &p);
 
-	snprintf(rel, sizeof(rel), "kdamonds/%u", CDOBJ(want)->index);
-	fd = dctl_admin_open(ctx, rel);
-	if (fd < 0)
-		return fd;
-	r = stage_obj(ctx, fd, rel, CDOBJ(want), CDOBJ(have));
-	close(fd);
+	if (r)
+		return r;
+	r = damonctl_plan_apply(ctx, p);
+	damonctl_plan_free(p);
+	return r;
+}
+
+DAMONCTL_API int damonctl_tree_restore(struct damonctl_ctx *ctx,
+				       const struct damonctl_tree *saved)
+{
+	struct damonctl_tree *now;
+	int r = damonctl_tree_read(ctx, &now);
+
+	if (r)
+		return r;
+	r = damonctl_tree_stage(ctx, saved, now);
+	damonctl_tree_free(now);
 	return r;
 }
 
