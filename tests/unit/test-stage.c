@@ -200,16 +200,60 @@ static void longer_list(void **state)
 
 static void missing_directory(void **state)
 {
+	static const char *const want[] = {
+		"kdamonds/0/contexts/0/schemes/0/dests/nr_dests <= '2': ok",
+		"kdamonds/0/contexts/0/schemes/0/dests/1/weight <= '5': No such file or directory",
+	};
 	struct fixture fx;
 	struct damonctl_error e;
 
 	(void)state;
 	setup_tree(&fx, "7.2-defaults.txt");
-	/* a longer list whose new directory the kernel did not create */
-	assert_non_null(damonctl_scheme_add_dest(damonctl_context_scheme(ctx0(fx.want), 0)));
-	assert_int_equal(damonctl_tree_stage(fx.s.ctx, fx.want, fx.have), -ENOENT);
+	/* a longer list whose new directory the kernel did not create: the first write into
+	 * it fails, and the error names it */
+	assert_int_equal(damonctl_dest_set(damonctl_scheme_add_dest(damonctl_context_scheme(
+			 ctx0(fx.want), 0)), DAMONCTL_DEST_WEIGHT, 5), 0);
+	assert_int_equal(damonctl_tree_stage(fx.s.ctx, fx.want, fx.have), -EOPNOTSUPP);
+	expect_writes(&fx.w, want, ARRAY_SIZE(want));
 	assert_true(damonctl_last_error(fx.s.ctx, &e));
-	assert_string_equal(e.path, "kdamonds/0/contexts/0/schemes/0/dests/1");
+	assert_string_equal(e.path, "kdamonds/0/contexts/0/schemes/0/dests/1/weight");
+	assert_string_equal(e.value, "5");
+	teardown_tree(&fx);
+}
+
+static void plans(void **state)
+{
+	struct fixture fx;
+	struct damonctl_plan *p;
+	const char *path, *value;
+	char line[512];
+	size_t i;
+
+	(void)state;
+	setup_tree(&fx, "7.2-defaults.txt");
+	assert_int_equal(damonctl_context_remove_target(ctx0(fx.want), 1), 0);
+	assert_int_equal(damonctl_scheme_set_str(damonctl_context_scheme(ctx0(fx.want), 0),
+						 DAMONCTL_SCHEME_ACTION, "pageout"), 0);
+	/* a plan is the writes staging makes, in order, without any I/O */
+	assert_int_equal(damonctl_tree_plan(fx.s.ctx, fx.want, fx.have, &p), 0);
+	expect_writes(&fx.w, NULL, 0);
+	assert_int_equal(damonctl_plan_apply(fx.s.ctx, p), 0);
+	assert_int_equal(damonctl_plan_nr_writes(p), fx.w.n);
+	assert_int_equal(fx.w.n, 4);
+	for (i = 0; i < fx.w.n; i++) {
+		assert_int_equal(damonctl_plan_write(p, i, &path, &value), 0);
+		dctl_fmt(line, sizeof(line), "%s <= '%s': ok", path, value);
+		assert_string_equal(line, fx.w.line[i]);
+	}
+	assert_int_equal(damonctl_plan_write(p, fx.w.n, &path, &value), -ENOENT);
+	damonctl_plan_free(p);
+	/* what the kernel lacks fails the plan already */
+	teardown_tree(&fx);
+	setup_tree(&fx, "6.12-defaults.txt");
+	assert_int_equal(damonctl_context_set(ctx0(fx.want), DAMONCTL_CONTEXT_ADDR_UNIT, 4096), 0);
+	p = NULL;
+	assert_int_equal(damonctl_tree_plan(fx.s.ctx, fx.want, fx.have, &p), -EOPNOTSUPP);
+	assert_null(p);
 	teardown_tree(&fx);
 }
 
@@ -322,6 +366,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(shorter_list),
 		cmocka_unit_test(longer_list),
 		cmocka_unit_test(missing_directory),
+		cmocka_unit_test(plans),
 		cmocka_unit_test(older_kernel),
 		cmocka_unit_test(fresh_kdamond),
 		cmocka_unit_test(commands),

@@ -487,22 +487,20 @@ static void features_619(void **state)
 
 /*
  * With no kdamond created yet, only the DAMON modules' parameters tell the version (ABI
- * section 7): the 6.12 kernel's damon_reclaim has quota_mem_pressure_us (6.9) but not
- * addr_unit (6.18); 7.2's damon_stat has kdamond_pid (7.2); the 6.1 build's damon_reclaim
- * lacks skip_anon (6.3).
+ * section 7), and only by being there (a partial /sys/module proves nothing missing): the
+ * 6.12 kernel's damon_reclaim has quota_mem_pressure_us (6.9), 7.2's damon_stat has
+ * kdamond_pid (7.2), the 6.1 build's modules have nothing newer than 6.1.
  */
 static void features_modules(void **state)
 {
 	static const struct {
 		const char *log;
-		int vmin, vmax;
+		int vmin;
 		const char *desc;
 	} cases[] = {
-		{ "behaviour-6.12.117.txt", DAMONCTL_VERSION(6, 9), DAMONCTL_VERSION(6, 17),
-		  "6.9 to 6.17" },
-		{ "behaviour-7.2.13.txt", DAMONCTL_VERSION(7, 2), 0, "7.2 or later" },
-		{ "behaviour-6.1-tiny.txt", DAMONCTL_VERSION(6, 1), DAMONCTL_VERSION(6, 2),
-		  "6.1 to 6.2" },
+		{ "behaviour-6.12.117.txt", DAMONCTL_VERSION(6, 9), "6.9 or later" },
+		{ "behaviour-7.2.13.txt", DAMONCTL_VERSION(7, 2), "7.2 or later" },
+		{ "behaviour-6.1-tiny.txt", DAMONCTL_VERSION(6, 1), "6.1 or later" },
 	};
 	unsigned int i;
 
@@ -520,11 +518,12 @@ static void features_modules(void **state)
 		assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
 		damonctl_features_version_range(f, &lo, &hi);
 		assert_int_equal(lo, cases[i].vmin);
-		assert_int_equal(hi, cases[i].vmax);
+		assert_int_equal(hi, 0);
 		assert_true(damonctl_features_describe_version(f, buf, sizeof(buf)) > 0);
 		assert_string_equal(buf, cases[i].desc);
 		/* no context was seen: the operations sets are unknown */
 		assert_int_equal(damonctl_features_has(f, DAMONCTL_FEAT_OPS_PADDR), U);
+		assert_true(damonctl_features_incomplete(f));
 		damonctl_features_free(f);
 		sysroot_teardown(&s);
 	}
