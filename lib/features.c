@@ -205,35 +205,45 @@ static const struct {
 	{ "damon_stat", "kdamond_pid", V(7, 2) },
 };
 
+/* A parameter every version of the module has: without it the directory is partial (an
+ * emulated sysroot, say) and what it lacks proves nothing. */
+static const char *module_baseline(const char *module)
+{
+	if (!strcmp(module, "damon_stat"))
+		return "estimated_memory_bandwidth";
+	return "quota_ms";	/* damon_reclaim, damon_lru_sort */
+}
+
+static bool module_param_exists(struct damonctl_ctx *ctx, const char *module, const char *param)
+{
+	char rel[128], path[PATH_MAX];
+
+	if (param)
+		snprintf(rel, sizeof(rel), "module/%s/parameters/%s", module, param);
+	else
+		snprintf(rel, sizeof(rel), "module/%s/parameters", module);
+	if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
+		return false;
+	return access(path, F_OK) == 0;
+}
+
 static void module_evidence(struct damonctl_ctx *ctx, struct evidence *ev)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(module_markers); i++) {
-		char rel[128], path[PATH_MAX];
-		bool mod_exists, exists;
+		const char *mod = module_markers[i].module;
 
-		snprintf(rel, sizeof(rel), "module/%s/parameters", module_markers[i].module);
-		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
-			continue;
-		mod_exists = access(path, F_OK) == 0;
+		if (!module_param_exists(ctx, mod, NULL))
+			continue;	/* configured out, or not loaded: proves nothing */
 		if (!module_markers[i].param) {
-			/* a module missing may just be configured out: only presence counts */
-			if (mod_exists)
-				saw_version(ev, module_markers[i].version, true);
+			saw_version(ev, module_markers[i].version, true);
 			continue;
 		}
-		if (!mod_exists)
-			continue;
-		snprintf(rel, sizeof(rel), "module/%s/parameters/%s", module_markers[i].module,
-			 module_markers[i].param);
-		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
-			continue;
-		/* Presence only: a missing parameter is weak evidence (a partial /sys/module,
-		 * as in an emulated sysroot, would wrongly cap the version). */
-		exists = access(path, F_OK) == 0;
-		if (exists)
+		if (module_param_exists(ctx, mod, module_markers[i].param))
 			saw_version(ev, module_markers[i].version, true);
+		else if (module_param_exists(ctx, mod, module_baseline(mod)))
+			saw_version(ev, module_markers[i].version, false);
 	}
 }
 

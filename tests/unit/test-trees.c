@@ -487,20 +487,27 @@ static void features_619(void **state)
 
 /*
  * With no kdamond created yet, only the DAMON modules' parameters tell the version (ABI
- * section 7), and only by being there (a partial /sys/module proves nothing missing): the
- * 6.12 kernel's damon_reclaim has quota_mem_pressure_us (6.9), 7.2's damon_stat has
- * kdamond_pid (7.2), the 6.1 build's modules have nothing newer than 6.1.
+ * section 7): the 6.12 kernel's damon_reclaim has quota_mem_pressure_us (6.9) but not
+ * addr_unit (6.18); 7.2's damon_stat has kdamond_pid (7.2); the 6.1 build's damon_reclaim
+ * lacks skip_anon (6.3). A missing parameter counts only in a complete module directory
+ * (one with the parameters every version has): a partial one, as in an emulated sysroot,
+ * proves only what it holds.
  */
 static void features_modules(void **state)
 {
 	static const struct {
 		const char *log;
-		int vmin;
+		const char *only;	/* a partial directory: just this parameter */
+		int vmin, vmax;
 		const char *desc;
 	} cases[] = {
-		{ "behaviour-6.12.117.txt", DAMONCTL_VERSION(6, 9), "6.9 or later" },
-		{ "behaviour-7.2.13.txt", DAMONCTL_VERSION(7, 2), "7.2 or later" },
-		{ "behaviour-6.1-tiny.txt", DAMONCTL_VERSION(6, 1), "6.1 or later" },
+		{ "behaviour-6.12.117.txt", NULL, DAMONCTL_VERSION(6, 9), DAMONCTL_VERSION(6, 17),
+		  "6.9 to 6.17" },
+		{ "behaviour-7.2.13.txt", NULL, DAMONCTL_VERSION(7, 2), 0, "7.2 or later" },
+		{ "behaviour-6.1-tiny.txt", NULL, DAMONCTL_VERSION(6, 1), DAMONCTL_VERSION(6, 2),
+		  "6.1 to 6.2" },
+		{ NULL, "damon_reclaim/parameters/addr_unit", DAMONCTL_VERSION(6, 18), 0,
+		  "6.18 or later" },
 	};
 	unsigned int i;
 
@@ -515,10 +522,15 @@ static void features_modules(void **state)
 		p = admin_path(&s, "kdamonds/nr_kdamonds");
 		write_file(p, "0\n");
 		free(p);
+		if (cases[i].only) {
+			assert_true(asprintf(&p, "%s/sys/module/%s", s.dir, cases[i].only) > 0);
+			write_file(p, "1\n");
+			free(p);
+		}
 		assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
 		damonctl_features_version_range(f, &lo, &hi);
 		assert_int_equal(lo, cases[i].vmin);
-		assert_int_equal(hi, 0);
+		assert_int_equal(hi, cases[i].vmax);
 		assert_true(damonctl_features_describe_version(f, buf, sizeof(buf)) > 0);
 		assert_string_equal(buf, cases[i].desc);
 		/* no context was seen: the operations sets are unknown */
