@@ -74,24 +74,24 @@ static int show(struct emu_node *n, char **out, size_t *len)
 	return 0;
 }
 
-int emu_attr_read(const char *path, char **out, size_t *len)
+int emu_attr_read(uint64_t ino, char **out, size_t *len)
 {
 	struct emu_node *n;
 	bool locked = false;
 	int err;
 
 	pthread_mutex_lock(&emu_tree_lock);
-	n = emu_node_at(emu_root, path);
+	n = emu_node_by_ino(ino);
 	if (n && !n->dir && show_needs_lock(n)) {
 		pthread_mutex_unlock(&emu_tree_lock);
 		if (pthread_mutex_trylock(&emu_sysfs_lock))
 			return -EBUSY;
 		locked = true;
 		pthread_mutex_lock(&emu_tree_lock);
-		n = emu_node_at(emu_root, path);
+		n = emu_node_by_ino(ino);
 	}
 	if (!n)
-		err = -ENOENT;
+		err = -ENODEV;
 	else if (n->dir)
 		err = -EISDIR;
 	else
@@ -176,8 +176,8 @@ static int store_nr(struct emu_node *n, int nr)
 	return 0;
 }
 
-/* Re-find @path after taking damon_sysfs_lock (the tree lock was dropped meanwhile). */
-static struct emu_node *relock(const char *path, int *err)
+/* Re-find @ino after taking damon_sysfs_lock (the tree lock was dropped meanwhile). */
+static struct emu_node *relock(uint64_t ino, int *err)
 {
 	struct emu_node *n;
 
@@ -187,11 +187,11 @@ static struct emu_node *relock(const char *path, int *err)
 		return NULL;
 	}
 	pthread_mutex_lock(&emu_tree_lock);
-	n = emu_node_at(emu_root, path);
-	if (!n || n->dir) {
+	n = emu_node_by_ino(ino);
+	if (!n) {
 		pthread_mutex_unlock(&emu_tree_lock);
 		pthread_mutex_unlock(&emu_sysfs_lock);
-		*err = -ENOENT;
+		*err = -ENODEV;
 		return NULL;
 	}
 	return n;
@@ -203,15 +203,15 @@ static void unlock_both(void)
 	pthread_mutex_unlock(&emu_sysfs_lock);
 }
 
-int emu_attr_write(const char *path, const char *buf)
+int emu_attr_write(uint64_t ino, const char *buf)
 {
 	struct emu_node *n;
 	int err, nr;
 
 	pthread_mutex_lock(&emu_tree_lock);
-	n = emu_node_at(emu_root, path);
+	n = emu_node_by_ino(ino);
 	if (!n || n->dir || !(n->fd->mode & 0200)) {
-		err = !n ? -ENOENT : n->dir ? -EISDIR : -EACCES;
+		err = !n ? -ENODEV : n->dir ? -EISDIR : -EACCES;
 		pthread_mutex_unlock(&emu_tree_lock);
 		return err;
 	}
@@ -223,14 +223,14 @@ int emu_attr_write(const char *path, const char *buf)
 			err = -EINVAL;
 		if (err)
 			break;
-		n = relock(path, &err);
+		n = relock(ino, &err);
 		if (!n)
 			return err;
 		err = store_nr(n, nr);
 		unlock_both();
 		return err;
 	case FS_STATE:
-		n = relock(path, &err);
+		n = relock(ino, &err);
 		if (!n)
 			return err;
 		err = emu_state_store(n->parent, buf);
@@ -238,7 +238,7 @@ int emu_attr_write(const char *path, const char *buf)
 		return err;
 	default:
 		if (n->fd->type == VT_STR) {
-			n = relock(path, &err);
+			n = relock(ino, &err);
 			if (!n)
 				return err;
 			free(n->str);

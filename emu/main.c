@@ -18,11 +18,11 @@
 #include "state.h"
 #include "wlog.h"
 
-static struct fuse *mount_fs(const char *argv0)
+static struct fuse_session *mount_fs(const char *argv0)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	char opts[128];
-	struct fuse *f;
+	struct fuse_session *se;
 
 	snprintf(opts, sizeof(opts), "fsname=damon-emu,subtype=damon-emu,default_permissions%s",
 		 emu_opt.allow_other ? ",allow_other" : "");
@@ -31,21 +31,21 @@ static struct fuse *mount_fs(const char *argv0)
 		fuse_opt_free_args(&args);
 		return NULL;
 	}
-	f = fuse_new(&args, &emu_fs_ops, sizeof(emu_fs_ops), NULL);
+	se = fuse_session_new(&args, &emu_fs_ops, sizeof(emu_fs_ops), NULL);
 	fuse_opt_free_args(&args);
-	if (!f)
+	if (!se)
 		return NULL;
-	if (fuse_mount(f, emu_opt.mountpoint)) {
-		fuse_destroy(f);
+	if (fuse_session_mount(se, emu_opt.mountpoint)) {
+		fuse_session_destroy(se);
 		return NULL;
 	}
-	return f;
+	return se;
 }
 
 int main(int argc, char **argv)
 {
 	struct fuse_loop_config loop = { .clone_fd = 0, .max_idle_threads = 10 };
-	struct fuse *f;
+	struct fuse_session *se;
 	int r;
 
 	if (argc == 3 && !strcmp(argv[1], "--kdamond-child"))
@@ -69,21 +69,21 @@ int main(int argc, char **argv)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 
-	f = mount_fs(argv[0]);
-	if (!f) {
+	se = mount_fs(argv[0]);
+	if (!se) {
 		fprintf(stderr, "damon-emu: cannot mount on %s\n", emu_opt.mountpoint);
 		emu_node_free(emu_root);
 		return 1;
 	}
-	if (fuse_set_signal_handlers(fuse_get_session(f)) ||
-	    fuse_daemonize(emu_opt.foreground) || emu_refresh_start()) {
+	if (fuse_set_signal_handlers(se) || fuse_daemonize(emu_opt.foreground) ||
+	    emu_refresh_start()) {
 		fprintf(stderr, "damon-emu: cannot start serving %s\n", emu_opt.mountpoint);
-		fuse_unmount(f);
-		fuse_destroy(f);
+		fuse_session_unmount(se);
+		fuse_session_destroy(se);
 		emu_node_free(emu_root);
 		return 1;
 	}
-	r = fuse_loop_mt(f, &loop);
+	r = fuse_session_loop_mt(se, &loop);
 	/* the loop reports the signal that ended it: SIGTERM, SIGINT, SIGHUP are a clean end */
 	if (r == SIGTERM || r == SIGINT || r == SIGHUP)
 		r = 0;
@@ -98,9 +98,9 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&emu_tree_lock);
 	pthread_mutex_unlock(&emu_sysfs_lock);
 
-	fuse_remove_signal_handlers(fuse_get_session(f));
-	fuse_unmount(f);
-	fuse_destroy(f);
+	fuse_remove_signal_handlers(se);
+	fuse_session_unmount(se);
+	fuse_session_destroy(se);
 	emu_faults_exit();
 	emu_wlog_close();
 	return r ? 1 : 0;

@@ -12,10 +12,80 @@ pthread_mutex_t emu_tree_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t emu_sysfs_lock = PTHREAD_MUTEX_INITIALIZER;
 struct emu_node *emu_root;
 
+/*
+ * Inode numbers: the kernel keeps using the number of a file it has open or cached, so a
+ * number is never given to another node; a removed node's number resolves to nothing.
+ */
+static struct emu_node **ino_hash;
+static size_t ino_buckets, ino_count;
+static uint64_t next_ino = 1;
+
+static size_t ino_slot(uint64_t ino, size_t buckets)
+{
+	return (size_t)((ino * 0x9e3779b97f4a7c15ull) >> 20) & (buckets - 1);
+}
+
+static void ino_insert(struct emu_node *n)
+{
+	if (ino_count >= 2 * ino_buckets) {
+		size_t nb = ino_buckets ? ino_buckets * 4 : 1024;
+		struct emu_node **nh = emu_xcalloc(nb, sizeof(*nh));
+
+		for (size_t i = 0; i < ino_buckets; i++) {
+			while (ino_hash[i]) {
+				struct emu_node *m = ino_hash[i];
+				size_t s = ino_slot(m->ino, nb);
+
+				ino_hash[i] = m->hnext;
+				m->hnext = nh[s];
+				nh[s] = m;
+			}
+		}
+		free(ino_hash);
+		ino_hash = nh;
+		ino_buckets = nb;
+	}
+	n->ino = next_ino++;
+	n->hnext = ino_hash[ino_slot(n->ino, ino_buckets)];
+	ino_hash[ino_slot(n->ino, ino_buckets)] = n;
+	ino_count++;
+}
+
+static void ino_remove(struct emu_node *n)
+{
+	struct emu_node **pp = &ino_hash[ino_slot(n->ino, ino_buckets)];
+
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == n) {
+			*pp = n->hnext;
+			if (!--ino_count) {
+				free(ino_hash);
+				ino_hash = NULL;
+				ino_buckets = 0;
+			}
+			return;
+		}
+	}
+}
+
+struct emu_node *emu_node_by_ino(uint64_t ino)
+{
+	struct emu_node *n;
+
+	if (!ino_buckets)
+		return NULL;
+	for (n = ino_hash[ino_slot(ino, ino_buckets)]; n; n = n->hnext) {
+		if (n->ino == ino)
+			return n;
+	}
+	return NULL;
+}
+
 static struct emu_node *node_new(struct emu_node *parent, const char *name)
 {
 	struct emu_node *n = emu_xcalloc(1, sizeof(*n));
 
+	ino_insert(n);
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	n->parent = parent;
 	if (parent) {
@@ -48,6 +118,7 @@ struct emu_node *emu_node_new_file(struct emu_node *parent, const struct emu_fde
 
 static void node_destroy(struct emu_node *n)
 {
+	ino_remove(n);
 	for (int i = 0; i < n->nkids; i++)
 		node_destroy(n->kids[i]);
 	if (n->kd)

@@ -62,6 +62,8 @@ struct emu_fdef {
 struct emu_kd;
 
 struct emu_node {
+	uint64_t ino;			/* FUSE inode number, never reused; the root is 1 */
+	struct emu_node *hnext;		/* inode hash chain */
 	char name[32];
 	struct emu_node *parent;
 	struct emu_node **kids;
@@ -92,6 +94,8 @@ void emu_node_free_numbered(struct emu_node *dir);
 bool emu_node_is_numbered(const struct emu_node *n);
 int emu_node_count_numbered(const struct emu_node *dir);
 
+/* The node of inode @ino, or NULL once it has been removed. */
+struct emu_node *emu_node_by_ino(uint64_t ino);
 /* @path relative to @from, '/'-separated, no leading '/'; "" is @from itself. */
 struct emu_node *emu_node_at(struct emu_node *from, const char *path);
 struct emu_node *emu_node_child(struct emu_node *dir, const char *name);
