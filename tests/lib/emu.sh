@@ -89,12 +89,20 @@ emu_stop() {
 }
 
 emu_cleanup() {
+	local bad=
 	[ -n "${SYSROOT:-}" ] || return 0
 	emu_stop
+	# a sanitizer report from the daemon fails the test, whatever the test thought
+	if grep -qE 'Sanitizer|runtime error:' "$SYSROOT/run/damon-emu.err" 2>/dev/null; then
+		echo "FAIL: damon-emu reported errors:" >&2
+		cat "$SYSROOT/run/damon-emu.err" >&2
+		bad=1
+	fi
 	# never follow $SYSROOT/proc: it is a symlink to the real /proc
 	rm -f "$SYSROOT/proc"
 	rm -rf --one-file-system "$SYSROOT"
 	SYSROOT=
+	[ -z "$bad" ] || exit 1
 }
 
 emu_setup() {
