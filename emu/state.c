@@ -384,6 +384,25 @@ static void refresh_one(struct emu_node *kdir, struct emu_kd *kd)
 	free(bytes);
 }
 
+static bool due(struct emu_node *kdir, uint64_t now_ns)
+{
+	struct emu_kd *kd = kdir->kd;
+
+	return kd && emu_get_u(kdir, "refresh_ms", 0) && emu_kd_running(kd) &&
+	       now_ns >= kd->next_refresh_ns;
+}
+
+bool emu_state_refresh_due(uint64_t now_ns)
+{
+	struct emu_node *kds = kdamonds_dir();
+
+	for (int i = 0; kds && i < kds->nkids; i++) {
+		if (due(kds->kids[i], now_ns))
+			return true;
+	}
+	return false;
+}
+
 void emu_state_refresh(uint64_t now_ns)
 {
 	struct emu_node *kds = kdamonds_dir();
@@ -391,14 +410,10 @@ void emu_state_refresh(uint64_t now_ns)
 	for (int i = 0; kds && i < kds->nkids; i++) {
 		struct emu_node *kdir = kds->kids[i];
 		struct emu_kd *kd = kdir->kd;
-		uint64_t ms;
 
-		if (!kd)
+		if (!due(kdir, now_ns))
 			continue;
-		ms = emu_get_u(kdir, "refresh_ms", 0);
-		if (!ms || !emu_kd_running(kd) || now_ns < kd->next_refresh_ns)
-			continue;
-		kd->next_refresh_ns = now_ns + ms * 1000000ull;
+		kd->next_refresh_ns = now_ns + emu_get_u(kdir, "refresh_ms", 0) * 1000000ull;
 		if (emu_node_count_numbered(emu_node_child(kdir, "contexts")) != 1)
 			continue;
 		refresh_one(kdir, kd);

@@ -333,6 +333,9 @@ struct mon_ctx *mon_ctx_new(const struct emu_ctx_params *p, const struct emu_eng
 	c->rng = seed ? seed : 1;
 	snprintf(c->proc_root, sizeof(c->proc_root), "%s",
 		 opts && opts->proc_root && *opts->proc_root ? opts->proc_root : "/proc");
+	snprintf(c->cgroup_root, sizeof(c->cgroup_root), "%s",
+		 opts && opts->cgroup_root && *opts->cgroup_root ? opts->cgroup_root :
+								   "/sys/fs/cgroup");
 	c->real_actions = opts && opts->real_actions;
 	c->hugepage_metric = opts && opts->hugepage_metric;
 	c->scn = scn_new(opts ? opts->scenario_path : NULL);

@@ -7,8 +7,9 @@
 #       EMU_FAULTS (a --faults file, empty at first) and EMU_MODULES ($SYSROOT/sys/module,
 #       passed as --modules; damon_reclaim, damon_lru_sort and, on 6.17+ profiles,
 #       damon_stat have parameters/enabled = N). $SYSROOT/proc is a symlink to /proc and
-#       $SYSROOT/run exists. Everything is undone on EXIT (unmount, kill, rm); a test that
-#       sets its own EXIT trap must call emu_cleanup from it.
+#       $SYSROOT/run exists. Everything is undone on EXIT by emu_cleanup (unmount, kill,
+#       rm); a test that has set its own EXIT trap before keeps it, and must call
+#       emu_cleanup from it.
 #   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
 #                       (paths relative to $ADMIN, sorted, "|" for each newline).
 #   emu_reset           Remount: a fresh tree, same profile and options, log and faults
@@ -89,12 +90,20 @@ emu_stop() {
 }
 
 emu_cleanup() {
+	local bad=
 	[ -n "${SYSROOT:-}" ] || return 0
 	emu_stop
+	# a sanitizer report from the daemon fails the test, whatever the test thought
+	if grep -qE 'Sanitizer|runtime error:' "$SYSROOT/run/damon-emu.err" 2>/dev/null; then
+		echo "FAIL: damon-emu reported errors:" >&2
+		cat "$SYSROOT/run/damon-emu.err" >&2
+		bad=1
+	fi
 	# never follow $SYSROOT/proc: it is a symlink to the real /proc
 	rm -f "$SYSROOT/proc"
 	rm -rf --one-file-system "$SYSROOT"
 	SYSROOT=
+	[ -z "$bad" ] || exit 1
 }
 
 emu_setup() {
@@ -105,7 +114,7 @@ emu_setup() {
 	EMU_PROFILE=$profile
 	EMU_ARGS=("$@")
 	SYSROOT=$(mktemp -d "${TMPDIR:-/tmp}/damon-emu.XXXXXX")
-	trap emu_cleanup EXIT
+	[ -n "$(trap -p EXIT)" ] || trap emu_cleanup EXIT
 	ADMIN=$SYSROOT/sys/kernel/mm/damon/admin
 	EMU_LOG=$SYSROOT/run/damon-emu.log
 	EMU_FAULTS=$SYSROOT/run/damon-emu.faults
