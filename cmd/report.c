@@ -2,10 +2,11 @@
 /* damonc report: the report subcommands, each in its own file. */
 #include "damonc.h"
 
-extern const struct cmd cmd_report_hugepage;
+extern const struct cmd cmd_report_hugepage, cmd_report_access;
 
 static const struct cmd *const report_cmds[] = {
 	&cmd_report_hugepage,
+	&cmd_report_access,
 	NULL,
 };
 
