@@ -22,6 +22,7 @@ struct rin {
 	bool have_base;
 	uint64_t base_ns;
 	bool at_end;			/* the input was read to its end */
+	int end_reason;			/* from the END item, -1 before it */
 	struct damonctl_rec_region *clip;
 	size_t clip_cap;
 	char name[64];
@@ -178,6 +179,7 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 	if (!in)
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	in->cli = cli;
+	in->end_reason = -1;
 	if (rin_o.input) {
 		if (rin_o.cap.duration_us || rin_o.cap.interval_us || rin_o.cap.count ||
 		    rin_o.cap.allow_foreign) {
@@ -309,6 +311,8 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it)
 				continue;
 			if (clip(in, &it->snapshot))
 				return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
+		} else if (it->type == DAMONCTL_REC_END) {
+			in->end_reason = (int)it->end.reason;
 		} else if (it->type == DAMONCTL_REC_STATS) {
 			if (!in->have_base) {
 				in->have_base = true;
@@ -371,6 +375,8 @@ json_object *rin_input_json(const struct rin *in)
 	if (in->have_rec && !in->live) {
 		o = record_in_status_json((struct record_in *)&in->rec);
 		json_object_object_add(o, "read_to_end", json_object_new_boolean(in->at_end));
+		json_object_object_add(o, "end_reason", in->end_reason < 0 ? NULL :
+			json_object_new_string(damonctl_rec_end_reason_name(in->end_reason)));
 		if (!in->at_end) {
 			/* what follows was not read: nothing is known of it */
 			json_object_object_add(o, "complete", NULL);

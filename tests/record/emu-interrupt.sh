@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
-emu_require_engine
+"$DAMON_EMU" --version | grep -q "engine: linked" || emu_skip "damon-emu has no engine"
 HOT_SIZE=8M COLD_SIZE=8M rec_workload
 "$DAMONC" start --pid "$HC_PID" --action stat --access-rate 50%,100% --sample 5ms \
 	--aggr 50ms >/dev/null
