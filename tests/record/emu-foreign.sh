@@ -8,7 +8,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
-"$DAMON_EMU" --version | grep -q "engine: linked" || emu_skip "damon-emu has no engine"
 HOT_SIZE=8M COLD_SIZE=8M rec_workload
 "$DAMONC" start --pid "$HC_PID" --action pageout --access-rate 0%,0% --min-age 1s \
 	--sample 5ms --aggr 50ms >/dev/null

@@ -8,7 +8,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
-"$DAMON_EMU" --version | grep -q "engine: linked" || emu_skip "damon-emu has no engine"
 rec_workload
 "$DAMONC" start --pid "$HC_PID" --action pageout --access-rate 0%,0% --min-age 500ms \
 	--sample 5ms --aggr 100ms --nr-regions 10,200 >/dev/null
