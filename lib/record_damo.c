@@ -43,8 +43,12 @@ struct damo_src {
 	size_t rcap;
 };
 
-/* A damo number: a JSON number or a string of digits (damo's raw format), maybe "max". */
-static int jnum(json_object *o, double *out)
+/*
+ * A damo number: a JSON number or a string of digits (damo's raw format), maybe "max", with
+ * damo's thousands separators. @u gets it exactly when it is a whole number (addresses do
+ * not fit a double), @d approximately.
+ */
+static int jnum2(json_object *o, double *d, uint64_t *u)
 {
 	const char *s;
 	char buf[64], *end;
@@ -54,32 +58,54 @@ static int jnum(json_object *o, double *out)
 		return -ENOENT;
 	switch (json_object_get_type(o)) {
 	case json_type_int:
-		*out = (double)json_object_get_int64(o);
-		if (*out < 0)
+		if (json_object_get_int64(o) < 0)
 			return -ERANGE;
-		if (*out >= 9.2e18)	/* beyond int64: json-c keeps it as uint64 */
-			*out = (double)json_object_get_uint64(o);
+		/* json-c keeps what int64 cannot hold as uint64 */
+		*u = json_object_get_uint64(o);
+		*d = (double)*u;
 		return 0;
 	case json_type_double:
-		*out = json_object_get_double(o);
+		*d = json_object_get_double(o);
+		*u = *d <= 0 ? 0 : *d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)*d;
 		return 0;
 	case json_type_string:
 		s = json_object_get_string(o);
 		if (!strcmp(s, "max")) {
-			*out = 18446744073709551615.0;
+			*d = 18446744073709551615.0;
+			*u = UINT64_MAX;
 			return 0;
 		}
 		for (i = 0; s[i] && n + 1 < sizeof(buf); i++)
-			if (s[i] != ',')	/* damo's thousands separators */
+			if (s[i] != ',')
 				buf[n++] = s[i];
 		buf[n] = '\0';
-		*out = strtod(buf, &end);
-		return n && !*end ? 0 : -EINVAL;
+		if (!n || buf[0] == '-')
+			return -EINVAL;
+		if (strspn(buf, "0123456789") == n) {
+			errno = 0;
+			*u = strtoull(buf, &end, 10);
+			if (errno)
+				return -ERANGE;
+			*d = (double)*u;
+			return 0;
+		}
+		*d = strtod(buf, &end);
+		if (*end)
+			return -EINVAL;
+		*u = *d <= 0 ? 0 : *d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)*d;
+		return 0;
 	case json_type_null:
 		return -ENOENT;
 	default:
 		return -EINVAL;
 	}
+}
+
+static int jnum(json_object *o, double *out)
+{
+	uint64_t u;
+
+	return jnum2(o, out, &u);
 }
 
 static int jget(json_object *o, const char *key, double *out)
@@ -89,6 +115,16 @@ static int jget(json_object *o, const char *key, double *out)
 	if (!o || !json_object_object_get_ex(o, key, &v))
 		return -ENOENT;
 	return jnum(v, out);
+}
+
+static int jget_u64(json_object *o, const char *key, uint64_t *out)
+{
+	json_object *v = NULL;
+	double d;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return -ENOENT;
+	return jnum2(v, &d, out);
 }
 
 static uint64_t to_u64(double d)
@@ -239,7 +275,7 @@ static int convert(struct damo_src *s, struct damo_series *se, json_object *snap
 		   struct damonctl_rec_snapshot *out)
 {
 	json_object *regions;
-	double d, st = 0, et = 0;
+	double d;
 	size_t i, n;
 	uint64_t total = 0;
 
@@ -258,12 +294,11 @@ static int convert(struct damo_src *s, struct damo_series *se, json_object *snap
 		s->rcap = n;
 	}
 	memset(out, 0, sizeof(*out));
-	if (snapshot_time(snap, "end_time", &et))
+	if (jget_u64(snap, "end_time", &out->end_ns))
 		return -EBADMSG;
-	if (snapshot_time(snap, "start_time", &st))
-		st = et - (double)se->aggr_us * 1000;	/* damo leaves the first one unset */
-	out->start_ns = to_u64(st);
-	out->end_ns = to_u64(et);
+	/* damo leaves the first one unset */
+	if (jget_u64(snap, "start_time", &out->start_ns))
+		out->start_ns = out->end_ns - se->aggr_us * 1000;
 	out->kdamond = se->kdamond;
 	out->context = se->context;
 	out->target = se->target;
@@ -274,13 +309,11 @@ static int convert(struct damo_src *s, struct damo_series *se, json_object *snap
 	for (i = 0; i < n; i++) {
 		json_object *r = json_object_array_get_idx(regions, i), *na = NULL, *age = NULL;
 		struct damonctl_rec_region *rg = &s->regions[i];
-		double a, b;
 
 		memset(rg, 0, sizeof(*rg));
-		if (jget(r, "start", &a) || jget(r, "end", &b) || b < a)
+		if (jget_u64(r, "start", &rg->start) || jget_u64(r, "end", &rg->end) ||
+		    rg->end < rg->start)
 			return -EBADMSG;
-		rg->start = to_u64(a);
-		rg->end = to_u64(b);
 		total += rg->end - rg->start;
 		json_object_object_get_ex(r, "nr_accesses", &na);
 		if (na && json_object_is_type(na, json_type_object)) {
@@ -301,13 +334,13 @@ static int convert(struct damo_src *s, struct damo_series *se, json_object *snap
 		} else if (!jnum(age, &d)) {
 			rg->age = (uint32_t)to_u64(d);
 		}
-		if (!jget(r, "sz_filter_passed", &d)) {
-			rg->sz_filter_passed = to_u64(d);
+		if (!jget_u64(r, "sz_filter_passed", &rg->sz_filter_passed)) {
 			if (rg->sz_filter_passed)
 				out->has_sz_filter_passed = true;
 		}
 	}
-	out->total_bytes = jget(snap, "total_bytes", &d) ? total : to_u64(d);
+	if (jget_u64(snap, "total_bytes", &out->total_bytes))
+		out->total_bytes = total;
 	out->nr_regions = (uint32_t)n;
 	out->regions = s->regions;
 	return 0;
