@@ -353,6 +353,12 @@ static int next_damonc(struct damonctl_rec_reader *r, struct damonctl_rec_item *
 		if (get_le32(h + 12) != (uint32_t)crc32(crc32(0, h, 12), h + REC_CHUNK_HDR,
 							  (uInt)stored))
 			return give_up(r, true);
+		/* a reserved flag set: a later version's encoding, skipped like an unknown type */
+		if (flags & ~REC_CHUNK_ZLIB) {
+			r->in_pos += REC_CHUNK_HDR + stored;
+			r->st.bytes_ok += REC_CHUNK_HDR + stored;
+			continue;
+		}
 		if (reserve((void **)&r->payload, &r->pcap, raw + 1, 1))
 			return -ENOMEM;
 		if (flags & REC_CHUNK_ZLIB) {
