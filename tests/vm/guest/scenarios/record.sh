@@ -1,0 +1,81 @@
+#!/bin/sh
+# record: `damonc record` then `damonc report` on a real kernel. hotcold touches its hot
+# buffer all the time and its cold one once: the hottest region of the record must lie in the
+# hot buffer, no region of the cold buffer may be hot, and the median working set (regions
+# accessed in half the samples or more) must be about the hot buffer. A recording killed with
+# SIGKILL must stay readable, and a clean one must leave the kdamond's schemes as they were.
+# Kernels before 6.2 have no tried_regions: record must say so (exit 3).
+# shellcheck source=tests/vm/guest/lib.sh disable=SC1091 # lib.sh comes with branch vm
+. /vm/lib.sh
+
+# --- damonc use (the only place this scenario spells damonc's command line) ---------------
+# shellcheck disable=SC2317 # dc_* are called through expect_rc
+dc_start() { damonc start --pid "$HC_PID" --action stat --access-rate 0%,0% --sample 5ms \
+	--aggr 100ms --nr-regions 10,200; }
+# shellcheck disable=SC2317
+dc_record() { damonc record -o /tmp/rec --duration 8s --interval 500ms; }
+# shellcheck disable=SC2317
+dc_hottest() { damonc --json report access -i /tmp/rec --sort hot --top 1; }
+# shellcheck disable=SC2317
+dc_cold_hot() { damonc --json report access -i /tmp/rec --address-range "$COLD" \
+	--access-rate 50%,; }
+# shellcheck disable=SC2317
+dc_wss() { damonc --json report wss -i /tmp/rec --time-range 4s, --min-access-rate 50%; }
+# shellcheck disable=SC2317
+dc_heatmap() { damonc report heatmap -i /tmp/rec --bins 40x10; }
+# shellcheck disable=SC2317
+dc_schemes_count() { damonc --json status | grep -c '"action"'; }
+# shellcheck disable=SC2317
+dc_report_cut() { damonc --json report wss -i /tmp/k9; }
+# -------------------------------------------------------------------------------------------
+
+require_damonc_command record
+damon_stat_set N
+start_hotcold --hot 32M --cold 32M || finish
+expect_rc 0 "start a kdamond on hotcold" dc_start
+
+if [ "$(kver)" -lt 6002 ]; then
+	expect_rc 3 "record on $(uname -r): no tried_regions before 6.2" dc_record
+	finish
+fi
+
+schemes_before=$(dc_schemes_count)
+expect_rc 0 "record 8 s of hotcold" dc_record
+schemes_after=$(dc_schemes_count)
+check "the capture scheme is gone ($schemes_before schemes before, $schemes_after after)" \
+	test "$schemes_before" = "$schemes_after"
+
+num() { sed -n "s/.*\"$1\": \\([0-9]*\\).*/\\1/p" /tmp/out | head -n1; }
+hex() { printf '%d' "$1"; }
+hs=$(hex "${HOT%-*}") he=$(hex "${HOT#*-}")
+
+expect_rc 0 "the hottest region" dc_hottest
+start=$(num start) end=$(num end) rate=$(num access_rate_bp)
+data "HOTTEST $start $end $rate"
+check "the hottest region [$start, $end) lies in the hot buffer [$hs, $he)" \
+	test -n "$start" -a "$start" -ge "$hs" -a "$end" -le "$he"
+check "the hottest region is accessed in most samples ($rate bp)" test "${rate:-0}" -ge 5000
+
+expect_rc 0 "hot regions in the cold buffer" dc_cold_hot
+check "no region of the cold buffer is hot" grep -q '"regions": \[ *\]' /tmp/out
+
+expect_rc 0 "working set size over the second half" dc_wss
+p50=$(sed -n '/"percentile": 50/,/wss/s/.*"wss": \([0-9]*\).*/\1/p' /tmp/out | head -n1)
+hot=$((he - hs))
+data "WSS_P50 $p50 HOT $hot"
+check "median working set $p50 is about the hot buffer ($hot)" \
+	test -n "$p50" -a "$p50" -ge $((hot / 2)) -a "$p50" -le $((hot * 3 / 2))
+
+expect_rc 0 "a text heatmap" dc_heatmap
+
+# kill -9 in the middle: whatever was written is readable
+damonc record -o /tmp/k9 --interval 200ms >/dev/null 2>&1 &
+rec=$!
+sleep 3
+kill -9 "$rec"
+wait "$rec" 2>/dev/null
+expect_rc 0 "a report on the record killed with SIGKILL" dc_report_cut
+snaps=$(num snapshots)
+check "the killed record has snapshots ($snaps)" test "${snaps:-0}" -ge 2
+check "the killed record is reported incomplete" grep -q '"complete": false' /tmp/out
+finish
