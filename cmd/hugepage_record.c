@@ -26,19 +26,36 @@ struct hp_scheme {
 	uint64_t first[4], last[4];	/* nr_tried, sz_tried, nr_applied, sz_applied */
 };
 
+static uint64_t aligned(uint64_t start, uint64_t end)
+{
+	uint64_t lo = (start + HUGE_SZ - 1) / HUGE_SZ * HUGE_SZ, hi = end / HUGE_SZ * HUGE_SZ;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/* Adjacent accessed regions make one span: a huge page may straddle two regions. */
 static uint64_t huge_bytes(const struct damonctl_rec_snapshot *s)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, a = 0, b = 0;
+	bool open = false;
 	uint32_t i;
 
 	for (i = 0; i < s->nr_regions; i++) {
 		const struct damonctl_rec_region *r = &s->regions[i];
-		uint64_t lo = (r->start + HUGE_SZ - 1) / HUGE_SZ * HUGE_SZ, hi = r->end / HUGE_SZ * HUGE_SZ;
 
-		if (r->nr_accesses && hi > lo)
-			sum += hi - lo;
+		if (!r->nr_accesses)
+			continue;
+		if (open && r->start == b) {
+			b = r->end;
+			continue;
+		}
+		if (open)
+			sum += aligned(a, b);
+		a = r->start;
+		b = r->end;
+		open = true;
 	}
-	return sum;
+	return open ? sum + aligned(a, b) : sum;
 }
 
 int hugepage_record_report(struct cli *cli, const char *path)
