@@ -61,7 +61,10 @@ static int parse_range_addr(struct cli *cli, const char *arg)
 		return usage_error(cli, "--address-range '%s': expected START-END", arg);
 	memcpy(a, arg, n);
 	a[n] = '\0';
-	if (damonctl_parse_size(a, &rin_o.a_min) || damonctl_parse_size(dash + 1, &rin_o.a_max))
+	/* an address (decimal or 0x hex), or a size such as 4G */
+	if ((damonctl_parse_u64(a, &rin_o.a_min) && damonctl_parse_size(a, &rin_o.a_min)) ||
+	    (damonctl_parse_u64(dash + 1, &rin_o.a_max) &&
+	     damonctl_parse_size(dash + 1, &rin_o.a_max)))
 		return usage_error(cli, "--address-range '%s': expected addresses such as "
 				   "0x7f0000000000 or sizes such as 4G", arg);
 	if (rin_o.a_min >= rin_o.a_max)

@@ -46,7 +46,9 @@ for n in 1000 "$long"; do
 	cost "report wss" "$DAMONC" report wss -i "$rec"
 	cost "report wss --window 60s --json" "$DAMONC" --json report wss -i "$rec" --window 60s
 	cost "report schemes" "$DAMONC" report schemes -i "$rec"
+	# shellcheck disable=SC2016 # expanded by that sh
 	cost "report access -i - (stdin)" sh -c '"$1" report access -i - <"$2"' sh "$DAMONC" "$rec"
+	# shellcheck disable=SC2016
 	cost "report heatmap -i - (stdin, spooled)" sh -c '"$1" report heatmap -i - <"$2"' sh \
 		"$DAMONC" "$rec"
 	if [ "$n" = 1000 ]; then
@@ -65,7 +67,7 @@ done
 
 # record's CPU per snapshot, against reading the same files raw
 if [ -n "${DAMON_EMU:-}" ] && [ -n "${EMU_SH:-}" ] && [ -c /dev/fuse ]; then
-	# shellcheck source=../lib/emu.sh
+	# shellcheck source=tests/lib/emu.sh
 	. "$EMU_SH"
 	emu_setup 7.2 --scenario "$W/scenario" --no-real-actions
 	"$HOTCOLD" --hot 64M --cold 64M --scenario "$W/scenario" >"$W/hc" 2>/dev/null &

@@ -2,9 +2,9 @@
 # A kdamond damonc did not start is not written to without --allow-foreign; with it, the
 # capture scheme is installed and the kdamond's configuration is committed back at the end.
 set -euo pipefail
-# shellcheck source=../lib/emu.sh
+# shellcheck source=tests/lib/emu.sh
 . "$EMU_SH"
-# shellcheck source=lib.sh
+# shellcheck source=tests/record/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
@@ -23,7 +23,9 @@ code=$?
 "$DAMONC" report access --kdamond 0 2>>"$WORK/err" >/dev/null
 code2=$?
 set -e
-[ "$code" = 2 ] && [ "$code2" = 2 ] || fail "exit codes $code and $code2, expected 2"
+if [ "$code" != 2 ] || [ "$code2" != 2 ]; then
+	fail "exit codes $code and $code2, expected 2"
+fi
 grep -q -- '--allow-foreign' "$WORK/err" || fail "the refusal does not name the option"
 [ "$(wc -l <"$EMU_LOG")" = "$writes" ] || fail "something was written: $(tail -n +$((writes + 1)) "$EMU_LOG")"
 [ ! -s "$WORK/r" ] || fail "a record was written"

@@ -3,9 +3,9 @@
 # cut or damaged chunk is reported, not misread); SIGTERM and SIGINT end it cleanly and put
 # the kdamond back as it was; the target's exit ends it by itself.
 set -euo pipefail
-# shellcheck source=../lib/emu.sh
+# shellcheck source=tests/lib/emu.sh
 . "$EMU_SH"
-# shellcheck source=lib.sh
+# shellcheck source=tests/record/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
@@ -18,8 +18,8 @@ snapshots() { # FILE: snapshots a report reads from it (0 when none yet)
 	"$DAMONC" --json report wss -i "$1" 2>/dev/null | py 'd["snapshots"]' 2>/dev/null || echo 0
 }
 wait_snapshots() { # FILE N
-	local i
-	for i in $(seq 1 300); do
+	local _
+	for _ in $(seq 1 300); do
 		[ "$(snapshots "$1")" -ge "$2" ] && return 0
 		sleep 0.1
 	done

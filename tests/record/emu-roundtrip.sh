@@ -2,9 +2,9 @@
 # Record a known scenario on damon-emu, then check that every report puts the hot buffer
 # where it is: hotcold's hot buffer is accessed at every sample, its cold one never.
 set -euo pipefail
-# shellcheck source=../lib/emu.sh
+# shellcheck source=tests/lib/emu.sh
 . "$EMU_SH"
-# shellcheck source=lib.sh
+# shellcheck source=tests/record/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
@@ -26,8 +26,9 @@ after=$(emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e ' = *$' | grep -
 start=$(py 'd["regions"][0]["start"]' <"$WORK/hot.json")
 end=$(py 'd["regions"][0]["end"]' <"$WORK/hot.json")
 rate=$(py 'd["regions"][0]["access_rate_bp"]' <"$WORK/hot.json")
-[ "$start" -ge "$HOT_START" ] && [ "$end" -le "$HOT_END" ] ||
+if [ "$start" -lt "$HOT_START" ] || [ "$end" -gt "$HOT_END" ]; then
 	fail "hottest region $start-$end is not in the hot buffer $HOT_START-$HOT_END"
+fi
 [ "$rate" -ge 9000 ] || fail "the hottest region is accessed in $rate bp of the samples"
 [ "$(py 'd["input"]["complete"]' <"$WORK/hot.json")" = True ] || fail "record not complete"
 
@@ -58,8 +59,9 @@ hot_size=$((HOT_END - HOT_START))
 "$DAMONC" --json report wss -i "$WORK/rec" --time-range 2500ms, --min-access-rate 50% \
 	>"$WORK/wss.json"
 p50=$(py 'd["percentiles"][2]["wss"]' <"$WORK/wss.json")
-[ "$p50" -ge $((hot_size * 8 / 10)) ] && [ "$p50" -le $((hot_size * 12 / 10)) ] ||
+if [ "$p50" -lt $((hot_size * 8 / 10)) ] || [ "$p50" -gt $((hot_size * 12 / 10)) ]; then
 	fail "median working set $p50, the hot buffer is $hot_size"
+fi
 
 # schemes: the pageout scheme's stats were recorded and it tried regions
 "$DAMONC" --json report schemes -i "$WORK/rec" >"$WORK/schemes.json"
@@ -78,8 +80,9 @@ cmp -s "$WORK/a1" "$WORK/a2" || fail "the damo round trip changed the regions"
 # live input: report straight from the kdamond, and through a pipe
 "$DAMONC" --json report access --count 1 --sort hot --top 1 >"$WORK/live.json"
 start=$(py 'd["regions"][0]["start"]' <"$WORK/live.json")
-[ "$start" -ge "$HOT_START" ] && [ "$start" -lt "$HOT_END" ] ||
+if [ "$start" -lt "$HOT_START" ] || [ "$start" -ge "$HOT_END" ]; then
 	fail "live: the hottest region starts at $start, outside the hot buffer"
+fi
 "$DAMONC" record -o - --count 3 --interval 100ms 2>/dev/null |
 	"$DAMONC" --json report wss -i - --min-access-rate 50% >"$WORK/pipe.json"
 [ "$(py 'd["snapshots"]' <"$WORK/pipe.json")" = 3 ] || fail "pipe: $(cat "$WORK/pipe.json")"

@@ -32,11 +32,11 @@ fail() {
 }
 
 rec_workload() {
-	local line i
+	local line _
 	"$HOTCOLD" --hot "${HOT_SIZE:-32M}" --cold "${COLD_SIZE:-32M}" \
 		--scenario "$WORK/scenario" >"$WORK/hotcold.out" 2>"$WORK/hotcold.err" &
 	HC_PID=$!
-	for i in $(seq 1 200); do
+	for _ in $(seq 1 200); do
 		line=$(head -n1 "$WORK/hotcold.out")
 		[ -n "$line" ] && break
 		sleep 0.05
@@ -44,9 +44,13 @@ rec_workload() {
 	[ -n "$line" ] || fail "hotcold did not report its buffers"
 	[[ $line =~ hot=0x([0-9a-f]+)-0x([0-9a-f]+)\ cold=0x([0-9a-f]+)-0x([0-9a-f]+) ]] ||
 		fail "unexpected hotcold output: $line"
+	# shellcheck disable=SC2034 # for the tests that source this file
 	HOT_START=$((16#${BASH_REMATCH[1]}))
+	# shellcheck disable=SC2034
 	HOT_END=$((16#${BASH_REMATCH[2]}))
+	# shellcheck disable=SC2034
 	COLD_START=$((16#${BASH_REMATCH[3]}))
+	# shellcheck disable=SC2034
 	COLD_END=$((16#${BASH_REMATCH[4]}))
 }
 
