@@ -70,7 +70,8 @@ static int enumerate(int dirfd, const char *dir, unsigned int **out, unsigned in
 		idx[n++] = (unsigned int)v;
 	}
 	closedir(d);
-	qsort(idx, n, sizeof(*idx), cmp_uint);
+	if (n)	/* qsort(NULL, 0, ...) is undefined behaviour (UBSan stops there) */
+		qsort(idx, n, sizeof(*idx), cmp_uint);
 	*out = idx;
 	*nr = n;
 	return 0;

@@ -59,7 +59,8 @@ static int list_indexes(int dirfd, uint32_t **out, size_t *nr)
 		idx[n++] = (uint32_t)v;
 	}
 	closedir(d);
-	qsort(idx, n, sizeof(*idx), cmp_u32);
+	if (n)
+		qsort(idx, n, sizeof(*idx), cmp_u32);
 	*out = idx;
 	*nr = n;
 	return 0;

@@ -69,7 +69,7 @@ for sig in TERM INT; do
 	"$DAMONC" record -o "$WORK/$sig" --interval 50ms 2>"$WORK/$sig.err" &
 	rec=$!
 	wait_snapshots "$WORK/$sig" 2
-	kill -"$sig" "$rec"
+	kill -"$sig" "$rec" || fail "record ended before SIG$sig: $(cat "$WORK/$sig.err")"
 	wait "$rec" || fail "record exited $? on SIG$sig: $(cat "$WORK/$sig.err")"
 	"$DAMONC" --json report wss -i "$WORK/$sig" >"$WORK/$sig.json"
 	[ "$(py 'd["input"]["end_reason"]' <"$WORK/$sig.json")" = signal ] ||
