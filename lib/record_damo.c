@@ -7,8 +7,8 @@
  * document zlib-compressed by default (damo's record writer; see damonitor/damo,
  * src/_damo_records.py and src/_damon.py).
  *
- * Reading: the document is parsed whole (it is one JSON value); snapshots come out merged
- * across damo's records in time order, as damonc's own records have them.
+ * Reading: streamed, one snapshot object at a time (see below); snapshots come out in the
+ * document's order, damo's records one after another.
  * Writing: streamed, one pass over the input per series.
  */
 #include <errno.h>
@@ -27,22 +27,12 @@
 
 /* ---- reading ---- */
 
-struct damo_series {
-	json_object *snapshots;
-	size_t nr, next;
-	uint32_t kdamond, context;
-	int32_t target, scheme;
-	uint64_t sample_us, aggr_us, update_us;
-};
-
-struct damo_src {
-	json_object *root;
-	struct damo_series *series;
-	size_t nr_series;
-	struct damonctl_rec_region *regions;
-	size_t rcap;
-};
-
+/*
+ * damo's document is one JSON value, but its shape is known: a list of records, each an
+ * object whose "snapshots" list comes after the record's other keys. The scanner walks the
+ * text (inflating it as it goes) and hands json-c one snapshot object at a time, so memory
+ * stays at one snapshot, as for damonc's own records.
+ */
 /*
  * A damo number: a JSON number or a string of digits (damo's raw format), maybe "max", with
  * damo's thousands separators. @u gets it exactly when it is a whole number (addresses do
@@ -136,10 +126,248 @@ static uint64_t to_u64(double d)
 	return (uint64_t)d;
 }
 
-static int index_or(json_object *rec, const char *key, int32_t dflt, int32_t *out)
+enum damo_state { DS_TOP, DS_RECORDS, DS_RECORD, DS_SNAPSHOTS, DS_DONE };
+
+struct damo_series {
+	uint32_t kdamond, context;
+	int32_t target, scheme;
+	uint64_t sample_us, aggr_us, update_us;
+};
+
+struct damo_src {
+	int fd;
+	off_t start;			/* where the document begins, for rewinding */
+	bool zlib;
+	z_stream zs;
+	bool zs_init, in_eof, z_end;
+	unsigned char zin[65536];
+	char *buf;			/* text window: buf[pos..len) not consumed yet */
+	size_t len, pos, cap;
+	char *prefix;			/* bytes the reader peeked before handing us the fd */
+	size_t prefix_len, prefix_pos;
+	enum damo_state state;
+	struct damo_series cur;
+	struct damonctl_rec_region *regions;
+	size_t rcap;
+};
+
+/* Raw bytes of the document: the peeked prefix first, then the fd. */
+static ssize_t raw_read(struct damo_src *s, void *dst, size_t n)
+{
+	if (s->prefix_pos < s->prefix_len) {
+		size_t k = s->prefix_len - s->prefix_pos < n ? s->prefix_len - s->prefix_pos : n;
+
+		memcpy(dst, s->prefix + s->prefix_pos, k);
+		s->prefix_pos += k;
+		return (ssize_t)k;
+	}
+	for (;;) {
+		ssize_t k = read(s->fd, dst, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		return k < 0 ? -errno : k;
+	}
+}
+
+/* Append more text to the window; 0 at the end of the document, -errno. */
+static ssize_t more(struct damo_src *s)
+{
+	if (s->pos > 0 && s->pos == s->len)
+		s->pos = s->len = 0;
+	if (s->cap - s->len < 65536) {
+		size_t ncap = s->cap ? s->cap * 2 : 262144;
+		char *p;
+
+		/* keep the window small: move what is left to the front first */
+		if (s->pos) {
+			memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+			s->len -= s->pos;
+			s->pos = 0;
+		}
+		if (s->cap - s->len < 65536) {
+			p = realloc(s->buf, ncap + 1);
+			if (!p)
+				return -ENOMEM;
+			s->buf = p;
+			s->cap = ncap;
+		}
+	}
+	if (!s->zlib) {
+		ssize_t k = raw_read(s, s->buf + s->len, s->cap - s->len);
+
+		if (k > 0)
+			s->len += (size_t)k;
+		return k;
+	}
+	while (!s->z_end) {
+		int zr;
+
+		if (!s->zs.avail_in && !s->in_eof) {
+			ssize_t k = raw_read(s, s->zin, sizeof(s->zin));
+
+			if (k < 0)
+				return k;
+			if (!k)
+				s->in_eof = true;
+			s->zs.next_in = s->zin;
+			s->zs.avail_in = (uInt)k;
+		}
+		s->zs.next_out = (Bytef *)s->buf + s->len;
+		s->zs.avail_out = (uInt)(s->cap - s->len);
+		zr = inflate(&s->zs, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END)
+			s->z_end = true;
+		else if (zr != Z_OK && !(zr == Z_BUF_ERROR && !s->in_eof))
+			return -EBADMSG;
+		if ((size_t)((char *)s->zs.next_out - s->buf) > s->len) {
+			ssize_t k = (char *)s->zs.next_out - (s->buf + s->len);
+
+			s->len += (size_t)k;
+			return k;
+		}
+		if (s->in_eof && !s->zs.avail_in && !s->z_end)
+			return -EBADMSG;	/* the stream ends early */
+	}
+	return 0;
+}
+
+/* The next character that is not white space (not consumed); -1 at the end. */
+static int peek(struct damo_src *s)
+{
+	for (;;) {
+		while (s->pos < s->len && strchr(" \t\r\n", s->buf[s->pos]))
+			s->pos++;
+		if (s->pos < s->len)
+			return (unsigned char)s->buf[s->pos];
+		if (more(s) <= 0)
+			return -1;
+	}
+}
+
+/* The extent of the JSON value at pos: strings, nesting and scalars. 0 and *n, or -errno. */
+static int value_extent(struct damo_src *s, size_t *n)
+{
+	size_t i = s->pos;
+	int depth = 0;
+	bool str = false, esc = false;
+
+	for (;;) {
+		for (; i < s->len; i++) {
+			char c = s->buf[i];
+
+			if (str) {
+				if (esc)
+					esc = false;
+				else if (c == '\\')
+					esc = true;
+				else if (c == '"') {
+					str = false;
+					if (!depth) {
+						*n = i + 1 - s->pos;
+						return 0;
+					}
+				}
+				continue;
+			}
+			if (c == '"') {
+				str = true;
+			} else if (c == '{' || c == '[') {
+				depth++;
+			} else if (c == '}' || c == ']') {
+				if (!depth) {	/* the end of a scalar */
+					*n = i - s->pos;
+					return *n ? 0 : -EBADMSG;
+				}
+				if (!--depth) {
+					*n = i + 1 - s->pos;
+					return 0;
+				}
+			} else if (!depth && (c == ',' || strchr(" \t\r\n", c)) && i > s->pos) {
+				*n = i - s->pos;
+				return 0;
+			}
+		}
+		{
+			size_t off = i - s->pos;
+			ssize_t k = more(s);	/* may move the window */
+
+			if (k < 0)
+				return (int)k;
+			if (!k) {
+				if (!depth && !str && off) {
+					*n = off;
+					return 0;
+				}
+				return -EBADMSG;
+			}
+			i = s->pos + off;
+		}
+	}
+}
+
+/* Parse the value at pos with json-c and consume it. */
+static int take(struct damo_src *s, json_object **out)
+{
+	json_tokener *tok;
+	size_t n = 0;
+	int r;
+
+	if (peek(s) < 0)
+		return -EBADMSG;
+	r = value_extent(s, &n);
+	if (r)
+		return r;
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	{
+		/* a NUL inside the length tells json-c the value ends there (a number would
+		 * otherwise wait for more digits) */
+		char saved = s->buf[s->pos + n];
+
+		s->buf[s->pos + n] = '\0';
+		*out = json_tokener_parse_ex(tok, s->buf + s->pos, (int)n + 1);
+		s->buf[s->pos + n] = saved;
+	}
+	r = json_tokener_get_error(tok) == json_tokener_success ? 0 : -EBADMSG;
+	json_tokener_free(tok);
+	if (r && *out) {
+		json_object_put(*out);
+		*out = NULL;
+	}
+	s->pos += n;
+	return r;
+}
+
+static int expect(struct damo_src *s, char c)
+{
+	if (peek(s) != c)
+		return -EBADMSG;
+	s->pos++;
+	return 0;
+}
+
+/* After a list element: ',' (more) or @close (consumed: 1). */
+static int separator(struct damo_src *s, char close)
+{
+	int c = peek(s);
+
+	if (c == ',') {
+		s->pos++;
+		return 0;
+	}
+	if (c == close) {
+		s->pos++;
+		return 1;
+	}
+	return -EBADMSG;
+}
+
+static int index_of(json_object *v, int32_t dflt, int32_t *out)
 {
 	double d;
-	int r = jget(rec, key, &d);
+	int r = jnum(v, &d);
 
 	if (r == -ENOENT) {
 		*out = dflt;
@@ -152,126 +380,89 @@ static int index_or(json_object *rec, const char *key, int32_t dflt, int32_t *ou
 	return 0;
 }
 
-int dctl_damo_src_open(const char *data, size_t len, bool zlib, struct damo_src **out)
+static int record_key(struct damo_src *s, const char *key, json_object *v)
+{
+	struct damo_series *se = &s->cur;
+	int32_t i;
+	double d;
+
+	if (!strcmp(key, "kdamond_idx") || !strcmp(key, "context_idx")) {
+		if (index_of(v, 0, &i))
+			return -EBADMSG;
+		*(key[0] == 'k' ? &se->kdamond : &se->context) = i < 0 ? 0 : (uint32_t)i;
+	} else if (!strcmp(key, "scheme_idx")) {
+		return index_of(v, -1, &se->scheme) ? -EBADMSG : 0;
+	} else if (!strcmp(key, "target_id")) {
+		return index_of(v, -1, &se->target) ? -EBADMSG : 0;
+	} else if (!strcmp(key, "intervals") && v) {
+		if (!jget(v, "sample_us", &d))
+			se->sample_us = to_u64(d);
+		if (!jget(v, "aggr_us", &d))
+			se->aggr_us = to_u64(d);
+		if (!jget(v, "ops_update_us", &d))
+			se->update_us = to_u64(d);
+	}
+	return 0;
+}
+
+static void reset(struct damo_src *s)
+{
+	s->state = DS_TOP;
+	s->len = s->pos = 0;
+	s->prefix_pos = 0;
+	s->in_eof = s->z_end = false;
+	if (s->zlib) {
+		inflateReset(&s->zs);
+		s->zs.avail_in = 0;
+	}
+}
+
+int dctl_damo_src_open(int fd, const char *prefix, size_t prefix_len, bool zlib,
+		       struct damo_src **out)
 {
 	struct damo_src *s = calloc(1, sizeof(*s));
-	char *text = NULL;
-	size_t i;
 
 	if (!s)
 		return -ENOMEM;
-	if (zlib) {
-		z_stream zs = { 0 };
-		size_t cap = len * 8 + 4096, tlen = 0;
-		int zr;
-
-		text = malloc(cap);
-		if (!text || inflateInit(&zs) != Z_OK)
-			goto nomem;
-		zs.next_in = (Bytef *)data;
-		zs.avail_in = (uInt)len;
-		do {
-			if (cap - tlen < 65536) {
-				char *p = realloc(text, cap *= 2);
-
-				if (!p) {
-					inflateEnd(&zs);
-					goto nomem;
-				}
-				text = p;
-			}
-			zs.next_out = (Bytef *)text + tlen;
-			zs.avail_out = (uInt)(cap - tlen - 1);
-			zr = inflate(&zs, Z_NO_FLUSH);
-			tlen = zs.total_out;
-		} while (zr == Z_OK);
-		inflateEnd(&zs);
-		if (zr != Z_STREAM_END)
-			goto bad;
-		text[tlen] = '\0';
-		data = text;
-		len = tlen;
+	s->fd = fd;
+	s->zlib = zlib;
+	s->start = lseek(fd, 0, SEEK_CUR);
+	s->prefix = malloc(prefix_len ? prefix_len : 1);
+	if (!s->prefix || (zlib && inflateInit(&s->zs) != Z_OK)) {
+		free(s->prefix);
+		free(s);
+		return -ENOMEM;
 	}
-	{
-		json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
-
-		if (!tok)
-			goto nomem;
-		s->root = json_tokener_parse_ex(tok, data, (int)len);
-		if (json_tokener_get_error(tok) != json_tokener_success) {
-			json_object_put(s->root);
-			s->root = NULL;
-		}
-		json_tokener_free(tok);
-	}
-	free(text);
-	text = NULL;
-	if (!s->root || !json_object_is_type(s->root, json_type_array))
-		goto bad;
-	s->nr_series = json_object_array_length(s->root);
-	s->series = calloc(s->nr_series ? s->nr_series : 1, sizeof(*s->series));
-	if (!s->series)
-		goto nomem;
-	for (i = 0; i < s->nr_series; i++) {
-		json_object *rec = json_object_array_get_idx(s->root, i), *iv = NULL;
-		struct damo_series *se = &s->series[i];
-		int32_t kd, cx;
-		double d;
-
-		if (!json_object_is_type(rec, json_type_object) ||
-		    !json_object_object_get_ex(rec, "snapshots", &se->snapshots) ||
-		    !json_object_is_type(se->snapshots, json_type_array))
-			goto bad;
-		se->nr = json_object_array_length(se->snapshots);
-		if (index_or(rec, "kdamond_idx", 0, &kd) || index_or(rec, "context_idx", 0, &cx) ||
-		    index_or(rec, "scheme_idx", -1, &se->scheme) ||
-		    index_or(rec, "target_id", -1, &se->target))
-			goto bad;
-		se->kdamond = kd < 0 ? 0 : (uint32_t)kd;
-		se->context = cx < 0 ? 0 : (uint32_t)cx;
-		if (json_object_object_get_ex(rec, "intervals", &iv) && iv) {
-			if (!jget(iv, "sample_us", &d))
-				se->sample_us = to_u64(d);
-			if (!jget(iv, "aggr_us", &d))
-				se->aggr_us = to_u64(d);
-			if (!jget(iv, "ops_update_us", &d))
-				se->update_us = to_u64(d);
-		}
+	s->zs_init = zlib;
+	memcpy(s->prefix, prefix, prefix_len);
+	s->prefix_len = prefix_len;
+	reset(s);
+	/* it must at least open like damo's document: a list of objects */
+	if (peek(s) != '[') {
+		dctl_damo_src_free(s);
+		return -EBADMSG;
 	}
 	*out = s;
 	return 0;
-nomem:
-	free(text);
-	dctl_damo_src_free(s);
-	return -ENOMEM;
-bad:
-	free(text);
-	dctl_damo_src_free(s);
-	return -EBADMSG;
-}
-
-static int snapshot_time(json_object *snap, const char *key, double *out)
-{
-	return jget(snap, key, out);
 }
 
 /* damo marks a lone snapshot's companion as fake: one 0-0 region with -1 samples. */
 static bool is_fake(json_object *regions)
 {
 	json_object *r0, *na, *v;
-	double s, e;
+	double st, e;
 
 	if (json_object_array_length(regions) != 1)
 		return false;
 	r0 = json_object_array_get_idx(regions, 0);
-	if (jget(r0, "start", &s) || jget(r0, "end", &e) || s != 0 || e != 0)
+	if (jget(r0, "start", &st) || jget(r0, "end", &e) || st != 0 || e != 0)
 		return false;
 	return json_object_object_get_ex(r0, "nr_accesses", &na) && na &&
 	       json_object_object_get_ex(na, "samples", &v) && v &&
 	       json_object_get_int64(v) == -1;
 }
 
-static int convert(struct damo_src *s, struct damo_series *se, json_object *snap,
+static int convert(struct damo_src *s, const struct damo_series *se, json_object *snap,
 		   struct damonctl_rec_snapshot *out)
 {
 	json_object *regions;
@@ -279,7 +470,8 @@ static int convert(struct damo_src *s, struct damo_series *se, json_object *snap
 	size_t i, n;
 	uint64_t total = 0;
 
-	if (!json_object_object_get_ex(snap, "regions", &regions) ||
+	if (!json_object_is_type(snap, json_type_object) ||
+	    !json_object_object_get_ex(snap, "regions", &regions) ||
 	    !json_object_is_type(regions, json_type_array))
 		return -EBADMSG;
 	n = json_object_array_length(regions);
@@ -334,10 +526,9 @@ static int convert(struct damo_src *s, struct damo_series *se, json_object *snap
 		} else if (!jnum(age, &d)) {
 			rg->age = (uint32_t)to_u64(d);
 		}
-		if (!jget_u64(r, "sz_filter_passed", &rg->sz_filter_passed)) {
-			if (rg->sz_filter_passed)
-				out->has_sz_filter_passed = true;
-		}
+		if (!jget_u64(r, "sz_filter_passed", &rg->sz_filter_passed) &&
+		    rg->sz_filter_passed)
+			out->has_sz_filter_passed = true;
 	}
 	if (jget_u64(snap, "total_bytes", &out->total_bytes))
 		out->total_bytes = total;
@@ -348,55 +539,136 @@ static int convert(struct damo_src *s, struct damo_series *se, json_object *snap
 
 int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap)
 {
+	json_object *v;
+	int r;
+
 	for (;;) {
-		struct damo_series *best = NULL;
-		json_object *js, *regions;
-		double best_t = 0;
-		size_t i;
-
-		/* the earliest next snapshot across damo's records */
-		for (i = 0; i < s->nr_series; i++) {
-			struct damo_series *se = &s->series[i];
-			double t;
-
-			if (se->next >= se->nr)
-				continue;
-			if (snapshot_time(json_object_array_get_idx(se->snapshots, se->next),
-					  "end_time", &t))
+		switch (s->state) {
+		case DS_TOP:
+			if (expect(s, '['))
 				return -EBADMSG;
-			if (!best || t < best_t) {
-				best = se;
-				best_t = t;
+			s->state = DS_RECORDS;
+			if (peek(s) == ']') {
+				s->pos++;
+				s->state = DS_DONE;
 			}
-		}
-		if (!best)
-			return 0;
-		js = json_object_array_get_idx(best->snapshots, best->next++);
-		if (json_object_object_get_ex(js, "regions", &regions) &&
-		    json_object_is_type(regions, json_type_array) && is_fake(regions))
-			continue;
-		{
-			int r = convert(s, best, js, snap);
+			break;
+		case DS_RECORDS:
+			if (expect(s, '{'))
+				return -EBADMSG;
+			memset(&s->cur, 0, sizeof(s->cur));
+			s->cur.target = s->cur.scheme = -1;
+			s->state = DS_RECORD;
+			if (peek(s) == '}') {	/* an empty record */
+				s->pos++;
+				r = separator(s, ']');
+				if (r < 0)
+					return r;
+				s->state = r ? DS_DONE : DS_RECORDS;
+			}
+			break;
+		case DS_RECORD: {
+			char key[64];
 
-			return r ? r : 1;
+			if (take(s, &v))
+				return -EBADMSG;
+			if (!json_object_is_type(v, json_type_string)) {
+				json_object_put(v);
+				return -EBADMSG;
+			}
+			snprintf(key, sizeof(key), "%s", json_object_get_string(v));
+			json_object_put(v);
+			if (expect(s, ':'))
+				return -EBADMSG;
+			if (!strcmp(key, "snapshots")) {
+				if (expect(s, '['))
+					return -EBADMSG;
+				s->state = DS_SNAPSHOTS;
+				if (peek(s) == ']') {
+					s->pos++;
+					goto record_next;
+				}
+				break;
+			}
+			if (take(s, &v))
+				return -EBADMSG;
+			r = record_key(s, key, v);
+			json_object_put(v);
+			if (r)
+				return r;
+record_next:
+			s->state = DS_RECORD;
+			r = separator(s, '}');
+			if (r < 0)
+				return r;
+			if (r) {
+				r = separator(s, ']');
+				if (r < 0)
+					return r;
+				s->state = r ? DS_DONE : DS_RECORDS;
+			}
+			break;
+		}
+		case DS_SNAPSHOTS: {
+			json_object *regions;
+			bool fake;
+
+			if (take(s, &v))
+				return -EBADMSG;
+			r = separator(s, ']');
+			if (r < 0) {
+				json_object_put(v);
+				return r;
+			}
+			if (r) {
+				s->state = DS_RECORD;
+				/* after the list: the record goes on or ends */
+				r = separator(s, '}');
+				if (r < 0) {
+					json_object_put(v);
+					return r;
+				}
+				if (r) {
+					r = separator(s, ']');
+					if (r < 0) {
+						json_object_put(v);
+						return r;
+					}
+					s->state = r ? DS_DONE : DS_RECORDS;
+				}
+			}
+			fake = json_object_object_get_ex(v, "regions", &regions) &&
+			       json_object_is_type(regions, json_type_array) && is_fake(regions);
+			r = fake ? 0 : convert(s, &s->cur, v, snap);
+			json_object_put(v);
+			if (r)
+				return r;
+			if (!fake)
+				return 1;
+			break;
+		}
+		case DS_DONE:
+			return 0;
 		}
 	}
 }
 
-void dctl_damo_src_rewind(struct damo_src *s)
+int dctl_damo_src_rewind(struct damo_src *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->nr_series; i++)
-		s->series[i].next = 0;
+	if (s->start < 0 || lseek(s->fd, s->start, SEEK_SET) < 0)
+		return -ESPIPE;
+	reset(s);
+	return 0;
 }
 
 void dctl_damo_src_free(struct damo_src *s)
 {
 	if (!s)
 		return;
-	json_object_put(s->root);
-	free(s->series);
+	if (s->zs_init)
+		inflateEnd(&s->zs);
+	free(s->buf);
+	free(s->prefix);
 	free(s->regions);
 	free(s);
 }

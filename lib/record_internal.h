@@ -106,12 +106,15 @@ static inline int64_t unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-/* damo's record JSON (lib/record_damo.c): a reader source over a parsed document. */
+/* damo's record JSON (lib/record_damo.c), streamed from @fd; @prefix holds the bytes the
+ * caller already read from it to tell the format. -EBADMSG when it is not damo's shape. */
 struct damo_src;
-int dctl_damo_src_open(const char *data, size_t len, bool zlib, struct damo_src **out);
-/* 1 and the snapshot, 0 at the end. The regions live until the next call. */
+int dctl_damo_src_open(int fd, const char *prefix, size_t prefix_len, bool zlib,
+		       struct damo_src **out);
+/* 1 and the snapshot, 0 at the end, -EBADMSG for a damaged document. The regions live
+ * until the next call. */
 int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap);
-void dctl_damo_src_rewind(struct damo_src *s);
+int dctl_damo_src_rewind(struct damo_src *s);
 void dctl_damo_src_free(struct damo_src *s);
 
 #endif

@@ -122,28 +122,9 @@ static int check_file_header(const uint8_t *h, char *why, size_t size)
 
 static int open_damo(struct damonctl_rec_reader *r, bool zlib, char *why, size_t size)
 {
-	size_t len = r->in_len, cap = r->in_cap;
-	int ret;
+	int ret = dctl_damo_src_open(r->fd, (const char *)r->in + r->in_pos,
+				     r->in_len - r->in_pos, zlib, &r->damo);
 
-	/* damo's document is one JSON value: read it all */
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap && reserve((void **)&r->in, &cap, cap * 2, 1))
-			return -ENOMEM;
-		n = read(r->fd, r->in + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	r->in_cap = cap;
-	r->in_len = len;
-	ret = dctl_damo_src_open((const char *)r->in, len, zlib, &r->damo);
 	if (ret) {
 		snprintf(why, size, "not a record damonc or damo can read: %s",
 			 zlib ? "zlib data that is not damo's compressed JSON record" :
@@ -151,8 +132,6 @@ static int open_damo(struct damonctl_rec_reader *r, bool zlib, char *why, size_t
 		return ret;
 	}
 	r->st.format = zlib ? DAMONCTL_REC_FMT_DAMO_ZLIB : DAMONCTL_REC_FMT_DAMO_JSON;
-	r->st.bytes_ok = len;
-	r->st.complete = true;
 	free(r->in);
 	r->in = NULL;
 	r->in_len = r->in_cap = r->in_pos = 0;
@@ -439,10 +418,20 @@ DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonct
 			"{\"source\":\"damo\",\"format\":\"json\"}";
 		return 1;
 	}
+	if (r->done)
+		return 0;
 	ret = dctl_damo_src_next(r->damo, &item->snapshot);
 	if (ret == 1) {
 		item->type = DAMONCTL_REC_SNAPSHOT;
 		r->st.nr_snapshots++;
+	} else if (ret == 0) {
+		r->st.complete = true;
+		r->done = true;
+	} else if (ret == -EBADMSG) {
+		/* a cut or damaged document: what came before it stands */
+		r->st.corrupt = true;
+		r->done = true;
+		ret = 0;
 	}
 	return ret;
 }
@@ -450,9 +439,14 @@ DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonct
 DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
 {
 	if (r->damo) {
-		dctl_damo_src_rewind(r->damo);
+		int ret = dctl_damo_src_rewind(r->damo);
+
+		if (ret)
+			return ret;
 		r->damo_info_sent = false;
+		r->done = false;
 		r->st.nr_snapshots = 0;
+		r->st.complete = r->st.corrupt = false;
 		return 0;
 	}
 	if (r->start < 0 || lseek(r->fd, r->start + REC_FILE_HDR, SEEK_SET) < 0)

@@ -715,7 +715,7 @@ DAMONCTL_API int damonctl_rec_writer_finish(struct damonctl_rec_writer *w, int r
 DAMONCTL_API uint64_t damonctl_rec_writer_bytes(const struct damonctl_rec_writer *w);
 
 /* Reading: damonc's format, damo's JSON or damo's zlib-compressed JSON, told apart by
- * content. damo's formats are one JSON document: it is parsed whole (as damo does). */
+ * content. damo's document is streamed too, one snapshot object at a time, in its order. */
 enum damonctl_rec_format {
 	DAMONCTL_REC_FMT_DAMONC, DAMONCTL_REC_FMT_DAMO_JSON, DAMONCTL_REC_FMT_DAMO_ZLIB,
 };

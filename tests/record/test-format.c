@@ -311,12 +311,7 @@ static void test_damo_import(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(damonctl_rec_next(r, &it), 1);
 	assert_int_equal(it.type, DAMONCTL_REC_INFO);
-	/* time order across damo's records: 1500 (kdamond 1) before 2000 */
-	assert_int_equal(damonctl_rec_next(r, &it), 1);
-	assert_int_equal(it.snapshot.kdamond, 1);
-	assert_int_equal(it.snapshot.scheme, 2);
-	assert_int_equal(it.snapshot.target, -1);
-	assert_int_equal(it.snapshot.nr_regions, 0);
+	/* the document's order: damo's records one after another */
 	assert_int_equal(damonctl_rec_next(r, &it), 1);
 	assert_int_equal(it.snapshot.kdamond, 0);
 	assert_true(it.snapshot.start_ns == 1000 && it.snapshot.end_ns == 2000);
@@ -327,7 +322,12 @@ static void test_damo_import(void **state)
 	assert_int_equal(it.snapshot.regions[0].age, 3);
 	assert_int_equal(it.snapshot.regions[1].nr_accesses, 10);	/* 50% of 20 */
 	assert_int_equal(it.snapshot.regions[1].age, 5);		/* 500 ms / 100 ms */
-	/* damo's fake snapshot is not one */
+	/* damo's fake snapshot is skipped; then kdamond 1's record, without intervals */
+	assert_int_equal(damonctl_rec_next(r, &it), 1);
+	assert_int_equal(it.snapshot.kdamond, 1);
+	assert_int_equal(it.snapshot.scheme, 2);
+	assert_int_equal(it.snapshot.target, -1);
+	assert_int_equal(it.snapshot.nr_regions, 0);
 	assert_int_equal(damonctl_rec_next(r, &it), 0);
 	damonctl_rec_status(r, &st);
 	assert_int_equal(st.format, DAMONCTL_REC_FMT_DAMO_JSON);
@@ -379,6 +379,56 @@ static void test_damo_export(void **state)
 		damonctl_rec_reader_free(r);
 		close(out);
 		close(fd);
+	}
+}
+
+/* damo's documents cut anywhere: the snapshots before the cut, never an error or a crash. */
+static void test_damo_cut(void **state)
+{
+	int z;
+
+	(void)state;
+	for (z = 0; z < 2; z++) {
+		struct damonctl_rec_reader *r;
+		size_t len, dlen, cut;
+		char why[256], *doc;
+		int fd = make_record(false, true, &len), out = memfd_create("damo", 0);
+		unsigned int prev = 0;
+
+		assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+		assert_int_equal(damonctl_rec_export_damo(r, out, z), 0);
+		damonctl_rec_reader_free(r);
+		close(fd);
+		dlen = (size_t)lseek(out, 0, SEEK_END);
+		doc = malloc(dlen);
+		assert_true(pread(out, doc, dlen, 0) == (ssize_t)dlen);
+		close(out);
+		for (cut = 2; cut <= dlen; cut += z ? 7 : 13) {
+			struct damonctl_rec_item it;
+			struct damonctl_rec_status st;
+			unsigned int n = 0;
+			int ret;
+
+			fd = memfd_create("cut", 0);
+			assert_true(write(fd, doc, cut) == (ssize_t)cut);
+			lseek(fd, 0, SEEK_SET);
+			if (damonctl_rec_reader_new(fd, &r, why, sizeof(why))) {
+				close(fd);	/* too short to tell the format */
+				continue;
+			}
+			while ((ret = damonctl_rec_next(r, &it)) == 1)
+				n += it.type == DAMONCTL_REC_SNAPSHOT;
+			assert_int_equal(ret, 0);
+			damonctl_rec_status(r, &st);
+			assert_true(st.complete != st.corrupt);
+			assert_true(n <= NSNAP);
+			assert_true(cut < dlen - 2 || n == NSNAP);
+			assert_true(n >= prev);	/* whole snapshots, more as the cut moves */
+			prev = n;
+			damonctl_rec_reader_free(r);
+			close(fd);
+		}
+		free(doc);
 	}
 }
 
@@ -496,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_not_records),
 		cmocka_unit_test(test_damo_import),
 		cmocka_unit_test(test_damo_export),
+		cmocka_unit_test(test_damo_cut),
 		cmocka_unit_test(test_closed_pipe),
 		cmocka_unit_test(test_tried_regions_read),
 	};
