@@ -144,6 +144,33 @@ static void list_opts(const struct cmd *c)
 	}
 }
 
+/* For completions: the keywords an option kind takes. */
+static int list_values(const char *kind)
+{
+	static const struct { const char *kind; enum damonctl_kwset set; } sets[] = {
+		{ "action", DAMONCTL_KW_ACTION }, { "ops", DAMONCTL_KW_OPERATIONS },
+		{ "metric", DAMONCTL_KW_GOAL_METRIC }, { "tuner", DAMONCTL_KW_GOAL_TUNER },
+		{ "filter", DAMONCTL_KW_FILTER_TYPE },
+	};
+	unsigned int i, j;
+	const char *kw;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		if (strcmp(sets[i].kind, kind))
+			continue;
+		for (j = 0; (kw = damonctl_keyword(sets[i].set, j)); j++) {
+			if (sets[i].set == DAMONCTL_KW_FILTER_TYPE)
+				printf("allow:%s\nreject:%s\n", kw, kw);
+			else if (sets[i].set == DAMONCTL_KW_GOAL_METRIC)
+				printf("%s=\n", kw);
+			else
+				printf("%s\n", kw);
+		}
+		return EXIT_OK;
+	}
+	return EXIT_USAGE;
+}
+
 static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts)
 {
 	const struct opt *o;
@@ -275,6 +302,8 @@ int main(int argc, char **argv)
 					printf("%s %s\n", damonc_cmds[r]->name, (*sub)->name);
 			}
 			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--list-values") && i + 1 < argc) {
+			return list_values(argv[i + 1]);
 		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc) {
 			c = find_cmd(argv[i + 1]);
 			if (!c) {

@@ -32,6 +32,7 @@ static struct {
 	uint64_t regions[MAX_REGIONS][2];
 	unsigned int nr_regions;
 	const char *config;
+	char *config_doc;
 	bool dry_run;
 	bool foreground;
 	bool scope_pid;
@@ -203,19 +204,55 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	return 0;
 }
 
+/* damonc's status and dry-run documents add "index" and "started_by_damonc" to each
+ * kdamond, and "writes" and "fallbacks" to the document: facts about one system, not
+ * configuration. Drop them so such a document can be fed back. Anything unparsable is
+ * left for the library to report. */
+static void strip_damonc_keys(char **doc)
+{
+	json_object *root = json_tokener_parse(*doc), *arr;
+	size_t i;
+	char *s;
+
+	if (!root)
+		return;
+	json_object_object_del(root, "writes");
+	json_object_object_del(root, "fallbacks");
+	if (json_object_object_get_ex(root, "kdamonds", &arr) &&
+	    json_object_is_type(arr, json_type_array)) {
+		for (i = 0; i < json_object_array_length(arr); i++) {
+			json_object *k = json_object_array_get_idx(arr, i);
+
+			if (!json_object_is_type(k, json_type_object))
+				continue;
+			json_object_object_del(k, "index");
+			json_object_object_del(k, "started_by_damonc");
+		}
+	}
+	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+	json_object_put(root);
+	if (s) {
+		free(*doc);
+		*doc = s;
+	}
+}
+
 /* Append the kdamonds of a JSON config to @want; *nr tells how many. */
 static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsigned int *nr)
 {
 	struct damonctl_tree *cfg;
-	char *doc, why[512];
+	char why[512];
 	unsigned int i;
 	int r;
 
-	r = read_all(so.config, &doc);
-	if (r)
-		return usage_error(cli, "-c %s: %s", so.config, strerror(-r));
-	r = damonctl_tree_from_json(doc, &cfg, why, sizeof(why));
-	free(doc);
+	/* read once: stdin cannot be read twice, and a probe makes us build twice */
+	if (!so.config_doc) {
+		r = read_all(so.config, &so.config_doc);
+		if (r)
+			return usage_error(cli, "-c %s: %s", so.config, strerror(-r));
+		strip_damonc_keys(&so.config_doc);
+	}
+	r = damonctl_tree_from_json(so.config_doc, &cfg, why, sizeof(why));
 	if (r)
 		return usage_error(cli, "-c %s: %s", so.config, why);
 	*nr = damonctl_tree_nr_kdamonds(cfg);
@@ -380,6 +417,45 @@ static bool any_running(const struct damonctl_tree *have, const struct started *
 	return false;
 }
 
+/* @want: a copy of @have with the new kdamonds, whose indexes go to @idx. */
+static int build(struct cli *cli, const struct damonctl_tree *have, const struct started *started,
+		 const struct damonctl_features *f, struct damonctl_tree **want, unsigned int *idx,
+		 unsigned int *nr)
+{
+	struct damonctl_kdamond *k = NULL, *old;
+	unsigned int i;
+	int r;
+
+	*want = damonctl_tree_dup(have);
+	if (!*want)
+		return usage_error(cli, "out of memory");
+	if (so.config) {
+		unsigned int before = damonctl_tree_nr_kdamonds(*want);
+
+		r = build_from_config(cli, *want, nr);
+		if (!r && *nr > 16)
+			r = usage_error(cli, "-c %s: at most 16 kdamonds", so.config);
+		for (i = 0; i < *nr && !r; i++)
+			idx[i] = before + i;
+		return r;
+	}
+	*nr = 1;
+	/* reuse a stopped kdamond of damonc's own rather than growing the tree */
+	damonctl_for_each_kdamond(have, old, i) {
+		if (!strcmp(damonctl_kdamond_get_str(old, DAMONCTL_KDAMOND_STATE), "off") &&
+		    started_owns(started, old)) {
+			k = damonctl_tree_replace_kdamond(*want, i);
+			idx[0] = i;
+			break;
+		}
+	}
+	if (!k) {
+		k = damonctl_tree_add_kdamond(*want);
+		idx[0] = damonctl_tree_nr_kdamonds(*want) - 1;
+	}
+	return k ? build_from_options(cli, k, f) : usage_error(cli, "out of memory");
+}
+
 static int start_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_tree *have = NULL, *want = NULL;
@@ -416,55 +492,45 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	started_prune(cli->ctx, &started, have);
 	busy = any_running(have, &started, &busy_idx, &busy_ours);
 
-	/* Fresh machines show no directory to detect features from: probe on a temporary
-	 * kdamond (the tree is put back as it was). Not in a dry run: that writes nothing. */
-	if (!busy && !so.dry_run && damonctl_features_incomplete(f)) {
-		r = damonctl_features_probe_fresh(cli->ctx, f);
+	if (argc) {
+		/* the pid must exist for the checks; the command waits for the kdamond */
+		r = launch(cli, argv, &child, &go_fd);
 		if (r) {
-			ret = lib_error(cli, r, "detecting features on a temporary kdamond");
+			ret = r;
 			goto out;
 		}
+		so.pids[so.nr_pids++] = child;
 	}
-
-	want = damonctl_tree_dup(have);
-	if (!want) {
-		ret = usage_error(cli, "out of memory");
-		goto out;
+	r = build(cli, have, &started, f, &want, idx, &nr);
+	/* What the kernel would refuse anyway is bad input, said before any write (a probe
+	 * writes). Missing features are decided below, once they are known. */
+	for (i = 0; i < nr && !r; i++) {
+		r = damonctl_kdamond_check(damonctl_tree_kdamond(want, idx[i]), NULL, why,
+					   sizeof(why));
+		if (r) {
+			usage_error(cli, "%s", why);
+			r = EXIT_USAGE;
+		}
 	}
-	if (so.config) {
-		unsigned int before = damonctl_tree_nr_kdamonds(want);
+	/* Features no directory shows (a fresh machine, or keyword-only ones such as
+	 * hugepage_mem_bp): probe on a temporary kdamond, which puts the tree back as it
+	 * was, and build again with what it found. Never in a dry run: that writes nothing. */
+	if (!r && !busy && !so.dry_run) {
+		bool unknown = false;
 
-		r = build_from_config(cli, want, &nr);
-		if (nr > 16)
-			r = usage_error(cli, "-c %s: at most 16 kdamonds", so.config);
-		for (i = 0; i < nr && !r; i++)
-			idx[i] = before + i;
-	} else {
-		struct damonctl_kdamond *k = NULL, *old;
-
-		if (argc) {
-			/* the pid must exist for the checks; the command waits for the kdamond */
-			r = launch(cli, argv, &child, &go_fd);
+		for (i = 0; i < nr; i++)
+			unknown |= damonctl_kdamond_uses_unknown(damonctl_tree_kdamond(want, idx[i]),
+								 f);
+		if (unknown) {
+			r = damonctl_features_probe_fresh(cli->ctx, f);
 			if (r) {
-				ret = r;
+				ret = lib_error(cli, r, "detecting features on a temporary kdamond");
 				goto out;
 			}
-			so.pids[so.nr_pids++] = child;
+			damonctl_tree_free(want);
+			want = NULL;
+			r = build(cli, have, &started, f, &want, idx, &nr);
 		}
-		/* reuse a stopped kdamond of damonc's own rather than growing the tree */
-		damonctl_for_each_kdamond(have, old, i) {
-			if (!strcmp(damonctl_kdamond_get_str(old, DAMONCTL_KDAMOND_STATE), "off") &&
-			    started_owns(&started, old)) {
-				k = damonctl_tree_replace_kdamond(want, i);
-				idx[0] = i;
-				break;
-			}
-		}
-		if (!k) {
-			k = damonctl_tree_add_kdamond(want);
-			idx[0] = damonctl_tree_nr_kdamonds(want) - 1;
-		}
-		r = k ? build_from_options(cli, k, f) : usage_error(cli, "out of memory");
 	}
 	if (r) {
 		ret = r;
@@ -625,6 +691,7 @@ out:
 	damonctl_features_free(f);
 	damonctl_tree_free(want);
 	damonctl_tree_free(have);
+	free(so.config_doc);
 	return ret;
 }
 

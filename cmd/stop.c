@@ -2,7 +2,8 @@
 /*
  * damonc stop: stop what damonc started, and nothing else unless asked by index (--kdamond)
  * or for everything (--all). damo stops every running kdamond; on a machine whose own
- * kdamonds matter, damonc must not.
+ * kdamonds matter, damonc must not. A stopped kdamond stays damonc's (its directory, with
+ * its last results, is reused by the next start).
  */
 #include <errno.h>
 #include <string.h>
@@ -97,6 +98,9 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 
 		if (!selected(&started, k))
 			continue;
+		/* by default only what runs: a stopped kdamond of ours stays ours, for reuse */
+		if (!running && !to.all && !to.nr_only)
+			continue;
 		if (running) {
 			r = damonctl_kdamond_cmd(cli->ctx, i, DAMONCTL_CMD_OFF);
 			/* it may have stopped by itself in between (its targets exited) */
@@ -109,10 +113,8 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 				continue;
 			}
 		}
-		if (ours) {
-			started_remove(&started, i);
+		if (ours)
 			agent_stats_remove(cli->ctx, i);
-		}
 		if (cli->json) {
 			o = json_object_new_object();
 			json_object_object_add(o, "index", json_object_new_int((int)i));
@@ -130,7 +132,8 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 		warnx_("cannot update damonc's record of started kdamonds: %s", strerror(-r));
 	if (!nr_stopped && !cli->json)
 		fprintf(stderr, "damonc stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
-			"damonc started no kdamond here (use --kdamond N or --all to stop others)");
+			"no kdamond started by damonc is running (use --kdamond N or --all to stop "
+			"others)");
 	if (cli->json) {
 		json_object_object_add(doc, "kdamonds", arr);
 		json_doc_print(doc);

@@ -305,3 +305,52 @@ DAMONCTL_API int damonctl_tree_check(const struct damonctl_tree *tree,
 	}
 	return 0;
 }
+
+static bool uses_unknown(const struct dobj *o, const struct damonctl_features *f)
+{
+	const struct kind_desc *kd = &dctl_kinds[o->kind];
+	unsigned int a, l, i;
+
+	for (a = 0; a < kd->nr_attrs; a++) {
+		const struct attr_desc *d = &kd->attrs[a];
+
+		if (d->flags & A_RO || dobj_is_default(o, a))
+			continue;
+		if (d->feature != FEAT_NONE &&
+		    damonctl_features_has(f, d->feature) == DAMONCTL_UNKNOWN)
+			return true;
+		if (d->type == V_KW && damonctl_features_has_keyword(f, d->kwset,
+			o->v[a].s ? o->v[a].s : d->defs) == DAMONCTL_UNKNOWN)
+			return true;
+	}
+	for (l = 0; l < kd->nr_lists; l++) {
+		if (kd->lists[l].flags & A_RO || !o->lists[l].nr)
+			continue;
+		if (kd->lists[l].feature != FEAT_NONE &&
+		    damonctl_features_has(f, kd->lists[l].feature) == DAMONCTL_UNKNOWN)
+			return true;
+		for (i = 0; i < o->lists[l].nr; i++)
+			if (uses_unknown(o->lists[l].items[i], f))
+				return true;
+	}
+	return false;
+}
+
+DAMONCTL_API bool damonctl_kdamond_uses_unknown(const struct damonctl_kdamond *k,
+						const struct damonctl_features *f)
+{
+	/* the operations set matters even as a default: vaddr may be configured out */
+	const struct dobj *o = CDOBJ(k);
+	unsigned int c;
+
+	for (c = 0; c < o->lists[L_KDAMOND_CONTEXTS].nr; c++) {
+		const struct dobj *ctx = o->lists[L_KDAMOND_CONTEXTS].items[c];
+		const char *ops = ctx->v[DAMONCTL_CONTEXT_OPERATIONS].s ?
+			ctx->v[DAMONCTL_CONTEXT_OPERATIONS].s : "vaddr";
+
+		if (damonctl_features_has_keyword(f, DAMONCTL_KW_OPERATIONS, ops) ==
+		    DAMONCTL_UNKNOWN)
+			return true;
+	}
+	return uses_unknown(o, f);
+}

@@ -120,22 +120,30 @@ DAMONCTL_API const char *damonctl_feature_since(enum damonctl_feature f)
 	return (unsigned int)f < DAMONCTL_NR_FEATURES ? since[f] : NULL;
 }
 
-/* Evidence gathered while walking: per feature, seen present and/or seen absent. */
-struct evidence {
-	bool present[DAMONCTL_NR_FEATURES];
-	bool absent[DAMONCTL_NR_FEATURES];
-	int vmin, vmax;		/* vmax 0: no ceiling */
-	bool ops_known;
-	bool ops[3];
-};
+#define evidence dctl_evidence
+
+/* The release before @version: 7.0 follows 6.19, not "6.999". */
+static int previous_version(int version)
+{
+	/* the last minor release of each finished major series */
+	static const int last_minor[] = { [3] = 19, [4] = 20, [5] = 19, [6] = 19 };
+	int major = version / 1000, minor = version % 1000;
+
+	if (minor || major < 1 || (unsigned int)(major - 1) >= ARRAY_SIZE(last_minor) ||
+	    !last_minor[major - 1])
+		return version - 1;
+	return V(major - 1, last_minor[major - 1]);
+}
 
 static void saw_version(struct evidence *ev, int version, bool present)
 {
+	int before = previous_version(version);
+
 	if (present) {
 		if (version > ev->vmin)
 			ev->vmin = version;
-	} else if (!ev->vmax || version - 1 < ev->vmax) {
-		ev->vmax = version - 1;
+	} else if (!ev->vmax || before < ev->vmax) {
+		ev->vmax = before;
 	}
 }
 
@@ -197,39 +205,57 @@ static const struct {
 	{ "damon_stat", "kdamond_pid", V(7, 2) },
 };
 
+/* A parameter every version of the module has: without it the directory is partial (an
+ * emulated sysroot, say) and what it lacks proves nothing. */
+static const char *module_baseline(const char *module)
+{
+	if (!strcmp(module, "damon_stat"))
+		return "estimated_memory_bandwidth";
+	return "quota_ms";	/* damon_reclaim, damon_lru_sort */
+}
+
+static bool module_param_exists(struct damonctl_ctx *ctx, const char *module, const char *param)
+{
+	char rel[128], path[PATH_MAX];
+
+	if (param)
+		snprintf(rel, sizeof(rel), "module/%s/parameters/%s", module, param);
+	else
+		snprintf(rel, sizeof(rel), "module/%s/parameters", module);
+	if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
+		return false;
+	return access(path, F_OK) == 0;
+}
+
 static void module_evidence(struct damonctl_ctx *ctx, struct evidence *ev)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(module_markers); i++) {
-		char rel[128], path[PATH_MAX];
-		bool mod_exists, exists;
+		const char *mod = module_markers[i].module;
 
-		snprintf(rel, sizeof(rel), "module/%s/parameters", module_markers[i].module);
-		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
-			continue;
-		mod_exists = access(path, F_OK) == 0;
+		if (!module_param_exists(ctx, mod, NULL))
+			continue;	/* configured out, or not loaded: proves nothing */
 		if (!module_markers[i].param) {
-			/* a module missing may just be configured out: only presence counts */
-			if (mod_exists)
-				saw_version(ev, module_markers[i].version, true);
+			saw_version(ev, module_markers[i].version, true);
 			continue;
 		}
-		if (!mod_exists)
-			continue;
-		snprintf(rel, sizeof(rel), "module/%s/parameters/%s", module_markers[i].module,
-			 module_markers[i].param);
-		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
-			continue;
-		exists = access(path, F_OK) == 0;
-		saw_version(ev, module_markers[i].version, exists);
+		if (module_param_exists(ctx, mod, module_markers[i].param))
+			saw_version(ev, module_markers[i].version, true);
+		else if (module_param_exists(ctx, mod, module_baseline(mod)))
+			saw_version(ev, module_markers[i].version, false);
 	}
 }
 
-static void decide(struct damonctl_features *f, const struct evidence *ev)
+static void decide(struct damonctl_features *f, const struct evidence *ev_in)
 {
+	struct evidence fixed = *ev_in, *ev = &fixed;
 	unsigned int i;
 
+	/* conflicting markers (a backport, a vendor kernel): trust what is there */
+	if (ev->vmax && ev->vmax < ev->vmin)
+		ev->vmax = 0;
+	f->ev = *ev_in;
 	f->vmin = ev->vmin;
 	f->vmax = ev->vmax;
 	f->ops_known = ev->ops_known;
@@ -312,8 +338,9 @@ DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f
 {
 	unsigned int i;
 
+	/* queued features are unknown on every kernel that may have them: not a gap */
 	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
-		if (f->has[i] == DAMONCTL_UNKNOWN)
+		if (f->has[i] == DAMONCTL_UNKNOWN && !dctl_feature_queued(i))
 			return true;
 	return false;
 }
@@ -383,7 +410,7 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 					 unsigned int kdamond)
 {
 	struct damonctl_kdamond *k;
-	struct evidence ev = { 0 };
+	struct evidence ev;
 	char rel[PATH_MAX], orig[256];
 	unsigned int i;
 	int r, running;
@@ -394,27 +421,13 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 	if (running)
 		return -EBUSY;
 
-	/* The files of the caller's fresh directories first. */
+	/* The files of the caller's directories add to what was seen. */
 	r = damonctl_kdamond_read(ctx, kdamond, &k);
 	if (r)
 		return r;
-	ev.vmin = f->vmin;
-	ev.vmax = f->vmax;
-	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
-		ev.present[i] = f->has[i] == DAMONCTL_YES;
-		ev.absent[i] = f->has[i] == DAMONCTL_NO;
-	}
+	ev = f->ev;
 	walk(&ev, CDOBJ(k));
 	damonctl_kdamond_free(k);
-	if (!f->ops_known) {
-		/* a fresh context tells the operations sets */
-		f->ops_known = ev.ops_known;
-	} else {
-		ev.ops_known = true;
-		ev.ops[0] = f->has[DAMONCTL_FEAT_OPS_VADDR] == DAMONCTL_YES;
-		ev.ops[1] = f->has[DAMONCTL_FEAT_OPS_FVADDR] == DAMONCTL_YES;
-		ev.ops[2] = f->has[DAMONCTL_FEAT_OPS_PADDR] == DAMONCTL_YES;
-	}
 	decide(f, &ev);
 
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
@@ -426,13 +439,15 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 			continue;	/* no such directory here: stays unknown */
 		r = damonctl_write(ctx, rel, probes[i].keyword);
 		if (r == -EINVAL) {
-			f->has[probes[i].feat] = DAMONCTL_NO;
+			saw(&ev, probes[i].feat, false);
+			decide(f, &ev);
 			damonctl_clear_error(ctx);
 			continue;
 		}
 		if (r)
 			return r;
-		f->has[probes[i].feat] = DAMONCTL_YES;
+		saw(&ev, probes[i].feat, true);
+		decide(f, &ev);
 		r = damonctl_write(ctx, rel, orig);
 		if (r)
 			return r;

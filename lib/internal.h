@@ -157,13 +157,43 @@ int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel);
 int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
 
 /* ---- features ---- */
+/* What was seen: per feature, a file (or keyword) present and/or missing. */
+struct dctl_evidence {
+	bool present[DAMONCTL_NR_FEATURES];
+	bool absent[DAMONCTL_NR_FEATURES];
+	int vmin, vmax;			/* version floor/ceiling; vmax 0: none */
+	bool ops_known;
+	bool ops[3];			/* vaddr, fvaddr, paddr */
+};
+
 struct damonctl_features {
-	int vmin, vmax;			/* version floor/ceiling from markers; vmax 0 = none */
+	struct dctl_evidence ev;	/* kept, so probes can add to it */
+	int vmin, vmax;
 	enum damonctl_support has[DAMONCTL_NR_FEATURES];
 	bool ops_known;			/* avail_operations was read */
 };
 int dctl_feature_version(enum damonctl_feature feat);
 bool dctl_feature_queued(enum damonctl_feature feat);
+
+/* ---- units (units.c) ---- */
+/* Forms other tools print; the public parsers use none of them. */
+#define DCTL_U_GROUPING		(1u << 0)	/* "1,000": digits grouped by threes */
+#define DCTL_U_TRUNCATE		(1u << 1)	/* fractions of a base unit are cut, not refused */
+#define DCTL_U_MINMAX		(1u << 2)	/* "min" is 0, "max" is DAMONCTL_MAX everywhere */
+#define DCTL_U_SI_BINARY	(1u << 3)	/* KB, MB, ... are KiB, MiB, ... */
+#define DCTL_U_COMPOUND		(1u << 4)	/* times as sums: "1 m 30 s" */
+/* What damo's _damo_fmt_str.text_to_*() read. */
+#define DCTL_U_DAMO (DCTL_U_GROUPING | DCTL_U_TRUNCATE | DCTL_U_MINMAX | DCTL_U_SI_BINARY | \
+		     DCTL_U_COMPOUND)
+/* A time in us; a bare number counts @bare_mul us (1000 for files in ms). */
+int dctl_parse_time(const char *s, unsigned int flags, uint64_t bare_mul, uint64_t *us);
+int dctl_parse_size(const char *s, unsigned int flags, uint64_t *bytes);
+/* A ratio in 1/@denom (10000: bp, 1000: permil) from "5%", "500bp" or a bare number counting
+ * @bare_mul of them. */
+int dctl_parse_ratio(const char *s, unsigned int flags, uint64_t denom, uint64_t bare_mul,
+		     uint64_t *v);
+/* A plain decimal count, "max". */
+int dctl_parse_count(const char *s, unsigned int flags, uint64_t *v);
 
 /* ---- small helpers ---- */
 /* snprintf that reports truncation: false (and a truncated @buf) when @size was too small. */

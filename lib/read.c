@@ -70,7 +70,7 @@ static int enumerate(int dirfd, const char *dir, unsigned int **out, unsigned in
 		idx[n++] = (unsigned int)v;
 	}
 	closedir(d);
-	if (n)	/* qsort(NULL, 0, ...) is undefined behaviour (UBSan stops there) */
+	if (n)	/* an empty directory leaves idx NULL, which qsort() must not get */
 		qsort(idx, n, sizeof(*idx), cmp_uint);
 	*out = idx;
 	*nr = n;

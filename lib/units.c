@@ -3,6 +3,10 @@
  * Units, parsed and printed in one place: the kernel takes microseconds and bytes, people
  * type "5s", "2MiB" and "80%". Parsing is exact: decimal fractions are handled in integer
  * arithmetic ("1.5s" is 1500000 us, never 1499999), and overflow is -ERANGE.
+ *
+ * The internal dctl_parse_*() take flags for the forms other tools print, damo above all
+ * ("1,000", "1 m 30 s", "4.000 KiB" meaning 4096, "1.177 MiB" cut to whole bytes); the public
+ * parsers are those with no flags.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,187 +16,283 @@
 
 #include "internal.h"
 
-/*
- * Parse "<digits>[.<digits>]" followed by a suffix; returns the value times @scale,
- * requiring the result to be an integer. *suffix points after the number.
- */
-static int parse_scaled(const char *s, uint64_t scale, uint64_t *out, const char **suffix)
-{
-	uint64_t ip = 0, frac = 0, fdiv = 1;
-	const char *p = s;
-	bool digits = false;
+/* A decimal number as written: ip + frac / fdiv. */
+struct decimal {
+	uint64_t ip;
+	uint64_t frac, fdiv;	/* fdiv a power of ten, at most 1e19 */
+	bool lost;		/* non-zero digits beyond what frac can hold */
+};
 
+/*
+ * Scan "<digits>[.<digits>]" at *pp, spaces before and after allowed; with DCTL_U_GROUPING
+ * the integer part may be grouped by threes ("18,446,744,073,709,551,615"). *pp moves past
+ * the number and the spaces after it.
+ */
+static int scan_decimal(const char **pp, unsigned int flags, struct decimal *d)
+{
+	const char *p = *pp;
+	unsigned int group = 0;		/* digits in the current group */
+	bool digits = false, grouped = false;
+
+	memset(d, 0, sizeof(*d));
+	d->fdiv = 1;
 	while (isspace((unsigned char)*p))
 		p++;
-	if (!isdigit((unsigned char)*p) && *p != '.')
-		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		digits = true;
-		if (ip > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return -ERANGE;
-		ip = ip * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		p++;
-		for (; isdigit((unsigned char)*p); p++) {
+	for (;; p++) {
+		if (isdigit((unsigned char)*p)) {
+			uint64_t c = (uint64_t)(*p - '0');
+
+			if (d->ip > (UINT64_MAX - c) / 10)
+				return -ERANGE;
+			d->ip = d->ip * 10 + c;
 			digits = true;
-			if (fdiv > UINT64_MAX / 10 / 10)
-				continue;	/* digits beyond 1e-18 cannot matter */
-			frac = frac * 10 + (uint64_t)(*p - '0');
-			fdiv *= 10;
+			if (++group > 3 && grouped)
+				return -EINVAL;
+			continue;
+		}
+		if (*p == ',' && (flags & DCTL_U_GROUPING) && digits) {
+			/* a first group of one to three digits, then groups of exactly three */
+			if (grouped ? group != 3 : group > 3)
+				return -EINVAL;
+			grouped = true;
+			group = 0;
+			continue;
+		}
+		break;
+	}
+	if (grouped && group != 3)
+		return -EINVAL;
+	if (*p == '.') {
+		for (p++; isdigit((unsigned char)*p); p++) {
+			digits = true;
+			if (d->fdiv > UINT64_MAX / 10) {
+				if (*p != '0')
+					d->lost = true;
+				continue;
+			}
+			d->frac = d->frac * 10 + (uint64_t)(*p - '0');
+			d->fdiv *= 10;
 		}
 	}
 	if (!digits)
 		return -EINVAL;
 	while (isspace((unsigned char)*p))
 		p++;
-	if (scale && ip > UINT64_MAX / scale)
-		return -ERANGE;
-	ip *= scale;
-	if (frac) {
-		/* frac/fdiv * scale must be an integer number of base units */
-		unsigned __int128 f = (unsigned __int128)frac * scale;
-
-		if (f % fdiv)
-			return -EINVAL;
-		f /= fdiv;
-		if (ip > UINT64_MAX - (uint64_t)f)
-			return -ERANGE;
-		ip += (uint64_t)f;
-	}
-	*out = ip;
-	*suffix = p;
+	*pp = p;
 	return 0;
 }
 
-static bool is_max(const char *s)
+/* @d * mul / div: exactly, or cut to an integer with DCTL_U_TRUNCATE. */
+static int scale_decimal(const struct decimal *d, uint64_t mul, uint64_t div, unsigned int flags,
+			 uint64_t *out)
 {
-	return !strcasecmp(s, "max") || !strcasecmp(s, "unlimited");
+	unsigned __int128 whole = (unsigned __int128)d->ip * mul;
+	unsigned __int128 q = whole / div;
+	unsigned __int128 fnum = (unsigned __int128)d->frac * mul + (whole % div) * d->fdiv;
+	unsigned __int128 fden = (unsigned __int128)d->fdiv * div;
+
+	q += fnum / fden;
+	if (q > UINT64_MAX)
+		return -ERANGE;
+	if ((fnum % fden || d->lost) && !(flags & DCTL_U_TRUNCATE))
+		return -EINVAL;		/* not a whole number of base units */
+	*out = (uint64_t)q;
+	return 0;
 }
 
-static int parse_with_suffixes(const char *s, const char *const *names, const uint64_t *scales,
-			       unsigned int nr, uint64_t bare_scale, uint64_t *out)
+struct unit {
+	const char *name;
+	uint64_t mul, div;	/* base units per unit: mul / div */
+	uint64_t binary_mul;	/* with DCTL_U_SI_BINARY, if non-zero */
+};
+
+static const struct unit *find_unit(const struct unit *u, unsigned int nr, const char *name,
+				    size_t len)
 {
-	uint64_t v;
-	const char *suffix;
 	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (strlen(u[i].name) == len && !strncmp(u[i].name, name, len))
+			return &u[i];
+	return NULL;
+}
+
+static int scale_unit(const struct decimal *d, const struct unit *u, unsigned int flags,
+		      uint64_t *out)
+{
+	uint64_t mul = (flags & DCTL_U_SI_BINARY) && u->binary_mul ? u->binary_mul : u->mul;
+
+	return scale_decimal(d, mul, u->div, flags, out);
+}
+
+/* "max" (and "unlimited"), and with DCTL_U_MINMAX "min": 1 if @s is one of them. */
+static int special(const char *s, unsigned int flags, bool max_ok, uint64_t *out)
+{
+	if ((max_ok || (flags & DCTL_U_MINMAX)) &&
+	    (!strcasecmp(s, "max") || !strcasecmp(s, "unlimited"))) {
+		*out = DAMONCTL_MAX;
+		return 1;
+	}
+	if ((flags & DCTL_U_MINMAX) && !strcasecmp(s, "min")) {
+		*out = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* One number with an optional unit; a bare number counts @bare_mul base units. */
+static int parse_one(const char *s, unsigned int flags, const struct unit *units,
+		     unsigned int nr, uint64_t bare_mul, uint64_t *out)
+{
+	const struct unit *u;
+	struct decimal d;
+	const char *p = s;
+	int r;
+
+	r = scan_decimal(&p, flags, &d);
+	if (r)
+		return r;
+	if (!*p)
+		return scale_decimal(&d, bare_mul, 1, flags, out);
+	u = find_unit(units, nr, p, strlen(p));
+	if (!u)
+		return -EINVAL;
+	return scale_unit(&d, u, flags, out);
+}
+
+static const struct unit time_units[] = {
+	{ "ns", 1, 1000, 0 }, { "us", 1, 1, 0 }, { "usec", 1, 1, 0 },
+	{ "ms", 1000, 1, 0 }, { "msec", 1000, 1, 0 },
+	{ "s", 1000000, 1, 0 }, { "sec", 1000000, 1, 0 },
+	{ "m", 60000000, 1, 0 }, { "min", 60000000, 1, 0 },
+	{ "h", 3600000000ULL, 1, 0 }, { "hour", 3600000000ULL, 1, 0 },
+	{ "d", 86400000000ULL, 1, 0 }, { "day", 86400000000ULL, 1, 0 },
+};
+
+int dctl_parse_time(const char *s, unsigned int flags, uint64_t bare_mul, uint64_t *us)
+{
+	uint64_t total = 0, v;
+	unsigned int terms = 0;
+	const char *p = s;
 	int r;
 
 	if (!s)
 		return -EINVAL;
-	if (is_max(s)) {
-		*out = DAMONCTL_MAX;
+	if (special(s, flags, true, us))
 		return 0;
-	}
-	/* The suffix decides the scale, so find it first: parse once to locate it. */
-	r = parse_scaled(s, 1, &v, &suffix);
-	if (r == -EINVAL) {
-		/* maybe a fraction that only becomes whole once scaled: retry per suffix */
-		const char *p = s;
+	if (!(flags & DCTL_U_COMPOUND))
+		return parse_one(s, flags, time_units, ARRAY_SIZE(time_units), bare_mul, us);
+	/* a sum of terms, "1 h 2 m 5.500 s", as damo's format_time_ns() prints */
+	while (*p) {
+		const struct unit *u;
+		const char *q;
+		struct decimal d;
 
-		while (*p && (isdigit((unsigned char)*p) || *p == '.' || isspace((unsigned char)*p)))
-			p++;
-		if (p == s)
+		r = scan_decimal(&p, flags, &d);
+		if (r)
+			return r;
+		for (q = p; isalpha((unsigned char)*q); q++)
+			;
+		if (q == p) {
+			/* no unit: only a lone number may go without */
+			if (terms || *p)
+				return -EINVAL;
+			return scale_decimal(&d, bare_mul, 1, flags, us);
+		}
+		u = find_unit(time_units, ARRAY_SIZE(time_units), p, (size_t)(q - p));
+		if (!u)
 			return -EINVAL;
-		suffix = p;
-	} else if (r) {
-		/* overflow before scaling is overflow after scaling too */
-		return r;
+		r = scale_unit(&d, u, flags, &v);
+		if (r)
+			return r;
+		if (total > UINT64_MAX - v)
+			return -ERANGE;
+		total += v;
+		terms++;
+		for (p = q; isspace((unsigned char)*p); p++)
+			;
 	}
-	if (!*suffix)
-		return parse_scaled(s, bare_scale, out, &suffix);
-	for (i = 0; i < nr; i++) {
-		if (strcmp(suffix, names[i]))
-			continue;
-		r = parse_scaled(s, scales[i], out, &suffix);
-		return r;
-	}
-	return -EINVAL;
+	if (!terms)
+		return -EINVAL;
+	*us = total;
+	return 0;
+}
+
+/* Binary multiples; KB, MB... are decimal unless DCTL_U_SI_BINARY (damo's unit_to_bytes). */
+static const struct unit size_units[] = {
+	{ "B", 1, 1, 0 },
+	{ "K", 1ULL << 10, 1, 0 }, { "KiB", 1ULL << 10, 1, 0 }, { "k", 1ULL << 10, 1, 0 },
+	{ "KB", 1000, 1, 1ULL << 10 }, { "kB", 1000, 1, 1ULL << 10 },
+	{ "M", 1ULL << 20, 1, 0 }, { "MiB", 1ULL << 20, 1, 0 }, { "MB", 1000000, 1, 1ULL << 20 },
+	{ "G", 1ULL << 30, 1, 0 }, { "GiB", 1ULL << 30, 1, 0 },
+	{ "GB", 1000000000ULL, 1, 1ULL << 30 },
+	{ "T", 1ULL << 40, 1, 0 }, { "TiB", 1ULL << 40, 1, 0 },
+	{ "TB", 1000000000000ULL, 1, 1ULL << 40 },
+	{ "P", 1ULL << 50, 1, 0 }, { "PiB", 1ULL << 50, 1, 0 },
+	{ "PB", 1000000000000000ULL, 1, 1ULL << 50 },
+	{ "E", 1ULL << 60, 1, 0 }, { "EiB", 1ULL << 60, 1, 0 },
+	{ "EB", 1000000000000000000ULL, 1, 1ULL << 60 },
+};
+
+int dctl_parse_size(const char *s, unsigned int flags, uint64_t *bytes)
+{
+	if (!s)
+		return -EINVAL;
+	if (special(s, flags, true, bytes))
+		return 0;
+	return parse_one(s, flags, size_units, ARRAY_SIZE(size_units), 1, bytes);
+}
+
+int dctl_parse_ratio(const char *s, unsigned int flags, uint64_t denom, uint64_t bare_mul,
+		     uint64_t *v)
+{
+	/* the result is in 1/@denom: "%" is @denom/100 of them, "bp" @denom/10000 */
+	const struct unit units[] = { { "%", denom, 100, 0 }, { "bp", denom, 10000, 0 } };
+
+	if (!s || !denom)
+		return -EINVAL;
+	if (special(s, flags, false, v))
+		return 0;
+	return parse_one(s, flags, units, ARRAY_SIZE(units), bare_mul, v);
+}
+
+int dctl_parse_count(const char *s, unsigned int flags, uint64_t *v)
+{
+	if (!s)
+		return -EINVAL;
+	if (special(s, flags, true, v))
+		return 0;
+	return parse_one(s, flags, NULL, 0, 1, v);
 }
 
 DAMONCTL_API int damonctl_parse_time_us(const char *s, uint64_t *us)
 {
-	static const char *const names[] = { "us", "usec", "ms", "msec", "s", "sec",
-					      "m", "min", "h", "hour", "d", "day", "ns" };
-	static const uint64_t scales[] = { 1, 1, 1000, 1000, 1000000, 1000000,
-					   60000000, 60000000, 3600000000ULL, 3600000000ULL,
-					   86400000000ULL, 86400000000ULL, 0 };
-	uint64_t v;
-	int r;
-
-	/* nanoseconds: only whole microseconds */
-	if (s && strlen(s) > 2 && !strcmp(s + strlen(s) - 2, "ns") && !isalpha((unsigned char)s[strlen(s) - 3])) {
-		const char *suffix;
-
-		r = parse_scaled(s, 1, &v, &suffix);
-		if (r)
-			return r;
-		if (strcmp(suffix, "ns") || v % 1000)
-			return -EINVAL;
-		*us = v / 1000;
-		return 0;
-	}
-	r = parse_with_suffixes(s, names, scales, ARRAY_SIZE(names) - 1, 1, &v);
-	if (r)
-		return r;
-	*us = v;
-	return 0;
+	return dctl_parse_time(s, 0, 1, us);
 }
 
 DAMONCTL_API int damonctl_parse_size(const char *s, uint64_t *bytes)
 {
-	static const char *const names[] = {
-		"B", "K", "KiB", "k", "KB", "kB", "M", "MiB", "MB", "G", "GiB", "GB",
-		"T", "TiB", "TB", "P", "PiB", "PB", "E", "EiB", "EB",
-	};
-	static const uint64_t scales[] = {
-		1, 1ULL << 10, 1ULL << 10, 1ULL << 10, 1000, 1000,
-		1ULL << 20, 1ULL << 20, 1000000ULL, 1ULL << 30, 1ULL << 30, 1000000000ULL,
-		1ULL << 40, 1ULL << 40, 1000000000000ULL, 1ULL << 50, 1ULL << 50,
-		1000000000000000ULL, 1ULL << 60, 1ULL << 60, 1000000000000000000ULL,
-	};
-
-	return parse_with_suffixes(s, names, scales, ARRAY_SIZE(names), 1, bytes);
+	return dctl_parse_size(s, 0, bytes);
 }
 
 DAMONCTL_API int damonctl_parse_percent_bp(const char *s, uint64_t *bp)
 {
-	static const char *const names[] = { "%", "bp" };
-	static const uint64_t scales[] = { 100, 1 };
-	uint64_t v;
-	int r;
-
-	if (s && is_max(s))
-		return -EINVAL;
-	r = parse_with_suffixes(s, names, scales, ARRAY_SIZE(names), 100, &v);
-	if (r)
-		return r;
-	*bp = v;
-	return 0;
+	return dctl_parse_ratio(s, 0, 10000, 100, bp);
 }
 
 DAMONCTL_API int damonctl_parse_bp(const char *s, uint64_t *bp)
 {
-	static const char *const names[] = { "%", "bp" };
-	static const uint64_t scales[] = { 100, 1 };
-	uint64_t v;
-	int r;
-
-	if (s && is_max(s))
-		return -EINVAL;
-	r = parse_with_suffixes(s, names, scales, ARRAY_SIZE(names), 1, &v);
-	if (r)
-		return r;
-	*bp = v;
-	return 0;
+	return dctl_parse_ratio(s, 0, 10000, 1, bp);
 }
 
 DAMONCTL_API int damonctl_parse_u64(const char *s, uint64_t *v)
 {
+	uint64_t max;
+
 	if (!s)
 		return -EINVAL;
-	if (is_max(s)) {
-		*v = DAMONCTL_MAX;
+	if (special(s, 0, true, &max)) {
+		*v = max;
 		return 0;
 	}
 	return dctl_kstrtou64(s, v);
@@ -203,7 +303,11 @@ static int put(size_t size, int n)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : n;
 }
 
-/* "<whole>[.<frac>] <unit>" with trailing zeros of the fraction dropped. */
+/*
+ * "<whole> <unit>" when @v is a whole number of units, else "<whole>.<frac> <unit>" with
+ * exactly @decimals digits ("1.500 s", "1.50 GiB", as the header documents): a fraction
+ * that rounds to zeros still shows the value is not whole.
+ */
 static int fmt_scaled(uint64_t v, uint64_t scale, unsigned int decimals, const char *unit,
 		      char *buf, size_t size)
 {
@@ -217,11 +321,7 @@ static int fmt_scaled(uint64_t v, uint64_t scale, unsigned int decimals, const c
 		whole++;
 		frac -= pow;
 	}
-	while (decimals && frac % 10 == 0) {
-		frac /= 10;
-		decimals--;
-	}
-	if (!decimals)
+	if (!rem || !decimals)
 		return put(size, snprintf(buf, size, "%llu %s", (unsigned long long)whole,
 					       unit));
 	return put(size, snprintf(buf, size, "%llu.%0*llu %s", (unsigned long long)whole,

@@ -453,6 +453,9 @@ DAMONCTL_API int damonctl_tree_check(const struct damonctl_tree *t,
 /* The same for one kdamond (e.g. the one about to be started). */
 DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *k,
 					const struct damonctl_features *f, char *why, size_t size);
+/* Whether @k needs a feature @f does not know about (then a probe would tell). */
+DAMONCTL_API bool damonctl_kdamond_uses_unknown(const struct damonctl_kdamond *k,
+						const struct damonctl_features *f);
 
 /*
  * Make the staged sysfs files equal @want, given that they hold @have now (as read by

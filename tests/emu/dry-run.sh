@@ -1,0 +1,32 @@
+#!/bin/bash
+# start --dry-run prints the configuration and the writes and makes none; its JSON is a
+# configuration that start -c - takes back.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+PROFILE=${1:?profile}
+emu_setup "$PROFILE"
+
+sleep 600 &
+target=$!
+trap 'emu_cleanup; kill $target 2>/dev/null || true' EXIT
+
+before=$(emu_dump)
+expect_rc 0 "$D" start --dry-run --pid "$target" --action stat --min-size 2MiB
+grep -q "kdamonds/nr_kdamonds <= 1" <<<"$OUT" || fail "dry run output: $OUT"
+grep -q "dry run: nothing was written" <<<"$OUT" || fail "dry run output: $OUT"
+expect_rc 0 "$D" start --dry-run --json --pid "$target" --action stat --min-size 2MiB
+config=$OUT
+[ "$(json_get 'j["format_version"]')" = 1 ] || fail "no format_version"
+[ "$(json_get 'j["writes"][-1]["value"]')" = on ] || fail "the last write is not on"
+[ "$(json_get 'j["kdamonds"][0]["contexts"][0]["schemes"][0]["access_pattern"]["sz"]["min"]')" \
+	= 2097152 ] || fail "sz min in JSON"
+[ "$(grep -c '^W' "$EMU_LOG" || true)" = 0 ] || fail "the dry runs wrote"
+[ "$(emu_dump)" = "$before" ] || fail "the tree changed"
+
+expect_rc 0 "$D" start -c - <<<"$config"
+[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "start -c - did not start"
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/access_pattern/sz/min")" = 2097152 ] ||
+	fail "start -c - lost the size"
+expect_rc 0 "$D" stop
+echo "ok: dry run on profile $PROFILE"

@@ -1,0 +1,52 @@
+#!/bin/bash
+# damonc start/status/stop on a vaddr target: the tree holds what was asked, a real process
+# named kdamond.N runs, status says damonc started it, stop stops only that.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+PROFILE=${1:?profile}
+emu_setup "$PROFILE"
+
+sleep 600 &
+target=$!
+trap 'emu_cleanup; kill $target 2>/dev/null || true' EXIT
+
+expect_rc 0 "$D" start --pid "$target" --action pageout --min-size 4KiB --access-rate 0%,0% \
+	--min-age 2s --quota-size 64MiB
+[[ $OUT =~ started\ kdamond\ 0\ \(pid\ ([0-9]+)\) ]] || fail "unexpected output: $OUT"
+kpid=${BASH_REMATCH[1]}
+k=$ADMIN/kdamonds/0
+[ "$(cat "$k/state")" = on ] || fail "state is not on"
+[ "$(cat "$k/pid")" = "$kpid" ] || fail "pid file $(cat "$k/pid") != $kpid"
+[ "$(cat "/proc/$kpid/comm")" = kdamond.0 ] || fail "pid $kpid is $(cat "/proc/$kpid/comm")"
+s=$k/contexts/0/schemes/0
+[ "$(cat "$s/action")" = pageout ] || fail "action $(cat "$s/action")"
+[ "$(cat "$s/access_pattern/sz/min")" = 4096 ] || fail "sz/min"
+[ "$(cat "$s/access_pattern/nr_accesses/max")" = 0 ] || fail "nr_accesses/max"
+# 2s at the default 100ms aggregation interval
+[ "$(cat "$s/access_pattern/age/min")" = 20 ] || fail "age/min $(cat "$s/access_pattern/age/min")"
+[ "$(cat "$s/quotas/bytes")" = 67108864 ] || fail "quotas/bytes"
+[ "$(cat "$k/contexts/0/targets/0/pid_target")" = "$target" ] || fail "pid_target"
+
+expect_rc 0 "$D" status
+grep -q "kdamond 0: on, pid $kpid" <<<"$OUT" || fail "status: $OUT"
+grep -q "started by damonc" <<<"$OUT" || fail "status does not say damonc started it"
+expect_rc 0 "$D" status --json
+[ "$(json_get 'j["kdamonds"][0]["started_by_damonc"]')" = True ] || fail "json started_by_damonc"
+[ "$(json_get 'j["kdamonds"][0]["pid"]')" = "$kpid" ] || fail "json pid"
+
+# a second start adds nothing while ours runs: the kernel cannot add a kdamond then
+expect_rc 4 "$D" start --pid "$target" --action stat
+grep -q "stop it first with 'damonc stop'" <<<"$ERR" || fail "busy message: $ERR"
+
+expect_rc 0 "$D" stop
+grep -q "kdamond 0: stopped" <<<"$OUT" || fail "stop: $OUT"
+[ "$(cat "$k/state")" = off ] || fail "still on after stop"
+expect_rc 0 "$D" stop
+grep -q "no kdamond started by damonc is running" <<<"$ERR" || fail "second stop: $ERR"
+
+# start again: damonc's own stopped kdamond is reused, not a second one added
+expect_rc 0 "$D" start --pid "$target" --action stat
+[ "$(cat "$ADMIN/kdamonds/nr_kdamonds")" = 1 ] || fail "a second kdamond was added"
+expect_rc 0 "$D" stop
+echo "ok: start/status/stop on profile $PROFILE"
