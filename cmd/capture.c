@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "capture_trace.h"
 #include "started.h"
 
 #define MAX_CAPTURE_SCHEMES 64
@@ -64,6 +65,11 @@ struct capture {
 	uint64_t start_ns, next_tick_ns, nr_ticks;
 	bool ended;
 	enum damonctl_rec_end_reason reason;
+	/* method "trace" */
+	struct trace_src *trace;
+	bool may_write;			/* ours, or --allow-foreign: stats may be asked for */
+	uint64_t last_kept_ns[64];	/* per target: snapshots are kept one per interval */
+	uint64_t next_stats_ns;
 };
 
 uint64_t capture_now_ns(void)
@@ -93,8 +99,7 @@ uint64_t capture_cpu_ns(void)
 
 const char *capture_method_name(const struct capture *c)
 {
-	(void)c;
-	return "tried-regions";
+	return c->trace ? "trace" : "tried-regions";
 }
 
 unsigned int capture_kdamond(const struct capture *c)
@@ -291,11 +296,6 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		return lib_error(cli, -ENOMEM, "starting the capture");
 	c->cli = cli;
 	c->o = *o;
-	if (o->method == CAPTURE_TRACE) {
-		free(c);
-		return usage_error(cli, "--method trace: this damonc captures through "
-				   "tried_regions only; use --method tried-regions");
-	}
 	r = damonctl_tree_read(cli->ctx, &c->orig);
 	if (r) {
 		free(c);
@@ -313,7 +313,20 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		r = usage_error(cli, "kdamond %u is not running", c->kdamond);
 		goto fail;
 	}
-	if (!ours && !o->allow_foreign) {
+	c->may_write = ours || o->allow_foreign;
+	if (o->method == CAPTURE_TRACE && !trace_available(cli->ctx)) {
+		char path[4096];
+
+		damonctl_path(cli->ctx, DAMONCTL_BASE_TRACEFS, "events/damon", path, sizeof(path));
+		usage_error(cli, "--method trace: no damon_aggregated event in %s (is tracefs "
+			    "mounted? CONFIG_DAMON tracepoints?); --method tried-regions works "
+			    "without it", path);
+		r = EXIT_UNSUPPORTED;
+		goto fail;
+	}
+	c->o.method = o->method == CAPTURE_AUTO ?
+		(trace_available(cli->ctx) ? CAPTURE_TRACE : CAPTURE_TRIED_REGIONS) : o->method;
+	if (c->o.method == CAPTURE_TRIED_REGIONS && !c->may_write) {
 		r = usage_error(cli, "kdamond %u was not started by damonc: capturing its regions "
 				"writes to it (update_schemes_tried_regions, and a capture scheme "
 				"unless it has one; its configuration is restored afterwards). "
@@ -331,7 +344,8 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		r = lib_error(cli, r, "detecting DAMON's features");
 		goto fail;
 	}
-	if (damonctl_features_has(c->f, DAMONCTL_FEAT_TRIED_REGIONS) != DAMONCTL_YES) {
+	if (c->o.method == CAPTURE_TRIED_REGIONS &&
+	    damonctl_features_has(c->f, DAMONCTL_FEAT_TRIED_REGIONS) != DAMONCTL_YES) {
 		r = usage_error(cli, "this kernel has no tried_regions (6.2 or later needed)");
 		r = EXIT_UNSUPPORTED;
 		goto fail;
@@ -342,7 +356,7 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 	c->update_us = damonctl_context_get(ctx0, DAMONCTL_CONTEXT_UPDATE_US);
 	c->tuned = damonctl_context_has(ctx0, DAMONCTL_CONTEXT_GOAL_AGGRS) &&
 		damonctl_context_get(ctx0, DAMONCTL_CONTEXT_GOAL_AGGRS) != 0;
-	if (c->tuned) {
+	if (c->tuned && c->may_write) {
 		/* the tuned values, so that our commit does not reset them */
 		damonctl_kdamond_cmd(cli->ctx, c->kdamond, DAMONCTL_CMD_UPDATE_TUNED_INTERVALS);
 		damonctl_clear_error(cli->ctx);
@@ -376,7 +390,13 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 			c->config_json = damonctl_tree_to_json(one, DAMONCTL_JSON_CONFIG);
 		damonctl_tree_free(one);
 	}
-	if (!c->nr_cs) {
+	if (c->o.method == CAPTURE_TRACE) {
+		r = trace_open(cli->ctx, c->kdamond_pid, &c->trace);
+		if (r) {
+			r = lib_error(cli, r, "setting up the damon_aggregated trace event");
+			goto fail;
+		}
+	} else if (!c->nr_cs) {
 		r = install(c, k);
 		if (r)
 			goto fail;
@@ -590,8 +610,65 @@ static bool wait_tick(struct capture *c)
 	return true;
 }
 
+/* The trace method: every aggregation arrives by itself; one snapshot per target and
+ * interval is kept, and the stats (when we may ask for them) follow the interval too. */
+static int trace_next_item(struct capture *c, struct damonctl_rec_item *item)
+{
+	for (;;) {
+		struct damonctl_rec_snapshot snap;
+		uint64_t now = capture_now_ns();
+		int r;
+
+		if (c->next_pending < c->nr_pending) {
+			*item = c->pending[c->next_pending++];
+			return 1;
+		}
+		if (capture_stop_requested)
+			capture_request_end(c, DAMONCTL_REC_END_SIGNAL);
+		else if (c->o.duration_us && now - c->start_ns >= c->o.duration_us * 1000)
+			capture_request_end(c, DAMONCTL_REC_END_DURATION);
+		else if (c->o.count && c->nr_ticks >= c->o.count)
+			capture_request_end(c, DAMONCTL_REC_END_COUNT);
+		else if (targets_gone(c))
+			capture_request_end(c, DAMONCTL_REC_END_TARGET_EXITED);
+		if (c->ended)
+			return 0;
+		r = trace_next(c->trace, 100, &snap);
+		if (r < 0)
+			return -lib_error(c->cli, r, "reading the trace of kdamond %u", c->kdamond);
+		if (!r) {
+			if (kdamond_gone(c))
+				capture_request_end(c, DAMONCTL_REC_END_KDAMOND_STOPPED);
+			continue;
+		}
+		if (snap.target < 0 || snap.target >= 64 || snap.end_ns < c->start_ns ||
+		    (c->last_kept_ns[snap.target] &&
+		     snap.end_ns - c->last_kept_ns[snap.target] + 500000 < c->o.interval_us * 1000))
+			continue;
+		c->last_kept_ns[snap.target] = snap.end_ns;
+		c->nr_pending = c->next_pending = 0;
+		memset(&c->pending[0], 0, sizeof(c->pending[0]));
+		c->pending[0].type = DAMONCTL_REC_SNAPSHOT;
+		snap.kdamond = c->kdamond;
+		snap.context = 0;
+		snap.start_ns = snap.end_ns - c->aggr_us * 1000;
+		snap.sample_us = c->sample_us;
+		snap.aggr_us = c->aggr_us;
+		snap.update_us = c->update_us;
+		c->pending[0].snapshot = snap;
+		c->nr_pending = 1;
+		c->nr_ticks++;
+		if (c->may_write && now >= c->next_stats_ns) {
+			take_stats(c, now);
+			c->next_stats_ns = now + c->o.interval_us * 1000;
+		}
+	}
+}
+
 int capture_next(struct capture *c, struct damonctl_rec_item *item)
 {
+	if (c->trace && c->next_pending >= c->nr_pending)
+		return trace_next_item(c, item);
 	while (c->next_pending >= c->nr_pending) {
 		int r;
 
@@ -615,8 +692,11 @@ int capture_finish(struct capture *c)
 
 	if (!c)
 		return EXIT_OK;
+	trace_close(c->trace);
 	/* drop the region directories the snapshots made the kernel create */
-	damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_CLEAR_SCHEMES_TRIED_REGIONS);
+	if (!c->trace)
+		damonctl_kdamond_cmd(c->cli->ctx, c->kdamond,
+				     DAMONCTL_CMD_CLEAR_SCHEMES_TRIED_REGIONS);
 	damonctl_clear_error(c->cli->ctx);
 	if (c->installed) {
 		orig = damonctl_tree_kdamond(c->orig, c->kdamond);

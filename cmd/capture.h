@@ -10,6 +10,11 @@
  * and even writing that command, are writes to the kdamond: on a kdamond damonc did not
  * start they need the caller's explicit consent (allow_foreign). Whatever was installed is
  * removed, and the kdamond's own configuration committed back, when the capture ends.
+ *
+ * Method "trace" (capture_trace.h): the damon_aggregated trace event, filtered to the
+ * kdamond's pid in a tracefs instance of our own. It writes nothing to DAMON (stats are
+ * recorded only where writing is allowed), sees every aggregation, and works on kernels
+ * without tried_regions. "auto" takes it where the event is there.
  */
 #ifndef DAMONC_CAPTURE_H
 #define DAMONC_CAPTURE_H

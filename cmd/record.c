@@ -39,7 +39,8 @@ static const struct opt record_opts[] = {
 	  "or the target exits)" },
 	{ "interval", O_INTERVAL, OV_TIME, "TIME", "time between snapshots (default: 1s)" },
 	{ "count", O_COUNT, OV_INT, "N", "stop after N snapshots" },
-	{ "method", O_METHOD, OV_STRING, "METHOD", "how to capture: auto or tried-regions" },
+	{ "method", O_METHOD, OV_STRING, "METHOD", "how to capture: auto (trace where the event "
+	  "is there), trace or tried-regions" },
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "allow writing to a kdamond damonc did not "
 	  "start: commands, and a capture scheme restored afterwards" },
 	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
@@ -92,8 +93,8 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		else if (!strcmp(arg, "trace"))
 			ro.cap.method = CAPTURE_TRACE;
 		else
-			return usage_error(cli, "--method '%s': expected auto or tried-regions",
-					   arg);
+			return usage_error(cli, "--method '%s': expected auto, trace or "
+					   "tried-regions", arg);
 		return 0;
 	case O_FOREIGN:
 		ro.cap.allow_foreign = true;
@@ -331,11 +332,13 @@ const struct cmd cmd_record = {
 	.usage = "[-o FILE|-] [--kdamond N] [--duration TIME] [--interval TIME] [--count N]\n"
 		 "              [--allow-foreign] [--no-compress]\n"
 		 "       damonc record -i FILE|- [-o FILE|-] [--format damonc|damo-json|damo-zlib]\n\n"
-		 "Each snapshot writes update_schemes_tried_regions to the kdamond's state file, and\n"
+		 "Where tracefs has DAMON's damon_aggregated event, snapshots come from it and\n"
+		 "nothing is written to DAMON (--method trace). Otherwise (--method tried-regions)\n"
+		 "each snapshot writes update_schemes_tried_regions to the kdamond's state file, and\n"
 		 "a capture scheme is committed unless the kdamond has one matching every region:\n"
-		 "there is no read-only way to record. On a kdamond damonc did not start this needs\n"
-		 "--allow-foreign; the kdamond's own configuration is committed back at the end\n"
-		 "(SIGINT, SIGTERM, --duration, --count, or the kdamond or its targets exiting).\n"
+		 "then there is no read-only way to record. On a kdamond damonc did not start this\n"
+		 "needs --allow-foreign; the kdamond's own configuration is committed back at the\n"
+		 "end (SIGINT, SIGTERM, --duration, --count, or the kdamond or its targets exiting).\n"
 		 "A record cut short (kill -9) stays readable up to its last whole chunk.",
 	.opts = record_opts,
 	.parse = record_parse,

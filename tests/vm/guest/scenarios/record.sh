@@ -1,5 +1,6 @@
 #!/bin/sh
-# record: `damonc record` then `damonc report` on a real kernel. hotcold touches its hot
+# record: `damonc record` then `damonc report` on a real kernel, through the damon_aggregated
+# trace event (reads only: the DAMON tree must not change) and through tried_regions. hotcold touches its hot
 # buffer all the time and its cold one once: the hottest region of the record must lie in the
 # hot buffer, no region of the cold buffer may be hot, and the median working set (regions
 # accessed in half the samples or more) must be about the hot buffer. A recording killed with
@@ -13,7 +14,12 @@
 dc_start() { damonc start --pid "$HC_PID" --action stat --access-rate 0%,0% --sample 5ms \
 	--aggr 100ms --nr-regions 10,200; }
 # shellcheck disable=SC2317
-dc_record() { damonc record -o /tmp/rec --duration 8s --interval 500ms; }
+dc_record() { damonc record --method tried-regions -o /tmp/rec --duration 8s --interval 500ms; }
+# shellcheck disable=SC2317
+dc_record_trace() { damonc record --method trace -o /tmp/rect --kdamond "$1" --duration 6s \
+	--interval 200ms; }
+# shellcheck disable=SC2317
+dc_hottest_trace() { damonc --json report access -i /tmp/rect --sort hot --top 1; }
 # shellcheck disable=SC2317
 dc_hottest() { damonc --json report access -i /tmp/rec --sort hot --top 1; }
 # shellcheck disable=SC2317
@@ -34,6 +40,39 @@ damon_stat_set N
 start_hotcold --hot 32M --cold 32M || finish
 expect_rc 0 "start a kdamond on hotcold" dc_start
 
+num() { sed -n "s/.*\"$1\": \\([0-9]*\\).*/\\1/p" /tmp/out | head -n1; }
+hex() { printf '%d' "$1"; }
+hs=$(hex "${HOT%-*}") he=$(hex "${HOT#*-}")
+in_hot() { # start end: at least 90% of [start, end) is in the hot buffer
+	_lo=$(($1 > hs ? $1 : hs)) _hi=$(($2 < he ? $2 : he))
+	[ $((_hi - _lo)) -ge $((($2 - $1) * 9 / 10)) ]
+}
+
+# The trace event, on a kdamond damonc does not know it started: no write to DAMON at all.
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+if [ -d /sys/kernel/tracing/events/damon/damon_aggregated ]; then
+	kd=$(running_kdamond)
+	mv /run/damonc/kdamonds.json /tmp/kdamonds.json
+	quiet_tree() { dump_tree "$ADMIN" | grep -v -e /stats/ -e effective_bytes -e /tried_regions/; }
+	quiet_tree >/tmp/tree.trace-before
+	for attempt in 1 2 3; do
+		expect_rc 0 "record through the trace event (attempt $attempt)" dc_record_trace "$kd"
+		expect_rc 0 "the hottest region of the trace record" dc_hottest_trace
+		[ "$(num access_rate_bp)" -gt 0 ] 2>/dev/null && break
+		note "the kernel saw no access during attempt $attempt (TCG): recording again"
+	done
+	start=$(num start) end=$(num end)
+	data "HOTTEST_TRACE $start $end $(num access_rate_bp)"
+	check "trace: the hottest region [$start, $end) is at least 90% in the hot buffer" \
+		in_hot "${start:-0}" "${end:-0}"
+	quiet_tree >/tmp/tree.trace-after
+	check "trace: the DAMON tree did not change" cmp -s /tmp/tree.trace-before /tmp/tree.trace-after
+	check "trace: the tracing instance is gone" test -z "$(ls /sys/kernel/tracing/instances)"
+	mv /tmp/kdamonds.json /run/damonc/kdamonds.json
+else
+	note "no damon_aggregated trace event on $(uname -r): trace capture not tried"
+fi
+
 if [ "$(kver)" -lt 6002 ]; then
 	expect_rc 3 "record on $(uname -r): no tried_regions before 6.2" dc_record
 	finish
@@ -53,18 +92,13 @@ schemes_after=$(dc_schemes_count)
 check "the capture scheme is gone ($schemes_before schemes before, $schemes_after after)" \
 	test "$schemes_before" = "$schemes_after"
 
-num() { sed -n "s/.*\"$1\": \\([0-9]*\\).*/\\1/p" /tmp/out | head -n1; }
-hex() { printf '%d' "$1"; }
-hs=$(hex "${HOT%-*}") he=$(hex "${HOT#*-}")
-
 expect_rc 0 "the hottest region" dc_hottest
 start=$(num start) end=$(num end) rate=$(num access_rate_bp)
 data "HOTTEST $start $end $rate"
 # a real kernel's region boundaries are pages, not the buffer's: they may run a few pages
 # into the guard area or the other buffer
-lo=$((${start:-0} > hs ? ${start:-0} : hs)) hi=$((${end:-0} < he ? ${end:-0} : he))
 check "the hottest region [$start, $end) is at least 90% in the hot buffer [$hs, $he)" \
-	test -n "$start" -a $((hi - lo)) -ge $(((${end:-0} - ${start:-0}) * 9 / 10))
+	in_hot "${start:-0}" "${end:-0}"
 check "the hottest region is accessed in most samples ($rate bp)" test "${rate:-0}" -ge 5000
 
 expect_rc 0 "hot regions in the cold buffer" dc_cold_hot
