@@ -215,6 +215,7 @@ static void layout(struct heatmap *h, uint64_t tbins, uint64_t abins)
 static int pass2(struct rin *in, struct heatmap *h)
 {
 	struct damonctl_rec_item it;
+	uint64_t nth = 0;
 	int r;
 
 	while ((r = rin_next(in, &it)) == 1) {
@@ -224,7 +225,12 @@ static int pass2(struct rin *in, struct heatmap *h)
 
 		if (it.type != DAMONCTL_REC_SNAPSHOT || !s->aggr_us || !s->sample_us)
 			continue;
-		t = (unsigned int)((s->end_ns - h->t_first) / h->t_width);
+		/* a column per snapshot when they are fewer than the columns: their times jitter,
+		 * and binning by time would leave some columns empty and fill others twice */
+		if (h->nr_snaps <= h->nt)
+			t = (unsigned int)nth++;
+		else
+			t = (unsigned int)((s->end_ns - h->t_first) / h->t_width);
 		if (t >= h->nt)
 			t = h->nt - 1;
 		for (i = 0; i < s->nr_regions; i++) {
