@@ -9,8 +9,8 @@ set -euo pipefail
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
 HOT_SIZE=8M COLD_SIZE=8M rec_workload
-"$DAMONC" start --pid "$HC_PID" --action pageout --access-rate 0%,0% --min-age 1s \
-	--sample 5ms --aggr 50ms >/dev/null
+rec_start --pid "$HC_PID" --action pageout --access-rate 0%,0% --min-age 1s \
+	--sample 5ms --aggr 50ms
 # forget that damonc started it: now it is someone else's
 rm -f "$SYSROOT/run/damonc/kdamonds.json"
 config() { emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e effective; }

@@ -10,8 +10,8 @@ set -euo pipefail
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
 HOT_SIZE=8M COLD_SIZE=8M rec_workload
-"$DAMONC" start --pid "$HC_PID" --action stat --access-rate 50%,100% --sample 5ms \
-	--aggr 50ms >/dev/null
+rec_start --pid "$HC_PID" --action stat --access-rate 50%,100% --sample 5ms \
+	--aggr 50ms
 config() { emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e effective; }
 
 snapshots() { # FILE: snapshots a report reads from it (0 when none yet)
@@ -60,8 +60,8 @@ python3 -c "import sys; f=open(sys.argv[1],'r+b'); f.seek($size // 2); b=f.read(
 # SIGTERM and SIGINT: a clean end, and the kdamond as it was before any capture scheme
 emu_reset_kdamond() {
 	"$DAMONC" stop >/dev/null
-	"$DAMONC" start --pid "$HC_PID" --action stat --access-rate 50%,100% --sample 5ms \
-		--aggr 50ms >/dev/null
+	rec_start --pid "$HC_PID" --action stat --access-rate 50%,100% --sample 5ms \
+		--aggr 50ms
 }
 emu_reset_kdamond
 before=$(config)

@@ -9,8 +9,8 @@ set -euo pipefail
 
 rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
 rec_workload
-"$DAMONC" start --pid "$HC_PID" --action pageout --access-rate 0%,0% --min-age 500ms \
-	--sample 5ms --aggr 100ms --nr-regions 10,200 >/dev/null
+rec_start --pid "$HC_PID" --action pageout --access-rate 0%,0% --min-age 500ms \
+	--sample 5ms --aggr 100ms --nr-regions 10,200
 before=$(emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e ' = *$' | grep -v effective)
 
 "$DAMONC" record -o "$WORK/rec" --duration 5s --interval 250ms 2>"$WORK/record.err" ||

@@ -4,7 +4,9 @@
 #                  emu_setup, and an EXIT trap that also ends the workload and removes WORK
 #   rec_workload   start hotcold (HOT_SIZE, COLD_SIZE) with an emulator scenario; sets HC_PID,
 #                  HOT_START, HOT_END, COLD_START, COLD_END (decimal)
-#   jq_num EXPR    evaluate a python expression on the JSON document read from stdin (as "d")
+#   rec_start ARGS damonc start ARGS, again (at most 3 times) when it exits 4 (DAMON busy: the
+#                  emulator's sysfs lock is a trylock, and a loaded machine makes it contend)
+#   py EXPR        evaluate a python expression on the JSON document read from stdin (as "d")
 # Needs DAMONC, HOTCOLD, EMU_SH from meson; WORK is a scratch directory removed at exit.
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/damonc-rec.XXXXXX")
@@ -52,6 +54,18 @@ rec_workload() {
 	COLD_START=$((16#${BASH_REMATCH[3]}))
 	# shellcheck disable=SC2034
 	COLD_END=$((16#${BASH_REMATCH[4]}))
+}
+
+rec_start() {
+	local try rc
+	for try in 1 2 3; do
+		rc=0
+		"$DAMONC" start "$@" >/dev/null || rc=$?
+		[ "$rc" = 4 ] || break
+		echo "note: damonc start: DAMON busy (try $try)" >&2
+		sleep 0.5
+	done
+	[ "$rc" = 0 ] || fail "damonc start $* exited $rc"
 }
 
 # python3 reads the document; the expression sees it as d and prints its value.
