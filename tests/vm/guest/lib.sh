@@ -1,0 +1,86 @@
+# Helpers for the guest's scenario scripts (busybox sh; sourced). A scenario records checks
+# with pass/fail/check/expect_rc, data for the host with data(), and ends with finish, which
+# writes the verdict. Everything recorded also goes to the console for people to read.
+# shellcheck shell=sh
+
+ADMIN=/sys/kernel/mm/damon/admin
+STAT_ENABLED=/sys/module/damon_stat/parameters/enabled
+vm_failed=0
+
+rec() {
+	printf '%s\n' "$*" >>"$VM_OUT"
+	printf '%s\n' "$*"
+}
+note() { rec "# $*"; }
+pass() { rec "ok - $*"; }
+fail() {
+	rec "not ok - $*"
+	vm_failed=1
+}
+# A line the host reads back (dumps, numbers it checks itself).
+data() { rec "DATA $*"; }
+
+check() { # description, command...
+	_desc=$1
+	shift
+	if "$@"; then pass "$_desc"; else fail "$_desc"; fi
+}
+
+# Run a command; record its exit code, stdout and stderr; it must exit with the expected code.
+# The output stays in /tmp/out and /tmp/err for further checks.
+expect_rc() { # expected code, description, command...
+	_want=$1 _desc=$2
+	shift 2
+	"$@" >/tmp/out 2>/tmp/err
+	_got=$?
+	note "\$ $* -> exit $_got"
+	sed 's/^/#   stdout: /' /tmp/out >>"$VM_OUT"
+	sed 's/^/#   stderr: /' /tmp/err >>"$VM_OUT"
+	cat /tmp/out /tmp/err
+	if [ "$_got" = "$_want" ]; then
+		pass "$_desc (exit $_got)"
+	else
+		fail "$_desc: exit $_got, expected $_want"
+	fi
+}
+
+finish() {
+	if [ "$vm_failed" = 0 ]; then rec "VERDICT PASS"; else rec "VERDICT FAIL"; fi
+	exit 0
+}
+skip_scenario() {
+	rec "VERDICT SKIP $*"
+	exit 0
+}
+
+# One sysfs value with each newline shown as "|", as in the fixtures.
+rd() { tr '\n' '|' <"$1" 2>&1; }
+
+# Kernel version as MAJOR*1000+MINOR, from uname -r (e.g. 7.2.13+deb14-amd64 -> 7002).
+kver() {
+	uname -r | awk -F. '{ printf "%d\n", $1 * 1000 + $2 }'
+}
+
+# Every file under a DAMON admin directory as "F MODE path = value|", sorted by path: the
+# format of tests/fixtures/kernel-trees/*-defaults.txt.
+dump_tree() { # root
+	(cd "$1" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | while IFS= read -r p; do
+		printf 'F %s %s = %s\n' "$(stat -c %a "$p")" "$p" "$(rd "$p")"
+	done)
+}
+
+# DAMON_STAT (7.x Debian kernels) holds DAMON exclusively; the guest boots with it off.
+damon_stat_set() { # Y|N
+	[ -e "$STAT_ENABLED" ] || return 0
+	printf '%s\n' "$1" >"$STAT_ENABLED"
+}
+
+# A background process to use as a DAMON target; it dies with the guest. Its output must not
+# be the pipe of the $(...) that reads its pid, or that would wait for it to exit.
+spawn_sleeper() {
+	sleep 100000 </dev/null >/dev/null 2>&1 &
+	echo $!
+}
+
+note "guest: kernel $(uname -r), init started at $(cut -d' ' -f1 /proc/uptime) s of uptime"
+if [ -e "$STAT_ENABLED" ]; then note "damon_stat enabled=$(cat "$STAT_ENABLED")"; fi
