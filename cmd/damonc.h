@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* damonc: the command table, option tables, exit codes and helpers shared by subcommands. */
+#ifndef DAMONC_H
+#define DAMONC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "damonctl/damonctl.h"
+
+/* Exit codes, documented in damonc(1). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* the operation failed: kernel refusal, I/O */
+	EXIT_USAGE = 2,		/* bad usage or invalid input; nothing was changed */
+	EXIT_UNSUPPORTED = 3,	/* the kernel lacks a feature the request needs */
+	EXIT_BUSY = 4,		/* DAMON is busy: another kdamond or DAMON module holds it */
+};
+
+/* What an option's value is, for parsing help and for shell completion. */
+enum opt_value {
+	OV_NONE,	/* a flag */
+	OV_STRING,
+	OV_FILE,
+	OV_DIR,
+	OV_PID,
+	OV_INT,
+	OV_TIME,	/* 5s, 100ms */
+	OV_SIZE,	/* 2MiB */
+	OV_PERCENT,	/* 80% */
+	OV_BP,		/* 500 (basis points) */
+	OV_ACTION,	/* keywords of the sets below */
+	OV_OPS,
+	OV_METRIC,
+	OV_TUNER,
+	OV_FILTER,
+	OV_RANGE,	/* MIN,MAX */
+	OV_GOAL,	/* METRIC=VALUE[,nid=N][,path=P] */
+	OV_REGION,	/* START-END */
+	OV_FORMAT,
+};
+
+struct opt {
+	const char *name;	/* long option, without dashes */
+	int key;		/* short option character, or a unique value >= 256 */
+	enum opt_value value;
+	const char *metavar;
+	const char *help;
+};
+
+struct cli;
+
+struct cmd {
+	const char *name;
+	const char *summary;
+	const char *usage;	/* after "damonc NAME " */
+	const struct opt *opts;	/* terminated by { NULL } */
+	/* Parse one option (key, optarg); return 0 or an exit code. */
+	int (*parse)(struct cli *cli, int key, const char *arg);
+	/* Run with the positional arguments left after options. */
+	int (*run)(struct cli *cli, int argc, char **argv);
+	void *state;		/* the command's parsed options */
+};
+
+struct cli {
+	struct damonctl_ctx *ctx;
+	const struct cmd *cmd;
+	bool json;
+	int verbose;
+	const char *sysroot;
+};
+
+/* The command table (main.c). */
+extern const struct cmd *const damonc_cmds[];
+
+/* Messages. All go to stderr; stdout carries only results. */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "damonc CMD: <msg>" and return EXIT_USAGE. */
+int usage_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report a library error: "damonc CMD: WHAT: <sentence>"; returns the exit code for @err. */
+int lib_error(const struct cli *cli, int err, const char *what, ...)
+	__attribute__((format(printf, 3, 4)));
+int exit_code_for(int err);
+
+/* Option value parsing with errors naming the option (return 0 or EXIT_USAGE). */
+int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us);
+int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes);
+int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
+int parse_bp_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
+int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t max,
+		   uint64_t *v);
+int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid);
+
+/* JSON output: one document on stdout, with format_version. */
+#define DAMONC_JSON_FORMAT_VERSION 1
+json_object *json_doc_new(void);
+int json_doc_print(json_object *doc);	/* prints and frees */
+
+/* Human formatting into a caller's buffer; return it for use in printf. */
+const char *fmt_time(uint64_t us, char *buf, size_t size);
+const char *fmt_size(uint64_t bytes, char *buf, size_t size);
+const char *fmt_bp(uint64_t bp, char *buf, size_t size);
+
+/* Read a whole file or stdin ("-") into a NUL-terminated buffer; -errno. */
+int read_all(const char *path, char **out);
+
+#endif

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc: the command table and the option parsing every subcommand shares. Commands are
+ * matched exactly (no prefix abbreviations), options come from each command's table, and the
+ * hidden --list-cmds/--list-opts print those tables for the shell completions, so the
+ * completions cannot drift from the code.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "damonc.h"
+
+extern const struct cmd cmd_status, cmd_features;
+
+const struct cmd *const damonc_cmds[] = {
+	&cmd_status,
+	&cmd_features,
+	NULL,
+};
+
+enum { OPT_SYSROOT = 1000, OPT_JSON, OPT_VERBOSE, OPT_HELP };
+
+/* Accepted by every command, before or after its name. */
+static const struct opt global_opts[] = {
+	{ "sysroot", OPT_SYSROOT, OV_DIR, "DIR",
+	  "use DIR as the root for /sys and /proc (default: $DAMONC_SYSROOT or /)" },
+	{ "json", OPT_JSON, OV_NONE, NULL, "print one JSON document instead of text" },
+	{ "verbose", 'v', OV_NONE, NULL, "log every sysfs write to stderr" },
+	{ "help", 'h', OV_NONE, NULL, "show this help" },
+	{ 0 },
+};
+
+static const struct cmd *find_cmd(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; damonc_cmds[i]; i++)
+		if (!strcmp(damonc_cmds[i]->name, name))
+			return damonc_cmds[i];
+	return NULL;
+}
+
+static void print_opts(FILE *f, const struct opt *o)
+{
+	for (; o && o->name; o++) {
+		char left[64];
+
+		if (o->key < 256 && o->key > ' ')
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->name,
+				 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->metavar ? " " : "",
+				 o->metavar ? o->metavar : "");
+		fprintf(f, "  %-28s %s\n", left, o->help);
+	}
+}
+
+static void main_usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "Usage: damonc [--sysroot DIR] [--json] [-v] COMMAND [OPTIONS]\n\n"
+		   "Drive the Linux kernel's DAMON: monitor memory access and manage memory\n"
+		   "(huge pages, reclaim, tiering) from what it finds.\n\nCommands:\n");
+	for (i = 0; damonc_cmds[i]; i++)
+		fprintf(f, "  %-10s %s\n", damonc_cmds[i]->name, damonc_cmds[i]->summary);
+	fprintf(f, "\nGlobal options:\n");
+	print_opts(f, global_opts);
+	fprintf(f, "      --version                print the version\n"
+		   "\n'damonc COMMAND --help' describes a command. Exit codes: 0 success, 1 failure,\n"
+		   "2 bad usage or input, 3 the kernel lacks a needed feature, 4 DAMON is busy.\n");
+}
+
+static void cmd_usage(const struct cmd *c, FILE *f)
+{
+	fprintf(f, "Usage: damonc %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	if (c->opts && c->opts->name) {
+		fprintf(f, "\nOptions:\n");
+		print_opts(f, c->opts);
+	}
+	fprintf(f, "\nGlobal options:\n");
+	print_opts(f, global_opts);
+}
+
+static const char *value_kind(enum opt_value v)
+{
+	static const char *const names[] = {
+		[OV_NONE] = "flag", [OV_STRING] = "string", [OV_FILE] = "file", [OV_DIR] = "dir",
+		[OV_PID] = "pid", [OV_INT] = "int", [OV_TIME] = "time", [OV_SIZE] = "size",
+		[OV_PERCENT] = "percent", [OV_BP] = "bp", [OV_ACTION] = "action",
+		[OV_OPS] = "ops", [OV_METRIC] = "metric", [OV_TUNER] = "tuner",
+		[OV_FILTER] = "filter", [OV_RANGE] = "range", [OV_GOAL] = "goal",
+		[OV_REGION] = "region", [OV_FORMAT] = "format",
+	};
+
+	return names[v];
+}
+
+/* For completions: "--name kind" per line, global options included. */
+static void list_opts(const struct cmd *c)
+{
+	const struct opt *o;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
+			printf("--%s %s\n", o->name, value_kind(o->value));
+			if (o->key < 256 && o->key > ' ')
+				printf("-%c %s\n", o->key, value_kind(o->value));
+		}
+	}
+}
+
+static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts)
+{
+	const struct opt *o;
+	size_t n = 0, i = 0, s = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? global_opts : c->opts; o && o->name; o++)
+			n++;
+	*lopts = calloc(n + 1, sizeof(**lopts));
+	*sopts = calloc(2 * n + 3, 1);
+	if (!*lopts || !*sopts)
+		return -ENOMEM;
+	(*sopts)[s++] = '+';	/* stop at the first positional argument */
+	(*sopts)[s++] = ':';	/* report a missing value as ':' */
+	for (pass = 0; pass < 2; pass++) {
+		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
+			(*lopts)[i].name = o->name;
+			(*lopts)[i].has_arg = o->value == OV_NONE ? no_argument : required_argument;
+			(*lopts)[i].val = o->key;
+			i++;
+			if (o->key < 256 && o->key > ' ') {
+				(*sopts)[s++] = (char)o->key;
+				if (o->value != OV_NONE)
+					(*sopts)[s++] = ':';
+			}
+		}
+	}
+	return 0;
+}
+
+static void log_to_stderr(void *data, enum damonctl_log_level level, const char *msg)
+{
+	(void)data;
+	fprintf(stderr, "damonc: %s%s\n", level <= DAMONCTL_LOG_WARN ? "warning: " : "", msg);
+}
+
+static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
+{
+	struct option *lopts;
+	char *sopts;
+	int r = EXIT_OK, key;
+
+	cli->cmd = c;
+	if (build_getopt(c, &lopts, &sopts)) {
+		free(lopts);
+		free(sopts);
+		warnx_("out of memory");
+		return EXIT_FAIL;
+	}
+	optind = 1;
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		switch (key) {
+		case OPT_SYSROOT:
+			cli->sysroot = optarg;
+			break;
+		case OPT_JSON:
+			cli->json = true;
+			break;
+		case 'v':
+			cli->verbose++;
+			break;
+		case 'h':
+			cmd_usage(c, stdout);
+			r = -1;
+			break;
+		case ':':
+			r = usage_error(cli, "option '%s' needs a value", argv[optind - 1]);
+			break;
+		case '?':
+			r = usage_error(cli, "unknown option '%s' (see 'damonc %s --help')",
+					argv[optind - 1], c->name);
+			break;
+		default:
+			r = c->parse ? c->parse(cli, key, optarg) : EXIT_USAGE;
+			break;
+		}
+		if (r)
+			break;
+	}
+	free(lopts);
+	free(sopts);
+	if (r == -1)
+		return EXIT_OK;
+	if (r)
+		return r;
+	if (cli->sysroot) {
+		int e = damonctl_set_sysroot(cli->ctx, cli->sysroot);
+
+		if (e)
+			return usage_error(cli, "--sysroot '%s': %s", cli->sysroot, strerror(-e));
+	}
+	damonctl_set_log(cli->ctx, log_to_stderr, NULL,
+			 cli->verbose ? DAMONCTL_LOG_DEBUG : DAMONCTL_LOG_WARN);
+	return c->run(cli, argc - optind, argv + optind);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { 0 };
+	const struct cmd *c;
+	int i, r, cmd_at = 0;
+
+	/* Global options before the command. */
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			cli.json = true;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			cli.verbose++;
+		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
+			cli.sysroot = argv[++i];
+		} else if (!strncmp(argv[i], "--sysroot=", 10)) {
+			cli.sysroot = argv[i] + 10;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("damonc %s\n", DAMONC_VERSION);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			main_usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--list-cmds")) {
+			for (r = 0; damonc_cmds[r]; r++)
+				printf("%s\n", damonc_cmds[r]->name);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc) {
+			c = find_cmd(argv[i + 1]);
+			if (!c) {
+				fprintf(stderr, "damonc: unknown command '%s'\n", argv[i + 1]);
+				return EXIT_USAGE;
+			}
+			list_opts(c);
+			return EXIT_OK;
+		} else {
+			fprintf(stderr, "damonc: unknown option '%s' (see 'damonc --help')\n",
+				argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	cmd_at = i;
+	if (cmd_at >= argc) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[cmd_at], "help")) {
+		if (cmd_at + 1 < argc && (c = find_cmd(argv[cmd_at + 1]))) {
+			cmd_usage(c, stdout);
+			return EXIT_OK;
+		}
+		main_usage(stdout);
+		return cmd_at + 1 < argc ? EXIT_USAGE : EXIT_OK;
+	}
+	c = find_cmd(argv[cmd_at]);
+	if (!c) {
+		fprintf(stderr, "damonc: unknown command '%s' (see 'damonc --help')\n", argv[cmd_at]);
+		return EXIT_USAGE;
+	}
+	r = damonctl_new(&cli.ctx);
+	if (r) {
+		fprintf(stderr, "damonc: %s\n", strerror(-r));
+		return EXIT_FAIL;
+	}
+	r = run_cmd(&cli, c, argc - cmd_at, argv + cmd_at);
+	damonctl_free(cli.ctx);
+	return r;
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The DAMON tree for people and for programs. Both renderings come from the same model
+ * (libdamonctl's tree): the JSON is the library's schema plus what damonc adds (whether it
+ * started a kdamond), and the text shows the same values in units people read.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+
+#define SG(s, a) damonctl_scheme_get(s, DAMONCTL_SCHEME_##a)
+#define SH(s, a) damonctl_scheme_has(s, DAMONCTL_SCHEME_##a)
+#define CG(c, a) damonctl_context_get(c, DAMONCTL_CONTEXT_##a)
+
+static void print_range_size(FILE *out, uint64_t lo, uint64_t hi)
+{
+	char a[32], b[32];
+
+	fprintf(out, "%s..%s", fmt_size(lo, a, sizeof(a)), fmt_size(hi, b, sizeof(b)));
+}
+
+static void print_pattern(FILE *out, const struct damonctl_scheme *s, uint64_t sample_us,
+			  uint64_t aggr_us)
+{
+	uint64_t amin = SG(s, NR_ACCESSES_MIN), amax = SG(s, NR_ACCESSES_MAX);
+	uint64_t gmin = SG(s, AGE_MIN), gmax = SG(s, AGE_MAX);
+	char a[32], b[32];
+
+	fprintf(out, "      access pattern: size ");
+	print_range_size(out, SG(s, SZ_MIN), SG(s, SZ_MAX));
+	fprintf(out, ", accesses %" PRIu64 "..", amin);
+	if (amax >= UINT32_MAX)
+		fprintf(out, "max");
+	else
+		fprintf(out, "%" PRIu64, amax);
+	fprintf(out, " per aggregation (%s..", fmt_bp(damonctl_nr_accesses_to_rate_bp(
+		amin, sample_us, aggr_us), a, sizeof(a)));
+	fprintf(out, "%s)", amax >= UINT32_MAX ? "max" :
+		fmt_bp(damonctl_nr_accesses_to_rate_bp(amax, sample_us, aggr_us), b, sizeof(b)));
+	fprintf(out, ", age %" PRIu64 "..", gmin);
+	if (gmax >= UINT32_MAX)
+		fprintf(out, "max");
+	else
+		fprintf(out, "%" PRIu64, gmax);
+	fprintf(out, " aggregations (%s..", fmt_time(gmin * aggr_us, a, sizeof(a)));
+	fprintf(out, "%s)\n", gmax >= UINT32_MAX ? "max" : fmt_time(gmax * aggr_us, b, sizeof(b)));
+}
+
+static void print_quota(FILE *out, const struct damonctl_scheme *s)
+{
+	uint64_t ms = SG(s, QUOTA_MS), bytes = SG(s, QUOTA_BYTES);
+	unsigned int i, nr = damonctl_scheme_nr_goals(s);
+	char a[32], b[32];
+	struct damonctl_goal *g;
+
+	fprintf(out, "      quota: ");
+	if (!ms && !bytes && !nr) {
+		fprintf(out, "none");
+	} else {
+		if (ms)
+			fprintf(out, "%s of work", fmt_time(ms * 1000, a, sizeof(a)));
+		if (ms && bytes)
+			fprintf(out, ", ");
+		if (bytes)
+			fprintf(out, "%s", fmt_size(bytes, a, sizeof(a)));
+		if (!ms && !bytes)
+			fprintf(out, "goals only");
+		fprintf(out, " per %s", fmt_time(SG(s, QUOTA_RESET_INTERVAL_MS) * 1000, b,
+						  sizeof(b)));
+	}
+	if (SG(s, WEIGHT_SZ_PERMIL) || SG(s, WEIGHT_NR_ACCESSES_PERMIL) || SG(s, WEIGHT_AGE_PERMIL))
+		fprintf(out, "; weights: size %" PRIu64 ", accesses %" PRIu64 ", age %" PRIu64,
+			SG(s, WEIGHT_SZ_PERMIL), SG(s, WEIGHT_NR_ACCESSES_PERMIL),
+			SG(s, WEIGHT_AGE_PERMIL));
+	if (SH(s, QUOTA_EFFECTIVE_BYTES))
+		fprintf(out, "; effective %s", fmt_size(SG(s, QUOTA_EFFECTIVE_BYTES), a, sizeof(a)));
+	if (SH(s, QUOTA_FAIL_CHARGE_DENOM) && SG(s, QUOTA_FAIL_CHARGE_DENOM))
+		fprintf(out, "; failures charged %" PRIu64 "/%" PRIu64,
+			SG(s, QUOTA_FAIL_CHARGE_NUM), SG(s, QUOTA_FAIL_CHARGE_DENOM));
+	fprintf(out, "\n");
+	damonctl_for_each_goal(s, g, i) {
+		const char *metric = damonctl_goal_has(g, DAMONCTL_GOAL_METRIC) ?
+			damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC) : "user_input";
+		uint64_t tv = damonctl_goal_get(g, DAMONCTL_GOAL_TARGET_VALUE);
+		uint64_t cv = damonctl_goal_get(g, DAMONCTL_GOAL_CURRENT_VALUE);
+		size_t n = strlen(metric);
+		bool bp = n > 3 && !strcmp(metric + n - 3, "_bp");
+
+		fprintf(out, "      goal %u: %s target %" PRIu64, i, metric, tv);
+		if (bp)
+			fprintf(out, " (%s)", fmt_bp(tv, a, sizeof(a)));
+		if (!strcmp(metric, "user_input"))
+			fprintf(out, ", current %" PRIu64, cv);
+		if (damonctl_goal_has(g, DAMONCTL_GOAL_NID) && strncmp(metric, "node_", 5) == 0)
+			fprintf(out, ", node %" PRId64, damonctl_goal_get_int(g, DAMONCTL_GOAL_NID));
+		if (damonctl_goal_has(g, DAMONCTL_GOAL_PATH) &&
+		    *damonctl_goal_get_str(g, DAMONCTL_GOAL_PATH))
+			fprintf(out, ", memcg %s", damonctl_goal_get_str(g, DAMONCTL_GOAL_PATH));
+		fprintf(out, "\n");
+	}
+	if (nr && SH(s, QUOTA_GOAL_TUNER))
+		fprintf(out, "      goal tuner: %s\n", damonctl_scheme_get_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER));
+}
+
+static void print_filters(FILE *out, const struct damonctl_scheme *s)
+{
+	static const struct { enum damonctl_filter_dir dir; const char *name; } dirs[] = {
+		{ DAMONCTL_FILTERS_CORE, "core" },
+		{ DAMONCTL_FILTERS_OPS, "ops" },
+		{ DAMONCTL_FILTERS_LEGACY, "filters" },
+	};
+	unsigned int d, i;
+
+	for (d = 0; d < 3; d++) {
+		struct damonctl_filter *f;
+
+		damonctl_for_each_filter(s, dirs[d].dir, f, i) {
+			const char *type = damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE);
+			bool allow = damonctl_filter_get(f, DAMONCTL_FILTER_ALLOW);
+			bool matching = damonctl_filter_get(f, DAMONCTL_FILTER_MATCHING);
+			char a[32], b[32];
+
+			fprintf(out, "      filter %s %u: %s %s%s", dirs[d].name, i,
+				allow ? "allow" : "reject", matching ? "" : "non-", type);
+			if (!strcmp(type, "memcg"))
+				fprintf(out, " %s", damonctl_filter_get_str(f, DAMONCTL_FILTER_MEMCG_PATH));
+			else if (!strcmp(type, "addr"))
+				fprintf(out, " [0x%" PRIx64 ", 0x%" PRIx64 ")",
+					damonctl_filter_get(f, DAMONCTL_FILTER_ADDR_START),
+					damonctl_filter_get(f, DAMONCTL_FILTER_ADDR_END));
+			else if (!strcmp(type, "target"))
+				fprintf(out, " %" PRIu64, damonctl_filter_get(f, DAMONCTL_FILTER_TARGET_IDX));
+			else if (!strcmp(type, "hugepage_size"))
+				fprintf(out, " %s..%s",
+					fmt_size(damonctl_filter_get(f, DAMONCTL_FILTER_MIN), a, sizeof(a)),
+					fmt_size(damonctl_filter_get(f, DAMONCTL_FILTER_MAX), b, sizeof(b)));
+			fprintf(out, "\n");
+		}
+	}
+}
+
+static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_regions)
+{
+	char a[32], b[32];
+	struct damonctl_tried_region *r;
+	unsigned int i;
+
+	fprintf(out, "      stats: tried %" PRIu64 " regions (%s), applied %" PRIu64 " (%s), "
+		"quota exceeded %" PRIu64 " times", SG(s, STAT_NR_TRIED),
+		fmt_size(SG(s, STAT_SZ_TRIED), a, sizeof(a)), SG(s, STAT_NR_APPLIED),
+		fmt_size(SG(s, STAT_SZ_APPLIED), b, sizeof(b)), SG(s, STAT_QT_EXCEEDS));
+	if (SH(s, STAT_SZ_OPS_FILTER_PASSED))
+		fprintf(out, ", passed ops filters %s",
+			fmt_size(SG(s, STAT_SZ_OPS_FILTER_PASSED), a, sizeof(a)));
+	if (SH(s, STAT_NR_SNAPSHOTS))
+		fprintf(out, ", snapshots %" PRIu64, SG(s, STAT_NR_SNAPSHOTS));
+	if (SH(s, MAX_NR_SNAPSHOTS) && SG(s, MAX_NR_SNAPSHOTS))
+		fprintf(out, " of %" PRIu64, SG(s, MAX_NR_SNAPSHOTS));
+	fprintf(out, "\n");
+	if (!damonctl_scheme_nr_tried_regions(s) && !SG(s, TRIED_TOTAL_BYTES))
+		return;
+	fprintf(out, "      tried regions: %u", damonctl_scheme_nr_tried_regions(s));
+	if (SH(s, TRIED_TOTAL_BYTES))
+		fprintf(out, " (%s)", fmt_size(SG(s, TRIED_TOTAL_BYTES), a, sizeof(a)));
+	fprintf(out, "\n");
+	if (!all_regions)
+		return;
+	damonctl_for_each_tried_region(s, r, i) {
+		uint64_t start = damonctl_tried_region_get(r, DAMONCTL_TRIED_START);
+		uint64_t end = damonctl_tried_region_get(r, DAMONCTL_TRIED_END);
+
+		fprintf(out, "        %u: 0x%" PRIx64 "-0x%" PRIx64 " (%s) accesses %" PRIu64
+			" age %" PRIu64 "\n", i, start, end, fmt_size(end - start, a, sizeof(a)),
+			damonctl_tried_region_get(r, DAMONCTL_TRIED_NR_ACCESSES),
+			damonctl_tried_region_get(r, DAMONCTL_TRIED_AGE));
+	}
+}
+
+static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned int i,
+			 uint64_t sample_us, uint64_t aggr_us, bool all_regions)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(out, "    scheme %u: %s", i, damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION));
+	if (SH(s, TARGET_NID) && damonctl_scheme_get_int(s, DAMONCTL_SCHEME_TARGET_NID) >= 0)
+		fprintf(out, " to node %" PRId64, damonctl_scheme_get_int(s, DAMONCTL_SCHEME_TARGET_NID));
+	if (SH(s, APPLY_INTERVAL_US) && SG(s, APPLY_INTERVAL_US))
+		fprintf(out, ", applied every %s", fmt_time(SG(s, APPLY_INTERVAL_US), a, sizeof(a)));
+	fprintf(out, "\n");
+	print_pattern(out, s, sample_us, aggr_us);
+	print_quota(out, s);
+	if (strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC), "none"))
+		fprintf(out, "      watermarks: %s every %s, high %" PRIu64 ", mid %" PRIu64
+			", low %" PRIu64 " permil\n",
+			damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC),
+			fmt_time(SG(s, WMARKS_INTERVAL_US), c, sizeof(c)), SG(s, WMARKS_HIGH),
+			SG(s, WMARKS_MID), SG(s, WMARKS_LOW));
+	print_filters(out, s);
+	(void)b;
+	print_stats(out, s, all_regions);
+}
+
+static void print_context(FILE *out, const struct damonctl_context *c, unsigned int ci,
+			  bool all_regions)
+{
+	uint64_t sample = CG(c, SAMPLE_US), aggr = CG(c, AGGR_US);
+	const char *avail = damonctl_context_get_str(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS);
+	struct damonctl_target *t;
+	struct damonctl_scheme *s;
+	char a[32], b[32], d[32];
+	unsigned int i, j;
+
+	fprintf(out, "  context %u: %s", ci, damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS));
+	if (avail && damonctl_context_has(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS)) {
+		char list[128], *p;
+
+		snprintf(list, sizeof(list), "%s", avail);
+		for (p = list; *p; p++)
+			if (*p == '\n')
+				*p = ',';
+		fprintf(out, " (available: %s)", list);
+	}
+	if (damonctl_context_has(c, DAMONCTL_CONTEXT_PAUSE) && CG(c, PAUSE))
+		fprintf(out, ", paused");
+	if (damonctl_context_has(c, DAMONCTL_CONTEXT_ADDR_UNIT) && CG(c, ADDR_UNIT) != 1)
+		fprintf(out, ", address unit %" PRIu64, CG(c, ADDR_UNIT));
+	fprintf(out, "\n    intervals: sample %s, aggregate %s, update %s; regions %" PRIu64
+		"..%" PRIu64 "\n", fmt_time(sample, a, sizeof(a)), fmt_time(aggr, b, sizeof(b)),
+		fmt_time(CG(c, UPDATE_US), d, sizeof(d)), CG(c, MIN_NR_REGIONS),
+		CG(c, MAX_NR_REGIONS));
+	if (damonctl_context_has(c, DAMONCTL_CONTEXT_GOAL_AGGRS) && CG(c, GOAL_AGGRS))
+		fprintf(out, "    intervals goal: %s of samples accessed over %" PRIu64
+			" aggregations, sampling %s..%s\n", fmt_bp(CG(c, GOAL_ACCESS_BP), a, sizeof(a)),
+			CG(c, GOAL_AGGRS), fmt_time(CG(c, GOAL_MIN_SAMPLE_US), b, sizeof(b)),
+			fmt_time(CG(c, GOAL_MAX_SAMPLE_US), d, sizeof(d)));
+	damonctl_for_each_target(c, t, i) {
+		fprintf(out, "    target %u:", i);
+		if (strcmp(damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS), "paddr"))
+			fprintf(out, " pid %" PRId64, damonctl_target_get_int(t, DAMONCTL_TARGET_PID));
+		if (damonctl_target_has(t, DAMONCTL_TARGET_OBSOLETE) &&
+		    damonctl_target_get(t, DAMONCTL_TARGET_OBSOLETE))
+			fprintf(out, " (obsolete)");
+		for (j = 0; j < damonctl_target_nr_regions(t); j++) {
+			uint64_t st, en;
+
+			damonctl_target_region(t, j, &st, &en);
+			fprintf(out, "%s 0x%" PRIx64 "-0x%" PRIx64 " (%s)", j ? "," : " regions",
+				st, en, fmt_size(en - st, a, sizeof(a)));
+		}
+		fprintf(out, "\n");
+	}
+	damonctl_for_each_scheme(c, s, i)
+		print_scheme(out, s, i, sample, aggr, all_regions);
+}
+
+void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
+			  bool all_regions)
+{
+	struct damonctl_context *c;
+	unsigned int i;
+	const char *state = damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE);
+
+	fprintf(out, "kdamond %u: %s", damonctl_kdamond_index(k), state);
+	if (!strcmp(state, "on"))
+		fprintf(out, ", pid %" PRId64, damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID));
+	if (damonctl_kdamond_has(k, DAMONCTL_KDAMOND_REFRESH_MS) &&
+	    damonctl_kdamond_get(k, DAMONCTL_KDAMOND_REFRESH_MS))
+		fprintf(out, ", stats refreshed every %" PRIu64 " ms",
+			damonctl_kdamond_get(k, DAMONCTL_KDAMOND_REFRESH_MS));
+	if (note)
+		fprintf(out, " (%s)", note);
+	fprintf(out, "\n");
+	if (!damonctl_kdamond_nr_contexts(k))
+		fprintf(out, "  no context\n");
+	damonctl_for_each_context(k, c, i)
+		print_context(out, c, i, all_regions);
+}
+
+int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
+		      int only, bool all_regions)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i;
+
+	if (!damonctl_tree_nr_kdamonds(t))
+		fprintf(out, "no kdamonds\n");
+	damonctl_for_each_kdamond(t, k, i) {
+		if (only >= 0 && (int)i != only)
+			continue;
+		status_print_kdamond(out, k, started && started_owns(started, k) ?
+				     "started by damonc" : "not started by damonc", all_regions);
+	}
+	return fflush(out) ? -1 : 0;
+}
+
+int status_print_json(const struct damonctl_tree *t, const struct started *started, int only)
+{
+	char *text = damonctl_tree_to_json(t, 0);
+	json_object *doc, *arr, *out_arr;
+	size_t i, n;
+
+	if (!text)
+		return -1;
+	doc = json_tokener_parse(text);
+	free(text);
+	if (!doc || !json_object_object_get_ex(doc, "kdamonds", &arr)) {
+		json_object_put(doc);
+		return -1;
+	}
+	/* the library's document, plus damonc's own facts per kdamond */
+	n = json_object_array_length(arr);
+	out_arr = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		json_object *k = json_object_array_get_idx(arr, i);
+
+		if (only >= 0 && (int)i != only)
+			continue;
+		json_object_object_add(k, "index", json_object_new_int((int)i));
+		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
+			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
+		json_object_array_add(out_arr, json_object_get(k));
+	}
+	json_object_object_add(doc, "kdamonds", out_arr);
+	return json_doc_print(doc) ? -1 : 0;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The record of kdamonds damonc started (see started.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "started.h"
+
+#define STARTED_FILE "kdamonds.json"
+
+static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
+{
+	return damonctl_path(ctx, DAMONCTL_BASE_RUN, STARTED_FILE, buf, size);
+}
+
+int started_load(struct damonctl_ctx *ctx, struct started *s)
+{
+	char path[4096], *doc;
+	json_object *root, *arr;
+	size_t i, n;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	r = file_path(ctx, path, sizeof(path));
+	if (r < 0)
+		return r;
+	r = read_all(path, &doc);
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	root = json_tokener_parse(doc);
+	free(doc);
+	if (!root || !json_object_object_get_ex(root, "kdamonds", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		json_object_put(root);
+		return -EBADMSG;
+	}
+	n = json_object_array_length(arr);
+	s->e = calloc(n ? n : 1, sizeof(*s->e));
+	if (!s->e) {
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(arr, i), *v;
+		struct started_entry *e = &s->e[s->nr];
+
+		if (!json_object_object_get_ex(o, "kdamond", &v))
+			continue;
+		e->kdamond = (unsigned int)json_object_get_int(v);
+		if (json_object_object_get_ex(o, "pid", &v))
+			e->pid = json_object_get_int(v);
+		if (json_object_object_get_ex(o, "since", &v))
+			e->since = json_object_get_int64(v);
+		if (json_object_object_get_ex(o, "label", &v))
+			snprintf(e->label, sizeof(e->label), "%s", json_object_get_string(v));
+		if (json_object_object_get_ex(o, "agent_pid", &v))
+			e->agent_pid = json_object_get_int(v);
+		if (json_object_object_get_ex(o, "fallback", &v))
+			snprintf(e->fallback, sizeof(e->fallback), "%s", json_object_get_string(v));
+		s->nr++;
+	}
+	json_object_put(root);
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[4096], *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int started_save(struct damonctl_ctx *ctx, const struct started *s)
+{
+	char path[4096], dir[4096], tmp[4200];
+	json_object *root, *arr;
+	unsigned int i;
+	int r, fd;
+	const char *text;
+
+	r = file_path(ctx, path, sizeof(path));
+	if (r < 0)
+		return r;
+	if (!s->nr) {
+		if (unlink(path) && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	r = damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir));
+	if (r < 0)
+		return r;
+	r = mkdir_p(dir);
+	if (r)
+		return r;
+	root = json_object_new_object();
+	arr = json_object_new_array();
+	json_object_object_add(root, "format_version", json_object_new_int(1));
+	json_object_object_add(root, "kdamonds", arr);
+	for (i = 0; i < s->nr; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "kdamond", json_object_new_int((int)s->e[i].kdamond));
+		json_object_object_add(o, "pid", json_object_new_int(s->e[i].pid));
+		json_object_object_add(o, "since", json_object_new_int64(s->e[i].since));
+		json_object_object_add(o, "label", json_object_new_string(s->e[i].label));
+		json_object_object_add(o, "agent_pid", json_object_new_int(s->e[i].agent_pid));
+		json_object_object_add(o, "fallback", json_object_new_string(s->e[i].fallback));
+		json_object_array_add(arr, o);
+	}
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		r = -errno;
+		json_object_put(root);
+		return r;
+	}
+	r = 0;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text) || write(fd, "\n", 1) != 1)
+		r = -EIO;
+	if (close(fd) && !r)
+		r = -errno;
+	json_object_put(root);
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
+void started_free(struct started *s)
+{
+	free(s->e);
+	s->e = NULL;
+	s->nr = 0;
+}
+
+struct started_entry *started_find(struct started *s, unsigned int kdamond)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->e[i].kdamond == kdamond)
+			return &s->e[i];
+	return NULL;
+}
+
+int started_add(struct started *s, const struct started_entry *e)
+{
+	struct started_entry *n;
+
+	started_remove(s, e->kdamond);
+	n = realloc(s->e, (s->nr + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	s->e = n;
+	s->e[s->nr++] = *e;
+	return 0;
+}
+
+void started_remove(struct started *s, unsigned int kdamond)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->e[i].kdamond != kdamond)
+			continue;
+		memmove(&s->e[i], &s->e[i + 1], (s->nr - i - 1) * sizeof(*s->e));
+		s->nr--;
+		return;
+	}
+}
+
+bool started_owns(const struct started *s, const struct damonctl_kdamond *k)
+{
+	unsigned int i, idx = damonctl_kdamond_index(k);
+	int pid = (int)damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID);
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->e[i].kdamond != idx)
+			continue;
+		/* running: it must be the very kdamond we started; stopped: the directory
+		 * still holds our configuration until someone rewrites nr_kdamonds */
+		return pid < 0 || pid == s->e[i].pid;
+	}
+	return false;
+}
+
+int started_prune(struct damonctl_ctx *ctx, struct started *s, const struct damonctl_tree *tree)
+{
+	unsigned int i = 0;
+	int dropped = 0;
+
+	(void)ctx;
+	while (i < s->nr) {
+		struct damonctl_kdamond *k = damonctl_tree_kdamond(tree, s->e[i].kdamond);
+
+		if (!k || !started_owns(s, k)) {
+			started_remove(s, s->e[i].kdamond);
+			dropped++;
+			continue;
+		}
+		i++;
+	}
+	return dropped;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What damonc started: a small JSON file under <sysroot>/run/damonc, keyed by kdamond index
+ * and the kdamond's pid, so that `stop` and `tune` act only on damonc's own kdamonds (damo
+ * stops every running kdamond, including ones it did not start).
+ */
+#ifndef DAMONC_STARTED_H
+#define DAMONC_STARTED_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "damonc.h"
+
+struct started_entry {
+	unsigned int kdamond;
+	int pid;		/* the kdamond's pid when started: a restarted index is not ours */
+	long long since;	/* unix time */
+	char label[64];		/* what it was started for, e.g. "collapse pid 1234" */
+	int agent_pid;		/* the damonc agent serving it, 0 if none */
+	char fallback[128];	/* what the agent emulates, e.g. "hugepage_mem_bp" */
+};
+
+struct started {
+	struct started_entry *e;
+	unsigned int nr;
+};
+
+/* Load (an absent file is an empty list). */
+int started_load(struct damonctl_ctx *ctx, struct started *s);
+/* Write atomically; removes the file when empty. */
+int started_save(struct damonctl_ctx *ctx, const struct started *s);
+void started_free(struct started *s);
+struct started_entry *started_find(struct started *s, unsigned int kdamond);
+int started_add(struct started *s, const struct started_entry *e);
+void started_remove(struct started *s, unsigned int kdamond);
+/* Entries whose kdamond is gone or now runs with another pid are dropped (not ours any more):
+ * returns the number dropped. Kdamonds that stopped by themselves keep their entry. */
+int started_prune(struct damonctl_ctx *ctx, struct started *s,
+		  const struct damonctl_tree *tree);
+/* Whether kdamond @k of @tree is one damonc started. */
+bool started_owns(const struct started *s, const struct damonctl_kdamond *k);
+
+#endif

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc status: every kdamond with its state, contexts, targets, schemes, quotas, goals,
+ * filters and stats. Reads only, unless --refresh asks the kernel to update the stats first
+ * (a write to `state`, so never done by default: the machine's own kdamonds are not ours).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "damonc.h"
+#include "started.h"
+#include "status.h"
+
+struct status_opts {
+	bool refresh;
+	bool regions;
+	int kdamond;	/* -1: all */
+};
+
+static struct status_opts sopts = { .kdamond = -1 };
+
+enum { O_REFRESH = 256, O_KDAMOND, O_REGIONS };
+
+static const struct opt status_opts_tbl[] = {
+	{ "kdamond", O_KDAMOND, OV_INT, "N", "show kdamond N only" },
+	{ "refresh", O_REFRESH, OV_NONE, NULL,
+	  "ask the running kdamonds to update their stats first (writes to their state file)" },
+	{ "regions", O_REGIONS, OV_NONE, NULL, "list every tried region, not just their count" },
+	{ 0 },
+};
+
+static int status_parse(struct cli *cli, int key, const char *arg)
+{
+	uint64_t v;
+
+	switch (key) {
+	case O_REFRESH:
+		sopts.refresh = true;
+		return 0;
+	case O_REGIONS:
+		sopts.regions = true;
+		return 0;
+	case O_KDAMOND:
+		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
+			return EXIT_USAGE;
+		sopts.kdamond = (int)v;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* Refresh the stats of running kdamonds (only on request). */
+static int refresh(struct cli *cli, struct damonctl_tree *t,
+		   const struct damonctl_features *f)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i;
+	int r;
+
+	damonctl_for_each_kdamond(t, k, i) {
+		if (sopts.kdamond >= 0 && (int)i != sopts.kdamond)
+			continue;
+		if (strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))
+			continue;
+		r = damonctl_kdamond_cmd(cli->ctx, i, DAMONCTL_CMD_UPDATE_SCHEMES_STATS);
+		if (!r && damonctl_features_has(f, DAMONCTL_FEAT_EFFECTIVE_QUOTA) == DAMONCTL_YES)
+			r = damonctl_kdamond_cmd(cli->ctx, i,
+						 DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
+		if (r && r != -EINVAL)	/* stopped meanwhile: show what is there */
+			return lib_error(cli, r, "refreshing kdamond %u", i);
+	}
+	return 0;
+}
+
+static int status_run(struct cli *cli, int argc, char **argv)
+{
+	struct damonctl_features *f = NULL;
+	struct damonctl_tree *t;
+	struct started started;
+	int r;
+
+	(void)argv;
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	r = damonctl_tree_read(cli->ctx, &t);
+	if (r)
+		return lib_error(cli, r, "reading the DAMON tree");
+	if (sopts.kdamond >= 0 && (unsigned int)sopts.kdamond >= damonctl_tree_nr_kdamonds(t)) {
+		damonctl_tree_free(t);
+		return usage_error(cli, "--kdamond %d: there are %u kdamonds", sopts.kdamond,
+				   damonctl_tree_nr_kdamonds(t));
+	}
+	if (sopts.refresh) {
+		r = damonctl_features_detect(cli->ctx, &f);
+		if (r) {
+			damonctl_tree_free(t);
+			return lib_error(cli, r, "detecting features");
+		}
+		r = refresh(cli, t, f);
+		damonctl_features_free(f);
+		damonctl_tree_free(t);
+		if (r)
+			return r;
+		r = damonctl_tree_read(cli->ctx, &t);
+		if (r)
+			return lib_error(cli, r, "reading the DAMON tree");
+	}
+	r = started_load(cli->ctx, &started);
+	if (r) {
+		warnx_("cannot read damonc's record of what it started: %s", strerror(-r));
+		memset(&started, 0, sizeof(started));
+	}
+	r = cli->json ? status_print_json(t, &started, sopts.kdamond)
+		      : status_print_text(stdout, t, &started, sopts.kdamond, sopts.regions);
+	started_free(&started);
+	damonctl_tree_free(t);
+	return r ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd cmd_status = {
+	.name = "status",
+	.summary = "show every kdamond: state, targets, schemes, quotas, goals, filters, stats",
+	.usage = "[--kdamond N] [--refresh] [--regions] [--json]",
+	.opts = status_opts_tbl,
+	.parse = status_parse,
+	.run = status_run,
+};

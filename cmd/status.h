@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Rendering the DAMON tree for people (text) and programs (JSON): status, start --dry-run. */
+#ifndef DAMONC_STATUS_H
+#define DAMONC_STATUS_H
+
+#include <stdio.h>
+
+#include "damonc.h"
+#include "started.h"
+
+/* @only: a kdamond index, or -1 for all. @started may be NULL. */
+int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
+		      int only, bool all_regions);
+int status_print_json(const struct damonctl_tree *t, const struct started *started, int only);
+/* One kdamond's text, indented, for messages such as start --dry-run. */
+void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
+			  bool all_regions);
+
+#endif

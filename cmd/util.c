@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Messages, option value parsing, JSON output and formatting shared by subcommands. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "damonc.h"
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("damonc: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int usage_error(const struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "damonc %s: ", cli->cmd ? cli->cmd->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+int exit_code_for(int err)
+{
+	switch (-err) {
+	case 0:
+		return EXIT_OK;
+	case EOPNOTSUPP:
+		return EXIT_UNSUPPORTED;
+	case EBUSY:
+		return EXIT_BUSY;
+	default:
+		return EXIT_FAIL;
+	}
+}
+
+int lib_error(const struct cli *cli, int err, const char *what, ...)
+{
+	char sentence[1024];
+	va_list ap;
+
+	damonctl_strerror(cli->ctx, err, sentence, sizeof(sentence));
+	fprintf(stderr, "damonc %s: ", cli->cmd ? cli->cmd->name : "");
+	va_start(ap, what);
+	vfprintf(stderr, what, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", sentence);
+	return exit_code_for(err);
+}
+
+static int bad_value(const struct cli *cli, const char *opt, const char *arg, int err,
+		     const char *expect)
+{
+	if (err == -ERANGE)
+		return usage_error(cli, "--%s '%s': the value is too large", opt, arg);
+	return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
+}
+
+int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us)
+{
+	int r = damonctl_parse_time_us(arg, us);
+
+	return r ? bad_value(cli, opt, arg, r, "a time such as 5s, 100ms or 250us") : 0;
+}
+
+int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes)
+{
+	int r = damonctl_parse_size(arg, bytes);
+
+	return r ? bad_value(cli, opt, arg, r, "a size such as 4096, 2MiB or 1G") : 0;
+}
+
+int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp)
+{
+	int r = damonctl_parse_percent_bp(arg, bp);
+
+	if (!r && *bp > 10000)
+		return usage_error(cli, "--%s '%s': a percentage cannot exceed 100%%", opt, arg);
+	return r ? bad_value(cli, opt, arg, r, "a percentage such as 5% or 12.5%") : 0;
+}
+
+int parse_bp_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp)
+{
+	int r = damonctl_parse_bp(arg, bp);
+
+	return r ? bad_value(cli, opt, arg, r, "basis points such as 500 (or 5%)") : 0;
+}
+
+int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t max,
+		   uint64_t *v)
+{
+	int r = damonctl_parse_u64(arg, v);
+
+	if (!r && *v > max && *v != DAMONCTL_MAX)
+		return usage_error(cli, "--%s '%s': at most %llu", opt, arg,
+				   (unsigned long long)max);
+	return r ? bad_value(cli, opt, arg, r, "a non-negative integer") : 0;
+}
+
+int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v <= 0 || v > 0x3fffffff)
+		return usage_error(cli, "--%s '%s': expected a process id", opt, arg);
+	*pid = (int)v;
+	return 0;
+}
+
+json_object *json_doc_new(void)
+{
+	json_object *doc = json_object_new_object();
+
+	if (doc)
+		json_object_object_add(doc, "format_version",
+				       json_object_new_int(DAMONC_JSON_FORMAT_VERSION));
+	return doc;
+}
+
+int json_doc_print(json_object *doc)
+{
+	int r = 0;
+
+	if (!doc)
+		return -ENOMEM;
+	if (puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_SPACED)) < 0)
+		r = -EIO;
+	json_object_put(doc);
+	if (fflush(stdout))
+		r = -EIO;
+	return r;
+}
+
+const char *fmt_time(uint64_t us, char *buf, size_t size)
+{
+	if (damonctl_fmt_time_us(us, buf, size) < 0)
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+const char *fmt_size(uint64_t bytes, char *buf, size_t size)
+{
+	if (damonctl_fmt_size(bytes, buf, size) < 0)
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+const char *fmt_bp(uint64_t bp, char *buf, size_t size)
+{
+	if (damonctl_fmt_bp(bp, buf, size) < 0)
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+int read_all(const char *path, char **out)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 4096) {
+			char *p = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!p) {
+				free(buf);
+				if (fd != STDIN_FILENO)
+					close(fd);
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			free(buf);
+			if (fd != STDIN_FILENO)
+				close(fd);
+			return -err;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libdamonctl: model and drive the Linux kernel's DAMON sysfs interface
+ * (/sys/kernel/mm/damon/admin) on every kernel from 6.1 on.
+ *
+ * Conventions
+ * - Every function returning int returns 0 (or a documented non-negative value) on success
+ *   and a negative errno on failure. Functions returning a pointer return NULL and set errno.
+ *   Out-parameters are left untouched on failure. The library never prints; details of the
+ *   last failed sysfs access (file, value, errno) are kept in the context, see
+ *   damonctl_last_error() and damonctl_strerror().
+ * - Time is in microseconds and sizes in bytes, as in the kernel ABI; the unit helpers at
+ *   the end turn "5s", "2MiB" and "80%" into those and back.
+ * - The model is a tree of opaque objects mirroring the sysfs tree: a tree holds kdamonds,
+ *   a kdamond contexts, a context targets and schemes, a scheme goals, filters, dests and
+ *   tried regions. Attributes are addressed by per-object enums; new kernel files become
+ *   new enum values, so the API grows without breaking callers.
+ */
+#ifndef DAMONCTL_DAMONCTL_H
+#define DAMONCTL_DAMONCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DAMONCTL_API __attribute__((visibility("default")))
+
+/* ------------------------------------------------------------------------------------------
+ * Context: owns the sysroot and the last error. Not thread-safe; use one per thread.
+ */
+struct damonctl_ctx;
+
+/* The sysroot defaults to $DAMONC_SYSROOT when set, else "/". */
+DAMONCTL_API int damonctl_new(struct damonctl_ctx **ctx);
+DAMONCTL_API void damonctl_free(struct damonctl_ctx *ctx);
+DAMONCTL_API int damonctl_set_sysroot(struct damonctl_ctx *ctx, const char *dir);
+DAMONCTL_API const char *damonctl_get_sysroot(const struct damonctl_ctx *ctx);
+
+/* Where a path lives; damonctl_path() builds "<sysroot>/<base>/<rel>". */
+enum damonctl_base {
+	DAMONCTL_BASE_ADMIN,	/* sys/kernel/mm/damon/admin */
+	DAMONCTL_BASE_PROC,	/* proc */
+	DAMONCTL_BASE_SYS,	/* sys */
+	DAMONCTL_BASE_RUN,	/* run/damonc: damonc's own state */
+	DAMONCTL_BASE_TRACEFS,	/* sys/kernel/tracing */
+};
+/* Returns the length written, -ENAMETOOLONG if @size is too small. */
+DAMONCTL_API int damonctl_path(const struct damonctl_ctx *ctx, enum damonctl_base base,
+			       const char *rel, char *buf, size_t size);
+
+enum damonctl_log_level { DAMONCTL_LOG_ERR, DAMONCTL_LOG_WARN, DAMONCTL_LOG_INFO,
+			  DAMONCTL_LOG_DEBUG };
+typedef void (*damonctl_log_fn)(void *data, enum damonctl_log_level level, const char *msg);
+/* Receives e.g. every sysfs write at DEBUG level. */
+DAMONCTL_API void damonctl_set_log(struct damonctl_ctx *ctx, damonctl_log_fn fn, void *data,
+				   enum damonctl_log_level max_level);
+
+/* The last failed sysfs or procfs access. */
+struct damonctl_error {
+	int err;		/* negative errno */
+	bool write;		/* a write (else a read) */
+	const char *path;	/* relative to the admin dir when under it, else absolute */
+	const char *value;	/* the value written, "" for reads */
+};
+/* Returns false when no access has failed since the last damonctl_clear_error(). */
+DAMONCTL_API bool damonctl_last_error(const struct damonctl_ctx *ctx, struct damonctl_error *e);
+DAMONCTL_API void damonctl_clear_error(struct damonctl_ctx *ctx);
+/*
+ * One sentence a person can act on for @err, using the last failed access for context,
+ * e.g. "the kernel refused to start kdamond 0 (kdamonds/0/state: on): a target pid does not
+ * exist or regions overlap (Invalid argument)". Returns the length, as snprintf.
+ */
+DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char *buf,
+				   size_t size);
+
+/* ------------------------------------------------------------------------------------------
+ * Versions and features, detected from the tree itself.
+ */
+
+/* A kernel version as major * 1000 + minor, e.g. 6012 for 6.12. */
+#define DAMONCTL_VERSION(major, minor) ((major) * 1000 + (minor))
+
+enum damonctl_feature {
+	DAMONCTL_FEAT_SYSFS,			/* 5.18 */
+	DAMONCTL_FEAT_OPS_VADDR,		/* avail_operations lists vaddr */
+	DAMONCTL_FEAT_OPS_FVADDR,
+	DAMONCTL_FEAT_OPS_PADDR,
+	DAMONCTL_FEAT_TRIED_REGIONS,		/* 6.2 */
+	DAMONCTL_FEAT_FILTERS,			/* 6.3 filters/, types anon and memcg */
+	DAMONCTL_FEAT_TRIED_BYTES,		/* 6.6 tried_regions/total_bytes */
+	DAMONCTL_FEAT_FILTER_ADDR_TARGET,	/* 6.6 filter types addr and target */
+	DAMONCTL_FEAT_APPLY_INTERVAL,		/* 6.7 */
+	DAMONCTL_FEAT_QUOTA_GOALS,		/* 6.8 */
+	DAMONCTL_FEAT_GOAL_METRICS,		/* 6.9 target_metric, some_mem_psi_us */
+	DAMONCTL_FEAT_EFFECTIVE_QUOTA,		/* 6.9 */
+	DAMONCTL_FEAT_FILTER_YOUNG,		/* 6.10 */
+	DAMONCTL_FEAT_TARGET_NID,		/* 6.11 target_nid, migrate_hot/cold */
+	DAMONCTL_FEAT_FILTER_ALLOW,		/* 6.14 allow, sz_ops_filter_passed */
+	DAMONCTL_FEAT_CORE_OPS_FILTERS,		/* 6.15 core_filters/ops_filters, more types */
+	DAMONCTL_FEAT_INTERVALS_GOAL,		/* 6.15 */
+	DAMONCTL_FEAT_GOAL_NID,			/* 6.16 node_mem_{used,free}_bp */
+	DAMONCTL_FEAT_REFRESH_MS,		/* 6.17 */
+	DAMONCTL_FEAT_DESTS,			/* 6.17 */
+	DAMONCTL_FEAT_ADDR_UNIT,		/* 6.18 */
+	DAMONCTL_FEAT_OBSOLETE_TARGET,		/* 6.19 */
+	DAMONCTL_FEAT_GOAL_PATH,		/* 6.19 node_memcg_{used,free}_bp */
+	DAMONCTL_FEAT_SNAPSHOTS,		/* 7.0 nr/max_nr_snapshots, active/inactive_mem_bp */
+	DAMONCTL_FEAT_GOAL_TUNER,		/* 7.1 */
+	DAMONCTL_FEAT_PAUSE,			/* 7.2 */
+	DAMONCTL_FEAT_PROBES,			/* 7.2 */
+	DAMONCTL_FEAT_FAIL_CHARGE,		/* 7.2 */
+	DAMONCTL_FEAT_ACTION_COLLAPSE,		/* 7.2 node_eligible_mem_bp too */
+	DAMONCTL_FEAT_HUGEPAGE_MEM_BP,		/* queued for 7.4: keyword only */
+	DAMONCTL_NR_FEATURES
+};
+
+enum damonctl_support { DAMONCTL_NO, DAMONCTL_YES, DAMONCTL_UNKNOWN };
+
+struct damonctl_features;
+
+/*
+ * Detect what this kernel's DAMON supports by reading the admin tree (which files exist in
+ * whatever kdamond directories exist, avail_operations) and the DAMON modules' parameters.
+ * Never writes. -ENOENT when the kernel has no DAMON sysfs interface. Features that only a
+ * keyword write can reveal (hugepage_mem_bp), or that no existing directory shows, come out
+ * DAMONCTL_UNKNOWN; damonctl_features_probe() resolves them.
+ */
+DAMONCTL_API int damonctl_features_detect(struct damonctl_ctx *ctx,
+					  struct damonctl_features **out);
+/*
+ * Resolve unknown features by writing to the staging files of kdamond @kdamond, which must
+ * be off, have one context and one scheme (and a goal for hugepage_mem_bp): keywords are
+ * written and the original values written back. damonc calls it on a kdamond it has just
+ * created; nothing takes effect until `on`.
+ */
+DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx,
+					 struct damonctl_features *f, unsigned int kdamond);
+DAMONCTL_API void damonctl_features_free(struct damonctl_features *f);
+DAMONCTL_API enum damonctl_support damonctl_features_has(const struct damonctl_features *f,
+							 enum damonctl_feature feat);
+/* Lowest and highest kernel versions consistent with what was seen; max is 0 if unbounded. */
+DAMONCTL_API void damonctl_features_version_range(const struct damonctl_features *f,
+						  int *min, int *max);
+/* "6.18", "7.2 or later", "6.9 to 6.10": the kernel versions consistent with what was seen. */
+DAMONCTL_API int damonctl_features_describe_version(const struct damonctl_features *f,
+						     char *buf, size_t size);
+/* "action_collapse" etc. and the version that brought it ("7.2", "queued for 7.4"). */
+DAMONCTL_API const char *damonctl_feature_name(enum damonctl_feature feat);
+DAMONCTL_API const char *damonctl_feature_since(enum damonctl_feature feat);
+DAMONCTL_API const char *damonctl_feature_description(enum damonctl_feature feat);
+
+/* ------------------------------------------------------------------------------------------
+ * Keywords (operations, actions, filter types, goal metrics, tuners, watermark metrics).
+ */
+enum damonctl_kwset {
+	DAMONCTL_KW_OPERATIONS, DAMONCTL_KW_ACTION, DAMONCTL_KW_FILTER_TYPE,
+	DAMONCTL_KW_GOAL_METRIC, DAMONCTL_KW_GOAL_TUNER, DAMONCTL_KW_WMARK_METRIC,
+	DAMONCTL_KW_STATE,
+};
+/* The @i-th keyword of @set (kernel order), or NULL past the end. */
+DAMONCTL_API const char *damonctl_keyword(enum damonctl_kwset set, unsigned int i);
+/* The feature a keyword needs; -ENOENT if @name is not a keyword of @set. */
+DAMONCTL_API int damonctl_keyword_feature(enum damonctl_kwset set, const char *name,
+					  enum damonctl_feature *feat);
+/* Whether this kernel accepts the keyword. */
+DAMONCTL_API enum damonctl_support damonctl_features_has_keyword(
+	const struct damonctl_features *f, enum damonctl_kwset set, const char *name);
+
+/* ------------------------------------------------------------------------------------------
+ * The model.
+ */
+struct damonctl_tree;
+struct damonctl_kdamond;
+struct damonctl_context;
+struct damonctl_target;
+struct damonctl_scheme;
+struct damonctl_goal;
+struct damonctl_filter;
+struct damonctl_dest;
+struct damonctl_tried_region;
+
+enum damonctl_kdamond_attr {
+	DAMONCTL_KDAMOND_STATE,		/* str, read-only: "on" or "off" */
+	DAMONCTL_KDAMOND_PID,		/* int, read-only: -1 when not running */
+	DAMONCTL_KDAMOND_REFRESH_MS,
+	DAMONCTL_KDAMOND_NR_ATTRS
+};
+
+enum damonctl_context_attr {
+	DAMONCTL_CONTEXT_OPERATIONS,	/* str keyword */
+	DAMONCTL_CONTEXT_AVAIL_OPERATIONS, /* str, read-only, newline-separated */
+	DAMONCTL_CONTEXT_ADDR_UNIT,
+	DAMONCTL_CONTEXT_PAUSE,		/* bool */
+	DAMONCTL_CONTEXT_SAMPLE_US,
+	DAMONCTL_CONTEXT_AGGR_US,
+	DAMONCTL_CONTEXT_UPDATE_US,
+	DAMONCTL_CONTEXT_GOAL_ACCESS_BP,
+	DAMONCTL_CONTEXT_GOAL_AGGRS,
+	DAMONCTL_CONTEXT_GOAL_MIN_SAMPLE_US,
+	DAMONCTL_CONTEXT_GOAL_MAX_SAMPLE_US,
+	DAMONCTL_CONTEXT_MIN_NR_REGIONS,
+	DAMONCTL_CONTEXT_MAX_NR_REGIONS,
+	DAMONCTL_CONTEXT_NR_ATTRS
+};
+
+enum damonctl_target_attr {
+	DAMONCTL_TARGET_PID,		/* int */
+	DAMONCTL_TARGET_OBSOLETE,	/* bool */
+	DAMONCTL_TARGET_NR_ATTRS
+};
+
+enum damonctl_scheme_attr {
+	DAMONCTL_SCHEME_ACTION,		/* str keyword */
+	DAMONCTL_SCHEME_APPLY_INTERVAL_US,
+	DAMONCTL_SCHEME_TARGET_NID,	/* int */
+	DAMONCTL_SCHEME_SZ_MIN,
+	DAMONCTL_SCHEME_SZ_MAX,
+	DAMONCTL_SCHEME_NR_ACCESSES_MIN,	/* samples per aggregation interval */
+	DAMONCTL_SCHEME_NR_ACCESSES_MAX,
+	DAMONCTL_SCHEME_AGE_MIN,		/* aggregation intervals */
+	DAMONCTL_SCHEME_AGE_MAX,
+	DAMONCTL_SCHEME_QUOTA_MS,
+	DAMONCTL_SCHEME_QUOTA_BYTES,
+	DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS,
+	DAMONCTL_SCHEME_QUOTA_EFFECTIVE_BYTES,	/* read-only */
+	DAMONCTL_SCHEME_QUOTA_GOAL_TUNER,	/* str keyword */
+	DAMONCTL_SCHEME_QUOTA_FAIL_CHARGE_NUM,
+	DAMONCTL_SCHEME_QUOTA_FAIL_CHARGE_DENOM,
+	DAMONCTL_SCHEME_WEIGHT_SZ_PERMIL,
+	DAMONCTL_SCHEME_WEIGHT_NR_ACCESSES_PERMIL,
+	DAMONCTL_SCHEME_WEIGHT_AGE_PERMIL,
+	DAMONCTL_SCHEME_WMARKS_METRIC,		/* str keyword */
+	DAMONCTL_SCHEME_WMARKS_INTERVAL_US,
+	DAMONCTL_SCHEME_WMARKS_HIGH,
+	DAMONCTL_SCHEME_WMARKS_MID,
+	DAMONCTL_SCHEME_WMARKS_LOW,
+	DAMONCTL_SCHEME_STAT_NR_TRIED,		/* read-only stats */
+	DAMONCTL_SCHEME_STAT_SZ_TRIED,
+	DAMONCTL_SCHEME_STAT_NR_APPLIED,
+	DAMONCTL_SCHEME_STAT_SZ_APPLIED,
+	DAMONCTL_SCHEME_STAT_SZ_OPS_FILTER_PASSED,
+	DAMONCTL_SCHEME_STAT_QT_EXCEEDS,
+	DAMONCTL_SCHEME_STAT_NR_SNAPSHOTS,
+	DAMONCTL_SCHEME_MAX_NR_SNAPSHOTS,
+	DAMONCTL_SCHEME_TRIED_TOTAL_BYTES,	/* read-only */
+	DAMONCTL_SCHEME_NR_ATTRS
+};
+
+enum damonctl_goal_attr {
+	DAMONCTL_GOAL_METRIC,		/* str keyword */
+	DAMONCTL_GOAL_TARGET_VALUE,
+	DAMONCTL_GOAL_CURRENT_VALUE,
+	DAMONCTL_GOAL_NID,		/* int */
+	DAMONCTL_GOAL_PATH,		/* str */
+	DAMONCTL_GOAL_NR_ATTRS
+};
+
+enum damonctl_filter_attr {
+	DAMONCTL_FILTER_TYPE,		/* str keyword */
+	DAMONCTL_FILTER_MATCHING,	/* bool */
+	DAMONCTL_FILTER_ALLOW,		/* bool */
+	DAMONCTL_FILTER_MEMCG_PATH,	/* str */
+	DAMONCTL_FILTER_ADDR_START,
+	DAMONCTL_FILTER_ADDR_END,
+	DAMONCTL_FILTER_TARGET_IDX,
+	DAMONCTL_FILTER_MIN,
+	DAMONCTL_FILTER_MAX,
+	DAMONCTL_FILTER_NR_ATTRS
+};
+
+enum damonctl_dest_attr { DAMONCTL_DEST_ID, DAMONCTL_DEST_WEIGHT, DAMONCTL_DEST_NR_ATTRS };
+
+enum damonctl_tried_region_attr {
+	DAMONCTL_TRIED_START, DAMONCTL_TRIED_END, DAMONCTL_TRIED_NR_ACCESSES, DAMONCTL_TRIED_AGE,
+	DAMONCTL_TRIED_SZ_FILTER_PASSED, DAMONCTL_TRIED_NR_ATTRS
+};
+
+/* Which directory of a scheme a filter lives in. */
+enum damonctl_filter_dir {
+	DAMONCTL_FILTERS_LEGACY,	/* filters/ (6.3) */
+	DAMONCTL_FILTERS_CORE,		/* core_filters/ (6.15): addr, target */
+	DAMONCTL_FILTERS_OPS,		/* ops_filters/ (6.15): the other types */
+};
+
+/*
+ * Attribute access. Numbers (including bools, 0 or 1) go through _get()/_set(), signed ones
+ * (pids, nids) through _get_int()/_set_int(), keywords and strings through _get_str()/
+ * _set_str(). Using the wrong kind, or setting a read-only attribute, gives -EINVAL;
+ * keywords are checked against every keyword any kernel knows (-EINVAL otherwise).
+ * damonctl_*_has() tells whether the attribute was present when the object was read from
+ * a kernel (objects built by the caller have every attribute).
+ */
+#define DAMONCTL_DECLARE_ATTRS(obj)								\
+	DAMONCTL_API uint64_t damonctl_##obj##_get(const struct damonctl_##obj *o,		\
+						 enum damonctl_##obj##_attr a);			\
+	DAMONCTL_API int64_t damonctl_##obj##_get_int(const struct damonctl_##obj *o,	\
+						    enum damonctl_##obj##_attr a);		\
+	DAMONCTL_API const char *damonctl_##obj##_get_str(const struct damonctl_##obj *o,	\
+							enum damonctl_##obj##_attr a);		\
+	DAMONCTL_API int damonctl_##obj##_set(struct damonctl_##obj *o,			\
+					    enum damonctl_##obj##_attr a, uint64_t v);	\
+	DAMONCTL_API int damonctl_##obj##_set_int(struct damonctl_##obj *o,		\
+						enum damonctl_##obj##_attr a, int64_t v);	\
+	DAMONCTL_API int damonctl_##obj##_set_str(struct damonctl_##obj *o,		\
+						enum damonctl_##obj##_attr a, const char *v);	\
+	DAMONCTL_API bool damonctl_##obj##_has(const struct damonctl_##obj *o,		\
+					     enum damonctl_##obj##_attr a);			\
+	DAMONCTL_API const char *damonctl_##obj##_attr_name(enum damonctl_##obj##_attr a)
+
+DAMONCTL_DECLARE_ATTRS(kdamond);
+DAMONCTL_DECLARE_ATTRS(context);
+DAMONCTL_DECLARE_ATTRS(target);
+DAMONCTL_DECLARE_ATTRS(scheme);
+DAMONCTL_DECLARE_ATTRS(goal);
+DAMONCTL_DECLARE_ATTRS(filter);
+DAMONCTL_DECLARE_ATTRS(dest);
+DAMONCTL_DECLARE_ATTRS(tried_region);
+
+/* Trees. */
+DAMONCTL_API struct damonctl_tree *damonctl_tree_new(void);
+DAMONCTL_API void damonctl_tree_free(struct damonctl_tree *t);
+DAMONCTL_API struct damonctl_tree *damonctl_tree_dup(const struct damonctl_tree *t);
+DAMONCTL_API unsigned int damonctl_tree_nr_kdamonds(const struct damonctl_tree *t);
+DAMONCTL_API struct damonctl_kdamond *damonctl_tree_kdamond(const struct damonctl_tree *t,
+							    unsigned int i);
+DAMONCTL_API struct damonctl_kdamond *damonctl_tree_add_kdamond(struct damonctl_tree *t);
+DAMONCTL_API int damonctl_tree_remove_kdamond(struct damonctl_tree *t, unsigned int i);
+
+/* Children. _add_ returns a new default object (NULL with errno ENOMEM on failure); the
+ * index of an object is its position in its parent's list. */
+DAMONCTL_API unsigned int damonctl_kdamond_index(const struct damonctl_kdamond *k);
+DAMONCTL_API unsigned int damonctl_kdamond_nr_contexts(const struct damonctl_kdamond *k);
+DAMONCTL_API struct damonctl_context *damonctl_kdamond_context(const struct damonctl_kdamond *k,
+							       unsigned int i);
+DAMONCTL_API struct damonctl_context *damonctl_kdamond_add_context(struct damonctl_kdamond *k);
+
+DAMONCTL_API unsigned int damonctl_context_nr_targets(const struct damonctl_context *c);
+DAMONCTL_API struct damonctl_target *damonctl_context_target(const struct damonctl_context *c,
+							     unsigned int i);
+DAMONCTL_API struct damonctl_target *damonctl_context_add_target(struct damonctl_context *c);
+DAMONCTL_API int damonctl_context_remove_target(struct damonctl_context *c, unsigned int i);
+DAMONCTL_API unsigned int damonctl_context_nr_schemes(const struct damonctl_context *c);
+DAMONCTL_API struct damonctl_scheme *damonctl_context_scheme(const struct damonctl_context *c,
+							     unsigned int i);
+DAMONCTL_API struct damonctl_scheme *damonctl_context_add_scheme(struct damonctl_context *c);
+DAMONCTL_API int damonctl_context_remove_scheme(struct damonctl_context *c, unsigned int i);
+
+/* Monitoring regions of a target, [start, end). */
+DAMONCTL_API unsigned int damonctl_target_nr_regions(const struct damonctl_target *t);
+DAMONCTL_API int damonctl_target_region(const struct damonctl_target *t, unsigned int i,
+					uint64_t *start, uint64_t *end);
+DAMONCTL_API int damonctl_target_add_region(struct damonctl_target *t, uint64_t start,
+					    uint64_t end);
+DAMONCTL_API void damonctl_target_clear_regions(struct damonctl_target *t);
+
+DAMONCTL_API unsigned int damonctl_scheme_nr_goals(const struct damonctl_scheme *s);
+DAMONCTL_API struct damonctl_goal *damonctl_scheme_goal(const struct damonctl_scheme *s,
+							unsigned int i);
+DAMONCTL_API struct damonctl_goal *damonctl_scheme_add_goal(struct damonctl_scheme *s);
+DAMONCTL_API int damonctl_scheme_remove_goal(struct damonctl_scheme *s, unsigned int i);
+DAMONCTL_API unsigned int damonctl_scheme_nr_filters(const struct damonctl_scheme *s,
+						     enum damonctl_filter_dir dir);
+DAMONCTL_API struct damonctl_filter *damonctl_scheme_filter(const struct damonctl_scheme *s,
+							    enum damonctl_filter_dir dir,
+							    unsigned int i);
+DAMONCTL_API struct damonctl_filter *damonctl_scheme_add_filter(struct damonctl_scheme *s,
+								enum damonctl_filter_dir dir);
+DAMONCTL_API int damonctl_scheme_remove_filter(struct damonctl_scheme *s,
+					       enum damonctl_filter_dir dir, unsigned int i);
+DAMONCTL_API unsigned int damonctl_scheme_nr_dests(const struct damonctl_scheme *s);
+DAMONCTL_API struct damonctl_dest *damonctl_scheme_dest(const struct damonctl_scheme *s,
+							unsigned int i);
+DAMONCTL_API struct damonctl_dest *damonctl_scheme_add_dest(struct damonctl_scheme *s);
+DAMONCTL_API unsigned int damonctl_scheme_nr_tried_regions(const struct damonctl_scheme *s);
+DAMONCTL_API struct damonctl_tried_region *damonctl_scheme_tried_region(
+	const struct damonctl_scheme *s, unsigned int i);
+
+#define damonctl_for_each_kdamond(t, k, i)						\
+	for ((i) = 0; (i) < damonctl_tree_nr_kdamonds(t) &&				\
+		      ((k) = damonctl_tree_kdamond(t, i)); (i)++)
+#define damonctl_for_each_context(k, c, i)						\
+	for ((i) = 0; (i) < damonctl_kdamond_nr_contexts(k) &&				\
+		      ((c) = damonctl_kdamond_context(k, i)); (i)++)
+#define damonctl_for_each_target(c, t, i)						\
+	for ((i) = 0; (i) < damonctl_context_nr_targets(c) &&				\
+		      ((t) = damonctl_context_target(c, i)); (i)++)
+#define damonctl_for_each_scheme(c, s, i)						\
+	for ((i) = 0; (i) < damonctl_context_nr_schemes(c) &&				\
+		      ((s) = damonctl_context_scheme(c, i)); (i)++)
+#define damonctl_for_each_goal(s, g, i)							\
+	for ((i) = 0; (i) < damonctl_scheme_nr_goals(s) &&				\
+		      ((g) = damonctl_scheme_goal(s, i)); (i)++)
+#define damonctl_for_each_filter(s, dir, f, i)						\
+	for ((i) = 0; (i) < damonctl_scheme_nr_filters(s, dir) &&			\
+		      ((f) = damonctl_scheme_filter(s, dir, i)); (i)++)
+#define damonctl_for_each_tried_region(s, r, i)						\
+	for ((i) = 0; (i) < damonctl_scheme_nr_tried_regions(s) &&			\
+		      ((r) = damonctl_scheme_tried_region(s, i)); (i)++)
+
+/* Parents, for callers that hold only a child. */
+DAMONCTL_API struct damonctl_kdamond *damonctl_context_kdamond(const struct damonctl_context *c);
+DAMONCTL_API struct damonctl_context *damonctl_scheme_context(const struct damonctl_scheme *s);
+DAMONCTL_API unsigned int damonctl_context_index(const struct damonctl_context *c);
+DAMONCTL_API unsigned int damonctl_scheme_index(const struct damonctl_scheme *s);
+
+/* ------------------------------------------------------------------------------------------
+ * Reading and writing the kernel's tree.
+ */
+
+/* Load the whole admin tree. Files this kernel lacks are left out (see _has()). */
+DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tree **out);
+/* Load one kdamond only (e.g. after a command refreshed its files). */
+DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int index,
+				       struct damonctl_kdamond **out);
+DAMONCTL_API void damonctl_kdamond_free(struct damonctl_kdamond *k);
+
+/*
+ * Check that every non-default value of @t can be expressed on a kernel with @f. Returns 0,
+ * or -EOPNOTSUPP (or -EINVAL for a value the kernel would refuse at `on`) with a sentence
+ * naming the object, the value and the kernel version that brought it in @why.
+ */
+DAMONCTL_API int damonctl_tree_check(const struct damonctl_tree *t,
+				     const struct damonctl_features *f, char *why, size_t size);
+/* The same for one kdamond (e.g. the one about to be started). */
+DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *k,
+					const struct damonctl_features *f, char *why, size_t size);
+
+/*
+ * Make the staged sysfs files equal @want, given that they hold @have now (as read by
+ * damonctl_tree_read()). Only differences are written; a list whose length differs is
+ * recreated (the kernel recreates every child on any nr_* write). Directories the kernel
+ * lacks must only hold default values in @want. Nothing is started or committed. On
+ * failure, damonctl_last_error() names the file and value.
+ */
+DAMONCTL_API int damonctl_tree_stage(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
+				     const struct damonctl_tree *have);
+/* The same for one kdamond, @have being its current state (NULL: freshly created). */
+DAMONCTL_API int damonctl_kdamond_stage(struct damonctl_ctx *ctx,
+					const struct damonctl_kdamond *want,
+					const struct damonctl_kdamond *have);
+/* Put the tree back as @saved (read earlier): undoes a failed start. */
+DAMONCTL_API int damonctl_tree_restore(struct damonctl_ctx *ctx,
+				       const struct damonctl_tree *saved);
+
+/*
+ * Staging, planned without I/O: the ordered writes damonctl_*_stage() would make, which can
+ * be shown (a dry run) and then applied. Paths are relative to the admin directory.
+ */
+struct damonctl_plan;
+DAMONCTL_API int damonctl_tree_plan(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
+				    const struct damonctl_tree *have, struct damonctl_plan **out);
+DAMONCTL_API int damonctl_kdamond_plan(struct damonctl_ctx *ctx,
+				       const struct damonctl_kdamond *want,
+				       const struct damonctl_kdamond *have,
+				       struct damonctl_plan **out);
+DAMONCTL_API size_t damonctl_plan_nr_writes(const struct damonctl_plan *p);
+DAMONCTL_API int damonctl_plan_write(const struct damonctl_plan *p, size_t i,
+				     const char **path, const char **value);
+DAMONCTL_API int damonctl_plan_apply(struct damonctl_ctx *ctx, const struct damonctl_plan *p);
+DAMONCTL_API void damonctl_plan_free(struct damonctl_plan *p);
+
+/*
+ * Call @fn for every file whose value differs between @a and @b (path relative to the
+ * kdamond directory; old or new NULL when absent on that side). Results (stats, state) are
+ * skipped unless DAMONCTL_DIFF_RESULTS. A non-zero return from @fn stops the walk.
+ */
+#define DAMONCTL_DIFF_RESULTS (1u << 0)
+typedef int (*damonctl_diff_fn)(void *data, const char *path, const char *old_value,
+				const char *new_value);
+DAMONCTL_API int damonctl_kdamond_diff(const struct damonctl_kdamond *a,
+				       const struct damonctl_kdamond *b, unsigned int flags,
+				       damonctl_diff_fn fn, void *data);
+
+enum damonctl_cmd {
+	DAMONCTL_CMD_ON, DAMONCTL_CMD_OFF, DAMONCTL_CMD_COMMIT,
+	DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS, DAMONCTL_CMD_UPDATE_SCHEMES_STATS,
+	DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS, DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_BYTES,
+	DAMONCTL_CMD_CLEAR_SCHEMES_TRIED_REGIONS, DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS,
+	DAMONCTL_CMD_UPDATE_TUNED_INTERVALS,
+};
+DAMONCTL_API const char *damonctl_cmd_name(enum damonctl_cmd cmd);
+/* Write a command to kdamonds/<index>/state. */
+DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int index,
+				      enum damonctl_cmd cmd);
+/* Read kdamonds/<index>/state and pid: 1 when running, 0 when not, or -errno. */
+DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned int index,
+					     int *pid);
+/* Write one value to a file relative to the admin dir (for what the model does not cover). */
+DAMONCTL_API int damonctl_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
+/* Read one file relative to the admin dir, trailing newline stripped. */
+DAMONCTL_API int damonctl_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
+			       size_t size);
+
+/* ------------------------------------------------------------------------------------------
+ * JSON: damonc's own schema (docs in damonctl-json(5)) and damo's kdamonds JSON.
+ */
+enum damonctl_json_flags {
+	DAMONCTL_JSON_CONFIG = 1 << 0,	/* only what can be written: no stats, state or pid */
+	DAMONCTL_JSON_PRETTY = 1 << 1,
+};
+/* A malloc'd, NUL-terminated document {"format_version": 1, "kdamonds": [...]}. */
+DAMONCTL_API char *damonctl_tree_to_json(const struct damonctl_tree *t, unsigned int flags);
+/*
+ * Parse damonc's schema or damo's (`damo args damon` output, with its human-unit strings),
+ * detected from the content. -EINVAL with a sentence naming the offending key in @why.
+ */
+DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree **out,
+					 char *why, size_t size);
+#define DAMONCTL_JSON_FORMAT_VERSION 1
+
+/* ------------------------------------------------------------------------------------------
+ * Units, parsed and printed in one place.
+ */
+#define DAMONCTL_MAX UINT64_MAX		/* what "max" parses to */
+
+/* "5s", "100ms", "250us", "1.5m", "2h", "max"; a bare number is microseconds. */
+DAMONCTL_API int damonctl_parse_time_us(const char *s, uint64_t *us);
+/* "4096", "4K", "2MiB", "1.5G" (binary), "1MB" (decimal), "max"; a bare number is bytes. */
+DAMONCTL_API int damonctl_parse_size(const char *s, uint64_t *bytes);
+/* "80%", "12.5%", "500bp"; a bare number is a percentage. Result in basis points. */
+DAMONCTL_API int damonctl_parse_percent_bp(const char *s, uint64_t *bp);
+/* "500", "500bp", "5%": basis points; a bare number is basis points. */
+DAMONCTL_API int damonctl_parse_bp(const char *s, uint64_t *bp);
+/* A plain unsigned integer, base 0 like the kernel's (decimal, 0x hex, 0 octal), or "max". */
+DAMONCTL_API int damonctl_parse_u64(const char *s, uint64_t *v);
+
+/* Printing: "5 ms", "1.500 s", "max"; "2 MiB", "1.50 GiB", "max"; "5.00%" from bp. */
+DAMONCTL_API int damonctl_fmt_time_us(uint64_t us, char *buf, size_t size);
+DAMONCTL_API int damonctl_fmt_size(uint64_t bytes, char *buf, size_t size);
+DAMONCTL_API int damonctl_fmt_bp(uint64_t bp, char *buf, size_t size);
+
+/* An access rate in bp of samples to nr_accesses (samples per aggregation), rounding down
+ * for minimums and up for maximums, and back; an age in microseconds to aggregations. */
+DAMONCTL_API uint64_t damonctl_rate_bp_to_nr_accesses(uint64_t bp, uint64_t sample_us,
+						      uint64_t aggr_us, bool round_up);
+DAMONCTL_API uint64_t damonctl_nr_accesses_to_rate_bp(uint64_t nr, uint64_t sample_us,
+						      uint64_t aggr_us);
+DAMONCTL_API uint64_t damonctl_age_us_to_aggrs(uint64_t us, uint64_t aggr_us);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Checking a model before anything is written: that this kernel can express every
+ * non-default value, and that `on` would not refuse it for a reason known in advance. A
+ * failed start must leave the kernel untouched, and the cheapest way is to never begin.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void label(const struct dobj *o, char *buf, size_t size)
+{
+	char parent[256] = "";
+	const char *name = dctl_kinds[o->kind].name;
+
+	if (o->kind == K_TREE) {
+		buf[0] = '\0';
+		return;
+	}
+	if (o->parent && o->parent->kind != K_TREE)
+		label(o->parent, parent, sizeof(parent));
+	if (o->kind == K_FILTER && o->parent) {
+		static const char *const names[] = {
+			[L_SCHEME_FILTERS] = "filter",
+			[L_SCHEME_CORE_FILTERS] = "core filter",
+			[L_SCHEME_OPS_FILTERS] = "ops filter",
+		};
+		unsigned int l;
+
+		for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++)
+			if (o->index < o->parent->lists[l].nr &&
+			    o->parent->lists[l].items[o->index] == o)
+				name = names[l];
+	}
+	snprintf(buf, size, "%s%s%s %u", parent, *parent ? ", " : "", name, o->index);
+}
+
+static int why_fail(char *why, size_t size, int err, const struct dobj *o, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int why_fail(char *why, size_t size, int err, const struct dobj *o, const char *fmt, ...)
+{
+	char where[256], msg[512];
+	va_list ap;
+
+	if (why && size) {
+		label(o, where, sizeof(where));
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		snprintf(why, size, "%s%s%s", where, *where ? ": " : "", msg);
+	}
+	return err;
+}
+
+DAMONCTL_API int damonctl_features_describe_version(const struct damonctl_features *f,
+						     char *buf, size_t size)
+{
+	int n;
+
+	if (f->vmax && f->vmax <= f->vmin)
+		n = snprintf(buf, size, "%d.%d", f->vmin / 1000, f->vmin % 1000);
+	else if (!f->vmax)
+		n = snprintf(buf, size, "%d.%d or later", f->vmin / 1000, f->vmin % 1000);
+	else
+		n = snprintf(buf, size, "%d.%d to %d.%d", f->vmin / 1000, f->vmin % 1000,
+			     f->vmax / 1000, f->vmax % 1000);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : n;
+}
+
+static int missing(const struct damonctl_features *f, enum damonctl_feature feat,
+		   const struct dobj *o, const char *what, char *why, size_t size)
+{
+	char ver[64];
+
+	damonctl_features_describe_version(f, ver, sizeof(ver));
+	if (dctl_feature_queued(feat))
+		return why_fail(why, size, -EOPNOTSUPP, o,
+				"%s needs %s (%s), which no released kernel has yet; this kernel "
+				"is %s", what, damonctl_feature_description(feat),
+				damonctl_feature_since(feat), ver);
+	return why_fail(why, size, -EOPNOTSUPP, o,
+			"%s needs %s, which arrived in Linux %s; this kernel is %s", what,
+			damonctl_feature_description(feat), damonctl_feature_since(feat), ver);
+}
+
+static int check_features(const struct dobj *o, const struct damonctl_features *f, char *why,
+			  size_t size)
+{
+	const struct kind_desc *kd = &dctl_kinds[o->kind];
+	unsigned int a, l, i;
+	char what[256];
+	int r;
+
+	for (a = 0; a < kd->nr_attrs; a++) {
+		const struct attr_desc *d = &kd->attrs[a];
+
+		if (d->flags & A_RO || dobj_is_default(o, a))
+			continue;
+		if (d->feature != FEAT_NONE && damonctl_features_has(f, d->feature) == DAMONCTL_NO) {
+			snprintf(what, sizeof(what), "%s", d->file);
+			return missing(f, d->feature, o, what, why, size);
+		}
+	}
+	/* Keywords are checked even when default: the default of one kernel may be missing
+	 * from another only for operations, which depend on the build, not the version. */
+	for (a = 0; a < kd->nr_attrs; a++) {
+		const struct attr_desc *d = &kd->attrs[a];
+		const char *kw;
+		const struct keyword *k;
+
+		if (d->type != V_KW || d->flags & A_RO)
+			continue;
+		kw = o->v[a].s ? o->v[a].s : d->defs;
+		k = dctl_keyword_find(d->kwset, kw);
+		if (!k)
+			return why_fail(why, size, -EINVAL, o, "%s '%s' is not a known keyword",
+					d->file, kw);
+		if (d->kwset == DAMONCTL_KW_OPERATIONS) {
+			if (damonctl_features_has_keyword(f, d->kwset, kw) == DAMONCTL_NO)
+				return why_fail(why, size, -EOPNOTSUPP, o,
+						"operations '%s' is not available on this kernel "
+						"(it is not in avail_operations; CONFIG_DAMON_%s "
+						"may be off)", kw,
+						!strcmp(kw, "paddr") ? "PADDR" : "VADDR");
+			continue;
+		}
+		if (k->feature != FEAT_NONE && damonctl_features_has(f, k->feature) == DAMONCTL_NO) {
+			snprintf(what, sizeof(what), "%s '%s'", d->file, kw);
+			return missing(f, k->feature, o, what, why, size);
+		}
+	}
+	for (l = 0; l < kd->nr_lists; l++) {
+		const struct list_desc *ld = &kd->lists[l];
+
+		if (ld->flags & A_RO || !o->lists[l].nr)
+			continue;
+		if (ld->feature != FEAT_NONE && damonctl_features_has(f, ld->feature) == DAMONCTL_NO) {
+			snprintf(what, sizeof(what), "%s", ld->dir);
+			return missing(f, ld->feature, o, what, why, size);
+		}
+		for (i = 0; i < o->lists[l].nr; i++) {
+			r = check_features(o->lists[l].items[i], f, why, size);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* What the kernel would refuse at `on` (sysfs.c/core.c), said before writing anything. */
+static int check_context(const struct dobj *c, char *why, size_t size)
+{
+	uint64_t sample = c->v[DAMONCTL_CONTEXT_SAMPLE_US].u;
+	uint64_t aggr = c->v[DAMONCTL_CONTEXT_AGGR_US].u;
+	uint64_t rmin = c->v[DAMONCTL_CONTEXT_MIN_NR_REGIONS].u;
+	uint64_t rmax = c->v[DAMONCTL_CONTEXT_MAX_NR_REGIONS].u;
+	const char *ops = c->v[DAMONCTL_CONTEXT_OPERATIONS].s ?
+		c->v[DAMONCTL_CONTEXT_OPERATIONS].s : "vaddr";
+	unsigned int i, j;
+
+	if (rmin < 3)
+		return why_fail(why, size, -EINVAL, c,
+				"the minimum number of regions is %llu; DAMON needs at least 3",
+				(unsigned long long)rmin);
+	if (rmin > rmax)
+		return why_fail(why, size, -EINVAL, c,
+				"the minimum number of regions (%llu) exceeds the maximum (%llu)",
+				(unsigned long long)rmin, (unsigned long long)rmax);
+	if (sample > aggr)
+		return why_fail(why, size, -EINVAL, c,
+				"the sampling interval (%llu us) exceeds the aggregation "
+				"interval (%llu us)", (unsigned long long)sample,
+				(unsigned long long)aggr);
+	if (c->v[DAMONCTL_CONTEXT_GOAL_AGGRS].u) {
+		uint64_t lo = c->v[DAMONCTL_CONTEXT_GOAL_MIN_SAMPLE_US].u;
+		uint64_t hi = c->v[DAMONCTL_CONTEXT_GOAL_MAX_SAMPLE_US].u;
+
+		if (lo > hi)
+			return why_fail(why, size, -EINVAL, c,
+					"intervals goal: min_sample_us (%llu) exceeds "
+					"max_sample_us (%llu)", (unsigned long long)lo,
+					(unsigned long long)hi);
+		if (sample < lo || sample > hi)
+			return why_fail(why, size, -EINVAL, c,
+					"intervals goal: the sampling interval (%llu us) is outside "
+					"[%llu, %llu] us", (unsigned long long)sample,
+					(unsigned long long)lo, (unsigned long long)hi);
+	}
+	if (!strcmp(ops, "paddr") && c->lists[L_CONTEXT_TARGETS].nr > 1)
+		return why_fail(why, size, -EINVAL, c,
+				"paddr monitors one target, not %u",
+				c->lists[L_CONTEXT_TARGETS].nr);
+	for (i = 0; i < c->lists[L_CONTEXT_TARGETS].nr; i++) {
+		const struct dobj *t = c->lists[L_CONTEXT_TARGETS].items[i];
+		const struct dlist *rl = &t->lists[L_TARGET_REGIONS];
+
+		if (strcmp(ops, "paddr") && t->v[DAMONCTL_TARGET_PID].i <= 0)
+			return why_fail(why, size, -EINVAL, t, "%s needs a process id (pid_target)",
+					ops);
+		for (j = 0; j < rl->nr; j++) {
+			uint64_t s = rl->items[j]->v[A_REGION_START].u;
+			uint64_t e = rl->items[j]->v[A_REGION_END].u;
+
+			if (s >= e)
+				return why_fail(why, size, -EINVAL, t,
+						"region %u [0x%llx, 0x%llx) is empty or reversed", j,
+						(unsigned long long)s, (unsigned long long)e);
+			if (j && rl->items[j - 1]->v[A_REGION_END].u > s)
+				return why_fail(why, size, -EINVAL, t,
+						"regions %u and %u overlap or are out of order", j - 1,
+						j);
+		}
+	}
+	for (i = 0; i < c->lists[L_CONTEXT_SCHEMES].nr; i++) {
+		const struct dobj *s = c->lists[L_CONTEXT_SCHEMES].items[i];
+		static const struct { unsigned int lo, hi; const char *what; } ranges[] = {
+			{ DAMONCTL_SCHEME_SZ_MIN, DAMONCTL_SCHEME_SZ_MAX, "size" },
+			{ DAMONCTL_SCHEME_NR_ACCESSES_MIN, DAMONCTL_SCHEME_NR_ACCESSES_MAX,
+			  "access rate" },
+			{ DAMONCTL_SCHEME_AGE_MIN, DAMONCTL_SCHEME_AGE_MAX, "age" },
+		};
+		unsigned int k, l;
+
+		for (k = 0; k < ARRAY_SIZE(ranges); k++)
+			if (s->v[ranges[k].lo].u > s->v[ranges[k].hi].u)
+				return why_fail(why, size, -EINVAL, s,
+						"the %s range has its minimum (%llu) above its "
+						"maximum (%llu): the scheme can never apply",
+						ranges[k].what,
+						(unsigned long long)s->v[ranges[k].lo].u,
+						(unsigned long long)s->v[ranges[k].hi].u);
+		for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++) {
+			for (k = 0; k < s->lists[l].nr; k++) {
+				const struct dobj *f = s->lists[l].items[k];
+				const char *type = f->v[DAMONCTL_FILTER_TYPE].s ?
+					f->v[DAMONCTL_FILTER_TYPE].s : "anon";
+				bool core = !strcmp(type, "addr") || !strcmp(type, "target");
+
+				if (!strcmp(type, "addr") && f->v[DAMONCTL_FILTER_ADDR_END].u <
+							     f->v[DAMONCTL_FILTER_ADDR_START].u)
+					return why_fail(why, size, -EINVAL, f,
+							"addr_end is below addr_start");
+				if (!strcmp(type, "hugepage_size") &&
+				    f->v[DAMONCTL_FILTER_MIN].u > f->v[DAMONCTL_FILTER_MAX].u)
+					return why_fail(why, size, -EINVAL, f,
+							"min is above max");
+				if (!strcmp(type, "memcg") &&
+				    !*(f->v[DAMONCTL_FILTER_MEMCG_PATH].s ?
+				       f->v[DAMONCTL_FILTER_MEMCG_PATH].s : ""))
+					return why_fail(why, size, -EINVAL, f,
+							"a memcg filter needs memcg_path");
+				if (l == L_SCHEME_CORE_FILTERS && !core)
+					return why_fail(why, size, -EINVAL, f,
+							"core_filters take only addr and target "
+							"filters, not '%s'", type);
+				if (l == L_SCHEME_OPS_FILTERS && core)
+					return why_fail(why, size, -EINVAL, f,
+							"ops_filters do not take '%s' filters "
+							"(use core_filters)", type);
+			}
+		}
+	}
+	return 0;
+}
+
+DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *kdamond,
+				       const struct damonctl_features *f, char *why, size_t size)
+{
+	const struct dobj *k = CDOBJ(kdamond);
+	unsigned int c;
+	int r;
+
+	if (why && size)
+		why[0] = '\0';
+	if (k->lists[L_KDAMOND_CONTEXTS].nr > 1)
+		return why_fail(why, size, -EINVAL, k, "a kdamond runs one context, not %u",
+				k->lists[L_KDAMOND_CONTEXTS].nr);
+	for (c = 0; c < k->lists[L_KDAMOND_CONTEXTS].nr; c++) {
+		r = check_context(k->lists[L_KDAMOND_CONTEXTS].items[c], why, size);
+		if (r)
+			return r;
+	}
+	return f ? check_features(k, f, why, size) : 0;
+}
+
+DAMONCTL_API int damonctl_tree_check(const struct damonctl_tree *tree,
+				     const struct damonctl_features *f, char *why, size_t size)
+{
+	const struct dobj *t = CDOBJ(tree);
+	unsigned int k;
+	int r;
+
+	if (why && size)
+		why[0] = '\0';
+	for (k = 0; k < t->lists[L_TREE_KDAMONDS].nr; k++) {
+		r = damonctl_kdamond_check((const struct damonctl_kdamond *)
+					   t->lists[L_TREE_KDAMONDS].items[k], f, why, size);
+		if (r)
+			return r;
+	}
+	return 0;
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Turning the kernel's terse errnos into sentences. The same errno means different things
+ * on different files (EBUSY from `on` is another DAMON user, from nr_kdamonds a running
+ * kdamond; ENOMEM from `on` is almost never memory), so the last failed access decides.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Which exclusive DAMON module holds DAMON, if any: "DAMON_STAT" etc. */
+static const char *exclusive_holder(const struct damonctl_ctx *ctx)
+{
+	static const struct { const char *module, *name; } mods[] = {
+		{ "damon_stat", "DAMON_STAT" },
+		{ "damon_reclaim", "DAMON_RECLAIM" },
+		{ "damon_lru_sort", "DAMON_LRU_SORT" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mods); i++) {
+		char rel[128], path[PATH_MAX], buf[8];
+
+		snprintf(rel, sizeof(rel), "module/%s/parameters/enabled", mods[i].module);
+		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
+			continue;
+		if (dctl_read_at(AT_FDCWD, path, buf, sizeof(buf)) > 0 && buf[0] == 'Y')
+			return mods[i].name;
+	}
+	return NULL;
+}
+
+static unsigned int kdamond_of(const char *path)
+{
+	unsigned int k = 0;
+
+	sscanf(path, "kdamonds/%u", &k);
+	return k;
+}
+
+DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char *buf,
+				   size_t size)
+{
+	const char *path = ctx->have_err ? ctx->err.path : "";
+	const char *value = ctx->have_err ? ctx->err.value : "";
+	const char *sys = strerror(err < 0 ? -err : err);
+	bool state = ends_with(path, "/state");
+	bool start = state && !strcmp(value, "on");
+	bool commit = state && (!strcmp(value, "commit") ||
+				!strcmp(value, "commit_schemes_quota_goals"));
+	char where[PATH_MAX + 300];
+	const char *why = NULL;
+	char whybuf[256];
+
+	if (!ctx->have_err || ctx->err.err != err) {
+		path = "";
+		value = "";
+		state = start = commit = false;
+	}
+	if (*path && ctx->err.write)
+		snprintf(where, sizeof(where), " (%s: %s)", path, value);
+	else if (*path)
+		snprintf(where, sizeof(where), " (%s)", path);
+	else
+		where[0] = '\0';
+
+	switch (-err) {
+	case EROFS:
+		why = "the DAMON sysfs directory is read-only here";
+		break;
+	case EACCES:
+	case EPERM:
+		if (state && !strcmp(value, "off"))
+			why = "the kdamond has already stopped by itself (its targets exited)";
+		else
+			why = "permission denied: DAMON's sysfs files need root "
+			      "(CAP_SYS_ADMIN)";
+		break;
+	case ENOENT:
+		if (!*path || !strchr(path, '/'))
+			why = "this kernel has no DAMON sysfs interface (CONFIG_DAMON_SYSFS), "
+			      "or sysfs is not mounted";
+		else
+			why = "the file does not exist: the tree changed under us, or the "
+			      "kernel lacks it";
+		break;
+	case EOPNOTSUPP:
+		why = "this kernel lacks that file, so it cannot express the value";
+		break;
+	case EBUSY:
+		if (ends_with(path, "nr_kdamonds")) {
+			why = "nr_kdamonds cannot change while any kdamond runs";
+		} else if (start) {
+			const char *holder = exclusive_holder(ctx);
+
+			if (holder) {
+				snprintf(whybuf, sizeof(whybuf),
+					 "%s holds DAMON exclusively; disable it first (echo N > "
+					 "/sys/module/%s/parameters/enabled)", holder,
+					 !strcmp(holder, "DAMON_STAT") ? "damon_stat" :
+					 !strcmp(holder, "DAMON_RECLAIM") ? "damon_reclaim" :
+					 "damon_lru_sort");
+				why = whybuf;
+			} else {
+				why = "the kdamond is already running, or an exclusive DAMON user "
+				      "(DAMON_STAT, DAMON_RECLAIM or DAMON_LRU_SORT) holds DAMON";
+			}
+		} else if (ends_with(value, "tried_regions") || ends_with(value, "tried_bytes")) {
+			why = "another tried-regions update is in progress";
+		} else {
+			why = "DAMON's sysfs lock is busy (another writer); try again";
+		}
+		break;
+	case EINVAL:
+		if (start || commit)
+			why = "the kernel rejected the configuration: a target process does not "
+			      "exist, regions overlap or are reversed, the operations set is not "
+			      "available, or the monitoring attributes are inconsistent";
+		else if (state && !strcmp(value, "off"))
+			why = "the kdamond was never started";
+		else if (state)
+			why = "the kdamond is not running, or this kernel lacks the command";
+		else
+			why = "the kernel does not accept this value for this file";
+		break;
+	case ECANCELED:
+		why = "the kdamond is not running any more";
+		break;
+	case ENOMEM:
+		if (start || commit)
+			why = "a scheme could not be built: an unknown memcg path in a filter or "
+			      "goal, addr_end below addr_start, or a hugepage_size filter with "
+			      "min above max (the kernel reports these as out of memory)";
+		break;
+	case ERANGE:
+		why = "the value is out of range for this file";
+		break;
+	case ESRCH:
+		why = "no such process";
+		break;
+	default:
+		break;
+	}
+
+	if (start)
+		return snprintf(buf, size, "the kernel refused to start kdamond %u%s: %s (%s)",
+				kdamond_of(path), where, why ? why : sys, sys);
+	if (commit)
+		return snprintf(buf, size, "the kernel refused to commit to kdamond %u%s: %s (%s)",
+				kdamond_of(path), where, why ? why : sys, sys);
+	if (why)
+		return snprintf(buf, size, "%s%s (%s)", why, where, sys);
+	return snprintf(buf, size, "%s%s", sys, where);
+}

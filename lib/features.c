@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Feature detection from the tree itself, never from `uname -r`.
+ *
+ * Every file in the schema belongs to a feature with a known kernel version. Reading the
+ * live tree tells, for every directory that exists, which of its files are there: a present
+ * file proves its feature (and raises the version floor), a missing one disproves it (and
+ * lowers the version ceiling). The DAMON modules' parameters add more markers. A feature
+ * nothing speaks for or against is decided by the version bounds, else left unknown; only a
+ * keyword write can reveal keyword-only features, which damonctl_features_probe() does on a
+ * kdamond of the caller's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define V(maj, min) DAMONCTL_VERSION(maj, min)
+#define QUEUED 0x40000000	/* flag on versions of features not in any released kernel */
+
+static const struct {
+	const char *name;
+	int version;
+	const char *desc;
+} feats[DAMONCTL_NR_FEATURES] = {
+	[DAMONCTL_FEAT_SYSFS] = { "sysfs", V(5, 18), "the DAMON sysfs interface" },
+	[DAMONCTL_FEAT_OPS_VADDR] = { "ops_vaddr", V(5, 18), "virtual address monitoring (vaddr)" },
+	[DAMONCTL_FEAT_OPS_FVADDR] = { "ops_fvaddr", V(5, 19),
+				       "fixed virtual address ranges (fvaddr)" },
+	[DAMONCTL_FEAT_OPS_PADDR] = { "ops_paddr", V(5, 18), "physical address monitoring (paddr)" },
+	[DAMONCTL_FEAT_TRIED_REGIONS] = { "tried_regions", V(6, 2),
+					  "the regions each scheme tried (tried_regions)" },
+	[DAMONCTL_FEAT_FILTERS] = { "filters", V(6, 3), "DAMOS filters (anon, memcg)" },
+	[DAMONCTL_FEAT_TRIED_BYTES] = { "tried_bytes", V(6, 6), "tried_regions/total_bytes" },
+	[DAMONCTL_FEAT_FILTER_ADDR_TARGET] = { "filter_addr_target", V(6, 6),
+					       "addr and target filters" },
+	[DAMONCTL_FEAT_APPLY_INTERVAL] = { "apply_interval", V(6, 7),
+					   "per-scheme apply interval" },
+	[DAMONCTL_FEAT_QUOTA_GOALS] = { "quota_goals", V(6, 8), "quota goals (user_input)" },
+	[DAMONCTL_FEAT_GOAL_METRICS] = { "goal_metrics", V(6, 9),
+					 "goal metrics (target_metric, some_mem_psi_us)" },
+	[DAMONCTL_FEAT_EFFECTIVE_QUOTA] = { "effective_quota", V(6, 9),
+					    "the effective quota (effective_bytes)" },
+	[DAMONCTL_FEAT_FILTER_YOUNG] = { "filter_young", V(6, 10), "the young filter" },
+	[DAMONCTL_FEAT_TARGET_NID] = { "target_nid", V(6, 11),
+				       "migrate_hot/migrate_cold actions and target_nid" },
+	[DAMONCTL_FEAT_FILTER_ALLOW] = { "filter_allow", V(6, 14),
+					 "allow filters and sz_ops_filter_passed" },
+	[DAMONCTL_FEAT_CORE_OPS_FILTERS] = { "core_ops_filters", V(6, 15),
+					     "core_filters/ops_filters, active, hugepage_size "
+					     "and unmapped filters" },
+	[DAMONCTL_FEAT_INTERVALS_GOAL] = { "intervals_goal", V(6, 15),
+					   "monitoring intervals auto-tuning" },
+	[DAMONCTL_FEAT_GOAL_NID] = { "goal_nid", V(6, 16), "node_mem_used_bp/node_mem_free_bp goals" },
+	[DAMONCTL_FEAT_REFRESH_MS] = { "refresh_ms", V(6, 17), "periodic stats refresh (refresh_ms)" },
+	[DAMONCTL_FEAT_DESTS] = { "dests", V(6, 17), "migration destinations (dests)" },
+	[DAMONCTL_FEAT_ADDR_UNIT] = { "addr_unit", V(6, 18), "paddr address unit (addr_unit)" },
+	[DAMONCTL_FEAT_OBSOLETE_TARGET] = { "obsolete_target", V(6, 19),
+					    "removing targets online (obsolete_target)" },
+	[DAMONCTL_FEAT_GOAL_PATH] = { "goal_path", V(6, 19),
+				      "node_memcg_used_bp/node_memcg_free_bp goals" },
+	[DAMONCTL_FEAT_SNAPSHOTS] = { "snapshots", V(7, 0),
+				      "nr_snapshots/max_nr_snapshots, active_mem_bp goals" },
+	[DAMONCTL_FEAT_GOAL_TUNER] = { "goal_tuner", V(7, 1),
+				       "quota goal tuners (consist, temporal)" },
+	[DAMONCTL_FEAT_PAUSE] = { "pause", V(7, 2), "pausing a context (pause)" },
+	[DAMONCTL_FEAT_PROBES] = { "probes", V(7, 2), "access probes" },
+	[DAMONCTL_FEAT_FAIL_CHARGE] = { "fail_charge", V(7, 2), "quota charge of failed attempts" },
+	[DAMONCTL_FEAT_ACTION_COLLAPSE] = { "action_collapse", V(7, 2),
+					    "the collapse action (MADV_COLLAPSE)" },
+	[DAMONCTL_FEAT_HUGEPAGE_MEM_BP] = { "hugepage_mem_bp", V(7, 4) | QUEUED,
+					    "the hugepage_mem_bp quota goal metric" },
+};
+
+int dctl_feature_version(enum damonctl_feature f)
+{
+	return feats[f].version & ~QUEUED;
+}
+
+bool dctl_feature_queued(enum damonctl_feature f)
+{
+	return feats[f].version & QUEUED;
+}
+
+DAMONCTL_API const char *damonctl_feature_name(enum damonctl_feature f)
+{
+	return (unsigned int)f < DAMONCTL_NR_FEATURES ? feats[f].name : NULL;
+}
+
+DAMONCTL_API const char *damonctl_feature_description(enum damonctl_feature f)
+{
+	return (unsigned int)f < DAMONCTL_NR_FEATURES ? feats[f].desc : NULL;
+}
+
+DAMONCTL_API const char *damonctl_feature_since(enum damonctl_feature f)
+{
+	static const char *const since[DAMONCTL_NR_FEATURES] = {
+		[DAMONCTL_FEAT_SYSFS] = "5.18", [DAMONCTL_FEAT_OPS_VADDR] = "5.18",
+		[DAMONCTL_FEAT_OPS_FVADDR] = "5.19", [DAMONCTL_FEAT_OPS_PADDR] = "5.18",
+		[DAMONCTL_FEAT_TRIED_REGIONS] = "6.2", [DAMONCTL_FEAT_FILTERS] = "6.3",
+		[DAMONCTL_FEAT_TRIED_BYTES] = "6.6", [DAMONCTL_FEAT_FILTER_ADDR_TARGET] = "6.6",
+		[DAMONCTL_FEAT_APPLY_INTERVAL] = "6.7", [DAMONCTL_FEAT_QUOTA_GOALS] = "6.8",
+		[DAMONCTL_FEAT_GOAL_METRICS] = "6.9", [DAMONCTL_FEAT_EFFECTIVE_QUOTA] = "6.9",
+		[DAMONCTL_FEAT_FILTER_YOUNG] = "6.10", [DAMONCTL_FEAT_TARGET_NID] = "6.11",
+		[DAMONCTL_FEAT_FILTER_ALLOW] = "6.14", [DAMONCTL_FEAT_CORE_OPS_FILTERS] = "6.15",
+		[DAMONCTL_FEAT_INTERVALS_GOAL] = "6.15", [DAMONCTL_FEAT_GOAL_NID] = "6.16",
+		[DAMONCTL_FEAT_REFRESH_MS] = "6.17", [DAMONCTL_FEAT_DESTS] = "6.17",
+		[DAMONCTL_FEAT_ADDR_UNIT] = "6.18", [DAMONCTL_FEAT_OBSOLETE_TARGET] = "6.19",
+		[DAMONCTL_FEAT_GOAL_PATH] = "6.19", [DAMONCTL_FEAT_SNAPSHOTS] = "7.0",
+		[DAMONCTL_FEAT_GOAL_TUNER] = "7.1", [DAMONCTL_FEAT_PAUSE] = "7.2",
+		[DAMONCTL_FEAT_PROBES] = "7.2", [DAMONCTL_FEAT_FAIL_CHARGE] = "7.2",
+		[DAMONCTL_FEAT_ACTION_COLLAPSE] = "7.2",
+		[DAMONCTL_FEAT_HUGEPAGE_MEM_BP] = "queued for 7.4",
+	};
+
+	return (unsigned int)f < DAMONCTL_NR_FEATURES ? since[f] : NULL;
+}
+
+/* Evidence gathered while walking: per feature, seen present and/or seen absent. */
+struct evidence {
+	bool present[DAMONCTL_NR_FEATURES];
+	bool absent[DAMONCTL_NR_FEATURES];
+	int vmin, vmax;		/* vmax 0: no ceiling */
+	bool ops_known;
+	bool ops[3];
+};
+
+static void saw_version(struct evidence *ev, int version, bool present)
+{
+	if (present) {
+		if (version > ev->vmin)
+			ev->vmin = version;
+	} else if (!ev->vmax || version - 1 < ev->vmax) {
+		ev->vmax = version - 1;
+	}
+}
+
+static void saw(struct evidence *ev, int feature, bool present)
+{
+	if (feature == FEAT_NONE)
+		return;
+	if (present)
+		ev->present[feature] = true;
+	else
+		ev->absent[feature] = true;
+	saw_version(ev, dctl_feature_version(feature), present);
+}
+
+static void walk(struct evidence *ev, const struct dobj *o)
+{
+	const struct kind_desc *kd = &dctl_kinds[o->kind];
+	unsigned int a, l, i;
+
+	for (a = 0; a < kd->nr_attrs; a++)
+		saw(ev, kd->attrs[a].feature, o->has >> a & 1);
+	if (o->kind == K_CONTEXT && (o->has >> DAMONCTL_CONTEXT_AVAIL_OPERATIONS & 1)) {
+		const char *s = o->v[DAMONCTL_CONTEXT_AVAIL_OPERATIONS].s;
+		char buf[256], *tok, *save;
+
+		ev->ops_known = true;
+		snprintf(buf, sizeof(buf), "%s", s ? s : "");
+		for (tok = strtok_r(buf, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
+			if (!strcmp(tok, "vaddr"))
+				ev->ops[0] = true;
+			else if (!strcmp(tok, "fvaddr"))
+				ev->ops[1] = true;
+			else if (!strcmp(tok, "paddr"))
+				ev->ops[2] = true;
+		}
+	}
+	for (l = 0; l < kd->nr_lists; l++) {
+		saw(ev, kd->lists[l].feature, o->lists_has >> l & 1);
+		for (i = 0; i < o->lists[l].nr; i++)
+			walk(ev, o->lists[l].items[i]);
+	}
+}
+
+/* Module parameters that appeared in known versions: more markers, without any write. */
+static const struct {
+	const char *module;
+	const char *param;	/* NULL: the module's presence itself */
+	int version;
+} module_markers[] = {
+	{ "damon_reclaim", "skip_anon", V(6, 3) },
+	{ "damon_reclaim", "quota_mem_pressure_us", V(6, 9) },
+	{ "damon_reclaim", "addr_unit", V(6, 18) },
+	{ "damon_reclaim", "autotune_monitoring_intervals", V(7, 2) },
+	{ "damon_lru_sort", "active_mem_bp", V(7, 0) },
+	{ "damon_lru_sort", "addr_unit", V(6, 18) },
+	{ "damon_lru_sort", "autotune_monitoring_intervals", V(7, 2) },
+	{ "damon_stat", NULL, V(6, 17) },
+	{ "damon_stat", "aggr_interval_us", V(6, 18) },
+	{ "damon_stat", "kdamond_pid", V(7, 2) },
+};
+
+static void module_evidence(struct damonctl_ctx *ctx, struct evidence *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(module_markers); i++) {
+		char rel[128], path[PATH_MAX];
+		bool mod_exists, exists;
+
+		snprintf(rel, sizeof(rel), "module/%s/parameters", module_markers[i].module);
+		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
+			continue;
+		mod_exists = access(path, F_OK) == 0;
+		if (!module_markers[i].param) {
+			/* a module missing may just be configured out: only presence counts */
+			if (mod_exists)
+				saw_version(ev, module_markers[i].version, true);
+			continue;
+		}
+		if (!mod_exists)
+			continue;
+		snprintf(rel, sizeof(rel), "module/%s/parameters/%s", module_markers[i].module,
+			 module_markers[i].param);
+		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
+			continue;
+		exists = access(path, F_OK) == 0;
+		saw_version(ev, module_markers[i].version, exists);
+	}
+}
+
+static void decide(struct damonctl_features *f, const struct evidence *ev)
+{
+	unsigned int i;
+
+	f->vmin = ev->vmin;
+	f->vmax = ev->vmax;
+	f->ops_known = ev->ops_known;
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
+		int v = dctl_feature_version(i);
+
+		if (ev->present[i])
+			f->has[i] = DAMONCTL_YES;
+		else if (ev->absent[i])
+			f->has[i] = DAMONCTL_NO;
+		else if (dctl_feature_queued(i))
+			/* not in any release: only a probe can tell, unless we know it is old */
+			f->has[i] = ev->vmax && v > ev->vmax ? DAMONCTL_NO : DAMONCTL_UNKNOWN;
+		else if (v <= ev->vmin)
+			f->has[i] = DAMONCTL_YES;
+		else if (ev->vmax && v > ev->vmax)
+			f->has[i] = DAMONCTL_NO;
+		else
+			f->has[i] = DAMONCTL_UNKNOWN;
+	}
+	f->has[DAMONCTL_FEAT_SYSFS] = DAMONCTL_YES;
+	if (ev->ops_known) {
+		f->has[DAMONCTL_FEAT_OPS_VADDR] = ev->ops[0] ? DAMONCTL_YES : DAMONCTL_NO;
+		f->has[DAMONCTL_FEAT_OPS_FVADDR] = ev->ops[1] ? DAMONCTL_YES : DAMONCTL_NO;
+		f->has[DAMONCTL_FEAT_OPS_PADDR] = ev->ops[2] ? DAMONCTL_YES : DAMONCTL_NO;
+	} else {
+		f->has[DAMONCTL_FEAT_OPS_VADDR] = DAMONCTL_UNKNOWN;
+		f->has[DAMONCTL_FEAT_OPS_FVADDR] = DAMONCTL_UNKNOWN;
+		f->has[DAMONCTL_FEAT_OPS_PADDR] = DAMONCTL_UNKNOWN;
+	}
+}
+
+static int detect(struct damonctl_ctx *ctx, const struct dobj *tree, struct damonctl_features *f)
+{
+	struct evidence ev = { .vmin = DAMONCTL_VERSION(5, 18) };
+
+	/* damonc supports 6.1 and later; the sysfs tree of older kernels looks alike. */
+	saw_version(&ev, DAMONCTL_VERSION(6, 1), true);
+	walk(&ev, tree);
+	module_evidence(ctx, &ev);
+	decide(f, &ev);
+	return 0;
+}
+
+DAMONCTL_API int damonctl_features_detect(struct damonctl_ctx *ctx,
+					  struct damonctl_features **out)
+{
+	struct damonctl_features *f;
+	struct damonctl_tree *t;
+	int r;
+
+	r = damonctl_tree_read(ctx, &t);
+	if (r)
+		return r;
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		damonctl_tree_free(t);
+		return -ENOMEM;
+	}
+	detect(ctx, CDOBJ(t), f);
+	damonctl_tree_free(t);
+	*out = f;
+	return 0;
+}
+
+DAMONCTL_API void damonctl_features_free(struct damonctl_features *f)
+{
+	free(f);
+}
+
+DAMONCTL_API enum damonctl_support damonctl_features_has(const struct damonctl_features *f,
+							 enum damonctl_feature feat)
+{
+	if (!f || (unsigned int)feat >= DAMONCTL_NR_FEATURES)
+		return DAMONCTL_UNKNOWN;
+	return f->has[feat];
+}
+
+DAMONCTL_API void damonctl_features_version_range(const struct damonctl_features *f, int *min,
+						  int *max)
+{
+	if (min)
+		*min = f->vmin;
+	if (max)
+		*max = f->vmax;
+}
+
+DAMONCTL_API enum damonctl_support damonctl_features_has_keyword(
+	const struct damonctl_features *f, enum damonctl_kwset set, const char *name)
+{
+	const struct keyword *kw = dctl_keyword_find(set, name);
+
+	if (!kw)
+		return DAMONCTL_NO;
+	if (set == DAMONCTL_KW_OPERATIONS) {
+		if (!strcmp(name, "vaddr"))
+			return damonctl_features_has(f, DAMONCTL_FEAT_OPS_VADDR);
+		if (!strcmp(name, "fvaddr"))
+			return damonctl_features_has(f, DAMONCTL_FEAT_OPS_FVADDR);
+		return damonctl_features_has(f, DAMONCTL_FEAT_OPS_PADDR);
+	}
+	if (kw->feature == FEAT_NONE)
+		return DAMONCTL_YES;
+	return damonctl_features_has(f, kw->feature);
+}
+
+/*
+ * Keyword probes: a feature, the file (relative to the scheme directory) whose keyword set
+ * reveals it, and the keyword. Written to a stopped kdamond's staging files only.
+ */
+static const struct {
+	enum damonctl_feature feat;
+	const char *file;
+	const char *keyword;
+} probes[] = {
+	{ DAMONCTL_FEAT_HUGEPAGE_MEM_BP, "quotas/goals/0/target_metric", "hugepage_mem_bp" },
+	{ DAMONCTL_FEAT_ACTION_COLLAPSE, "action", "collapse" },
+	{ DAMONCTL_FEAT_TARGET_NID, "action", "migrate_hot" },
+	{ DAMONCTL_FEAT_GOAL_METRICS, "quotas/goals/0/target_metric", "some_mem_psi_us" },
+	{ DAMONCTL_FEAT_GOAL_NID, "quotas/goals/0/target_metric", "node_mem_used_bp" },
+	{ DAMONCTL_FEAT_GOAL_PATH, "quotas/goals/0/target_metric", "node_memcg_used_bp" },
+	{ DAMONCTL_FEAT_SNAPSHOTS, "quotas/goals/0/target_metric", "active_mem_bp" },
+	{ DAMONCTL_FEAT_FILTER_YOUNG, "filters/0/type", "young" },
+	{ DAMONCTL_FEAT_GOAL_TUNER, "quotas/goal_tuner", "temporal" },
+};
+
+DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonctl_features *f,
+					 unsigned int kdamond)
+{
+	struct damonctl_kdamond *k;
+	struct evidence ev = { 0 };
+	char rel[PATH_MAX], orig[256];
+	unsigned int i;
+	int r, running;
+
+	running = damonctl_kdamond_is_running(ctx, kdamond, NULL);
+	if (running < 0)
+		return running;
+	if (running)
+		return -EBUSY;
+
+	/* The files of the caller's fresh directories first. */
+	r = damonctl_kdamond_read(ctx, kdamond, &k);
+	if (r)
+		return r;
+	ev.vmin = f->vmin;
+	ev.vmax = f->vmax;
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
+		ev.present[i] = f->has[i] == DAMONCTL_YES;
+		ev.absent[i] = f->has[i] == DAMONCTL_NO;
+	}
+	walk(&ev, CDOBJ(k));
+	damonctl_kdamond_free(k);
+	if (!f->ops_known) {
+		/* a fresh context tells the operations sets */
+		f->ops_known = ev.ops_known;
+	} else {
+		ev.ops_known = true;
+		ev.ops[0] = f->has[DAMONCTL_FEAT_OPS_VADDR] == DAMONCTL_YES;
+		ev.ops[1] = f->has[DAMONCTL_FEAT_OPS_FVADDR] == DAMONCTL_YES;
+		ev.ops[2] = f->has[DAMONCTL_FEAT_OPS_PADDR] == DAMONCTL_YES;
+	}
+	decide(f, &ev);
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		if (f->has[probes[i].feat] != DAMONCTL_UNKNOWN)
+			continue;
+		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/schemes/0/%s", kdamond,
+			 probes[i].file);
+		if (damonctl_read(ctx, rel, orig, sizeof(orig)))
+			continue;	/* no such directory here: stays unknown */
+		r = damonctl_write(ctx, rel, probes[i].keyword);
+		if (r == -EINVAL) {
+			f->has[probes[i].feat] = DAMONCTL_NO;
+			damonctl_clear_error(ctx);
+			continue;
+		}
+		if (r)
+			return r;
+		f->has[probes[i].feat] = DAMONCTL_YES;
+		r = damonctl_write(ctx, rel, orig);
+		if (r)
+			return r;
+	}
+	return 0;
+}

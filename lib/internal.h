@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libdamonctl internals: the context, the generic object model and the ABI schema tables. */
+#ifndef DAMONCTL_INTERNAL_H
+#define DAMONCTL_INTERNAL_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "damonctl/damonctl.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- context ---- */
+struct damonctl_ctx {
+	char sysroot[PATH_MAX];
+	damonctl_log_fn log_fn;
+	void *log_data;
+	enum damonctl_log_level log_level;
+	/* the last failed access */
+	bool have_err;
+	struct {
+		int err;
+		bool write;
+		char path[PATH_MAX];
+		char value[256];
+	} err;
+};
+
+void dctl_log(const struct damonctl_ctx *ctx, enum damonctl_log_level level, const char *fmt,
+	      ...) __attribute__((format(printf, 3, 4)));
+void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *path,
+		    const char *value);
+
+/* ---- the schema: one table row per sysfs file or child list ---- */
+enum dkind {
+	K_TREE, K_KDAMOND, K_CONTEXT, K_TARGET, K_REGION, K_SCHEME, K_GOAL, K_FILTER, K_DEST,
+	K_TRIED, NR_KINDS
+};
+
+enum vtype {
+	V_U64,		/* kstrtoul */
+	V_U32,		/* kstrtouint */
+	V_INT,		/* kstrtoint */
+	V_BOOL,		/* Y/N */
+	V_KW,		/* keyword of attr_desc.kwset */
+	V_STR,		/* free string, stored verbatim */
+	V_LINES,	/* read-only list, one item per line */
+};
+
+#define A_RO		(1u << 0)	/* read-only file */
+#define A_RESULT	(1u << 1)	/* filled by the kernel (stats, state): not config */
+
+#define FEAT_NONE (-1)
+
+struct attr_desc {
+	const char *file;	/* relative to the object's directory; also its JSON path */
+	enum vtype type;
+	int kwset;		/* enum damonctl_kwset, for V_KW */
+	uint64_t def;		/* default number (two's complement for V_INT) */
+	const char *defs;	/* default string for V_KW/V_STR/V_LINES */
+	int feature;		/* enum damonctl_feature that added the file, or FEAT_NONE */
+	unsigned int flags;
+};
+
+struct list_desc {
+	const char *dir;	/* children live in <dir>/0 .. <dir>/N-1 */
+	const char *nr_file;	/* relative to the object's directory; NULL: enumerate */
+	const char *json;	/* JSON path of the array */
+	enum dkind child;
+	int feature;
+	unsigned int flags;	/* A_RO: filled by the kernel only */
+};
+
+struct kind_desc {
+	const char *name;	/* for messages: "scheme" */
+	const struct attr_desc *attrs;
+	unsigned int nr_attrs;
+	const struct list_desc *lists;
+	unsigned int nr_lists;
+};
+
+extern const struct kind_desc dctl_kinds[NR_KINDS];
+
+/* List indexes per kind, in table order. */
+enum { L_TREE_KDAMONDS };
+enum { L_KDAMOND_CONTEXTS };
+enum { L_CONTEXT_TARGETS, L_CONTEXT_SCHEMES };
+enum { L_TARGET_REGIONS };
+enum { L_SCHEME_GOALS, L_SCHEME_FILTERS, L_SCHEME_CORE_FILTERS, L_SCHEME_OPS_FILTERS,
+       L_SCHEME_DESTS, L_SCHEME_TRIED };
+enum { A_REGION_START, A_REGION_END };
+
+/* ---- keywords ---- */
+struct keyword {
+	const char *name;
+	int feature;		/* FEAT_NONE: every kernel damonc supports (6.1+) */
+};
+const struct keyword *dctl_keywords(enum damonctl_kwset set, unsigned int *nr);
+const struct keyword *dctl_keyword_find(enum damonctl_kwset set, const char *name);
+
+/* ---- objects ---- */
+union dval {
+	uint64_t u;
+	int64_t i;
+	char *s;
+};
+
+struct dlist {
+	struct dobj **items;
+	unsigned int nr, cap;
+};
+
+struct dobj {
+	enum dkind kind;
+	struct dobj *parent;
+	unsigned int index;	/* position in the parent's list */
+	uint64_t has;		/* attribute bits present (read from a kernel, or all) */
+	uint32_t lists_has;	/* list directories present */
+	union dval *v;
+	struct dlist *lists;
+};
+
+struct dobj *dobj_new(enum dkind kind);
+void dobj_free(struct dobj *o);
+struct dobj *dobj_dup(const struct dobj *o, struct dobj *parent);
+struct dobj *dobj_add(struct dobj *o, unsigned int list);
+int dobj_remove(struct dobj *o, unsigned int list, unsigned int i);
+void dobj_clear_list(struct dobj *o, unsigned int list);
+struct dobj *dobj_child(const struct dobj *o, unsigned int list, unsigned int i);
+unsigned int dobj_nr(const struct dobj *o, unsigned int list);
+bool dobj_is_default(const struct dobj *o, unsigned int attr);
+bool dobj_val_equal(const struct dobj *a, const struct dobj *b, unsigned int attr);
+int dobj_set_str(struct dobj *o, unsigned int attr, const char *s);
+/* Parse a sysfs value into attribute @attr (used by the reader and by JSON strings). */
+int dobj_parse(struct dobj *o, unsigned int attr, const char *text);
+/* Format attribute @attr as it is written to sysfs. */
+int dobj_format(const struct dobj *o, unsigned int attr, char *buf, size_t size);
+
+static inline const struct attr_desc *dobj_attr(const struct dobj *o, unsigned int a)
+{
+	return &dctl_kinds[o->kind].attrs[a];
+}
+
+#define DOBJ(p) ((struct dobj *)(p))
+#define CDOBJ(p) ((const struct dobj *)(p))
+
+/* ---- sysfs I/O ---- */
+/* Open a directory relative to @dirfd (AT_FDCWD for absolute paths). */
+int dctl_open_dir(int dirfd, const char *path);
+/* Read a small file, strip one trailing newline. -errno. Retries briefly on EBUSY. */
+int dctl_read_at(int dirfd, const char *file, char *buf, size_t size);
+int dctl_write_at(int dirfd, const char *file, const char *value);
+/* Admin-relative helpers with error recording. */
+int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel);
+int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
+
+/* ---- features ---- */
+struct damonctl_features {
+	int vmin, vmax;			/* version floor/ceiling from markers; vmax 0 = none */
+	enum damonctl_support has[DAMONCTL_NR_FEATURES];
+	bool ops_known;			/* avail_operations was read */
+};
+int dctl_feature_version(enum damonctl_feature feat);
+bool dctl_feature_queued(enum damonctl_feature feat);
+
+/* ---- small helpers ---- */
+/* snprintf that reports truncation: false (and a truncated @buf) when @size was too small. */
+bool dctl_fmt(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int dctl_kstrtou64(const char *s, uint64_t *v);	/* base 0, optional one '\n' */
+int dctl_kstrtos64(const char *s, int64_t *v);
+
+#endif

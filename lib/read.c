@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Loading the live tree into the model. Every file the schema knows is read if it exists;
+ * a missing file means this kernel lacks it (recorded in dobj.has), never an error.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define VALBUF 4096
+
+static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const char *rel);
+
+static int fail(struct damonctl_ctx *ctx, int err, const char *rel, const char *file)
+{
+	char path[PATH_MAX];
+
+	dctl_fmt(path, sizeof(path), "%s%s%s", rel, *rel ? "/" : "", file);
+	dctl_set_error(ctx, err, false, path, "");
+	return err;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Children of a list without an nr_* file (tried_regions): the numeric subdirectories. */
+static int enumerate(int dirfd, const char *dir, unsigned int **out, unsigned int *nr)
+{
+	unsigned int *idx = NULL, n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd = dctl_open_dir(dirfd, dir);
+
+	if (fd < 0)
+		return fd;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		unsigned long v;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		v = strtoul(de->d_name, &end, 10);
+		if (*end || v > UINT32_MAX)
+			continue;
+		if (n == cap) {
+			unsigned int *p = realloc(idx, (cap = cap ? cap * 2 : 64) * sizeof(*p));
+
+			if (!p) {
+				free(idx);
+				closedir(d);
+				return -ENOMEM;
+			}
+			idx = p;
+		}
+		idx[n++] = (unsigned int)v;
+	}
+	closedir(d);
+	qsort(idx, n, sizeof(*idx), cmp_uint);
+	*out = idx;
+	*nr = n;
+	return 0;
+}
+
+static int read_child(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsigned int list,
+		      unsigned int i, const char *rel)
+{
+	const struct list_desc *ld = &dctl_kinds[o->kind].lists[list];
+	char sub[PATH_MAX], childrel[PATH_MAX];
+	struct dobj *c;
+	int fd, r;
+
+	if (!dctl_fmt(sub, sizeof(sub), "%s/%u", ld->dir, i) ||
+	    !dctl_fmt(childrel, sizeof(childrel), "%s%s%s", rel, *rel ? "/" : "", sub))
+		return -ENAMETOOLONG;
+	fd = dctl_open_dir(dirfd, sub);
+	if (fd < 0)
+		return fail(ctx, fd, rel, sub);
+	c = dobj_add(o, list);
+	if (!c) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r = read_obj(ctx, fd, c, childrel);
+	close(fd);
+	return r;
+}
+
+static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsigned int list,
+		     const char *rel)
+{
+	const struct list_desc *ld = &dctl_kinds[o->kind].lists[list];
+	char buf[64];
+	unsigned int *idx = NULL, nr = 0, i;
+	uint64_t n;
+	int r;
+
+	if (!ld->nr_file) {
+		r = enumerate(dirfd, ld->dir, &idx, &nr);
+		if (r == -ENOENT)
+			return 0;
+		if (r)
+			return fail(ctx, r, rel, ld->dir);
+		o->lists_has |= 1u << list;
+		for (i = 0, r = 0; i < nr && !r; i++)
+			r = read_child(ctx, dirfd, o, list, idx[i], rel);
+		free(idx);
+		return r;
+	}
+	r = dctl_read_at(dirfd, ld->nr_file, buf, sizeof(buf));
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return fail(ctx, r, rel, ld->nr_file);
+	if (dctl_kstrtou64(buf, &n) || n > INT32_MAX)
+		return fail(ctx, -EBADMSG, rel, ld->nr_file);
+	o->lists_has |= 1u << list;
+	for (i = 0; i < n; i++) {
+		r = read_child(ctx, dirfd, o, list, i, rel);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const char *rel)
+{
+	const struct kind_desc *kd = &dctl_kinds[o->kind];
+	char buf[VALBUF];
+	unsigned int a, l;
+	int r;
+
+	o->has = 0;
+	o->lists_has = 0;
+	for (a = 0; a < kd->nr_attrs; a++) {
+		r = dctl_read_at(dirfd, kd->attrs[a].file, buf, sizeof(buf));
+		if (r == -ENOENT)
+			continue;
+		if (r < 0)
+			return fail(ctx, r, rel, kd->attrs[a].file);
+		r = dobj_parse(o, a, buf);
+		if (r)
+			return fail(ctx, -EBADMSG, rel, kd->attrs[a].file);
+		o->has |= UINT64_C(1) << a;
+	}
+	for (l = 0; l < kd->nr_lists; l++) {
+		r = read_list(ctx, dirfd, o, l, rel);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tree **out)
+{
+	struct dobj *t;
+	int fd, r;
+
+	fd = dctl_admin_open(ctx, "");
+	if (fd < 0)
+		return fd;
+	t = dobj_new(K_TREE);
+	if (!t) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r = read_obj(ctx, fd, t, "");
+	close(fd);
+	if (r) {
+		dobj_free(t);
+		return r;
+	}
+	*out = (struct damonctl_tree *)t;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int index,
+				       struct damonctl_kdamond **out)
+{
+	char rel[64];
+	struct dobj *k;
+	int fd, r;
+
+	snprintf(rel, sizeof(rel), "kdamonds/%u", index);
+	fd = dctl_admin_open(ctx, rel);
+	if (fd < 0)
+		return fd;
+	k = dobj_new(K_KDAMOND);
+	if (!k) {
+		close(fd);
+		return -ENOMEM;
+	}
+	k->index = index;
+	r = read_obj(ctx, fd, k, rel);
+	close(fd);
+	if (r) {
+		dobj_free(k);
+		return r;
+	}
+	*out = (struct damonctl_kdamond *)k;
+	return 0;
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reading and writing single sysfs files. Directories are opened once and files are reached
+ * with openat() relative to them, which keeps a whole-tree read to a few syscalls per file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The kernel's damon_sysfs_lock is a trylock: readers of `state`, `pid` and the path files
+ * may get EBUSY while another writer holds it. Retry for up to ~100 ms. */
+#define BUSY_RETRIES 50
+
+static void busy_wait(void)
+{
+	struct timespec ts = { 0, 2 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+int dctl_open_dir(int dirfd, const char *path)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
+{
+	int tries = 0, fd;
+	ssize_t n;
+
+	if (size == 0)
+		return -EINVAL;
+	for (;;) {
+		fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		n = read(fd, buf, size - 1);
+		if (n < 0) {
+			int err = errno;
+
+			close(fd);
+			if (err == EBUSY && ++tries < BUSY_RETRIES) {
+				busy_wait();
+				continue;
+			}
+			return -err;
+		}
+		close(fd);
+		break;
+	}
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return (int)n;
+}
+
+int dctl_write_at(int dirfd, const char *file, const char *value)
+{
+	size_t len = strlen(value);
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* sysfs takes the whole value in one write; an empty string still needs one. */
+	n = write(fd, len ? value : "\n", len ? len : 1);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != (len ? len : 1))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel)
+{
+	char path[PATH_MAX];
+	int r = damonctl_path(ctx, DAMONCTL_BASE_ADMIN, rel, path, sizeof(path));
+
+	if (r < 0)
+		return r;
+	r = dctl_open_dir(AT_FDCWD, path);
+	if (r < 0)
+		dctl_set_error(ctx, r, false, rel && *rel ? rel : path, "");
+	return r;
+}
+
+int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *value)
+{
+	char path[PATH_MAX];
+	int r = damonctl_path(ctx, DAMONCTL_BASE_ADMIN, rel, path, sizeof(path));
+
+	if (r < 0)
+		return r;
+	r = dctl_write_at(AT_FDCWD, path, value);
+	dctl_log(ctx, DAMONCTL_LOG_DEBUG, "write %s <= '%s': %s", rel, value,
+		 r ? strerror(-r) : "ok");
+	if (r)
+		dctl_set_error(ctx, r, true, rel, value);
+	return r;
+}
+
+DAMONCTL_API int damonctl_write(struct damonctl_ctx *ctx, const char *rel, const char *value)
+{
+	return dctl_admin_write(ctx, rel, value);
+}
+
+DAMONCTL_API int damonctl_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
+			       size_t size)
+{
+	char path[PATH_MAX];
+	int r = damonctl_path(ctx, DAMONCTL_BASE_ADMIN, rel, path, sizeof(path));
+
+	if (r < 0)
+		return r;
+	r = dctl_read_at(AT_FDCWD, path, buf, size);
+	if (r < 0) {
+		dctl_set_error(ctx, r, false, rel, "");
+		return r;
+	}
+	return 0;
+}
+
+/* Base-0 integer parsing as the kernel's kstrto*() (one trailing newline allowed). */
+int dctl_kstrtou64(const char *s, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || (*end && !(end[0] == '\n' && !end[1])))
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int dctl_kstrtos64(const char *s, int64_t *v)
+{
+	long long x;
+	char *end;
+
+	if (!s || !*s || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || (*end && !(end[0] == '\n' && !end[1])))
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
