@@ -78,9 +78,65 @@ damon_stat_set() { # Y|N
 # A background process to use as a DAMON target; it dies with the guest. Its output must not
 # be the pipe of the $(...) that reads its pid, or that would wait for it to exit.
 spawn_sleeper() {
-	sleep 100000 </dev/null >/dev/null 2>&1 &
+	sleep 100000 >/dev/null 2>&1 &
 	echo $!
 }
 
 note "guest: kernel $(uname -r), init started at $(cut -d' ' -f1 /proc/uptime) s of uptime"
 if [ -e "$STAT_ENABLED" ]; then note "damon_stat enabled=$(cat "$STAT_ENABLED")"; fi
+
+# The damonc command line is being written against a contract: a scenario that needs a command
+# damonc does not have yet is skipped, visibly, rather than failed or passed.
+require_damonc_command() { # command
+	damonc "$1" --help >/dev/null 2>&1 ||
+		skip_scenario "damonc has no '$1' command yet ('damonc $1 --help' fails)"
+}
+
+# Start the hotcold workload (tests/workloads/hotcold.c) and wait for its
+# "hot=0xS-0xE cold=0xS-0xE" line; sets HC_PID, HOT, COLD (0xSTART-0xEND each).
+start_hotcold() { # hotcold arguments...
+	hotcold-static "$@" </dev/null >/tmp/hotcold.out 2>&1 &
+	HC_PID=$!
+	_i=0
+	while [ $_i -lt 300 ] && ! grep -q '^hot=' /tmp/hotcold.out; do
+		kill -0 "$HC_PID" 2>/dev/null || break
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_line=$(grep -m1 '^hot=' /tmp/hotcold.out) || {
+		fail "hotcold did not print its buffers: $(cat /tmp/hotcold.out)"
+		return 1
+	}
+	HOT=$(echo "$_line" | sed 's/^hot=\([^ ]*\) .*/\1/')
+	COLD=$(echo "$_line" | sed 's/.* cold=\([^ ]*\)$/\1/')
+	note "hotcold pid $HC_PID: hot $HOT, cold $COLD"
+}
+
+# AnonHugePages (kB) of the VMA that starts where a buffer (0xSTART-0xEND) starts.
+vma_thp_kb() { # pid, buffer
+	_s=${2%%-*}
+	awk -v s="${_s#0x}" '
+		/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); inside = (r[1] == s) }
+		inside && /^AnonHugePages:/ { print $2; found = 1; exit }
+		END { if (!found) exit 1 }' "/proc/$1/smaps"
+}
+
+# Dumps of the whole admin tree, to prove that a refused request changed nothing.
+snapshot_tree() { dump_tree "$ADMIN" >"/tmp/tree.$1"; }
+check_tree_unchanged() { # snapshot name, description
+	dump_tree "$ADMIN" >/tmp/tree.now
+	if cmp -s "/tmp/tree.$1" /tmp/tree.now; then
+		pass "$2: the DAMON tree is unchanged"
+	else
+		fail "$2: the DAMON tree changed"
+		diff "/tmp/tree.$1" /tmp/tree.now | sed 's/^/#   /' >>"$VM_OUT"
+	fi
+}
+
+# The first kdamond directory (index) whose state is "on", or nothing.
+running_kdamond() {
+	for _d in "$ADMIN"/kdamonds/[0-9]*; do
+		[ -f "$_d/state" ] && [ "$(cat "$_d/state")" = on ] && { basename "$_d"; return 0; }
+	done
+	return 1
+}
