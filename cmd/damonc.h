@@ -62,12 +62,13 @@ struct cmd {
 	int (*parse)(struct cli *cli, int key, const char *arg);
 	/* Run with the positional arguments left after options. */
 	int (*run)(struct cli *cli, int argc, char **argv);
-	void *state;		/* the command's parsed options */
+	const struct cmd *const *subcmds;	/* "damonc report hugepage": NULL-terminated */
 };
 
 struct cli {
 	struct damonctl_ctx *ctx;
 	const struct cmd *cmd;
+	char cmd_name[64];	/* "status", "report hugepage": for messages */
 	bool json;
 	int verbose;
 	const char *sysroot;

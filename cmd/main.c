@@ -14,11 +14,17 @@
 #include "config.h"
 #include "damonc.h"
 
-extern const struct cmd cmd_status, cmd_features;
+extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
+	cmd_agent;
 
 const struct cmd *const damonc_cmds[] = {
 	&cmd_status,
 	&cmd_features,
+	&cmd_start,
+	&cmd_stop,
+	&cmd_tune,
+	&cmd_report,
+	&cmd_agent,
 	NULL,
 };
 
@@ -34,14 +40,28 @@ static const struct opt global_opts[] = {
 	{ 0 },
 };
 
-static const struct cmd *find_cmd(const char *name)
+static const struct cmd *find_in(const struct cmd *const *table, const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; damonc_cmds[i]; i++)
-		if (!strcmp(damonc_cmds[i]->name, name))
-			return damonc_cmds[i];
+	for (i = 0; table && table[i]; i++)
+		if (!strcmp(table[i]->name, name))
+			return table[i];
 	return NULL;
+}
+
+/* "report" or "report hugepage" (one argument with a space, or two arguments). */
+static const struct cmd *find_cmd(const char *name)
+{
+	char first[64];
+	const char *space = strchr(name, ' ');
+	const struct cmd *c;
+
+	if (!space)
+		return find_in(damonc_cmds, name);
+	snprintf(first, sizeof(first), "%.*s", (int)(space - name), name);
+	c = find_in(damonc_cmds, first);
+	return c ? find_in(c->subcmds, space + 1) : NULL;
 }
 
 static void print_opts(FILE *f, const struct opt *o)
@@ -75,9 +95,17 @@ static void main_usage(FILE *f)
 		   "2 bad usage or input, 3 the kernel lacks a needed feature, 4 DAMON is busy.\n");
 }
 
-static void cmd_usage(const struct cmd *c, FILE *f)
+static void cmd_usage(const char *name, const struct cmd *c, FILE *f)
 {
-	fprintf(f, "Usage: damonc %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	unsigned int i;
+
+	fprintf(f, "Usage: damonc %s %s\n\n%s\n", name, c->usage, c->summary);
+	if (c->subcmds) {
+		fprintf(f, "\nCommands:\n");
+		for (i = 0; c->subcmds[i]; i++)
+			fprintf(f, "  %-10s %s\n", c->subcmds[i]->name, c->subcmds[i]->summary);
+		return;
+	}
 	if (c->opts && c->opts->name) {
 		fprintf(f, "\nOptions:\n");
 		print_opts(f, c->opts);
@@ -113,6 +141,33 @@ static void list_opts(const struct cmd *c)
 				printf("-%c %s\n", o->key, value_kind(o->value));
 		}
 	}
+}
+
+/* For completions: the keywords an option kind takes. */
+static int list_values(const char *kind)
+{
+	static const struct { const char *kind; enum damonctl_kwset set; } sets[] = {
+		{ "action", DAMONCTL_KW_ACTION }, { "ops", DAMONCTL_KW_OPERATIONS },
+		{ "metric", DAMONCTL_KW_GOAL_METRIC }, { "tuner", DAMONCTL_KW_GOAL_TUNER },
+		{ "filter", DAMONCTL_KW_FILTER_TYPE },
+	};
+	unsigned int i, j;
+	const char *kw;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		if (strcmp(sets[i].kind, kind))
+			continue;
+		for (j = 0; (kw = damonctl_keyword(sets[i].set, j)); j++) {
+			if (sets[i].set == DAMONCTL_KW_FILTER_TYPE)
+				printf("allow:%s\nreject:%s\n", kw, kw);
+			else if (sets[i].set == DAMONCTL_KW_GOAL_METRIC)
+				printf("%s=\n", kw);
+			else
+				printf("%s\n", kw);
+		}
+		return EXIT_OK;
+	}
+	return EXIT_USAGE;
 }
 
 static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts)
@@ -159,6 +214,8 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 	int r = EXIT_OK, key;
 
 	cli->cmd = c;
+	if (!cli->cmd_name[0])
+		snprintf(cli->cmd_name, sizeof(cli->cmd_name), "%s", c->name);
 	if (build_getopt(c, &lopts, &sopts)) {
 		free(lopts);
 		free(sopts);
@@ -179,7 +236,7 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 			cli->verbose++;
 			break;
 		case 'h':
-			cmd_usage(c, stdout);
+			cmd_usage(cli->cmd_name, c, stdout);
 			r = -1;
 			break;
 		case ':':
@@ -187,7 +244,7 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 			break;
 		case '?':
 			r = usage_error(cli, "unknown option '%s' (see 'damonc %s --help')",
-					argv[optind - 1], c->name);
+					argv[optind - 1], cli->cmd_name);
 			break;
 		default:
 			r = c->parse ? c->parse(cli, key, optarg) : EXIT_USAGE;
@@ -236,9 +293,16 @@ int main(int argc, char **argv)
 			main_usage(stdout);
 			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--list-cmds")) {
-			for (r = 0; damonc_cmds[r]; r++)
+			for (r = 0; damonc_cmds[r]; r++) {
+				const struct cmd *const *sub = damonc_cmds[r]->subcmds;
+
 				printf("%s\n", damonc_cmds[r]->name);
+				for (; sub && *sub; sub++)
+					printf("%s %s\n", damonc_cmds[r]->name, (*sub)->name);
+			}
 			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--list-values") && i + 1 < argc) {
+			return list_values(argv[i + 1]);
 		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc) {
 			c = find_cmd(argv[i + 1]);
 			if (!c) {
@@ -260,7 +324,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[cmd_at], "help")) {
 		if (cmd_at + 1 < argc && (c = find_cmd(argv[cmd_at + 1]))) {
-			cmd_usage(c, stdout);
+			cmd_usage(argv[cmd_at + 1], c, stdout);
 			return EXIT_OK;
 		}
 		main_usage(stdout);
@@ -270,6 +334,24 @@ int main(int argc, char **argv)
 	if (!c) {
 		fprintf(stderr, "damonc: unknown command '%s' (see 'damonc --help')\n", argv[cmd_at]);
 		return EXIT_USAGE;
+	}
+	if (c->subcmds) {
+		const struct cmd *parent = c;
+
+		if (cmd_at + 1 >= argc || argv[cmd_at + 1][0] == '-') {
+			bool help = cmd_at + 1 < argc && (!strcmp(argv[cmd_at + 1], "--help") ||
+							   !strcmp(argv[cmd_at + 1], "-h"));
+
+			cmd_usage(parent->name, parent, help ? stdout : stderr);
+			return help ? EXIT_OK : EXIT_USAGE;
+		}
+		c = find_in(parent->subcmds, argv[++cmd_at]);
+		if (!c) {
+			fprintf(stderr, "damonc %s: unknown command '%s' (see 'damonc %s --help')\n",
+				parent->name, argv[cmd_at], parent->name);
+			return EXIT_USAGE;
+		}
+		snprintf(cli.cmd_name, sizeof(cli.cmd_name), "%s %s", parent->name, c->name);
 	}
 	r = damonctl_new(&cli.ctx);
 	if (r) {

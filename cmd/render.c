@@ -179,7 +179,7 @@ static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_reg
 }
 
 static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned int i,
-			 uint64_t sample_us, uint64_t aggr_us, bool all_regions)
+			 uint64_t sample_us, uint64_t aggr_us, int regions)
 {
 	char a[32], b[32], c[32];
 
@@ -199,11 +199,12 @@ static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned in
 			SG(s, WMARKS_MID), SG(s, WMARKS_LOW));
 	print_filters(out, s);
 	(void)b;
-	print_stats(out, s, all_regions);
+	if (regions != REGIONS_NO_RESULTS)
+		print_stats(out, s, regions == REGIONS_ALL);
 }
 
 static void print_context(FILE *out, const struct damonctl_context *c, unsigned int ci,
-			  bool all_regions)
+			  int regions)
 {
 	uint64_t sample = CG(c, SAMPLE_US), aggr = CG(c, AGGR_US);
 	const char *avail = damonctl_context_get_str(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS);
@@ -213,7 +214,7 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 	unsigned int i, j;
 
 	fprintf(out, "  context %u: %s", ci, damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS));
-	if (avail && damonctl_context_has(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS)) {
+	if (avail && *avail && damonctl_context_has(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS)) {
 		char list[128], *p;
 
 		snprintf(list, sizeof(list), "%s", avail);
@@ -252,17 +253,20 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 		fprintf(out, "\n");
 	}
 	damonctl_for_each_scheme(c, s, i)
-		print_scheme(out, s, i, sample, aggr, all_regions);
+		print_scheme(out, s, i, sample, aggr, regions);
 }
 
 void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
-			  bool all_regions)
+			  int regions)
 {
 	struct damonctl_context *c;
 	unsigned int i;
 	const char *state = damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE);
 
-	fprintf(out, "kdamond %u: %s", damonctl_kdamond_index(k), state);
+	if (regions == REGIONS_NO_RESULTS)
+		fprintf(out, "kdamond %u", damonctl_kdamond_index(k));
+	else
+		fprintf(out, "kdamond %u: %s", damonctl_kdamond_index(k), state);
 	if (!strcmp(state, "on"))
 		fprintf(out, ", pid %" PRId64, damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID));
 	if (damonctl_kdamond_has(k, DAMONCTL_KDAMOND_REFRESH_MS) &&
@@ -275,7 +279,7 @@ void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const cha
 	if (!damonctl_kdamond_nr_contexts(k))
 		fprintf(out, "  no context\n");
 	damonctl_for_each_context(k, c, i)
-		print_context(out, c, i, all_regions);
+		print_context(out, c, i, regions);
 }
 
 int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
@@ -290,7 +294,8 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 		if (only >= 0 && (int)i != only)
 			continue;
 		status_print_kdamond(out, k, started && started_owns(started, k) ?
-				     "started by damonc" : "not started by damonc", all_regions);
+				     "started by damonc" : "not started by damonc",
+				     all_regions ? REGIONS_ALL : REGIONS_COUNT);
 	}
 	return fflush(out) ? -1 : 0;
 }

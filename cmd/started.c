@@ -59,10 +59,22 @@ int started_load(struct damonctl_ctx *ctx, struct started *s)
 			e->since = json_object_get_int64(v);
 		if (json_object_object_get_ex(o, "label", &v))
 			snprintf(e->label, sizeof(e->label), "%s", json_object_get_string(v));
-		if (json_object_object_get_ex(o, "agent_pid", &v))
-			e->agent_pid = json_object_get_int(v);
-		if (json_object_object_get_ex(o, "fallback", &v))
-			snprintf(e->fallback, sizeof(e->fallback), "%s", json_object_get_string(v));
+		if (json_object_object_get_ex(o, "targets", &v) &&
+		    json_object_is_type(v, json_type_array)) {
+			size_t t;
+
+			for (t = 0; t < json_object_array_length(v) && t < 16; t++)
+				e->targets[e->nr_targets++] =
+					json_object_get_int(json_object_array_get_idx(v, t));
+		}
+		if (json_object_object_get_ex(o, "fallbacks", &v) &&
+		    fallback_from_json(v, &e->fbs)) {
+			free(s->e);
+			s->e = NULL;
+			s->nr = 0;
+			json_object_put(root);
+			return -EBADMSG;
+		}
 		s->nr++;
 	}
 	json_object_put(root);
@@ -115,13 +127,19 @@ int started_save(struct damonctl_ctx *ctx, const struct started *s)
 	json_object_object_add(root, "kdamonds", arr);
 	for (i = 0; i < s->nr; i++) {
 		json_object *o = json_object_new_object();
+		json_object *t;
 
 		json_object_object_add(o, "kdamond", json_object_new_int((int)s->e[i].kdamond));
 		json_object_object_add(o, "pid", json_object_new_int(s->e[i].pid));
 		json_object_object_add(o, "since", json_object_new_int64(s->e[i].since));
 		json_object_object_add(o, "label", json_object_new_string(s->e[i].label));
-		json_object_object_add(o, "agent_pid", json_object_new_int(s->e[i].agent_pid));
-		json_object_object_add(o, "fallback", json_object_new_string(s->e[i].fallback));
+		unsigned int j;
+
+		t = json_object_new_array();
+		for (j = 0; j < s->e[i].nr_targets; j++)
+			json_object_array_add(t, json_object_new_int(s->e[i].targets[j]));
+		json_object_object_add(o, "targets", t);
+		json_object_object_add(o, "fallbacks", fallback_to_json(&s->e[i].fbs));
 		json_object_array_add(arr, o);
 	}
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);

@@ -11,14 +11,16 @@
 #include <sys/types.h>
 
 #include "damonc.h"
+#include "fallback.h"
 
 struct started_entry {
 	unsigned int kdamond;
 	int pid;		/* the kdamond's pid when started: a restarted index is not ours */
 	long long since;	/* unix time */
 	char label[64];		/* what it was started for, e.g. "collapse pid 1234" */
-	int agent_pid;		/* the damonc agent serving it, 0 if none */
-	char fallback[128];	/* what the agent emulates, e.g. "hugepage_mem_bp" */
+	int targets[16];	/* the processes it monitors (vaddr) */
+	unsigned int nr_targets;
+	struct fallbacks fbs;	/* what the damonc agent does for it */
 };
 
 struct started {

@@ -12,8 +12,11 @@
 int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
 		      int only, bool all_regions);
 int status_print_json(const struct damonctl_tree *t, const struct started *started, int only);
-/* One kdamond's text, indented, for messages such as start --dry-run. */
+/* How much of the results to show: none (a config, e.g. start --dry-run), the number of
+ * tried regions, or every one. */
+enum { REGIONS_NO_RESULTS, REGIONS_COUNT, REGIONS_ALL };
+/* One kdamond's text. */
 void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
-			  bool all_regions);
+			  int regions);
 
 #endif

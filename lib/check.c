@@ -127,6 +127,8 @@ static int check_features(const struct dobj *o, const struct damonctl_features *
 						!strcmp(kw, "paddr") ? "PADDR" : "VADDR");
 			continue;
 		}
+		if (dobj_is_default(o, a))
+			continue;	/* a default is what the kernel has, or no file at all */
 		if (k->feature != FEAT_NONE && damonctl_features_has(f, k->feature) == DAMONCTL_NO) {
 			snprintf(what, sizeof(what), "%s '%s'", d->file, kw);
 			return missing(f, k->feature, o, what, why, size);

@@ -295,6 +295,29 @@ DAMONCTL_API int damonctl_features_detect(struct damonctl_ctx *ctx,
 	return 0;
 }
 
+DAMONCTL_API int damonctl_features_from_tree(struct damonctl_ctx *ctx,
+					     const struct damonctl_tree *t,
+					     struct damonctl_features **out)
+{
+	struct damonctl_features *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	detect(ctx, CDOBJ(t), f);
+	*out = f;
+	return 0;
+}
+
+DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
+		if (f->has[i] == DAMONCTL_UNKNOWN)
+			return true;
+	return false;
+}
+
 DAMONCTL_API void damonctl_features_free(struct damonctl_features *f)
 {
 	free(f);
@@ -415,4 +438,59 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx, struct damonc
 			return r;
 	}
 	return 0;
+}
+
+DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
+					       struct damonctl_features *f)
+{
+	static const char *const optional_dirs[] = {
+		"contexts/0/schemes/0/quotas/goals/nr_goals",
+		"contexts/0/schemes/0/filters/nr_filters",
+		"contexts/0/schemes/0/core_filters/nr_filters",
+		"contexts/0/schemes/0/ops_filters/nr_filters",
+		"contexts/0/schemes/0/dests/nr_dests",
+	};
+	struct damonctl_tree *have, *want;
+	struct damonctl_kdamond *k;
+	struct damonctl_context *c;
+	unsigned int i, idx;
+	int r, r2;
+
+	r = damonctl_tree_read(ctx, &have);
+	if (r)
+		return r;
+	for (i = 0; i < damonctl_tree_nr_kdamonds(have); i++) {
+		if (!strcmp(damonctl_kdamond_get_str(damonctl_tree_kdamond(have, i),
+						     DAMONCTL_KDAMOND_STATE), "on")) {
+			damonctl_tree_free(have);
+			return -EBUSY;	/* no kdamond can be added while one runs */
+		}
+	}
+	want = damonctl_tree_dup(have);
+	k = want ? damonctl_tree_add_kdamond(want) : NULL;
+	c = k ? damonctl_kdamond_add_context(k) : NULL;
+	if (!c || !damonctl_context_add_scheme(c) || !damonctl_context_add_target(c)) {
+		damonctl_tree_free(want);
+		damonctl_tree_free(have);
+		return -ENOMEM;
+	}
+	idx = damonctl_tree_nr_kdamonds(want) - 1;
+	r = damonctl_tree_stage(ctx, want, have);
+	for (i = 0; !r && i < ARRAY_SIZE(optional_dirs); i++) {
+		char rel[256];
+
+		snprintf(rel, sizeof(rel), "kdamonds/%u/%s", idx, optional_dirs[i]);
+		r = damonctl_write(ctx, rel, "1");
+		if (r == -ENOENT) {	/* this kernel lacks the directory: that is the answer */
+			damonctl_clear_error(ctx);
+			r = 0;
+		}
+	}
+	if (!r)
+		r = damonctl_features_probe(ctx, f, idx);
+	/* whatever happened, the tree goes back as it was */
+	r2 = damonctl_tree_restore(ctx, have);
+	damonctl_tree_free(want);
+	damonctl_tree_free(have);
+	return r ? r : r2;
 }

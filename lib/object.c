@@ -439,6 +439,54 @@ DAMONCTL_API int damonctl_tree_remove_kdamond(struct damonctl_tree *t, unsigned 
 	return dobj_remove(DOBJ(t), L_TREE_KDAMONDS, i);
 }
 
+DAMONCTL_API struct damonctl_kdamond *damonctl_tree_add_kdamond_copy(
+	struct damonctl_tree *t, const struct damonctl_kdamond *k)
+{
+	struct dobj *c = dobj_dup(CDOBJ(k), DOBJ(t));
+
+	if (!c || list_append(DOBJ(t), L_TREE_KDAMONDS, c)) {
+		dobj_free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return (struct damonctl_kdamond *)c;
+}
+
+DAMONCTL_API struct damonctl_scheme *damonctl_context_add_scheme_copy(
+	struct damonctl_context *c, const struct damonctl_scheme *s)
+{
+	struct dobj *n = dobj_dup(CDOBJ(s), DOBJ(c));
+
+	if (!n || list_append(DOBJ(c), L_CONTEXT_SCHEMES, n)) {
+		dobj_free(n);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return (struct damonctl_scheme *)n;
+}
+
+DAMONCTL_API struct damonctl_kdamond *damonctl_tree_replace_kdamond(struct damonctl_tree *t,
+								    unsigned int i)
+{
+	struct dlist *l = &DOBJ(t)->lists[L_TREE_KDAMONDS];
+	struct dobj *c;
+
+	if (i >= l->nr) {
+		errno = ENOENT;
+		return NULL;
+	}
+	c = dobj_new(K_KDAMOND);
+	if (!c) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c->parent = DOBJ(t);
+	c->index = i;
+	dobj_free(l->items[i]);
+	l->items[i] = c;
+	return (struct damonctl_kdamond *)c;
+}
+
 DAMONCTL_API int damonctl_context_remove_target(struct damonctl_context *c, unsigned int i)
 {
 	return dobj_remove(DOBJ(c), L_CONTEXT_TARGETS, i);
@@ -447,6 +495,11 @@ DAMONCTL_API int damonctl_context_remove_target(struct damonctl_context *c, unsi
 DAMONCTL_API int damonctl_context_remove_scheme(struct damonctl_context *c, unsigned int i)
 {
 	return dobj_remove(DOBJ(c), L_CONTEXT_SCHEMES, i);
+}
+
+DAMONCTL_API int damonctl_scheme_remove_dest(struct damonctl_scheme *s, unsigned int i)
+{
+	return dobj_remove(DOBJ(s), L_SCHEME_DESTS, i);
 }
 
 DAMONCTL_API int damonctl_scheme_remove_goal(struct damonctl_scheme *s, unsigned int i)

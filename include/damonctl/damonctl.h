@@ -121,6 +121,7 @@ enum damonctl_feature {
 enum damonctl_support { DAMONCTL_NO, DAMONCTL_YES, DAMONCTL_UNKNOWN };
 
 struct damonctl_features;
+struct damonctl_tree;
 
 /*
  * Detect what this kernel's DAMON supports by reading the admin tree (which files exist in
@@ -131,6 +132,10 @@ struct damonctl_features;
  */
 DAMONCTL_API int damonctl_features_detect(struct damonctl_ctx *ctx,
 					  struct damonctl_features **out);
+/* The same from a tree the caller has already read (saves reading it twice). */
+DAMONCTL_API int damonctl_features_from_tree(struct damonctl_ctx *ctx,
+					     const struct damonctl_tree *t,
+					     struct damonctl_features **out);
 /*
  * Resolve unknown features by writing to the staging files of kdamond @kdamond, which must
  * be off, have one context and one scheme (and a goal for hugepage_mem_bp): keywords are
@@ -139,6 +144,16 @@ DAMONCTL_API int damonctl_features_detect(struct damonctl_ctx *ctx,
  */
 DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx,
 					 struct damonctl_features *f, unsigned int kdamond);
+/*
+ * The documented fallback when no kdamond directory shows what the kernel has (e.g. a fresh
+ * machine, nr_kdamonds 0): add a kdamond with one context, scheme, goal and filter, read and
+ * probe it as above, and put the tree back exactly as it was. -EBUSY while any kdamond runs
+ * (the kernel cannot add one then; but a running kdamond's directories answer already).
+ */
+DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
+					       struct damonctl_features *f);
+/* Whether some released feature is still unknown (then a probe would tell more). */
+DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f);
 DAMONCTL_API void damonctl_features_free(struct damonctl_features *f);
 DAMONCTL_API enum damonctl_support damonctl_features_has(const struct damonctl_features *f,
 							 enum damonctl_feature feat);
@@ -329,6 +344,12 @@ DAMONCTL_API struct damonctl_kdamond *damonctl_tree_kdamond(const struct damonct
 							    unsigned int i);
 DAMONCTL_API struct damonctl_kdamond *damonctl_tree_add_kdamond(struct damonctl_tree *t);
 DAMONCTL_API int damonctl_tree_remove_kdamond(struct damonctl_tree *t, unsigned int i);
+/* Append a deep copy of @k (from any tree). */
+DAMONCTL_API struct damonctl_kdamond *damonctl_tree_add_kdamond_copy(
+	struct damonctl_tree *t, const struct damonctl_kdamond *k);
+/* Replace the @i-th kdamond by a new default one, which is returned. */
+DAMONCTL_API struct damonctl_kdamond *damonctl_tree_replace_kdamond(struct damonctl_tree *t,
+								    unsigned int i);
 
 /* Children. _add_ returns a new default object (NULL with errno ENOMEM on failure); the
  * index of an object is its position in its parent's list. */
@@ -348,6 +369,9 @@ DAMONCTL_API struct damonctl_scheme *damonctl_context_scheme(const struct damonc
 							     unsigned int i);
 DAMONCTL_API struct damonctl_scheme *damonctl_context_add_scheme(struct damonctl_context *c);
 DAMONCTL_API int damonctl_context_remove_scheme(struct damonctl_context *c, unsigned int i);
+/* Append a deep copy of scheme @s (goals, filters and dests included). */
+DAMONCTL_API struct damonctl_scheme *damonctl_context_add_scheme_copy(
+	struct damonctl_context *c, const struct damonctl_scheme *s);
 
 /* Monitoring regions of a target, [start, end). */
 DAMONCTL_API unsigned int damonctl_target_nr_regions(const struct damonctl_target *t);
@@ -375,6 +399,7 @@ DAMONCTL_API unsigned int damonctl_scheme_nr_dests(const struct damonctl_scheme 
 DAMONCTL_API struct damonctl_dest *damonctl_scheme_dest(const struct damonctl_scheme *s,
 							unsigned int i);
 DAMONCTL_API struct damonctl_dest *damonctl_scheme_add_dest(struct damonctl_scheme *s);
+DAMONCTL_API int damonctl_scheme_remove_dest(struct damonctl_scheme *s, unsigned int i);
 DAMONCTL_API unsigned int damonctl_scheme_nr_tried_regions(const struct damonctl_scheme *s);
 DAMONCTL_API struct damonctl_tried_region *damonctl_scheme_tried_region(
 	const struct damonctl_scheme *s, unsigned int i);
@@ -511,6 +536,58 @@ DAMONCTL_API char *damonctl_tree_to_json(const struct damonctl_tree *t, unsigned
 DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree **out,
 					 char *why, size_t size);
 #define DAMONCTL_JSON_FORMAT_VERSION 1
+
+/* ------------------------------------------------------------------------------------------
+ * Memory figures from procfs and sysfs (under the sysroot), in bytes.
+ */
+struct damonctl_meminfo {
+	uint64_t total, free, available, anon;
+	uint64_t anon_huge, shmem_huge, file_huge;	/* AnonHugePages, ShmemHugePages, ... */
+};
+DAMONCTL_API int damonctl_meminfo_read(struct damonctl_ctx *ctx, struct damonctl_meminfo *m);
+/* Used memory (MemTotal - MemFree) and huge page memory (the three *HugePages). */
+DAMONCTL_API uint64_t damonctl_meminfo_used(const struct damonctl_meminfo *m);
+DAMONCTL_API uint64_t damonctl_meminfo_huge(const struct damonctl_meminfo *m);
+/* Huge page memory / used memory in basis points, as the kernel's hugepage_mem_bp goal
+ * metric defines it (10000 when nothing is used). */
+DAMONCTL_API uint64_t damonctl_meminfo_hugepage_bp(const struct damonctl_meminfo *m);
+
+/* A process's memory from /proc/PID/smaps_rollup; -ESRCH when it does not exist. */
+struct damonctl_proc_mem {
+	uint64_t rss, anon, anon_huge, shmem_huge, file_huge;
+};
+DAMONCTL_API int damonctl_proc_mem_read(struct damonctl_ctx *ctx, int pid,
+					struct damonctl_proc_mem *m);
+
+/* A process's mappings from /proc/PID/smaps, one call per mapping. */
+struct damonctl_vma {
+	uint64_t start, end, rss, anon, anon_huge;
+	char perms[8];
+	char name[256];
+};
+typedef int (*damonctl_vma_fn)(void *data, const struct damonctl_vma *vma);
+DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
+				    void *data);
+
+/* Counters of /proc/vmstat by name (0 when absent); returns how many were found. */
+DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,
+				      uint64_t *values, size_t n);
+/* One file under <sysroot>/sys, trailing newline stripped. */
+DAMONCTL_API int damonctl_sys_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
+				   size_t size);
+/* The largest System RAM range of /proc/iomem, [start, end); -EPERM if hidden (not root). */
+DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end);
+
+/*
+ * Collapse a process's memory into huge pages from user space (process_madvise with
+ * MADV_COLLAPSE; needs CAP_SYS_ADMIN): the whole 2 MiB-aligned huge pages of [start, end).
+ * *collapsed is the number of bytes the kernel advised. -ERANGE: no whole huge page inside;
+ * -EAGAIN, -ENOMEM, -EINVAL: the kernel could not collapse some of it (as the kernel action
+ * would fail). damonctl_pidfd_open() gives the pidfd, so a recycled pid is never acted on.
+ */
+DAMONCTL_API int damonctl_pidfd_open(int pid);
+DAMONCTL_API int damonctl_collapse_range(int pidfd, uint64_t start, uint64_t end,
+					 uint64_t *collapsed);
 
 /* ------------------------------------------------------------------------------------------
  * Units, parsed and printed in one place.

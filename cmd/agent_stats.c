@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The agent's own counters per kdamond and scheme, shared with status and report. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent_stats.h"
+
+static int stats_path(struct damonctl_ctx *ctx, unsigned int k, char *buf, size_t size)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "agent-%u.json", k);
+	return damonctl_path(ctx, DAMONCTL_BASE_RUN, rel, buf, size);
+}
+
+static uint64_t u64_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_uint64(v) : 0;
+}
+
+int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agent_stats *st)
+{
+	char path[4096], *doc;
+	json_object *root, *arr;
+	size_t i;
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	st->kdamond = kdamond;
+	r = stats_path(ctx, kdamond, path, sizeof(path));
+	if (r < 0)
+		return r;
+	r = read_all(path, &doc);
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	root = json_tokener_parse(doc);
+	free(doc);
+	if (!root)
+		return -EBADMSG;
+	st->updated = (long long)u64_of(root, "updated");
+	st->measured_bp = u64_of(root, "measured_bp");
+	st->feeds = u64_of(root, "feeds");
+	if (json_object_object_get_ex(root, "schemes", &arr) &&
+	    json_object_is_type(arr, json_type_array)) {
+		for (i = 0; i < json_object_array_length(arr) && st->nr < AGENT_MAX_SCHEMES; i++) {
+			json_object *o = json_object_array_get_idx(arr, i);
+			struct agent_scheme_stats *s = &st->s[st->nr++];
+
+			s->scheme = (unsigned int)u64_of(o, "scheme");
+			s->nr_tried = u64_of(o, "nr_tried");
+			s->sz_tried = u64_of(o, "sz_tried");
+			s->nr_applied = u64_of(o, "nr_applied");
+			s->sz_applied = u64_of(o, "sz_applied");
+			s->qt_exceeds = u64_of(o, "qt_exceeds");
+		}
+	}
+	json_object_put(root);
+	return 0;
+}
+
+int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struct agent_stats *st)
+{
+	char path[4096], tmp[4200];
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	const char *text;
+	unsigned int i;
+	int fd, r = 0;
+
+	json_object_object_add(root, "format_version", json_object_new_int(1));
+	json_object_object_add(root, "kdamond", json_object_new_int((int)kdamond));
+	json_object_object_add(root, "updated", json_object_new_int64(st->updated));
+	json_object_object_add(root, "measured_bp", json_object_new_uint64(st->measured_bp));
+	json_object_object_add(root, "feeds", json_object_new_uint64(st->feeds));
+	for (i = 0; i < st->nr; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "scheme", json_object_new_int((int)st->s[i].scheme));
+		json_object_object_add(o, "nr_tried", json_object_new_uint64(st->s[i].nr_tried));
+		json_object_object_add(o, "sz_tried", json_object_new_uint64(st->s[i].sz_tried));
+		json_object_object_add(o, "nr_applied", json_object_new_uint64(st->s[i].nr_applied));
+		json_object_object_add(o, "sz_applied", json_object_new_uint64(st->s[i].sz_applied));
+		json_object_object_add(o, "qt_exceeds", json_object_new_uint64(st->s[i].qt_exceeds));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "schemes", arr);
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+	if (stats_path(ctx, kdamond, path, sizeof(path)) < 0) {
+		json_object_put(root);
+		return -ENAMETOOLONG;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		r = -errno;
+	} else {
+		if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+			r = -EIO;
+		if (close(fd) && !r)
+			r = -errno;
+		if (!r && rename(tmp, path))
+			r = -errno;
+	}
+	json_object_put(root);
+	return r;
+}
+
+struct agent_scheme_stats *agent_stats_scheme(struct agent_stats *st, unsigned int scheme)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->nr; i++)
+		if (st->s[i].scheme == scheme)
+			return &st->s[i];
+	if (st->nr == AGENT_MAX_SCHEMES)
+		return &st->s[AGENT_MAX_SCHEMES - 1];
+	memset(&st->s[st->nr], 0, sizeof(st->s[0]));
+	st->s[st->nr].scheme = scheme;
+	return &st->s[st->nr++];
+}
+
+int agent_stats_remove(struct damonctl_ctx *ctx, unsigned int kdamond)
+{
+	char path[4096];
+	int r = stats_path(ctx, kdamond, path, sizeof(path));
+
+	if (r < 0)
+		return r;
+	return unlink(path) && errno != ENOENT ? -errno : 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the agent did for a kdamond: <sysroot>/run/damonc/agent-<kdamond>.json. */
+#ifndef DAMONC_AGENT_STATS_H
+#define DAMONC_AGENT_STATS_H
+
+#include "damonc.h"
+
+#define AGENT_MAX_SCHEMES 32
+
+struct agent_scheme_stats {
+	unsigned int scheme;
+	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
+};
+
+struct agent_stats {
+	unsigned int kdamond;
+	long long updated;		/* unix time of the last round */
+	uint64_t measured_bp;		/* the last ratio measured */
+	uint64_t feeds;			/* goal values fed to the kernel */
+	unsigned int nr;
+	struct agent_scheme_stats s[AGENT_MAX_SCHEMES];
+};
+
+/* An absent file gives empty stats. */
+int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agent_stats *st);
+int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struct agent_stats *st);
+/* The entry of @scheme, created if needed (the last one is reused when full). */
+struct agent_scheme_stats *agent_stats_scheme(struct agent_stats *st, unsigned int scheme);
+int agent_stats_remove(struct damonctl_ctx *ctx, unsigned int kdamond);
+
+#endif

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* damonc report: the report subcommands, each in its own file. */
+#include "damonc.h"
+
+extern const struct cmd cmd_report_hugepage;
+
+static const struct cmd *const report_cmds[] = {
+	&cmd_report_hugepage,
+	NULL,
+};
+
+static int report_run(struct cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return usage_error(cli, "which report? (see 'damonc report --help')");
+}
+
+const struct cmd cmd_report = {
+	.name = "report",
+	.summary = "reports: huge pages, ...",
+	.usage = "REPORT [OPTIONS]",
+	.run = report_run,
+	.subcmds = report_cmds,
+};

@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Context and scheme options (see spec.h): parsing, defaults and applying them to the model. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec.h"
+
+enum {
+	K_OPS = 400, K_SAMPLE, K_AGGR, K_UPDATE, K_NR_REGIONS, K_INTERVALS_GOAL, K_REFRESH,
+	K_ACTION, K_MIN_SIZE, K_MAX_SIZE, K_ACCESS_RATE, K_MIN_AGE, K_MAX_AGE,
+	K_APPLY_INTERVAL, K_QUOTA_TIME, K_QUOTA_SIZE, K_QUOTA_RESET, K_QUOTA_WEIGHTS, K_GOAL,
+	K_GOAL_BP, K_GOAL_TUNER, K_FILTER, K_WMARKS, K_TARGET_NID, K_DEST, K_FAIL_CHARGE,
+	K_MAX_SNAPSHOTS,
+};
+
+const struct opt spec_context_opts[] = {
+	{ "ops", K_OPS, OV_OPS, "OPS", "monitoring operations: vaddr (default), fvaddr or paddr" },
+	{ "sample", K_SAMPLE, OV_TIME, "TIME", "sampling interval (default 5ms)" },
+	{ "aggr", K_AGGR, OV_TIME, "TIME", "aggregation interval (default 100ms)" },
+	{ "update", K_UPDATE, OV_TIME, "TIME", "operations update interval (default 60s)" },
+	{ "nr-regions", K_NR_REGIONS, OV_RANGE, "MIN,MAX",
+	  "bounds on the number of regions (default 10,1000)" },
+	{ "intervals-goal", K_INTERVALS_GOAL, OV_STRING, "ACCESS%,AGGRS,MIN,MAX|auto",
+	  "auto-tune the intervals for ACCESS% of samples accessed ('auto': 4%,3,5ms,10s)" },
+	{ "refresh", K_REFRESH, OV_TIME, "TIME",
+	  "let the kernel refresh stats every TIME (default 1s where supported; 0: never)" },
+	{ 0 },
+};
+
+const struct opt spec_scheme_opts[] = {
+	{ "action", K_ACTION, OV_ACTION, "ACTION",
+	  "what to do with matching regions: collapse, pageout, hugepage, stat, ..." },
+	{ "min-size", K_MIN_SIZE, OV_SIZE, "SIZE", "only regions at least SIZE big" },
+	{ "max-size", K_MAX_SIZE, OV_SIZE, "SIZE", "only regions at most SIZE big" },
+	{ "access-rate", K_ACCESS_RATE, OV_RANGE, "MIN%[,MAX%]",
+	  "only regions whose samples were accessed MIN% to MAX% of the time" },
+	{ "min-age", K_MIN_AGE, OV_TIME, "TIME", "only regions that kept their access rate at "
+	  "least TIME" },
+	{ "max-age", K_MAX_AGE, OV_TIME, "TIME", "only regions that kept it at most TIME" },
+	{ "apply-interval", K_APPLY_INTERVAL, OV_TIME, "TIME",
+	  "apply the action every TIME (default: every aggregation)" },
+	{ "quota-time", K_QUOTA_TIME, OV_TIME, "TIME", "spend at most TIME per quota interval" },
+	{ "quota-size", K_QUOTA_SIZE, OV_SIZE, "SIZE", "act on at most SIZE per quota interval" },
+	{ "quota-reset", K_QUOTA_RESET, OV_TIME, "TIME", "quota interval (default 1s)" },
+	{ "quota-weights", K_QUOTA_WEIGHTS, OV_STRING, "SIZE,ACCESSES,AGE",
+	  "priority weights in permil when the quota is short" },
+	{ "goal", K_GOAL, OV_GOAL, "METRIC=VALUE[,nid=N][,path=P]",
+	  "tune the quota to reach VALUE of METRIC (repeatable)" },
+	{ "goal-bp", K_GOAL_BP, OV_BP, "N",
+	  "goal: huge pages are N/10000 of used memory (hugepage_mem_bp)" },
+	{ "goal-tuner", K_GOAL_TUNER, OV_TUNER, "TUNER", "consist or temporal" },
+	{ "filter", K_FILTER, OV_FILTER, "allow|reject:[!]TYPE[:ARG]",
+	  "filter memory: anon, memcg:PATH, young, active, unmapped, hugepage_size:MIN-MAX, "
+	  "addr:START-END, target:IDX (repeatable)" },
+	{ "wmarks", K_WMARKS, OV_STRING, "METRIC,INTERVAL,HIGH,MID,LOW|none",
+	  "activate only between free memory watermarks (free_mem_rate, permil)" },
+	{ "target-nid", K_TARGET_NID, OV_INT, "N", "node to migrate to (migrate_hot/cold)" },
+	{ "dest", K_DEST, OV_STRING, "NODE:WEIGHT", "migration destination (repeatable)" },
+	{ "fail-charge", K_FAIL_CHARGE, OV_STRING, "NUM/DENOM",
+	  "charge failed attempts NUM/DENOM of their size to the quota" },
+	{ "max-snapshots", K_MAX_SNAPSHOTS, OV_INT, "N",
+	  "deactivate the scheme after N apply intervals" },
+	{ 0 },
+};
+
+static char *split2(char *s, char sep)
+{
+	char *p = strchr(s, sep);
+
+	if (!p)
+		return NULL;
+	*p = '\0';
+	return p + 1;
+}
+
+/* spec_parse's "taken" result, unless parsing failed */
+static int ok1(int r)
+{
+	return r ? r : 1;
+}
+
+/* "lo,hi" or "lo-hi" with the given parser; a missing hi keeps *hi. */
+static int parse_pair(struct cli *cli, const char *opt, const char *arg, char sep,
+		      int (*parse)(const struct cli *, const char *, const char *, uint64_t *),
+		      uint64_t *lo, uint64_t *hi, bool need_hi)
+{
+	char buf[256], *second;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	second = split2(buf, sep);
+	if (!second && need_hi)
+		return usage_error(cli, "--%s '%s': expected two values separated by '%c'", opt,
+				   arg, sep);
+	if (parse(cli, opt, buf, lo))
+		return EXIT_USAGE;
+	if (second && parse(cli, opt, second, hi))
+		return EXIT_USAGE;
+	if (second && *lo > *hi)
+		return usage_error(cli, "--%s '%s': the first value exceeds the second", opt, arg);
+	return 0;
+}
+
+static int p_u64(const struct cli *cli, const char *opt, const char *arg, uint64_t *v)
+{
+	return parse_uint_opt(cli, opt, arg, UINT64_MAX, v);
+}
+
+static int p_addr(const struct cli *cli, const char *opt, const char *arg, uint64_t *v)
+{
+	int r = damonctl_parse_u64(arg, v);
+
+	return r ? usage_error(cli, "--%s '%s': expected an address (e.g. 0x7f0000000000)", opt,
+			       arg) : 0;
+}
+
+static int parse_goal(struct cli *cli, struct spec *sp, const char *arg)
+{
+	struct goal_spec *g;
+	char buf[512], *val, *rest, *opt;
+	enum damonctl_feature feat;
+	size_t n;
+	int r;
+
+	if (sp->nr_goals >= SPEC_MAX_GOALS)
+		return usage_error(cli, "--goal: at most %d goals", SPEC_MAX_GOALS);
+	g = &sp->goals[sp->nr_goals];
+	memset(g, 0, sizeof(*g));
+	snprintf(buf, sizeof(buf), "%s", arg);
+	rest = split2(buf, ',');
+	val = split2(buf, '=');
+	if (!val || !*buf)
+		return usage_error(cli, "--goal '%s': expected METRIC=VALUE, e.g. "
+				   "hugepage_mem_bp=500 or some_mem_psi_us=10ms", arg);
+	if (damonctl_keyword_feature(DAMONCTL_KW_GOAL_METRIC, buf, &feat))
+		return usage_error(cli, "--goal '%s': unknown metric '%s' (see 'damonc features')",
+				   arg, buf);
+	snprintf(g->metric, sizeof(g->metric), "%s", buf);
+	n = strlen(buf);
+	if (!strcmp(buf, "some_mem_psi_us"))
+		r = damonctl_parse_time_us(val, &g->target);
+	else if (n > 3 && !strcmp(buf + n - 3, "_bp"))
+		r = damonctl_parse_bp(val, &g->target);
+	else
+		r = damonctl_parse_u64(val, &g->target);
+	if (r)
+		return usage_error(cli, "--goal '%s': cannot read the value '%s'", arg, val);
+	while (rest && *rest) {
+		opt = rest;
+		rest = split2(opt, ',');
+		if (!strncmp(opt, "nid=", 4)) {
+			char *end;
+			long v = strtol(opt + 4, &end, 10);
+
+			if (*end || end == opt + 4 || v < 0 || v > 4096)
+				return usage_error(cli, "--goal '%s': bad node id '%s'", arg, opt + 4);
+			g->has_nid = true;
+			g->nid = (int)v;
+		} else if (!strncmp(opt, "path=", 5)) {
+			snprintf(g->path, sizeof(g->path), "%s", opt + 5);
+		} else {
+			return usage_error(cli, "--goal '%s': unknown part '%s' (nid=N or path=P)",
+					   arg, opt);
+		}
+	}
+	sp->nr_goals++;
+	return 0;
+}
+
+static int parse_filter(struct cli *cli, struct spec *sp, const char *arg)
+{
+	struct filter_spec *f;
+	char buf[512], *type, *rest;
+	enum damonctl_feature feat;
+
+	if (sp->nr_filters >= SPEC_MAX_FILTERS)
+		return usage_error(cli, "--filter: at most %d filters", SPEC_MAX_FILTERS);
+	f = &sp->filters[sp->nr_filters];
+	memset(f, 0, sizeof(*f));
+	snprintf(buf, sizeof(buf), "%s", arg);
+	type = split2(buf, ':');
+	if (!type || (strcmp(buf, "allow") && strcmp(buf, "reject")))
+		return usage_error(cli, "--filter '%s': expected allow:TYPE or reject:TYPE", arg);
+	f->allow = !strcmp(buf, "allow");
+	f->matching = true;
+	if (*type == '!') {
+		f->matching = false;
+		type++;
+	}
+	rest = split2(type, ':');
+	if (damonctl_keyword_feature(DAMONCTL_KW_FILTER_TYPE, type, &feat))
+		return usage_error(cli, "--filter '%s': unknown type '%s' (anon, active, memcg, "
+				   "young, hugepage_size, unmapped, addr, target)", arg, type);
+	snprintf(f->type, sizeof(f->type), "%s", type);
+	if (!strcmp(type, "memcg")) {
+		if (!rest || !*rest)
+			return usage_error(cli, "--filter '%s': memcg needs a path", arg);
+		snprintf(f->memcg, sizeof(f->memcg), "%s", rest);
+	} else if (!strcmp(type, "addr")) {
+		if (!rest || parse_pair(cli, "filter", rest, '-', p_addr, &f->lo, &f->hi, true))
+			return usage_error(cli, "--filter '%s': addr needs START-END", arg);
+	} else if (!strcmp(type, "hugepage_size")) {
+		if (!rest || parse_pair(cli, "filter", rest, '-', parse_size_opt, &f->lo, &f->hi,
+					true))
+			return usage_error(cli, "--filter '%s': hugepage_size needs MIN-MAX", arg);
+	} else if (!strcmp(type, "target")) {
+		uint64_t v;
+
+		if (!rest || parse_uint_opt(cli, "filter", rest, UINT32_MAX, &v))
+			return usage_error(cli, "--filter '%s': target needs an index", arg);
+		f->target_idx = (unsigned int)v;
+	} else if (rest) {
+		return usage_error(cli, "--filter '%s': %s takes no argument", arg, type);
+	}
+	sp->nr_filters++;
+	sp->filters_given = true;
+	return 0;
+}
+
+static int parse_wmarks(struct cli *cli, struct spec *sp, const char *arg)
+{
+	char buf[256], *p[5], *s = buf;
+	int i;
+
+	sp->has_wmarks = true;
+	if (!strcmp(arg, "none")) {
+		snprintf(sp->wmarks_metric, sizeof(sp->wmarks_metric), "none");
+		sp->wmarks_interval_us = sp->wmarks_high = sp->wmarks_mid = sp->wmarks_low = 0;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (i = 0; i < 5; i++) {
+		p[i] = s;
+		s = split2(s, ',');
+		if (!s && i < 4)
+			return usage_error(cli, "--wmarks '%s': expected METRIC,INTERVAL,HIGH,MID,LOW",
+					   arg);
+	}
+	if (strcmp(p[0], "free_mem_rate"))
+		return usage_error(cli, "--wmarks '%s': the metric is free_mem_rate (or 'none')",
+				   arg);
+	snprintf(sp->wmarks_metric, sizeof(sp->wmarks_metric), "%s", p[0]);
+	if (parse_time_opt(cli, "wmarks", p[1], &sp->wmarks_interval_us) ||
+	    parse_uint_opt(cli, "wmarks", p[2], 1000, &sp->wmarks_high) ||
+	    parse_uint_opt(cli, "wmarks", p[3], 1000, &sp->wmarks_mid) ||
+	    parse_uint_opt(cli, "wmarks", p[4], 1000, &sp->wmarks_low))
+		return EXIT_USAGE;
+	if (!(sp->wmarks_high >= sp->wmarks_mid && sp->wmarks_mid >= sp->wmarks_low))
+		return usage_error(cli, "--wmarks '%s': needs HIGH >= MID >= LOW", arg);
+	return 0;
+}
+
+static int parse_intervals_goal(struct cli *cli, struct spec *sp, const char *arg)
+{
+	char buf[256], *p[4], *s = buf;
+	int i;
+
+	sp->has_intervals_goal = true;
+	if (!strcmp(arg, "auto"))
+		arg = "4%,3,5ms,10s";	/* DAMON's documented suggestion */
+	if (!strcmp(arg, "off")) {
+		sp->ig_access_bp = sp->ig_aggrs = sp->ig_min_sample_us = sp->ig_max_sample_us = 0;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (i = 0; i < 4; i++) {
+		p[i] = s;
+		s = split2(s, ',');
+		if (!s && i < 3)
+			return usage_error(cli, "--intervals-goal '%s': expected ACCESS%%,AGGRS,MIN,"
+					   "MAX, 'auto' or 'off'", arg);
+	}
+	if (parse_percent_opt(cli, "intervals-goal", p[0], &sp->ig_access_bp) ||
+	    parse_uint_opt(cli, "intervals-goal", p[1], UINT32_MAX, &sp->ig_aggrs) ||
+	    parse_time_opt(cli, "intervals-goal", p[2], &sp->ig_min_sample_us) ||
+	    parse_time_opt(cli, "intervals-goal", p[3], &sp->ig_max_sample_us))
+		return EXIT_USAGE;
+	if (sp->ig_min_sample_us > sp->ig_max_sample_us)
+		return usage_error(cli, "--intervals-goal '%s': MIN exceeds MAX", arg);
+	return 0;
+}
+
+int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
+{
+	uint64_t v, w[3];
+	enum damonctl_feature feat;
+	char buf[128], *a, *b;
+
+	switch (key) {
+	case K_OPS:
+		if (damonctl_keyword_feature(DAMONCTL_KW_OPERATIONS, arg, &feat))
+			return usage_error(cli, "--ops '%s': expected vaddr, fvaddr or paddr", arg);
+		sp->ops = arg;
+		return 1;
+	case K_SAMPLE:
+		sp->has_sample = true;
+		return ok1(parse_time_opt(cli, "sample", arg, &sp->sample_us));
+	case K_AGGR:
+		sp->has_aggr = true;
+		return ok1(parse_time_opt(cli, "aggr", arg, &sp->aggr_us));
+	case K_UPDATE:
+		sp->has_update = true;
+		return ok1(parse_time_opt(cli, "update", arg, &sp->update_us));
+	case K_NR_REGIONS:
+		sp->has_nr_regions = true;
+		return ok1(parse_pair(cli, "nr-regions", arg, ',', p_u64, &sp->nr_regions_min,
+				      &sp->nr_regions_max, true));
+	case K_INTERVALS_GOAL:
+		return ok1(parse_intervals_goal(cli, sp, arg));
+	case K_REFRESH:
+		sp->has_refresh = true;
+		if (parse_time_opt(cli, "refresh", arg, &v))
+			return EXIT_USAGE;
+		if (v % 1000)
+			return usage_error(cli, "--refresh '%s': whole milliseconds only", arg);
+		sp->refresh_ms = v / 1000;
+		return 1;
+	case K_ACTION:
+		if (damonctl_keyword_feature(DAMONCTL_KW_ACTION, arg, &feat))
+			return usage_error(cli, "--action '%s': unknown action (willneed, cold, "
+					   "pageout, hugepage, nohugepage, collapse, lru_prio, "
+					   "lru_deprio, migrate_hot, migrate_cold, stat)", arg);
+		sp->action = arg;
+		return 1;
+	case K_MIN_SIZE:
+		sp->has_sz_min = true;
+		return ok1(parse_size_opt(cli, "min-size", arg, &sp->sz_min));
+	case K_MAX_SIZE:
+		sp->has_sz_max = true;
+		return ok1(parse_size_opt(cli, "max-size", arg, &sp->sz_max));
+	case K_ACCESS_RATE:
+		sp->has_rate = true;
+		sp->rate_max_bp = 10000;
+		snprintf(buf, sizeof(buf), "%s", arg);
+		b = split2(buf, ',');
+		if (parse_percent_opt(cli, "access-rate", buf, &sp->rate_min_bp) ||
+		    (b && parse_percent_opt(cli, "access-rate", b, &sp->rate_max_bp)))
+			return EXIT_USAGE;
+		if (sp->rate_min_bp > sp->rate_max_bp)
+			return usage_error(cli, "--access-rate '%s': MIN exceeds MAX", arg);
+		return 1;
+	case K_MIN_AGE:
+		sp->has_age_min = true;
+		return ok1(parse_time_opt(cli, "min-age", arg, &sp->age_min_us));
+	case K_MAX_AGE:
+		sp->has_age_max = true;
+		return ok1(parse_time_opt(cli, "max-age", arg, &sp->age_max_us));
+	case K_APPLY_INTERVAL:
+		sp->has_apply_interval = true;
+		return ok1(parse_time_opt(cli, "apply-interval", arg, &sp->apply_interval_us));
+	case K_QUOTA_TIME:
+		sp->has_quota_ms = true;
+		if (parse_time_opt(cli, "quota-time", arg, &v))
+			return EXIT_USAGE;
+		if (v % 1000)
+			return usage_error(cli, "--quota-time '%s': whole milliseconds only", arg);
+		sp->quota_ms = v / 1000;
+		return 1;
+	case K_QUOTA_SIZE:
+		sp->has_quota_bytes = true;
+		return ok1(parse_size_opt(cli, "quota-size", arg, &sp->quota_bytes));
+	case K_QUOTA_RESET:
+		sp->has_quota_reset = true;
+		if (parse_time_opt(cli, "quota-reset", arg, &v))
+			return EXIT_USAGE;
+		if (v % 1000 || !v)
+			return usage_error(cli, "--quota-reset '%s': whole milliseconds, above 0",
+					   arg);
+		sp->quota_reset_ms = v / 1000;
+		return 1;
+	case K_QUOTA_WEIGHTS:
+		snprintf(buf, sizeof(buf), "%s", arg);
+		a = split2(buf, ',');
+		b = a ? split2(a, ',') : NULL;
+		if (!a || !b || parse_uint_opt(cli, "quota-weights", buf, 1000000, &w[0]) ||
+		    parse_uint_opt(cli, "quota-weights", a, 1000000, &w[1]) ||
+		    parse_uint_opt(cli, "quota-weights", b, 1000000, &w[2]))
+			return usage_error(cli, "--quota-weights '%s': expected SIZE,ACCESSES,AGE "
+					   "in permil", arg);
+		sp->has_weights = true;
+		sp->weights[0] = (unsigned int)w[0];
+		sp->weights[1] = (unsigned int)w[1];
+		sp->weights[2] = (unsigned int)w[2];
+		return 1;
+	case K_GOAL:
+		return ok1(parse_goal(cli, sp, arg));
+	case K_GOAL_BP:
+		if (sp->nr_goals >= SPEC_MAX_GOALS)
+			return usage_error(cli, "--goal-bp: at most %d goals", SPEC_MAX_GOALS);
+		if (parse_bp_opt(cli, "goal-bp", arg, &v))
+			return EXIT_USAGE;
+		if (!v || v > 10000)
+			return usage_error(cli, "--goal-bp '%s': between 1 and 10000 basis points",
+					   arg);
+		memset(&sp->goals[sp->nr_goals], 0, sizeof(sp->goals[0]));
+		snprintf(sp->goals[sp->nr_goals].metric, sizeof(sp->goals[0].metric),
+			 "hugepage_mem_bp");
+		sp->goals[sp->nr_goals].target = v;
+		sp->goals[sp->nr_goals].from_goal_bp = true;
+		sp->nr_goals++;
+		return 1;
+	case K_GOAL_TUNER:
+		if (damonctl_keyword_feature(DAMONCTL_KW_GOAL_TUNER, arg, &feat))
+			return usage_error(cli, "--goal-tuner '%s': expected consist or temporal",
+					   arg);
+		sp->tuner = arg;
+		return 1;
+	case K_FILTER:
+		return ok1(parse_filter(cli, sp, arg));
+	case K_WMARKS:
+		return ok1(parse_wmarks(cli, sp, arg));
+	case K_TARGET_NID:
+		if (parse_uint_opt(cli, "target-nid", arg, 4096, &v))
+			return EXIT_USAGE;
+		sp->has_target_nid = true;
+		sp->target_nid = (int)v;
+		return 1;
+	case K_DEST:
+		if (sp->nr_dests >= SPEC_MAX_DESTS)
+			return usage_error(cli, "--dest: at most %d destinations", SPEC_MAX_DESTS);
+		snprintf(buf, sizeof(buf), "%s", arg);
+		a = split2(buf, ':');
+		if (!a || parse_uint_opt(cli, "dest", buf, 4096, &w[0]) ||
+		    parse_uint_opt(cli, "dest", a, UINT32_MAX, &w[1]))
+			return usage_error(cli, "--dest '%s': expected NODE:WEIGHT", arg);
+		sp->dest_id[sp->nr_dests] = (unsigned int)w[0];
+		sp->dest_weight[sp->nr_dests] = (unsigned int)w[1];
+		sp->nr_dests++;
+		return 1;
+	case K_FAIL_CHARGE:
+		snprintf(buf, sizeof(buf), "%s", arg);
+		a = split2(buf, '/');
+		if (!a || parse_uint_opt(cli, "fail-charge", buf, UINT32_MAX, &w[0]) ||
+		    parse_uint_opt(cli, "fail-charge", a, UINT32_MAX, &w[1]) || !w[1])
+			return usage_error(cli, "--fail-charge '%s': expected NUM/DENOM, DENOM > 0",
+					   arg);
+		sp->has_fail_charge = true;
+		sp->fail_num = (unsigned int)w[0];
+		sp->fail_denom = (unsigned int)w[1];
+		return 1;
+	case K_MAX_SNAPSHOTS:
+		sp->has_max_snapshots = true;
+		return ok1(parse_uint_opt(cli, "max-snapshots", arg, UINT64_MAX, &sp->max_snapshots));
+	}
+	return 0;
+}
+
+bool spec_any_scheme(const struct spec *sp)
+{
+	return sp->action || sp->has_sz_min || sp->has_sz_max || sp->has_rate ||
+	       sp->has_age_min || sp->has_age_max || sp->has_apply_interval || sp->has_quota_ms ||
+	       sp->has_quota_bytes || sp->has_quota_reset || sp->has_weights || sp->nr_goals ||
+	       sp->tuner || sp->filters_given || sp->has_wmarks || sp->has_target_nid ||
+	       sp->nr_dests || sp->has_fail_charge || sp->has_max_snapshots;
+}
+
+bool spec_any_context(const struct spec *sp)
+{
+	return sp->ops || sp->has_sample || sp->has_aggr || sp->has_update || sp->has_nr_regions ||
+	       sp->has_intervals_goal || sp->has_refresh;
+}
+
+static int set_failed(struct cli *cli, int r, const char *what)
+{
+	return usage_error(cli, "cannot set %s: %s", what, strerror(-r));
+}
+
+#define CSET(c, attr, v) do {								\
+		int r_ = damonctl_context_set(c, DAMONCTL_CONTEXT_##attr, v);		\
+		if (r_)									\
+			return set_failed(cli, r_, #attr);				\
+	} while (0)
+#define SSET(s, attr, v) do {								\
+		int r_ = damonctl_scheme_set(s, DAMONCTL_SCHEME_##attr, v);		\
+		if (r_)									\
+			return set_failed(cli, r_, #attr);				\
+	} while (0)
+
+int spec_apply_context(struct cli *cli, const struct spec *sp, struct damonctl_context *c,
+		       const struct damonctl_features *f)
+{
+	(void)f;
+	if (sp->ops && damonctl_context_set_str(c, DAMONCTL_CONTEXT_OPERATIONS, sp->ops))
+		return usage_error(cli, "--ops '%s': not an operations set", sp->ops);
+	if (sp->has_sample)
+		CSET(c, SAMPLE_US, sp->sample_us);
+	if (sp->has_aggr)
+		CSET(c, AGGR_US, sp->aggr_us);
+	if (sp->has_update)
+		CSET(c, UPDATE_US, sp->update_us);
+	if (sp->has_nr_regions) {
+		CSET(c, MIN_NR_REGIONS, sp->nr_regions_min);
+		CSET(c, MAX_NR_REGIONS, sp->nr_regions_max);
+	}
+	if (sp->has_intervals_goal) {
+		CSET(c, GOAL_ACCESS_BP, sp->ig_access_bp);
+		CSET(c, GOAL_AGGRS, sp->ig_aggrs);
+		CSET(c, GOAL_MIN_SAMPLE_US, sp->ig_min_sample_us);
+		CSET(c, GOAL_MAX_SAMPLE_US, sp->ig_max_sample_us);
+	}
+	return 0;
+}
+
+enum damonctl_filter_dir spec_filter_dir(const char *type, const struct damonctl_features *f)
+{
+	if (damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) != DAMONCTL_YES)
+		return DAMONCTL_FILTERS_LEGACY;
+	if (!strcmp(type, "addr") || !strcmp(type, "target"))
+		return DAMONCTL_FILTERS_CORE;
+	return DAMONCTL_FILTERS_OPS;
+}
+
+static int apply_filters(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+			 const struct damonctl_features *f)
+{
+	static const enum damonctl_filter_dir dirs[] = {
+		DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS, DAMONCTL_FILTERS_LEGACY,
+	};
+	unsigned int i, d;
+
+	/* the options replace every filter the scheme had */
+	for (d = 0; d < 3; d++)
+		while (damonctl_scheme_nr_filters(s, dirs[d]))
+			damonctl_scheme_remove_filter(s, dirs[d], 0);
+	for (i = 0; i < sp->nr_filters; i++) {
+		const struct filter_spec *fs = &sp->filters[i];
+		struct damonctl_filter *flt = damonctl_scheme_add_filter(s,
+			spec_filter_dir(fs->type, f));
+
+		if (!flt)
+			return set_failed(cli, -ENOMEM, "filter");
+		if (damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, fs->type) ||
+		    damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, fs->matching) ||
+		    damonctl_filter_set(flt, DAMONCTL_FILTER_ALLOW, fs->allow))
+			return set_failed(cli, -EINVAL, "filter");
+		if (!strcmp(fs->type, "memcg"))
+			damonctl_filter_set_str(flt, DAMONCTL_FILTER_MEMCG_PATH, fs->memcg);
+		if (!strcmp(fs->type, "addr")) {
+			damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_START, fs->lo);
+			damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_END, fs->hi);
+		}
+		if (!strcmp(fs->type, "hugepage_size")) {
+			damonctl_filter_set(flt, DAMONCTL_FILTER_MIN, fs->lo);
+			damonctl_filter_set(flt, DAMONCTL_FILTER_MAX, fs->hi);
+		}
+		if (!strcmp(fs->type, "target"))
+			damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, fs->target_idx);
+	}
+	return 0;
+}
+
+/* The goal of @s with the same metric (and node and path) as @gs, if any. */
+static struct damonctl_goal *same_goal(struct damonctl_scheme *s, const struct goal_spec *gs)
+{
+	struct damonctl_goal *g;
+	unsigned int i;
+
+	damonctl_for_each_goal(s, g, i) {
+		if (strcmp(damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC), gs->metric))
+			continue;
+		if (gs->has_nid && damonctl_goal_get_int(g, DAMONCTL_GOAL_NID) != gs->nid)
+			continue;
+		if (*gs->path && strcmp(damonctl_goal_get_str(g, DAMONCTL_GOAL_PATH), gs->path))
+			continue;
+		return g;
+	}
+	return NULL;
+}
+
+/* Fresh schemes get exactly the goals given; existing ones have the goal of the same
+ * metric retargeted, or a new one added. */
+static int apply_goals(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+		       bool fresh)
+{
+	unsigned int i;
+
+	while (fresh && damonctl_scheme_nr_goals(s))
+		damonctl_scheme_remove_goal(s, 0);
+	for (i = 0; i < sp->nr_goals; i++) {
+		const struct goal_spec *gs = &sp->goals[i];
+		struct damonctl_goal *g = fresh ? NULL : same_goal(s, gs);
+
+		if (!g)
+			g = damonctl_scheme_add_goal(s);
+
+		if (!g)
+			return set_failed(cli, -ENOMEM, "goal");
+		if (damonctl_goal_set_str(g, DAMONCTL_GOAL_METRIC, gs->metric) ||
+		    damonctl_goal_set(g, DAMONCTL_GOAL_TARGET_VALUE, gs->target))
+			return set_failed(cli, -EINVAL, "goal");
+		if (gs->has_nid)
+			damonctl_goal_set_int(g, DAMONCTL_GOAL_NID, gs->nid);
+		if (*gs->path)
+			damonctl_goal_set_str(g, DAMONCTL_GOAL_PATH, gs->path);
+	}
+	return 0;
+}
+
+int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+		      uint64_t sample_us, uint64_t aggr_us, const struct damonctl_features *f,
+		      bool fresh)
+{
+	const char *action = sp->action ? sp->action :
+		damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION);
+	bool collapse = !strcmp(action, "collapse");
+	int r;
+
+	if (sp->action && damonctl_scheme_set_str(s, DAMONCTL_SCHEME_ACTION, sp->action))
+		return usage_error(cli, "--action '%s': unknown action", sp->action);
+
+	/* The access pattern. Fresh schemes match everything by default (the kernel's
+	 * defaults, all zero, match nothing); collapse defaults to hot regions. */
+	if (sp->has_sz_min)
+		SSET(s, SZ_MIN, sp->sz_min);
+	else if (fresh)
+		SSET(s, SZ_MIN, collapse ? 2u << 20 : 0);
+	if (sp->has_sz_max)
+		SSET(s, SZ_MAX, sp->sz_max);
+	else if (fresh)
+		SSET(s, SZ_MAX, DAMONCTL_MAX);
+	if (sp->has_rate || fresh) {
+		uint64_t lo = sp->has_rate ? sp->rate_min_bp : collapse ? 500 : 0;
+		uint64_t hi = sp->has_rate ? sp->rate_max_bp : 10000;
+		uint64_t nlo = damonctl_rate_bp_to_nr_accesses(lo, sample_us, aggr_us, true);
+
+		/* a positive rate means at least one sample */
+		if (lo && !nlo)
+			nlo = 1;
+		SSET(s, NR_ACCESSES_MIN, nlo);
+		SSET(s, NR_ACCESSES_MAX, hi >= 10000 ? UINT32_MAX :
+		     damonctl_rate_bp_to_nr_accesses(hi, sample_us, aggr_us, false));
+	}
+	if (sp->has_age_min)
+		SSET(s, AGE_MIN, damonctl_age_us_to_aggrs(sp->age_min_us, aggr_us));
+	else if (fresh)
+		SSET(s, AGE_MIN, collapse ? damonctl_age_us_to_aggrs(1000000, aggr_us) : 0);
+	if (sp->has_age_max)
+		SSET(s, AGE_MAX, sp->age_max_us == DAMONCTL_MAX ? UINT32_MAX :
+		     sp->age_max_us / (aggr_us ? aggr_us : 1));
+	else if (fresh)
+		SSET(s, AGE_MAX, UINT32_MAX);
+	if (sp->has_apply_interval)
+		SSET(s, APPLY_INTERVAL_US, sp->apply_interval_us);
+
+	/* Quotas: collapse is expensive (it copies memory), so by default it spends at most
+	 * 100 ms of a CPU per second, hottest regions first. */
+	if (sp->has_quota_ms)
+		SSET(s, QUOTA_MS, sp->quota_ms);
+	else if (fresh && collapse)
+		SSET(s, QUOTA_MS, 100);
+	if (sp->has_quota_bytes)
+		SSET(s, QUOTA_BYTES, sp->quota_bytes);
+	if (sp->has_quota_reset)
+		SSET(s, QUOTA_RESET_INTERVAL_MS, sp->quota_reset_ms);
+	else if (fresh && (collapse || sp->nr_goals || sp->has_quota_ms || sp->has_quota_bytes))
+		SSET(s, QUOTA_RESET_INTERVAL_MS, 1000);
+	if (sp->has_weights) {
+		SSET(s, WEIGHT_SZ_PERMIL, sp->weights[0]);
+		SSET(s, WEIGHT_NR_ACCESSES_PERMIL, sp->weights[1]);
+		SSET(s, WEIGHT_AGE_PERMIL, sp->weights[2]);
+	} else if (fresh && collapse) {
+		SSET(s, WEIGHT_NR_ACCESSES_PERMIL, 1000);
+	}
+	if (sp->nr_goals) {
+		r = apply_goals(cli, sp, s, fresh);
+		if (r)
+			return r;
+	}
+	if (sp->tuner) {
+		if (damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, sp->tuner))
+			return usage_error(cli, "--goal-tuner '%s': unknown tuner", sp->tuner);
+	} else if (fresh && sp->nr_goals) {
+		bool hugepage_goal = false;
+		unsigned int i;
+
+		for (i = 0; i < sp->nr_goals; i++)
+			hugepage_goal |= !strcmp(sp->goals[i].metric, "hugepage_mem_bp");
+		/* Reach the huge-page goal then stop collapsing: that is the temporal tuner. */
+		if (hugepage_goal &&
+		    damonctl_features_has(f, DAMONCTL_FEAT_GOAL_TUNER) == DAMONCTL_YES)
+			damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "temporal");
+	}
+	if (sp->filters_given) {
+		r = apply_filters(cli, sp, s, f);
+		if (r)
+			return r;
+	}
+	if (sp->has_wmarks) {
+		damonctl_scheme_set_str(s, DAMONCTL_SCHEME_WMARKS_METRIC, sp->wmarks_metric);
+		SSET(s, WMARKS_INTERVAL_US, sp->wmarks_interval_us);
+		SSET(s, WMARKS_HIGH, sp->wmarks_high);
+		SSET(s, WMARKS_MID, sp->wmarks_mid);
+		SSET(s, WMARKS_LOW, sp->wmarks_low);
+	}
+	if (sp->has_target_nid) {
+		r = damonctl_scheme_set_int(s, DAMONCTL_SCHEME_TARGET_NID, sp->target_nid);
+		if (r)
+			return set_failed(cli, r, "target_nid");
+	}
+	if (sp->nr_dests) {
+		unsigned int i;
+
+		while (damonctl_scheme_nr_dests(s))
+			damonctl_scheme_remove_dest(s, 0);
+		for (i = 0; i < sp->nr_dests; i++) {
+			struct damonctl_dest *d = damonctl_scheme_add_dest(s);
+
+			if (!d)
+				return set_failed(cli, -ENOMEM, "dest");
+			damonctl_dest_set(d, DAMONCTL_DEST_ID, sp->dest_id[i]);
+			damonctl_dest_set(d, DAMONCTL_DEST_WEIGHT, sp->dest_weight[i]);
+		}
+	}
+	if (sp->has_fail_charge) {
+		SSET(s, QUOTA_FAIL_CHARGE_NUM, sp->fail_num);
+		SSET(s, QUOTA_FAIL_CHARGE_DENOM, sp->fail_denom);
+	}
+	if (sp->has_max_snapshots)
+		SSET(s, MAX_NR_SNAPSHOTS, sp->max_snapshots);
+	return 0;
+}

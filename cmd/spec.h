@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Context and scheme settings given as command-line options, shared by `start` (applied to
+ * a fresh kdamond, with defaults) and `tune` (applied to a running one, only what was given).
+ */
+#ifndef DAMONC_SPEC_H
+#define DAMONC_SPEC_H
+
+#include "damonc.h"
+
+#define SPEC_MAX_GOALS 8
+#define SPEC_MAX_FILTERS 16
+#define SPEC_MAX_DESTS 8
+
+struct goal_spec {
+	char metric[32];
+	uint64_t target;
+	bool has_nid;
+	int nid;
+	char path[256];
+	bool from_goal_bp;	/* --goal-bp: hugepage_mem_bp */
+};
+
+struct filter_spec {
+	bool allow;
+	bool matching;
+	char type[24];
+	char memcg[256];
+	uint64_t lo, hi;	/* addr [lo, hi), hugepage_size [lo, hi] */
+	unsigned int target_idx;
+};
+
+/* Each field counts only when its `has_` flag is set. */
+struct spec {
+	/* context */
+	const char *ops;
+	bool has_sample, has_aggr, has_update, has_nr_regions, has_intervals_goal, has_refresh;
+	uint64_t sample_us, aggr_us, update_us, nr_regions_min, nr_regions_max, refresh_ms;
+	uint64_t ig_access_bp, ig_aggrs, ig_min_sample_us, ig_max_sample_us;
+	/* scheme */
+	const char *action;
+	bool has_sz_min, has_sz_max, has_rate, has_age_min, has_age_max, has_apply_interval;
+	uint64_t sz_min, sz_max, rate_min_bp, rate_max_bp, age_min_us, age_max_us;
+	uint64_t apply_interval_us;
+	bool has_quota_ms, has_quota_bytes, has_quota_reset, has_weights;
+	uint64_t quota_ms, quota_bytes, quota_reset_ms;
+	unsigned int weights[3];	/* size, accesses, age (permil) */
+	unsigned int nr_goals;
+	struct goal_spec goals[SPEC_MAX_GOALS];
+	const char *tuner;
+	unsigned int nr_filters;
+	bool filters_given;
+	struct filter_spec filters[SPEC_MAX_FILTERS];
+	bool has_wmarks;
+	char wmarks_metric[24];
+	uint64_t wmarks_interval_us, wmarks_high, wmarks_mid, wmarks_low;
+	bool has_target_nid;
+	int target_nid;
+	unsigned int nr_dests;
+	unsigned int dest_id[SPEC_MAX_DESTS], dest_weight[SPEC_MAX_DESTS];
+	bool has_fail_charge;
+	unsigned int fail_num, fail_denom;
+	bool has_max_snapshots;
+	uint64_t max_snapshots;
+};
+
+/* Option keys (>= 400) and tables. */
+extern const struct opt spec_context_opts[];
+extern const struct opt spec_scheme_opts[];
+/* 0 if @key was not a spec option, 1 if taken, or EXIT_USAGE. */
+int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg);
+/* Whether any scheme or context option was given (for -c exclusivity). */
+bool spec_any_scheme(const struct spec *sp);
+bool spec_any_context(const struct spec *sp);
+
+/* Apply context options to @c. */
+int spec_apply_context(struct cli *cli, const struct spec *sp, struct damonctl_context *c,
+		       const struct damonctl_features *f);
+/*
+ * Apply scheme options to @s, which belongs to a context with the given intervals. With
+ * @fresh, unset fields get damonc's defaults (e.g. hot regions for `collapse`).
+ */
+int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+		      uint64_t sample_us, uint64_t aggr_us, const struct damonctl_features *f,
+		      bool fresh);
+/* Where a filter of @type goes on this kernel. */
+enum damonctl_filter_dir spec_filter_dir(const char *type, const struct damonctl_features *f);
+
+#endif

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc start: build a kdamond from options (or a JSON config, damonc's or damo's), check
+ * it against what this kernel has, stage it, turn it on, and remember it as damonc's.
+ *
+ * Safety: the tree is read first and kept; if anything fails after the first write, the
+ * tree is put back as it was. Another user's kdamond is never stopped or lost: damonc adds a
+ * kdamond of its own (re-staging the others' configuration, which the kernel recreates on
+ * any nr_kdamonds write) or reuses a stopped one it started earlier.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "fallback.h"
+#include "spec.h"
+#include "started.h"
+#include "status.h"
+
+#define MAX_PIDS 16
+#define MAX_REGIONS 64
+
+static struct {
+	struct spec sp;
+	int pids[MAX_PIDS];
+	unsigned int nr_pids;
+	uint64_t regions[MAX_REGIONS][2];
+	unsigned int nr_regions;
+	const char *config;
+	bool dry_run;
+	bool foreground;
+	bool scope_pid;
+	bool no_fallback;
+} so;
+
+enum { O_PID = 300, O_REGIONS, O_DRY_RUN, O_FOREGROUND, O_GOAL_SCOPE, O_NO_FALLBACK };
+
+static const struct opt start_own_opts[] = {
+	{ "pid", O_PID, OV_PID, "PID", "monitor process PID (repeatable)" },
+	{ "regions", O_REGIONS, OV_REGION, "START-END[,START-END...]",
+	  "monitor these address ranges (paddr: physical; vaddr: of the last --pid)" },
+	{ "config", 'c', OV_FILE, "FILE",
+	  "start the kdamonds of a JSON config (damonc's or damo's; '-' reads stdin)" },
+	{ "dry-run", O_DRY_RUN, OV_NONE, NULL,
+	  "print the configuration and the sysfs writes, and write nothing" },
+	{ "foreground", O_FOREGROUND, OV_NONE, NULL,
+	  "serve user-space fallbacks from this process instead of a background agent" },
+	{ "goal-scope", O_GOAL_SCOPE, OV_STRING, "system|pid",
+	  "measure an emulated hugepage_mem_bp goal system-wide (default) or over the targets" },
+	{ "no-fallback", O_NO_FALLBACK, OV_NONE, NULL,
+	  "fail (exit 3) rather than emulate in user space what the kernel lacks" },
+	{ 0 },
+};
+
+static struct opt start_opts_tbl[64];
+
+/* The command's options: its own, then the context's and the scheme's (spec.c). */
+__attribute__((constructor)) static void start_opts_init(void)
+{
+	const struct opt *tables[] = { start_own_opts, spec_context_opts, spec_scheme_opts };
+	unsigned int t, n = 0;
+	const struct opt *o;
+
+	for (t = 0; t < 3; t++)
+		for (o = tables[t]; o->name && n + 1 < 64; o++)
+			start_opts_tbl[n++] = *o;
+}
+
+static int parse_regions(struct cli *cli, const char *arg)
+{
+	char buf[4096], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		uint64_t s, e;
+
+		if (so.nr_regions >= MAX_REGIONS)
+			return usage_error(cli, "--regions: at most %d regions", MAX_REGIONS);
+		if (!dash)
+			return usage_error(cli, "--regions '%s': expected START-END", tok);
+		*dash = '\0';
+		if ((damonctl_parse_u64(tok, &s) && damonctl_parse_size(tok, &s)) ||
+		    (damonctl_parse_u64(dash + 1, &e) && damonctl_parse_size(dash + 1, &e)))
+			return usage_error(cli, "--regions '%s-%s': expected addresses", tok,
+					   dash + 1);
+		if (s >= e)
+			return usage_error(cli, "--regions '%s-%s': START must be below END", tok,
+					   dash + 1);
+		so.regions[so.nr_regions][0] = s;
+		so.regions[so.nr_regions][1] = e;
+		so.nr_regions++;
+	}
+	return 0;
+}
+
+static int start_parse(struct cli *cli, int key, const char *arg)
+{
+	int r;
+
+	switch (key) {
+	case O_PID:
+		if (so.nr_pids >= MAX_PIDS)
+			return usage_error(cli, "--pid: at most %d processes", MAX_PIDS);
+		return parse_pid_opt(cli, "pid", arg, &so.pids[so.nr_pids++]);
+	case O_REGIONS:
+		return parse_regions(cli, arg);
+	case 'c':
+		so.config = arg;
+		return 0;
+	case O_DRY_RUN:
+		so.dry_run = true;
+		return 0;
+	case O_FOREGROUND:
+		so.foreground = true;
+		return 0;
+	case O_GOAL_SCOPE:
+		if (strcmp(arg, "system") && strcmp(arg, "pid"))
+			return usage_error(cli, "--goal-scope '%s': expected system or pid", arg);
+		so.scope_pid = !strcmp(arg, "pid");
+		return 0;
+	case O_NO_FALLBACK:
+		so.no_fallback = true;
+		return 0;
+	}
+	r = spec_parse(cli, &so.sp, key, arg);
+	return r == 1 ? 0 : r ? r : EXIT_USAGE;
+}
+
+static bool pid_alive(struct damonctl_ctx *ctx, int pid)
+{
+	struct damonctl_proc_mem m;
+
+	return damonctl_proc_mem_read(ctx, pid, &m) != -ESRCH;
+}
+
+/* Fill kdamond @k (fresh) from the options. */
+static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
+			      const struct damonctl_features *f)
+{
+	struct damonctl_context *c = damonctl_kdamond_add_context(k);
+	struct damonctl_scheme *s = c ? damonctl_context_add_scheme(c) : NULL;
+	struct damonctl_target *t;
+	const char *ops;
+	unsigned int i;
+	int r;
+
+	if (!s)
+		return usage_error(cli, "out of memory");
+	if (!so.sp.ops && !so.nr_pids && so.nr_regions)
+		so.sp.ops = "paddr";	/* regions without a process are physical */
+	r = spec_apply_context(cli, &so.sp, c, f);
+	if (r)
+		return r;
+	ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
+	if (strcmp(ops, "paddr")) {
+		if (!so.nr_pids)
+			return usage_error(cli, "%s monitoring needs --pid PID (or '-- COMMAND')",
+					   ops);
+		if (!strcmp(ops, "fvaddr") && !so.nr_regions)
+			return usage_error(cli, "fvaddr needs --regions");
+		for (i = 0; i < so.nr_pids; i++) {
+			if (!pid_alive(cli->ctx, so.pids[i]))
+				return usage_error(cli, "--pid %d: no such process", so.pids[i]);
+			t = damonctl_context_add_target(c);
+			if (!t)
+				return usage_error(cli, "out of memory");
+			damonctl_target_set_int(t, DAMONCTL_TARGET_PID, so.pids[i]);
+		}
+	} else {
+		if (so.nr_pids)
+			return usage_error(cli, "--pid does not go with --ops paddr (physical memory)");
+		if (!damonctl_context_add_target(c))
+			return usage_error(cli, "out of memory");
+		if (!so.nr_regions) {
+			r = damonctl_system_ram(cli->ctx, &so.regions[0][0], &so.regions[0][1]);
+			if (r)
+				return usage_error(cli, "paddr needs --regions: cannot read the System "
+						   "RAM ranges of /proc/iomem (%s)", strerror(-r));
+			so.nr_regions = 1;
+		}
+	}
+	t = damonctl_context_target(c, damonctl_context_nr_targets(c) - 1);
+	for (i = 0; i < so.nr_regions; i++)
+		damonctl_target_add_region(t, so.regions[i][0], so.regions[i][1]);
+	if (!so.sp.action)
+		return usage_error(cli, "which action? --action collapse, pageout, stat, ... "
+				   "(see 'damonc start --help')");
+	r = spec_apply_scheme(cli, &so.sp, s, damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
+			      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
+	if (r)
+		return r;
+	/* let `status` and `report` see fresh stats without writing to `state` */
+	if (so.sp.has_refresh)
+		damonctl_kdamond_set(k, DAMONCTL_KDAMOND_REFRESH_MS, so.sp.refresh_ms);
+	else if (damonctl_features_has(f, DAMONCTL_FEAT_REFRESH_MS) == DAMONCTL_YES)
+		damonctl_kdamond_set(k, DAMONCTL_KDAMOND_REFRESH_MS, 1000);
+	return 0;
+}
+
+/* Append the kdamonds of a JSON config to @want; *nr tells how many. */
+static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsigned int *nr)
+{
+	struct damonctl_tree *cfg;
+	char *doc, why[512];
+	unsigned int i;
+	int r;
+
+	r = read_all(so.config, &doc);
+	if (r)
+		return usage_error(cli, "-c %s: %s", so.config, strerror(-r));
+	r = damonctl_tree_from_json(doc, &cfg, why, sizeof(why));
+	free(doc);
+	if (r)
+		return usage_error(cli, "-c %s: %s", so.config, why);
+	*nr = damonctl_tree_nr_kdamonds(cfg);
+	for (i = 0; i < *nr; i++) {
+		if (!damonctl_tree_add_kdamond_copy(want, damonctl_tree_kdamond(cfg, i))) {
+			damonctl_tree_free(cfg);
+			return usage_error(cli, "out of memory");
+		}
+	}
+	damonctl_tree_free(cfg);
+	if (!*nr)
+		return usage_error(cli, "-c %s: the config has no kdamond", so.config);
+	return 0;
+}
+
+static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
+			 const struct damonctl_plan *plan, const unsigned int *idx,
+			 unsigned int nr, const struct fallbacks *fbs)
+{
+	char desc[1024];
+	unsigned int k;
+	size_t i;
+
+	fallback_describe(fbs, desc, sizeof(desc));
+	if (cli->json) {
+		char *text = damonctl_tree_to_json(want, DAMONCTL_JSON_CONFIG);
+		json_object *tree = text ? json_tokener_parse(text) : NULL, *kd;
+		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+		json_object *writes = json_object_new_array();
+
+		free(text);
+		if (!tree || !json_object_object_get_ex(tree, "kdamonds", &kd)) {
+			json_object_put(tree);
+			json_object_put(doc);
+			return EXIT_FAIL;
+		}
+		for (k = 0; k < nr; k++) {
+			json_object *o = json_object_get(json_object_array_get_idx(kd, idx[k]));
+
+			json_object_object_add(o, "index", json_object_new_int((int)idx[k]));
+			json_object_array_add(arr, o);
+		}
+		json_object_put(tree);
+		json_object_object_add(doc, "kdamonds", arr);
+		for (i = 0; i < damonctl_plan_nr_writes(plan); i++) {
+			const char *path, *value;
+			json_object *w = json_object_new_object();
+
+			damonctl_plan_write(plan, i, &path, &value);
+			json_object_object_add(w, "path", json_object_new_string(path));
+			json_object_object_add(w, "value", json_object_new_string(value));
+			json_object_array_add(writes, w);
+		}
+		for (k = 0; k < nr; k++) {
+			json_object *w = json_object_new_object();
+			char path[64];
+
+			snprintf(path, sizeof(path), "kdamonds/%u/state", idx[k]);
+			json_object_object_add(w, "path", json_object_new_string(path));
+			json_object_object_add(w, "value", json_object_new_string("on"));
+			json_object_array_add(writes, w);
+		}
+		json_object_object_add(doc, "writes", writes);
+		json_object_object_add(doc, "fallbacks", fallback_to_json(fbs));
+		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+	}
+	for (k = 0; k < nr; k++)
+		status_print_kdamond(stdout, damonctl_tree_kdamond(want, idx[k]), "would start",
+				     REGIONS_NO_RESULTS);
+	if (fbs->nr)
+		printf("user-space fallbacks: %s\n", desc);
+	printf("\nsysfs writes (relative to %s%s):\n",
+	       strcmp(damonctl_get_sysroot(cli->ctx), "/") ? damonctl_get_sysroot(cli->ctx) : "",
+	       "/sys/kernel/mm/damon/admin");
+	for (i = 0; i < damonctl_plan_nr_writes(plan); i++) {
+		const char *path, *value;
+
+		damonctl_plan_write(plan, i, &path, &value);
+		printf("  %s <= %s\n", path, value);
+	}
+	for (k = 0; k < nr; k++)
+		printf("  kdamonds/%u/state <= on\n", idx[k]);
+	printf("dry run: nothing was written\n");
+	return EXIT_OK;
+}
+
+/* Put the tree back after a failure; says so if even that fails. */
+static void rollback(struct cli *cli, const struct damonctl_tree *have)
+{
+	int r = damonctl_tree_restore(cli->ctx, have);
+
+	if (r)
+		lib_error(cli, r, "could not put the DAMON tree back as it was");
+}
+
+/* Fork the command to launch; it waits on a pipe until its kdamond runs. */
+static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd)
+{
+	int pipefd[2];
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return usage_error(cli, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return usage_error(cli, "fork: %s", strerror(errno));
+	if (!pid) {
+		char c;
+
+		close(pipefd[1]);
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(127);
+		close(pipefd[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "damonc start: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[0]);
+	*child_pid = pid;
+	*go_fd = pipefd[1];
+	return 0;
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* Wait for the launched command, passing on SIGINT/SIGTERM; its exit status is ours. */
+static int wait_child(int child)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int status = 0;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (waitpid(child, &status, 0) < 0) {
+		if (errno != EINTR)
+			return EXIT_FAIL;
+		if (got_signal)
+			kill(child, got_signal);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Is a kdamond running (the kernel cannot add one then)? Says which, and returns it. */
+static bool any_running(const struct damonctl_tree *have, const struct started *started,
+			unsigned int *which, bool *ours)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i;
+
+	damonctl_for_each_kdamond(have, k, i) {
+		if (!strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on")) {
+			*which = i;
+			*ours = started_owns(started, k);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int start_run(struct cli *cli, int argc, char **argv)
+{
+	struct damonctl_tree *have = NULL, *want = NULL;
+	struct damonctl_features *f = NULL;
+	struct damonctl_plan *plan = NULL;
+	struct started started = { 0 };
+	struct fallbacks fbs = { 0 };
+	unsigned int idx[16], nr = 1, i, busy_idx = 0;
+	int r, ret = EXIT_FAIL, child = 0, go_fd = -1;
+	bool busy_ours = false, busy;
+	char why[1024];
+
+	if (so.config && (spec_any_scheme(&so.sp) || spec_any_context(&so.sp) || so.nr_pids ||
+			  so.nr_regions))
+		return usage_error(cli, "-c takes the whole configuration: do not combine it with "
+				   "target, context or scheme options");
+	if (argc && (so.config || so.nr_pids))
+		return usage_error(cli, "a command to launch ('-- %s') replaces --pid and -c",
+				   argv[0]);
+	if (argc && so.dry_run)
+		return usage_error(cli, "--dry-run does not launch commands");
+
+	r = damonctl_tree_read(cli->ctx, &have);
+	if (r)
+		return lib_error(cli, r, "reading the DAMON tree");
+	r = damonctl_features_from_tree(cli->ctx, have, &f);
+	if (r) {
+		ret = lib_error(cli, r, "detecting features");
+		goto out;
+	}
+	r = started_load(cli->ctx, &started);
+	if (r)
+		warnx_("ignoring damonc's record of started kdamonds: %s", strerror(-r));
+	started_prune(cli->ctx, &started, have);
+	busy = any_running(have, &started, &busy_idx, &busy_ours);
+
+	/* Fresh machines show no directory to detect features from: probe on a temporary
+	 * kdamond (the tree is put back as it was). Not in a dry run: that writes nothing. */
+	if (!busy && !so.dry_run && damonctl_features_incomplete(f)) {
+		r = damonctl_features_probe_fresh(cli->ctx, f);
+		if (r) {
+			ret = lib_error(cli, r, "detecting features on a temporary kdamond");
+			goto out;
+		}
+	}
+
+	want = damonctl_tree_dup(have);
+	if (!want) {
+		ret = usage_error(cli, "out of memory");
+		goto out;
+	}
+	if (so.config) {
+		unsigned int before = damonctl_tree_nr_kdamonds(want);
+
+		r = build_from_config(cli, want, &nr);
+		if (nr > 16)
+			r = usage_error(cli, "-c %s: at most 16 kdamonds", so.config);
+		for (i = 0; i < nr && !r; i++)
+			idx[i] = before + i;
+	} else {
+		struct damonctl_kdamond *k = NULL, *old;
+
+		if (argc) {
+			/* the pid must exist for the checks; the command waits for the kdamond */
+			r = launch(cli, argv, &child, &go_fd);
+			if (r) {
+				ret = r;
+				goto out;
+			}
+			so.pids[so.nr_pids++] = child;
+		}
+		/* reuse a stopped kdamond of damonc's own rather than growing the tree */
+		damonctl_for_each_kdamond(have, old, i) {
+			if (!strcmp(damonctl_kdamond_get_str(old, DAMONCTL_KDAMOND_STATE), "off") &&
+			    started_owns(&started, old)) {
+				k = damonctl_tree_replace_kdamond(want, i);
+				idx[0] = i;
+				break;
+			}
+		}
+		if (!k) {
+			k = damonctl_tree_add_kdamond(want);
+			idx[0] = damonctl_tree_nr_kdamonds(want) - 1;
+		}
+		r = k ? build_from_options(cli, k, f) : usage_error(cli, "out of memory");
+	}
+	if (r) {
+		ret = r;
+		goto out;
+	}
+
+	/* Check against this kernel before writing anything; plan fallbacks if allowed. */
+	for (i = 0; i < nr; i++) {
+		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
+		struct fallbacks one;
+
+		r = damonctl_kdamond_check(k, f, why, sizeof(why));
+		if (r == -EOPNOTSUPP && !so.no_fallback) {
+			r = fallback_plan(cli->ctx, k, f, so.scope_pid, &one, why, sizeof(why));
+			if (!r) {
+				if (nr > 1 && one.nr) {
+					r = -EINVAL;
+					snprintf(why, sizeof(why), "user-space fallbacks serve one "
+						 "kdamond per start; split the config");
+				}
+				fbs = one;
+			}
+			if (!r)
+				r = damonctl_kdamond_check(k, f, why, sizeof(why));
+		}
+		if (r) {
+			usage_error(cli, "%s", why);
+			ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
+			goto out;
+		}
+	}
+	r = damonctl_tree_plan(cli->ctx, want, have, &plan);
+	if (r) {
+		ret = lib_error(cli, r, "planning the sysfs writes");
+		goto out;
+	}
+	if (so.dry_run) {
+		ret = print_dry_run(cli, want, plan, idx, nr, &fbs);
+		if (busy)
+			warnx_("note: this would fail now: kdamond %u is running", busy_idx);
+		goto out;
+	}
+	if (busy) {
+		warnx_("start: kdamond %u is running (%s), and the kernel cannot add a kdamond while "
+		       "any runs; stop it first%s", busy_idx,
+		       busy_ours ? "started by damonc" : "not started by damonc",
+		       busy_ours ? " with 'damonc stop'" :
+		       ", if it is yours, with 'damonc stop --kdamond N'");
+		ret = EXIT_BUSY;
+		goto out;
+	}
+
+	if (idx[0] == damonctl_tree_nr_kdamonds(have)) {
+		struct damonctl_kdamond *old;
+
+		damonctl_for_each_kdamond(have, old, i)
+			if (!started_owns(&started, old))
+				warnx_("note: kdamond %u (not started by damonc, off) keeps its "
+				       "configuration, but the kernel drops its last results when "
+				       "a kdamond is added", i);
+	}
+
+	r = damonctl_plan_apply(cli->ctx, plan);
+	if (r) {
+		ret = lib_error(cli, r, "staging the configuration");
+		rollback(cli, have);
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		r = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_ON);
+		if (r) {
+			unsigned int j;
+
+			ret = lib_error(cli, r, "starting kdamond %u", idx[i]);
+			for (j = 0; j < i; j++)
+				damonctl_kdamond_cmd(cli->ctx, idx[j], DAMONCTL_CMD_OFF);
+			rollback(cli, have);
+			goto out;
+		}
+	}
+
+	/* Remember what we started, by index and the kdamond's pid. */
+	for (i = 0; i < nr; i++) {
+		struct started_entry e = { .kdamond = idx[i], .since = (long long)time(NULL) };
+		unsigned int t;
+
+		damonctl_kdamond_is_running(cli->ctx, idx[i], &e.pid);
+		snprintf(e.label, sizeof(e.label), "%s", so.config ? so.config : so.sp.action);
+		for (t = 0; t < so.nr_pids && t < 16; t++)
+			e.targets[e.nr_targets++] = so.pids[t];
+		e.fbs = fbs;
+		started_add(&started, &e);
+	}
+	r = started_save(cli->ctx, &started);
+	if (r)
+		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "
+		       "--kdamond N", strerror(-r));
+
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+
+		for (i = 0; i < nr; i++) {
+			json_object *o = json_object_new_object();
+			struct started_entry *e = started_find(&started, idx[i]);
+
+			json_object_object_add(o, "index", json_object_new_int((int)idx[i]));
+			json_object_object_add(o, "pid", json_object_new_int(e ? e->pid : -1));
+			json_object_array_add(arr, o);
+		}
+		json_object_object_add(doc, "started", arr);
+		json_object_object_add(doc, "fallbacks", fallback_to_json(&fbs));
+		json_doc_print(doc);
+	} else {
+		for (i = 0; i < nr; i++) {
+			struct started_entry *e = started_find(&started, idx[i]);
+
+			printf("started kdamond %u (pid %d)\n", idx[i], e ? e->pid : -1);
+		}
+		if (fbs.nr) {
+			fallback_describe(&fbs, why, sizeof(why));
+			printf("served in user space by the damonc agent: %s\n", why);
+		}
+	}
+	fflush(stdout);
+	ret = EXIT_OK;
+
+	if (child) {
+		/* the kdamond watches the command now: let it run */
+		if (write(go_fd, "g", 1) != 1)
+			warnx_("cannot release the launched command");
+		close(go_fd);
+		go_fd = -1;
+	}
+	if (fbs.nr && (so.foreground || child)) {
+		/* this process serves the fallbacks until the kdamond stops */
+		r = agent_serve_foreground(cli, idx[0]);
+		if (r && !child)
+			ret = r;
+	} else if (fbs.nr) {
+		r = agent_ensure_running(cli);
+		if (r)
+			warnx_("the fallbacks need 'damonc agent' running, and it could not be "
+			       "started (%s)", strerror(-r));
+	}
+	if (child) {
+		ret = wait_child(child);
+		child = 0;
+	}
+out:
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	if (go_fd >= 0)
+		close(go_fd);
+	damonctl_plan_free(plan);
+	started_free(&started);
+	damonctl_features_free(f);
+	damonctl_tree_free(want);
+	damonctl_tree_free(have);
+	return ret;
+}
+
+const struct cmd cmd_start = {
+	.name = "start",
+	.summary = "start a kdamond with a scheme (collapse hot memory, reclaim cold, ...)",
+	.usage = "(--pid PID ... | --regions R | -c FILE | -- COMMAND ARGS) --action ACTION "
+		 "[OPTIONS]",
+	.opts = start_opts_tbl,
+	.parse = start_parse,
+	.run = start_run,
+};

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc stop: stop what damonc started, and nothing else unless asked by index (--kdamond)
+ * or for everything (--all). damo stops every running kdamond; on a machine whose own
+ * kdamonds matter, damonc must not.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "agent_stats.h"
+#include "started.h"
+
+static struct {
+	int only[64];
+	unsigned int nr_only;
+	bool all;
+} to;
+
+enum { O_KDAMOND = 300, O_ALL };
+
+static const struct opt stop_opts[] = {
+	{ "kdamond", O_KDAMOND, OV_INT, "N",
+	  "stop kdamond N even if damonc did not start it (repeatable)" },
+	{ "all", O_ALL, OV_NONE, NULL, "stop every running kdamond, damonc's or not" },
+	{ 0 },
+};
+
+static int stop_parse(struct cli *cli, int key, const char *arg)
+{
+	uint64_t v;
+
+	switch (key) {
+	case O_KDAMOND:
+		if (to.nr_only >= 64)
+			return usage_error(cli, "--kdamond: at most 64");
+		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
+			return EXIT_USAGE;
+		to.only[to.nr_only++] = (int)v;
+		return 0;
+	case O_ALL:
+		to.all = true;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static bool selected(const struct started *s, const struct damonctl_kdamond *k)
+{
+	unsigned int i, idx = damonctl_kdamond_index(k);
+
+	if (to.all)
+		return true;
+	if (to.nr_only) {
+		for (i = 0; i < to.nr_only; i++)
+			if ((unsigned int)to.only[i] == idx)
+				return true;
+		return false;
+	}
+	return started_owns(s, k);
+}
+
+static int stop_run(struct cli *cli, int argc, char **argv)
+{
+	struct damonctl_tree *t;
+	struct damonctl_kdamond *k;
+	struct started started;
+	json_object *doc = NULL, *arr = NULL;
+	unsigned int i, nr_stopped = 0;
+	int r, ret = EXIT_OK;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (to.all && to.nr_only)
+		return usage_error(cli, "--all and --kdamond do not go together");
+	r = damonctl_tree_read(cli->ctx, &t);
+	if (r)
+		return lib_error(cli, r, "reading the DAMON tree");
+	for (i = 0; i < to.nr_only; i++) {
+		if ((unsigned int)to.only[i] >= damonctl_tree_nr_kdamonds(t)) {
+			usage_error(cli, "--kdamond %d: there are %u kdamonds", to.only[i],
+				    damonctl_tree_nr_kdamonds(t));
+			damonctl_tree_free(t);
+			return EXIT_USAGE;
+		}
+	}
+	r = started_load(cli->ctx, &started);
+	if (r)
+		warnx_("ignoring damonc's record of started kdamonds: %s", strerror(-r));
+	if (cli->json) {
+		doc = json_doc_new();
+		arr = json_object_new_array();
+	}
+	damonctl_for_each_kdamond(t, k, i) {
+		bool ours = started_owns(&started, k);
+		bool running = !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on");
+		json_object *o;
+
+		if (!selected(&started, k))
+			continue;
+		if (running) {
+			r = damonctl_kdamond_cmd(cli->ctx, i, DAMONCTL_CMD_OFF);
+			/* it may have stopped by itself in between (its targets exited) */
+			if (r == -EPERM) {
+				running = false;
+				r = 0;
+			}
+			if (r) {
+				ret = lib_error(cli, r, "stopping kdamond %u", i);
+				continue;
+			}
+		}
+		if (ours) {
+			started_remove(&started, i);
+			agent_stats_remove(cli->ctx, i);
+		}
+		if (cli->json) {
+			o = json_object_new_object();
+			json_object_object_add(o, "index", json_object_new_int((int)i));
+			json_object_object_add(o, "was_running", json_object_new_boolean(running));
+			json_object_object_add(o, "started_by_damonc", json_object_new_boolean(ours));
+			json_object_array_add(arr, o);
+		} else {
+			printf("kdamond %u: %s%s\n", i, running ? "stopped" : "was already off",
+			       ours ? "" : " (not started by damonc)");
+		}
+		nr_stopped++;
+	}
+	r = started_save(cli->ctx, &started);
+	if (r)
+		warnx_("cannot update damonc's record of started kdamonds: %s", strerror(-r));
+	if (!nr_stopped && !cli->json)
+		fprintf(stderr, "damonc stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
+			"damonc started no kdamond here (use --kdamond N or --all to stop others)");
+	if (cli->json) {
+		json_object_object_add(doc, "kdamonds", arr);
+		json_doc_print(doc);
+	}
+	started_free(&started);
+	damonctl_tree_free(t);
+	return ret;
+}
+
+const struct cmd cmd_stop = {
+	.name = "stop",
+	.summary = "stop the kdamonds damonc started (others only with --kdamond or --all)",
+	.usage = "[--kdamond N ... | --all]",
+	.opts = stop_opts,
+	.parse = stop_parse,
+	.run = stop_run,
+};

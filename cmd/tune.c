@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc tune: change a running kdamond online. The new values are staged and then applied:
+ * goal-only changes with commit_schemes_quota_goals (which re-reads just the goals; damo's
+ * `tune --quota_goals_only` commits without staging the new values first), anything else
+ * with commit. Afterwards it shows what changed, before -> after, read back from the tree.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fallback.h"
+#include "spec.h"
+#include "started.h"
+
+static struct {
+	struct spec sp;
+	int kdamond;	/* -1: the only damonc-started one */
+	int scheme;	/* -1: the only scheme */
+	bool dry_run;
+} tu = { .kdamond = -1, .scheme = -1 };
+
+enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN };
+
+static const struct opt tune_own_opts[] = {
+	{ "kdamond", O_KDAMOND, OV_INT, "N",
+	  "the kdamond to tune (default: the one damonc started)" },
+	{ "scheme", O_SCHEME, OV_INT, "S", "the scheme to tune (default: the only one)" },
+	{ "dry-run", O_DRY_RUN, OV_NONE, NULL, "show the changes and the writes, make none" },
+	{ 0 },
+};
+
+static struct opt tune_opts_tbl[64];
+
+__attribute__((constructor)) static void tune_opts_init(void)
+{
+	const struct opt *tables[] = { tune_own_opts, spec_context_opts, spec_scheme_opts };
+	unsigned int t, n = 0;
+	const struct opt *o;
+
+	for (t = 0; t < 3; t++)
+		for (o = tables[t]; o->name && n + 1 < 64; o++)
+			if (strcmp(o->name, "ops"))	/* a running context keeps its ops */
+				tune_opts_tbl[n++] = *o;
+}
+
+static int tune_parse(struct cli *cli, int key, const char *arg)
+{
+	uint64_t v;
+	int r;
+
+	switch (key) {
+	case O_KDAMOND:
+		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
+			return EXIT_USAGE;
+		tu.kdamond = (int)v;
+		return 0;
+	case O_SCHEME:
+		if (parse_uint_opt(cli, "scheme", arg, 1u << 20, &v))
+			return EXIT_USAGE;
+		tu.scheme = (int)v;
+		return 0;
+	case O_DRY_RUN:
+		tu.dry_run = true;
+		return 0;
+	}
+	r = spec_parse(cli, &tu.sp, key, arg);
+	return r == 1 ? 0 : r ? r : EXIT_USAGE;
+}
+
+struct change {
+	char path[256];
+	char before[64], after[64];
+};
+
+struct changes {
+	struct change c[128];
+	unsigned int nr;
+	bool goals_only;
+};
+
+static int collect(void *data, const char *path, const char *old, const char *new)
+{
+	struct changes *ch = data;
+
+	if (ch->nr < 128) {
+		struct change *c = &ch->c[ch->nr++];
+
+		snprintf(c->path, sizeof(c->path), "%s", path);
+		snprintf(c->before, sizeof(c->before), "%s", old ? old : "-");
+		snprintf(c->after, sizeof(c->after), "%s", new ? new : "-");
+	}
+	if (!strstr(path, "/quotas/goals/") && !strstr(path, "/quotas/goals/nr_goals"))
+		ch->goals_only = false;
+	return 0;
+}
+
+/* Pick the kdamond: given, or the only running one damonc started. */
+static int pick_kdamond(struct cli *cli, const struct damonctl_tree *t,
+			const struct started *started)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i, n = 0, last = 0;
+
+	if (tu.kdamond >= 0) {
+		if ((unsigned int)tu.kdamond < damonctl_tree_nr_kdamonds(t))
+			return tu.kdamond;
+		usage_error(cli, "--kdamond %d: there are %u kdamonds", tu.kdamond,
+			    damonctl_tree_nr_kdamonds(t));
+		return -1;
+	}
+	damonctl_for_each_kdamond(t, k, i) {
+		if (started_owns(started, k) &&
+		    !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on")) {
+			n++;
+			last = i;
+		}
+	}
+	if (n == 1)
+		return (int)last;
+	if (!n) {
+		usage_error(cli, "no running kdamond started by damonc: name one with --kdamond N");
+		return -1;
+	}
+	fprintf(stderr, "damonc tune: damonc runs %u kdamonds; choose one with --kdamond:", n);
+	damonctl_for_each_kdamond(t, k, i)
+		if (started_owns(started, k) &&
+		    !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))
+			fprintf(stderr, " %u", i);
+	fprintf(stderr, "\n");
+	return -1;
+}
+
+/* Goals the agent stands in for: --goal-bp moves their target, not the metric. */
+static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
+			       struct damonctl_scheme *s, struct spec *sp)
+{
+	unsigned int i, g;
+	bool changed = false;
+
+	if (!e)
+		return false;
+	for (g = 0; g < sp->nr_goals; g++) {
+		if (strcmp(sp->goals[g].metric, "hugepage_mem_bp"))
+			continue;
+		for (i = 0; i < e->fbs.nr; i++) {
+			struct fallback *fb = &e->fbs.fb[i];
+
+			if (fb->scheme != scheme)
+				continue;
+			if (fb->kind == FB_HUGEPAGE_GOAL) {
+				struct damonctl_goal *goal = damonctl_scheme_goal(s, fb->goal);
+
+				if (goal)
+					damonctl_goal_set(goal, DAMONCTL_GOAL_TARGET_VALUE,
+							  sp->goals[g].target);
+			}
+			fb->target_bp = sp->goals[g].target;
+			changed = true;
+		}
+		if (changed) {
+			/* consumed: the kernel has no hugepage_mem_bp goal to set */
+			memmove(&sp->goals[g], &sp->goals[g + 1],
+				(sp->nr_goals - g - 1) * sizeof(sp->goals[0]));
+			sp->nr_goals--;
+			g--;
+		}
+	}
+	return changed;
+}
+
+static void restage(struct cli *cli, const struct damonctl_kdamond *was)
+{
+	struct damonctl_kdamond *now;
+
+	if (damonctl_kdamond_read(cli->ctx, damonctl_kdamond_index(was), &now))
+		return;
+	if (damonctl_kdamond_stage(cli->ctx, was, now))
+		warnx_("could not restore the staged files of kdamond %u",
+		       damonctl_kdamond_index(was));
+	damonctl_kdamond_free(now);
+}
+
+static int tune_run(struct cli *cli, int argc, char **argv)
+{
+	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
+	struct damonctl_kdamond *kw, *kh;
+	struct damonctl_context *c;
+	struct damonctl_features *f = NULL;
+	struct damonctl_plan *plan = NULL;
+	struct started started = { 0 };
+	struct started_entry *entry;
+	struct changes ch = { .goals_only = true };
+	enum damonctl_cmd cmd;
+	bool fb_changed = false;
+	unsigned int i, si;
+	int ki, r, ret = EXIT_FAIL;
+	char why[1024];
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (!spec_any_scheme(&tu.sp) && !spec_any_context(&tu.sp))
+		return usage_error(cli, "nothing to change: give at least one setting, e.g. "
+				   "--goal-bp 800 (see 'damonc tune --help')");
+	r = damonctl_tree_read(cli->ctx, &have);
+	if (r)
+		return lib_error(cli, r, "reading the DAMON tree");
+	started_load(cli->ctx, &started);
+	ki = pick_kdamond(cli, have, &started);
+	if (ki < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	kh = damonctl_tree_kdamond(have, (unsigned int)ki);
+	if (strcmp(damonctl_kdamond_get_str(kh, DAMONCTL_KDAMOND_STATE), "on")) {
+		ret = usage_error(cli, "kdamond %d is not running: nothing to tune online", ki);
+		goto out;
+	}
+	r = damonctl_features_from_tree(cli->ctx, have, &f);
+	if (r) {
+		ret = lib_error(cli, r, "detecting features");
+		goto out;
+	}
+	want = damonctl_tree_dup(have);
+	kw = want ? damonctl_tree_kdamond(want, (unsigned int)ki) : NULL;
+	c = kw ? damonctl_kdamond_context(kw, 0) : NULL;
+	if (!c) {
+		ret = usage_error(cli, "kdamond %d has no context", ki);
+		goto out;
+	}
+	entry = started_owns(&started, kh) ? started_find(&started, (unsigned int)ki) : NULL;
+	r = spec_apply_context(cli, &tu.sp, c, f);
+	if (r) {
+		ret = r;
+		goto out;
+	}
+	if (tu.sp.has_refresh)
+		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sp.refresh_ms);
+	if (spec_any_scheme(&tu.sp)) {
+		unsigned int nr = damonctl_context_nr_schemes(c);
+
+		if (tu.scheme >= 0 && (unsigned int)tu.scheme >= nr) {
+			ret = usage_error(cli, "--scheme %d: kdamond %d has %u schemes", tu.scheme,
+					  ki, nr);
+			goto out;
+		}
+		if (tu.scheme < 0 && nr != 1) {
+			ret = usage_error(cli, "kdamond %d has %u schemes: choose one with --scheme "
+					  "(0 to %u)", ki, nr, nr ? nr - 1 : 0);
+			goto out;
+		}
+		si = tu.scheme < 0 ? 0 : (unsigned int)tu.scheme;
+		fb_changed = retarget_fallbacks(entry, si, damonctl_context_scheme(c, si), &tu.sp);
+		r = spec_apply_scheme(cli, &tu.sp, damonctl_context_scheme(c, si),
+				      damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
+				      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, false);
+		if (r) {
+			ret = r;
+			goto out;
+		}
+	}
+	r = damonctl_kdamond_check(kw, f, why, sizeof(why));
+	if (r) {
+		usage_error(cli, "%s", why);
+		ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
+		goto out;
+	}
+	damonctl_kdamond_diff(kh, kw, 0, collect, &ch);
+	if (!ch.nr && !fb_changed) {
+		if (cli->json) {
+			json_object *doc = json_doc_new();
+
+			json_object_object_add(doc, "kdamond", json_object_new_int(ki));
+			json_object_object_add(doc, "changes", json_object_new_array());
+			json_doc_print(doc);
+		} else {
+			printf("kdamond %d: nothing changes\n", ki);
+		}
+		ret = EXIT_OK;
+		goto out;
+	}
+	cmd = ch.goals_only ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS : DAMONCTL_CMD_COMMIT;
+	if (cmd == DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS &&
+	    damonctl_features_has(f, DAMONCTL_FEAT_QUOTA_GOALS) != DAMONCTL_YES)
+		cmd = DAMONCTL_CMD_COMMIT;
+	r = damonctl_kdamond_plan(cli->ctx, kw, kh, &plan);
+	if (r) {
+		ret = lib_error(cli, r, "planning the sysfs writes");
+		goto out;
+	}
+	if (tu.dry_run) {
+		size_t w;
+
+		for (w = 0; w < damonctl_plan_nr_writes(plan); w++) {
+			const char *path, *value;
+
+			damonctl_plan_write(plan, w, &path, &value);
+			printf("  %s <= %s\n", path, value);
+		}
+		if (ch.nr)
+			printf("  kdamonds/%d/state <= %s\n", ki, damonctl_cmd_name(cmd));
+		printf("dry run: nothing was written\n");
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (ch.nr) {
+		r = damonctl_plan_apply(cli->ctx, plan);
+		if (!r)
+			r = damonctl_kdamond_cmd(cli->ctx, (unsigned int)ki, cmd);
+		if (r) {
+			ret = lib_error(cli, r, "tuning kdamond %d", ki);
+			/* put the staged files back to what runs, so a later commit does not
+			 * apply half of this one */
+			restage(cli, kh);
+			goto out;
+		}
+	}
+	if (fb_changed) {
+		r = started_save(cli->ctx, &started);
+		if (r)
+			warnx_("cannot record the new goal for the agent: %s", strerror(-r));
+	}
+	/* read back what the kernel has now */
+	r = damonctl_tree_read(cli->ctx, &after);
+	if (r) {
+		ret = lib_error(cli, r, "reading the tree back");
+		goto out;
+	}
+	ch.nr = 0;
+	damonctl_kdamond_diff(kh, damonctl_tree_kdamond(after, (unsigned int)ki), 0, collect, &ch);
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+
+		json_object_object_add(doc, "kdamond", json_object_new_int(ki));
+		json_object_object_add(doc, "committed", json_object_new_string(
+			ch.nr ? damonctl_cmd_name(cmd) : "none"));
+		for (i = 0; i < ch.nr; i++) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "path", json_object_new_string(ch.c[i].path));
+			json_object_object_add(o, "before", json_object_new_string(ch.c[i].before));
+			json_object_object_add(o, "after", json_object_new_string(ch.c[i].after));
+			json_object_array_add(arr, o);
+		}
+		json_object_object_add(doc, "changes", arr);
+		json_doc_print(doc);
+	} else {
+		printf("kdamond %d: %s\n", ki, ch.nr ? damonctl_cmd_name(cmd) :
+		       "agent goal updated");
+		for (i = 0; i < ch.nr; i++)
+			printf("  %s: %s -> %s\n", ch.c[i].path, ch.c[i].before, ch.c[i].after);
+		if (fb_changed)
+			for (i = 0; entry && i < entry->fbs.nr; i++)
+				printf("  agent: %s goal %llu bp\n", entry->fbs.fb[i].kind ==
+				       FB_COLLAPSE ? "collapse" : "hugepage_mem_bp",
+				       (unsigned long long)entry->fbs.fb[i].target_bp);
+	}
+	ret = EXIT_OK;
+out:
+	damonctl_plan_free(plan);
+	started_free(&started);
+	damonctl_features_free(f);
+	damonctl_tree_free(after);
+	damonctl_tree_free(want);
+	damonctl_tree_free(have);
+	return ret;
+}
+
+const struct cmd cmd_tune = {
+	.name = "tune",
+	.summary = "change a running kdamond online (goals, quotas, pattern, action, filters)",
+	.usage = "[--kdamond N] [--scheme S] SETTINGS...",
+	.opts = tune_opts_tbl,
+	.parse = tune_parse,
+	.run = tune_run,
+};

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Memory figures from procfs and sysfs under the sysroot: what huge-page reports and the
+ * hugepage_mem_bp goal are measured from. The ratio is computed exactly as the kernel's
+ * hugepage_mem_bp metric (queued for 7.4) defines it, so user space and kernel agree.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static FILE *open_under(struct damonctl_ctx *ctx, enum damonctl_base base, const char *rel)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (damonctl_path(ctx, base, rel, path, sizeof(path)) < 0) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	f = fopen(path, "re");
+	if (!f)
+		dctl_set_error(ctx, -errno, false, path, "");
+	return f;
+}
+
+struct kb_field {
+	const char *name;
+	uint64_t *dst;
+};
+
+/* "Name:   1234 kB" -> bytes, into the field of that name, if any. */
+static void kb_line(const char *line, const struct kb_field *fields, size_t n)
+{
+	unsigned long long v;
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(fields[i].name);
+		if (strncmp(line, fields[i].name, len) || line[len] != ':')
+			continue;
+		if (sscanf(line + len + 1, "%llu", &v) == 1)
+			*fields[i].dst = (uint64_t)v * 1024;
+		return;
+	}
+}
+
+DAMONCTL_API int damonctl_meminfo_read(struct damonctl_ctx *ctx, struct damonctl_meminfo *m)
+{
+	struct damonctl_meminfo tmp = { 0 };
+	const struct kb_field fields[] = {
+		{ "MemTotal", &tmp.total }, { "MemFree", &tmp.free },
+		{ "MemAvailable", &tmp.available }, { "AnonPages", &tmp.anon },
+		{ "AnonHugePages", &tmp.anon_huge }, { "ShmemHugePages", &tmp.shmem_huge },
+		{ "FileHugePages", &tmp.file_huge },
+	};
+	char line[256];
+	FILE *f = open_under(ctx, DAMONCTL_BASE_PROC, "meminfo");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		kb_line(line, fields, ARRAY_SIZE(fields));
+	fclose(f);
+	if (!tmp.total)
+		return -EBADMSG;
+	*m = tmp;
+	return 0;
+}
+
+DAMONCTL_API uint64_t damonctl_meminfo_used(const struct damonctl_meminfo *m)
+{
+	return m->total > m->free ? m->total - m->free : 0;
+}
+
+DAMONCTL_API uint64_t damonctl_meminfo_huge(const struct damonctl_meminfo *m)
+{
+	return m->anon_huge + m->shmem_huge + m->file_huge;
+}
+
+DAMONCTL_API uint64_t damonctl_meminfo_hugepage_bp(const struct damonctl_meminfo *m)
+{
+	uint64_t used = damonctl_meminfo_used(m);
+
+	/* the kernel: 10000 when free >= total; the sum is in pages there, bytes here,
+	 * which gives the same ratio */
+	if (!used)
+		return 10000;
+	return (uint64_t)((unsigned __int128)damonctl_meminfo_huge(m) * 10000 / used);
+}
+
+DAMONCTL_API int damonctl_proc_mem_read(struct damonctl_ctx *ctx, int pid,
+					struct damonctl_proc_mem *m)
+{
+	struct damonctl_proc_mem tmp = { 0 };
+	const struct kb_field fields[] = {
+		{ "Rss", &tmp.rss }, { "Anonymous", &tmp.anon },
+		{ "AnonHugePages", &tmp.anon_huge }, { "ShmemPmdMapped", &tmp.shmem_huge },
+		{ "FilePmdMapped", &tmp.file_huge },
+	};
+	char rel[64], line[256];
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%d/smaps_rollup", pid);
+	f = open_under(ctx, DAMONCTL_BASE_PROC, rel);
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (fgets(line, sizeof(line), f))
+		kb_line(line, fields, ARRAY_SIZE(fields));
+	fclose(f);
+	*m = tmp;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
+				    void *data)
+{
+	struct damonctl_vma v;
+	const struct kb_field fields[] = {
+		{ "Rss", &v.rss }, { "Anonymous", &v.anon }, { "AnonHugePages", &v.anon_huge },
+	};
+	char rel[64], line[4352];
+	bool have = false;
+	FILE *f;
+	int r = 0;
+
+	snprintf(rel, sizeof(rel), "%d/smaps", pid);
+	f = open_under(ctx, DAMONCTL_BASE_PROC, rel);
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (!r && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+		char perms[8];
+		int name_at = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &s, &e, perms, &name_at) >= 3 &&
+		    strchr(line, '-') && name_at > 0) {
+			if (have)
+				r = fn(data, &v);
+			memset(&v, 0, sizeof(v));
+			v.start = s;
+			v.end = e;
+			snprintf(v.perms, sizeof(v.perms), "%s", perms);
+			snprintf(v.name, sizeof(v.name), "%s", line + name_at);
+			v.name[strcspn(v.name, "\n")] = '\0';
+			have = true;
+			continue;
+		}
+		if (have)
+			kb_line(line, fields, ARRAY_SIZE(fields));
+	}
+	if (!r && have)
+		r = fn(data, &v);
+	fclose(f);
+	return r;
+}
+
+DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,
+				      uint64_t *values, size_t n)
+{
+	char line[256], key[128];
+	unsigned long long v;
+	size_t i, found = 0;
+	FILE *f = open_under(ctx, DAMONCTL_BASE_PROC, "vmstat");
+
+	if (!f)
+		return -errno;
+	for (i = 0; i < n; i++)
+		values[i] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %llu", key, &v) != 2)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!strcmp(key, names[i])) {
+				values[i] = v;
+				found++;
+			}
+		}
+	}
+	fclose(f);
+	return (int)found;
+}
+
+DAMONCTL_API int damonctl_sys_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
+				   size_t size)
+{
+	char path[PATH_MAX];
+	int r = damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path));
+
+	if (r < 0)
+		return r;
+	r = dctl_read_at(AT_FDCWD, path, buf, size);
+	if (r < 0) {
+		dctl_set_error(ctx, r, false, path, "");
+		return r;
+	}
+	return 0;
+}
+
+DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end)
+{
+	unsigned long long s, e, bs = 0, be = 0;
+	char line[256];
+	FILE *f = open_under(ctx, DAMONCTL_BASE_PROC, "iomem");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		/* top-level lines only: nested resources are indented */
+		if (line[0] == ' ' || !strstr(line, ": System RAM"))
+			continue;
+		if (sscanf(line, "%llx-%llx", &s, &e) != 2)
+			continue;
+		if (e + 1 - s > be - bs) {
+			bs = s;
+			be = e + 1;
+		}
+	}
+	fclose(f);
+	if (be <= bs)
+		return -ENOENT;	/* also what unprivileged readers see: all zeros */
+	if (bs == 0 && be == 1)
+		return -EPERM;
+	*start = bs;
+	*end = be;
+	return 0;
+}
