@@ -140,3 +140,15 @@ running_kdamond() {
 	done
 	return 1
 }
+
+# Ask a running kdamond to refresh its schemes' stats. The write fails with EBUSY while another
+# writer (damonc's agent walking tried_regions) holds DAMON's sysfs lock: retry a while.
+update_stats() { # kdamond directory
+	_i=0
+	while [ $_i -lt 20 ]; do
+		echo update_schemes_stats 2>/dev/null >"$1/state" && return 0
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+	return 1
+}

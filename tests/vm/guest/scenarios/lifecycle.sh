@@ -7,7 +7,9 @@
 
 # --- damonc use (the only place this scenario spells damonc's command line) ---------------
 # shellcheck disable=SC2317 # dc_* are called through expect_rc
-dc_start() { damonc start --pid "$1" --ops vaddr --action stat; }
+dc_start() { damonc --json start --pid "$1" --ops vaddr --action stat; }
+# The index of the kdamond `damonc --json start` started ({"started": [{"index": N, ...}]}).
+dc_started_index() { sed -n 's/.*"index": *\([0-9][0-9]*\).*/\1/p' /tmp/out | head -n 1; }
 # shellcheck disable=SC2317
 dc_status() { damonc status; }
 # shellcheck disable=SC2317
@@ -25,13 +27,11 @@ start_hotcold --hot 16M --cold 16M || finish
 
 # --- start -------------------------------------------------------------------------------
 expect_rc 0 "damonc start --pid $HC_PID --action stat" dc_start "$HC_PID"
-k=$(tr -d ' \n' </tmp/out)
-case $k in
-'' | *[!0-9]*)
-	fail "damonc start printed '$k', not a kdamond index"
+k=$(dc_started_index)
+if [ -z "$k" ]; then
+	fail "damonc --json start named no kdamond index"
 	finish
-	;;
-esac
+fi
 kd=$ADMIN/kdamonds/$k
 ctx=$kd/contexts/0
 check "kdamond $k: state is on" test "$(cat "$kd/state")" = on
@@ -50,7 +50,7 @@ check "damonc status names the workload's pid $HC_PID" grep -q "$HC_PID" /tmp/ou
 expect_rc 0 "damonc --json status" dc_status_json
 check "damonc --json status carries format_version" grep -q '"format_version"' /tmp/out
 # The kernel's own numbers, refreshed by the kernel on this command.
-echo update_schemes_stats >"$kd/state"
+check "the kernel updates the scheme's stats" update_stats "$kd"
 tried=$(cat "$ctx/schemes/0/stats/nr_tried")
 note "stats after 3 s: nr_tried=$tried sz_tried=$(cat "$ctx/schemes/0/stats/sz_tried")"
 check "the kernel tried the scheme on the workload's regions (nr_tried $tried > 0)" test "$tried" -gt 0
@@ -65,7 +65,7 @@ check "after tune: age/min is 2 s in aggregation intervals (2000000/$aggr = $((2
 check "after tune: the same kdamond still runs (pid $kpid): an online commit, not a restart" \
 	test "$(cat "$kd/state")" = on -a "$(cat "$kd/pid")" = "$kpid"
 sleep 2
-echo update_schemes_stats >"$kd/state"
+check "the kernel updates the scheme's stats" update_stats "$kd"
 check "the kdamond keeps working after the commit (nr_tried $(cat "$ctx/schemes/0/stats/nr_tried"))" \
 	test "$(cat "$ctx/schemes/0/stats/nr_tried")" -gt 0
 

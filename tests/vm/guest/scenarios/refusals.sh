@@ -17,8 +17,8 @@ dc_start_size() { damonc start --pid "$1" --ops vaddr --action stat --min-size "
 # shellcheck disable=SC2317
 dc_start_goal() { damonc start --pid "$1" --ops vaddr --action pageout --goal-bp "$2"; }
 # shellcheck disable=SC2317
-dc_start_regions() { damonc start --pid "$1" --ops vaddr --action stat --region "$2" --region "$3"; }
-dc_start_has_regions() { damonc start --help 2>&1 | grep -q -- --region; }
+dc_start_regions() { damonc start --pid "$1" --ops vaddr --action stat --regions "$2,$3"; }
+dc_start_has_regions() { damonc start --help 2>&1 | grep -q -- --regions; }
 # -------------------------------------------------------------------------------------------
 
 require_damonc_command start
@@ -50,7 +50,7 @@ if dc_start_has_regions; then
 	refuse 2 "start with overlapping regions" "overlap|region" \
 		dc_start_regions "$HC_PID" 0x100000-0x300000 0x200000-0x400000
 else
-	note "not tested: overlapping regions ('damonc start --help' lists no --region option yet)"
+	note "not tested: overlapping regions ('damonc start --help' lists no --regions option yet)"
 fi
 
 # Quota goals appeared in 6.8: older kernels lack what --goal-bp needs.
