@@ -163,7 +163,7 @@ static int parse_range(const char *s, uint64_t *start, uint64_t *end)
 static void set_err(char *err, size_t size, int line, const char *fmt, const char *what)
 {
 	if (err && size)
-		snprintf(err, size, "line %d: %s'%s'", line, fmt, what);
+		snprintf(err, size, *what ? "line %d: %s'%s'" : "line %d: %s%s", line, fmt, what);
 }
 
 /* Splits @line (modified in place) into whitespace-separated words. */
