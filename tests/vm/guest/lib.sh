@@ -133,14 +133,6 @@ check_tree_unchanged() { # snapshot name, description
 	fi
 }
 
-# The first kdamond directory (index) whose state is "on", or nothing.
-running_kdamond() {
-	for _d in "$ADMIN"/kdamonds/[0-9]*; do
-		[ -f "$_d/state" ] && [ "$(cat "$_d/state")" = on ] && { basename "$_d"; return 0; }
-	done
-	return 1
-}
-
 # Ask a running kdamond to refresh its schemes' stats. The write fails with EBUSY while another
 # writer (damonc's agent walking tried_regions) holds DAMON's sysfs lock: retry a while.
 update_stats() { # kdamond directory
@@ -151,4 +143,16 @@ update_stats() { # kdamond directory
 		_i=$((_i + 1))
 	done
 	return 1
+}
+
+# Read a file that takes DAMON's sysfs lock (kdamonds/N/state and pid, with trylock): EBUSY
+# while another writer (damonc's agent) holds it, so retry a while. Prints the value.
+rd_locked() { # file
+	_i=0
+	while [ $_i -lt 20 ]; do
+		cat "$1" 2>/dev/null && return 0
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+	cat "$1"
 }

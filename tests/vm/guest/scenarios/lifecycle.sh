@@ -34,8 +34,8 @@ if [ -z "$k" ]; then
 fi
 kd=$ADMIN/kdamonds/$k
 ctx=$kd/contexts/0
-check "kdamond $k: state is on" test "$(cat "$kd/state")" = on
-kpid=$(cat "$kd/pid")
+check "kdamond $k: state is on" test "$(rd_locked "$kd/state")" = on
+kpid=$(rd_locked "$kd/pid")
 check "kdamond $k: pid $kpid is a live kernel thread" test "$kpid" -gt 0 -a -d "/proc/$kpid"
 check "kdamond $k: operations vaddr" test "$(cat "$ctx/operations")" = vaddr
 check "kdamond $k: one target, the workload ($HC_PID)" \
@@ -63,7 +63,7 @@ age=$(cat "$ctx/schemes/0/access_pattern/age/min")
 check "after tune: age/min is 2 s in aggregation intervals (2000000/$aggr = $((2000000 / aggr))), got $age" \
 	test "$age" = $((2000000 / aggr))
 check "after tune: the same kdamond still runs (pid $kpid): an online commit, not a restart" \
-	test "$(cat "$kd/state")" = on -a "$(cat "$kd/pid")" = "$kpid"
+	test "$(rd_locked "$kd/state")" = on -a "$(rd_locked "$kd/pid")" = "$kpid"
 sleep 2
 check "the kernel updates the scheme's stats" update_stats "$kd"
 check "the kdamond keeps working after the commit (nr_tried $(cat "$ctx/schemes/0/stats/nr_tried"))" \
@@ -71,8 +71,8 @@ check "the kdamond keeps working after the commit (nr_tried $(cat "$ctx/schemes/
 
 # --- stop --------------------------------------------------------------------------------
 expect_rc 0 "damonc stop" dc_stop
-check "after stop: kdamond $k is off" test "$(cat "$kd/state")" = off
-check "after stop: kdamond $k has no pid" test "$(cat "$kd/pid")" = -1
+check "after stop: kdamond $k is off" test "$(rd_locked "$kd/state")" = off
+check "after stop: kdamond $k has no pid" test "$(rd_locked "$kd/pid")" = -1
 check "after stop: the workload still runs" kill -0 "$HC_PID"
 
 # --- a kdamond damonc did not start ----------------------------------------------------------
@@ -85,11 +85,11 @@ check "after stop: the workload still runs" kill -0 "$HC_PID"
 		echo "$HC_PID" >"$ADMIN/kdamonds/0/contexts/0/targets/0/pid_target" &&
 		echo on >"$ADMIN/kdamonds/0/state"
 } 2>>"$VM_OUT"
-check "a kdamond started by raw sysfs writes runs" test "$(cat "$ADMIN/kdamonds/0/state")" = on
-other=$(cat "$ADMIN/kdamonds/0/pid")
+check "a kdamond started by raw sysfs writes runs" test "$(rd_locked "$ADMIN/kdamonds/0/state")" = on
+other=$(rd_locked "$ADMIN/kdamonds/0/pid")
 dc_stop >/tmp/out 2>/tmp/err
 note "damonc stop with only a foreign kdamond running: exit $?; $(cat /tmp/out /tmp/err)"
 check "damonc stop left the kdamond it did not start running (pid $other)" \
-	test "$(cat "$ADMIN/kdamonds/0/state")" = on -a "$(cat "$ADMIN/kdamonds/0/pid")" = "$other"
+	test "$(rd_locked "$ADMIN/kdamonds/0/state")" = on -a "$(rd_locked "$ADMIN/kdamonds/0/pid")" = "$other"
 echo off >"$ADMIN/kdamonds/0/state"
 finish
