@@ -173,16 +173,15 @@ static int commit(struct emu_node *ctx, struct emu_kd *kd)
 	err = emu_build_params(ctx, &b);
 	if (err)
 		return new_era() ? err : callback_result(kd, err);
+	/*
+	 * From 6.15 damon_sysfs_commit_input() first commits to a test context (a copy of the
+	 * running one from 6.18): what damon_commit_ctx() refuses is refused there, before
+	 * the running context is touched or marked maybe_corrupted, so the kdamond goes on
+	 * (real 7.2.13 and 7.3.4). Before 6.15 the error ends it (callback_result()).
+	 */
 	err = emu_check_commit(&b, kd->nr_targets);
-	if (err) {
-		/*
-		 * damon_commit_ctx() marks the context maybe_corrupted before these checks
-		 * (7.x): the kdamond notices and stops itself.
-		 */
-		if (emu_since(EMU_V(7, 0)))
-			stop(kd);
+	if (err)
 		goto out;
-	}
 	tree_unlock();
 	err = emu_kdamond_commit(kd->k, b.p);
 	tree_lock();
