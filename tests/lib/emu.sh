@@ -9,7 +9,7 @@
 #       damon_stat have parameters/enabled = N). $SYSROOT/proc is a symlink to /proc and
 #       $SYSROOT/run exists. Everything is undone on EXIT by emu_cleanup (unmount, kill,
 #       rm); a test that has set its own EXIT trap before keeps it, and must call
-#       emu_cleanup from it.
+#       emu_cleanup from it, except in a subshell, where emu_setup always sets its own.
 #   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
 #                       (paths relative to $ADMIN, sorted, "|" for each newline).
 #   emu_reset           Remount: a fresh tree, same profile and options, log and faults
@@ -114,7 +114,12 @@ emu_setup() {
 	EMU_PROFILE=$profile
 	EMU_ARGS=("$@")
 	SYSROOT=$(mktemp -d "${TMPDIR:-/tmp}/damon-emu.XXXXXX")
-	[ -n "$(trap -p EXIT)" ] || trap emu_cleanup EXIT
+	# In a subshell bash's `trap -p` shows the parent's EXIT trap, which does not run there:
+	# install ours whatever it says, or the daemon outlives the subshell (and keeps the
+	# pipes of whoever waits for its output, e.g. meson, open).
+	if [ "$BASH_SUBSHELL" -gt 0 ] || [ -z "$(trap -p EXIT)" ]; then
+		trap emu_cleanup EXIT
+	fi
 	ADMIN=$SYSROOT/sys/kernel/mm/damon/admin
 	EMU_LOG=$SYSROOT/run/damon-emu.log
 	EMU_FAULTS=$SYSROOT/run/damon-emu.faults
