@@ -313,6 +313,8 @@ static void populate(struct emu_node *d)
 		file(d, &fd_nr_probes);
 		break;
 	case DK_PROBE:
+		if (emu_since(EMU_V(7, 3)))
+			file_u(d, &fd_probe_weight, 0);	/* kzalloc'd */
 		subdir(d, "filters", DK_PFILTERS);
 		break;
 	case DK_PFILTERS:

@@ -106,6 +106,13 @@ emu_cleanup() {
 	[ -z "$bad" ] || exit 1
 }
 
+# emu_profile_since PROFILE VERSION: the profile's kernel is VERSION or newer (`next` is
+# newer than every release).
+emu_profile_since() {
+	[ "$1" = next ] && return 0
+	[ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]
+}
+
 emu_setup() {
 	local profile=${1:?emu_setup PROFILE [options...]}
 	shift
@@ -128,8 +135,8 @@ emu_setup() {
 	ln -s /proc "$SYSROOT/proc"
 	local m
 	for m in damon_reclaim damon_lru_sort damon_stat; do
-		# DAMON_STAT appeared in 6.17
-		case "$m:$profile" in damon_stat:6.1|damon_stat:6.6|damon_stat:6.12) continue ;; esac
+		# DAMON_STAT appeared in 6.17 (profiles 6.18, 7.2, 7.3, next have it)
+		[ "$m" = damon_stat ] && ! emu_profile_since "$profile" 6.17 && continue
 		mkdir -p "$EMU_MODULES/$m/parameters"
 		echo N >"$EMU_MODULES/$m/parameters/enabled"
 	done
