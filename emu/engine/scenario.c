@@ -40,7 +40,9 @@
  *
  * The file is re-read (if its content changed) at most every 20 ms, so a test can start a
  * workload, learn its addresses and only then write the scenario. A file that fails to parse
- * is reported once on stderr and the previous rules stay in force.
+ * is reported once on stderr and the previous rules stay in force. The kdamond process opens
+ * the path as given, from the daemon's working directory (which is / once damon-emu has
+ * gone to the background): use an absolute path.
  */
 #include <ctype.h>
 #include <errno.h>
