@@ -230,7 +230,7 @@ static int parse_line(char *line, int lineno, struct scn_rule *phase, struct scn
 		} else if (is_phase) {
 			bad = 1;
 		} else if (!strcmp(key, "pid")) {
-			uint64_t pid;
+			uint64_t pid = 0;
 
 			r.any_pid = !strcmp(val, "any");
 			bad = 0;
