@@ -10,6 +10,7 @@
 # Needs DAMON_EMU (built with its engine) and HOTCOLD, both set by meson; root
 # (process_madvise(2) on another process needs CAP_SYS_NICE) and FUSE, or exits 77 (skip).
 # Run through tests/ns-run.
+# shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
