@@ -138,9 +138,12 @@ static int turn_off(struct emu_kd *kd)
 {
 	if (!kd->k)
 		return -EINVAL;
-	/* damon_stop() on a stopped context; 7.3 will return 0 here */
+	/*
+	 * damon_stop() on a stopped context says EPERM; from 7.3 sysfs.c ignores what it
+	 * says (real 7.3.4: 0).
+	 */
 	if (!emu_kd_running(kd))
-		return -EPERM;
+		return emu_since(EMU_V(7, 3)) ? 0 : -EPERM;
 	return stop(kd);
 }
 
@@ -173,16 +176,15 @@ static int commit(struct emu_node *ctx, struct emu_kd *kd)
 	err = emu_build_params(ctx, &b);
 	if (err)
 		return new_era() ? err : callback_result(kd, err);
+	/*
+	 * From 6.15 damon_sysfs_commit_input() first commits to a test context (a copy of the
+	 * running one from 6.18): what damon_commit_ctx() refuses is refused there, before
+	 * the running context is touched or marked maybe_corrupted, so the kdamond goes on
+	 * (real 7.2.13 and 7.3.4). Before 6.15 the error ends it (callback_result()).
+	 */
 	err = emu_check_commit(&b, kd->nr_targets);
-	if (err) {
-		/*
-		 * damon_commit_ctx() marks the context maybe_corrupted before these checks
-		 * (7.x): the kdamond notices and stops itself.
-		 */
-		if (emu_since(EMU_V(7, 0)))
-			stop(kd);
+	if (err)
 		goto out;
-	}
 	tree_unlock();
 	err = emu_kdamond_commit(kd->k, b.p);
 	tree_lock();

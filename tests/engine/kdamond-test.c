@@ -732,6 +732,98 @@ static int test_commit_goals(void)
 	return 0;
 }
 
+/*
+ * A procfs whose meminfo the test writes and whose pid directories are the real ones, so
+ * that goal metrics are known while the kdamond watches a real process.
+ */
+static const char *fake_proc(pid_t pid)
+{
+	const char *root = tmpfile_path("fakeproc");
+	char link[512], target[64];
+
+	mkdir(root, 0755);
+	snprintf(link, sizeof(link), "%s/%d", root, (int)pid);
+	snprintf(target, sizeof(target), "/proc/%d", (int)pid);
+	CHECK_EQ(symlink(target, link), 0);
+	return root;
+}
+
+static void write_meminfo_huge(const char *root, unsigned long anon_huge_kb)
+{
+	char tmp[512], final[512];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/meminfo.tmp", root);
+	snprintf(final, sizeof(final), "%s/meminfo", root);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "MemTotal: 4000000 kB\nMemFree: 3000000 kB\nAnonHugePages: %lu kB\n"
+		"ShmemHugePages: 0 kB\nFileHugePages: 0 kB\n", anon_huge_kb);
+	fclose(f);
+	rename(tmp, final);
+}
+
+/* collapse driven by the temporal tuner towards a hugepage_mem_bp goal (ABI 8c) */
+static int test_hugepage_goal(void)
+{
+	const char *scn = tmpfile_path("goal-scenario");
+	const char *args[] = { "--hot", "16M", "--cold", "16M", "--scenario", scn, NULL };
+	struct emu_goal g = { .metric = EMU_METRIC_HUGEPAGE_MEM_BP, .target_value = 500 };
+	struct emu_scheme s = scheme_all(EMU_ACT_COLLAPSE);
+	struct workload w;
+	struct emu_target t;
+	struct emu_ctx_params p;
+	struct emu_engine_opts o = opts(scn, true);
+	struct emu_kdamond *k = NULL;
+	uint64_t esz = 0, end, tried;
+
+	if (geteuid() != 0) {
+		printf("SKIP: process_madvise on another process needs CAP_SYS_NICE\n");
+		return 77;
+	}
+	CHECK_EQ(workload_start(&w, hotcold_path(), args), 0);
+	o.proc_root = fake_proc(w.pid);
+	o.hugepage_metric = true;
+	write_meminfo_huge(o.proc_root, 0);	/* 0 bp: far from 500 */
+	t = (struct emu_target){ .pid = w.pid };
+	s.sz.min = 2 * MiB;
+	s.nr_accesses.min = 1;
+	s.age.min = 1;
+	s.goal_tuner = EMU_TUNER_TEMPORAL;
+	s.nr_goals = 1;
+	s.goals = &g;
+	s.quota_reset_interval_ms = 100;
+	p = params(EMU_OPS_VADDR, &t, 1, &s, 1);
+	CHECK_EQ(emu_kdamond_start(&p, "kdamond.0", &o, &k), 0);
+	if (!k)
+		return 1;
+	/* under the goal: no limit, and the hot buffer becomes huge */
+	end = now_ms() + 60000;
+	while (now_ms() < end && smaps_anon_huge(w.pid, w.hot_start, w.hot_end) < 8 * MiB)
+		sleep_ms(100);
+	CHECK(smaps_anon_huge(w.pid, w.hot_start, w.hot_end) >= 8 * MiB);
+	CHECK_EQ(emu_kdamond_effective_quotas(k, 1, &esz), 0);
+	CHECK_EQ(esz, UINT64_MAX / 10000);
+	/* 1000000 kB used, 60000 kB huge: 600 bp, the goal is met, the quota drops to 0 */
+	write_meminfo_huge(o.proc_root, 60000);
+	end = now_ms() + 10000;
+	while (now_ms() < end && esz) {
+		sleep_ms(50);
+		CHECK_EQ(emu_kdamond_effective_quotas(k, 1, &esz), 0);
+	}
+	CHECK_EQ(esz, 0);
+	sleep_ms(300);
+	tried = stats_of(k).nr_tried;
+	sleep_ms(1000);
+	CHECK_EQ(stats_of(k).nr_tried, tried);
+	CHECK(stats_of(k).qt_exceeds > 0);
+	emu_kdamond_stop(k);
+	emu_kdamond_free(k);
+	workload_kill(&w);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -747,6 +839,7 @@ static const struct {
 	{ "vaddr-filters", test_vaddr_filters },
 	{ "actions", test_actions },
 	{ "commit-goals", test_commit_goals },
+	{ "hugepage-goal", test_hugepage_goal },
 };
 
 static void rm_tmpdir(void)

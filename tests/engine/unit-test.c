@@ -648,6 +648,53 @@ static void test_metrics(void)
 	CHECK_EQ(system(path), 0);
 }
 
+/* damon_commit_ctx(): by index, stats kept, obsolete targets dropped, refusals harmless. */
+static void test_commit(void)
+{
+	struct emu_region ra = { 0, 64 * MiB }, rb = { 128 * MiB, 192 * MiB };
+	struct emu_target t[3] = { { .nr_regions = 1, .regions = &ra },
+				   { .nr_regions = 1, .regions = &rb } };
+	struct emu_scheme s[2] = { scheme_all(EMU_ACT_STAT), scheme_all(EMU_ACT_STAT) };
+	struct emu_ctx_params p = {
+		.ops = EMU_OPS_PADDR, .addr_unit = 1, .sample_us = 5000, .aggr_us = 100000,
+		.update_us = 1000000, .min_nr_regions = 10, .max_nr_regions = 1000,
+		.nr_targets = 2, .targets = t, .nr_schemes = 1, .schemes = s,
+	};
+	struct emu_engine_opts o = { .proc_root = "/proc" };
+	struct mon_ctx *c = mon_ctx_new(&p, &o, 1, 5);
+	uint64_t tried;
+
+	mon_start(c);
+	sim_aggrs(c, 5);
+	tried = c->schemes[0].stat.nr_tried;
+	CHECK(tried > 0);
+	/* a new target that is obsolete has nothing to remove: refused, nothing changed */
+	p.nr_targets = 3;
+	t[2].obsolete = true;
+	CHECK_EQ(mon_commit(c, &p), -EINVAL);
+	CHECK(!c->corrupted);
+	CHECK_EQ(c->nr_targets, 2);
+	/* the first target obsolete: removed; the second keeps its regions; a scheme added */
+	p.nr_targets = 2;
+	t[0].obsolete = true;
+	t[1].nr_regions = 0;	/* none given: keep the current ones */
+	p.nr_schemes = 2;
+	CHECK_EQ(mon_commit(c, &p), 0);
+	CHECK_EQ(c->nr_targets, 1);
+	CHECK_EQ(c->targets[0].regions[0].start, 128 * MiB);
+	CHECK_EQ(c->targets[0].regions[c->targets[0].nr - 1].end, 192 * MiB);
+	CHECK_EQ(c->nr_schemes, 2);
+	CHECK_EQ(c->schemes[0].stat.nr_tried, tried);
+	CHECK_EQ(c->schemes[1].stat.nr_tried, 0);
+	sim_aggrs(c, 2);
+	CHECK(c->schemes[1].stat.nr_tried > 0);
+	/* intervals change: the next aggregation comes on the new clock */
+	p.aggr_us = 200000;
+	CHECK_EQ(mon_commit(c, &p), 0);
+	CHECK_EQ(c->next_aggr_sis, c->passed_sis + 40);
+	mon_ctx_free(c);
+}
+
 /* vaddr regions follow the target's mappings, re-read every update_us. */
 static void test_va_update(void)
 {
@@ -778,6 +825,7 @@ static const struct {
 	{ "addr-filter", test_addr_filter },
 	{ "probes", test_probes },
 	{ "metrics", test_metrics },
+	{ "commit", test_commit },
 	{ "va-update", test_va_update },
 	{ "params-roundtrip", test_params_roundtrip },
 };
