@@ -593,6 +593,35 @@ DAMONCTL_API int damonctl_collapse_range(int pidfd, uint64_t start, uint64_t end
 					 uint64_t *collapsed);
 
 /* ------------------------------------------------------------------------------------------
+ * Process events: forks and exits as they happen, from the kernel's process events connector
+ * (NETLINK_CONNECTOR, CN_IDX_PROC), e.g. to notice at once that a monitored process exited
+ * or to follow its children. Needs CAP_NET_ADMIN in the initial namespaces. Only processes:
+ * a thread's fork or exit is not reported.
+ */
+struct damonctl_procevents;
+enum damonctl_procevent_kind { DAMONCTL_PROCEVENT_FORK, DAMONCTL_PROCEVENT_EXIT };
+struct damonctl_procevent {
+	enum damonctl_procevent_kind kind;
+	int pid;		/* FORK: the new process; EXIT: the process that exited */
+	int parent_pid;		/* FORK: the process that forked it */
+	int exit_code;		/* EXIT: as wait(2) reports it */
+};
+/*
+ * Subscribe, and wait (up to 1 s) for the kernel to acknowledge. -EPERM without
+ * CAP_NET_ADMIN, -EPROTONOSUPPORT without the connector, -EOPNOTSUPP when no acknowledgement
+ * comes (a kernel without process events).
+ */
+DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out);
+/* A file descriptor to poll(2) for POLLIN. */
+DAMONCTL_API int damonctl_procevents_fd(const struct damonctl_procevents *pe);
+/* The next event, without blocking: 1 with @ev filled, 0 when none is pending, -ENOBUFS
+ * when the kernel dropped events (the caller should check what it follows), or -errno. */
+DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
+					  struct damonctl_procevent *ev);
+/* Unsubscribe and free. */
+DAMONCTL_API void damonctl_procevents_close(struct damonctl_procevents *pe);
+
+/* ------------------------------------------------------------------------------------------
  * Units, parsed and printed in one place.
  */
 #define DAMONCTL_MAX UINT64_MAX		/* what "max" parses to */

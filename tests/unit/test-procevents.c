@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Process events: a child that forks a grandchild, both exiting, must come out as two forks
+ * (with their parents) and two exits (with their status), and a thread must not count as a
+ * process. Skipped where the connector cannot be had (not root, another user namespace, no
+ * CONFIG_PROC_EVENTS): the error must then be one of the documented ones.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+
+struct seen {
+	bool fork_child, fork_grandchild, exit_child, exit_grandchild, thread_fork;
+	int child, grandchild, child_code;
+};
+
+static void *thread_fn(void *arg)
+{
+	return arg;
+}
+
+/* Collect events for up to 5 s, until both exits were seen. */
+static void collect(struct damonctl_procevents *pe, struct seen *s)
+{
+	struct timespec t0, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { .fd = damonctl_procevents_fd(pe), .events = POLLIN };
+		struct damonctl_procevent ev;
+		int r;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec > 5 || (s->exit_child && s->exit_grandchild))
+			return;
+		poll(&p, 1, 200);
+		while ((r = damonctl_procevents_next(pe, &ev)) == 1) {
+			if (ev.kind == DAMONCTL_PROCEVENT_FORK && ev.pid == s->child) {
+				assert_int_equal(ev.parent_pid, getpid());
+				s->fork_child = true;
+			}
+			if (ev.kind == DAMONCTL_PROCEVENT_FORK && ev.parent_pid == s->child) {
+				s->fork_grandchild = true;
+				s->grandchild = ev.pid;
+			}
+			if (ev.kind == DAMONCTL_PROCEVENT_FORK && ev.pid == getpid())
+				s->thread_fork = true;	/* our own thread, misreported */
+			if (ev.kind == DAMONCTL_PROCEVENT_EXIT && ev.pid == s->child) {
+				s->exit_child = true;
+				s->child_code = ev.exit_code;
+			}
+			if (ev.kind == DAMONCTL_PROCEVENT_EXIT && s->grandchild &&
+			    ev.pid == s->grandchild)
+				s->exit_grandchild = true;
+		}
+		assert_true(r == 0 || r == -ENOBUFS);
+	}
+}
+
+static void test_fork_exit(void **state)
+{
+	struct damonctl_procevents *pe = NULL;
+	struct seen s = { 0 };
+	pthread_t th;
+	int r, status;
+
+	(void)state;
+	r = damonctl_procevents_open(&pe);
+	if (r == -EPERM || r == -EPROTONOSUPPORT || r == -EOPNOTSUPP) {
+		print_message("process events connector unavailable here: %s\n", strerror(-r));
+		skip();
+	}
+	assert_int_equal(r, 0);
+	/* a thread is no process */
+	assert_int_equal(pthread_create(&th, NULL, thread_fn, NULL), 0);
+	pthread_join(th, NULL);
+	s.child = fork();
+	assert_true(s.child >= 0);
+	if (!s.child) {
+		pid_t g = fork();
+
+		if (!g)
+			_exit(0);
+		waitpid(g, NULL, 0);
+		_exit(3);
+	}
+	assert_int_equal(waitpid(s.child, &status, 0), s.child);
+	collect(pe, &s);
+	damonctl_procevents_close(pe);
+	assert_true(s.fork_child);
+	assert_true(s.fork_grandchild);
+	assert_true(s.exit_child);
+	assert_true(s.exit_grandchild);
+	assert_false(s.thread_fork);
+	assert_true(WIFEXITED(s.child_code) && WEXITSTATUS(s.child_code) == 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fork_exit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
