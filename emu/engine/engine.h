@@ -72,6 +72,16 @@ struct emu_filter {
 
 struct emu_dest { unsigned int id, weight; };
 
+/*
+ * A monitoring probe (7.2, monitoring_attrs/probes/<P>): counts, per region, the sampled
+ * accesses that hit memory passing its filters (type anon or memcg only; dir is unused).
+ */
+#define EMU_MAX_PROBES 4
+struct emu_probe {
+	int nr_filters;
+	struct emu_filter *filters;
+};
+
 struct emu_scheme {
 	enum emu_action action;
 	uint64_t apply_interval_us;	/* 0: aggr_us */
@@ -114,6 +124,8 @@ struct emu_ctx_params {
 	struct emu_target *targets;
 	int nr_schemes;
 	struct emu_scheme *schemes;
+	int nr_probes;			/* 0..EMU_MAX_PROBES; always 0 before 7.2 */
+	struct emu_probe *probes;
 };
 
 /* What the engine can be told at mount time (damon-emu options). */
@@ -133,6 +145,7 @@ struct emu_tried_region {
 	uint64_t start, end;
 	unsigned int nr_accesses, age;
 	uint64_t sz_filter_passed;
+	uint8_t probe_hits[EMU_MAX_PROBES];	/* tried_regions/<R>/probes/<P>/hits (7.2) */
 };
 
 struct emu_kdamond;

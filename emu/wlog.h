@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --log FILE: one line per write (state commands included), appended as it completes:
+ *   W <path> '<value, C-escaped>' <ok|ERRNAME>[ fault]
+ */
+#ifndef DAMON_EMU_WLOG_H
+#define DAMON_EMU_WLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+int emu_wlog_open(const char *path);
+void emu_wlog_write(const char *path, const char *value, size_t len, int err, bool fault);
+void emu_wlog_close(void);
+
+#endif

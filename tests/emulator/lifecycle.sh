@@ -1,0 +1,54 @@
+#!/bin/bash
+# The mount's own life: emu_reset gives a fresh tree; SIGTERM and SIGINT unmount cleanly
+# and stop the kdamonds; fusermount3 -u ends the daemon.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib/emu.sh
+. "$here/../lib/emu.sh"
+emu_setup 7.2
+
+echo 2 >"$ADMIN/kdamonds/nr_kdamonds"
+emu_reset
+grep -qx 0 "$ADMIN/kdamonds/nr_kdamonds"
+
+for sig in TERM INT; do
+	echo 1 >"$ADMIN/kdamonds/nr_kdamonds"
+	echo 1 >"$ADMIN/kdamonds/0/contexts/nr_contexts"
+	echo paddr >"$ADMIN/kdamonds/0/contexts/0/operations"
+	echo on >"$ADMIN/kdamonds/0/state"
+	kdpid=$(cat "$ADMIN/kdamonds/0/pid")
+	grep -qx kdamond.0 "/proc/$kdpid/comm"
+
+	pid=$EMU_PID
+	kill -s "$sig" "$pid"
+	for _ in $(seq 1 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "FAIL: damon-emu still runs 5s after SIG$sig"
+		exit 1
+	fi
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 0 ] || { echo "FAIL: damon-emu exited $rc on SIG$sig"; exit 1; }
+	if emu_mounted; then
+		echo "FAIL: still mounted after SIG$sig"
+		exit 1
+	fi
+	if grep -qx kdamond.0 "/proc/$kdpid/comm" 2>/dev/null; then
+		echo "FAIL: kdamond $kdpid survived the unmount"
+		exit 1
+	fi
+	EMU_PID=
+	emu_start
+done
+
+fusermount3 -u "$ADMIN"
+pid=$EMU_PID
+for _ in $(seq 1 100); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
+kill -0 "$pid" 2>/dev/null && { echo "FAIL: damon-emu survived fusermount3 -u"; exit 1; }
+echo "ok: reset, signals, unmount"

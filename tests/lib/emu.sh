@@ -1,0 +1,156 @@
+#!/bin/bash
+# Helpers for tests that run against damon-emu. Source it, then:
+#
+#   emu_setup PROFILE [damon-emu options...]
+#       Make a temporary sysroot, mount damon-emu on $SYSROOT/sys/kernel/mm/damon/admin
+#       and export SYSROOT, ADMIN, DAMONC_SYSROOT (= $SYSROOT), EMU_LOG (the --log file),
+#       EMU_FAULTS (a --faults file, empty at first) and EMU_MODULES ($SYSROOT/sys/module,
+#       passed as --modules; damon_reclaim, damon_lru_sort and, on 6.17+ profiles,
+#       damon_stat have parameters/enabled = N). $SYSROOT/proc is a symlink to /proc and
+#       $SYSROOT/run exists. Everything is undone on EXIT (unmount, kill, rm); a test that
+#       sets its own EXIT trap must call emu_cleanup from it.
+#   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
+#                       (paths relative to $ADMIN, sorted, "|" for each newline).
+#   emu_reset           Remount: a fresh tree, same profile and options, log and faults
+#                       files kept.
+#   emu_expect          Run the damon-conform script read from stdin against the emulator
+#                       (needs $DAMON_CONFORM; the tree is left as the script leaves it);
+#                       returns damon-conform's status. See tests/conformance/README.md.
+#
+# The binary is $DAMON_EMU (set by meson for every build: gcc, clang, ASan).
+# Tests that cannot run (no /dev/fuse, no fusermount3, mount refused) exit 77, saying why.
+
+EMU_PID=
+EMU_PROFILE=
+EMU_ARGS=()
+
+emu_skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+emu_bin() {
+	if [ -n "${DAMON_EMU:-}" ]; then
+		printf '%s\n' "$DAMON_EMU"
+	elif command -v damon-emu >/dev/null 2>&1; then
+		command -v damon-emu
+	else
+		echo "emu.sh: DAMON_EMU is not set and damon-emu is not in PATH" >&2
+		return 1
+	fi
+}
+
+emu_mounted() {
+	# field 5 of mountinfo is the mount point, octal-escaped like the kernel does
+	local want=${ADMIN// /\\040}
+	awk -v m="$want" '$5 == m { found = 1 } END { exit !found }' /proc/self/mountinfo
+}
+
+emu_start() {
+	local bin i
+	bin=$(emu_bin) || exit 1
+	"$bin" --foreground --profile "$EMU_PROFILE" --log "$EMU_LOG" --faults "$EMU_FAULTS" \
+		--modules "$EMU_MODULES" "${EMU_ARGS[@]}" "$ADMIN" 2>>"$SYSROOT/run/damon-emu.err" &
+	EMU_PID=$!
+	for i in $(seq 1 100); do
+		emu_mounted && return 0
+		if ! kill -0 "$EMU_PID" 2>/dev/null; then
+			EMU_PID=
+			cat "$SYSROOT/run/damon-emu.err" >&2
+			if grep -qiE 'permission|not permitted|fuse: device not found' \
+				"$SYSROOT/run/damon-emu.err"; then
+				emu_skip "cannot mount a FUSE filesystem here"
+			fi
+			echo "emu.sh: damon-emu exited before mounting" >&2
+			exit 1
+		fi
+		sleep 0.05
+		[ "$i" = 100 ] && break
+	done
+	echo "emu.sh: damon-emu did not mount $ADMIN within 5s" >&2
+	exit 1
+}
+
+emu_stop() {
+	local i
+	if emu_mounted; then
+		fusermount3 -u "$ADMIN" 2>/dev/null || umount -l "$ADMIN" 2>/dev/null || true
+	fi
+	if [ -n "$EMU_PID" ]; then
+		for i in $(seq 1 100); do
+			kill -0 "$EMU_PID" 2>/dev/null || break
+			[ "$i" = 40 ] && kill "$EMU_PID" 2>/dev/null
+			sleep 0.05
+		done
+		kill -9 "$EMU_PID" 2>/dev/null || true
+		wait "$EMU_PID" 2>/dev/null || true
+	fi
+	EMU_PID=
+}
+
+emu_cleanup() {
+	[ -n "${SYSROOT:-}" ] || return 0
+	emu_stop
+	# never follow $SYSROOT/proc: it is a symlink to the real /proc
+	rm -f "$SYSROOT/proc"
+	rm -rf --one-file-system "$SYSROOT"
+	SYSROOT=
+}
+
+emu_setup() {
+	local profile=${1:?emu_setup PROFILE [options...]}
+	shift
+	[ -c /dev/fuse ] || emu_skip "no /dev/fuse"
+	command -v fusermount3 >/dev/null 2>&1 || emu_skip "no fusermount3"
+	EMU_PROFILE=$profile
+	EMU_ARGS=("$@")
+	SYSROOT=$(mktemp -d "${TMPDIR:-/tmp}/damon-emu.XXXXXX")
+	trap emu_cleanup EXIT
+	ADMIN=$SYSROOT/sys/kernel/mm/damon/admin
+	EMU_LOG=$SYSROOT/run/damon-emu.log
+	EMU_FAULTS=$SYSROOT/run/damon-emu.faults
+	EMU_MODULES=$SYSROOT/sys/module
+	mkdir -p "$ADMIN" "$SYSROOT/run" "$SYSROOT/sys/fs/cgroup"
+	ln -s /proc "$SYSROOT/proc"
+	local m
+	for m in damon_reclaim damon_lru_sort damon_stat; do
+		# DAMON_STAT appeared in 6.17
+		case "$m:$profile" in damon_stat:6.1|damon_stat:6.6|damon_stat:6.12) continue ;; esac
+		mkdir -p "$EMU_MODULES/$m/parameters"
+		echo N >"$EMU_MODULES/$m/parameters/enabled"
+	done
+	: >"$EMU_FAULTS"
+	: >"$EMU_LOG"
+	export SYSROOT ADMIN EMU_LOG EMU_FAULTS EMU_MODULES
+	export DAMONC_SYSROOT=$SYSROOT
+	emu_start
+}
+
+emu_reset() {
+	emu_stop
+	emu_start
+}
+
+# One line per entry: "D 755 path" or "F 600 path = value|", sorted by path (C locale).
+emu_dump() {
+	local root=$ADMIN p rel mode val
+	while IFS= read -r -d '' p; do
+		rel=${p#"$root"/}
+		mode=$(stat -c %a "$p")
+		if [ -d "$p" ]; then
+			printf 'D %s %s\n' "$mode" "$rel"
+		else
+			val=$(cat "$p" 2>&1; echo x)
+			val=${val%x}
+			printf 'F %s %s = %s\n' "$mode" "$rel" "${val//$'\n'/|}"
+		fi
+	done < <(find "$root" -mindepth 1 -print0 | LC_ALL=C sort -z)
+}
+
+emu_expect() {
+	local f
+	f=$(mktemp "$SYSROOT/run/expect.XXXXXX")
+	cat >"$f"
+	"${DAMON_CONFORM:?DAMON_CONFORM is not set}" run "$f" --root "$ADMIN" \
+		--kernel "$EMU_PROFILE" --modules "$EMU_MODULES" --keep
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hotcold: a test workload with one hot and one cold anonymous buffer.
+ *
+ *   hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]
+ *           [--pause-us US]
+ *
+ * Maps two anonymous buffers (64 MiB each by default), each 2 MiB-aligned and in a VMA of
+ * its own: a PROT_NONE guard area separates them, so /proc/PID/smaps shows each buffer's
+ * AnonHugePages on its own. Nothing is done about THP (no MADV_HUGEPAGE/NOHUGEPAGE): with the
+ * system in "madvise" mode, the buffers stay in small pages unless someone collapses them
+ * (MADV_COLLAPSE, e.g. a DAMOS collapse scheme).
+ *
+ * It writes every page of both buffers once, prints one line on stdout and flushes it:
+ *
+ *   hot=0xSTART-0xEND cold=0xSTART-0xEND
+ *
+ * (half-open ranges), then keeps writing one byte per page of the hot buffer, over and over,
+ * until killed or for --duration seconds (decimals allowed), sleeping --pause-us
+ * microseconds between passes (default 0: as fast as it can, so that a real kernel's DAMON
+ * sees the hot pages accessed at every sampling interval).
+ *
+ * --scenario FILE writes a damon-emu access scenario for this process before the line above
+ * is printed (atomically: a temporary file renamed over FILE): the hot buffer at 100%, the
+ * cold one at 0%.
+ *
+ * SIZE is bytes, or a number with a K, M or G suffix (binary; "KiB", "MiB", "GiB" as well),
+ * rounded up to 2 MiB. Exit status: 0 (killed by a signal otherwise), 2 for bad usage, 1 for
+ * other errors. Links statically without trouble (libc only), for busybox initramfs guests.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HUGE_SZ (2ull << 20)
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]\n"
+		"               [--pause-us US]\n"
+		"Two anonymous buffers (64 MiB each by default), 2 MiB-aligned, in separate VMAs;\n"
+		"touches the cold one once and the hot one continuously. Prints\n"
+		"  hot=0xSTART-0xEND cold=0xSTART-0xEND\n"
+		"once both are populated.\n"
+		"  --hot SIZE, --cold SIZE  buffer sizes (K/M/G suffixes), rounded up to 2 MiB\n"
+		"  --scenario FILE          write a damon-emu scenario: hot 100%%, cold 0%%\n"
+		"  --duration SECONDS       exit after that long (default: run until killed)\n"
+		"  --pause-us US            sleep between passes over the hot buffer (default 0)\n");
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	uint64_t v, mult = 1;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *s == '-')
+		return -1;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		mult = 1ull << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1ull << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1ull << 30;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (mult > 1 && (!strcmp(end, "iB") || !strcmp(end, "B")))
+		end += strlen(end);
+	if (*end || !v || v > (1ull << 40) / mult)
+		return -1;
+	v *= mult;
+	*out = (v + HUGE_SZ - 1) / HUGE_SZ * HUGE_SZ;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int write_scenario(const char *path, uintptr_t hot, uint64_t hot_sz, uintptr_t cold,
+			  uint64_t cold_sz)
+{
+	size_t len = strlen(path) + 16;
+	char *tmp = malloc(len);
+	FILE *f;
+	int err = 0;
+
+	if (!tmp)
+		return -1;
+	snprintf(tmp, len, "%s.tmp%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		free(tmp);
+		return -1;
+	}
+	fprintf(f, "# damon-emu scenario written by hotcold (pid %d)\n", (int)getpid());
+	fprintf(f, "pid=%d addr=0x%" PRIxPTR "-0x%" PRIxPTR " rate=100%%\n", (int)getpid(), hot,
+		hot + (uintptr_t)hot_sz);
+	fprintf(f, "pid=%d addr=0x%" PRIxPTR "-0x%" PRIxPTR " rate=0%%\n", (int)getpid(), cold,
+		cold + (uintptr_t)cold_sz);
+	if (fclose(f) || rename(tmp, path))
+		err = -1;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "hot", required_argument, NULL, 'h' },
+		{ "cold", required_argument, NULL, 'c' },
+		{ "scenario", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pause-us", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'H' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t hot_sz = 64ull << 20, cold_sz = 64ull << 20, span, pause_us = 0;
+	const char *scenario = NULL;
+	double duration = -1, start;
+	uintptr_t base, hot, cold;
+	long page = sysconf(_SC_PAGESIZE);
+	char *map, *end;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+		case 'c':
+			if (parse_size(optarg, opt == 'h' ? &hot_sz : &cold_sz)) {
+				fprintf(stderr, "hotcold: bad size for --%s: '%s'\n",
+					opt == 'h' ? "hot" : "cold", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			scenario = optarg;
+			break;
+		case 'd':
+			duration = strtod(optarg, &end);
+			if (*end || end == optarg || duration < 0) {
+				fprintf(stderr, "hotcold: bad --duration: '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			pause_us = strtoull(optarg, &end, 10);
+			if (*end || end == optarg || *optarg == '-') {
+				fprintf(stderr, "hotcold: bad --pause-us: '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'H':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "hotcold: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	/*
+	 * Reserve room for both buffers, a 2 MiB guard between them and slack for alignment, all
+	 * PROT_NONE; then open up the two aligned buffers. The guard keeps them in separate VMAs.
+	 */
+	span = hot_sz + HUGE_SZ + cold_sz + HUGE_SZ;
+	map = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED) {
+		perror("hotcold: mmap");
+		return 1;
+	}
+	base = ((uintptr_t)map + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1);
+	hot = base;
+	cold = hot + hot_sz + HUGE_SZ;
+	if (mprotect((void *)hot, hot_sz, PROT_READ | PROT_WRITE) ||
+	    mprotect((void *)cold, cold_sz, PROT_READ | PROT_WRITE)) {
+		perror("hotcold: mprotect");
+		return 1;
+	}
+	/* trim the alignment slack so that only buffers and guard remain */
+	if (base > (uintptr_t)map)
+		munmap(map, base - (uintptr_t)map);
+	if ((uintptr_t)map + span > cold + cold_sz)
+		munmap((void *)(cold + cold_sz), (uintptr_t)map + span - (cold + cold_sz));
+
+	/* populate: writes, so that the pages are really allocated (reads map the zero page) */
+	for (uint64_t off = 0; off < cold_sz; off += (uint64_t)page)
+		((volatile char *)cold)[off] = 1;
+	for (uint64_t off = 0; off < hot_sz; off += (uint64_t)page)
+		((volatile char *)hot)[off] = 1;
+
+	if (scenario && write_scenario(scenario, hot, hot_sz, cold, cold_sz)) {
+		fprintf(stderr, "hotcold: cannot write %s: %s\n", scenario, strerror(errno));
+		return 1;
+	}
+	printf("hot=0x%" PRIxPTR "-0x%" PRIxPTR " cold=0x%" PRIxPTR "-0x%" PRIxPTR "\n", hot,
+	       hot + (uintptr_t)hot_sz, cold, cold + (uintptr_t)cold_sz);
+	fflush(stdout);
+
+	start = now_s();
+	for (unsigned char v = 2;; v++) {
+		for (uint64_t off = 0; off < hot_sz; off += (uint64_t)page)
+			((volatile unsigned char *)hot)[off] = v;
+		if (duration >= 0 && now_s() - start >= duration)
+			break;
+		if (pause_us)
+			usleep((useconds_t)(pause_us > 1000000 ? 1000000 : pause_us));
+	}
+	return 0;
+}
