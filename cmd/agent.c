@@ -1354,7 +1354,7 @@ static void unlock_agent(struct cli *cli, int fd)
 
 int agent_running_pid(struct cli *cli)
 {
-	char path[4096], buf[32], rel[64], comm[64];
+	char path[4096], buf[32], rel[64], cmdline[4096], *p;
 	int fd, pid;
 	ssize_t n;
 
@@ -1371,19 +1371,23 @@ int agent_running_pid(struct cli *cli)
 	pid = atoi(buf);
 	if (pid <= 0 || !proc_alive(cli, pid))
 		return 0;
-	/* a pid left by an agent that was killed may have been reused */
-	snprintf(rel, sizeof(rel), "%d/comm", pid);
+	/* a pid left by an agent that was killed may have been reused: it must be a
+	 * `damonc ... agent` (comm says "exe" when it was started through /proc/self/exe) */
+	snprintf(rel, sizeof(rel), "%d/cmdline", pid);
 	if (damonctl_path(cli->ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	n = read(fd, comm, sizeof(comm) - 1);
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
 	close(fd);
 	if (n <= 0)
 		return 0;
-	comm[n] = '\0';
-	return strncmp(comm, "damonc", 6) ? 0 : pid;
+	cmdline[n] = '\0';
+	for (p = cmdline; p < cmdline + n; p += strlen(p) + 1)
+		if (!strcmp(p, "agent"))
+			return pid;
+	return 0;
 }
 
 int agent_ensure_running(struct cli *cli)
