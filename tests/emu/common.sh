@@ -71,6 +71,7 @@ emu_with_scenario() {
 # accessed at every sample, cold never) to $SCENARIO; sets HC_PID, HOT, COLD.
 start_hotcold() {
 	local line
+	rm -f "$SYSROOT/hotcold.out"	# a second workload must not read the first one's line
 	"${HOTCOLD:?HOTCOLD is not set}" --scenario "$SCENARIO" "$@" >"$SYSROOT/hotcold.out" &
 	HC_PID=$!
 	wait_until 10 test -s "$SYSROOT/hotcold.out"
