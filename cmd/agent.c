@@ -101,6 +101,7 @@ struct served {
 	struct agent_stats st;
 	uint64_t next_ms;		/* the next round */
 	unsigned int refusals;		/* in a row */
+	bool busy_logged;		/* EBUSY said once until it passes */
 	uint64_t all_gone_ms;		/* when its last target exited (0: some live) */
 	uint64_t off_seen_ms;		/* when it was first seen stopped */
 	int goal_state[MAX_FALLBACKS];	/* -1 not measured yet, 0 below the goal, 1 met */
@@ -292,6 +293,14 @@ static bool refused(struct agent *ag, unsigned int i, const char *what, int err)
 		return false;	/* it stopped: the next check says so */
 	damonctl_strerror(ag->cli->ctx, err, msg, sizeof(msg));
 	damonctl_clear_error(ag->cli->ctx);
+	if (err == -EBUSY) {
+		/* another writer holds DAMON's sysfs lock for a moment: not a refusal */
+		if (!s->busy_logged)
+			agent_log("kdamond %u: %s is busy: %s; retrying next round", s->e.kdamond,
+				  what, msg);
+		s->busy_logged = true;
+		return false;
+	}
 	s->refusals++;
 	if (s->refusals < MAX_REFUSALS) {
 		agent_log("kdamond %u: the kernel refused %s: %s (%u of %d refusals in a row: "
@@ -308,6 +317,7 @@ static bool refused(struct agent *ag, unsigned int i, const char *what, int err)
 
 static void accepted(struct served *s)
 {
+	s->busy_logged = false;
 	if (s->refusals)
 		agent_log("kdamond %u: the kernel accepts the agent's commands again",
 			  s->e.kdamond);

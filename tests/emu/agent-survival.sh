@@ -68,7 +68,7 @@ fi
 
 case $CASE in
 refusal) echo "path=kdamonds/0/state value=$agent_cmd errno=EINVAL" >"$EMU_FAULTS" ;;
-refusal-once) echo "path=kdamonds/0/state value=$agent_cmd errno=EBUSY nth=2" >"$EMU_FAULTS" ;;
+refusal-once) echo "path=kdamonds/0/state value=$agent_cmd errno=EINVAL nth=2" >"$EMU_FAULTS" ;;
 esac
 
 expect_rc 0 "$D" start "${start_args[@]}"
