@@ -102,6 +102,7 @@ struct served {
 	uint64_t next_ms;		/* the next round */
 	unsigned int refusals;		/* in a row */
 	bool busy_logged;		/* EBUSY said once until it passes */
+	bool pidfd_logged;		/* a pidfd_open() failure said once */
 	uint64_t all_gone_ms;		/* when its last target exited (0: some live) */
 	uint64_t off_seen_ms;		/* when it was first seen stopped */
 	int goal_state[MAX_FALLBACKS];	/* -1 not measured yet, 0 below the goal, 1 met */
@@ -516,8 +517,13 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 	qsort(regs, n, sizeof(*regs), hotter_first);
 	pidfd = damonctl_pidfd_open(pid);
 	if (pidfd < 0) {
+		/* -ESRCH: it exited, which the process events (or the next check) say */
+		if (pidfd != -ESRCH && !s->pidfd_logged)
+			agent_log("kdamond %u: pidfd_open(%d): %s: cannot collapse its memory",
+				  s->e.kdamond, pid, strerror(-pidfd));
+		s->pidfd_logged = pidfd != -ESRCH;
 		free(regs);
-		return;	/* it exited: the process events (or the next check) say so */
+		return;
 	}
 	before = target_huge(ag, pid);
 	for (i = 0; i < n && !rd.met && !rd.gone && !rd.fatal && !stop_signal; i++) {

@@ -82,6 +82,18 @@ echo "figures ($PROFILE): goal $GOAL bp reached in ${t_goal} ms ($((huge_at_goal
 	"agent CPU ${cpu} ms"
 agent_log | sed 's/^/# /'
 
+if [ "$PROFILE" = 6.12 ]; then
+	# a higher goal online (damonc tune): the agent collapses again, up to it
+	expect_rc 0 "$D" tune --goal-bp 4000
+	reached4000() { [ "$(proc_bp "$HC_PID")" -ge 4000 ]; }
+	wait_until 60 reached4000
+	wait_logged 10 "ratio .* < goal 40\.00% again: collapsing again"
+	wait_logged 10 "goal met \(.* >= 40\.00%"
+	bp=$(proc_bp "$HC_PID")
+	[ "$bp" -le 4500 ] || fail "overshoot after tune: $bp bp"
+	echo "after tune --goal-bp 4000: $bp bp"
+fi
+
 expect_rc 0 "$D" stop
 wait_agent_gone 10
 wait_logged 5 "no longer served \(stopped with 'damonc stop'\)"

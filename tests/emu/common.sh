@@ -146,6 +146,11 @@ assert_nothing_left() {
 	fi
 	[ "$(cat "$ADMIN/kdamonds/0/state")" = "$want" ] ||
 		fail "kdamond 0 is $(cat "$ADMIN/kdamonds/0/state"), expected $want"
+	# under ASan/UBSan the agent's reports (leaks at its exit too) land in its log
+	if agent_logged "Sanitizer|runtime error"; then
+		agent_log >&2
+		fail "the agent's log has a sanitizer report"
+	fi
 }
 
 # wait_agent_gone SECONDS: wait until no agent serves this sysroot.

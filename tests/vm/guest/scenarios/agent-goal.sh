@@ -59,8 +59,10 @@ check "collapsing stopped after the goal ($huge_settled kB, then $huge_later kB)
 cold=$(vma_thp_kb "$HC_PID" "$COLD")
 check "the cold buffer stayed small ($cold kB huge)" test "$cold" -le 2048
 cpu=$(cpu_ms "$agent")
-data "figures kernel=$(uname -r) goal_bp=$GOAL time_to_goal_ms=$t_goal huge_at_goal_kb=$huge_goal" \
-	"settled_bp=$bp overshoot_bp=$((bp - GOAL)) huge_kb=$huge_later agent_cpu_ms=$cpu"
+figures="kernel=$(uname -r) goal_bp=$GOAL time_to_goal_ms=$t_goal huge_at_goal_kb=$huge_goal"
+figures="$figures settled_bp=$bp overshoot_bp=$((bp - GOAL)) huge_kb=$huge_later agent_cpu_ms=$cpu"
+note "figures: $figures"
+data "figures $figures"
 expect_rc 0 "damonc status" damonc status
 check "status says the damonc agent serves part of it" \
 	grep -q "served in user space by the damonc agent (user space, pid $agent)" /tmp/out
