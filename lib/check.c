@@ -104,17 +104,14 @@ static int check_features(const struct dobj *o, const struct damonctl_features *
 			return missing(f, d->feature, o, what, why, size);
 		}
 	}
-	/* Keywords are checked; defaults only for operations, which depend on the build, not
-	 * the version: any other default is what the kernel's file holds, or is never written
-	 * when the kernel lacks the file (goal_tuner's "consist" on 6.12). */
+	/* Keywords are checked even when default: the default of one kernel may be missing
+	 * from another only for operations, which depend on the build, not the version. */
 	for (a = 0; a < kd->nr_attrs; a++) {
 		const struct attr_desc *d = &kd->attrs[a];
 		const char *kw;
 		const struct keyword *k;
 
 		if (d->type != V_KW || d->flags & A_RO)
-			continue;
-		if (d->kwset != DAMONCTL_KW_OPERATIONS && dobj_is_default(o, a))
 			continue;
 		kw = o->v[a].s ? o->v[a].s : d->defs;
 		k = dctl_keyword_find(d->kwset, kw);

@@ -436,6 +436,7 @@ static int read_bound(json_object *j, const char *key, enum vkind k, const char 
 		      const char *where, struct derr *e, struct bound *b)
 {
 	json_object *v;
+	enum json_type t;
 	char w[WHERE];
 	const char *s, *sp;
 	int r;
@@ -444,17 +445,21 @@ static int read_bound(json_object *j, const char *key, enum vkind k, const char 
 		return 1;
 	at_key(w, where, key);
 	b->raw = false;
-	if (!json_object_is_type(v, json_type_string))
-		return rd_num(v, k, w, e, &b->v);
+	t = json_object_get_type(v);
+	if (t != json_type_string && t != json_type_int && t != json_type_double)
+		return rd_num(v, k, w, e, &b->v);	/* says what was expected */
 	s = json_object_get_string(v);
 	r = parse_text(k, s, &b->v);
+	if (r == -EINVAL && t == json_type_double)
+		r = parse_double(k, json_object_get_double(v), &b->v);
 	if (r == -ERANGE && k == VK_PERCENT_BP) {
-		/* damo prints its "max" access rate as "18,446,744,073,709,551,615 %" */
+		/* damo's "max" access rate is ulong_max percent, printed in full */
 		b->v = DAMONCTL_MAX;
 		return 0;
 	}
-	if (r != -EINVAL)
-		return r ? dfail(e, r, w, "'%s' is out of range", s) : 0;
+	if (r != -EINVAL || t != json_type_string)
+		return r ? dfail(e, r, w, r == -ERANGE ? "'%s' is out of range" :
+				 "cannot read '%s'", s) : 0;
 	/* text_to_nr_unit(): exactly "<number> <unit>" */
 	sp = strrchr(s, ' ');
 	if (sp && !strcmp(sp + 1, raw_unit)) {

@@ -338,8 +338,9 @@ DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f
 {
 	unsigned int i;
 
+	/* queued features are unknown on every kernel that may have them: not a gap */
 	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
-		if (f->has[i] == DAMONCTL_UNKNOWN)
+		if (f->has[i] == DAMONCTL_UNKNOWN && !dctl_feature_queued(i))
 			return true;
 	return false;
 }

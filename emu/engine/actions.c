@@ -88,7 +88,11 @@ static uint64_t va_madvise(struct mon_ctx *c, struct mon_target *t, const struct
 		return 0;
 	if (c->real_actions && advice >= 0) {
 		struct iovec iov = { .iov_base = (void *)(uintptr_t)start, .iov_len = len };
-		long ret = syscall(SYS_process_madvise, t->pidfd, &iov, 1, advice, 0);
+		long ret;
+
+		if (t->pidfd < 0)
+			return 0;	/* no pidfd, no process_madvise(): nothing done */
+		ret = syscall(SYS_process_madvise, t->pidfd, &iov, 1, advice, 0);
 
 		if (ret < 0 && (errno == EPERM || errno == ENOSYS) && !c->warned_madvise) {
 			c->warned_madvise = true;

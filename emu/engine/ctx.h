@@ -38,6 +38,7 @@ struct mon_vma {
 struct mon_target {
 	pid_t pid;			/* -1 for paddr */
 	int pidfd;			/* vaddr/fvaddr; -1 when the process could not be found */
+	bool no_pidfd;			/* no pidfd_open(): the pid alone tells liveness */
 	bool obsolete;
 	struct mon_region *regions;
 	size_t nr, cap;

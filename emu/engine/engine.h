@@ -134,6 +134,7 @@ struct emu_engine_opts {
 	const char *proc_root;		/* "/proc" normally: maps, meminfo, pressure */
 	bool real_actions;		/* carry out collapse/pageout/cold/willneed for real */
 	bool hugepage_metric;		/* the profile has hugepage_mem_bp (the `next` profile) */
+	const char *cgroup_root;	/* for node_memcg_* goals; NULL: /sys/fs/cgroup */
 };
 
 struct emu_scheme_stats {

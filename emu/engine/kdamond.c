@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -102,13 +103,34 @@ static int request(struct emu_kdamond *k, enum emu_req req, const struct emu_buf
 	return err;
 }
 
+/*
+ * The executable to re-execute: the file /proc/self/exe points to, which is this very binary
+ * unless it was replaced on disk meanwhile (the link then ends in " (deleted)", and
+ * /proc/self/exe itself still reaches the old one). Going through the path lets valgrind,
+ * whose own /proc/self/exe is valgrind, follow the kdamond.
+ */
+static void self_exe(char *buf, size_t size)
+{
+	static const char deleted[] = " (deleted)";
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+
+	if (n > 0) {
+		buf[n] = '\0';
+		if ((size_t)n < sizeof(deleted) ||
+		    strcmp(buf + n - (sizeof(deleted) - 1), deleted))
+			return;
+	}
+	snprintf(buf, size, "/proc/self/exe");
+}
+
 static int spawn(struct emu_kdamond *k, int child_fd)
 {
-	char fdstr[16];
+	char fdstr[16], exe[PATH_MAX];
 	char *argv[] = { "damon-emu", "--kdamond-child", fdstr, NULL };
 	pid_t pid;
 
 	snprintf(fdstr, sizeof(fdstr), "%d", child_fd);
+	self_exe(exe, sizeof(exe));
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -116,7 +138,7 @@ static int spawn(struct emu_kdamond *k, int child_fd)
 		/* only async-signal-safe calls until exec: other threads may hold locks */
 		if (fcntl(child_fd, F_SETFD, 0) < 0)
 			_exit(127);
-		execv("/proc/self/exe", argv);
+		execv(exe, argv);
 		_exit(127);
 	}
 	k->pid = pid;

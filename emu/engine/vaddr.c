@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Target processes and their mappings, read from /proc like any user-space tool would. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
@@ -17,6 +19,8 @@ void va_open_target(struct mon_target *t)
 	long fd = t->pid > 0 ? syscall(SYS_pidfd_open, t->pid, 0) : -1;
 
 	t->pidfd = fd >= 0 ? (int)fd : -1;
+	/* before Linux 5.3 (or under valgrind) there is no pidfd: fall back to the pid */
+	t->no_pidfd = fd < 0 && errno == ENOSYS && !kill(t->pid, 0);
 }
 
 void va_close_target(struct mon_target *t)
@@ -24,12 +28,37 @@ void va_close_target(struct mon_target *t)
 	if (t->pidfd >= 0)
 		close(t->pidfd);
 	t->pidfd = -1;
+	t->no_pidfd = false;
+}
+
+/* Without a pidfd: the pid exists and is not a zombie (it could be reused, though). */
+static bool pid_alive(pid_t pid)
+{
+	char path[64], buf[256], *paren;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno != EPERM)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
 }
 
 bool va_target_valid(const struct mon_target *t)
 {
 	struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
 
+	if (t->no_pidfd)
+		return pid_alive(t->pid);
 	if (t->pidfd < 0)
 		return false;
 	/* a pidfd becomes readable when its process exits */

@@ -7,7 +7,6 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
 emu_with_scenario "$PROFILE"
-emu_require_engine
 start_hotcold --hot 64M --cold 64M
 
 [ "$(anon_huge_kb "$HC_PID" "$HOT")" = 0 ] || fail "the hot buffer is huge already"

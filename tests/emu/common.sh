@@ -82,6 +82,23 @@ start_hotcold() {
 	COLD=${COLD%%-*}
 }
 
+# json_flatten: the JSON in $OUT as "path value" lines (python's repr of the keys, e.g.
+# ['kdamonds'][0]['pid'] 77), for many lookups at the cost of one interpreter start.
+json_flatten() {
+	python3 -c '
+import json, sys
+def walk(p, v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            walk(p + "[" + repr(k) + "]", x)
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            walk(p + "[" + str(i) + "]", x)
+    else:
+        print(p, v)
+walk("", json.loads(sys.stdin.read()))' <<<"$OUT"
+}
+
 # json_get FILTER: evaluate a Python expression on the JSON in $OUT (j is the document).
 json_get() {
 	python3 -c 'import json, sys; j = json.loads(sys.stdin.read()); print(eval(sys.argv[1]))' \

@@ -6,7 +6,6 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
 emu_setup "$PROFILE"
-emu_require_engine
 
 sleep 600 &
 target=$!

@@ -25,37 +25,40 @@ fi
 grep -q '"/sys/kernel/mm/damon/admin", O_RDONLY' "$trace" || fail "strace saw no admin dir"
 [ "$(grep -cE 'openat\([0-9]+, "[^/]' "$trace")" -gt 10 ] || fail "strace saw no DAMON reads"
 
+flat=$(json_flatten)
+# jv PATH: the value at PATH, written as python indexes: ['kdamonds'][0]['pid']
+jv() { awk -v p="$1" '$1 == p { $1 = ""; sub(/^ /, ""); print; found = 1 } END { exit !found }' <<<"$flat"; }
 n=$(cat "$admin/kdamonds/nr_kdamonds")
 [ "$(json_get 'len(j["kdamonds"])')" = "$n" ] || fail "kdamond count"
 for ((k = 0; k < n; k++)); do
 	kd=$admin/kdamonds/$k
-	[ "$(json_get "j['kdamonds'][$k]['state']")" = "$(cat "$kd/state")" ] || fail "state $k"
-	[ "$(json_get "j['kdamonds'][$k]['pid']")" = "$(cat "$kd/pid")" ] || fail "pid $k"
+	[ "$(jv "['kdamonds'][$k]['state']")" = "$(cat "$kd/state")" ] || fail "state $k"
+	[ "$(jv "['kdamonds'][$k]['pid']")" = "$(cat "$kd/pid")" ] || fail "pid $k"
 	[ -d "$kd/contexts/0" ] || continue
 	c=$kd/contexts/0
-	[ "$(json_get "j['kdamonds'][$k]['contexts'][0]['operations']")" = "$(cat "$c/operations")" ] ||
+	[ "$(jv "['kdamonds'][$k]['contexts'][0]['operations']")" = "$(cat "$c/operations")" ] ||
 		fail "operations $k"
 	for f in sample_us aggr_us update_us; do
-		[ "$(json_get "j['kdamonds'][$k]['contexts'][0]['monitoring_attrs']['intervals']['$f']")" \
+		[ "$(jv "['kdamonds'][$k]['contexts'][0]['monitoring_attrs']['intervals']['$f']")" \
 			= "$(cat "$c/monitoring_attrs/intervals/$f")" ] || fail "$f of kdamond $k"
 	done
 	for ((s = 0; s < $(cat "$c/schemes/nr_schemes"); s++)); do
 		sd=$c/schemes/$s
-		js="j['kdamonds'][$k]['contexts'][0]['schemes'][$s]"
-		[ "$(json_get "${js}['action']")" = "$(cat "$sd/action")" ] || fail "action $k/$s"
+		js="['kdamonds'][$k]['contexts'][0]['schemes'][$s]"
+		[ "$(jv "${js}['action']")" = "$(cat "$sd/action")" ] || fail "action $k/$s"
 		for f in sz nr_accesses age; do
 			for m in min max; do
-				[ "$(json_get "${js}['access_pattern']['$f']['$m']")" = \
+				[ "$(jv "${js}['access_pattern']['$f']['$m']")" = \
 					"$(cat "$sd/access_pattern/$f/$m")" ] || fail "$f/$m of $k/$s"
 			done
 		done
 		for f in ms bytes reset_interval_ms; do
-			[ "$(json_get "${js}['quotas']['$f']")" = "$(cat "$sd/quotas/$f")" ] ||
+			[ "$(jv "${js}['quotas']['$f']")" = "$(cat "$sd/quotas/$f")" ] ||
 				fail "quotas/$f of $k/$s"
 		done
 		for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
 			# stats move only on command or refresh_ms; read both within a short while
-			[ -n "$(json_get "${js}['stats']['$f']")" ] || fail "stats/$f of $k/$s"
+			[ -n "$(jv "${js}['stats']['$f']")" ] || fail "stats/$f of $k/$s"
 		done
 	done
 done

@@ -113,7 +113,7 @@ static int test_lifecycle(void)
 	struct emu_engine_opts o = opts(NULL, false);
 	struct emu_kdamond *k = NULL;
 	struct emu_scheme_stats st;
-	uint64_t sample, aggr, esz;
+	uint64_t sample = 0, aggr = 0, esz = 1;
 	char path[64], comm[32] = "";
 	FILE *f;
 

@@ -50,19 +50,20 @@ void tmpdir_remove(char *dir)
 	free(dir);
 }
 
+/* mkdir -p: the parents only when the directory itself cannot be made */
 static void mkdirs(const char *path)
 {
-	char buf[PATH_MAX], *p;
+	char parent[PATH_MAX], *slash;
 
-	assert_true(dctl_fmt(buf, sizeof(buf), "%s", path));
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		assert_true(mkdir(buf, 0755) == 0 || errno == EEXIST);
-		*p = '/';
-	}
-	assert_true(mkdir(buf, 0755) == 0 || errno == EEXIST);
+	if (!mkdir(path, 0755) || errno == EEXIST)
+		return;
+	assert_int_equal(errno, ENOENT);
+	assert_true(dctl_fmt(parent, sizeof(parent), "%s", path));
+	slash = strrchr(parent, '/');
+	assert_true(slash && slash != parent);
+	*slash = '\0';
+	mkdirs(parent);
+	assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
 }
 
 static void write_mode(const char *path, const char *content, unsigned int mode)

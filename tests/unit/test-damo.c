@@ -256,6 +256,12 @@ static void conversions(void **state)
 	struct damonctl_scheme *s;
 
 	(void)state;
+	/* ulong_max percent written as a JSON number is damo's "max" too */
+	s = pattern(&t, "\"sample_us\": \"5 ms\"",
+		    "\"nr_accesses\": {\"min\": 0.5, \"max\": 18446744073709551615}");
+	assert_int_equal(damonctl_scheme_get(s, DAMONCTL_SCHEME_NR_ACCESSES_MIN), 0);
+	assert_int_equal(damonctl_scheme_get(s, DAMONCTL_SCHEME_NR_ACCESSES_MAX), DAMONCTL_MAX);
+	damonctl_tree_free(t);
 	/* int(12.5 * 20 / 100) = 2 samples: cut, as damo */
 	s = pattern(&t, "\"sample_us\": \"5 ms\", \"aggr_us\": \"100 ms\"",
 		    "\"nr_accesses\": {\"min\": \"12.5 %\", \"max\": 100}");
@@ -441,6 +447,9 @@ static void errors_name_the_key(void **state)
 			   "\"18,446,744,073,709,551,616\"}}", -ERANGE);
 	assert_string_equal(why, "kdamonds[0].contexts[0].schemes[0].access_pattern.sz_bytes.max: "
 			    "'18,446,744,073,709,551,616' is out of range");
+	why = scheme_fails("\"access_pattern\": {\"nr_accesses\": {\"min\": -1}}", -EINVAL);
+	assert_string_equal(why, "kdamonds[0].contexts[0].schemes[0].access_pattern.nr_accesses."
+			    "min: cannot read '-1'");
 	why = scheme_fails("\"filters\": [{\"filter_type\": \"anon\"}]", -EINVAL);
 	assert_string_equal(why, "kdamonds[0].contexts[0].schemes[0].filters[0]: a damo filter "
 			    "needs filter_type and matching");

@@ -200,19 +200,60 @@ static void longer_list(void **state)
 
 static void missing_directory(void **state)
 {
+	static const char *const want[] = {
+		"kdamonds/0/contexts/0/schemes/0/dests/nr_dests <= '2': ok",
+		"kdamonds/0/contexts/0/schemes/0/dests/1/weight <= '5': No such file or directory",
+	};
 	struct fixture fx;
 	struct damonctl_error e;
-	struct damonctl_dest *d;
 
 	(void)state;
 	setup_tree(&fx, "7.2-defaults.txt");
-	/* a longer list whose new directory the kernel did not create: plain files do not
-	 * react to the nr_dests write, so the first write into the new directory fails */
-	assert_non_null(d = damonctl_scheme_add_dest(damonctl_context_scheme(ctx0(fx.want), 0)));
-	assert_int_equal(damonctl_dest_set(d, DAMONCTL_DEST_ID, 1), 0);
+	/* a longer list whose new directory the kernel did not create: the first write into
+	 * it fails, and the error names it */
+	assert_int_equal(damonctl_dest_set(damonctl_scheme_add_dest(damonctl_context_scheme(
+			 ctx0(fx.want), 0)), DAMONCTL_DEST_WEIGHT, 5), 0);
 	assert_int_equal(damonctl_tree_stage(fx.s.ctx, fx.want, fx.have), -EOPNOTSUPP);
+	expect_writes(&fx.w, want, ARRAY_SIZE(want));
 	assert_true(damonctl_last_error(fx.s.ctx, &e));
-	assert_string_equal(e.path, "kdamonds/0/contexts/0/schemes/0/dests/1/id");
+	assert_string_equal(e.path, "kdamonds/0/contexts/0/schemes/0/dests/1/weight");
+	assert_string_equal(e.value, "5");
+	teardown_tree(&fx);
+}
+
+static void plans(void **state)
+{
+	struct fixture fx;
+	struct damonctl_plan *p;
+	const char *path, *value;
+	char line[512];
+	size_t i;
+
+	(void)state;
+	setup_tree(&fx, "7.2-defaults.txt");
+	assert_int_equal(damonctl_context_remove_target(ctx0(fx.want), 1), 0);
+	assert_int_equal(damonctl_scheme_set_str(damonctl_context_scheme(ctx0(fx.want), 0),
+						 DAMONCTL_SCHEME_ACTION, "pageout"), 0);
+	/* a plan is the writes staging makes, in order, without any I/O */
+	assert_int_equal(damonctl_tree_plan(fx.s.ctx, fx.want, fx.have, &p), 0);
+	expect_writes(&fx.w, NULL, 0);
+	assert_int_equal(damonctl_plan_apply(fx.s.ctx, p), 0);
+	assert_int_equal(damonctl_plan_nr_writes(p), fx.w.n);
+	assert_int_equal(fx.w.n, 4);
+	for (i = 0; i < fx.w.n; i++) {
+		assert_int_equal(damonctl_plan_write(p, i, &path, &value), 0);
+		dctl_fmt(line, sizeof(line), "%s <= '%s': ok", path, value);
+		assert_string_equal(line, fx.w.line[i]);
+	}
+	assert_int_equal(damonctl_plan_write(p, fx.w.n, &path, &value), -ENOENT);
+	damonctl_plan_free(p);
+	/* what the kernel lacks fails the plan already */
+	teardown_tree(&fx);
+	setup_tree(&fx, "6.12-defaults.txt");
+	assert_int_equal(damonctl_context_set(ctx0(fx.want), DAMONCTL_CONTEXT_ADDR_UNIT, 4096), 0);
+	p = NULL;
+	assert_int_equal(damonctl_tree_plan(fx.s.ctx, fx.want, fx.have, &p), -EOPNOTSUPP);
+	assert_null(p);
 	teardown_tree(&fx);
 }
 
@@ -291,6 +332,88 @@ static void fresh_kdamond(void **state)
 	sysroot_teardown(&s);
 }
 
+static void restore(void **state)
+{
+	/* back from the staged tree to the saved one: only what differs is written again */
+	static const char *const want[] = {
+		"kdamonds/0/contexts/0/monitoring_attrs/intervals/sample_us <= '5000': ok",
+		"kdamonds/0/contexts/0/targets/nr_targets <= '2': ok",
+		"kdamonds/0/contexts/0/targets/0/pid_target <= '141': ok",
+		"kdamonds/0/contexts/0/targets/0/regions/nr_regions <= '1': ok",
+		"kdamonds/0/contexts/0/targets/1/pid_target <= '142': ok",
+	};
+	struct fixture fx;
+
+	(void)state;
+	setup_tree(&fx, "7.2-defaults.txt");
+	/* "10000" and "1" are as long as or longer than what they replace, so the plain files
+	 * read back as the kernel's would (writes do not truncate, see expect_file()) */
+	assert_int_equal(damonctl_context_set(ctx0(fx.want), DAMONCTL_CONTEXT_SAMPLE_US, 10000),
+			 0);
+	assert_int_equal(damonctl_context_remove_target(ctx0(fx.want), 1), 0);
+	assert_int_equal(damonctl_tree_stage(fx.s.ctx, fx.want, fx.have), 0);
+	fx.w.n = 0;
+	assert_int_equal(damonctl_tree_restore(fx.s.ctx, fx.have), 0);
+	expect_writes(&fx.w, want, ARRAY_SIZE(want));
+	teardown_tree(&fx);
+}
+
+struct diffs {
+	char line[16][512];
+	unsigned int n, stop_at;
+};
+
+static int on_diff(void *data, const char *path, const char *old, const char *new)
+{
+	struct diffs *d = data;
+
+	assert_true(d->n < ARRAY_SIZE(d->line));
+	dctl_fmt(d->line[d->n++], sizeof(d->line[0]), "%s: %s -> %s", path, old ? old : "-",
+		 new ? new : "-");
+	return d->n == d->stop_at ? 42 : 0;
+}
+
+static void diff(void **state)
+{
+	static const char *const want[] = {
+		"contexts/0/monitoring_attrs/intervals/sample_us: 5000 -> 10000",
+		"contexts/0/targets/nr_targets: 2 -> 1",
+		"contexts/0/targets/1/pid_target: 142 -> -",
+		"contexts/0/targets/1/obsolete_target: N -> -",
+	};
+	struct fixture fx;
+	struct damonctl_kdamond *a, *b;
+	struct diffs d = { .n = 0 };
+	unsigned int i;
+
+	(void)state;
+	setup_tree(&fx, "7.2-defaults.txt");
+	a = damonctl_tree_kdamond(fx.have, 0);
+	b = damonctl_tree_kdamond(fx.want, 0);
+	assert_int_equal(damonctl_kdamond_diff(a, b, 0, on_diff, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(damonctl_context_set(ctx0(fx.want), DAMONCTL_CONTEXT_SAMPLE_US, 10000),
+			 0);
+	assert_int_equal(damonctl_context_remove_target(ctx0(fx.want), 1), 0);
+	/* results are left out unless asked for */
+	CDOBJ(damonctl_context_scheme(ctx0(fx.want), 0))->v[DAMONCTL_SCHEME_STAT_NR_TRIED].u = 9;
+	assert_int_equal(damonctl_kdamond_diff(a, b, 0, on_diff, &d), 0);
+	assert_int_equal(d.n, ARRAY_SIZE(want));
+	for (i = 0; i < d.n; i++)
+		assert_string_equal(d.line[i], want[i]);
+	d.n = 0;
+	assert_int_equal(damonctl_kdamond_diff(a, b, DAMONCTL_DIFF_RESULTS, on_diff, &d), 0);
+	assert_int_equal(d.n, 5);
+	assert_string_equal(d.line[4], "contexts/0/schemes/0/stats/nr_tried: 0 -> 9");
+	/* a non-zero return stops the walk and is returned */
+	d.n = 0;
+	d.stop_at = 2;
+	assert_int_equal(damonctl_kdamond_diff(a, b, 0, on_diff, &d), 42);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(damonctl_kdamond_diff(a, NULL, 0, on_diff, &d), -EINVAL);
+	teardown_tree(&fx);
+}
+
 static void commands(void **state)
 {
 	struct sysroot s;
@@ -325,8 +448,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(shorter_list),
 		cmocka_unit_test(longer_list),
 		cmocka_unit_test(missing_directory),
+		cmocka_unit_test(plans),
 		cmocka_unit_test(older_kernel),
 		cmocka_unit_test(fresh_kdamond),
+		cmocka_unit_test(restore),
+		cmocka_unit_test(diff),
 		cmocka_unit_test(commands),
 	};
 

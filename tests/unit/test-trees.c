@@ -489,20 +489,25 @@ static void features_619(void **state)
  * With no kdamond created yet, only the DAMON modules' parameters tell the version (ABI
  * section 7): the 6.12 kernel's damon_reclaim has quota_mem_pressure_us (6.9) but not
  * addr_unit (6.18); 7.2's damon_stat has kdamond_pid (7.2); the 6.1 build's damon_reclaim
- * lacks skip_anon (6.3).
+ * lacks skip_anon (6.3). A missing parameter counts only in a complete module directory
+ * (one with the parameters every version has): a partial one, as in an emulated sysroot,
+ * proves only what it holds.
  */
 static void features_modules(void **state)
 {
 	static const struct {
 		const char *log;
+		const char *only;	/* a partial directory: just this parameter */
 		int vmin, vmax;
 		const char *desc;
 	} cases[] = {
-		{ "behaviour-6.12.117.txt", DAMONCTL_VERSION(6, 9), DAMONCTL_VERSION(6, 17),
+		{ "behaviour-6.12.117.txt", NULL, DAMONCTL_VERSION(6, 9), DAMONCTL_VERSION(6, 17),
 		  "6.9 to 6.17" },
-		{ "behaviour-7.2.13.txt", DAMONCTL_VERSION(7, 2), 0, "7.2 or later" },
-		{ "behaviour-6.1-tiny.txt", DAMONCTL_VERSION(6, 1), DAMONCTL_VERSION(6, 2),
+		{ "behaviour-7.2.13.txt", NULL, DAMONCTL_VERSION(7, 2), 0, "7.2 or later" },
+		{ "behaviour-6.1-tiny.txt", NULL, DAMONCTL_VERSION(6, 1), DAMONCTL_VERSION(6, 2),
 		  "6.1 to 6.2" },
+		{ NULL, "damon_reclaim/parameters/addr_unit", DAMONCTL_VERSION(6, 18), 0,
+		  "6.18 or later" },
 	};
 	unsigned int i;
 
@@ -517,6 +522,11 @@ static void features_modules(void **state)
 		p = admin_path(&s, "kdamonds/nr_kdamonds");
 		write_file(p, "0\n");
 		free(p);
+		if (cases[i].only) {
+			assert_true(asprintf(&p, "%s/sys/module/%s", s.dir, cases[i].only) > 0);
+			write_file(p, "1\n");
+			free(p);
+		}
 		assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
 		damonctl_features_version_range(f, &lo, &hi);
 		assert_int_equal(lo, cases[i].vmin);
@@ -525,9 +535,62 @@ static void features_modules(void **state)
 		assert_string_equal(buf, cases[i].desc);
 		/* no context was seen: the operations sets are unknown */
 		assert_int_equal(damonctl_features_has(f, DAMONCTL_FEAT_OPS_PADDR), U);
+		assert_true(damonctl_features_incomplete(f));
 		damonctl_features_free(f);
 		sysroot_teardown(&s);
 	}
+}
+
+/*
+ * Features from a tree already read are those detect() finds; a kernel whose every released
+ * feature is known is complete (damonctl.h: "some released feature is still unknown"), and
+ * a kdamond uses an unknown feature only when a non-default value (or its operations set)
+ * needs one.
+ */
+static void features_reuse_and_unknowns(void **state)
+{
+	struct sysroot s;
+	struct damonctl_features *f, *g;
+	struct damonctl_tree *t;
+	struct damonctl_kdamond *k;
+	struct damonctl_goal *goal;
+	unsigned int i;
+	int lo1, hi1, lo2, hi2;
+	char *p;
+
+	(void)state;
+	sysroot_setup(&s, "7.2-defaults.txt", "behaviour-7.2.13.txt", NULL);
+	assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
+	assert_int_equal(damonctl_tree_read(s.ctx, &t), 0);
+	assert_int_equal(damonctl_features_from_tree(s.ctx, t, &g), 0);
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
+		assert_int_equal(damonctl_features_has(f, i), damonctl_features_has(g, i));
+	damonctl_features_version_range(f, &lo1, &hi1);
+	damonctl_features_version_range(g, &lo2, &hi2);
+	assert_int_equal(lo1, lo2);
+	assert_int_equal(hi1, hi2);
+	/* 7.2: only hugepage_mem_bp, queued for 7.4, is unknown */
+	assert_false(damonctl_features_incomplete(f));
+	k = damonctl_tree_kdamond(t, 0);
+	assert_false(damonctl_kdamond_uses_unknown(k, f));
+	goal = damonctl_scheme_goal(damonctl_context_scheme(damonctl_kdamond_context(k, 0), 0), 0);
+	assert_int_equal(damonctl_goal_set_str(goal, DAMONCTL_GOAL_METRIC, "hugepage_mem_bp"), 0);
+	assert_true(damonctl_kdamond_uses_unknown(k, f));
+	assert_int_equal(damonctl_goal_set_str(goal, DAMONCTL_GOAL_METRIC, "user_input"), 0);
+	assert_false(damonctl_kdamond_uses_unknown(k, f));
+	damonctl_features_free(g);
+	damonctl_features_free(f);
+
+	/* no kdamond directory yet: the operations sets are unknown, and any kdamond needs one */
+	p = admin_path(&s, "kdamonds/nr_kdamonds");
+	write_file(p, "0\n");
+	free(p);
+	assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
+	assert_true(damonctl_features_incomplete(f));
+	assert_true(damonctl_kdamond_uses_unknown(k, f));
+	damonctl_features_free(f);
+	damonctl_tree_free(t);
+	sysroot_teardown(&s);
 }
 
 /* Which keyword set an ACCEPTS line's file takes; core/ops_filters accept per directory. */
@@ -623,6 +686,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(features_72),
 		cmocka_unit_test(features_619),
 		cmocka_unit_test(features_modules),
+		cmocka_unit_test(features_reuse_and_unknowns),
 		cmocka_unit_test(keywords_as_kernels_answered),
 	};
 
