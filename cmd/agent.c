@@ -1428,7 +1428,10 @@ int agent_ensure_running(struct cli *cli)
 		return i;
 	}
 	if (!pid) {
-		int logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		int logfd;
+
+		close(fd);	/* our copy of the lock: the agent takes it itself */
+		logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 		setsid();
@@ -1489,11 +1492,19 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 {
 	struct agent ag = { .cli = cli, .only = -1, .leave_running = ao.leave_running,
 			    .follow_children = ao.follow_children };
-	int lockfd;
+	int lockfd, i;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	lockfd = lock_agent(cli);
+	/* `damonc start` holds the lock while it starts us, until it closes its copy: a
+	 * holder that is no agent lets go within moments */
+	for (i = 0; lockfd == -EBUSY && !agent_running_pid(cli) && i < 100; i++) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		lockfd = lock_agent(cli);
+	}
 	if (lockfd == -EBUSY) {
 		warnx_("agent: another damonc agent (pid %d) already serves %s",
 		       agent_running_pid(cli), damonctl_get_sysroot(cli->ctx));

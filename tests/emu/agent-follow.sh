@@ -8,7 +8,6 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
 emu_with_scenario "$PROFILE"
-emu_require_engine
 
 mkfifo "$SYSROOT/go"
 # the parent forks one child when told, and outlives it (bash's read is a builtin: no fork

@@ -13,7 +13,6 @@ source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
 GOAL=3000
 emu_with_scenario "$PROFILE"
-emu_require_engine
 start_hotcold --hot 64M --cold 64M
 
 [ "$(proc_huge_kb "$HC_PID")" = 0 ] || fail "the workload is huge already"

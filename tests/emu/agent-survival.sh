@@ -19,7 +19,6 @@ source "$(dirname "$0")/common.sh"
 CASE=${1:?case}
 PROFILE=${2:?profile}
 emu_with_scenario "$PROFILE"
-emu_require_engine
 start_hotcold --hot 16M --cold 16M
 
 if [ "$PROFILE" = 6.12 ]; then

@@ -8,7 +8,6 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
 emu_with_scenario "$PROFILE"
-emu_require_engine
 start_hotcold --hot 64M --cold 64M
 goal=$ADMIN/kdamonds/0/contexts/0/schemes/0/quotas/goals/0
 

@@ -4,16 +4,6 @@
 # shellcheck source=../lib/emu.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/emu.sh"
 
-# Older emu.sh versions have no engine check: a damon-emu that cannot run kdamonds says so in
-# --version ("engine: not linked"), one that can says "engine: linked" or nothing.
-if ! declare -F emu_require_engine >/dev/null; then
-	emu_require_engine() {
-		if "$(emu_bin)" --version | grep -q '^engine: not linked'; then
-			emu_skip "damon-emu was built without its engine (emu/engine)"
-		fi
-	}
-fi
-
 # shellcheck disable=SC2034 # used by the tests that source this
 D=${DAMONC:?DAMONC is not set}
 
