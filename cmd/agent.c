@@ -117,6 +117,7 @@ struct agent {
 	int only;			/* serve this kdamond only (foreground); -1: every one */
 	bool leave_running;
 	bool follow_children;		/* for every kdamond, not only those started with it */
+	bool persist;			/* wait for work when nothing is left (a service) */
 	struct damonctl_procevents *pe;
 	struct served *sv;
 	unsigned int nr;
@@ -1255,10 +1256,14 @@ static int serve(struct agent *ag)
 				}
 			}
 		}
-		if (!ag->nr) {
+		if (!ag->nr && !ag->persist) {
 			agent_log(ag->served_any ? "nothing left to serve: exiting" :
 				  "nothing to serve: exiting");
 			break;
+		}
+		if (!ag->nr && ag->served_any) {
+			agent_log("nothing left to serve: waiting for damonc to start more (--persist)");
+			ag->served_any = false;
 		}
 		now = now_ms();
 		for (i = 0; i < ag->nr; i++) {
@@ -1461,15 +1466,18 @@ int agent_ensure_running(struct cli *cli)
 static struct {
 	bool leave_running;
 	bool follow_children;
+	bool persist;
 } ao;
 
-enum { O_LEAVE = 500, O_FOLLOW };
+enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST };
 
 static const struct opt agent_opts[] = {
 	{ "leave-running", O_LEAVE, OV_NONE, NULL,
 	  "on SIGTERM/SIGINT, leave the kdamonds running (default: stop what it serves)" },
 	{ "follow-children", O_FOLLOW, OV_NONE, NULL,
 	  "add new children of every target as targets of its kdamond" },
+	{ "persist", O_PERSIST, OV_NONE, NULL,
+	  "keep running when nothing is left to serve (as a service)" },
 	{ 0 },
 };
 
@@ -1484,6 +1492,9 @@ static int agent_parse(struct cli *cli, int key, const char *arg)
 	case O_FOLLOW:
 		ao.follow_children = true;
 		return 0;
+	case O_PERSIST:
+		ao.persist = true;
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -1491,7 +1502,7 @@ static int agent_parse(struct cli *cli, int key, const char *arg)
 static int agent_run(struct cli *cli, int argc, char **argv)
 {
 	struct agent ag = { .cli = cli, .only = -1, .leave_running = ao.leave_running,
-			    .follow_children = ao.follow_children };
+			    .follow_children = ao.follow_children, .persist = ao.persist };
 	int lockfd, i;
 
 	if (argc)
@@ -1522,7 +1533,7 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 const struct cmd cmd_agent = {
 	.name = "agent",
 	.summary = "serve the user-space fallbacks of damonc's kdamonds (huge-page goal, collapse)",
-	.usage = "[--leave-running] [--follow-children]",
+	.usage = "[--leave-running] [--follow-children] [--persist]",
 	.opts = agent_opts,
 	.parse = agent_parse,
 	.run = agent_run,

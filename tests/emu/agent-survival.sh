@@ -11,6 +11,9 @@
 #   sigterm        SIGTERM: the agent stops what it serves and exits
 #   leave-running  start --foreground --leave-running, then SIGTERM: the kdamond goes on,
 #                  and a new `damonc agent` serves it again
+#   persist        `damonc agent --persist` (as the systemd unit runs it) serves what start
+#                  starts, waits when nothing is left, serves the next start, and on SIGTERM
+#                  stops it
 # On 6.12 the agent collapses in user space (its command: update_schemes_tried_regions);
 # on 7.2 it feeds a hugepage_mem_bp goal (commit_schemes_quota_goals).
 set -euo pipefail
@@ -62,6 +65,31 @@ if [ "$CASE" = leave-running ]; then
 		fail "agent: $(cat "$SYSROOT/agent2.err")"
 	assert_nothing_left off
 	echo "ok: $CASE $PROFILE (start --foreground exited $rc)"
+	exit 0
+fi
+
+if [ "$CASE" = persist ]; then
+	"$D" agent --persist 2>"$SYSROOT/agent.err" &
+	ag=$!
+	wait_until 10 file_has "$SYSROOT/agent.err" "following the target processes"
+	for round in 1 2; do
+		expect_rc 0 "$D" start "${start_args[@]}"
+		wait_until 10 file_has "$SYSROOT/agent.err" "$serving_re"
+		[ "$(grep -c "serving kdamond 0 " "$SYSROOT/agent.err")" = $round ] ||
+			fail "round $round: $(cat "$SYSROOT/agent.err")"
+		[ "$(agent_pid)" = "$ag" ] || fail "start ran another agent: $(agent_pid), not $ag"
+		if [ $round = 1 ]; then
+			expect_rc 0 "$D" stop
+			wait_until 10 file_has "$SYSROOT/agent.err" "waiting for damonc to start more"
+			kill -0 "$ag" || fail "the agent exited"
+		fi
+	done
+	kill -TERM "$ag"
+	wait "$ag" || true
+	grep -q "no longer served (stopped on a signal)" "$SYSROOT/agent.err" ||
+		fail "agent: $(cat "$SYSROOT/agent.err")"
+	assert_nothing_left off
+	echo "ok: $CASE $PROFILE"
 	exit 0
 fi
 
