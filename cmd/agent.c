@@ -119,6 +119,9 @@ struct agent {
 	bool follow_children;		/* for every kdamond, not only those started with it */
 	bool persist;			/* wait for work when nothing is left (a service) */
 	struct damonctl_procevents *pe;
+	int watched[DAMONCTL_PROCEVENTS_MAX_WATCH];	/* what the kernel passes events of */
+	unsigned int nr_watched;
+	bool watch_all;			/* more targets than a filter holds */
 	struct served *sv;
 	unsigned int nr;
 	bool served_any;
@@ -564,7 +567,9 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 		agent_log("kdamond %u scheme %u: process_madvise(MADV_COLLAPSE) on pid %d: %s "
 			  "(the agent needs CAP_SYS_ADMIN and a kernel with MADV_COLLAPSE)",
 			  s->e.kdamond, fb->scheme, pid, strerror(-rd.fatal));
-	if (!rd.nr_regions && !rd.exhausted)
+	/* a round that changed nothing (memory already huge, no goal) is not news */
+	if ((!rd.nr_regions && !rd.exhausted) ||
+	    (after <= before && !rd.exhausted && !fb->target_bp && ss->nr_applied > rd.nr_regions))
 		goto goal;
 	if (fb->target_bp) {
 		uint64_t huge, used;
@@ -1080,6 +1085,58 @@ static void drain_events(struct agent *ag)
 	}
 }
 
+/* Let the kernel pass only the events of the targets (a socket filter), so that the agent
+ * sleeps through the rest of the system's forks and exits. When the set grows, what
+ * happened before the filter let it through is caught by looking once. */
+static void update_watch(struct agent *ag)
+{
+	int pids[DAMONCTL_PROCEVENTS_MAX_WATCH];
+	unsigned int i, j, n = 0;
+	bool all = false, grew = false;
+	int r;
+
+	if (!ag->pe)
+		return;
+	for (i = 0; i < ag->nr; i++) {
+		for (j = 0; j < ag->sv[i].e.nr_targets; j++) {
+			if (ag->sv[i].e.targets[j] <= 0)
+				continue;
+			if (n == DAMONCTL_PROCEVENTS_MAX_WATCH)
+				all = true;
+			else
+				pids[n++] = ag->sv[i].e.targets[j];
+		}
+	}
+	if (all == ag->watch_all && n == ag->nr_watched &&
+	    !memcmp(pids, ag->watched, n * sizeof(pids[0])))
+		return;
+	for (i = 0; i < n && !grew; i++) {
+		grew = true;
+		for (j = 0; j < ag->nr_watched; j++)
+			if (ag->watched[j] == pids[i])
+				grew = false;
+	}
+	r = all ? 0 : damonctl_procevents_watch(ag->pe, pids, n);
+	if (r)
+		agent_log("cannot filter process events (%s): woken by every process", strerror(-r));
+	if (all && !ag->watch_all) {
+		/* no filter holds them all: a new subscription, without one, and the agent
+		 * sorts every event out */
+		damonctl_procevents_close(ag->pe);
+		ag->pe = NULL;
+		r = damonctl_procevents_open(&ag->pe);
+		if (r)
+			agent_log("process events: %s; checking the targets every round", strerror(-r));
+	}
+	memcpy(ag->watched, pids, n * sizeof(pids[0]));
+	ag->nr_watched = n;
+	ag->watch_all = all;
+	if (grew) {
+		check_targets(ag);
+		scan_children(ag);
+	}
+}
+
 /* ---- the set of served kdamonds ---- */
 
 /* Pick up kdamonds that need the agent and are not served yet; refresh the others'
@@ -1241,6 +1298,7 @@ static int serve(struct agent *ag)
 		struct timespec ts;
 
 		sync_served(ag);
+		update_watch(ag);
 		if (!ag->pe) {
 			check_targets(ag);
 			scan_children(ag);

@@ -10,8 +10,10 @@
  * PROC_EVENT_NONE message: waiting for it tells a kernel that has the connector but not
  * process events (CONFIG_PROC_EVENTS off) from one that works.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +22,7 @@
 
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
+#include <linux/filter.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
@@ -218,6 +221,70 @@ fail:
 	nl_socket_free(pe->sk);
 	free(pe);
 	return r;
+}
+
+/* Where the fields the filter reads are in a message: netlink header, connector header,
+ * then the event. */
+#define EV_OFF (NLMSG_HDRLEN + (unsigned int)sizeof(struct cn_msg))
+#define WHAT_OFF (EV_OFF + (unsigned int)offsetof(struct proc_event, what))
+#define FORK_PARENT_OFF (EV_OFF + (unsigned int)offsetof(struct proc_event, \
+						      event_data.fork.parent_tgid))
+#define EXIT_PID_OFF (EV_OFF + (unsigned int)offsetof(struct proc_event, \
+						   event_data.exit.process_pid))
+
+DAMONCTL_API int damonctl_procevents_watch(struct damonctl_procevents *pe, const int *pids,
+					   unsigned int nr)
+{
+	/* what, 3 jumps, ret 0; per list: load, nr compares, ret 0; accept */
+	struct sock_filter f[2 * DAMONCTL_PROCEVENTS_MAX_WATCH + 10];
+	struct sock_fprog prog = { .filter = f };
+	unsigned int n = 0, i, fork_at, exit_at, accept_at;
+
+	if (nr > DAMONCTL_PROCEVENTS_MAX_WATCH)
+		return -E2BIG;
+	/* the layout of the program, so that every jump is known before it is written */
+	fork_at = 5;
+	exit_at = fork_at + 1 + nr + 1;
+	accept_at = exit_at + 1 + nr + 1;
+	/* cBPF loads words in network byte order: compare with htonl() of the values; a
+	 * jump's offset counts from the next instruction */
+#define JUMP_TO(at) ((uint8_t)((at) - n - 1))
+	f[n] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, WHAT_OFF);
+	n++;
+	f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_NONE),
+					    JUMP_TO(accept_at), 0);
+	n++;
+	f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_FORK),
+					    JUMP_TO(fork_at), 0);
+	n++;
+	f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_EXIT),
+					    JUMP_TO(exit_at), 0);
+	n++;
+	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
+	n++;
+	/* forks of the watched processes */
+	f[n] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, FORK_PARENT_OFF);
+	n++;
+	for (i = 0; i < nr; i++, n++)
+		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						    htonl((uint32_t)pids[i]), JUMP_TO(accept_at), 0);
+	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
+	n++;
+	/* exits of the watched processes (their main thread: the process) */
+	f[n] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, EXIT_PID_OFF);
+	n++;
+	for (i = 0; i < nr; i++, n++)
+		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						    htonl((uint32_t)pids[i]), JUMP_TO(accept_at), 0);
+	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
+	n++;
+	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0xffffffff);
+	n++;
+#undef JUMP_TO
+	prog.len = (unsigned short)n;
+	if (setsockopt(pe->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)))
+		return -errno;
+	return 0;
 }
 
 DAMONCTL_API int damonctl_procevents_fd(const struct damonctl_procevents *pe)

@@ -511,7 +511,9 @@ enum damonctl_cmd {
 	DAMONCTL_CMD_UPDATE_TUNED_INTERVALS,
 };
 DAMONCTL_API const char *damonctl_cmd_name(enum damonctl_cmd cmd);
-/* Write a command to kdamonds/<index>/state. */
+/* Write a command to kdamonds/<index>/state. A command other than `on` that finds DAMON's
+ * sysfs lock busy (-EBUSY: another writer, e.g. a tried-regions update) is tried again for
+ * up to a second. */
 DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int index,
 				      enum damonctl_cmd cmd);
 /* Read kdamonds/<index>/state and pid: 1 when running, 0 when not, or -errno. */
@@ -614,6 +616,15 @@ struct damonctl_procevent {
 DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out);
 /* A file descriptor to poll(2) for POLLIN. */
 DAMONCTL_API int damonctl_procevents_fd(const struct damonctl_procevents *pe);
+/*
+ * From now on, let the kernel pass only the exits of @pids and the forks they make (a
+ * socket filter: the caller is not woken for the other processes of the system); @nr 0
+ * passes none. Events queued before the call are still returned. -E2BIG past
+ * DAMONCTL_PROCEVENTS_MAX_WATCH processes.
+ */
+#define DAMONCTL_PROCEVENTS_MAX_WATCH 64
+DAMONCTL_API int damonctl_procevents_watch(struct damonctl_procevents *pe, const int *pids,
+					   unsigned int nr);
 /* The next event, without blocking: 1 with @ev filled, 0 when none is pending, -ENOBUFS
  * when the kernel dropped events (the caller should check what it follows), or -errno. */
 DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,

@@ -37,11 +37,15 @@ else
 fi
 
 file_has() { [ -f "$1" ] && grep -qE -- "$2" "$1"; }
+# A damonc this test runs itself (an agent, start --foreground) must not outlive a failure.
+own_pids=()
+trap 'kill "${own_pids[@]}" 2>/dev/null || true; emu_cleanup; rm -f "$SCENARIO"; kill "$HC_PID" 2>/dev/null || true' EXIT
 
 if [ "$CASE" = leave-running ]; then
 	"$D" start --foreground --leave-running "${start_args[@]}" >"$SYSROOT/fg.out" \
 		2>"$SYSROOT/fg.err" &
 	fg=$!
+	own_pids+=("$fg")
 	wait_until 10 file_has "$SYSROOT/fg.err" "$serving_re"
 	kill -TERM "$fg"
 	rc=0
@@ -55,6 +59,7 @@ if [ "$CASE" = leave-running ]; then
 	# a new agent takes it over
 	"$D" agent 2>"$SYSROOT/agent2.err" &
 	ag=$!
+	own_pids+=("$ag")
 	wait_until 10 file_has "$SYSROOT/agent2.err" "serving kdamond 0"
 	expect_rc 0 "$D" status
 	grep -q "served in user space by the damonc agent (user space, pid $ag)" <<<"$OUT" ||
@@ -68,15 +73,16 @@ if [ "$CASE" = leave-running ]; then
 	exit 0
 fi
 
+served_times() { [ "$(grep -c "serving kdamond 0 " "$SYSROOT/agent.err")" = "$1" ]; }
+
 if [ "$CASE" = persist ]; then
 	"$D" agent --persist 2>"$SYSROOT/agent.err" &
 	ag=$!
+	own_pids+=("$ag")
 	wait_until 10 file_has "$SYSROOT/agent.err" "following the target processes"
 	for round in 1 2; do
 		expect_rc 0 "$D" start "${start_args[@]}"
-		wait_until 10 file_has "$SYSROOT/agent.err" "$serving_re"
-		[ "$(grep -c "serving kdamond 0 " "$SYSROOT/agent.err")" = $round ] ||
-			fail "round $round: $(cat "$SYSROOT/agent.err")"
+		wait_until 10 served_times $round
 		[ "$(agent_pid)" = "$ag" ] || fail "start ran another agent: $(agent_pid), not $ag"
 		if [ $round = 1 ]; then
 			expect_rc 0 "$D" stop

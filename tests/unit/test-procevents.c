@@ -102,10 +102,84 @@ static void test_fork_exit(void **state)
 	assert_true(WIFEXITED(s.child_code) && WEXITSTATUS(s.child_code) == 3);
 }
 
+/* With a watch list, only the watched process's fork and exit come through. */
+static void test_watch(void **state)
+{
+	struct damonctl_procevents *pe = NULL;
+	bool fork_a = false, exit_a = false, other = false;
+	int go[2], a, b, r, status, grandchild = 0;
+	struct timespec t0, now;
+	char c = 'g';
+
+	(void)state;
+	r = damonctl_procevents_open(&pe);
+	if (r == -EPERM || r == -EPROTONOSUPPORT || r == -EOPNOTSUPP)
+		skip();
+	assert_int_equal(r, 0);
+	assert_int_equal(pipe(go), 0);
+	a = fork();
+	assert_true(a >= 0);
+	if (!a) {
+		pid_t g;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		g = fork();
+		if (!g)
+			_exit(0);
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	assert_int_equal(damonctl_procevents_watch(pe, &a, 1), 0);
+	/* drop what came before the filter: this process's fork of A */
+	while (damonctl_procevents_next(pe, &(struct damonctl_procevent){ 0 }) == 1)
+		;
+	b = fork();	/* not watched */
+	assert_true(b >= 0);
+	if (!b)
+		_exit(0);
+	waitpid(b, NULL, 0);
+	assert_int_equal(write(go[1], &c, 1), 1);
+	waitpid(a, &status, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		struct pollfd p = { .fd = damonctl_procevents_fd(pe), .events = POLLIN };
+		struct damonctl_procevent ev;
+
+		poll(&p, 1, 200);
+		while (damonctl_procevents_next(pe, &ev) == 1) {
+			if (ev.kind == DAMONCTL_PROCEVENT_FORK && ev.parent_pid == a) {
+				fork_a = true;
+				grandchild = ev.pid;
+			} else if (ev.kind == DAMONCTL_PROCEVENT_EXIT && ev.pid == a) {
+				exit_a = true;
+			} else {
+				other = true;	/* b, the grandchild's exit, anyone else's */
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (!exit_a && now.tv_sec - t0.tv_sec < 5);
+	{
+		int many[DAMONCTL_PROCEVENTS_MAX_WATCH + 1] = { 0 };
+
+		assert_int_equal(damonctl_procevents_watch(pe, many, DAMONCTL_PROCEVENTS_MAX_WATCH + 1),
+				 -E2BIG);
+		assert_int_equal(damonctl_procevents_watch(pe, NULL, 0), 0);
+	}
+	damonctl_procevents_close(pe);
+	close(go[0]);
+	close(go[1]);
+	assert_true(fork_a);
+	assert_true(grandchild > 0);
+	assert_true(exit_a);
+	assert_false(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fork_exit),
+		cmocka_unit_test(test_watch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
