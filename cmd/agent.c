@@ -1181,8 +1181,13 @@ static void sync_served(struct agent *ag)
 		s->e = *e;
 		for (j = 0; j < MAX_FALLBACKS; j++)
 			s->goal_state[j] = -1;
-		/* a restarted agent goes on counting */
+		/* a restarted agent goes on counting, for the very same kdamond only */
 		agent_stats_load(ag->cli->ctx, e->kdamond, &s->st);
+		if (s->st.kdamond_pid != e->pid) {
+			memset(&s->st, 0, sizeof(s->st));
+			s->st.kdamond = e->kdamond;
+			s->st.kdamond_pid = e->pid;
+		}
 		s->st.agent_pid = (int)getpid();
 		if (!s->st.since)
 			s->st.since = (long long)time(NULL);

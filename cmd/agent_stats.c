@@ -46,6 +46,7 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agen
 	if (!root)
 		return -EBADMSG;
 	st->updated = (long long)u64_of(root, "updated");
+	st->kdamond_pid = (int)u64_of(root, "kdamond_pid");
 	st->measured_bp = u64_of(root, "measured_bp");
 	st->feeds = u64_of(root, "feeds");
 	st->target_bp = u64_of(root, "target_bp");
@@ -84,6 +85,7 @@ int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struc
 	json_object_object_add(root, "format_version", json_object_new_int(1));
 	json_object_object_add(root, "kdamond", json_object_new_int((int)kdamond));
 	json_object_object_add(root, "updated", json_object_new_int64(st->updated));
+	json_object_object_add(root, "kdamond_pid", json_object_new_int(st->kdamond_pid));
 	json_object_object_add(root, "measured_bp", json_object_new_uint64(st->measured_bp));
 	json_object_object_add(root, "feeds", json_object_new_uint64(st->feeds));
 	json_object_object_add(root, "target_bp", json_object_new_uint64(st->target_bp));

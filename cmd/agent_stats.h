@@ -18,6 +18,7 @@ struct agent_scheme_stats {
 
 struct agent_stats {
 	unsigned int kdamond;
+	int kdamond_pid;		/* the kdamond these counts are of */
 	long long updated;		/* unix time of the last round */
 	uint64_t measured_bp;		/* the last ratio measured */
 	uint64_t target_bp;		/* the goal it is measured against (0: none) */

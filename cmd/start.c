@@ -674,6 +674,8 @@ static int start_run(struct cli *cli, int argc, char **argv)
 			fallback_describe(&fbs, why, sizeof(why));
 			printf("served in user space by the damonc agent: %s\n", why);
 		}
+		if (so.follow_children)
+			printf("the damonc agent adds the targets' new children as targets\n");
 	}
 	fflush(stdout);
 	ret = EXIT_OK;
