@@ -109,6 +109,7 @@ struct served {
 	/* bytes and time of its collapses so far: the throughput that turns the time quota
 	 * into a size, as the kernel does (which guesses 4 MiB/ms before any was timed) */
 	uint64_t thr_bytes[MAX_FALLBACKS], thr_us[MAX_FALLBACKS];
+	uint64_t resume_addr[MAX_FALLBACKS];	/* where the last window ran out of quota */
 	bool fed_logged;
 };
 
@@ -499,7 +500,7 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 	struct round rd = { 0 };
 	struct damonctl_tried_region *tr;
 	struct hot_region *regs;
-	uint64_t charged = 0, before, after;
+	uint64_t charged = 0, before, after, resume;
 	unsigned int i, n;
 	char a[16], b[16], sz[32], col[32];
 	int pidfd;
@@ -530,9 +531,27 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 		return;
 	}
 	before = target_huge(ag, pid);
+	/* Like the kernel (damos_skip_charged_region()), a window goes on where the last one
+	 * ran out of quota, so that a quota smaller than the hot memory walks through all of
+	 * it instead of the same first bytes; past the last region, it starts over. */
+	resume = s->resume_addr[fi];
+	s->resume_addr[fi] = 0;
+	if (resume) {
+		bool any = false;
+
+		for (i = 0; i < n; i++)
+			any |= regs[i].end > resume;
+		if (!any)
+			resume = 0;
+	}
 	for (i = 0; i < n && !rd.met && !rd.gone && !rd.fatal && !stop_signal; i++) {
 		uint64_t start = regs[i].start, end = regs[i].end, tried;
 		bool ok;
+
+		if (resume && end <= resume)
+			continue;
+		if (resume && start < resume)
+			start = resume;
 
 		if ((fb->quota_bytes && charged >= fb->quota_bytes) ||
 		    (fb->quota_ms && rd.busy_us >= fb->quota_ms * 1000)) {
@@ -543,6 +562,8 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 		if (fb->quota_bytes && end - start > fb->quota_bytes - charged)
 			end = start + ALIGN_DOWN(fb->quota_bytes - charged, 4096);
 		tried = collapse_region(ag, s, fi, pidfd, start, end, &rd, &ok);
+		if (start + tried < regs[i].end)
+			s->resume_addr[fi] = start + tried;	/* cut short: go on there */
 		if (!tried)
 			continue;
 		charged += tried;

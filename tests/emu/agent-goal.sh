@@ -7,17 +7,21 @@
 #   7.2:  the kernel collapses; hugepage_mem_bp is fed as a user_input goal by the agent
 #         and the kernel's temporal tuner stops the scheme.
 # Prints the figures: time to the goal, overshoot, bytes collapsed, the agent's CPU time.
+#   agent-goal.sh PROFILE [START_OPTIONS...], e.g. --quota-size 4MiB: a size quota smaller
+#   than what the goal needs, which each quota interval must take further (not the same
+#   first bytes again).
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
+shift
 GOAL=3000
 emu_with_scenario "$PROFILE"
 start_hotcold --hot 64M --cold 64M
 
 [ "$(proc_huge_kb "$HC_PID")" = 0 ] || fail "the workload is huge already"
 t0=$(date +%s%N)
-expect_rc 0 "$D" start --action collapse --pid "$HC_PID" --goal-bp $GOAL --goal-scope pid
+expect_rc 0 "$D" start --action collapse --pid "$HC_PID" --goal-bp $GOAL --goal-scope pid "$@"
 grep -q "served in user space by the damonc agent" <<<"$OUT" ||
 	fail "start does not say that the agent serves part of it: $OUT"
 reached() { [ "$(proc_bp "$HC_PID")" -ge $GOAL ]; }
@@ -75,7 +79,7 @@ else
 fi
 pid=$(agent_pid)
 cpu=$(agent_cpu_ms "$pid")
-echo "figures ($PROFILE): goal $GOAL bp reached in ${t_goal} ms ($((huge_at_goal / 1024)) MiB" \
+echo "figures ($PROFILE${1:+ $*}): goal $GOAL bp reached in ${t_goal} ms ($((huge_at_goal / 1024)) MiB" \
 	"huge); settled at $bp bp (overshoot $overshoot bp, $((huge_later / 1024)) MiB huge);" \
 	"collapsed $((collapsed / 1048576)) MiB (applied $((applied / 1048576)) MiB);" \
 	"agent CPU ${cpu} ms"
