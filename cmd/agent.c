@@ -297,26 +297,29 @@ static bool refused(struct agent *ag, unsigned int i, const char *what, int err)
 
 	if (!kdamond_state(ag->cli, &s->e, &why))
 		return false;	/* it stopped: the next check says so */
-	damonctl_strerror(ag->cli->ctx, err, msg, sizeof(msg));
+	/* a sysfs write has the library's sentence; anything else its errno */
+	if (!strncmp(what, "the kernel refused", 18))
+		damonctl_strerror(ag->cli->ctx, err, msg, sizeof(msg));
+	else
+		snprintf(msg, sizeof(msg), "%s", strerror(-err));
 	damonctl_clear_error(ag->cli->ctx);
 	if (err == -EBUSY) {
 		/* another writer holds DAMON's sysfs lock for a moment: not a refusal */
 		if (!s->busy_logged)
-			agent_log("kdamond %u: %s is busy: %s; retrying next round", s->e.kdamond,
-				  what, msg);
+			agent_log("kdamond %u: DAMON is busy (%s: %s); retrying next round",
+				  s->e.kdamond, what, msg);
 		s->busy_logged = true;
 		return false;
 	}
 	s->refusals++;
 	if (s->refusals < MAX_REFUSALS) {
-		agent_log("kdamond %u: the kernel refused %s: %s (%u of %d refusals in a row: "
-			  "retrying next round)", s->e.kdamond, what, msg, s->refusals,
-			  MAX_REFUSALS);
+		agent_log("kdamond %u: %s: %s (%u of %d refusals in a row: retrying next round)",
+			  s->e.kdamond, what, msg, s->refusals, MAX_REFUSALS);
 		return false;
 	}
-	agent_log("kdamond %u: the kernel refused %s: %s; giving up after %u refusals in a row, "
-		  "and stopping it: what it was started for cannot be served", s->e.kdamond, what,
-		  msg, s->refusals);
+	agent_log("kdamond %u: %s: %s; giving up after %u refusals in a row, and stopping it: "
+		  "what it was started for cannot be served", s->e.kdamond, what, msg,
+		  s->refusals);
 	end_served(ag, i, true, "the kernel kept refusing");
 	return true;
 }
@@ -347,7 +350,7 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 			continue;
 		r = measure(ag, s, fb, &huge, &used);
 		if (r) {
-			*what = "measuring the huge-page ratio";
+			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
 		bp = fallback_ratio_bp(huge, used);
@@ -356,7 +359,7 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 		snprintf(val, sizeof(val), "%" PRIu64, bp);
 		r = damonctl_write(ag->cli->ctx, rel, val);
 		if (r) {
-			*what = "the goal's current_value";
+			*what = "the kernel refused the goal's current_value";
 			return r;
 		}
 		if (!s->fed_logged)
@@ -377,7 +380,7 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
 				 DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS);
 	if (r) {
-		*what = "commit_schemes_quota_goals";
+		*what = "the kernel refused commit_schemes_quota_goals";
 		return r;
 	}
 	s->st.feeds++;
@@ -641,7 +644,7 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 		}
 		r = measure(ag, s, fb, &huge, &used);
 		if (r) {
-			*what = "measuring the huge-page ratio";
+			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
 		s->st.measured_bp = fallback_ratio_bp(huge, used);
@@ -656,12 +659,12 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
 				 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
 	if (r) {
-		*what = "update_schemes_tried_regions";
+		*what = "the kernel refused update_schemes_tried_regions";
 		return r;
 	}
 	r = damonctl_kdamond_read(ag->cli->ctx, s->e.kdamond, &k);
 	if (r) {
-		*what = "reading the tried regions";
+		*what = "reading the tried regions failed";
 		return r;
 	}
 	for (i = 0; i < s->e.fbs.nr && !stop_signal; i++)

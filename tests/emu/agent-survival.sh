@@ -11,6 +11,9 @@
 #   sigterm        SIGTERM: the agent stops what it serves and exits
 #   leave-running  start --foreground --leave-running, then SIGTERM: the kdamond goes on,
 #                  and a new `damonc agent` serves it again
+#   no-connector   an agent without the process events connector (run in a user namespace,
+#                  where the kernel does not serve it) says so, checks the targets at every
+#                  round instead, and still notices the target's exit
 #   persist        `damonc agent --persist` (as the systemd unit runs it) serves what start
 #                  starts, waits when nothing is left, serves the next start, and on SIGTERM
 #                  stops it
@@ -74,6 +77,28 @@ if [ "$CASE" = leave-running ]; then
 fi
 
 served_times() { [ "$(grep -c "serving kdamond 0 " "$SYSROOT/agent.err")" = "$1" ]; }
+
+if [ "$CASE" = no-connector ]; then
+	command -v unshare >/dev/null || emu_skip "no unshare"
+	unshare --user --map-root-user true 2>/dev/null || emu_skip "no user namespaces here"
+	unshare --user --map-root-user "$D" agent --persist 2>"$SYSROOT/agent.err" &
+	ag=$!
+	own_pids+=("$ag")
+	# the user namespace may not read the target's smaps: measure system-wide
+	[ "$PROFILE" = 6.12 ] || start_args=(--action collapse --pid "$HC_PID" --goal-bp 10000)
+	wait_until 10 file_has "$SYSROOT/agent.err" "process events connector unavailable \(.*\): checking the target processes at every round instead"
+	expect_rc 0 "$D" start "${start_args[@]}"
+	wait_until 10 file_has "$SYSROOT/agent.err" "$serving_re"
+	kill "$HC_PID"
+	wait "$HC_PID" 2>/dev/null || true
+	wait_until 5 file_has "$SYSROOT/agent.err" "kdamond 0: target pid $HC_PID is gone"
+	wait_until 10 file_has "$SYSROOT/agent.err" "no longer served \(it stopped by itself: its targets exited\)"
+	kill -TERM "$ag"
+	wait "$ag" || true
+	assert_nothing_left off
+	echo "ok: $CASE $PROFILE"
+	exit 0
+fi
 
 if [ "$CASE" = persist ]; then
 	"$D" agent --persist 2>"$SYSROOT/agent.err" &
