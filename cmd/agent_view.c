@@ -112,11 +112,15 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 				fmt_size(ss->sz_collapsed, c, sizeof(c)),
 				fmt_time(ss->busy_us, d, sizeof(d)));
 	}
-	if (st.rounds && st.target_bp)
+	if (st.rounds && st.target_bp) {
 		fprintf(out, "    measured by the agent: huge-page ratio %s, goal %s: %s (%" PRIu64
-			" rounds, %" PRIu64 " goal values fed to the kernel)\n",
-			fmt_bp(st.measured_bp, a, sizeof(a)), fmt_bp(st.target_bp, b, sizeof(b)),
-			st.goal_met ? "met" : "not met", st.rounds, st.feeds);
+			" rounds", fmt_bp(st.measured_bp, a, sizeof(a)),
+			fmt_bp(st.target_bp, b, sizeof(b)), st.goal_met ? "met" : "not met",
+			st.rounds);
+		if (st.feeds)
+			fprintf(out, ", %" PRIu64 " values fed to the kernel", st.feeds);
+		fprintf(out, ")\n");
+	}
 }
 
 json_object *agent_view_json(struct cli *cli, const struct started_entry *e)
