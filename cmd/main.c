@@ -15,7 +15,7 @@
 #include "damonc.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
-	cmd_agent;
+	cmd_agent, cmd_record;
 
 const struct cmd *const damonc_cmds[] = {
 	&cmd_status,
@@ -25,6 +25,7 @@ const struct cmd *const damonc_cmds[] = {
 	&cmd_tune,
 	&cmd_report,
 	&cmd_agent,
+	&cmd_record,
 	NULL,
 };
 

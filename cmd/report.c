@@ -2,10 +2,15 @@
 /* damonc report: the report subcommands, each in its own file. */
 #include "damonc.h"
 
-extern const struct cmd cmd_report_hugepage;
+extern const struct cmd cmd_report_hugepage, cmd_report_access,
+	cmd_report_heatmap, cmd_report_wss, cmd_report_schemes;
 
 static const struct cmd *const report_cmds[] = {
 	&cmd_report_hugepage,
+	&cmd_report_access,
+	&cmd_report_heatmap,
+	&cmd_report_wss,
+	&cmd_report_schemes,
 	NULL,
 };
 
@@ -18,7 +23,7 @@ static int report_run(struct cli *cli, int argc, char **argv)
 
 const struct cmd cmd_report = {
 	.name = "report",
-	.summary = "reports: huge pages, ...",
+	.summary = "reports: huge pages, and from records: access, heatmap, wss, schemes",
 	.usage = "REPORT [OPTIONS]",
 	.run = report_run,
 	.subcmds = report_cmds,

@@ -23,6 +23,7 @@
 #include "agent_stats.h"
 #include "agent_view.h"
 #include "fallback.h"
+#include "hugepage_record.h"
 #include "started.h"
 
 #define MAX_PIDS 16
@@ -35,6 +36,7 @@ static struct {
 	bool refresh;
 	uint64_t watch_us;
 	uint64_t count;
+	const char *input;
 } ro;
 
 enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH };
@@ -47,6 +49,7 @@ static const struct opt hp_opts[] = {
 	{ "count", O_COUNT, OV_INT, "N", "with --watch: stop after N samples" },
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
 	  "ask damonc's own running kdamonds to update their stats first" },
+	{ "input", 'i', OV_FILE, "FILE", "report from a record (damonc record) instead" },
 	{ 0 },
 };
 
@@ -70,6 +73,9 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 		return parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.count);
 	case O_REFRESH:
 		ro.refresh = true;
+		return 0;
+	case 'i':
+		ro.input = arg;
 		return 0;
 	}
 	return EXIT_USAGE;
@@ -693,6 +699,11 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (ro.input && (ro.nr_pids || ro.watch_us || ro.refresh))
+		return usage_error(cli, "-i reads a record: --pid, --watch and --refresh are for "
+				   "the running system");
+	if (ro.input)
+		return hugepage_record_report(cli, ro.input);
 	if (ro.regions && !ro.nr_pids)
 		return usage_error(cli, "--regions needs --pid");
 	if (ro.count && !ro.watch_us)
@@ -716,7 +727,8 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 const struct cmd cmd_report_hugepage = {
 	.name = "hugepage",
 	.summary = "huge pages: system ratio (as hugepage_mem_bp), processes, collapse schemes",
-	.usage = "[--pid PID [--regions]] [--watch INTERVAL [--count N]] [--refresh] [--json]",
+	.usage = "[--pid PID [--regions]] [--watch INTERVAL [--count N]] [--refresh] [--json]\n"
+		 "       damonc report hugepage -i FILE [--json]",
 	.opts = hp_opts,
 	.parse = hp_parse,
 	.run = hp_run,

@@ -378,9 +378,29 @@ int emu_build_goals(struct emu_node *ctx, int nr_schemes, struct emu_built *out)
 	return err;
 }
 
+static bool node_eligible_without_paddr(const struct emu_ctx_params *p)
+{
+	if (p->ops == EMU_OPS_PADDR)
+		return false;
+	for (int i = 0; i < p->nr_schemes; i++) {
+		for (int j = 0; j < p->schemes[i].nr_goals; j++) {
+			if (p->schemes[i].goals[j].metric == EMU_METRIC_NODE_ELIGIBLE_MEM_BP)
+				return true;
+		}
+	}
+	return false;
+}
+
 int emu_check_start(const struct emu_built *b)
 {
 	if (!is_pow2(b->min_region_sz))
+		return -EINVAL;
+	/*
+	 * 7.2 checks node_eligible_mem_bp's operations set at commit only; 7.3 refuses it
+	 * at `on` too (real 7.3.4: EINVAL, 7.2.13: started). Where 7.3 checks it is not
+	 * known: it is put with the other damon_start() check, before the EBUSY one.
+	 */
+	if (emu_since(EMU_V(7, 3)) && node_eligible_without_paddr(b->p))
 		return -EINVAL;
 	if (emu_exclusive_user_running())
 		return -EBUSY;
@@ -393,14 +413,8 @@ int emu_check_commit(const struct emu_built *b, int nr_cur_targets)
 
 	if (!is_pow2(b->min_region_sz))
 		return -EINVAL;
-	if (p->ops != EMU_OPS_PADDR) {
-		for (int i = 0; i < p->nr_schemes; i++) {
-			for (int j = 0; j < p->schemes[i].nr_goals; j++) {
-				if (p->schemes[i].goals[j].metric == EMU_METRIC_NODE_ELIGIBLE_MEM_BP)
-					return -EINVAL;
-			}
-		}
-	}
+	if (node_eligible_without_paddr(p))
+		return -EINVAL;
 	/* an obsolete target must name an existing one */
 	for (int i = nr_cur_targets; i < p->nr_targets; i++) {
 		if (p->targets[i].obsolete)

@@ -12,8 +12,8 @@
 
 struct emu_options emu_opt = {
 	.avail_ops = (1u << EMU_OPS_VADDR) | (1u << EMU_OPS_FVADDR) | (1u << EMU_OPS_PADDR),
-	.engine = { .proc_root = "/proc", .real_actions = true },
-	.cgroup_root = "/sys/fs/cgroup",
+	/* the engine reads goal memcgs where the tree validated them */
+	.engine = { .proc_root = "/proc", .real_actions = true, .cgroup_root = "/sys/fs/cgroup" },
 };
 
 static void usage(FILE *f)
@@ -113,7 +113,7 @@ int emu_cli_parse(int argc, char **argv)
 			emu_opt.modules_dir = optarg;
 			break;
 		case O_CGROUP:
-			emu_opt.cgroup_root = optarg;
+			emu_opt.engine.cgroup_root = optarg;
 			break;
 		case O_FAULTS:
 			emu_opt.faults_path = optarg;

@@ -14,7 +14,6 @@ struct emu_options {
 	const char *modules_dir;	/* NULL: no exclusive DAMON user can exist */
 	const char *faults_path;
 	const char *log_path;
-	const char *cgroup_root;
 	bool foreground;
 	bool debug;
 	bool allow_other;

@@ -38,6 +38,24 @@ struct listing {
 	size_t len;
 };
 
+/*
+ * Reply with a private copy: once the kernel has the reply, the opener may close the file
+ * and another thread free the handle's buffer while fuse_reply_buf() is still returning.
+ */
+static void reply_copy(fuse_req_t req, const char *data, size_t len)
+{
+	char *copy = len ? malloc(len) : NULL;
+
+	if (len && !copy) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (len)
+		memcpy(copy, data, len);
+	fuse_reply_buf(req, copy, len);
+	free(copy);
+}
+
 static struct timespec mount_time;
 
 static void fill_stat(const struct emu_node *n, struct stat *st)
@@ -194,7 +212,7 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			break;
 		end = next;
 	}
-	fuse_reply_buf(req, l->buf + start, end - start);
+	reply_copy(req, l->buf + start, end - start);
 }
 
 static void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -280,7 +298,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	n = h->len - (size_t)off;
 	if (n > size)
 		n = size;
-	fuse_reply_buf(req, h->buf + off, n);
+	reply_copy(req, h->buf + off, n);
 }
 
 static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,

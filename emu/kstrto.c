@@ -137,14 +137,18 @@ int emu_kstrtoint(const char *s, unsigned int base, int *res)
 	return 0;
 }
 
-/* Only the first character decides, except "on"/"off" which need the second one. */
+/*
+ * Only the first character decides, except "on"/"off" which need the second one. 't'/'T'
+ * and 'f'/'F' ("true", "false") are accepted since 5.19 (lib/kstrtox.c, "add
+ * false/true support to kstrtobool()"), so by every profile.
+ */
 int emu_kstrtobool(const char *s, bool *res)
 {
 	switch (s[0]) {
-	case 'y': case 'Y': case '1':
+	case 'y': case 'Y': case 't': case 'T': case '1':
 		*res = true;
 		return 0;
-	case 'n': case 'N': case '0':
+	case 'n': case 'N': case 'f': case 'F': case '0':
 		*res = false;
 		return 0;
 	case 'o': case 'O':

@@ -47,10 +47,14 @@ F_UL(fd_access_bp, "access_bp");
 F_UL(fd_aggrs, "aggrs");
 F_UL(fd_min_sample_us, "min_sample_us");
 F_UL(fd_max_sample_us, "max_sample_us");
-/* damon_sysfs_ul_range (nr_regions, access_pattern ranges) maps every error to EINVAL. */
-F_UL_EINVAL(fd_range_min, "min");
-F_UL_EINVAL(fd_range_max, "max");
+/*
+ * damon_sysfs_ul_range (nr_regions, access_pattern ranges, sysfs-common.c) returns
+ * kstrtoul's error as is: ERANGE on overflow (seen on 6.1, 6.12, 7.2 and 7.3 kernels).
+ */
+F_UL(fd_range_min, "min");
+F_UL(fd_range_max, "max");
 F_NR(fd_nr_probes, "nr_probes", DK_PROBE, 4);	/* DAMON_MAX_PROBES */
+F_UINT(fd_probe_weight, "weight");	/* 7.3; kstrtouint's error as is */
 F_NR(fd_nr_pfilters, "nr_filters", DK_PFILTER, 0);
 F_KW(fd_pfilter_type, "type", emu_kw_probe_filter_types);
 F_BOOL(fd_matching, "matching");
@@ -309,6 +313,8 @@ static void populate(struct emu_node *d)
 		file(d, &fd_nr_probes);
 		break;
 	case DK_PROBE:
+		if (emu_since(EMU_V(7, 3)))
+			file_u(d, &fd_probe_weight, 0);	/* kzalloc'd */
 		subdir(d, "filters", DK_PFILTERS);
 		break;
 	case DK_PFILTERS:

@@ -16,7 +16,9 @@ static const struct emu_profile profiles[] = {
 	{ "6.12", EMU_V(6, 12), false },
 	{ "6.18", EMU_V(6, 18), false },
 	{ "7.2", EMU_V(7, 2), false },
-	{ "next", EMU_V(7, 2), true },
+	{ "7.3", EMU_V(7, 3), false },
+	/* the newest release plus what is queued for the next one */
+	{ "next", EMU_V(7, 3), true },
 };
 
 struct emu_profile emu_prof = { "7.2", EMU_V(7, 2), false };
@@ -34,7 +36,7 @@ int emu_profile_select(const char *name)
 
 const char *emu_profile_names(void)
 {
-	return "6.1, 6.6, 6.12, 6.18, 7.2, next";
+	return "6.1, 6.6, 6.12, 6.18, 7.2, 7.3, next";
 }
 
 bool emu_since(int ver)

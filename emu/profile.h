@@ -16,12 +16,12 @@
 struct emu_profile {
 	const char *name;
 	int ver;		/* EMU_V() of the kernel */
-	bool next;		/* 7.2 plus the hugepage_mem_bp goal metric */
+	bool next;		/* 7.3 plus the hugepage_mem_bp goal metric */
 };
 
 extern struct emu_profile emu_prof;
 
-/* Select a profile by name ("6.1", "6.6", "6.12", "6.18", "7.2", "next"); -EINVAL if unknown. */
+/* Select a profile by name ("6.1", ... "7.2", "7.3", "next"); -EINVAL if unknown. */
 int emu_profile_select(const char *name);
 const char *emu_profile_names(void);
 bool emu_since(int ver);

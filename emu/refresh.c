@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The kernel's repeat call runs in the kdamond at every sample and gives up a period when
- * damon_sysfs_lock is busy; this thread looks every few milliseconds and does the same.
+ * The kernel's repeat call runs in the kdamond at every sample and, when an update is due,
+ * tries damon_sysfs_lock and gives the period up if it is busy; this thread looks every few
+ * milliseconds and does the same. The lock is only tried when an update is due: holding it
+ * otherwise would make readers of state or pid see EBUSY the kernel never gives.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -27,6 +29,7 @@ static void *refresh_main(void *arg)
 	while (!stopping) {
 		struct timespec until;
 		uint64_t t = emu_now_ns() + TICK_NS;
+		bool due;
 
 		until.tv_sec = (time_t)(t / 1000000000ull);
 		until.tv_nsec = (long)(t % 1000000000ull);
@@ -34,9 +37,13 @@ static void *refresh_main(void *arg)
 		if (stopping)
 			break;
 		pthread_mutex_unlock(&lock);
-		if (!pthread_mutex_trylock(&emu_sysfs_lock)) {
+		pthread_mutex_lock(&emu_tree_lock);
+		t = emu_now_ns();
+		due = emu_state_refresh_due(t);
+		pthread_mutex_unlock(&emu_tree_lock);
+		if (due && !pthread_mutex_trylock(&emu_sysfs_lock)) {
 			pthread_mutex_lock(&emu_tree_lock);
-			emu_state_refresh(emu_now_ns());
+			emu_state_refresh(t);
 			pthread_mutex_unlock(&emu_tree_lock);
 			pthread_mutex_unlock(&emu_sysfs_lock);
 		}

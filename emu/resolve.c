@@ -32,7 +32,7 @@ bool emu_memcg_exists(const char *path)
 	char p[PATH_MAX], full[PATH_MAX + 64];
 	size_t len;
 	struct stat st;
-	const char *root = emu_opt.cgroup_root ? emu_opt.cgroup_root : "/sys/fs/cgroup";
+	const char *root = emu_opt.engine.cgroup_root;
 
 	if (!path)
 		return false;

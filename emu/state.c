@@ -138,9 +138,12 @@ static int turn_off(struct emu_kd *kd)
 {
 	if (!kd->k)
 		return -EINVAL;
-	/* damon_stop() on a stopped context; 7.3 will return 0 here */
+	/*
+	 * damon_stop() on a stopped context says EPERM; from 7.3 sysfs.c ignores what it
+	 * says (real 7.3.4: 0).
+	 */
 	if (!emu_kd_running(kd))
-		return -EPERM;
+		return emu_since(EMU_V(7, 3)) ? 0 : -EPERM;
 	return stop(kd);
 }
 
@@ -173,16 +176,15 @@ static int commit(struct emu_node *ctx, struct emu_kd *kd)
 	err = emu_build_params(ctx, &b);
 	if (err)
 		return new_era() ? err : callback_result(kd, err);
+	/*
+	 * From 6.15 damon_sysfs_commit_input() first commits to a test context (a copy of the
+	 * running one from 6.18): what damon_commit_ctx() refuses is refused there, before
+	 * the running context is touched or marked maybe_corrupted, so the kdamond goes on
+	 * (real 7.2.13 and 7.3.4). Before 6.15 the error ends it (callback_result()).
+	 */
 	err = emu_check_commit(&b, kd->nr_targets);
-	if (err) {
-		/*
-		 * damon_commit_ctx() marks the context maybe_corrupted before these checks
-		 * (7.x): the kdamond notices and stops itself.
-		 */
-		if (emu_since(EMU_V(7, 0)))
-			stop(kd);
+	if (err)
 		goto out;
-	}
 	tree_unlock();
 	err = emu_kdamond_commit(kd->k, b.p);
 	tree_lock();
@@ -384,6 +386,25 @@ static void refresh_one(struct emu_node *kdir, struct emu_kd *kd)
 	free(bytes);
 }
 
+static bool due(struct emu_node *kdir, uint64_t now_ns)
+{
+	struct emu_kd *kd = kdir->kd;
+
+	return kd && emu_get_u(kdir, "refresh_ms", 0) && emu_kd_running(kd) &&
+	       now_ns >= kd->next_refresh_ns;
+}
+
+bool emu_state_refresh_due(uint64_t now_ns)
+{
+	struct emu_node *kds = kdamonds_dir();
+
+	for (int i = 0; kds && i < kds->nkids; i++) {
+		if (due(kds->kids[i], now_ns))
+			return true;
+	}
+	return false;
+}
+
 void emu_state_refresh(uint64_t now_ns)
 {
 	struct emu_node *kds = kdamonds_dir();
@@ -391,14 +412,10 @@ void emu_state_refresh(uint64_t now_ns)
 	for (int i = 0; kds && i < kds->nkids; i++) {
 		struct emu_node *kdir = kds->kids[i];
 		struct emu_kd *kd = kdir->kd;
-		uint64_t ms;
 
-		if (!kd)
+		if (!due(kdir, now_ns))
 			continue;
-		ms = emu_get_u(kdir, "refresh_ms", 0);
-		if (!ms || !emu_kd_running(kd) || now_ns < kd->next_refresh_ns)
-			continue;
-		kd->next_refresh_ns = now_ns + ms * 1000000ull;
+		kd->next_refresh_ns = now_ns + emu_get_u(kdir, "refresh_ms", 0) * 1000000ull;
 		if (emu_node_count_numbered(emu_node_child(kdir, "contexts")) != 1)
 			continue;
 		refresh_one(kdir, kd);

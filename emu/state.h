@@ -37,6 +37,8 @@ bool emu_kd_any_running(void);
 int emu_state_store(struct emu_node *kdir, const char *buf);
 /* Stop every kdamond (unmount). Caller holds both locks. */
 void emu_state_stop_all(void);
+/* refresh_ms: is a kdamond due? Caller holds the tree lock. */
+bool emu_state_refresh_due(uint64_t now_ns);
 /* refresh_ms: copy the periodic results of due kdamonds. Caller holds both locks. */
 void emu_state_refresh(uint64_t now_ns);
 

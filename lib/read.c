@@ -117,8 +117,20 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 		if (r)
 			return fail(ctx, r, rel, ld->dir);
 		o->lists_has |= 1u << list;
-		for (i = 0, r = 0; i < nr && !r; i++)
+		for (i = 0, r = 0; i < nr && !r; i++) {
 			r = read_child(ctx, dirfd, o, list, idx[i], rel);
+			/* Results the kernel rebuilds (an update_schemes_tried_regions running
+			 * meanwhile, from damonc's agent or anyone) may vanish under us: that
+			 * entry is gone, the rest is still worth reading. */
+			if (r == -ENOENT) {
+				dobj_remove(o, list, dobj_nr(o, list) - 1);
+				damonctl_clear_error(ctx);
+				r = 0;
+			} else if (!r && !(dobj_child(o, list, dobj_nr(o, list) - 1)->has & 1)) {
+				/* the directory went while we read it: its files read as absent */
+				dobj_remove(o, list, dobj_nr(o, list) - 1);
+			}
+		}
 		free(idx);
 		return r;
 	}

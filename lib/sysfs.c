@@ -14,12 +14,14 @@
 #include "internal.h"
 
 /* The kernel's damon_sysfs_lock is a trylock: readers of `state`, `pid` and the path files
- * may get EBUSY while another writer holds it. Retry for up to ~100 ms. */
-#define BUSY_RETRIES 50
+ * get EBUSY while another writer holds it, and a tried-regions update holds it for up to an
+ * apply interval. Retry with a growing pause, for about 3 s in all. */
+#define BUSY_RETRIES 40
 
-static void busy_wait(void)
+static void busy_wait(int tries)
 {
-	struct timespec ts = { 0, 2 * 1000 * 1000 };
+	long ms = tries < 10 ? 2 : tries < 20 ? 20 : 120;
+	struct timespec ts = { 0, ms * 1000 * 1000 };
 
 	nanosleep(&ts, NULL);
 }
@@ -48,7 +50,7 @@ int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
 
 			close(fd);
 			if (err == EBUSY && ++tries < BUSY_RETRIES) {
-				busy_wait();
+				busy_wait(tries);
 				continue;
 			}
 			return -err;

@@ -201,7 +201,6 @@ static bool wait_activation(struct child *ch)
 static void run(struct child *ch)
 {
 	struct mon_ctx *c = ch->ctx;
-	uint64_t deadline = emu_now_us();
 
 	while (!ch->quit && !mon_need_stop(c)) {
 		struct mon_iter it;
@@ -209,11 +208,12 @@ static void run(struct child *ch)
 		mon_iter_begin(c, &it);
 		if (!wait_activation(ch))
 			break;
-		/* a steady sampling rate, without piling up missed samples */
-		deadline += it.sample_us;
-		if (emu_now_us() > deadline + it.sample_us)
-			deadline = emu_now_us();
-		serve_until(ch, deadline);
+		/*
+		 * A full sampling interval after the work, as the kernel's kdamond sleeps: the
+		 * intervals are never shorter than asked, so a quota window of one aggregation
+		 * interval has always ended by the next apply.
+		 */
+		serve_until(ch, emu_now_us() + (it.sample_us ? it.sample_us : 1));
 		if (ch->quit || c->corrupted)
 			break;
 		c->now_us = emu_now_us();
@@ -240,7 +240,7 @@ static int init(struct child *ch, const struct emu_msg *m)
 	struct emu_reader rd = { .data = m->data, .len = m->len };
 	struct emu_engine_opts opts = { 0 };
 	struct emu_ctx_params *p = NULL;
-	char *name = NULL, *scenario = NULL, *proc_root = NULL;
+	char *name = NULL, *scenario = NULL, *proc_root = NULL, *cgroup_root = NULL;
 	uint8_t real = 0, huge = 0;
 	int err = -EPROTO;
 
@@ -249,7 +249,8 @@ static int init(struct child *ch, const struct emu_msg *m)
 	name = emu_rd_get_str(&rd);
 	scenario = name ? emu_rd_get_str(&rd) : NULL;
 	proc_root = scenario ? emu_rd_get_str(&rd) : NULL;
-	if (!proc_root || emu_rd_get(&rd, &real, 1) || emu_rd_get(&rd, &huge, 1))
+	cgroup_root = proc_root ? emu_rd_get_str(&rd) : NULL;
+	if (!cgroup_root || emu_rd_get(&rd, &real, 1) || emu_rd_get(&rd, &huge, 1))
 		goto out;
 	err = emu_params_unpack(&rd, &p);
 	if (err)
@@ -257,6 +258,7 @@ static int init(struct child *ch, const struct emu_msg *m)
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	opts.scenario_path = *scenario ? scenario : NULL;
 	opts.proc_root = *proc_root ? proc_root : "/proc";
+	opts.cgroup_root = *cgroup_root ? cgroup_root : NULL;
 	opts.real_actions = real;
 	opts.hugepage_metric = huge;
 	ch->ctx = mon_ctx_new(p, &opts, emu_now_us(), emu_now_ns() ^ ((uint64_t)getpid() << 32));
@@ -268,6 +270,7 @@ out:
 	free(name);
 	free(scenario);
 	free(proc_root);
+	free(cgroup_root);
 	return err;
 }
 

@@ -302,8 +302,16 @@ static int set_probes(struct mon_ctx *c, const struct emu_ctx_params *p)
 	return 0;
 }
 
-static int check_params(const struct emu_ctx_params *p)
+/*
+ * What damon_commit_ctx() refuses. The kernel finds these on a test context first (sysfs),
+ * so a refused commit leaves the running one as it was; so do we, by checking up front.
+ */
+static int check_params(const struct mon_ctx *c, const struct emu_ctx_params *p)
 {
+	/* targets added at the end may not be obsolete: there is nothing to remove */
+	for (int i = c ? c->nr_targets : 0; i < p->nr_targets; i++)
+		if (p->targets[i].obsolete)
+			return -EINVAL;
 	if (p->ops == EMU_OPS_PADDR)
 		return 0;
 	/* node_eligible_mem_bp is a paddr-only metric (damon_commit_ctx) */
@@ -333,6 +341,9 @@ struct mon_ctx *mon_ctx_new(const struct emu_ctx_params *p, const struct emu_eng
 	c->rng = seed ? seed : 1;
 	snprintf(c->proc_root, sizeof(c->proc_root), "%s",
 		 opts && opts->proc_root && *opts->proc_root ? opts->proc_root : "/proc");
+	snprintf(c->cgroup_root, sizeof(c->cgroup_root), "%s",
+		 opts && opts->cgroup_root && *opts->cgroup_root ? opts->cgroup_root :
+								   "/sys/fs/cgroup");
 	c->real_actions = opts && opts->real_actions;
 	c->hugepage_metric = opts && opts->hugepage_metric;
 	c->scn = scn_new(opts ? opts->scenario_path : NULL);
@@ -431,13 +442,6 @@ static int commit_targets(struct mon_ctx *c, const struct emu_ctx_params *p)
 
 	if (!new_index)
 		return -ENOMEM;
-	/* targets added at the end may not be obsolete: nothing to remove */
-	for (int i = old; i < n; i++) {
-		if (p->targets[i].obsolete) {
-			free(new_index);
-			return -EINVAL;
-		}
-	}
 	arr = calloc((size_t)(n > old ? n : (old ? old : 1)), sizeof(*arr));
 	if (!arr) {
 		free(new_index);
@@ -506,9 +510,10 @@ int mon_commit(struct mon_ctx *c, const struct emu_ctx_params *p)
 	uint64_t addr_unit = p->addr_unit ? p->addr_unit : 1;
 	int err;
 
-	err = check_params(p);
+	err = check_params(c, p);
 	if (err)
 		return err;
+	/* from here on a failure (ENOMEM) leaves a half-updated context: the kdamond stops */
 	c->corrupted = true;
 	err = commit_schemes(c, p);
 	if (!err)

@@ -116,6 +116,7 @@ struct mon_ctx {
 	uint64_t rng;
 	struct scenario *scn;
 	char proc_root[PATH_MAX];
+	char cgroup_root[PATH_MAX];
 	bool real_actions, hugepage_metric;
 	uint64_t page_size;
 	bool warned_madvise;			/* process_madvise failures reported once */

@@ -184,6 +184,7 @@ int emu_kdamond_start(const struct emu_ctx_params *p, const char *name,
 	err = emu_buf_put_str(&b, name ? name : "kdamond");
 	err = err ? err : emu_buf_put_str(&b, opts && opts->scenario_path ? opts->scenario_path : "");
 	err = err ? err : emu_buf_put_str(&b, opts && opts->proc_root ? opts->proc_root : "");
+	err = err ? err : emu_buf_put_str(&b, opts && opts->cgroup_root ? opts->cgroup_root : "");
 	err = err ? err : emu_buf_put(&b, &real, 1);
 	err = err ? err : emu_buf_put(&b, &huge, 1);
 	err = err ? err : emu_params_pack(&b, p);

@@ -3,7 +3,7 @@
  * Goal and watermark metrics. The emulated machine has a single NUMA node, node 0, whose
  * memory is the whole system's (<proc_root>/meminfo); other node ids are invalid, which the
  * kernel answers with 0 (used) or 10000 (free). Memory cgroup usage comes from the cgroup v2
- * memory.stat of the goal's path under /sys/fs/cgroup.
+ * memory.stat of the goal's path under the cgroup root (/sys/fs/cgroup by default).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,8 +14,6 @@
 #include "metrics.h"
 #include "schemes.h"
 #include "util.h"
-
-#define EMU_CGROUP_ROOT "/sys/fs/cgroup"
 
 int metrics_read_meminfo(const char *proc_root, struct emu_meminfo *m)
 {
@@ -83,11 +81,11 @@ uint64_t metrics_hugepage_mem_bp(const struct emu_meminfo *m)
 }
 
 /* memory.stat LRU pages of a cgroup (what the kernel sums from the memcg's lruvec). */
-static int memcg_lru_bytes(const char *path, uint64_t *bytes)
+static int memcg_lru_bytes(const char *root, const char *path, uint64_t *bytes)
 {
 	static const char *const keys[] = { "active_anon ", "inactive_anon ", "active_file ",
 					    "inactive_file " };
-	char file[PATH_MAX], line[256], clean[512];
+	char file[PATH_MAX + 600], line[256], clean[512];
 	FILE *f;
 	size_t n;
 
@@ -97,7 +95,7 @@ static int memcg_lru_bytes(const char *path, uint64_t *bytes)
 	clean[n] = '\0';
 	if (!*clean)
 		return -ENOENT;
-	snprintf(file, sizeof(file), "%s/%s/memory.stat", EMU_CGROUP_ROOT,
+	snprintf(file, sizeof(file), "%s/%s/memory.stat", root,
 		 clean[0] == '/' ? clean + 1 : clean);
 	f = fopen(file, "re");
 	if (!f)
@@ -157,7 +155,7 @@ void metrics_update_goal(struct mon_ctx *c, struct mon_scheme *s, int gi)
 		break;
 	case EMU_METRIC_NODE_MEMCG_USED_BP:
 	case EMU_METRIC_NODE_MEMCG_FREE_BP:
-		if (g->nid != 0 || !have_mem || memcg_lru_bytes(g->path, &lru)) {
+		if (g->nid != 0 || !have_mem || memcg_lru_bytes(c->cgroup_root, g->path, &lru)) {
 			g->current_value = g->metric == EMU_METRIC_NODE_MEMCG_USED_BP ? 0 : 10000;
 			break;
 		}

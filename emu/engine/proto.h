@@ -3,8 +3,8 @@
  * Payloads of the daemon <-> kdamond messages (see ipc.h for the framing). Integers travel
  * in host order: both ends are the same binary on the same machine.
  *
- *   INIT            str name, str scenario_path, str proc_root, u8 real_actions,
- *                   u8 hugepage_metric, params            -> 0 | -errno
+ *   INIT            str name, str scenario_path, str proc_root, str cgroup_root,
+ *                   u8 real_actions, u8 hugepage_metric, params  -> 0 | -errno
  *   COMMIT          params                                -> 0 | -errno
  *   COMMIT_GOALS    params                                -> 0 | -errno
  *   STATS                                                 -> u32 n, n x 7 u64

@@ -40,7 +40,9 @@
  *
  * The file is re-read (if its content changed) at most every 20 ms, so a test can start a
  * workload, learn its addresses and only then write the scenario. A file that fails to parse
- * is reported once on stderr and the previous rules stay in force.
+ * is reported once on stderr and the previous rules stay in force. The kdamond process opens
+ * the path as given, from the daemon's working directory (which is / once damon-emu has
+ * gone to the background): use an absolute path.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -228,7 +230,7 @@ static int parse_line(char *line, int lineno, struct scn_rule *phase, struct scn
 		} else if (is_phase) {
 			bad = 1;
 		} else if (!strcmp(key, "pid")) {
-			uint64_t pid;
+			uint64_t pid = 0;
 
 			r.any_pid = !strcmp(val, "any");
 			bad = 0;

@@ -661,6 +661,146 @@ DAMONCTL_API uint64_t damonctl_nr_accesses_to_rate_bp(uint64_t nr, uint64_t samp
 						      uint64_t aggr_us);
 DAMONCTL_API uint64_t damonctl_age_us_to_aggrs(uint64_t us, uint64_t aggr_us);
 
+/* ------------------------------------------------------------------------------------------
+ * Records: snapshots of DAMON's monitoring results over time, in damonc's binary record
+ * format (docs/record-format.md: append-only checksummed chunks, readable up to the last
+ * whole chunk after a crash), and damo's record JSON (plain or zlib-compressed).
+ *
+ * A record is a stream of items: an INFO item first (JSON text: who recorded what, how),
+ * then CONFIG (the recorded kdamond's configuration as damonc JSON), SNAPSHOT (the regions
+ * of one kdamond/context/target or scheme at one time), STATS (one scheme's stats at one
+ * time) items in time order, and an END item when recording stopped cleanly. Readers keep
+ * one item in memory at a time, whatever the record's length.
+ */
+#define DAMONCTL_RECORD_FORMAT_VERSION 1
+
+struct damonctl_rec_region {
+	uint64_t start, end;		/* [start, end), bytes (paddr: in addr_unit) */
+	uint32_t nr_accesses;		/* positive samples per aggregation interval */
+	uint32_t age;			/* aggregation intervals */
+	uint64_t sz_filter_passed;	/* 0 when unknown */
+};
+
+struct damonctl_rec_snapshot {
+	uint32_t kdamond, context;
+	int32_t target;			/* target index; -1: all targets of the context */
+	int32_t scheme;			/* scheme whose tried regions these are; -1: none */
+	uint64_t start_ns, end_ns;	/* the aggregation it shows, CLOCK_REALTIME ns */
+	uint64_t sample_us, aggr_us, update_us;	/* the intervals in force */
+	uint64_t total_bytes;		/* sum of region sizes (tried_regions/total_bytes) */
+	bool has_sz_filter_passed;
+	uint32_t nr_regions;
+	const struct damonctl_rec_region *regions;	/* sorted by address per target */
+};
+
+/* A scheme's cumulative stats at one time (stats/ files; has: which were present). */
+enum damonctl_rec_stat {
+	DAMONCTL_REC_NR_TRIED, DAMONCTL_REC_SZ_TRIED, DAMONCTL_REC_NR_APPLIED,
+	DAMONCTL_REC_SZ_APPLIED, DAMONCTL_REC_SZ_OPS_FILTER_PASSED, DAMONCTL_REC_QT_EXCEEDS,
+	DAMONCTL_REC_NR_SNAPSHOTS, DAMONCTL_REC_EFFECTIVE_BYTES, DAMONCTL_REC_NR_STATS
+};
+struct damonctl_rec_stats {
+	uint64_t time_ns;
+	uint32_t kdamond, context, scheme;
+	uint32_t has;			/* bit (1 << enum damonctl_rec_stat) per present value */
+	uint64_t v[DAMONCTL_REC_NR_STATS];
+	char action[24];
+};
+
+enum damonctl_rec_end_reason {
+	DAMONCTL_REC_END_DURATION,	/* --duration elapsed */
+	DAMONCTL_REC_END_SIGNAL,	/* SIGINT or SIGTERM */
+	DAMONCTL_REC_END_TARGET_EXITED,	/* every monitored process exited */
+	DAMONCTL_REC_END_KDAMOND_STOPPED,
+	DAMONCTL_REC_END_COUNT,		/* the requested number of snapshots */
+	DAMONCTL_REC_END_CONVERTED,	/* written from another record */
+	DAMONCTL_REC_END_OUTPUT_CLOSED,	/* the reader of the output went away */
+	DAMONCTL_REC_END_ERROR,		/* recording failed; what came before is whole */
+};
+DAMONCTL_API const char *damonctl_rec_end_reason_name(enum damonctl_rec_end_reason r);
+
+struct damonctl_rec_end {
+	uint64_t time_ns;
+	uint64_t nr_snapshots;		/* SNAPSHOT items written */
+	enum damonctl_rec_end_reason reason;
+};
+
+enum damonctl_rec_item_type {
+	DAMONCTL_REC_INFO = 1, DAMONCTL_REC_CONFIG, DAMONCTL_REC_SNAPSHOT, DAMONCTL_REC_STATS,
+	DAMONCTL_REC_END,
+};
+
+struct damonctl_rec_item {
+	enum damonctl_rec_item_type type;
+	const char *json;			/* INFO, CONFIG: NUL-terminated JSON text */
+	uint64_t time_ns;			/* CONFIG */
+	struct damonctl_rec_snapshot snapshot;	/* SNAPSHOT */
+	struct damonctl_rec_stats stats;	/* STATS */
+	struct damonctl_rec_end end;		/* END */
+};
+
+/* Writing damonc's format to @fd (a file or a pipe; never seeks). */
+#define DAMONCTL_REC_COMPRESS (1u << 0)	/* zlib-compress snapshot payloads (level 1) */
+struct damonctl_rec_writer;
+/* Writes the file header and an INFO item holding @info_json (a JSON object, or NULL). */
+DAMONCTL_API int damonctl_rec_writer_new(int fd, unsigned int flags, const char *info_json,
+					 struct damonctl_rec_writer **out);
+DAMONCTL_API int damonctl_rec_write_config(struct damonctl_rec_writer *w, uint64_t time_ns,
+					   const char *json);
+DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
+					     const struct damonctl_rec_snapshot *s);
+DAMONCTL_API int damonctl_rec_write_stats(struct damonctl_rec_writer *w,
+					  const struct damonctl_rec_stats *st);
+/* Writes END (unless @reason < 0: leave the record open-ended) and frees @w. Does not close
+ * the fd. Each item goes out in one write(): -EPIPE when the reader went away. */
+DAMONCTL_API int damonctl_rec_writer_finish(struct damonctl_rec_writer *w, int reason);
+/* Bytes written so far. */
+DAMONCTL_API uint64_t damonctl_rec_writer_bytes(const struct damonctl_rec_writer *w);
+
+/* Reading: damonc's format, damo's JSON or damo's zlib-compressed JSON, told apart by
+ * content. damo's document is streamed too, one snapshot object at a time, in its order. */
+enum damonctl_rec_format {
+	DAMONCTL_REC_FMT_DAMONC, DAMONCTL_REC_FMT_DAMO_JSON, DAMONCTL_REC_FMT_DAMO_ZLIB,
+};
+struct damonctl_rec_reader;
+/* -EBADMSG (with a sentence in @why) when @fd holds none of these formats. */
+DAMONCTL_API int damonctl_rec_reader_new(int fd, struct damonctl_rec_reader **out, char *why,
+					 size_t size);
+/* The next item: 1, 0 at the end of the record (complete or cut short: see the status), or
+ * -errno (-EIO for a read error). Pointers in @item stay valid until the next call. */
+DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonctl_rec_item *item);
+/* Back to the first item; -ESPIPE when the input cannot seek (a pipe). */
+DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r);
+DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r);
+
+struct damonctl_rec_status {
+	enum damonctl_rec_format format;
+	uint64_t bytes_ok;	/* bytes of whole, valid chunks read so far */
+	uint64_t bytes_lost;	/* at the end: bytes after the last whole chunk */
+	bool complete;		/* an END item was read (damo's formats: always) */
+	bool corrupt;		/* a checksum or length failed (else the data just stopped) */
+	uint64_t nr_snapshots;	/* SNAPSHOT items returned so far */
+};
+DAMONCTL_API void damonctl_rec_status(const struct damonctl_rec_reader *r,
+				      struct damonctl_rec_status *st);
+
+/* Write every snapshot of @r as damo's record JSON (one record per kdamond, context,
+ * target and scheme, as damo groups them; zlib-compressed with @zlib, as `damo record`
+ * writes by default). Needs a reader that can rewind (one pass per series). */
+DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd, bool zlib);
+
+/*
+ * Reading one scheme's tried regions (after DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS)
+ * straight from sysfs into @regions (grown with realloc as needed; *cap is its capacity),
+ * without building a model: what `damonc record` does for every snapshot. Returns the
+ * number of regions or -errno. *total_bytes gets tried_regions/total_bytes (or the sum of
+ * the sizes on kernels without it); *has_sz_filter_passed whether regions have that file.
+ */
+DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned int kdamond,
+					     unsigned int context, unsigned int scheme,
+					     struct damonctl_rec_region **regions, size_t *cap,
+					     uint64_t *total_bytes, bool *has_sz_filter_passed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Kernel version as major * 100 + minor; `next` is 7.2 plus queued features. */
+/* Kernel version as major * 100 + minor; `next` is 7.3 plus queued features. */
 struct kver {
 	int v;
 	bool next;

@@ -6,14 +6,15 @@
 
 #include "conform.h"
 
-/* "6.12", "6.12.117+deb13-amd64", "7.2.13", "next" */
+/* "6.12", "6.12.117+deb13-amd64", "7.3.4", "next" */
 int kver_parse(const char *s, struct kver *out)
 {
 	char *end;
 	long major, minor;
 
+	/* the newest release (damon-emu's `next` profile builds on it) */
 	if (!strcmp(s, "next")) {
-		out->v = 702;
+		out->v = 703;
 		out->next = true;
 		return 0;
 	}

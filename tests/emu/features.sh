@@ -21,7 +21,7 @@ case $PROFILE in
 6.1) want="tried_regions=False filters=False quota_goals=False action_collapse=False" ;;
 6.12) want="tried_regions=True quota_goals=True goal_metrics=True action_collapse=False goal_tuner=False" ;;
 6.18) want="addr_unit=True obsolete_target=False action_collapse=False" ;;
-7.2) want="action_collapse=True goal_tuner=True pause=True hugepage_mem_bp=None" ;;
+7.2 | 7.3) want="action_collapse=True goal_tuner=True pause=True hugepage_mem_bp=None" ;;
 next) want="action_collapse=True goal_tuner=True hugepage_mem_bp=None" ;;
 esac
 for pair in $want; do

@@ -8,7 +8,7 @@ bin=$(emu_bin)
 
 "$bin" --help | grep -q -- '--profile NAME'
 "$bin" --version | grep -q '^damon-emu '
-"$bin" --version | grep -q '^profiles: 6.1, 6.6, 6.12, 6.18, 7.2, next$'
+"$bin" --version | grep -q '^profiles: 6.1, 6.6, 6.12, 6.18, 7.2, 7.3, next$'
 
 expect_usage() {
 	local out rc=0

@@ -20,7 +20,16 @@ echo on >"$k/state"
 start=$(date +%s%N)
 echo update_schemes_tried_regions >"$k/state" &
 walker=$!
-sleep 0.5
+# Wait until the walker is inside its write(2) (syscall 1) rather than a fixed time from
+# the fork, which a loaded machine can exceed (the checks below would then find the lock
+# free). Not by polling a file that takes the lock: that could refuse the walker's write.
+# The daemon takes the lock as soon as it reads the request; a walk then lasts up to one
+# apply interval (3 s), plenty for the checks.
+for _ in $(seq 1 200); do
+	read -r nr _ <"/proc/$walker/syscall" 2>/dev/null && [ "$nr" = 1 ] && break
+	sleep 0.05
+done
+sleep 0.2
 emu_expect <<'SCRIPT'
 R kdamonds/0/state => EBUSY
 R kdamonds/0/pid => EBUSY

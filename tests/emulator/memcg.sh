@@ -10,7 +10,6 @@ trap 'rm -rf "$cg"; emu_cleanup' EXIT
 mkdir -p "$cg/a/b" "$cg/nomem"
 touch "$cg/a/memory.current" "$cg/a/b/memory.current"
 emu_setup 7.2 --cgroup-root "$cg"
-trap 'rm -rf "$cg"; emu_cleanup' EXIT
 f=kdamonds/0/contexts/0/schemes/0/ops_filters/0
 emu_expect <<SCRIPT
 W kdamonds/nr_kdamonds 1

@@ -90,8 +90,17 @@ static void test_bool(void **state)
 	assert_true(b);
 	assert_int_equal(emu_kstrtobool("Off", &b), 0);
 	assert_false(b);
+	/* 't'/'f' since 5.19: 6.12, 7.2 and 7.3 kernels took "true" for filters/0/matching */
+	assert_int_equal(emu_kstrtobool("true", &b), 0);
+	assert_true(b);
+	assert_int_equal(emu_kstrtobool("F", &b), 0);
+	assert_false(b);
+	assert_int_equal(emu_kstrtobool("Tx", &b), 0);
+	assert_true(b);
+	assert_int_equal(emu_kstrtobool("false\n", &b), 0);
+	assert_false(b);
 	assert_int_equal(emu_kstrtobool("o", &b), -EINVAL);
-	assert_int_equal(emu_kstrtobool("true", &b), -EINVAL);
+	assert_int_equal(emu_kstrtobool("ox", &b), -EINVAL);
 	assert_int_equal(emu_kstrtobool("", &b), -EINVAL);
 	assert_int_equal(emu_kstrtobool("2", &b), -EINVAL);
 }

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +63,10 @@ int workload_start(struct workload *w, const char *path, const char *const *args
 	if (w->pid < 0)
 		return -errno;
 	if (!w->pid) {
+		/* a test that crashes must not leave a spinning workload behind */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(127);
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);

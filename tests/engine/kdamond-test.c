@@ -543,6 +543,287 @@ static int test_collapse(void)
 	return 0;
 }
 
+
+/*
+ * Sum of sz_filter_passed over the regions of @r that overlap [start, end) and not
+ * [not_start, not_end) (a region across the guard also counts pages of the other buffer).
+ */
+static uint64_t passed_in(const struct emu_tried_region *r, size_t n, uint64_t start,
+			  uint64_t end, uint64_t not_start, uint64_t not_end)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (overlap(&r[i], start, end) && !overlap(&r[i], not_start, not_end))
+			sum += r[i].sz_filter_passed;
+	return sum;
+}
+
+static int test_vaddr_filters(void)
+{
+	const char *scn = tmpfile_path("filters-scenario");
+	const char *args[] = { "--hot", "8M", "--cold", "8M", "--scenario", scn, NULL };
+	struct emu_filter huge = { .dir = EMU_FDIR_OPS, .type = EMU_FILTER_HUGEPAGE_SIZE,
+				   .matching = true, .allow = true, .min = 2 * MiB,
+				   .max = 2 * MiB };
+	struct emu_filter anon = { .dir = EMU_FDIR_OPS, .type = EMU_FILTER_ANON,
+				   .matching = true, .allow = true };
+	struct emu_scheme s[3] = { scheme_all(EMU_ACT_COLLAPSE), scheme_all(EMU_ACT_STAT),
+				   scheme_all(EMU_ACT_STAT) };
+	struct workload w;
+	struct emu_target t;
+	struct emu_ctx_params p;
+	struct emu_engine_opts o = opts(scn, true);
+	struct emu_kdamond *k = NULL;
+	struct emu_tried_region *r[3] = { NULL };
+	size_t n[3];
+	uint64_t total[3], end, hot_passed, cold_huge, cold_anon, h0, h1;
+
+	if (geteuid() != 0) {
+		printf("SKIP: process_madvise on another process needs CAP_SYS_NICE\n");
+		return 77;
+	}
+	CHECK_EQ(workload_start(&w, hotcold_path(), args), 0);
+	t = (struct emu_target){ .pid = w.pid };
+	s[0].sz.min = 2 * MiB;
+	s[0].nr_accesses.min = 1;
+	s[0].age.min = 1;
+	s[1].nr_filters = 1;
+	s[1].filters = &huge;
+	s[2].nr_filters = 1;
+	s[2].filters = &anon;
+	p = params(EMU_OPS_VADDR, &t, 1, s, 3);
+	CHECK_EQ(emu_kdamond_start(&p, "kdamond.0", &o, &k), 0);
+	if (!k)
+		return 1;
+	end = now_ms() + 60000;
+	while (now_ms() < end && smaps_anon_huge(w.pid, w.hot_start, w.hot_end) < 4 * MiB)
+		sleep_ms(100);
+	/*
+	 * The stat schemes see, through their ops filters, the huge pages smaps shows (the
+	 * collapse scheme may add some during the walk, never remove any).
+	 */
+	h0 = smaps_anon_huge(w.pid, w.hot_start, w.hot_end);
+	CHECK_EQ(emu_kdamond_walk(k, 3, r, n, total), 0);
+	h1 = smaps_anon_huge(w.pid, w.hot_start, w.hot_end);
+	hot_passed = passed_in(r[1], n[1], w.hot_start, w.hot_end, 0, 0);
+	cold_huge = passed_in(r[1], n[1], w.cold_start, w.cold_end, w.hot_start, w.hot_end);
+	cold_anon = passed_in(r[2], n[2], w.cold_start, w.cold_end, 0, 0);
+	printf("hugepage_size filter passed %llu bytes around the hot buffer (smaps: %llu to "
+	       "%llu huge), %llu around the cold one; anon filter %llu around the cold one\n",
+	       (unsigned long long)hot_passed, (unsigned long long)h0, (unsigned long long)h1,
+	       (unsigned long long)cold_huge, (unsigned long long)cold_anon);
+	CHECK(h0 >= 4 * MiB);
+	CHECK(hot_passed >= h0 && hot_passed <= h1);
+	CHECK_EQ(cold_huge, 0);
+	CHECK(cold_anon >= w.cold_end - w.cold_start);
+	CHECK(stats_of(k).sz_ops_filter_passed == 0);	/* collapse has no ops filter */
+	for (int i = 0; i < 3; i++)
+		free(r[i]);
+	emu_kdamond_stop(k);
+	emu_kdamond_free(k);
+	workload_kill(&w);
+	return 0;
+}
+
+/* fvaddr on exactly the cold buffer: every region is mapped, so every madvise succeeds. */
+static int test_actions(void)
+{
+	static const struct {
+		enum emu_action action;
+		bool real, applies;
+	} cases[] = {
+		{ EMU_ACT_COLD, true, true },
+		{ EMU_ACT_PAGEOUT, true, true },
+		{ EMU_ACT_WILLNEED, true, true },
+		{ EMU_ACT_HUGEPAGE, true, true },	/* counted: process_madvise refuses it */
+		{ EMU_ACT_COLD, false, true },		/* counted */
+		{ EMU_ACT_LRU_PRIO, true, false },	/* not a vaddr action: tried, 0 applied */
+		{ EMU_ACT_MIGRATE_COLD, true, false },	/* one node: nothing to migrate */
+	};
+	struct workload w;
+	struct emu_region reg;
+	struct emu_target t;
+	struct emu_scheme s;
+	struct emu_ctx_params p;
+
+	if (geteuid() != 0) {
+		printf("SKIP: process_madvise on another process needs CAP_SYS_NICE\n");
+		return 77;
+	}
+	CHECK_EQ(workload_start(&w, hotcold_path(), (const char *[]){ "--hot", "4M", "--cold",
+								      "8M", NULL }), 0);
+	reg = (struct emu_region){ w.cold_start, w.cold_end };
+	t = (struct emu_target){ .pid = w.pid, .nr_regions = 1, .regions = &reg };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct emu_engine_opts o = opts(NULL, cases[i].real);
+		struct emu_kdamond *k = NULL;
+		struct emu_scheme_stats st;
+		uint64_t end = now_ms() + 10000;
+
+		s = scheme_all(cases[i].action);
+		p = params(EMU_OPS_FVADDR, &t, 1, &s, 1);
+		CHECK_EQ(emu_kdamond_start(&p, "kdamond.0", &o, &k), 0);
+		if (!k)
+			continue;
+		do {
+			sleep_ms(100);
+			st = stats_of(k);
+		} while (now_ms() < end && st.nr_tried < 20);
+		printf("action %d real %d: nr_tried %llu sz_tried %llu nr_applied %llu "
+		       "sz_applied %llu\n", cases[i].action, cases[i].real,
+		       (unsigned long long)st.nr_tried, (unsigned long long)st.sz_tried,
+		       (unsigned long long)st.nr_applied, (unsigned long long)st.sz_applied);
+		CHECK(st.nr_tried >= 20);
+		if (cases[i].applies) {
+			CHECK_EQ(st.nr_applied, st.nr_tried);
+			CHECK_EQ(st.sz_applied, st.sz_tried);
+		} else {
+			CHECK_EQ(st.nr_applied, 0);
+			CHECK_EQ(st.sz_applied, 0);
+		}
+		emu_kdamond_stop(k);
+		emu_kdamond_free(k);
+	}
+	workload_kill(&w);
+	return 0;
+}
+
+/* The consist tuner follows user_input goals committed while it runs. */
+static int test_commit_goals(void)
+{
+	struct emu_target t = { .pid = 0 };
+	struct emu_region reg = { 0, 256 * MiB };
+	struct emu_goal g = { .metric = EMU_METRIC_USER_INPUT, .target_value = 100,
+			      .current_value = 10 };
+	struct emu_scheme s = scheme_all(EMU_ACT_STAT);
+	struct emu_ctx_params p = params(EMU_OPS_PADDR, &t, 1, &s, 1);
+	struct emu_engine_opts o = opts(NULL, false);
+	struct emu_kdamond *k = NULL;
+	uint64_t esz = 0, low, end;
+
+	t.nr_regions = 1;
+	t.regions = &reg;
+	s.quota_reset_interval_ms = 100;
+	s.nr_goals = 1;
+	s.goals = &g;
+	CHECK_EQ(emu_kdamond_start(&p, "kdamond.0", &o, &k), 0);
+	if (!k)
+		return 1;
+	/* far under the goal: the quota keeps growing */
+	end = now_ms() + 20000;
+	while (now_ms() < end && esz < 64 * MiB) {
+		sleep_ms(100);
+		CHECK_EQ(emu_kdamond_effective_quotas(k, 1, &esz), 0);
+	}
+	CHECK(esz >= 64 * MiB);
+	/* over it: shrinking */
+	g.current_value = 190;
+	CHECK_EQ(emu_kdamond_commit_goals(k, &p), 0);
+	low = esz;
+	end = now_ms() + 20000;
+	while (now_ms() < end && esz > low / 100) {
+		sleep_ms(100);
+		CHECK_EQ(emu_kdamond_effective_quotas(k, 1, &esz), 0);
+	}
+	CHECK(esz <= low / 100);
+	emu_kdamond_stop(k);
+	emu_kdamond_free(k);
+	return 0;
+}
+
+/*
+ * A procfs whose meminfo the test writes and whose pid directories are the real ones, so
+ * that goal metrics are known while the kdamond watches a real process.
+ */
+static const char *fake_proc(pid_t pid)
+{
+	const char *root = tmpfile_path("fakeproc");
+	char link[512], target[64];
+
+	mkdir(root, 0755);
+	snprintf(link, sizeof(link), "%s/%d", root, (int)pid);
+	snprintf(target, sizeof(target), "/proc/%d", (int)pid);
+	CHECK_EQ(symlink(target, link), 0);
+	return root;
+}
+
+static void write_meminfo_huge(const char *root, unsigned long anon_huge_kb)
+{
+	char tmp[512], final[512];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/meminfo.tmp", root);
+	snprintf(final, sizeof(final), "%s/meminfo", root);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "MemTotal: 4000000 kB\nMemFree: 3000000 kB\nAnonHugePages: %lu kB\n"
+		"ShmemHugePages: 0 kB\nFileHugePages: 0 kB\n", anon_huge_kb);
+	fclose(f);
+	rename(tmp, final);
+}
+
+/* collapse driven by the temporal tuner towards a hugepage_mem_bp goal (ABI 8c) */
+static int test_hugepage_goal(void)
+{
+	const char *scn = tmpfile_path("goal-scenario");
+	const char *args[] = { "--hot", "16M", "--cold", "16M", "--scenario", scn, NULL };
+	struct emu_goal g = { .metric = EMU_METRIC_HUGEPAGE_MEM_BP, .target_value = 500 };
+	struct emu_scheme s = scheme_all(EMU_ACT_COLLAPSE);
+	struct workload w;
+	struct emu_target t;
+	struct emu_ctx_params p;
+	struct emu_engine_opts o = opts(scn, true);
+	struct emu_kdamond *k = NULL;
+	uint64_t esz = 0, end, tried;
+
+	if (geteuid() != 0) {
+		printf("SKIP: process_madvise on another process needs CAP_SYS_NICE\n");
+		return 77;
+	}
+	CHECK_EQ(workload_start(&w, hotcold_path(), args), 0);
+	o.proc_root = fake_proc(w.pid);
+	o.hugepage_metric = true;
+	write_meminfo_huge(o.proc_root, 0);	/* 0 bp: far from 500 */
+	t = (struct emu_target){ .pid = w.pid };
+	s.sz.min = 2 * MiB;
+	s.nr_accesses.min = 1;
+	s.age.min = 1;
+	s.goal_tuner = EMU_TUNER_TEMPORAL;
+	s.nr_goals = 1;
+	s.goals = &g;
+	s.quota_reset_interval_ms = 100;
+	p = params(EMU_OPS_VADDR, &t, 1, &s, 1);
+	CHECK_EQ(emu_kdamond_start(&p, "kdamond.0", &o, &k), 0);
+	if (!k)
+		return 1;
+	/* under the goal: no limit, and the hot buffer becomes huge */
+	end = now_ms() + 60000;
+	while (now_ms() < end && smaps_anon_huge(w.pid, w.hot_start, w.hot_end) < 8 * MiB)
+		sleep_ms(100);
+	CHECK(smaps_anon_huge(w.pid, w.hot_start, w.hot_end) >= 8 * MiB);
+	CHECK_EQ(emu_kdamond_effective_quotas(k, 1, &esz), 0);
+	CHECK_EQ(esz, UINT64_MAX / 10000);
+	/* 1000000 kB used, 60000 kB huge: 600 bp, the goal is met, the quota drops to 0 */
+	write_meminfo_huge(o.proc_root, 60000);
+	end = now_ms() + 10000;
+	while (now_ms() < end && esz) {
+		sleep_ms(50);
+		CHECK_EQ(emu_kdamond_effective_quotas(k, 1, &esz), 0);
+	}
+	CHECK_EQ(esz, 0);
+	sleep_ms(300);
+	tried = stats_of(k).nr_tried;
+	sleep_ms(1000);
+	CHECK_EQ(stats_of(k).nr_tried, tried);
+	CHECK(stats_of(k).qt_exceeds > 0);
+	emu_kdamond_stop(k);
+	emu_kdamond_free(k);
+	workload_kill(&w);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -555,6 +836,10 @@ static const struct {
 	{ "pause", test_pause },
 	{ "watermarks", test_watermarks },
 	{ "collapse", test_collapse },
+	{ "vaddr-filters", test_vaddr_filters },
+	{ "actions", test_actions },
+	{ "commit-goals", test_commit_goals },
+	{ "hugepage-goal", test_hugepage_goal },
 };
 
 static void rm_tmpdir(void)

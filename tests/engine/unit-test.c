@@ -586,8 +586,12 @@ static void test_metrics(void)
 {
 	char root[] = "/tmp/emu-unit-proc.XXXXXX", path[128];
 	struct emu_meminfo m;
-	struct emu_goal g[2] = { { .metric = EMU_METRIC_HUGEPAGE_MEM_BP, .target_value = 1 },
-				 { .metric = EMU_METRIC_SOME_MEM_PSI_US, .target_value = 1 } };
+	struct emu_goal g[4] = { { .metric = EMU_METRIC_HUGEPAGE_MEM_BP, .target_value = 1 },
+				 { .metric = EMU_METRIC_SOME_MEM_PSI_US, .target_value = 1 },
+				 { .metric = EMU_METRIC_NODE_MEMCG_USED_BP, .target_value = 1,
+				   .path = "/test\n" },
+				 { .metric = EMU_METRIC_NODE_MEMCG_FREE_BP, .target_value = 1,
+				   .nid = 1, .path = "/test" } };
 	struct emu_scheme s = scheme_all(EMU_ACT_STAT);
 	struct emu_region reg = { 0, MiB };
 	struct emu_target t = { .nr_regions = 1, .regions = &reg };
@@ -596,7 +600,8 @@ static void test_metrics(void)
 		.min_nr_regions = 10, .max_nr_regions = 1000, .nr_targets = 1, .targets = &t,
 		.nr_schemes = 1, .schemes = &s,
 	};
-	struct emu_engine_opts o = { .proc_root = root, .hugepage_metric = true };
+	struct emu_engine_opts o = { .proc_root = root, .hugepage_metric = true,
+				     .cgroup_root = root };
 	struct mon_ctx *c;
 	uint64_t v;
 
@@ -613,9 +618,20 @@ static void test_metrics(void)
 	snprintf(path, sizeof(path), "%s/pressure/memory", root);
 	write_file(path, "some avg10=0.00 avg60=0.00 avg300=0.00 total=1000\n"
 			 "full avg10=0.00 avg60=0.00 avg300=0.00 total=10\n");
-	s.nr_goals = 2;
+	snprintf(path, sizeof(path), "%s/test", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/test/memory.stat", root);
+	write_file(path, "anon 1\nactive_anon 51200000\ninactive_anon 25600000\n"
+			 "active_file 12800000\ninactive_file 12800000\nfile 2\n");
+	s.nr_goals = 4;
 	s.goals = g;
 	c = mon_ctx_new(&p, &o, 1, 1);
+	/* the memcg's LRU pages against all memory, on node 0; another node is invalid */
+	metrics_update_goal(c, &c->schemes[0], 2);
+	CHECK_EQ(c->schemes[0].p.goals[2].current_value, 1000);
+	metrics_update_goal(c, &c->schemes[0], 3);
+	CHECK_EQ(c->schemes[0].p.goals[3].current_value, 10000);
+	snprintf(path, sizeof(path), "%s/pressure/memory", root);
 	metrics_update_goal(c, &c->schemes[0], 0);
 	CHECK_EQ(c->schemes[0].p.goals[0].current_value, 2000);
 	/* PSI: the delta since the last measurement (the first counts from the start) */
@@ -627,6 +643,107 @@ static void test_metrics(void)
 	CHECK_EQ(metrics_wmark_value(c, EMU_WMARK_FREE_MEM_RATE, &v), 0);
 	CHECK_EQ(v, 500);	/* permil */
 	CHECK_EQ(metrics_wmark_value(c, EMU_WMARK_NONE, &v), -EINVAL);
+	mon_ctx_free(c);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	CHECK_EQ(system(path), 0);
+}
+
+/* damon_commit_ctx(): by index, stats kept, obsolete targets dropped, refusals harmless. */
+static void test_commit(void)
+{
+	struct emu_region ra = { 0, 64 * MiB }, rb = { 128 * MiB, 192 * MiB };
+	struct emu_target t[3] = { { .nr_regions = 1, .regions = &ra },
+				   { .nr_regions = 1, .regions = &rb } };
+	struct emu_scheme s[2] = { scheme_all(EMU_ACT_STAT), scheme_all(EMU_ACT_STAT) };
+	struct emu_ctx_params p = {
+		.ops = EMU_OPS_PADDR, .addr_unit = 1, .sample_us = 5000, .aggr_us = 100000,
+		.update_us = 1000000, .min_nr_regions = 10, .max_nr_regions = 1000,
+		.nr_targets = 2, .targets = t, .nr_schemes = 1, .schemes = s,
+	};
+	struct emu_engine_opts o = { .proc_root = "/proc" };
+	struct mon_ctx *c = mon_ctx_new(&p, &o, 1, 5);
+	uint64_t tried;
+
+	mon_start(c);
+	sim_aggrs(c, 5);
+	tried = c->schemes[0].stat.nr_tried;
+	CHECK(tried > 0);
+	/* a new target that is obsolete has nothing to remove: refused, nothing changed */
+	p.nr_targets = 3;
+	t[2].obsolete = true;
+	CHECK_EQ(mon_commit(c, &p), -EINVAL);
+	CHECK(!c->corrupted);
+	CHECK_EQ(c->nr_targets, 2);
+	/* the first target obsolete: removed; the second keeps its regions; a scheme added */
+	p.nr_targets = 2;
+	t[0].obsolete = true;
+	t[1].nr_regions = 0;	/* none given: keep the current ones */
+	p.nr_schemes = 2;
+	CHECK_EQ(mon_commit(c, &p), 0);
+	CHECK_EQ(c->nr_targets, 1);
+	CHECK_EQ(c->targets[0].regions[0].start, 128 * MiB);
+	CHECK_EQ(c->targets[0].regions[c->targets[0].nr - 1].end, 192 * MiB);
+	CHECK_EQ(c->nr_schemes, 2);
+	CHECK_EQ(c->schemes[0].stat.nr_tried, tried);
+	CHECK_EQ(c->schemes[1].stat.nr_tried, 0);
+	sim_aggrs(c, 2);
+	CHECK(c->schemes[1].stat.nr_tried > 0);
+	/* intervals change: the next aggregation comes on the new clock */
+	p.aggr_us = 200000;
+	CHECK_EQ(mon_commit(c, &p), 0);
+	CHECK_EQ(c->next_aggr_sis, c->passed_sis + 40);
+	mon_ctx_free(c);
+}
+
+/* vaddr regions follow the target's mappings, re-read every update_us. */
+static void test_va_update(void)
+{
+	char root[] = "/tmp/emu-unit-proc.XXXXXX", path[128];
+	struct emu_target t = { .pid = getpid() };
+	struct emu_scheme s = scheme_all(EMU_ACT_STAT);
+	struct emu_ctx_params p = {
+		.ops = EMU_OPS_VADDR, .addr_unit = 1, .sample_us = 5000, .aggr_us = 100000,
+		.update_us = 1000000, .min_nr_regions = 10, .max_nr_regions = 1000,
+		.nr_targets = 1, .targets = &t, .nr_schemes = 1, .schemes = &s,
+	};
+	struct emu_engine_opts o = { .proc_root = root };
+	struct mon_ctx *c;
+	const struct mon_target *mt;
+	bool found = false;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(path, sizeof(path), "%s/%d", root, (int)getpid());
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/maps", root, (int)getpid());
+	write_file(path, "00400000-00500000 r-xp 00000000 fe:00 123 /bin/x\n"
+			 "00600000-00700000 rw-p 00000000 00:00 0 [heap]\n"
+			 "7f0000000000-7f0000100000 rw-p 00000000 00:00 0\n"
+			 "7ffff0000000-7ffff0021000 rw-p 00000000 00:00 0 [stack]\n"
+			 "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]\n");
+	c = mon_ctx_new(&p, &o, 1, 3);
+	mon_start(c);
+	mt = &c->targets[0];
+	CHECK(mon_need_stop(c) == false);
+	CHECK_EQ(mt->regions[0].start, 0x400000);
+	CHECK_EQ(mt->regions[mt->nr - 1].end, 0x7ffff0021000);	/* not the vsyscall page */
+	CHECK(mon_nr_regions(c) >= 10);
+	/* a new mapping, and accesses to it */
+	write_file(path, "00400000-00500000 r-xp 00000000 fe:00 123 /bin/x\n"
+			 "00600000-00700000 rw-p 00000000 00:00 0 [heap]\n"
+			 "7e0000000000-7e0000400000 rw-p 00000000 00:00 0\n"
+			 "7e0000400000-7e0000600000 ---p 00000000 00:00 0\n"
+			 "7f0000000000-7f0000100000 rw-p 00000000 00:00 0\n"
+			 "7ffff0000000-7ffff0021000 rw-p 00000000 00:00 0 [stack]\n");
+	CHECK_EQ(scn_set_text(c->scn, "addr=0x7e0000000000-0x7e0000600000 rate=100%\n"), 0);
+	sim_aggrs(c, 30);
+	mt = &c->targets[0];
+	for (size_t i = 0; i < mt->nr; i++)
+		if (mt->regions[i].start == 0x7e0000000000)
+			found = true;
+	CHECK(found);
+	CHECK(bytes_with(c, 0x7e0000000000, 0x7e0000400000, 18, 20) >= 0x300000);
+	/* the PROT_NONE part cannot be accessed, whatever the scenario says */
+	CHECK(bytes_with(c, 0x7e0000400000, 0x7e0000600000, 0, 1) >= 0x180000);
 	mon_ctx_free(c);
 	snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	CHECK_EQ(system(path), 0);
@@ -708,6 +825,8 @@ static const struct {
 	{ "addr-filter", test_addr_filter },
 	{ "probes", test_probes },
 	{ "metrics", test_metrics },
+	{ "commit", test_commit },
+	{ "va-update", test_va_update },
 	{ "params-roundtrip", test_params_roundtrip },
 };
 

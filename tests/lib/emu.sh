@@ -7,8 +7,9 @@
 #       EMU_FAULTS (a --faults file, empty at first) and EMU_MODULES ($SYSROOT/sys/module,
 #       passed as --modules; damon_reclaim, damon_lru_sort and, on 6.17+ profiles,
 #       damon_stat have parameters/enabled = N). $SYSROOT/proc is a symlink to /proc and
-#       $SYSROOT/run exists. Everything is undone on EXIT (unmount, kill, rm); a test that
-#       sets its own EXIT trap must call emu_cleanup from it.
+#       $SYSROOT/run exists. Everything is undone on EXIT by emu_cleanup (unmount, kill,
+#       rm); a test that has set its own EXIT trap before keeps it, and must call
+#       emu_cleanup from it, except in a subshell, where emu_setup always sets its own.
 #   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
 #                       (paths relative to $ADMIN, sorted, "|" for each newline).
 #   emu_reset           Remount: a fresh tree, same profile and options, log and faults
@@ -89,12 +90,27 @@ emu_stop() {
 }
 
 emu_cleanup() {
+	local bad=
 	[ -n "${SYSROOT:-}" ] || return 0
 	emu_stop
+	# a sanitizer report from the daemon fails the test, whatever the test thought
+	if grep -qE 'Sanitizer|runtime error:' "$SYSROOT/run/damon-emu.err" 2>/dev/null; then
+		echo "FAIL: damon-emu reported errors:" >&2
+		cat "$SYSROOT/run/damon-emu.err" >&2
+		bad=1
+	fi
 	# never follow $SYSROOT/proc: it is a symlink to the real /proc
 	rm -f "$SYSROOT/proc"
 	rm -rf --one-file-system "$SYSROOT"
 	SYSROOT=
+	[ -z "$bad" ] || exit 1
+}
+
+# emu_profile_since PROFILE VERSION: the profile's kernel is VERSION or newer (`next` is
+# newer than every release).
+emu_profile_since() {
+	[ "$1" = next ] && return 0
+	[ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]
 }
 
 emu_setup() {
@@ -105,7 +121,12 @@ emu_setup() {
 	EMU_PROFILE=$profile
 	EMU_ARGS=("$@")
 	SYSROOT=$(mktemp -d "${TMPDIR:-/tmp}/damon-emu.XXXXXX")
-	trap emu_cleanup EXIT
+	# In a subshell bash's `trap -p` shows the parent's EXIT trap, which does not run there:
+	# install ours whatever it says, or the daemon outlives the subshell (and keeps the
+	# pipes of whoever waits for its output, e.g. meson, open).
+	if [ "$BASH_SUBSHELL" -gt 0 ] || [ -z "$(trap -p EXIT)" ]; then
+		trap emu_cleanup EXIT
+	fi
 	ADMIN=$SYSROOT/sys/kernel/mm/damon/admin
 	EMU_LOG=$SYSROOT/run/damon-emu.log
 	EMU_FAULTS=$SYSROOT/run/damon-emu.faults
@@ -114,8 +135,8 @@ emu_setup() {
 	ln -s /proc "$SYSROOT/proc"
 	local m
 	for m in damon_reclaim damon_lru_sort damon_stat; do
-		# DAMON_STAT appeared in 6.17
-		case "$m:$profile" in damon_stat:6.1|damon_stat:6.6|damon_stat:6.12) continue ;; esac
+		# DAMON_STAT appeared in 6.17 (profiles 6.18, 7.2, 7.3, next have it)
+		[ "$m" = damon_stat ] && ! emu_profile_since "$profile" 6.17 && continue
 		mkdir -p "$EMU_MODULES/$m/parameters"
 		echo N >"$EMU_MODULES/$m/parameters/enabled"
 	done

@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Live capture of a kdamond's monitoring results (see capture.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "capture_trace.h"
+#include "started.h"
+
+#define MAX_CAPTURE_SCHEMES 64
+#define MAX_USER_SCHEMES 64
+#define DEFAULT_INTERVAL_US 1000000
+
+volatile sig_atomic_t capture_stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	capture_stop_requested = 1;
+}
+
+void capture_catch_signals(void)
+{
+	/* no SA_RESTART: a sleep between snapshots ends at once */
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a closed output shows as EPIPE */
+}
+
+struct cap_scheme {
+	unsigned int index;	/* in the context */
+	int32_t target;		/* -1: every target */
+	struct damonctl_rec_region *regions;
+	size_t cap;
+};
+
+struct capture {
+	struct cli *cli;
+	struct capture_opts o;
+	unsigned int kdamond;
+	int kdamond_pid;
+	struct damonctl_tree *orig;	/* as found: restored at the end */
+	bool installed;
+	struct damonctl_features *f;
+	struct cap_scheme cs[MAX_CAPTURE_SCHEMES];
+	unsigned int nr_cs;
+	unsigned int nr_user_schemes;
+	char user_actions[MAX_USER_SCHEMES][24];
+	bool vaddr;
+	int pids[64];
+	unsigned int nr_pids;
+	bool tuned;			/* intervals auto-tuning is on and can be read back */
+	uint64_t sample_us, aggr_us, update_us;
+	char *config_json;
+	/* the items of the current tick */
+	struct damonctl_rec_item pending[MAX_CAPTURE_SCHEMES + MAX_USER_SCHEMES + 1];
+	unsigned int nr_pending, next_pending;
+	uint64_t start_ns, next_tick_ns, nr_ticks;
+	bool ended;
+	enum damonctl_rec_end_reason reason;
+	/* method "trace" */
+	struct trace_src *trace;
+	bool may_write;			/* ours, or --allow-foreign: stats may be asked for */
+	uint64_t last_kept_ns[64];	/* per target: snapshots are kept one per interval */
+	uint64_t next_stats_ns;
+};
+
+uint64_t capture_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t capture_cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000u +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000u;
+}
+
+const char *capture_method_name(const struct capture *c)
+{
+	return c->trace ? "trace" : "tried-regions";
+}
+
+unsigned int capture_kdamond(const struct capture *c)
+{
+	return c->kdamond;
+}
+
+enum damonctl_rec_end_reason capture_end_reason(const struct capture *c)
+{
+	return c->reason;
+}
+
+void capture_request_end(struct capture *c, enum damonctl_rec_end_reason why)
+{
+	if (!c->ended) {
+		c->ended = true;
+		c->reason = why;
+	}
+}
+
+/* A scheme that already shows every region: `stat`, all-inclusive pattern, no filters,
+ * no quota, no watermarks. */
+static bool captures_all(const struct damonctl_scheme *s)
+{
+	static const enum damonctl_filter_dir dirs[] = { DAMONCTL_FILTERS_LEGACY,
+		DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS };
+	unsigned int d;
+
+	if (strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION), "stat") ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_SZ_MIN) ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_SZ_MAX) < UINT32_MAX ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_NR_ACCESSES_MIN) ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_NR_ACCESSES_MAX) < UINT32_MAX ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_AGE_MIN) ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_AGE_MAX) < UINT32_MAX ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_MS) ||
+	    damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES) ||
+	    damonctl_scheme_nr_goals(s) ||
+	    strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC), "none"))
+		return false;
+	for (d = 0; d < 3; d++)
+		if (damonctl_scheme_nr_filters(s, dirs[d]))
+			return false;
+	return true;
+}
+
+static int set_capture_pattern(struct damonctl_scheme *s, uint64_t aggr_us, bool apply_iv)
+{
+	int r = damonctl_scheme_set_str(s, DAMONCTL_SCHEME_ACTION, "stat");
+
+	r = r ? r : damonctl_scheme_set(s, DAMONCTL_SCHEME_SZ_MIN, 0);
+	r = r ? r : damonctl_scheme_set(s, DAMONCTL_SCHEME_SZ_MAX, UINT64_MAX);
+	r = r ? r : damonctl_scheme_set(s, DAMONCTL_SCHEME_NR_ACCESSES_MIN, 0);
+	r = r ? r : damonctl_scheme_set(s, DAMONCTL_SCHEME_NR_ACCESSES_MAX, UINT32_MAX);
+	r = r ? r : damonctl_scheme_set(s, DAMONCTL_SCHEME_AGE_MIN, 0);
+	r = r ? r : damonctl_scheme_set(s, DAMONCTL_SCHEME_AGE_MAX, UINT32_MAX);
+	/* apply once per aggregation: full counts, and the least work for the kernel */
+	if (!r && apply_iv)
+		r = damonctl_scheme_set(s, DAMONCTL_SCHEME_APPLY_INTERVAL_US, aggr_us);
+	return r;
+}
+
+/* Pick the kdamond: the one asked for, or the one running kdamond damonc started. */
+static int pick_kdamond(struct capture *c, const struct damonctl_tree *t,
+			const struct started *st)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i, nr_ours = 0, nr_running = 0, ours = 0, running = 0;
+
+	if (c->o.kdamond >= 0) {
+		if ((unsigned int)c->o.kdamond >= damonctl_tree_nr_kdamonds(t))
+			return usage_error(c->cli, "--kdamond %d: there are %u kdamonds",
+					   c->o.kdamond, damonctl_tree_nr_kdamonds(t));
+		c->kdamond = (unsigned int)c->o.kdamond;
+		return 0;
+	}
+	damonctl_for_each_kdamond(t, k, i) {
+		if (strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))
+			continue;
+		nr_running++;
+		running = i;
+		if (started_owns(st, k)) {
+			nr_ours++;
+			ours = i;
+		}
+	}
+	if (nr_ours == 1) {
+		c->kdamond = ours;
+		return 0;
+	}
+	if (nr_ours > 1)
+		return usage_error(c->cli, "damonc runs %u kdamonds: pick one with --kdamond",
+				   nr_ours);
+	if (nr_running == 1 && c->o.allow_foreign) {
+		c->kdamond = running;
+		return 0;
+	}
+	if (!nr_running)
+		return usage_error(c->cli, "no kdamond is running (start one with 'damonc start')");
+	return usage_error(c->cli, "no running kdamond was started by damonc: name one with "
+			   "--kdamond N (and --allow-foreign to install the capture scheme on it)");
+}
+
+static int install(struct capture *c, const struct damonctl_kdamond *orig_k)
+{
+	struct damonctl_tree *want = damonctl_tree_dup(c->orig);
+	struct damonctl_kdamond *wk;
+	struct damonctl_context *wc;
+	bool per_target, apply_iv;
+	unsigned int nt, i;
+	int r;
+
+	if (!want)
+		return lib_error(c->cli, -ENOMEM, "installing the capture scheme");
+	wk = damonctl_tree_kdamond(want, c->kdamond);
+	wc = damonctl_kdamond_context(wk, 0);
+	nt = damonctl_context_nr_targets(wc);
+	/* one scheme per target where a target filter can tell them apart: tried_regions
+	 * lists every target's regions one after the other, without saying whose */
+	per_target = nt > 1 && nt <= MAX_CAPTURE_SCHEMES &&
+		damonctl_features_has(c->f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) == DAMONCTL_YES;
+	apply_iv = damonctl_features_has(c->f, DAMONCTL_FEAT_APPLY_INTERVAL) == DAMONCTL_YES;
+	c->nr_cs = per_target ? nt : 1;
+	for (i = 0; i < c->nr_cs; i++) {
+		struct damonctl_scheme *s = damonctl_context_add_scheme(wc);
+
+		r = s ? set_capture_pattern(s, c->aggr_us, apply_iv) : -ENOMEM;
+		if (!r && per_target) {
+			bool core = damonctl_features_has(c->f, DAMONCTL_FEAT_CORE_OPS_FILTERS) ==
+				DAMONCTL_YES;
+			struct damonctl_filter *f = damonctl_scheme_add_filter(s,
+				core ? DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY);
+
+			/* reject what is not target i: "matching N" works before and after
+			 * the 6.14 allow file */
+			r = f ? damonctl_filter_set_str(f, DAMONCTL_FILTER_TYPE, "target") : -ENOMEM;
+			r = r ? r : damonctl_filter_set(f, DAMONCTL_FILTER_MATCHING, 0);
+			r = r ? r : damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, i);
+		}
+		if (r) {
+			damonctl_tree_free(want);
+			return lib_error(c->cli, r, "building the capture scheme");
+		}
+		c->cs[i].index = c->nr_user_schemes + i;
+		c->cs[i].target = per_target ? (int32_t)i : nt == 1 ? 0 : -1;
+	}
+	r = damonctl_kdamond_stage(c->cli->ctx, wk, orig_k);
+	if (!r)
+		r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_COMMIT);
+	if (r) {
+		int e = lib_error(c->cli, r, "installing the capture scheme on kdamond %u",
+				  c->kdamond);
+
+		/* put the staged files back as they were */
+		damonctl_clear_error(c->cli->ctx);
+		damonctl_kdamond_stage(c->cli->ctx, orig_k, wk);
+		damonctl_tree_free(want);
+		return e;
+	}
+	damonctl_tree_free(want);
+	c->installed = true;
+	return 0;
+}
+
+static void read_intervals(struct capture *c)
+{
+	char rel[128], buf[32];
+	uint64_t v;
+
+	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/monitoring_attrs/intervals/sample_us",
+		 c->kdamond);
+	if (!damonctl_read(c->cli->ctx, rel, buf, sizeof(buf)) && !damonctl_parse_u64(buf, &v))
+		c->sample_us = v;
+	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/monitoring_attrs/intervals/aggr_us",
+		 c->kdamond);
+	if (!damonctl_read(c->cli->ctx, rel, buf, sizeof(buf)) && !damonctl_parse_u64(buf, &v))
+		c->aggr_us = v;
+	damonctl_clear_error(c->cli->ctx);
+}
+
+int capture_start(struct cli *cli, const struct capture_opts *o, struct capture **out)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+	struct damonctl_kdamond *k;
+	struct damonctl_context *ctx0;
+	struct damonctl_target *t;
+	struct damonctl_scheme *s;
+	struct started st;
+	unsigned int i;
+	bool ours;
+	int r;
+
+	if (!c)
+		return lib_error(cli, -ENOMEM, "starting the capture");
+	c->cli = cli;
+	c->o = *o;
+	r = damonctl_tree_read(cli->ctx, &c->orig);
+	if (r) {
+		free(c);
+		return lib_error(cli, r, "reading the DAMON tree");
+	}
+	if (started_load(cli->ctx, &st))
+		memset(&st, 0, sizeof(st));
+	r = pick_kdamond(c, c->orig, &st);
+	if (r)
+		goto fail_started;
+	k = damonctl_tree_kdamond(c->orig, c->kdamond);
+	ours = started_owns(&st, k);
+	started_free(&st);
+	if (strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on")) {
+		r = usage_error(cli, "kdamond %u is not running", c->kdamond);
+		goto fail;
+	}
+	c->may_write = ours || o->allow_foreign;
+	if (o->method == CAPTURE_TRACE && !trace_available(cli->ctx)) {
+		char path[4096];
+
+		damonctl_path(cli->ctx, DAMONCTL_BASE_TRACEFS, "events/damon", path, sizeof(path));
+		usage_error(cli, "--method trace: no damon_aggregated event in %s (is tracefs "
+			    "mounted? CONFIG_DAMON tracepoints?); --method tried-regions works "
+			    "without it", path);
+		r = EXIT_UNSUPPORTED;
+		goto fail;
+	}
+	c->o.method = o->method == CAPTURE_AUTO ?
+		(trace_available(cli->ctx) ? CAPTURE_TRACE : CAPTURE_TRIED_REGIONS) : o->method;
+	if (c->o.method == CAPTURE_TRIED_REGIONS && !c->may_write) {
+		r = usage_error(cli, "kdamond %u was not started by damonc: capturing its regions "
+				"writes to it (update_schemes_tried_regions, and a capture scheme "
+				"unless it has one; its configuration is restored afterwards). "
+				"Pass --allow-foreign to agree", c->kdamond);
+		goto fail;
+	}
+	if (damonctl_kdamond_nr_contexts(k) != 1) {
+		r = usage_error(cli, "kdamond %u has %u contexts; DAMON runs exactly one",
+				c->kdamond, damonctl_kdamond_nr_contexts(k));
+		goto fail;
+	}
+	c->kdamond_pid = (int)damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID);
+	r = damonctl_features_from_tree(cli->ctx, c->orig, &c->f);
+	if (r) {
+		r = lib_error(cli, r, "detecting DAMON's features");
+		goto fail;
+	}
+	if (c->o.method == CAPTURE_TRIED_REGIONS &&
+	    damonctl_features_has(c->f, DAMONCTL_FEAT_TRIED_REGIONS) != DAMONCTL_YES) {
+		r = usage_error(cli, "this kernel has no tried_regions (6.2 or later needed)");
+		r = EXIT_UNSUPPORTED;
+		goto fail;
+	}
+	ctx0 = damonctl_kdamond_context(k, 0);
+	c->sample_us = damonctl_context_get(ctx0, DAMONCTL_CONTEXT_SAMPLE_US);
+	c->aggr_us = damonctl_context_get(ctx0, DAMONCTL_CONTEXT_AGGR_US);
+	c->update_us = damonctl_context_get(ctx0, DAMONCTL_CONTEXT_UPDATE_US);
+	c->tuned = damonctl_context_has(ctx0, DAMONCTL_CONTEXT_GOAL_AGGRS) &&
+		damonctl_context_get(ctx0, DAMONCTL_CONTEXT_GOAL_AGGRS) != 0;
+	if (c->tuned && c->may_write) {
+		/* the tuned values, so that our commit does not reset them */
+		damonctl_kdamond_cmd(cli->ctx, c->kdamond, DAMONCTL_CMD_UPDATE_TUNED_INTERVALS);
+		damonctl_clear_error(cli->ctx);
+		read_intervals(c);
+		damonctl_context_set(ctx0, DAMONCTL_CONTEXT_SAMPLE_US, c->sample_us);
+		damonctl_context_set(ctx0, DAMONCTL_CONTEXT_AGGR_US, c->aggr_us);
+	}
+	c->vaddr = strcmp(damonctl_context_get_str(ctx0, DAMONCTL_CONTEXT_OPERATIONS), "paddr");
+	damonctl_for_each_target(ctx0, t, i)
+		if (c->nr_pids < 64)
+			c->pids[c->nr_pids++] = (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID);
+	c->nr_user_schemes = damonctl_context_nr_schemes(ctx0);
+	if (c->nr_user_schemes > MAX_USER_SCHEMES) {
+		r = usage_error(cli, "kdamond %u has %u schemes; damonc records at most %d",
+				c->kdamond, c->nr_user_schemes, MAX_USER_SCHEMES);
+		goto fail;
+	}
+	damonctl_for_each_scheme(ctx0, s, i) {
+		snprintf(c->user_actions[i], sizeof(c->user_actions[i]), "%s",
+			 damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION));
+		if (!c->nr_cs && captures_all(s)) {
+			c->cs[0].index = i;
+			c->cs[0].target = damonctl_context_nr_targets(ctx0) == 1 ? 0 : -1;
+			c->nr_cs = 1;
+		}
+	}
+	{
+		struct damonctl_tree *one = damonctl_tree_new();
+
+		if (one && damonctl_tree_add_kdamond_copy(one, k))
+			c->config_json = damonctl_tree_to_json(one, DAMONCTL_JSON_CONFIG);
+		damonctl_tree_free(one);
+	}
+	if (c->o.method == CAPTURE_TRACE) {
+		r = trace_open(cli->ctx, c->kdamond_pid, &c->trace);
+		if (r) {
+			r = lib_error(cli, r, "setting up the damon_aggregated trace event");
+			goto fail;
+		}
+	} else if (!c->nr_cs) {
+		r = install(c, k);
+		if (r)
+			goto fail;
+	}
+	c->start_ns = capture_now_ns();
+	c->next_tick_ns = mono_ns();
+	if (!c->o.interval_us)
+		c->o.interval_us = DEFAULT_INTERVAL_US;
+	/* the CONFIG item goes first */
+	if (c->config_json) {
+		c->pending[0].type = DAMONCTL_REC_CONFIG;
+		c->pending[0].time_ns = c->start_ns;
+		c->pending[0].json = c->config_json;
+		c->nr_pending = 1;
+	}
+	*out = c;
+	return 0;
+fail_started:
+	started_free(&st);
+fail:
+	damonctl_features_free(c->f);
+	damonctl_tree_free(c->orig);
+	free(c->config_json);
+	free(c);
+	return r;
+}
+
+static bool targets_gone(struct capture *c)
+{
+	unsigned int i;
+
+	if (!c->vaddr || !c->nr_pids)
+		return false;
+	for (i = 0; i < c->nr_pids; i++) {
+		char path[4096], rel[32];
+
+		snprintf(rel, sizeof(rel), "%d", c->pids[i]);
+		if (damonctl_path(c->cli->ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0 ||
+		    !access(path, F_OK))
+			return false;
+	}
+	return true;
+}
+
+static bool kdamond_gone(struct capture *c)
+{
+	int pid = -1, r = damonctl_kdamond_is_running(c->cli->ctx, c->kdamond, &pid);
+
+	damonctl_clear_error(c->cli->ctx);
+	return r != 1 || pid != c->kdamond_pid;
+}
+
+static const struct { const char *file; enum damonctl_rec_stat stat; } stat_files[] = {
+	{ "stats/nr_tried", DAMONCTL_REC_NR_TRIED },
+	{ "stats/sz_tried", DAMONCTL_REC_SZ_TRIED },
+	{ "stats/nr_applied", DAMONCTL_REC_NR_APPLIED },
+	{ "stats/sz_applied", DAMONCTL_REC_SZ_APPLIED },
+	{ "stats/sz_ops_filter_passed", DAMONCTL_REC_SZ_OPS_FILTER_PASSED },
+	{ "stats/qt_exceeds", DAMONCTL_REC_QT_EXCEEDS },
+	{ "stats/nr_snapshots", DAMONCTL_REC_NR_SNAPSHOTS },
+	{ "quotas/effective_bytes", DAMONCTL_REC_EFFECTIVE_BYTES },
+};
+
+static void take_stats(struct capture *c, uint64_t now)
+{
+	unsigned int s, i;
+
+	if (!c->nr_user_schemes)
+		return;
+	if (damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_UPDATE_SCHEMES_STATS))
+		goto out;
+	if (damonctl_features_has(c->f, DAMONCTL_FEAT_EFFECTIVE_QUOTA) == DAMONCTL_YES)
+		damonctl_kdamond_cmd(c->cli->ctx, c->kdamond,
+				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
+	for (s = 0; s < c->nr_user_schemes; s++) {
+		struct damonctl_rec_item *it = &c->pending[c->nr_pending];
+		bool capture = false;
+
+		for (i = 0; i < c->nr_cs; i++)
+			if (c->cs[i].index == s)
+				capture = true;
+		if (capture)
+			continue;
+		memset(it, 0, sizeof(*it));
+		it->type = DAMONCTL_REC_STATS;
+		it->stats.time_ns = now;
+		it->stats.kdamond = c->kdamond;
+		it->stats.scheme = s;
+		memcpy(it->stats.action, c->user_actions[s], sizeof(it->stats.action));
+		for (i = 0; i < sizeof(stat_files) / sizeof(stat_files[0]); i++) {
+			char rel[160], buf[32];
+			uint64_t v;
+
+			snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/schemes/%u/%s",
+				 c->kdamond, s, stat_files[i].file);
+			if (damonctl_read(c->cli->ctx, rel, buf, sizeof(buf)) ||
+			    damonctl_parse_u64(buf, &v))
+				continue;
+			it->stats.v[stat_files[i].stat] = v;
+			it->stats.has |= 1u << stat_files[i].stat;
+		}
+		c->nr_pending++;
+	}
+out:
+	damonctl_clear_error(c->cli->ctx);
+}
+
+/* One snapshot of every capture scheme, then the stats: an exit code, or 0. */
+static int tick(struct capture *c)
+{
+	uint64_t now;
+	unsigned int i;
+	int r;
+
+	c->nr_pending = c->next_pending = 0;
+	r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond,
+				 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
+	if (r) {
+		if (kdamond_gone(c)) {
+			capture_request_end(c, targets_gone(c) ? DAMONCTL_REC_END_TARGET_EXITED :
+					    DAMONCTL_REC_END_KDAMOND_STOPPED);
+			return 0;
+		}
+		return lib_error(c->cli, r, "updating the tried regions of kdamond %u",
+				 c->kdamond);
+	}
+	now = capture_now_ns();
+	if (c->tuned &&
+	    damonctl_features_has(c->f, DAMONCTL_FEAT_INTERVALS_GOAL) == DAMONCTL_YES &&
+	    !damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_UPDATE_TUNED_INTERVALS))
+		read_intervals(c);
+	damonctl_clear_error(c->cli->ctx);
+	for (i = 0; i < c->nr_cs; i++) {
+		struct damonctl_rec_item *it = &c->pending[c->nr_pending];
+		struct cap_scheme *cs = &c->cs[i];
+		struct damonctl_rec_snapshot *s = &it->snapshot;
+		uint64_t total = 0;
+		bool has_sz = false;
+
+		r = damonctl_tried_regions_read(c->cli->ctx, c->kdamond, 0, cs->index,
+						&cs->regions, &cs->cap, &total, &has_sz);
+		if (r < 0) {
+			if (kdamond_gone(c)) {
+				capture_request_end(c, DAMONCTL_REC_END_KDAMOND_STOPPED);
+				return 0;
+			}
+			return lib_error(c->cli, r, "reading the tried regions of kdamond %u",
+					 c->kdamond);
+		}
+		memset(it, 0, sizeof(*it));
+		it->type = DAMONCTL_REC_SNAPSHOT;
+		s->kdamond = c->kdamond;
+		s->context = 0;
+		s->target = cs->target;
+		s->scheme = -1;
+		s->end_ns = now;
+		s->start_ns = now - c->aggr_us * 1000;
+		s->sample_us = c->sample_us;
+		s->aggr_us = c->aggr_us;
+		s->update_us = c->update_us;
+		s->total_bytes = total;
+		s->has_sz_filter_passed = has_sz;
+		s->nr_regions = (uint32_t)r;
+		s->regions = cs->regions;
+		c->nr_pending++;
+	}
+	take_stats(c, now);
+	c->nr_ticks++;
+	return 0;
+}
+
+/* Sleep until the next tick; false when the capture should end instead. */
+static bool wait_tick(struct capture *c)
+{
+	for (;;) {
+		uint64_t now = mono_ns(), elapsed = capture_now_ns() - c->start_ns;
+		struct timespec ts;
+
+		if (capture_stop_requested) {
+			capture_request_end(c, DAMONCTL_REC_END_SIGNAL);
+			return false;
+		}
+		if (c->o.duration_us && elapsed >= c->o.duration_us * 1000) {
+			capture_request_end(c, DAMONCTL_REC_END_DURATION);
+			return false;
+		}
+		if (c->o.count && c->nr_ticks >= c->o.count) {
+			capture_request_end(c, DAMONCTL_REC_END_COUNT);
+			return false;
+		}
+		if (targets_gone(c)) {
+			capture_request_end(c, DAMONCTL_REC_END_TARGET_EXITED);
+			return false;
+		}
+		if (now >= c->next_tick_ns)
+			break;
+		/* wake at least every 100 ms to notice the end of --duration */
+		{
+			uint64_t d = c->next_tick_ns - now;
+
+			if (d > 100000000u)
+				d = 100000000u;
+			ts.tv_sec = (time_t)(d / 1000000000u);
+			ts.tv_nsec = (long)(d % 1000000000u);
+			nanosleep(&ts, NULL);
+		}
+	}
+	c->next_tick_ns += c->o.interval_us * 1000;
+	if (c->next_tick_ns < mono_ns())	/* fell behind: do not burst to catch up */
+		c->next_tick_ns = mono_ns() + c->o.interval_us * 1000;
+	return true;
+}
+
+/* The trace method: every aggregation arrives by itself; one snapshot per target and
+ * interval is kept, and the stats (when we may ask for them) follow the interval too. */
+static int trace_next_item(struct capture *c, struct damonctl_rec_item *item)
+{
+	for (;;) {
+		struct damonctl_rec_snapshot snap;
+		uint64_t now = capture_now_ns();
+		int r;
+
+		if (c->next_pending < c->nr_pending) {
+			*item = c->pending[c->next_pending++];
+			return 1;
+		}
+		if (capture_stop_requested)
+			capture_request_end(c, DAMONCTL_REC_END_SIGNAL);
+		else if (c->o.duration_us && now - c->start_ns >= c->o.duration_us * 1000)
+			capture_request_end(c, DAMONCTL_REC_END_DURATION);
+		else if (c->o.count && c->nr_ticks >= c->o.count)
+			capture_request_end(c, DAMONCTL_REC_END_COUNT);
+		else if (targets_gone(c))
+			capture_request_end(c, DAMONCTL_REC_END_TARGET_EXITED);
+		if (c->ended)
+			return 0;
+		r = trace_next(c->trace, 100, &snap);
+		if (r < 0)
+			return -lib_error(c->cli, r, "reading the trace of kdamond %u", c->kdamond);
+		if (!r) {
+			if (kdamond_gone(c))
+				capture_request_end(c, DAMONCTL_REC_END_KDAMOND_STOPPED);
+			continue;
+		}
+		if (snap.target < 0 || snap.target >= 64 || snap.end_ns < c->start_ns ||
+		    (c->last_kept_ns[snap.target] &&
+		     snap.end_ns - c->last_kept_ns[snap.target] + 500000 < c->o.interval_us * 1000))
+			continue;
+		c->last_kept_ns[snap.target] = snap.end_ns;
+		c->nr_pending = c->next_pending = 0;
+		memset(&c->pending[0], 0, sizeof(c->pending[0]));
+		c->pending[0].type = DAMONCTL_REC_SNAPSHOT;
+		snap.kdamond = c->kdamond;
+		snap.context = 0;
+		snap.start_ns = snap.end_ns - c->aggr_us * 1000;
+		snap.sample_us = c->sample_us;
+		snap.aggr_us = c->aggr_us;
+		snap.update_us = c->update_us;
+		c->pending[0].snapshot = snap;
+		c->nr_pending = 1;
+		c->nr_ticks++;
+		if (c->may_write && now >= c->next_stats_ns) {
+			take_stats(c, now);
+			c->next_stats_ns = now + c->o.interval_us * 1000;
+		}
+	}
+}
+
+int capture_next(struct capture *c, struct damonctl_rec_item *item)
+{
+	if (c->trace && c->next_pending >= c->nr_pending)
+		return trace_next_item(c, item);
+	while (c->next_pending >= c->nr_pending) {
+		int r;
+
+		if (c->ended || !wait_tick(c))
+			return 0;
+		r = tick(c);
+		if (r)
+			return -r;
+		if (c->ended)
+			return 0;
+	}
+	*item = c->pending[c->next_pending++];
+	return 1;
+}
+
+int capture_finish(struct capture *c)
+{
+	struct damonctl_kdamond *now = NULL, *orig;
+	int r = 0, e = EXIT_OK;
+	unsigned int i;
+
+	if (!c)
+		return EXIT_OK;
+	trace_close(c->trace);
+	/* drop the region directories the snapshots made the kernel create */
+	if (!c->trace)
+		damonctl_kdamond_cmd(c->cli->ctx, c->kdamond,
+				     DAMONCTL_CMD_CLEAR_SCHEMES_TRIED_REGIONS);
+	damonctl_clear_error(c->cli->ctx);
+	if (c->installed) {
+		orig = damonctl_tree_kdamond(c->orig, c->kdamond);
+		r = damonctl_kdamond_read(c->cli->ctx, c->kdamond, &now);
+		if (!r)
+			r = damonctl_kdamond_stage(c->cli->ctx, orig, now);
+		if (!r && !kdamond_gone(c))
+			r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_COMMIT);
+		if (r)
+			e = lib_error(c->cli, r, "restoring kdamond %u's configuration (the capture "
+				      "scheme may still be installed)", c->kdamond);
+		damonctl_kdamond_free(now);
+	}
+	for (i = 0; i < c->nr_cs; i++)
+		free(c->cs[i].regions);
+	damonctl_features_free(c->f);
+	damonctl_tree_free(c->orig);
+	free(c->config_json);
+	free(c);
+	return e;
+}

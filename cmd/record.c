@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc record: snapshots of a running kdamond's monitoring results, written as they are
+ * taken in damonc's record format (docs/record-format.md), which `damonc report` streams.
+ * With -i it converts a record instead: damo's record JSON to damonc's format, or back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "config.h"
+#include "record_io.h"
+
+enum out_format { FMT_DAMONC, FMT_DAMO_JSON, FMT_DAMO_ZLIB };
+
+static struct {
+	struct capture_opts cap;
+	const char *output;
+	const char *input;
+	enum out_format format;
+	bool no_compress;
+} ro = { .cap = { .kdamond = -1 }, .output = "damonc.rec" };
+
+enum { O_KDAMOND = 300, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
+       O_NO_COMPRESS };
+
+static const struct opt record_opts[] = {
+	{ "output", 'o', OV_FILE, "FILE", "write the record to FILE, '-' for stdout "
+	  "(default: damonc.rec)" },
+	{ "kdamond", O_KDAMOND, OV_INT, "N",
+	  "record kdamond N (default: the running kdamond damonc started)" },
+	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME (default: until interrupted "
+	  "or the target exits)" },
+	{ "interval", O_INTERVAL, OV_TIME, "TIME", "time between snapshots (default: 1s)" },
+	{ "count", O_COUNT, OV_INT, "N", "stop after N snapshots" },
+	{ "method", O_METHOD, OV_STRING, "METHOD", "how to capture: auto (trace where the event "
+	  "is there), trace or tried-regions" },
+	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "allow writing to a kdamond damonc did not "
+	  "start: commands, and a capture scheme restored afterwards" },
+	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
+	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
+	  "format) instead of recording" },
+	{ "format", O_FORMAT, OV_FORMAT, "FORMAT", "output format: damonc (default), damo-json "
+	  "or damo-zlib (damo's compressed JSON); other than damonc needs -i" },
+	{ 0 },
+};
+
+static int record_parse(struct cli *cli, int key, const char *arg)
+{
+	uint64_t v;
+
+	switch (key) {
+	case 'o':
+		ro.output = arg;
+		return 0;
+	case 'i':
+		ro.input = arg;
+		return 0;
+	case O_KDAMOND:
+		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
+			return EXIT_USAGE;
+		ro.cap.kdamond = (int)v;
+		return 0;
+	case O_DURATION:
+		if (parse_time_opt(cli, "duration", arg, &ro.cap.duration_us))
+			return EXIT_USAGE;
+		if (!ro.cap.duration_us || ro.cap.duration_us == DAMONCTL_MAX)
+			return usage_error(cli, "--duration '%s': expected a time above 0", arg);
+		return 0;
+	case O_INTERVAL:
+		if (parse_time_opt(cli, "interval", arg, &ro.cap.interval_us))
+			return EXIT_USAGE;
+		if (ro.cap.interval_us < 1000 || ro.cap.interval_us == DAMONCTL_MAX)
+			return usage_error(cli, "--interval '%s': at least 1ms", arg);
+		return 0;
+	case O_COUNT:
+		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.cap.count))
+			return EXIT_USAGE;
+		if (!ro.cap.count)
+			return usage_error(cli, "--count '%s': at least 1", arg);
+		return 0;
+	case O_METHOD:
+		if (!strcmp(arg, "auto"))
+			ro.cap.method = CAPTURE_AUTO;
+		else if (!strcmp(arg, "tried-regions"))
+			ro.cap.method = CAPTURE_TRIED_REGIONS;
+		else if (!strcmp(arg, "trace"))
+			ro.cap.method = CAPTURE_TRACE;
+		else
+			return usage_error(cli, "--method '%s': expected auto, trace or "
+					   "tried-regions", arg);
+		return 0;
+	case O_FOREIGN:
+		ro.cap.allow_foreign = true;
+		return 0;
+	case O_NO_COMPRESS:
+		ro.no_compress = true;
+		return 0;
+	case O_FORMAT:
+		if (!strcmp(arg, "damonc"))
+			ro.format = FMT_DAMONC;
+		else if (!strcmp(arg, "damo-json"))
+			ro.format = FMT_DAMO_JSON;
+		else if (!strcmp(arg, "damo-zlib"))
+			ro.format = FMT_DAMO_ZLIB;
+		else
+			return usage_error(cli, "--format '%s': expected damonc, damo-json or "
+					   "damo-zlib", arg);
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static int open_output(struct cli *cli, int *fd)
+{
+	if (!strcmp(ro.output, "-")) {
+		*fd = STDOUT_FILENO;
+		return 0;
+	}
+	*fd = open(ro.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return usage_error(cli, "-o '%s': %s", ro.output, strerror(errno));
+	return 0;
+}
+
+static char *info_json(struct cli *cli, const struct capture *c, const char *source)
+{
+	json_object *o = json_object_new_object();
+	struct utsname u;
+	char host[256] = "";
+	char *s;
+
+	json_object_object_add(o, "format_version",
+			       json_object_new_int(DAMONCTL_RECORD_FORMAT_VERSION));
+	json_object_object_add(o, "recorder", json_object_new_string("damonc " DAMONC_VERSION));
+	json_object_object_add(o, "start_time_ns", json_object_new_uint64(capture_now_ns()));
+	if (c) {
+		json_object_object_add(o, "method", json_object_new_string(capture_method_name(c)));
+		json_object_object_add(o, "kdamond", json_object_new_int((int)capture_kdamond(c)));
+		gethostname(host, sizeof(host) - 1);
+		json_object_object_add(o, "hostname", json_object_new_string(host));
+		if (!uname(&u))
+			json_object_object_add(o, "kernel", json_object_new_string(u.release));
+		json_object_object_add(o, "sysroot",
+				       json_object_new_string(damonctl_get_sysroot(cli->ctx)));
+	}
+	if (source)
+		json_object_object_add(o, "converted_from", json_object_new_string(source));
+	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return s;
+}
+
+static int write_error(struct cli *cli, int r)
+{
+	if (r == -EPIPE)
+		return 0;
+	return usage_error(cli, "writing '%s': %s", ro.output, strerror(-r)) ? EXIT_FAIL : 0;
+}
+
+/* -i: damonc <-> damo conversion, streaming for damonc output. */
+static int convert(struct cli *cli)
+{
+	struct record_in in;
+	struct damonctl_rec_writer *w = NULL;
+	struct damonctl_rec_item it;
+	char *info;
+	int fd, r, e;
+
+	e = record_in_open(cli, ro.input, ro.format != FMT_DAMONC, &in);
+	if (e)
+		return e;
+	e = open_output(cli, &fd);
+	if (e) {
+		record_in_close(&in);
+		return e;
+	}
+	if (ro.format != FMT_DAMONC) {
+		r = damonctl_rec_export_damo(in.r, fd, ro.format == FMT_DAMO_ZLIB);
+		e = r ? usage_error(cli, "converting '%s' to damo's format: %s", ro.input,
+				    strerror(-r)), EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	info = info_json(cli, NULL, ro.input);
+	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
+	free(info);
+	while (!r && (r = damonctl_rec_next(in.r, &it)) == 1) {
+		r = 0;
+		switch (it.type) {
+		case DAMONCTL_REC_CONFIG:
+			r = damonctl_rec_write_config(w, it.time_ns, it.json);
+			break;
+		case DAMONCTL_REC_SNAPSHOT:
+			r = damonctl_rec_write_snapshot(w, &it.snapshot);
+			break;
+		case DAMONCTL_REC_STATS:
+			r = damonctl_rec_write_stats(w, &it.stats);
+			break;
+		default:
+			break;
+		}
+	}
+	if (r < 0) {
+		damonctl_rec_writer_finish(w, -1);
+		e = write_error(cli, r);
+		goto out;
+	}
+	r = damonctl_rec_writer_finish(w, DAMONCTL_REC_END_CONVERTED);
+	e = r ? write_error(cli, r) : EXIT_OK;
+out:
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	if (!e)
+		e = record_in_report_loss(cli, &in);
+	record_in_close(&in);
+	return e;
+}
+
+static int record_live(struct cli *cli)
+{
+	struct damonctl_rec_writer *w = NULL;
+	struct damonctl_rec_item it;
+	struct capture *c;
+	uint64_t cpu0, t0, nr = 0;
+	char *info;
+	int fd, r, e, e2;
+
+	capture_catch_signals();
+	e = capture_start(cli, &ro.cap, &c);
+	if (e)
+		return e;
+	e = open_output(cli, &fd);
+	if (e) {
+		capture_finish(c);
+		return e;
+	}
+	cpu0 = capture_cpu_ns();
+	t0 = capture_now_ns();
+	info = info_json(cli, c, NULL);
+	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
+	free(info);
+	while (!r && (r = capture_next(c, &it)) == 1) {
+		switch (it.type) {
+		case DAMONCTL_REC_CONFIG:
+			r = damonctl_rec_write_config(w, it.time_ns, it.json);
+			break;
+		case DAMONCTL_REC_SNAPSHOT:
+			r = damonctl_rec_write_snapshot(w, &it.snapshot);
+			nr++;
+			break;
+		case DAMONCTL_REC_STATS:
+			r = damonctl_rec_write_stats(w, &it.stats);
+			break;
+		default:
+			r = 0;
+			break;
+		}
+	}
+	if (r == -EPIPE)
+		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
+	if (r < 0 && r > -256 && r != -EPIPE && w) {
+		/* a library error writing: say so, end the record honestly */
+		e = (usage_error(cli, "writing '%s': %s", ro.output, strerror(-r)), EXIT_FAIL);
+		capture_request_end(c, DAMONCTL_REC_END_ERROR);
+	} else if (r < 0 && r != -EPIPE) {
+		e = -r;		/* capture_next's exit code, already reported */
+		capture_request_end(c, DAMONCTL_REC_END_ERROR);
+	}
+	if (w) {
+		uint64_t bytes = damonctl_rec_writer_bytes(w);
+		enum damonctl_rec_end_reason why = capture_end_reason(c);
+
+		r = damonctl_rec_writer_finish(w, r == -EPIPE ? -1 : (int)why);
+		if (r && r != -EPIPE && !e)
+			e = write_error(cli, r);
+		if (!cli->json || fd == STDOUT_FILENO)
+			fprintf(stderr, "damonc record: %" PRIu64 " snapshots of kdamond %u, %.1f KiB "
+				"in %.1f s (%s); %.3f ms of CPU per snapshot\n", nr,
+				capture_kdamond(c), (double)bytes / 1024,
+				(double)(capture_now_ns() - t0) / 1e9,
+				damonctl_rec_end_reason_name(why),
+				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0);
+		else {
+			json_object *doc = json_doc_new();
+
+			json_object_object_add(doc, "output", json_object_new_string(ro.output));
+			json_object_object_add(doc, "kdamond",
+					       json_object_new_int((int)capture_kdamond(c)));
+			json_object_object_add(doc, "snapshots", json_object_new_uint64(nr));
+			json_object_object_add(doc, "bytes", json_object_new_uint64(bytes));
+			json_object_object_add(doc, "end_reason", json_object_new_string(
+				damonctl_rec_end_reason_name(why)));
+			json_object_object_add(doc, "cpu_ns_per_snapshot", json_object_new_uint64(
+				nr ? (capture_cpu_ns() - cpu0) / nr : 0));
+			json_doc_print(doc);
+		}
+	} else if (r < 0 && !e) {
+		e = write_error(cli, r);
+	}
+	if (fd != STDOUT_FILENO && close(fd) && !e)
+		e = (usage_error(cli, "closing '%s': %s", ro.output, strerror(errno)), EXIT_FAIL);
+	e2 = capture_finish(c);
+	return e ? e : e2;
+}
+
+static int record_run(struct cli *cli, int argc, char **argv)
+{
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (ro.input) {
+		if (ro.cap.duration_us || ro.cap.interval_us || ro.cap.count ||
+		    ro.cap.kdamond >= 0 || ro.cap.allow_foreign)
+			return usage_error(cli, "-i converts a record: --kdamond, --duration, "
+					   "--interval, --count and --allow-foreign do not apply");
+		return convert(cli);
+	}
+	if (ro.format != FMT_DAMONC)
+		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
+				   "convert)", ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
+	return record_live(cli);
+}
+
+const struct cmd cmd_record = {
+	.name = "record",
+	.summary = "record a kdamond's monitoring results (regions over time) for 'damonc report'",
+	.usage = "[-o FILE|-] [--kdamond N] [--duration TIME] [--interval TIME] [--count N]\n"
+		 "              [--allow-foreign] [--no-compress]\n"
+		 "       damonc record -i FILE|- [-o FILE|-] [--format damonc|damo-json|damo-zlib]\n\n"
+		 "Where tracefs has DAMON's damon_aggregated event, snapshots come from it and\n"
+		 "nothing is written to DAMON (--method trace). Otherwise (--method tried-regions)\n"
+		 "each snapshot writes update_schemes_tried_regions to the kdamond's state file, and\n"
+		 "a capture scheme is committed unless the kdamond has one matching every region:\n"
+		 "then there is no read-only way to record. On a kdamond damonc did not start this\n"
+		 "needs --allow-foreign; the kdamond's own configuration is committed back at the\n"
+		 "end (SIGINT, SIGTERM, --duration, --count, or the kdamond or its targets exiting).\n"
+		 "A record cut short (kill -9) stays readable up to its last whole chunk.",
+	.opts = record_opts,
+	.parse = record_parse,
+	.run = record_run,
+};

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Opening records for reading (see record_io.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record_io.h"
+
+static int spool(int in, int *out)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[1 << 16];
+	int fd;
+
+	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf)), w = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = -errno;
+
+			close(fd);
+			return e;
+		}
+		if (!n)
+			break;
+		while (w < n) {
+			ssize_t k = write(fd, buf + w, (size_t)(n - w));
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				int e = -errno;
+
+				close(fd);
+				return e;
+			}
+			w += k;
+		}
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	*out = fd;
+	return 0;
+}
+
+int record_in_open(struct cli *cli, const char *path, bool rewind, struct record_in *in)
+{
+	char why[256];
+	int r;
+
+	memset(in, 0, sizeof(*in));
+	in->name = strcmp(path, "-") ? path : "stdin";
+	if (!strcmp(path, "-")) {
+		in->fd = STDIN_FILENO;
+		if (rewind && lseek(STDIN_FILENO, 0, SEEK_CUR) < 0) {
+			r = spool(STDIN_FILENO, &in->fd);
+			if (r)
+				return usage_error(cli, "-i -: copying stdin to a temporary file: %s",
+						   strerror(-r)), EXIT_FAIL;
+		}
+	} else {
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0)
+			return usage_error(cli, "-i '%s': %s", path, strerror(errno));
+	}
+	r = damonctl_rec_reader_new(in->fd, &in->r, why, sizeof(why));
+	if (r) {
+		if (in->fd != STDIN_FILENO)
+			close(in->fd);
+		in->fd = -1;
+		if (r == -EBADMSG)
+			return usage_error(cli, "-i '%s': %s", path, why);
+		return usage_error(cli, "-i '%s': %s", path, strerror(-r)), EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int record_in_report_loss(struct cli *cli, struct record_in *in)
+{
+	struct damonctl_rec_status st;
+
+	damonctl_rec_status(in->r, &st);
+	if (st.corrupt && st.format != DAMONCTL_REC_FMT_DAMONC)
+		fprintf(stderr, "damonc %s: warning: damo's document %s is cut short or damaged "
+			"after %" PRIu64 " snapshots; those were read\n", cli->cmd_name, in->name,
+			st.nr_snapshots);
+	else if (st.corrupt)
+		fprintf(stderr, "damonc %s: warning: %s is damaged after byte %" PRIu64 ": %" PRIu64
+			" bytes were skipped; %" PRIu64 " snapshots were read before it\n",
+			cli->cmd_name, in->name, st.bytes_ok, st.bytes_lost, st.nr_snapshots);
+	else if (!st.complete)
+		fprintf(stderr, "damonc %s: warning: %s was cut short (no end marker: recording "
+			"was interrupted); %" PRIu64 " snapshots read, %" PRIu64 " bytes after the "
+			"last whole chunk were lost\n", cli->cmd_name, in->name, st.nr_snapshots,
+			st.bytes_lost);
+	return EXIT_OK;
+}
+
+json_object *record_in_status_json(struct record_in *in)
+{
+	static const char *const fmts[] = { "damonc", "damo-json", "damo-zlib" };
+	json_object *o = json_object_new_object();
+	struct damonctl_rec_status st;
+
+	damonctl_rec_status(in->r, &st);
+	json_object_object_add(o, "name", json_object_new_string(in->name));
+	json_object_object_add(o, "format", json_object_new_string(fmts[st.format]));
+	json_object_object_add(o, "complete", json_object_new_boolean(st.complete));
+	json_object_object_add(o, "corrupt", json_object_new_boolean(st.corrupt));
+	json_object_object_add(o, "bytes_lost", json_object_new_uint64(st.bytes_lost));
+	return o;
+}
+
+void record_in_close(struct record_in *in)
+{
+	damonctl_rec_reader_free(in->r);
+	in->r = NULL;
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	in->fd = -1;
+}

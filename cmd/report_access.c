@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report access: the regions of one snapshot (the last in the time range, or the one
+ * at --at), filtered by size, access rate and age, sorted by address or hotness.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_input.h"
+
+enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE };
+
+static struct {
+	bool have_at;
+	uint64_t at_us;
+	enum sort_by sort;
+	uint64_t top;
+	uint64_t sz_min, sz_max;
+	uint64_t rate_min_bp, rate_max_bp;
+	uint64_t age_min_us, age_max_us;
+} ao = { .sz_max = UINT64_MAX, .rate_max_bp = 10000, .age_max_us = UINT64_MAX };
+
+enum { O_AT = 300, O_SORT, O_TOP, O_SIZE, O_RATE, O_AGE };
+
+static const struct opt access_opts[] = {
+	RIN_OPTS,
+	{ "at", O_AT, OV_TIME, "TIME", "the snapshot that ended at or after TIME since the record "
+	  "began (default: the last one)" },
+	{ "sort", O_SORT, OV_STRING, "KEY", "address (default), hot, cold, size or age" },
+	{ "top", O_TOP, OV_INT, "N", "only the first N regions after sorting" },
+	{ "size", O_SIZE, OV_RANGE, "MIN,MAX", "only regions of MIN to MAX bytes (e.g. 2MiB,)" },
+	{ "access-rate", O_RATE, OV_RANGE, "MIN,MAX", "only regions accessed in MIN to MAX of "
+	  "the samples (e.g. 50%,100%)" },
+	{ "age", O_AGE, OV_RANGE, "MIN,MAX", "only regions whose access rate has not changed for "
+	  "MIN to MAX (e.g. 10s,)" },
+	{ 0 },
+};
+
+/* "A,B" with either side empty; @parse fills one side. */
+static int split_range(struct cli *cli, const char *opt, const char *arg,
+		       int (*parse)(const char *, uint64_t *), uint64_t *lo, uint64_t *hi,
+		       const char *expect)
+{
+	const char *comma = strchr(arg, ',');
+	char a[64];
+	size_t n;
+
+	if (!comma || (n = (size_t)(comma - arg)) >= sizeof(a))
+		return usage_error(cli, "--%s '%s': expected MIN,MAX (either may be empty)", opt,
+				   arg);
+	memcpy(a, arg, n);
+	a[n] = '\0';
+	if ((n && parse(a, lo)) || (comma[1] && parse(comma + 1, hi)))
+		return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
+	if (*lo > *hi)
+		return usage_error(cli, "--%s '%s': MIN is above MAX", opt, arg);
+	return 0;
+}
+
+static int access_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = rin_parse(cli, key, arg);
+
+	if (r >= 0)
+		return r;
+	switch (key) {
+	case O_AT:
+		ao.have_at = true;
+		return parse_time_opt(cli, "at", arg, &ao.at_us);
+	case O_SORT:
+		if (!strcmp(arg, "address"))
+			ao.sort = SORT_ADDRESS;
+		else if (!strcmp(arg, "hot"))
+			ao.sort = SORT_HOT;
+		else if (!strcmp(arg, "cold"))
+			ao.sort = SORT_COLD;
+		else if (!strcmp(arg, "size"))
+			ao.sort = SORT_SIZE;
+		else if (!strcmp(arg, "age"))
+			ao.sort = SORT_AGE;
+		else
+			return usage_error(cli, "--sort '%s': expected address, hot, cold, size or "
+					   "age", arg);
+		return 0;
+	case O_TOP:
+		if (parse_uint_opt(cli, "top", arg, UINT32_MAX, &ao.top))
+			return EXIT_USAGE;
+		return ao.top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
+	case O_SIZE:
+		return split_range(cli, "size", arg, damonctl_parse_size, &ao.sz_min, &ao.sz_max,
+				   "sizes such as 4K or 2MiB");
+	case O_RATE:
+		r = split_range(cli, "access-rate", arg, damonctl_parse_percent_bp,
+				&ao.rate_min_bp, &ao.rate_max_bp, "percentages such as 5% or 50%");
+		if (!r && ao.rate_max_bp > 10000)
+			return usage_error(cli, "--access-rate '%s': at most 100%%", arg);
+		return r;
+	case O_AGE:
+		return split_range(cli, "age", arg, damonctl_parse_time_us, &ao.age_min_us,
+				   &ao.age_max_us, "times such as 100ms or 10s");
+	}
+	return EXIT_USAGE;
+}
+
+/* A region as shown: access rate in bp of samples, age in microseconds. */
+struct row {
+	uint64_t start, end;
+	uint32_t nr_accesses, age;
+	uint64_t rate_bp, age_us;
+};
+
+static uint64_t rate_bp(uint32_t nr, uint64_t sample_us, uint64_t aggr_us)
+{
+	uint64_t bp;
+
+	if (!aggr_us || !sample_us)
+		return 0;
+	bp = damonctl_nr_accesses_to_rate_bp(nr, sample_us, aggr_us);
+	return bp > 10000 ? 10000 : bp;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	switch (ao.sort) {
+	case SORT_HOT:
+		/* hotter: accessed more, then for longer */
+		if (x->rate_bp != y->rate_bp)
+			return x->rate_bp > y->rate_bp ? -1 : 1;
+		if (x->age_us != y->age_us)
+			return x->age_us > y->age_us ? -1 : 1;
+		break;
+	case SORT_COLD:
+		if (x->rate_bp != y->rate_bp)
+			return x->rate_bp < y->rate_bp ? -1 : 1;
+		if (x->age_us != y->age_us)
+			return x->age_us > y->age_us ? -1 : 1;
+		break;
+	case SORT_SIZE:
+		if (x->end - x->start != y->end - y->start)
+			return x->end - x->start > y->end - y->start ? -1 : 1;
+		break;
+	case SORT_AGE:
+		if (x->age_us != y->age_us)
+			return x->age_us > y->age_us ? -1 : 1;
+		break;
+	case SORT_ADDRESS:
+		break;
+	}
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+struct kept {
+	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_region *regions;
+	size_t cap;
+	bool have;
+};
+
+static int keep(struct kept *k, const struct damonctl_rec_snapshot *s)
+{
+	if (s->nr_regions > k->cap) {
+		void *p = realloc(k->regions, s->nr_regions * sizeof(*k->regions));
+
+		if (!p)
+			return -ENOMEM;
+		k->regions = p;
+		k->cap = s->nr_regions;
+	}
+	memcpy(k->regions, s->regions, s->nr_regions * sizeof(*k->regions));
+	k->s = *s;
+	k->s.regions = k->regions;
+	k->have = true;
+	return 0;
+}
+
+static void print_text(const struct rin *in, const struct kept *k, const struct row *rows,
+		       size_t n, uint64_t shown)
+{
+	char a[32], b[32], c[32], d[32];
+	size_t i;
+
+	printf("%s, snapshot at %.3f s (sample %s, aggr %s): %u regions, %s; %zu shown, %s\n",
+	       rin_series_name(in), rin_rel_s(in, k->s.end_ns),
+	       fmt_time(k->s.sample_us, a, sizeof(a)), fmt_time(k->s.aggr_us, b, sizeof(b)),
+	       k->s.nr_regions, fmt_size(k->s.total_bytes, c, sizeof(c)), n,
+	       fmt_size(shown, d, sizeof(d)));
+	if (!n)
+		return;
+	printf("%-18s %-18s %11s %8s %12s %11s\n", "start", "end", "size", "access",
+	       "nr_accesses", "age");
+	for (i = 0; i < n; i++)
+		printf("0x%016" PRIx64 " 0x%016" PRIx64 " %11s %7.2f%% %12" PRIu32 " %11s\n",
+		       rows[i].start, rows[i].end, fmt_size(rows[i].end - rows[i].start, a,
+							     sizeof(a)),
+		       (double)rows[i].rate_bp / 100, rows[i].nr_accesses,
+		       fmt_time(rows[i].age_us, b, sizeof(b)));
+}
+
+static int print_json(const struct rin *in, const struct kept *k, const struct row *rows,
+		      size_t n, uint64_t shown)
+{
+	json_object *doc = json_doc_new(), *snap = json_object_new_object();
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(doc, "input", rin_input_json(in));
+	json_object_object_add(doc, "series", rin_series_json(in));
+	if (k->have) {
+		json_object_object_add(snap, "time_us", json_object_new_uint64(
+			k->s.end_ns > rin_base_ns(in) ? (k->s.end_ns - rin_base_ns(in)) / 1000 : 0));
+		json_object_object_add(snap, "start_ns", json_object_new_uint64(k->s.start_ns));
+		json_object_object_add(snap, "end_ns", json_object_new_uint64(k->s.end_ns));
+		json_object_object_add(snap, "sample_us", json_object_new_uint64(k->s.sample_us));
+		json_object_object_add(snap, "aggr_us", json_object_new_uint64(k->s.aggr_us));
+		json_object_object_add(snap, "nr_regions", json_object_new_uint64(k->s.nr_regions));
+		json_object_object_add(snap, "total_bytes",
+				       json_object_new_uint64(k->s.total_bytes));
+		json_object_object_add(doc, "snapshot", snap);
+	} else {
+		json_object_put(snap);
+		json_object_object_add(doc, "snapshot", NULL);
+	}
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "start", json_object_new_uint64(rows[i].start));
+		json_object_object_add(o, "end", json_object_new_uint64(rows[i].end));
+		json_object_object_add(o, "size", json_object_new_uint64(rows[i].end -
+									 rows[i].start));
+		json_object_object_add(o, "nr_accesses", json_object_new_uint64(rows[i].nr_accesses));
+		json_object_object_add(o, "access_rate_bp", json_object_new_uint64(rows[i].rate_bp));
+		json_object_object_add(o, "age_aggrs", json_object_new_uint64(rows[i].age));
+		json_object_object_add(o, "age_us", json_object_new_uint64(rows[i].age_us));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(doc, "regions", arr);
+	json_object_object_add(doc, "shown_bytes", json_object_new_uint64(shown));
+	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int access_run(struct cli *cli, int argc, char **argv)
+{
+	struct damonctl_rec_item it;
+	struct kept k = { 0 };
+	struct row *rows = NULL;
+	struct rin *in;
+	size_t n = 0, i;
+	uint64_t shown = 0;
+	int r, e;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	e = rin_open(cli, false, 1, &in);
+	if (e)
+		return e;
+	while ((r = rin_next(in, &it)) == 1) {
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		if (ao.have_at && k.have && rin_rel_s(in, k.s.end_ns) * 1e6 >= (double)ao.at_us)
+			break;	/* the first snapshot at or after --at is kept */
+		if (keep(&k, &it.snapshot)) {
+			r = -EXIT_FAIL;
+			usage_error(cli, "out of memory");
+			break;
+		}
+	}
+	if (r < 0) {
+		e = -r;
+		goto out;
+	}
+	if (!k.have) {
+		e = usage_error(cli, "no snapshot in %s%s", rin_o.input ? rin_o.input : "the capture",
+				rin_o.have_time || rin_o.target >= 0 || rin_o.cap.kdamond >= 0 ?
+				" matches the selection" : "");
+		e = EXIT_FAIL;
+		goto out;
+	}
+	rows = calloc(k.s.nr_regions ? k.s.nr_regions : 1, sizeof(*rows));
+	if (!rows) {
+		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		goto out;
+	}
+	for (i = 0; i < k.s.nr_regions; i++) {
+		const struct damonctl_rec_region *rg = &k.s.regions[i];
+		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
+				 rate_bp(rg->nr_accesses, k.s.sample_us, k.s.aggr_us),
+				 (uint64_t)rg->age * k.s.aggr_us };
+
+		if (w.end - w.start < ao.sz_min || w.end - w.start > ao.sz_max ||
+		    w.rate_bp < ao.rate_min_bp || w.rate_bp > ao.rate_max_bp ||
+		    w.age_us < ao.age_min_us || w.age_us > ao.age_max_us)
+			continue;
+		rows[n++] = w;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	if (ao.top && n > ao.top)
+		n = ao.top;
+	for (i = 0; i < n; i++)
+		shown += rows[i].end - rows[i].start;
+	if (cli->json)
+		e = print_json(in, &k, rows, n, shown);
+	else
+		print_text(in, &k, rows, n, shown);
+out:
+	free(rows);
+	free(k.regions);
+	r = rin_close(in);
+	return e ? e : r;
+}
+
+const struct cmd cmd_report_access = {
+	.name = "access",
+	.summary = "the regions of a snapshot: address, size, access rate, age; hottest/coldest",
+	.usage = "[-i FILE|-] [--at TIME] [--sort address|hot|cold|size|age] [--top N]\n"
+		 "       [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX] [--json]",
+	.opts = access_opts,
+	.parse = access_parse,
+	.run = access_run,
+};

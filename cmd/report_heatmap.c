@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report heatmap: access rate over time (x) and address (y).
+ *
+ * Two passes over the input: the first finds the time span and the address spans that
+ * regions ever covered (gaps between them, such as the unmapped space between a process's
+ * heap and its mmap area, are left out of the address axis), the second adds every region
+ * into the cells it covers, weighted by bytes. Memory: one snapshot and the grid.
+ * Formats: text (characters by rate), raw (time, address, rate triples for plotting), png
+ * and svg (a colour map).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "image.h"
+#include "report_input.h"
+
+enum hm_format { HM_TEXT, HM_RAW, HM_PNG, HM_SVG };
+
+static struct {
+	enum hm_format format;
+	bool format_set;
+	const char *output;
+	uint64_t tbins, abins;		/* 0: the format's default */
+	uint64_t cell;
+} ho = { .cell = 4 };
+
+enum { O_FORMAT = 300, O_BINS, O_CELL };
+
+static const struct opt heatmap_opts[] = {
+	RIN_OPTS,
+	{ "format", O_FORMAT, OV_FORMAT, "FORMAT", "text (default), raw, png or svg (default "
+	  "from -o's extension)" },
+	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png and svg)" },
+	{ "bins", O_BINS, OV_STRING, "TxA", "time x address cells (default: text 72x20, "
+	  "images 200x100)" },
+	{ "cell", O_CELL, OV_INT, "PIXELS", "images: pixels per cell side (default 4)" },
+	{ 0 },
+};
+
+static int heatmap_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = rin_parse(cli, key, arg);
+	char *x, *end;
+
+	if (r >= 0)
+		return r;
+	switch (key) {
+	case O_FORMAT:
+		ho.format_set = true;
+		if (!strcmp(arg, "text"))
+			ho.format = HM_TEXT;
+		else if (!strcmp(arg, "raw"))
+			ho.format = HM_RAW;
+		else if (!strcmp(arg, "png"))
+			ho.format = HM_PNG;
+		else if (!strcmp(arg, "svg"))
+			ho.format = HM_SVG;
+		else
+			return usage_error(cli, "--format '%s': expected text, raw, png or svg", arg);
+		return 0;
+	case 'o':
+		ho.output = arg;
+		return 0;
+	case O_BINS:
+		x = strchr(arg, 'x');
+		if (!x)
+			return usage_error(cli, "--bins '%s': expected TIMExADDRESS, e.g. 72x20", arg);
+		ho.tbins = strtoull(arg, &end, 10);
+		if (end != x || !ho.tbins || ho.tbins > 10000)
+			return usage_error(cli, "--bins '%s': time cells from 1 to 10000", arg);
+		ho.abins = strtoull(x + 1, &end, 10);
+		if (*end || !ho.abins || ho.abins > 10000)
+			return usage_error(cli, "--bins '%s': address cells from 1 to 10000", arg);
+		return 0;
+	case O_CELL:
+		if (parse_uint_opt(cli, "cell", arg, 64, &ho.cell))
+			return EXIT_USAGE;
+		return ho.cell ? 0 : usage_error(cli, "--cell '%s': at least 1", arg);
+	}
+	return EXIT_USAGE;
+}
+
+struct span {
+	uint64_t start, end, off;	/* off: where it begins on the gap-free axis */
+};
+
+struct heatmap {
+	struct span *spans, *tmp;
+	size_t nr_spans, cap, tmp_cap;
+	uint64_t covered;
+	uint64_t t_first, t_last, nr_snaps;
+	unsigned int nt, na;
+	uint64_t t_width, a_width;
+	double *sum, *weight;
+};
+
+/* Merge [s, e) into the sorted, disjoint span list. */
+static int add_span(struct heatmap *h, uint64_t s, uint64_t e)
+{
+	size_t lo = 0, hi = h->nr_spans, i, j, n = 0;
+
+	/* already covered: the common case once the first snapshot is in */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (h->spans[mid].end < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < h->nr_spans && h->spans[lo].start <= s && e <= h->spans[lo].end)
+		return 0;
+	if (h->nr_spans + 1 > h->tmp_cap) {
+		size_t c = (h->nr_spans + 1) * 2;
+		void *p = realloc(h->tmp, c * sizeof(*h->tmp)), *q;
+
+		if (!p)
+			return -ENOMEM;
+		h->tmp = p;
+		q = realloc(h->spans, c * sizeof(*h->spans));
+		if (!q)
+			return -ENOMEM;
+		h->spans = q;
+		h->tmp_cap = h->cap = c;
+	}
+	for (i = 0; i < lo; i++)
+		h->tmp[n++] = h->spans[i];
+	/* spans that touch or overlap [s, e) melt into it */
+	for (j = lo; j < h->nr_spans && h->spans[j].start <= e; j++) {
+		if (h->spans[j].start < s)
+			s = h->spans[j].start;
+		if (h->spans[j].end > e)
+			e = h->spans[j].end;
+	}
+	h->tmp[n++] = (struct span){ s, e, 0 };
+	for (; j < h->nr_spans; j++)
+		h->tmp[n++] = h->spans[j];
+	memcpy(h->spans, h->tmp, n * sizeof(*h->spans));
+	h->nr_spans = n;
+	return 0;
+}
+
+static int pass1(struct rin *in, struct heatmap *h)
+{
+	struct damonctl_rec_item it;
+	int r;
+
+	while ((r = rin_next(in, &it)) == 1) {
+		const struct damonctl_rec_snapshot *s = &it.snapshot;
+		uint32_t i = 0;
+
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		if (!h->nr_snaps++)
+			h->t_first = s->end_ns;
+		h->t_last = s->end_ns;
+		while (i < s->nr_regions) {
+			uint64_t a = s->regions[i].start, b = s->regions[i].end;
+
+			/* a run of adjacent regions is one span */
+			for (i++; i < s->nr_regions && s->regions[i].start == b; i++)
+				b = s->regions[i].end;
+			if (b > a && add_span(h, a, b))
+				return -ENOMEM;
+		}
+	}
+	return r;
+}
+
+static size_t find_span(const struct heatmap *h, uint64_t addr)
+{
+	size_t lo = 0, hi = h->nr_spans;
+
+	while (lo + 1 < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (h->spans[mid].start <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The real address at a position of the gap-free axis. */
+static uint64_t unmap(const struct heatmap *h, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < h->nr_spans && h->spans[i + 1].off <= off; i++)
+		;
+	return h->spans[i].start + (off - h->spans[i].off);
+}
+
+static void layout(struct heatmap *h, uint64_t tbins, uint64_t abins)
+{
+	size_t i;
+	uint64_t span_t;
+
+	for (i = 0; i < h->nr_spans; i++) {
+		h->spans[i].off = h->covered;
+		h->covered += h->spans[i].end - h->spans[i].start;
+	}
+	h->nt = (unsigned int)(h->nr_snaps < tbins ? h->nr_snaps : tbins);
+	span_t = h->t_last - h->t_first + 1;
+	h->t_width = (span_t + h->nt - 1) / h->nt;
+	h->na = (unsigned int)(h->covered < abins ? h->covered : abins);
+	h->a_width = (h->covered + h->na - 1) / h->na;
+}
+
+static int pass2(struct rin *in, struct heatmap *h)
+{
+	struct damonctl_rec_item it;
+	uint64_t nth = 0;
+	int r;
+
+	while ((r = rin_next(in, &it)) == 1) {
+		const struct damonctl_rec_snapshot *s = &it.snapshot;
+		unsigned int t;
+		uint32_t i;
+
+		if (it.type != DAMONCTL_REC_SNAPSHOT || !s->aggr_us || !s->sample_us)
+			continue;
+		/* a column per snapshot when they are fewer than the columns: their times jitter,
+		 * and binning by time would leave some columns empty and fill others twice */
+		if (h->nr_snaps <= h->nt)
+			t = (unsigned int)nth++;
+		else
+			t = (unsigned int)((s->end_ns - h->t_first) / h->t_width);
+		if (t >= h->nt)
+			t = h->nt - 1;
+		for (i = 0; i < s->nr_regions; i++) {
+			const struct damonctl_rec_region *rg = &s->regions[i];
+			const struct span *sp = &h->spans[find_span(h, rg->start)];
+			double rate = (double)rg->nr_accesses * (double)s->sample_us /
+				(double)s->aggr_us;
+			uint64_t o1 = sp->off + (rg->start - sp->start), o2 = o1 + (rg->end - rg->start);
+			uint64_t a;
+
+			if (rate > 1)
+				rate = 1;
+			for (a = o1 / h->a_width; a < h->na && a * h->a_width < o2; a++) {
+				uint64_t lo = a * h->a_width, hi = lo + h->a_width;
+				double ov = (double)((hi < o2 ? hi : o2) - (lo > o1 ? lo : o1));
+				size_t c = (size_t)t * h->na + a;
+
+				h->sum[c] += rate * ov;
+				h->weight[c] += ov;
+			}
+		}
+	}
+	return r;
+}
+
+/* The rate of a cell in [0, 1], or -1 for no data. */
+static double cell(const struct heatmap *h, unsigned int t, unsigned int a)
+{
+	size_t c = (size_t)t * h->na + a;
+
+	return h->weight[c] > 0 ? h->sum[c] / h->weight[c] : -1;
+}
+
+static void print_text(const struct rin *in, const struct heatmap *h, FILE *f)
+{
+	static const char levels[] = ".:-=+*#%@";
+	unsigned int t, a;
+	double t_end = (double)(h->t_last - rin_base_ns(in)) / 1e9;
+	char sz[32];
+
+	fprintf(f, "%s: access rate over time (x: %.3f s to %.3f s, %u columns) and address "
+		"(y: %s covered in %zu span%s, %u rows, gaps left out)\n", rin_series_name(in),
+		rin_rel_s(in, h->t_first), t_end, h->nt, fmt_size(h->covered, sz, sizeof(sz)),
+		h->nr_spans, h->nr_spans == 1 ? "" : "s", h->na);
+	for (a = h->na; a-- > 0;) {
+		fprintf(f, "0x%014" PRIx64 " |", unmap(h, (uint64_t)a * h->a_width));
+		for (t = 0; t < h->nt; t++) {
+			double v = cell(h, t, a);
+			int lvl;
+
+			if (v < 0) {
+				fputc(' ', f);
+				continue;
+			}
+			/* '.' is exactly 0; the rest split (0, 100%] in eight */
+			lvl = v <= 0 ? 0 : 1 + (int)(v * 8 - 1e-9);
+			fputc(levels[lvl > 8 ? 8 : lvl], f);
+		}
+		fputs("|\n", f);
+	}
+	{
+		char l[32], r[32];
+		int pad;
+
+		snprintf(l, sizeof(l), "%.3f s", rin_rel_s(in, h->t_first));
+		snprintf(r, sizeof(r), "%.3f s", t_end);
+		pad = (int)h->nt - (int)strlen(l) - (int)strlen(r);
+		fprintf(f, "%18s%s%*s%s\n", "", l, pad > 1 ? pad : 1, "", r);
+	}
+	fprintf(f, "'.' 0%%, ':-=+*#%%@' up to 100%% of samples accessed, ' ' no data\n");
+}
+
+static void print_raw(const struct rin *in, const struct heatmap *h, FILE *f)
+{
+	unsigned int t, a;
+
+	fprintf(f, "# time_s address access_rate_percent (%s)\n", rin_series_name(in));
+	for (t = 0; t < h->nt; t++)
+		for (a = 0; a < h->na; a++) {
+			double v = cell(h, t, a);
+
+			if (v >= 0)
+				fprintf(f, "%.6f %" PRIu64 " %.2f\n",
+					rin_rel_s(in, h->t_first + (uint64_t)t * h->t_width),
+					unmap(h, (uint64_t)a * h->a_width), v * 100);
+		}
+}
+
+static int print_json(const struct rin *in, const struct heatmap *h)
+{
+	json_object *doc = json_doc_new(), *times = json_object_new_array();
+	json_object *addrs = json_object_new_array(), *rows = json_object_new_array();
+	json_object *spans = json_object_new_array();
+	unsigned int t, a;
+	size_t i;
+
+	json_object_object_add(doc, "input", rin_input_json(in));
+	json_object_object_add(doc, "series", rin_series_json(in));
+	for (t = 0; t < h->nt; t++)
+		json_object_array_add(times, json_object_new_uint64(
+			(h->t_first + (uint64_t)t * h->t_width - rin_base_ns(in)) / 1000));
+	for (a = 0; a < h->na; a++) {
+		json_object *o = json_object_new_object();
+		uint64_t lo = (uint64_t)a * h->a_width;
+		uint64_t hi = lo + h->a_width < h->covered ? lo + h->a_width : h->covered;
+
+		json_object_object_add(o, "start", json_object_new_uint64(unmap(h, lo)));
+		json_object_object_add(o, "end", json_object_new_uint64(unmap(h, hi - 1) + 1));
+		json_object_array_add(addrs, o);
+	}
+	for (i = 0; i < h->nr_spans; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "start", json_object_new_uint64(h->spans[i].start));
+		json_object_object_add(o, "end", json_object_new_uint64(h->spans[i].end));
+		json_object_array_add(spans, o);
+	}
+	for (t = 0; t < h->nt; t++) {
+		json_object *row = json_object_new_array();
+
+		for (a = 0; a < h->na; a++) {
+			double v = cell(h, t, a);
+
+			json_object_array_add(row, v < 0 ? NULL :
+					      json_object_new_uint64((uint64_t)(v * 10000 + 0.5)));
+		}
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(doc, "time_bins_us", times);
+	json_object_object_add(doc, "time_bin_width_us", json_object_new_uint64(h->t_width / 1000));
+	json_object_object_add(doc, "address_spans", spans);
+	json_object_object_add(doc, "address_bins", addrs);
+	/* access rate in bp per [time][address] cell; null: no data */
+	json_object_object_add(doc, "access_rate_bp", rows);
+	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int write_png(const struct heatmap *h, FILE *f)
+{
+	uint32_t cs = (uint32_t)ho.cell, w = h->nt * cs, hh = h->na * cs, x, y;
+	uint8_t *px = malloc((size_t)w * hh * 3);
+	int r;
+
+	if (!px)
+		return -ENOMEM;
+	for (y = 0; y < hh; y++)
+		for (x = 0; x < w; x++)
+			heat_rgb(cell(h, x / cs, h->na - 1 - y / cs), px + ((size_t)y * w + x) * 3);
+	r = png_write(f, w, hh, px);
+	free(px);
+	return r;
+}
+
+static void write_svg(const struct rin *in, const struct heatmap *h, FILE *f)
+{
+	const unsigned int cs = (unsigned int)ho.cell, left = 150, top = 30, bottom = 50;
+	unsigned int w = h->nt * cs, hh = h->na * cs, t, a, i;
+	uint8_t rgb[3];
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
+		"font-family=\"monospace\" font-size=\"11\">\n", left + w + 20, top + hh + bottom);
+	fprintf(f, "<title>damonc heatmap: %s</title>\n", rin_series_name(in));
+	fprintf(f, "<text x=\"%u\" y=\"18\">%s: access rate by time and address</text>\n", left,
+		rin_series_name(in));
+	fprintf(f, "<g shape-rendering=\"crispEdges\">\n");
+	for (t = 0; t < h->nt; t++)
+		for (a = 0; a < h->na; a++) {
+			heat_rgb(cell(h, t, a), rgb);
+			fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+				"fill=\"#%02x%02x%02x\"/>\n", left + t * cs, top + (h->na - 1 - a) * cs,
+				cs, cs, rgb[0], rgb[1], rgb[2]);
+		}
+	fprintf(f, "</g>\n");
+	/* address labels: five along the axis */
+	for (i = 0; i <= 4; i++) {
+		unsigned int ab = i * (h->na - 1) / 4;
+
+		fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">0x%" PRIx64 "</text>\n",
+			left - 6, top + (h->na - ab) * cs - 2, unmap(h, (uint64_t)ab * h->a_width));
+	}
+	for (i = 0; i <= 4; i++) {
+		unsigned int tb = i * (h->nt - 1) / 4;
+
+		fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%.1f s</text>\n",
+			left + tb * cs + cs / 2, top + hh + 16,
+			rin_rel_s(in, h->t_first + (uint64_t)tb * h->t_width));
+	}
+	fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time (address gaps left out; "
+		"dark: cold, yellow: hot, grey: no data)</text>\n</svg>\n", left + w / 2,
+		top + hh + 36);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcasecmp(s + n - m, suffix);
+}
+
+static int heatmap_run(struct cli *cli, int argc, char **argv)
+{
+	struct heatmap h = { 0 };
+	struct rin *in;
+	FILE *f = stdout;
+	int r, e = EXIT_OK;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (!ho.format_set && ho.output)
+		ho.format = ends_with(ho.output, ".png") ? HM_PNG : ends_with(ho.output, ".svg") ?
+			HM_SVG : HM_TEXT;
+	if ((ho.format == HM_PNG || ho.format == HM_SVG) && cli->json)
+		return usage_error(cli, "--json describes the grid as text does; images have no "
+				   "JSON form (use --format text --json)");
+	if (ho.format == HM_PNG && (!ho.output || !strcmp(ho.output, "-")) &&
+	    isatty(STDOUT_FILENO))
+		return usage_error(cli, "--format png: name a file with -o (not a terminal)");
+	if (!ho.tbins) {
+		bool img = ho.format == HM_PNG || ho.format == HM_SVG;
+
+		ho.tbins = img ? 200 : 72;
+		ho.abins = img ? 100 : 20;
+	}
+	e = rin_open(cli, true, 0, &in);
+	if (e)
+		return e;
+	r = pass1(in, &h);
+	if (r < 0) {
+		e = r == -ENOMEM ? (usage_error(cli, "out of memory"), EXIT_FAIL) : -r;
+		goto out;
+	}
+	if (!h.nr_snaps || !h.nr_spans) {
+		e = (usage_error(cli, "no snapshot with regions in %s",
+				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
+		goto out;
+	}
+	layout(&h, ho.tbins, ho.abins);
+	h.sum = calloc((size_t)h.nt * h.na, sizeof(*h.sum));
+	h.weight = calloc((size_t)h.nt * h.na, sizeof(*h.weight));
+	if (!h.sum || !h.weight) {
+		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		goto out;
+	}
+	e = rin_rewind(in);
+	if (e)
+		goto out;
+	r = pass2(in, &h);
+	if (r < 0) {
+		e = -r;
+		goto out;
+	}
+	if (cli->json) {
+		e = print_json(in, &h);
+		goto out;
+	}
+	if (ho.output && strcmp(ho.output, "-")) {
+		f = fopen(ho.output, "we");
+		if (!f) {
+			f = stdout;
+			e = usage_error(cli, "-o '%s': %s", ho.output, strerror(errno));
+			goto out;
+		}
+	}
+	switch (ho.format) {
+	case HM_TEXT:
+		print_text(in, &h, f);
+		break;
+	case HM_RAW:
+		print_raw(in, &h, f);
+		break;
+	case HM_PNG:
+		if (write_png(&h, f))
+			e = (usage_error(cli, "writing the PNG failed"), EXIT_FAIL);
+		break;
+	case HM_SVG:
+		write_svg(in, &h, f);
+		break;
+	}
+	if ((f == stdout ? fflush(f) : fclose(f)) && !e)
+		e = (usage_error(cli, "writing '%s': %s", ho.output ? ho.output : "stdout",
+				 strerror(errno)), EXIT_FAIL);
+out:
+	free(h.spans);
+	free(h.tmp);
+	free(h.sum);
+	free(h.weight);
+	r = rin_close(in);
+	return e ? e : r;
+}
+
+const struct cmd cmd_report_heatmap = {
+	.name = "heatmap",
+	.summary = "access rate by time and address: text, raw triples, PNG or SVG",
+	.usage = "[-i FILE|-] [--format text|raw|png|svg] [-o FILE] [--bins TxA] [--cell PIXELS]\n"
+		 "       [--time-range START,END] [--address-range START-END] [--json]",
+	.opts = heatmap_opts,
+	.parse = heatmap_parse,
+	.run = heatmap_run,
+};

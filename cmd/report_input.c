@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The input of every record report (see report_input.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_input.h"
+
+struct rin_opts rin_o = { .cap = { .kdamond = -1 }, .target = -2 };
+
+struct rin {
+	struct cli *cli;
+	struct record_in rec;
+	bool have_rec;
+	struct capture *cap;		/* live, streaming */
+	bool live;
+	bool locked;			/* the series is chosen */
+	uint32_t kdamond, context;
+	int32_t target, scheme;
+	bool have_base;
+	uint64_t base_ns;
+	bool at_end;			/* the input was read to its end */
+	int end_reason;			/* from the END item, -1 before it */
+	struct damonctl_rec_region *clip;
+	size_t clip_cap;
+	char name[64];
+};
+
+static int parse_range_time(struct cli *cli, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char a[64];
+	size_t n;
+
+	if (!comma || (n = (size_t)(comma - arg)) >= sizeof(a))
+		return usage_error(cli, "--time-range '%s': expected START,END (e.g. 5s,1m)", arg);
+	memcpy(a, arg, n);
+	a[n] = '\0';
+	rin_o.t_min_us = 0;
+	rin_o.t_max_us = UINT64_MAX;
+	if (n && damonctl_parse_time_us(a, &rin_o.t_min_us))
+		return usage_error(cli, "--time-range '%s': '%s' is not a time such as 5s", arg, a);
+	if (comma[1] && damonctl_parse_time_us(comma + 1, &rin_o.t_max_us))
+		return usage_error(cli, "--time-range '%s': '%s' is not a time such as 1m", arg,
+				   comma + 1);
+	if (rin_o.t_min_us > rin_o.t_max_us)
+		return usage_error(cli, "--time-range '%s': START is after END", arg);
+	rin_o.have_time = true;
+	return 0;
+}
+
+static int parse_range_addr(struct cli *cli, const char *arg)
+{
+	const char *dash = strchr(arg, '-');
+	char a[64];
+	size_t n;
+
+	if (!dash || (n = (size_t)(dash - arg)) >= sizeof(a) || !n)
+		return usage_error(cli, "--address-range '%s': expected START-END", arg);
+	memcpy(a, arg, n);
+	a[n] = '\0';
+	/* an address (decimal or 0x hex), or a size such as 4G */
+	if ((damonctl_parse_u64(a, &rin_o.a_min) && damonctl_parse_size(a, &rin_o.a_min)) ||
+	    (damonctl_parse_u64(dash + 1, &rin_o.a_max) &&
+	     damonctl_parse_size(dash + 1, &rin_o.a_max)))
+		return usage_error(cli, "--address-range '%s': expected addresses such as "
+				   "0x7f0000000000 or sizes such as 4G", arg);
+	if (rin_o.a_min >= rin_o.a_max)
+		return usage_error(cli, "--address-range '%s': START must be below END", arg);
+	rin_o.have_addr = true;
+	return 0;
+}
+
+int rin_parse(struct cli *cli, int key, const char *arg)
+{
+	uint64_t v;
+
+	switch (key) {
+	case 'i':
+		rin_o.input = arg;
+		return 0;
+	case 500:
+		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
+			return EXIT_USAGE;
+		rin_o.cap.kdamond = (int)v;
+		return 0;
+	case 501:
+		if (parse_uint_opt(cli, "target", arg, INT32_MAX, &v))
+			return EXIT_USAGE;
+		rin_o.target = (int)v;
+		return 0;
+	case 502:
+		return parse_range_time(cli, arg);
+	case 503:
+		return parse_range_addr(cli, arg);
+	case 504:
+		if (parse_time_opt(cli, "duration", arg, &rin_o.cap.duration_us))
+			return EXIT_USAGE;
+		if (!rin_o.cap.duration_us || rin_o.cap.duration_us == DAMONCTL_MAX)
+			return usage_error(cli, "--duration '%s': expected a time above 0", arg);
+		return 0;
+	case 505:
+		if (parse_time_opt(cli, "interval", arg, &rin_o.cap.interval_us))
+			return EXIT_USAGE;
+		if (rin_o.cap.interval_us < 1000 || rin_o.cap.interval_us == DAMONCTL_MAX)
+			return usage_error(cli, "--interval '%s': at least 1ms", arg);
+		return 0;
+	case 506:
+		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &rin_o.cap.count))
+			return EXIT_USAGE;
+		if (!rin_o.cap.count)
+			return usage_error(cli, "--count '%s': at least 1", arg);
+		return 0;
+	case 507:
+		rin_o.cap.allow_foreign = true;
+		return 0;
+	}
+	return -1;
+}
+
+/* A live capture into an unlinked temporary record, for reports that make several passes. */
+static int capture_to_file(struct rin *in)
+{
+	const char *dir = getenv("TMPDIR");
+	struct damonctl_rec_writer *w = NULL;
+	struct damonctl_rec_item it;
+	struct capture *c;
+	int fd, r, e;
+
+	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return usage_error(in->cli, "a temporary file for the capture: %s",
+				   strerror(errno)), EXIT_FAIL;
+	e = capture_start(in->cli, &rin_o.cap, &c);
+	if (e) {
+		close(fd);
+		return e;
+	}
+	r = damonctl_rec_writer_new(fd, 0, NULL, &w);
+	while (!r && (r = capture_next(c, &it)) == 1) {
+		if (it.type == DAMONCTL_REC_SNAPSHOT)
+			r = damonctl_rec_write_snapshot(w, &it.snapshot);
+		else if (it.type == DAMONCTL_REC_STATS)
+			r = damonctl_rec_write_stats(w, &it.stats);
+		else if (it.type == DAMONCTL_REC_CONFIG)
+			r = damonctl_rec_write_config(w, it.time_ns, it.json);
+		else
+			r = 0;
+	}
+	e = r < 0 && r > -256 ? (usage_error(in->cli, "writing the capture: %s", strerror(-r)),
+				 EXIT_FAIL) : r < 0 ? -r : 0;
+	if (w)
+		damonctl_rec_writer_finish(w, (int)capture_end_reason(c));
+	r = capture_finish(c);
+	if (e || r) {
+		close(fd);
+		return e ? e : r;
+	}
+	lseek(fd, 0, SEEK_SET);
+	in->rec.name = "the capture";
+	in->rec.fd = fd;
+	{
+		char why[256];
+
+		r = damonctl_rec_reader_new(fd, &in->rec.r, why, sizeof(why));
+		if (r) {
+			close(fd);
+			return usage_error(in->cli, "reading back the capture: %s", why), EXIT_FAIL;
+		}
+	}
+	in->have_rec = true;
+	return 0;
+}
+
+int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out)
+{
+	struct rin *in = calloc(1, sizeof(*in));
+	int e;
+
+	if (!in)
+		return usage_error(cli, "out of memory"), EXIT_FAIL;
+	in->cli = cli;
+	in->end_reason = -1;
+	if (rin_o.input) {
+		if (rin_o.cap.duration_us || rin_o.cap.interval_us || rin_o.cap.count ||
+		    rin_o.cap.allow_foreign) {
+			free(in);
+			return usage_error(cli, "-i reads a record: --duration, --interval, --count "
+					   "and --allow-foreign are for live captures");
+		}
+		e = record_in_open(cli, rin_o.input, rewind, &in->rec);
+		if (e) {
+			free(in);
+			return e;
+		}
+		in->have_rec = true;
+		*out = in;
+		return 0;
+	}
+	in->live = true;
+	if (!rin_o.cap.duration_us && !rin_o.cap.count) {
+		if (!live_count) {
+			free(in);
+			return usage_error(cli, "reading a live kdamond needs --duration or --count "
+					   "(or read a record with -i)");
+		}
+		rin_o.cap.count = live_count;
+	}
+	capture_catch_signals();
+	e = rewind ? capture_to_file(in) : capture_start(cli, &rin_o.cap, &in->cap);
+	if (e) {
+		free(in);
+		return e;
+	}
+	*out = in;
+	return 0;
+}
+
+static bool pick(struct rin *in, const struct damonctl_rec_snapshot *s)
+{
+	if (rin_o.cap.kdamond >= 0 && s->kdamond != (uint32_t)rin_o.cap.kdamond)
+		return false;
+	if (rin_o.target >= 0 && s->target != rin_o.target)
+		return false;
+	if (!in->locked) {
+		in->locked = true;
+		in->kdamond = s->kdamond;
+		in->context = s->context;
+		in->target = s->target;
+		in->scheme = s->scheme;
+		if (s->target >= 0)
+			snprintf(in->name, sizeof(in->name), "kdamond %u target %d", s->kdamond,
+				 s->target);
+		else
+			snprintf(in->name, sizeof(in->name), "kdamond %u", s->kdamond);
+		if (s->scheme >= 0)
+			snprintf(in->name + strlen(in->name), sizeof(in->name) - strlen(in->name),
+				 " scheme %d", s->scheme);
+	}
+	return s->kdamond == in->kdamond && s->context == in->context &&
+	       s->target == in->target && s->scheme == in->scheme;
+}
+
+static bool in_time(struct rin *in, uint64_t ns)
+{
+	uint64_t rel;
+
+	if (!rin_o.have_time)
+		return true;
+	rel = ns >= in->base_ns ? (ns - in->base_ns) / 1000 : 0;
+	return rel >= rin_o.t_min_us && rel <= rin_o.t_max_us;
+}
+
+static int clip(struct rin *in, struct damonctl_rec_snapshot *s)
+{
+	uint32_t i, n = 0;
+	uint64_t total = 0;
+
+	if (!rin_o.have_addr)
+		return 0;
+	if (s->nr_regions > in->clip_cap) {
+		void *p = realloc(in->clip, s->nr_regions * sizeof(*in->clip));
+
+		if (!p)
+			return -ENOMEM;
+		in->clip = p;
+		in->clip_cap = s->nr_regions;
+	}
+	for (i = 0; i < s->nr_regions; i++) {
+		struct damonctl_rec_region r = s->regions[i];
+
+		if (r.end <= rin_o.a_min || r.start >= rin_o.a_max)
+			continue;
+		if (r.start < rin_o.a_min || r.end > rin_o.a_max) {
+			uint64_t sz = r.end - r.start;
+
+			r.start = r.start < rin_o.a_min ? rin_o.a_min : r.start;
+			r.end = r.end > rin_o.a_max ? rin_o.a_max : r.end;
+			if (r.sz_filter_passed)
+				r.sz_filter_passed = (uint64_t)((double)r.sz_filter_passed *
+							(double)(r.end - r.start) / (double)sz);
+		}
+		total += r.end - r.start;
+		in->clip[n++] = r;
+	}
+	s->regions = in->clip;
+	s->nr_regions = n;
+	s->total_bytes = total;
+	return 0;
+}
+
+int rin_next(struct rin *in, struct damonctl_rec_item *it)
+{
+	for (;;) {
+		int r = in->cap ? capture_next(in->cap, it) : damonctl_rec_next(in->rec.r, it);
+
+		if (r < 0 && in->cap)
+			return r;
+		if (r < 0)
+			return usage_error(in->cli, "reading %s: %s", in->rec.name, strerror(-r)),
+			       -EXIT_FAIL;
+		if (!r) {
+			in->at_end = true;
+			return 0;
+		}
+		if (it->type == DAMONCTL_REC_SNAPSHOT) {
+			if (!in->have_base) {
+				in->have_base = true;
+				in->base_ns = it->snapshot.start_ns;
+			}
+			if (!pick(in, &it->snapshot) || !in_time(in, it->snapshot.end_ns))
+				continue;
+			if (clip(in, &it->snapshot))
+				return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
+		} else if (it->type == DAMONCTL_REC_END) {
+			in->end_reason = (int)it->end.reason;
+		} else if (it->type == DAMONCTL_REC_STATS) {
+			if (!in->have_base) {
+				in->have_base = true;
+				in->base_ns = it->stats.time_ns;
+			}
+			if (rin_o.cap.kdamond >= 0 && it->stats.kdamond != (uint32_t)rin_o.cap.kdamond)
+				continue;
+			if (!in_time(in, it->stats.time_ns))
+				continue;
+		}
+		return 1;
+	}
+}
+
+int rin_rewind(struct rin *in)
+{
+	int r;
+
+	if (!in->have_rec)
+		return usage_error(in->cli, "internal: a live capture cannot be read twice"),
+		       EXIT_FAIL;
+	in->at_end = false;
+	r = damonctl_rec_rewind(in->rec.r);
+	if (r)
+		return usage_error(in->cli, "reading %s again: %s", in->rec.name, strerror(-r)),
+		       EXIT_FAIL;
+	return 0;
+}
+
+uint64_t rin_base_ns(const struct rin *in)
+{
+	return in->base_ns;
+}
+
+const char *rin_series_name(const struct rin *in)
+{
+	return in->locked ? in->name : "no snapshot";
+}
+
+json_object *rin_series_json(const struct rin *in)
+{
+	json_object *o;
+
+	if (!in->locked)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "kdamond", json_object_new_int((int)in->kdamond));
+	json_object_object_add(o, "context", json_object_new_int((int)in->context));
+	json_object_object_add(o, "target", in->target >= 0 ?
+			       json_object_new_int(in->target) : NULL);
+	json_object_object_add(o, "scheme", in->scheme >= 0 ?
+			       json_object_new_int(in->scheme) : NULL);
+	return o;
+}
+
+json_object *rin_input_json(const struct rin *in)
+{
+	json_object *o;
+
+	if (in->have_rec && !in->live) {
+		o = record_in_status_json((struct record_in *)&in->rec);
+		json_object_object_add(o, "read_to_end", json_object_new_boolean(in->at_end));
+		json_object_object_add(o, "end_reason", in->end_reason < 0 ? NULL :
+			json_object_new_string(damonctl_rec_end_reason_name(in->end_reason)));
+		if (!in->at_end) {
+			/* what follows was not read: nothing is known of it */
+			json_object_object_add(o, "complete", NULL);
+			json_object_object_add(o, "bytes_lost", NULL);
+		}
+		return o;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "live", json_object_new_boolean(true));
+	return o;
+}
+
+int rin_close(struct rin *in)
+{
+	int e = EXIT_OK;
+
+	if (!in)
+		return EXIT_OK;
+	if (in->have_rec && !in->live && in->at_end)
+		record_in_report_loss(in->cli, &in->rec);
+	if (in->have_rec)
+		record_in_close(&in->rec);
+	if (in->cap)
+		e = capture_finish(in->cap);
+	free(in->clip);
+	free(in);
+	return e;
+}

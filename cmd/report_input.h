@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every record report reads: a record file, stdin, or a live kdamond (captured as
+ * `damonc record` does), narrowed to one series (kdamond, context, target, scheme), a time
+ * range and an address range. Items come one at a time: memory stays bounded by one
+ * snapshot whatever the record's length.
+ */
+#ifndef DAMONC_REPORT_INPUT_H
+#define DAMONC_REPORT_INPUT_H
+
+#include "capture.h"
+#include "record_io.h"
+
+/* Option keys 500..519 are the input's. */
+#define RIN_OPTS \
+	{ "input", 'i', OV_FILE, "FILE", "read the record FILE ('-': stdin; damonc's or damo's " \
+	  "format); default: capture the running kdamond now" }, \
+	{ "kdamond", 500, OV_INT, "N", "only kdamond N (live: capture kdamond N)" }, \
+	{ "target", 501, OV_INT, "N", "only target N (default: the first series of the record)" }, \
+	{ "time-range", 502, OV_RANGE, "START,END", "only snapshots that ended from START to END " \
+	  "after the record began (e.g. 5s,1m; either may be empty)" }, \
+	{ "address-range", 503, OV_REGION, "START-END", "only memory in [START, END) (e.g. " \
+	  "0x7f0000000000-0x7f0004000000)" }, \
+	{ "duration", 504, OV_TIME, "TIME", "live: capture for TIME" }, \
+	{ "interval", 505, OV_TIME, "TIME", "live: time between snapshots (default: 1s)" }, \
+	{ "count", 506, OV_INT, "N", "live: capture N snapshots" }, \
+	{ "allow-foreign", 507, OV_NONE, NULL, "live: allow writing to a kdamond damonc did not " \
+	  "start (see damonc-record(1))" }
+
+struct rin_opts {
+	const char *input;
+	struct capture_opts cap;
+	int target;			/* -2: the first series' */
+	bool have_time;
+	uint64_t t_min_us, t_max_us;
+	bool have_addr;
+	uint64_t a_min, a_max;
+};
+extern struct rin_opts rin_o;
+
+/* 0, an exit code, or -1 when @key is not an input option. */
+int rin_parse(struct cli *cli, int key, const char *arg);
+
+struct rin;
+/* @rewind: the report makes several passes. @live_count: snapshots a live capture takes when
+ * neither --duration nor --count is given (0: one of them is required). */
+int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out);
+/* 1 (an item), 0 (the end), or -EXIT_* after an error was reported. Snapshots are those of
+ * the chosen series in the time range, clipped to the address range. */
+int rin_next(struct rin *in, struct damonctl_rec_item *it);
+int rin_rewind(struct rin *in);
+/* Nanoseconds: the start of the record's first snapshot (the origin of every time shown). */
+uint64_t rin_base_ns(const struct rin *in);
+/* "kdamond 0 target 0" for titles; {"kdamond":..} for JSON. */
+const char *rin_series_name(const struct rin *in);
+json_object *rin_series_json(const struct rin *in);
+/* {"name", "format", "complete", ...} of the input (a live capture: {"live": true}). */
+json_object *rin_input_json(const struct rin *in);
+/* Warn about a cut-short record, undo a live capture; returns an exit code. */
+int rin_close(struct rin *in);
+
+/* Microseconds since rin_base_ns(). */
+static inline double rin_rel_s(const struct rin *in, uint64_t ns)
+{
+	uint64_t b = rin_base_ns(in);
+
+	return ns >= b ? (double)(ns - b) / 1e9 : -(double)(b - ns) / 1e9;
+}
+
+#endif

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report wss: the working set size (bytes of regions accessed in at least a given
+ * share of the samples) over time, as percentiles over the whole range or per window, or
+ * snapshot by snapshot. Percentiles come from a fixed-size histogram (quantile.h), so
+ * memory does not grow with the record.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantile.h"
+#include "report_input.h"
+
+#define MAX_PCTS 32
+
+static struct {
+	uint64_t min_rate_bp;		/* 0: any access */
+	double pcts[MAX_PCTS];
+	unsigned int nr_pcts;
+	uint64_t window_us;
+	bool series;
+} wo;
+
+enum { O_MIN_RATE = 300, O_PCTS, O_WINDOW, O_SERIES };
+
+static const struct opt wss_opts[] = {
+	RIN_OPTS,
+	{ "min-access-rate", O_MIN_RATE, OV_PERCENT, "PERCENT", "count regions accessed in at "
+	  "least PERCENT of the samples (default: any access)" },
+	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles (default "
+	  "0,25,50,75,90,99,100)" },
+	{ "window", O_WINDOW, OV_TIME, "TIME", "percentiles per window of TIME, in time order" },
+	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's working set size" },
+	{ 0 },
+};
+
+static int wss_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = rin_parse(cli, key, arg);
+	const char *p;
+
+	if (r >= 0)
+		return r;
+	switch (key) {
+	case O_MIN_RATE:
+		return parse_percent_opt(cli, "min-access-rate", arg, &wo.min_rate_bp);
+	case O_PCTS:
+		wo.nr_pcts = 0;
+		for (p = arg; *p;) {
+			char *end;
+			double v = strtod(p, &end);
+
+			if (end == p || v < 0 || v > 100 || (*end && *end != ',') ||
+			    wo.nr_pcts >= MAX_PCTS)
+				return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
+						   "from 0 to 100, comma-separated", arg, MAX_PCTS);
+			wo.pcts[wo.nr_pcts++] = v;
+			p = *end ? end + 1 : end;
+		}
+		return wo.nr_pcts ? 0 : usage_error(cli, "--percentiles: empty list");
+	case O_WINDOW:
+		if (parse_time_opt(cli, "window", arg, &wo.window_us))
+			return EXIT_USAGE;
+		return wo.window_us && wo.window_us != DAMONCTL_MAX ? 0 :
+			usage_error(cli, "--window '%s': expected a time above 0", arg);
+	case O_SERIES:
+		wo.series = true;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static uint64_t wss_of(const struct damonctl_rec_snapshot *s)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->nr_regions; i++) {
+		const struct damonctl_rec_region *r = &s->regions[i];
+		uint64_t bp;
+
+		if (!r->nr_accesses)
+			continue;
+		bp = s->aggr_us && s->sample_us ?
+			damonctl_nr_accesses_to_rate_bp(r->nr_accesses, s->sample_us, s->aggr_us) : 0;
+		if (bp >= wo.min_rate_bp)
+			sum += r->end - r->start;
+	}
+	return sum;
+}
+
+static json_object *pcts_json(const struct qhist *h)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < wo.nr_pcts; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "percentile", json_object_new_double(wo.pcts[i]));
+		json_object_object_add(o, "wss", json_object_new_uint64(qhist_percentile(h,
+										    wo.pcts[i])));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static void window_row(const struct rin *in, const struct qhist *h, uint64_t w0)
+{
+	char buf[32];
+	unsigned int i;
+
+	printf("%9.1f s %6" PRIu64, (double)w0 / 1e6, h->n);
+	for (i = 0; i < wo.nr_pcts; i++)
+		printf(" %11s", fmt_size(qhist_percentile(h, wo.pcts[i]), buf, sizeof(buf)));
+	printf(" %11s\n", fmt_size(h->n ? (uint64_t)(h->sum / (double)h->n) : 0, buf,
+				    sizeof(buf)));
+	(void)in;
+}
+
+static json_object *window_json(const struct qhist *h, uint64_t w0)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "start_us", json_object_new_uint64(w0));
+	json_object_object_add(o, "end_us", json_object_new_uint64(w0 + wo.window_us));
+	json_object_object_add(o, "snapshots", json_object_new_uint64(h->n));
+	json_object_object_add(o, "percentiles", pcts_json(h));
+	json_object_object_add(o, "mean", json_object_new_uint64(
+		h->n ? (uint64_t)(h->sum / (double)h->n) : 0));
+	return o;
+}
+
+static int wss_run(struct cli *cli, int argc, char **argv)
+{
+	struct qhist *all = malloc(sizeof(*all)), *win = malloc(sizeof(*win));
+	json_object *windows = NULL, *series = NULL;
+	struct damonctl_rec_item it;
+	uint64_t first_ns = 0, last_ns = 0, w0 = 0;
+	bool header = false, win_open = false;
+	char buf[32], buf2[32];
+	struct rin *in = NULL;
+	unsigned int i;
+	int r, e;
+
+	if (argc) {
+		free(all);
+		free(win);
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	}
+	if (!all || !win) {
+		free(all);
+		free(win);
+		return usage_error(cli, "out of memory"), EXIT_FAIL;
+	}
+	if (!wo.nr_pcts) {
+		static const double d[] = { 0, 25, 50, 75, 90, 99, 100 };
+
+		memcpy(wo.pcts, d, sizeof(d));
+		wo.nr_pcts = 7;
+	}
+	if (wo.series && wo.window_us) {
+		e = usage_error(cli, "--series and --window: pick one");
+		goto out;
+	}
+	qhist_reset(all);
+	qhist_reset(win);
+	e = rin_open(cli, false, 0, &in);
+	if (e)
+		goto out;
+	if (cli->json) {
+		windows = wo.window_us ? json_object_new_array() : NULL;
+		series = wo.series ? json_object_new_array() : NULL;
+	}
+	while ((r = rin_next(in, &it)) == 1) {
+		uint64_t v, t_us;
+
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		v = wss_of(&it.snapshot);
+		t_us = (it.snapshot.end_ns - rin_base_ns(in)) / 1000;
+		if (!all->n)
+			first_ns = it.snapshot.end_ns;
+		last_ns = it.snapshot.end_ns;
+		qhist_add(all, v);
+		if (wo.series) {
+			if (series) {
+				json_object *o = json_object_new_object();
+
+				json_object_object_add(o, "time_us", json_object_new_uint64(t_us));
+				json_object_object_add(o, "wss", json_object_new_uint64(v));
+				json_object_array_add(series, o);
+			} else {
+				if (!header)
+					printf("%11s %11s\n", "time", "wss");
+				header = true;
+				printf("%9.3f s %11s\n", (double)t_us / 1e6, fmt_size(v, buf, sizeof(buf)));
+			}
+		}
+		if (wo.window_us) {
+			/* windows are aligned on the record's start; empty ones are skipped */
+			uint64_t w = t_us / wo.window_us * wo.window_us;
+
+			if (win_open && w != w0) {
+				if (windows)
+					json_object_array_add(windows, window_json(win, w0));
+				else
+					window_row(in, win, w0);
+				qhist_reset(win);
+			}
+			if (!windows && !header) {
+				printf("%11s %6s", "window", "snaps");
+				for (i = 0; i < wo.nr_pcts; i++) {
+					snprintf(buf2, sizeof(buf2), "p%g", wo.pcts[i]);
+					printf(" %11s", buf2);
+				}
+				printf(" %11s\n", "mean");
+				header = true;
+			}
+			w0 = w;
+			win_open = true;
+			qhist_add(win, v);
+		}
+	}
+	if (r < 0) {
+		e = -r;
+		goto out;
+	}
+	if (win_open) {
+		if (windows)
+			json_object_array_add(windows, window_json(win, w0));
+		else
+			window_row(in, win, w0);
+	}
+	if (cli->json) {
+		json_object *doc = json_doc_new();
+
+		json_object_object_add(doc, "input", rin_input_json(in));
+		json_object_object_add(doc, "series", rin_series_json(in));
+		json_object_object_add(doc, "min_access_rate_bp",
+				       json_object_new_uint64(wo.min_rate_bp));
+		json_object_object_add(doc, "snapshots", json_object_new_uint64(all->n));
+		json_object_object_add(doc, "percentiles", pcts_json(all));
+		json_object_object_add(doc, "mean", json_object_new_uint64(
+			all->n ? (uint64_t)(all->sum / (double)all->n) : 0));
+		if (windows)
+			json_object_object_add(doc, "windows", windows);
+		if (series)
+			json_object_object_add(doc, "wss_series", series);
+		windows = series = NULL;
+		e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	if (!all->n) {
+		e = (usage_error(cli, "no snapshot in %s matches the selection",
+				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
+		goto out;
+	}
+	printf("%s: working set (regions accessed in %s of the samples) over %" PRIu64
+	       " snapshots, %.3f s to %.3f s\n", rin_series_name(in),
+	       wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, buf, sizeof(buf)) : "any",
+	       all->n, rin_rel_s(in, first_ns), rin_rel_s(in, last_ns));
+	for (i = 0; i < wo.nr_pcts; i++)
+		printf("  p%-6g %11s\n", wo.pcts[i],
+		       fmt_size(qhist_percentile(all, wo.pcts[i]), buf, sizeof(buf)));
+	printf("  mean    %11s\n", fmt_size((uint64_t)(all->sum / (double)all->n), buf,
+					    sizeof(buf)));
+out:
+	json_object_put(windows);
+	json_object_put(series);
+	free(all);
+	free(win);
+	r = rin_close(in);
+	return e ? e : r;
+}
+
+const struct cmd cmd_report_wss = {
+	.name = "wss",
+	.summary = "working set size over time: percentiles, per window, or per snapshot",
+	.usage = "[-i FILE|-] [--min-access-rate PERCENT] [--percentiles LIST]\n"
+		 "       [--window TIME | --series] [--time-range START,END] [--json]",
+	.opts = wss_opts,
+	.parse = wss_parse,
+	.run = wss_run,
+};

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The binary record format (docs/record-format.md), shared by the writer and the reader:
+ * a 16-byte file header, then chunks of a 16-byte header and a payload, all little-endian.
+ */
+#ifndef DAMONCTL_RECORD_INTERNAL_H
+#define DAMONCTL_RECORD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "damonctl/damonctl.h"
+
+#define REC_MAGIC "\x89" "DAMREC\n"
+#define REC_MAGIC_LEN 8
+#define REC_FILE_HDR 16
+#define REC_CHUNK_HDR 16
+/* Nothing damonc writes comes near this: a larger length means a damaged header. */
+#define REC_MAX_CHUNK (256u << 20)
+
+enum rec_chunk_type {
+	REC_CHUNK_INFO = 1,
+	REC_CHUNK_CONFIG = 2,
+	REC_CHUNK_SNAPSHOT = 3,
+	REC_CHUNK_STATS = 4,
+	REC_CHUNK_END = 5,
+};
+
+#define REC_CHUNK_ZLIB (1u << 0)	/* the payload is a zlib stream */
+
+#define REC_SNAP_HDR 72			/* fixed part of a SNAPSHOT payload */
+#define REC_SNAP_SZ_FILTER (1u << 0)	/* regions carry sz_filter_passed */
+#define REC_STATS_FIXED 24		/* time, kdamond, context, scheme, has */
+#define REC_STATS_NR 8			/* u64 values after the fixed part */
+
+static inline void put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint16_t get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+/* LEB128, at most 10 bytes. */
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* NULL when the varint runs past @end or is longer than 10 bytes. */
+static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned int shift = 0;
+
+	while (p < end && shift < 64) {
+		uint8_t b = *p++;
+
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return p;
+		}
+		shift += 7;
+	}
+	return NULL;
+}
+
+static inline uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* damo's record JSON (lib/record_damo.c), streamed from @fd; @prefix holds the bytes the
+ * caller already read from it to tell the format. -EBADMSG when it is not damo's shape. */
+struct damo_src;
+int dctl_damo_src_open(int fd, const char *prefix, size_t prefix_len, bool zlib,
+		       struct damo_src **out);
+/* 1 and the snapshot, 0 at the end, -EBADMSG for a damaged document. The regions live
+ * until the next call. */
+int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap);
+int dctl_damo_src_rewind(struct damo_src *s);
+void dctl_damo_src_free(struct damo_src *s);
+
+#endif

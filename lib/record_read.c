@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reading records one item at a time: damonc's chunks are read through a buffer that holds
+ * one chunk, so memory stays bounded by the largest snapshot whatever the record's length.
+ * A record cut short (a crash, kill -9, a full disk) ends at its last whole chunk: the
+ * status says how many bytes followed it and whether a checksum failed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "internal.h"
+#include "record_internal.h"
+
+struct damonctl_rec_reader {
+	int fd;
+	off_t start;			/* where the record begins in @fd */
+	struct damonctl_rec_status st;
+	bool done;
+	/* damonc's format */
+	uint8_t *in;
+	size_t in_len, in_pos, in_cap;
+	bool eof;
+	uint8_t *payload;		/* inflated payload, NUL-terminated */
+	size_t pcap;
+	struct damonctl_rec_region *regions;
+	size_t rcap;
+	z_stream zs;
+	bool zs_init;
+	/* damo's formats */
+	struct damo_src *damo;
+	bool damo_info_sent;
+};
+
+static int reserve(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*buf, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+/* Make @n bytes available from in_pos (fewer at EOF). Returns the bytes available. */
+static ssize_t fill(struct damonctl_rec_reader *r, size_t n)
+{
+	if (r->in_len - r->in_pos >= n || r->eof)
+		return (ssize_t)(r->in_len - r->in_pos);
+	if (r->in_pos) {
+		memmove(r->in, r->in + r->in_pos, r->in_len - r->in_pos);
+		r->in_len -= r->in_pos;
+		r->in_pos = 0;
+	}
+	if (reserve((void **)&r->in, &r->in_cap, n < 65536 ? 65536 : n, 1))
+		return -ENOMEM;
+	while (r->in_len < n) {
+		ssize_t got = read(r->fd, r->in + r->in_len, r->in_cap - r->in_len);
+
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!got) {
+			r->eof = true;
+			break;
+		}
+		r->in_len += (size_t)got;
+	}
+	return (ssize_t)(r->in_len - r->in_pos);
+}
+
+/* The rest of the input is lost: count it. */
+static int give_up(struct damonctl_rec_reader *r, bool corrupt)
+{
+	uint64_t lost = r->in_len - r->in_pos;
+	char buf[65536];
+	ssize_t n;
+
+	while (!r->eof && (n = read(r->fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		lost += (uint64_t)n;
+	}
+	r->in_pos = r->in_len;
+	r->st.bytes_lost = lost;
+	r->st.corrupt = corrupt;
+	r->done = true;
+	return 0;
+}
+
+static int check_file_header(const uint8_t *h, char *why, size_t size)
+{
+	uint16_t version = get_le16(h + 8);
+
+	if (get_le32(h + 12) != (uint32_t)crc32(0, h, 12)) {
+		snprintf(why, size, "the record's file header is damaged (checksum mismatch)");
+		return -EBADMSG;
+	}
+	if (version > DAMONCTL_RECORD_FORMAT_VERSION) {
+		snprintf(why, size, "record format version %u is newer than this damonc reads (%u)",
+			 version, DAMONCTL_RECORD_FORMAT_VERSION);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+static int open_damo(struct damonctl_rec_reader *r, bool zlib, char *why, size_t size)
+{
+	int ret = dctl_damo_src_open(r->fd, (const char *)r->in + r->in_pos,
+				     r->in_len - r->in_pos, zlib, &r->damo);
+
+	if (ret) {
+		snprintf(why, size, "not a record damonc or damo can read: %s",
+			 zlib ? "zlib data that is not damo's compressed JSON record" :
+			 "JSON that is not damo's record (a list of records with snapshots)");
+		return ret;
+	}
+	r->st.format = zlib ? DAMONCTL_REC_FMT_DAMO_ZLIB : DAMONCTL_REC_FMT_DAMO_JSON;
+	free(r->in);
+	r->in = NULL;
+	r->in_len = r->in_cap = r->in_pos = 0;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_rec_reader_new(int fd, struct damonctl_rec_reader **out, char *why,
+					 size_t size)
+{
+	struct damonctl_rec_reader *r = calloc(1, sizeof(*r));
+	ssize_t n;
+	size_t i;
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	r->fd = fd;
+	r->start = lseek(fd, 0, SEEK_CUR);
+	n = fill(r, REC_FILE_HDR);
+	if (n < 0) {
+		ret = (int)n;
+		snprintf(why, size, "%s", strerror(-ret));
+		goto fail;
+	}
+	if (n >= REC_MAGIC_LEN && !memcmp(r->in, REC_MAGIC, REC_MAGIC_LEN)) {
+		if (n < REC_FILE_HDR) {
+			snprintf(why, size, "the record ends inside its file header");
+			ret = -EBADMSG;
+			goto fail;
+		}
+		ret = check_file_header(r->in, why, size);
+		if (ret)
+			goto fail;
+		r->in_pos = REC_FILE_HDR;
+		r->st.bytes_ok = REC_FILE_HDR;
+		r->st.format = DAMONCTL_REC_FMT_DAMONC;
+		*out = r;
+		return 0;
+	}
+	if (n >= 2 && r->in[0] == 0x78 && ((r->in[0] << 8) | r->in[1]) % 31 == 0) {
+		ret = open_damo(r, true, why, size);
+		if (ret)
+			goto fail;
+		*out = r;
+		return 0;
+	}
+	for (i = 0; i < (size_t)n && strchr(" \t\r\n", r->in[i]); i++)
+		;
+	if (i < (size_t)n && r->in[i] == '[') {
+		ret = open_damo(r, false, why, size);
+		if (ret)
+			goto fail;
+		*out = r;
+		return 0;
+	}
+	snprintf(why, size, n ? "not a record: neither damonc's record format nor damo's record "
+				"JSON (plain or zlib-compressed)" : "empty input: not a record");
+	ret = -EBADMSG;
+fail:
+	damonctl_rec_reader_free(r);
+	return ret;
+}
+
+static int inflate_payload(struct damonctl_rec_reader *r, const uint8_t *src, size_t stored,
+			   size_t raw)
+{
+	int zr;
+
+	if (!r->zs_init) {
+		if (inflateInit(&r->zs) != Z_OK)
+			return -ENOMEM;
+		r->zs_init = true;
+	} else {
+		inflateReset(&r->zs);
+	}
+	r->zs.next_in = (Bytef *)src;
+	r->zs.avail_in = (uInt)stored;
+	r->zs.next_out = r->payload;
+	r->zs.avail_out = (uInt)raw;
+	zr = inflate(&r->zs, Z_FINISH);
+	if (zr != Z_STREAM_END || r->zs.total_out != raw)
+		return -EBADMSG;
+	return 0;
+}
+
+static int parse_snapshot(struct damonctl_rec_reader *r, const uint8_t *p, size_t len,
+			  struct damonctl_rec_snapshot *s)
+{
+	const uint8_t *end = p + len, *q;
+	uint64_t prev_end = 0, v;
+	uint32_t i, flags;
+
+	if (len < REC_SNAP_HDR)
+		return -EBADMSG;
+	s->kdamond = get_le32(p);
+	s->context = get_le32(p + 4);
+	s->target = (int32_t)get_le32(p + 8);
+	s->scheme = (int32_t)get_le32(p + 12);
+	s->start_ns = get_le64(p + 16);
+	s->end_ns = get_le64(p + 24);
+	s->sample_us = get_le64(p + 32);
+	s->aggr_us = get_le64(p + 40);
+	s->update_us = get_le64(p + 48);
+	s->total_bytes = get_le64(p + 56);
+	s->nr_regions = get_le32(p + 64);
+	flags = get_le32(p + 68);
+	s->has_sz_filter_passed = flags & REC_SNAP_SZ_FILTER;
+	/* every region takes at least four bytes: a bogus count cannot make us allocate */
+	if ((uint64_t)s->nr_regions * 4 > len - REC_SNAP_HDR)
+		return -EBADMSG;
+	if (reserve((void **)&r->regions, &r->rcap, s->nr_regions ? s->nr_regions : 1,
+		    sizeof(*r->regions)))
+		return -ENOMEM;
+	q = p + REC_SNAP_HDR;
+	for (i = 0; i < s->nr_regions; i++) {
+		struct damonctl_rec_region *rg = &r->regions[i];
+
+		if (!(q = get_varint(q, end, &v)))
+			return -EBADMSG;
+		rg->start = prev_end + (uint64_t)unzigzag(v);
+		if (!(q = get_varint(q, end, &v)))
+			return -EBADMSG;
+		rg->end = rg->start + v;
+		if (!(q = get_varint(q, end, &v)))
+			return -EBADMSG;
+		rg->nr_accesses = (uint32_t)v;
+		if (!(q = get_varint(q, end, &v)))
+			return -EBADMSG;
+		rg->age = (uint32_t)v;
+		rg->sz_filter_passed = 0;
+		if (s->has_sz_filter_passed) {
+			if (!(q = get_varint(q, end, &v)))
+				return -EBADMSG;
+			rg->sz_filter_passed = v;
+		}
+		prev_end = rg->end;
+	}
+	s->regions = r->regions;
+	return 0;
+}
+
+static int parse_stats(const uint8_t *p, size_t len, struct damonctl_rec_stats *st)
+{
+	size_t alen;
+	int i;
+
+	if (len < REC_STATS_FIXED + 8 * REC_STATS_NR + 1)
+		return -EBADMSG;
+	memset(st, 0, sizeof(*st));
+	st->time_ns = get_le64(p);
+	st->kdamond = get_le32(p + 8);
+	st->context = get_le32(p + 12);
+	st->scheme = get_le32(p + 16);
+	st->has = get_le32(p + 20);
+	for (i = 0; i < REC_STATS_NR; i++)
+		st->v[i] = get_le64(p + REC_STATS_FIXED + 8 * i);
+	alen = p[REC_STATS_FIXED + 8 * REC_STATS_NR];
+	if (alen >= sizeof(st->action) || REC_STATS_FIXED + 8 * REC_STATS_NR + 1 + alen > len)
+		return -EBADMSG;
+	memcpy(st->action, p + REC_STATS_FIXED + 8 * REC_STATS_NR + 1, alen);
+	return 0;
+}
+
+static int next_damonc(struct damonctl_rec_reader *r, struct damonctl_rec_item *item)
+{
+	for (;;) {
+		uint8_t *h;
+		unsigned int type, flags;
+		size_t stored, raw;
+		ssize_t n;
+		int ret;
+
+		if (r->done)
+			return 0;
+		n = fill(r, REC_CHUNK_HDR);
+		if (n < 0)
+			return (int)n;
+		if (n == 0) {
+			r->done = true;	/* ends at a chunk boundary */
+			return 0;
+		}
+		if (n < REC_CHUNK_HDR)
+			return give_up(r, false);
+		h = r->in + r->in_pos;
+		type = h[0];
+		flags = h[1];
+		stored = get_le32(h + 4);
+		raw = get_le32(h + 8);
+		if (stored > REC_MAX_CHUNK || raw > REC_MAX_CHUNK ||
+		    (!(flags & REC_CHUNK_ZLIB) && stored != raw))
+			return give_up(r, true);
+		n = fill(r, REC_CHUNK_HDR + stored);
+		if (n < 0)
+			return (int)n;
+		if ((size_t)n < REC_CHUNK_HDR + stored)
+			return give_up(r, false);
+		h = r->in + r->in_pos;
+		if (get_le32(h + 12) != (uint32_t)crc32(crc32(0, h, 12), h + REC_CHUNK_HDR,
+							  (uInt)stored))
+			return give_up(r, true);
+		/* a reserved flag set: a later version's encoding, skipped like an unknown type */
+		if (flags & ~REC_CHUNK_ZLIB) {
+			r->in_pos += REC_CHUNK_HDR + stored;
+			r->st.bytes_ok += REC_CHUNK_HDR + stored;
+			continue;
+		}
+		if (reserve((void **)&r->payload, &r->pcap, raw + 1, 1))
+			return -ENOMEM;
+		if (flags & REC_CHUNK_ZLIB) {
+			if (inflate_payload(r, h + REC_CHUNK_HDR, stored, raw))
+				return give_up(r, true);
+		} else {
+			memcpy(r->payload, h + REC_CHUNK_HDR, raw);
+		}
+		r->payload[raw] = '\0';
+		r->in_pos += REC_CHUNK_HDR + stored;
+		memset(item, 0, sizeof(*item));
+		ret = 0;
+		switch (type) {
+		case REC_CHUNK_INFO:
+			item->type = DAMONCTL_REC_INFO;
+			item->json = (const char *)r->payload;
+			break;
+		case REC_CHUNK_CONFIG:
+			if (raw < 8) {
+				ret = -EBADMSG;
+				break;
+			}
+			item->type = DAMONCTL_REC_CONFIG;
+			item->time_ns = get_le64(r->payload);
+			item->json = (const char *)r->payload + 8;
+			break;
+		case REC_CHUNK_SNAPSHOT:
+			item->type = DAMONCTL_REC_SNAPSHOT;
+			ret = parse_snapshot(r, r->payload, raw, &item->snapshot);
+			break;
+		case REC_CHUNK_STATS:
+			item->type = DAMONCTL_REC_STATS;
+			ret = parse_stats(r->payload, raw, &item->stats);
+			break;
+		case REC_CHUNK_END:
+			if (raw < 20) {
+				ret = -EBADMSG;
+				break;
+			}
+			item->type = DAMONCTL_REC_END;
+			item->end.time_ns = get_le64(r->payload);
+			item->end.nr_snapshots = get_le64(r->payload + 8);
+			item->end.reason = (enum damonctl_rec_end_reason)get_le32(r->payload + 16);
+			break;
+		default:
+			/* a chunk type from a later version: skip it */
+			r->st.bytes_ok += REC_CHUNK_HDR + stored;
+			continue;
+		}
+		if (ret) {
+			/* a checksummed chunk that does not parse: written by a broken writer */
+			r->in_pos -= REC_CHUNK_HDR + stored;
+			return give_up(r, true);
+		}
+		r->st.bytes_ok += REC_CHUNK_HDR + stored;
+		if (type == REC_CHUNK_SNAPSHOT)
+			r->st.nr_snapshots++;
+		if (type == REC_CHUNK_END) {
+			r->st.complete = true;
+			r->done = true;
+		}
+		return 1;
+	}
+}
+
+DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonctl_rec_item *item)
+{
+	int ret;
+
+	if (r->st.format == DAMONCTL_REC_FMT_DAMONC)
+		return next_damonc(r, item);
+	memset(item, 0, sizeof(*item));
+	if (!r->damo_info_sent) {
+		r->damo_info_sent = true;
+		item->type = DAMONCTL_REC_INFO;
+		item->json = r->st.format == DAMONCTL_REC_FMT_DAMO_ZLIB ?
+			"{\"source\":\"damo\",\"format\":\"json_compressed\"}" :
+			"{\"source\":\"damo\",\"format\":\"json\"}";
+		return 1;
+	}
+	if (r->done)
+		return 0;
+	ret = dctl_damo_src_next(r->damo, &item->snapshot);
+	if (ret == 1) {
+		item->type = DAMONCTL_REC_SNAPSHOT;
+		r->st.nr_snapshots++;
+	} else if (ret == 0) {
+		r->st.complete = true;
+		r->done = true;
+	} else if (ret == -EBADMSG) {
+		/* a cut or damaged document: what came before it stands */
+		r->st.corrupt = true;
+		r->done = true;
+		ret = 0;
+	}
+	return ret;
+}
+
+DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
+{
+	if (r->damo) {
+		int ret = dctl_damo_src_rewind(r->damo);
+
+		if (ret)
+			return ret;
+		r->damo_info_sent = false;
+		r->done = false;
+		r->st.nr_snapshots = 0;
+		r->st.complete = r->st.corrupt = false;
+		return 0;
+	}
+	if (r->start < 0 || lseek(r->fd, r->start + REC_FILE_HDR, SEEK_SET) < 0)
+		return -ESPIPE;
+	r->in_len = r->in_pos = 0;
+	r->eof = false;
+	r->done = false;
+	r->st.bytes_ok = REC_FILE_HDR;
+	r->st.bytes_lost = 0;
+	r->st.complete = false;
+	r->st.corrupt = false;
+	r->st.nr_snapshots = 0;
+	return 0;
+}
+
+DAMONCTL_API void damonctl_rec_status(const struct damonctl_rec_reader *r,
+				      struct damonctl_rec_status *st)
+{
+	*st = r->st;
+}
+
+DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r)
+{
+	if (!r)
+		return;
+	if (r->zs_init)
+		inflateEnd(&r->zs);
+	if (r->damo)
+		dctl_damo_src_free(r->damo);
+	free(r->in);
+	free(r->payload);
+	free(r->regions);
+	free(r);
+}

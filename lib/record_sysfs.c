@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A scheme's tried regions read straight into an array, without building a model: this is
+ * what `damonc record` pays per snapshot, so it costs one openat/read/close per file and one
+ * directory listing, and nothing else.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The numeric entries of @dirfd, sorted; -errno. */
+static int list_indexes(int dirfd, uint32_t **out, size_t *nr)
+{
+	uint32_t *idx = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int fd = dup(dirfd);
+	DIR *d;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		unsigned long v;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		v = strtoul(de->d_name, &end, 10);
+		if (*end || v > UINT32_MAX)
+			continue;
+		if (n == cap) {
+			uint32_t *p = realloc(idx, (cap = cap ? cap * 2 : 256) * sizeof(*p));
+
+			if (!p) {
+				free(idx);
+				closedir(d);
+				return -ENOMEM;
+			}
+			idx = p;
+		}
+		idx[n++] = (uint32_t)v;
+	}
+	closedir(d);
+	if (n)
+		qsort(idx, n, sizeof(*idx), cmp_u32);
+	*out = idx;
+	*nr = n;
+	return 0;
+}
+
+static int read_u64(int dirfd, const char *file, uint64_t *v)
+{
+	char buf[32];
+	int r = dctl_read_at(dirfd, file, buf, sizeof(buf));
+
+	if (r < 0)
+		return r;
+	return dctl_kstrtou64(buf, v) ? -EBADMSG : 0;
+}
+
+DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned int kdamond,
+					     unsigned int context, unsigned int scheme,
+					     struct damonctl_rec_region **regions, size_t *cap,
+					     uint64_t *total_bytes, bool *has_sz_filter_passed)
+{
+	char rel[128], file[48];
+	uint32_t *idx = NULL;
+	size_t nr = 0, i;
+	uint64_t total = 0, v;
+	bool has_total, has_sz = false;
+	int fd, r;
+
+	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/%u/schemes/%u/tried_regions", kdamond,
+		 context, scheme);
+	fd = dctl_admin_open(ctx, rel);
+	if (fd < 0)
+		return fd;
+	r = read_u64(fd, "total_bytes", &v);
+	has_total = !r;
+	if (r && r != -ENOENT)
+		goto out;
+	r = list_indexes(fd, &idx, &nr);
+	if (r)
+		goto out;
+	if (nr > INT32_MAX) {
+		r = -E2BIG;
+		goto out;
+	}
+	if (nr > *cap) {
+		void *p = realloc(*regions, nr * sizeof(**regions));
+
+		if (!p) {
+			r = -ENOMEM;
+			goto out;
+		}
+		*regions = p;
+		*cap = nr;
+	}
+	for (i = 0; i < nr; i++) {
+		struct damonctl_rec_region *rg = &(*regions)[i];
+		uint64_t na, age;
+
+		memset(rg, 0, sizeof(*rg));
+#define RD(name, dst)								\
+		snprintf(file, sizeof(file), "%u/" name, idx[i]);		\
+		r = read_u64(fd, file, dst);					\
+		if (r)								\
+			break;
+		RD("start", &rg->start)
+		RD("end", &rg->end)
+		RD("nr_accesses", &na)
+		RD("age", &age)
+#undef RD
+		rg->nr_accesses = na > UINT32_MAX ? UINT32_MAX : (uint32_t)na;
+		rg->age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
+		if (i == 0 || has_sz) {
+			snprintf(file, sizeof(file), "%u/sz_filter_passed", idx[i]);
+			r = read_u64(fd, file, &rg->sz_filter_passed);
+			if (r && r != -ENOENT)
+				break;
+			has_sz = !r;
+			r = 0;
+		}
+		total += rg->end - rg->start;
+	}
+	if (r) {
+		snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/%s", file);
+		dctl_set_error(ctx, r, false, rel, "");
+		goto out;
+	}
+	*total_bytes = has_total ? v : total;
+	*has_sz_filter_passed = has_sz;
+	r = (int)nr;
+out:
+	if (r < 0 && r != -ENOENT)
+		dctl_set_error(ctx, r, false, rel, "");
+	free(idx);
+	close(fd);
+	return r;
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# Benchmark: report time and peak memory per report type on generated records of 1000
+# snapshots x 500 regions and 100 times longer, against baselines measured in the same run
+# (reading the file with cat; loading damo's JSON of the short record with python's json and
+# zlib, a lower bound of what damo does); and record's CPU per snapshot against the raw
+# cost of reading the same tried_regions files (damon-emu, 500+ regions).
+#
+# Env (set by meson): GEN_RECORD, DAMONC, MEASURE, RAW_TRIED, DAMON_EMU, HOTCOLD, EMU_SH.
+# BENCH_LONG=N sets the long record's snapshots (default 100000). Prints a table; run it
+# with 'tests/ns-run meson test -C BUILD --benchmark --verbose'.
+set -euo pipefail
+
+long=${BENCH_LONG:-100000}
+W=$(mktemp -d "${TMPDIR:-/tmp}/damonc-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+cost() { # LABEL COMMAND...: one table row from measure's line
+	local label=$1 line
+	shift
+	line=$("$MEASURE" "$@" 2>&1 >/dev/null | grep '^wall_s=' | tail -n1)
+	[[ $line =~ wall_s=([0-9.]+)\ cpu_s=([0-9.]+)\ maxrss_kib=([0-9]+)\ status=([0-9]+) ]] ||
+		{ echo "bench: $label: no measurement ($line)" >&2; exit 1; }
+	[ "${BASH_REMATCH[4]}" = 0 ] || { echo "bench: $label failed" >&2; exit 1; }
+	printf '%-44s %9.3f s %9.3f s %9.1f MiB\n' "$label" "${BASH_REMATCH[1]}" \
+		"${BASH_REMATCH[2]}" "$(echo "${BASH_REMATCH[3]} / 1024" | bc -l)"
+	LAST_CPU=${BASH_REMATCH[2]}
+}
+
+for n in 1000 "$long"; do
+	rec=$W/rec-$n
+	"$GEN_RECORD" --snapshots "$n" --regions 500 >"$rec"
+	echo
+	echo "== record of $n snapshots x 500 regions: $(($(stat -c %s "$rec") / 1024)) KiB" \
+		"($(echo "$(stat -c %s "$rec") / $n / 500" | bc -l | cut -c1-4) bytes a region)"
+	printf '%-44s %11s %11s %13s\n' "what" "wall" "cpu" "peak RSS"
+	cost "baseline: cat FILE >/dev/null" cat "$rec"
+	cost "report access" "$DAMONC" report access -i "$rec"
+	cost "report access --sort hot --top 10" "$DAMONC" report access -i "$rec" --sort hot \
+		--top 10
+	cost "report access --json" "$DAMONC" --json report access -i "$rec"
+	cost "report heatmap (text)" "$DAMONC" report heatmap -i "$rec"
+	cost "report heatmap --format raw" "$DAMONC" report heatmap -i "$rec" --format raw
+	cost "report heatmap -o PNG (200x100 cells)" "$DAMONC" report heatmap -i "$rec" \
+		-o "$W/h.png"
+	cost "report heatmap -o SVG" "$DAMONC" report heatmap -i "$rec" -o "$W/h.svg"
+	cost "report wss" "$DAMONC" report wss -i "$rec"
+	cost "report wss --window 60s --json" "$DAMONC" --json report wss -i "$rec" --window 60s
+	cost "report schemes" "$DAMONC" report schemes -i "$rec"
+	# shellcheck disable=SC2016 # expanded by that sh
+	cost "report access -i - (stdin)" sh -c '"$1" report access -i - <"$2"' sh "$DAMONC" "$rec"
+	# shellcheck disable=SC2016
+	cost "report heatmap -i - (stdin, spooled)" sh -c '"$1" report heatmap -i - <"$2"' sh \
+		"$DAMONC" "$rec"
+	if [ "$n" = 1000 ]; then
+		"$GEN_RECORD" --snapshots "$n" --regions 500 --format damo-zlib >"$W/damo"
+		echo "   damo's zlib JSON of the same: $(($(stat -c %s "$W/damo") / 1024)) KiB"
+		if command -v python3 >/dev/null; then
+			cost "baseline: python json.loads(zlib) of damo's" python3 -c \
+				'import json,sys,zlib; json.loads(zlib.decompress(open(sys.argv[1],"rb").read()))' \
+				"$W/damo"
+		fi
+		cost "report wss -i damo's zlib JSON" "$DAMONC" report wss -i "$W/damo"
+		cost "record -i damo's JSON -o damonc format" "$DAMONC" record -i "$W/damo" -o "$W/c"
+	fi
+	rm -f "$rec"
+done
+
+# record's CPU per snapshot, against reading the same files raw
+if [ -n "${DAMON_EMU:-}" ] && [ -n "${EMU_SH:-}" ] && [ -c /dev/fuse ]; then
+	# shellcheck source=tests/lib/emu.sh
+	. "$EMU_SH"
+	emu_setup 7.2 --scenario "$W/scenario" --no-real-actions
+	"$HOTCOLD" --hot 64M --cold 64M --scenario "$W/scenario" >"$W/hc" 2>/dev/null &
+	hc=$!
+	trap 'kill "$hc" 2>/dev/null; emu_cleanup; rm -rf "$W"' EXIT
+	for _ in $(seq 1 100); do [ -s "$W/hc" ] && break; sleep 0.05; done
+	# a stat scheme over every region: record reuses it, raw-tried reads its regions
+	"$DAMONC" start --pid "$hc" --action stat --sample 1ms --aggr 20ms --nr-regions 500,1000 \
+		>/dev/null
+	sleep 1
+	regions=$("$DAMONC" --json report access --count 1 | python3 -c \
+		'import json,sys; print(json.load(sys.stdin)["snapshot"]["nr_regions"])')
+	snaps=100
+	echo
+	echo "== record CPU per snapshot, damon-emu (FUSE), $regions regions a snapshot"
+	printf '%-44s %11s %11s %13s\n' "what" "wall" "cpu" "peak RSS"
+	cost "raw: command + read the files x1" "$RAW_TRIED" "$ADMIN" 0 0 1
+	raw1=$LAST_CPU
+	cost "raw: command + read the files x$((snaps + 1))" "$RAW_TRIED" "$ADMIN" 0 0 $((snaps + 1))
+	raw=$(echo "($LAST_CPU - $raw1) / $snaps * 1000" | bc -l)
+	cost "damonc record --count 1" "$DAMONC" record -o "$W/r1" --count 1 --interval 1ms
+	rec1=$LAST_CPU
+	cost "damonc record --count $((snaps + 1))" "$DAMONC" record -o "$W/rn" \
+		--count $((snaps + 1)) --interval 1ms
+	recn=$(echo "($LAST_CPU - $rec1) / $snaps * 1000" | bc -l)
+	cost "damonc record --count $((snaps + 1)) --no-compress" "$DAMONC" record -o "$W/rn" \
+		--count $((snaps + 1)) --interval 1ms --no-compress
+	printf 'per snapshot: raw %.3f ms CPU, damonc record %.3f ms CPU: %.2fx the raw cost\n' \
+		"$raw" "$recn" "$(echo "$recn / $raw" | bc -l)"
+else
+	echo "(record cost skipped: no damon-emu or /dev/fuse)"
+fi

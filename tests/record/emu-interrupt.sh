@@ -1,0 +1,96 @@
+#!/bin/bash
+# How a recording ends: kill -9 leaves a record readable up to its last whole chunk (and a
+# cut or damaged chunk is reported, not misread); SIGTERM and SIGINT end it cleanly and put
+# the kdamond back as it was; the target's exit ends it by itself.
+set -euo pipefail
+# shellcheck source=tests/lib/emu.sh
+. "$EMU_SH"
+# shellcheck source=tests/record/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
+HOT_SIZE=8M COLD_SIZE=8M rec_workload
+rec_start --pid "$HC_PID" --action stat --access-rate 50%,100% --sample 5ms \
+	--aggr 50ms
+config() { emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e effective; }
+
+snapshots() { # FILE: snapshots a report reads from it (0 when none yet)
+	"$DAMONC" --json report wss -i "$1" 2>/dev/null | py 'd["snapshots"]' 2>/dev/null || echo 0
+}
+wait_snapshots() { # FILE N
+	local _
+	for _ in $(seq 1 300); do
+		[ "$(snapshots "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "$1 never reached $2 snapshots"
+}
+
+# kill -9 in the middle of a recording
+"$DAMONC" record -o "$WORK/k9" --interval 50ms --no-compress 2>/dev/null &
+rec=$!
+wait_snapshots "$WORK/k9" 4
+kill -9 "$rec"
+wait "$rec" 2>/dev/null || true
+n=$(snapshots "$WORK/k9")
+[ "$n" -ge 4 ] || fail "after kill -9, $n snapshots are readable"
+"$DAMONC" --json report access -i "$WORK/k9" >"$WORK/k9.json" 2>"$WORK/k9.err" ||
+	fail "report after kill -9: $(cat "$WORK/k9.err")"
+[ "$(py 'd["input"]["complete"]' <"$WORK/k9.json")" = False ] || fail "k9 looks complete"
+"$DAMONC" report wss -i "$WORK/k9" 2>&1 >/dev/null | grep -q 'cut short' ||
+	fail "no warning about the cut"
+# kill -9 left the capture scheme behind: a later recording reuses it, and restores nothing
+"$DAMONC" record -o "$WORK/after-k9" --count 2 --interval 50ms 2>/dev/null ||
+	fail "recording after a kill -9"
+
+# a record cut inside a chunk: the whole chunks are read, the rest is counted as lost
+size=$(stat -c %s "$WORK/k9")
+head -c $((size - 7)) "$WORK/k9" >"$WORK/cut"
+"$DAMONC" --json report wss -i "$WORK/cut" >"$WORK/cut.json" 2>/dev/null
+lost=$(py 'd["input"]["bytes_lost"]' <"$WORK/cut.json")
+[ "$lost" -gt 0 ] || fail "a cut chunk lost $lost bytes"
+[ "$(py 'd["snapshots"]' <"$WORK/cut.json")" -lt "$n" ] || true
+# a damaged byte is caught by the checksum, not read as data
+cp "$WORK/k9" "$WORK/bad"
+python3 -c "import sys; f=open(sys.argv[1],'r+b'); f.seek($size // 2); b=f.read(1); f.seek($size // 2); f.write(bytes([b[0] ^ 0x5a]))" "$WORK/bad"
+"$DAMONC" --json report wss -i "$WORK/bad" >"$WORK/bad.json" 2>/dev/null
+[ "$(py 'd["input"]["corrupt"]' <"$WORK/bad.json")" = True ] || fail "damage not detected"
+[ "$(py 'd["snapshots"]' <"$WORK/bad.json")" -lt "$n" ] || fail "damaged chunk was read"
+
+# SIGTERM and SIGINT: a clean end, and the kdamond as it was before any capture scheme
+emu_reset_kdamond() {
+	"$DAMONC" stop >/dev/null
+	rec_start --pid "$HC_PID" --action stat --access-rate 50%,100% --sample 5ms \
+		--aggr 50ms
+}
+emu_reset_kdamond
+before=$(config)
+for sig in TERM INT; do
+	"$DAMONC" record -o "$WORK/$sig" --interval 50ms 2>"$WORK/$sig.err" &
+	rec=$!
+	wait_snapshots "$WORK/$sig" 2
+	kill -"$sig" "$rec" || fail "record ended before SIG$sig: $(cat "$WORK/$sig.err")"
+	wait "$rec" || fail "record exited $? on SIG$sig: $(cat "$WORK/$sig.err")"
+	"$DAMONC" --json report wss -i "$WORK/$sig" >"$WORK/$sig.json"
+	[ "$(py 'd["input"]["end_reason"]' <"$WORK/$sig.json")" = signal ] ||
+		fail "SIG$sig: $(cat "$WORK/$sig.json")"
+	[ "$(config)" = "$before" ] ||
+		fail "SIG$sig: the kdamond's config changed: $(diff <(echo "$before") <(config))"
+done
+
+# the target exits: the recording ends by itself
+"$DAMONC" record -o "$WORK/exit" --interval 50ms 2>"$WORK/exit.err" &
+rec=$!
+wait_snapshots "$WORK/exit" 2
+kill "$HC_PID"
+wait "$HC_PID" 2>/dev/null || true
+HC_PID=
+for _ in $(seq 1 100); do
+	kill -0 "$rec" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$rec" 2>/dev/null && fail "record still runs after its target exited"
+wait "$rec" || fail "record exited $? when the target exited: $(cat "$WORK/exit.err")"
+reason=$("$DAMONC" --json report wss -i "$WORK/exit" | py 'd["input"]["end_reason"]')
+case $reason in target_exited|kdamond_stopped) ;; *) fail "end reason $reason" ;; esac
+echo ok

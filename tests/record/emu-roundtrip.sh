@@ -1,0 +1,91 @@
+#!/bin/bash
+# Record a known scenario on damon-emu, then check that every report puts the hot buffer
+# where it is: hotcold's hot buffer is accessed at every sample, its cold one never.
+set -euo pipefail
+# shellcheck source=tests/lib/emu.sh
+. "$EMU_SH"
+# shellcheck source=tests/record/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+rec_setup "${EMU_PROFILE_UNDER_TEST:-7.2}" --scenario "$WORK/scenario" --no-real-actions
+rec_workload
+rec_start --pid "$HC_PID" --action pageout --access-rate 0%,0% --min-age 500ms \
+	--sample 5ms --aggr 100ms --nr-regions 10,200
+before=$(emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e ' = *$' | grep -v effective)
+
+"$DAMONC" record -o "$WORK/rec" --duration 5s --interval 250ms 2>"$WORK/record.err" ||
+	fail "record failed: $(cat "$WORK/record.err")"
+grep -q 'snapshots of kdamond 0' "$WORK/record.err" || fail "no summary: $(cat "$WORK/record.err")"
+
+# the kdamond is as it was: the capture scheme is gone, the pageout scheme untouched
+after=$(emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e ' = *$' | grep -v effective)
+[ "$before" = "$after" ] || fail "the kdamond's config changed: $(diff <(echo "$before") <(echo "$after"))"
+
+# access: the hottest region lies in the hot buffer, the coldest in the cold one
+"$DAMONC" --json report access -i "$WORK/rec" --sort hot --top 1 >"$WORK/hot.json"
+start=$(py 'd["regions"][0]["start"]' <"$WORK/hot.json")
+end=$(py 'd["regions"][0]["end"]' <"$WORK/hot.json")
+rate=$(py 'd["regions"][0]["access_rate_bp"]' <"$WORK/hot.json")
+if [ "$start" -lt "$HOT_START" ] || [ "$end" -gt "$HOT_END" ]; then
+	fail "hottest region $start-$end is not in the hot buffer $HOT_START-$HOT_END"
+fi
+[ "$rate" -ge 9000 ] || fail "the hottest region is accessed in $rate bp of the samples"
+[ "$(py 'd["input"]["complete"]' <"$WORK/hot.json")" = True ] || fail "record not complete"
+
+# every region of the cold buffer is cold, and the filters agree
+"$DAMONC" --json report access -i "$WORK/rec" --address-range "$COLD_START-$COLD_END" \
+	--access-rate 1%, >"$WORK/cold.json"
+[ "$(py 'len(d["regions"])' <"$WORK/cold.json")" = 0 ] ||
+	fail "accessed regions in the cold buffer: $(cat "$WORK/cold.json")"
+
+# heatmap: the hot buffer's cells are hot in the second half of the record, the cold's cold
+"$DAMONC" --json report heatmap -i "$WORK/rec" --bins 10x4 --time-range 2500ms, \
+	--address-range "$HOT_START-$HOT_END" >"$WORK/hm-hot.json"
+"$DAMONC" --json report heatmap -i "$WORK/rec" --bins 10x4 --time-range 2500ms, \
+	--address-range "$COLD_START-$COLD_END" >"$WORK/hm-cold.json"
+mean='(lambda v: sum(v)/len(v))([c for row in d["access_rate_bp"] for c in row if c is not None])'
+hot=$(py "int($mean)" <"$WORK/hm-hot.json")
+cold=$(py "int($mean)" <"$WORK/hm-cold.json")
+[ "$hot" -ge 8000 ] || fail "heatmap: the hot buffer averages $hot bp"
+[ "$cold" -le 500 ] || fail "heatmap: the cold buffer averages $cold bp"
+"$DAMONC" report heatmap -i "$WORK/rec" -o "$WORK/hm.png"
+[ "$(head -c 8 "$WORK/hm.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+	fail "not a PNG"
+"$DAMONC" report heatmap -i "$WORK/rec" -o "$WORK/hm.svg"
+grep -q '<svg' "$WORK/hm.svg" || fail "not an SVG"
+
+# wss: at the end, the working set is the hot buffer, within the regions' granularity
+hot_size=$((HOT_END - HOT_START))
+"$DAMONC" --json report wss -i "$WORK/rec" --time-range 2500ms, --min-access-rate 50% \
+	>"$WORK/wss.json"
+p50=$(py 'd["percentiles"][2]["wss"]' <"$WORK/wss.json")
+if [ "$p50" -lt $((hot_size * 8 / 10)) ] || [ "$p50" -gt $((hot_size * 12 / 10)) ]; then
+	fail "median working set $p50, the hot buffer is $hot_size"
+fi
+
+# schemes: the pageout scheme's stats were recorded and it tried regions
+"$DAMONC" --json report schemes -i "$WORK/rec" >"$WORK/schemes.json"
+[ "$(py 'd["schemes"][0]["action"]' <"$WORK/schemes.json")" = pageout ] ||
+	fail "no pageout scheme in $(cat "$WORK/schemes.json")"
+[ "$(py 'd["schemes"][0]["totals"]["nr_tried"]' <"$WORK/schemes.json")" -gt 0 ] ||
+	fail "the pageout scheme tried nothing: $(cat "$WORK/schemes.json")"
+
+# damo's format, there and back: the same regions
+"$DAMONC" record -i "$WORK/rec" --format damo-zlib -o "$WORK/rec.damo"
+"$DAMONC" record -i "$WORK/rec.damo" -o "$WORK/rec.back"
+"$DAMONC" --json report access -i "$WORK/rec" | py 'd["regions"]' >"$WORK/a1"
+"$DAMONC" --json report access -i "$WORK/rec.back" | py 'd["regions"]' >"$WORK/a2"
+cmp -s "$WORK/a1" "$WORK/a2" || fail "the damo round trip changed the regions"
+
+# live input: report straight from the kdamond, and through a pipe
+"$DAMONC" --json report access --count 1 --sort hot --top 1 >"$WORK/live.json"
+start=$(py 'd["regions"][0]["start"]' <"$WORK/live.json")
+if [ "$start" -lt "$HOT_START" ] || [ "$start" -ge "$HOT_END" ]; then
+	fail "live: the hottest region starts at $start, outside the hot buffer"
+fi
+"$DAMONC" record -o - --count 3 --interval 100ms 2>/dev/null |
+	"$DAMONC" --json report wss -i - --min-access-rate 50% >"$WORK/pipe.json"
+[ "$(py 'd["snapshots"]' <"$WORK/pipe.json")" = 3 ] || fail "pipe: $(cat "$WORK/pipe.json")"
+"$DAMONC" record -o - --count 2 --interval 100ms 2>/dev/null |
+	"$DAMONC" report heatmap -i - >/dev/null || fail "heatmap from a pipe"
+echo "ok"

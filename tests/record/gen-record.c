@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gen-record: write a synthetic record with known content, for tests and benchmarks.
+ *
+ *   gen-record [--snapshots N] [--regions R] [--format damonc|damo-json|damo-zlib]
+ *              [--no-compress] [--no-end] > FILE
+ *
+ * One kdamond, one target: R equal regions of 1 MiB from 0x7f0000000000, one snapshot per
+ * second (aggr 100 ms, sample 5 ms: nr_accesses up to 20). A hot band of R/10 regions
+ * (nr_accesses 20) starts at region 0 and moves up by one region every snapshot, wrapping;
+ * every other region has nr_accesses 0. Ages count aggregations since a region's rate last
+ * changed. Each snapshot is followed by the stats of one `pageout` scheme whose nr_applied
+ * grows by 1 and sz_applied by 4 KiB per snapshot. --no-end leaves the END chunk out (a
+ * recording that was killed); damo formats go through the library's exporter.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "damonctl/damonctl.h"
+
+#define BASE 0x7f0000000000ull
+#define RSZ (1ull << 20)
+#define T0 1700000000000000000ull
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "snapshots", required_argument, NULL, 's' },
+		{ "regions", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "no-compress", no_argument, NULL, 'n' },
+		{ "no-end", no_argument, NULL, 'e' },
+		{ 0 },
+	};
+	uint64_t nsnap = 10, nreg = 100, i, j;
+	const char *format = "damonc";
+	bool compress = true, end = true;
+	struct damonctl_rec_writer *w;
+	struct damonctl_rec_region *regs;
+	uint32_t *prev;
+	int c, out = STDOUT_FILENO, r;
+	char tmpl[] = "/tmp/gen-record.XXXXXX";
+
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			nsnap = strtoull(optarg, NULL, 0);
+			break;
+		case 'r':
+			nreg = strtoull(optarg, NULL, 0);
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'n':
+			compress = false;
+			break;
+		case 'e':
+			end = false;
+			break;
+		default:
+			fprintf(stderr, "usage: gen-record [--snapshots N] [--regions R] "
+				"[--format damonc|damo-json|damo-zlib] [--no-compress] [--no-end]\n");
+			return 2;
+		}
+	}
+	if (!nreg || nreg > 1000000 || (strcmp(format, "damonc") && strcmp(format, "damo-json") &&
+					strcmp(format, "damo-zlib"))) {
+		fprintf(stderr, "gen-record: bad --regions or --format\n");
+		return 2;
+	}
+	if (strcmp(format, "damonc")) {
+		out = mkstemp(tmpl);
+		if (out < 0)
+			return 1;
+		unlink(tmpl);
+	}
+	regs = calloc(nreg, sizeof(*regs));
+	prev = calloc(nreg, sizeof(*prev));
+	if (!regs || !prev)
+		return 1;
+	r = damonctl_rec_writer_new(out, compress ? DAMONCTL_REC_COMPRESS : 0,
+				    "{\"recorder\":\"gen-record\"}", &w);
+	for (i = 0; !r && i < nsnap; i++) {
+		struct damonctl_rec_snapshot s = {
+			.kdamond = 0, .context = 0, .target = 0, .scheme = -1,
+			.start_ns = T0 + i * 1000000000ull, .end_ns = T0 + i * 1000000000ull +
+			100000000ull, .sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
+			.total_bytes = nreg * RSZ, .nr_regions = (uint32_t)nreg, .regions = regs,
+		};
+		struct damonctl_rec_stats st = {
+			.time_ns = s.end_ns, .scheme = 0, .action = "pageout",
+			.has = (1u << DAMONCTL_REC_NR_APPLIED) | (1u << DAMONCTL_REC_SZ_APPLIED) |
+			       (1u << DAMONCTL_REC_NR_TRIED) | (1u << DAMONCTL_REC_SZ_TRIED),
+		};
+		uint64_t band = nreg / 10 ? nreg / 10 : 1, hot0 = i % nreg;
+
+		for (j = 0; j < nreg; j++) {
+			bool hot = (j + nreg - hot0) % nreg < band;
+			uint32_t na = hot ? 20 : 0;
+
+			regs[j].start = BASE + j * RSZ;
+			regs[j].end = regs[j].start + RSZ;
+			/* a new rate resets the age; one snapshot is 10 aggregations */
+			regs[j].age = i && prev[j] == na ? regs[j].age + 10 : 0;
+			regs[j].nr_accesses = na;
+			prev[j] = na;
+		}
+		r = damonctl_rec_write_snapshot(w, &s);
+		st.v[DAMONCTL_REC_NR_TRIED] = (i + 1) * nreg;
+		st.v[DAMONCTL_REC_SZ_TRIED] = (i + 1) * nreg * RSZ;
+		st.v[DAMONCTL_REC_NR_APPLIED] = i + 1;
+		st.v[DAMONCTL_REC_SZ_APPLIED] = (i + 1) * 4096;
+		if (!r)
+			r = damonctl_rec_write_stats(w, &st);
+	}
+	if (!r)
+		r = damonctl_rec_writer_finish(w, end ? DAMONCTL_REC_END_COUNT : -1);
+	if (r) {
+		fprintf(stderr, "gen-record: %s\n", strerror(-r));
+		return 1;
+	}
+	if (out != STDOUT_FILENO) {
+		struct damonctl_rec_reader *rd;
+		char why[256];
+
+		lseek(out, 0, SEEK_SET);
+		r = damonctl_rec_reader_new(out, &rd, why, sizeof(why));
+		if (!r)
+			r = damonctl_rec_export_damo(rd, STDOUT_FILENO, !strcmp(format, "damo-zlib"));
+		damonctl_rec_reader_free(rd);
+		if (r) {
+			fprintf(stderr, "gen-record: exporting: %s\n", strerror(-r));
+			return 1;
+		}
+	}
+	free(regs);
+	free(prev);
+	return 0;
+}

@@ -1,0 +1,158 @@
+# Helpers for the guest's scenario scripts (busybox sh; sourced). A scenario records checks
+# with pass/fail/check/expect_rc, data for the host with data(), and ends with finish, which
+# writes the verdict. Everything recorded also goes to the console for people to read.
+# shellcheck shell=sh
+
+ADMIN=/sys/kernel/mm/damon/admin
+STAT_ENABLED=/sys/module/damon_stat/parameters/enabled
+vm_failed=0
+
+rec() {
+	printf '%s\n' "$*" >>"$VM_OUT"
+	printf '%s\n' "$*"
+}
+note() { rec "# $*"; }
+pass() { rec "ok - $*"; }
+fail() {
+	rec "not ok - $*"
+	vm_failed=1
+}
+# A line the host reads back (dumps, numbers it checks itself).
+data() { rec "DATA $*"; }
+
+check() { # description, command...
+	_desc=$1
+	shift
+	if "$@"; then pass "$_desc"; else fail "$_desc"; fi
+}
+
+# Run a command; record its exit code, stdout and stderr; it must exit with the expected code.
+# The output stays in /tmp/out and /tmp/err for further checks.
+expect_rc() { # expected code, description, command...
+	_want=$1 _desc=$2
+	shift 2
+	"$@" >/tmp/out 2>/tmp/err
+	_got=$?
+	note "\$ $* -> exit $_got"
+	sed 's/^/#   stdout: /' /tmp/out >>"$VM_OUT"
+	sed 's/^/#   stderr: /' /tmp/err >>"$VM_OUT"
+	cat /tmp/out /tmp/err
+	if [ "$_got" = "$_want" ]; then
+		pass "$_desc (exit $_got)"
+	else
+		fail "$_desc: exit $_got, expected $_want"
+	fi
+}
+
+finish() {
+	if [ "$vm_failed" = 0 ]; then rec "VERDICT PASS"; else rec "VERDICT FAIL"; fi
+	exit 0
+}
+skip_scenario() {
+	rec "VERDICT SKIP $*"
+	exit 0
+}
+
+# One sysfs value with each newline shown as "|", as in the fixtures.
+rd() { tr '\n' '|' <"$1" 2>&1; }
+
+# Kernel version as MAJOR*1000+MINOR, from uname -r (e.g. 7.2.13+deb14-amd64 -> 7002).
+kver() {
+	uname -r | awk -F. '{ printf "%d\n", $1 * 1000 + $2 }'
+}
+
+# Every file under a DAMON admin directory as "F MODE path = value|", sorted by path: the
+# format of tests/fixtures/kernel-trees/*-defaults.txt.
+dump_tree() { # root
+	(cd "$1" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | while IFS= read -r p; do
+		printf 'F %s %s = %s\n' "$(stat -c %a "$p")" "$p" "$(rd "$p")"
+	done)
+}
+
+# DAMON_STAT (7.x Debian kernels) holds DAMON exclusively; the guest boots with it off.
+damon_stat_set() { # Y|N
+	[ -e "$STAT_ENABLED" ] || return 0
+	printf '%s\n' "$1" >"$STAT_ENABLED"
+}
+
+# A background process to use as a DAMON target; it dies with the guest. Its output must not
+# be the pipe of the $(...) that reads its pid, or that would wait for it to exit.
+spawn_sleeper() {
+	sleep 100000 >/dev/null 2>&1 &
+	echo $!
+}
+
+note "guest: kernel $(uname -r), init started at $(cut -d' ' -f1 /proc/uptime) s of uptime"
+if [ -e "$STAT_ENABLED" ]; then note "damon_stat enabled=$(cat "$STAT_ENABLED")"; fi
+
+# The damonc command line is being written against a contract: a scenario that needs a command
+# damonc does not have yet is skipped, visibly, rather than failed or passed.
+require_damonc_command() { # command
+	damonc "$1" --help >/dev/null 2>&1 ||
+		skip_scenario "damonc has no '$1' command yet ('damonc $1 --help' fails)"
+}
+
+# Start the hotcold workload (tests/workloads/hotcold.c) and wait for its
+# "hot=0xS-0xE cold=0xS-0xE" line; sets HC_PID, HOT, COLD (0xSTART-0xEND each).
+start_hotcold() { # hotcold arguments...
+	hotcold-static "$@" </dev/null >/tmp/hotcold.out 2>&1 &
+	HC_PID=$!
+	_i=0
+	while [ $_i -lt 300 ] && ! grep -q '^hot=' /tmp/hotcold.out; do
+		kill -0 "$HC_PID" 2>/dev/null || break
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_line=$(grep -m1 '^hot=' /tmp/hotcold.out) || {
+		fail "hotcold did not print its buffers: $(cat /tmp/hotcold.out)"
+		return 1
+	}
+	HOT=$(echo "$_line" | sed 's/^hot=\([^ ]*\) .*/\1/')
+	COLD=$(echo "$_line" | sed 's/.* cold=\([^ ]*\)$/\1/')
+	note "hotcold pid $HC_PID: hot $HOT, cold $COLD"
+}
+
+# AnonHugePages (kB) of the VMA that starts where a buffer (0xSTART-0xEND) starts.
+vma_thp_kb() { # pid, buffer
+	_s=${2%%-*}
+	awk -v s="${_s#0x}" '
+		/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); inside = (r[1] == s) }
+		inside && /^AnonHugePages:/ { print $2; found = 1; exit }
+		END { if (!found) exit 1 }' "/proc/$1/smaps"
+}
+
+# Dumps of the whole admin tree, to prove that a refused request changed nothing.
+snapshot_tree() { dump_tree "$ADMIN" >"/tmp/tree.$1"; }
+check_tree_unchanged() { # snapshot name, description
+	dump_tree "$ADMIN" >/tmp/tree.now
+	if cmp -s "/tmp/tree.$1" /tmp/tree.now; then
+		pass "$2: the DAMON tree is unchanged"
+	else
+		fail "$2: the DAMON tree changed"
+		diff "/tmp/tree.$1" /tmp/tree.now | sed 's/^/#   /' >>"$VM_OUT"
+	fi
+}
+
+# Ask a running kdamond to refresh its schemes' stats. The write fails with EBUSY while another
+# writer (damonc's agent walking tried_regions) holds DAMON's sysfs lock: retry a while.
+update_stats() { # kdamond directory
+	_i=0
+	while [ $_i -lt 20 ]; do
+		echo update_schemes_stats 2>/dev/null >"$1/state" && return 0
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# Read a file that takes DAMON's sysfs lock (kdamonds/N/state and pid, with trylock): EBUSY
+# while another writer (damonc's agent) holds it, so retry a while. Prints the value.
+rd_locked() { # file
+	_i=0
+	while [ $_i -lt 20 ]; do
+		cat "$1" 2>/dev/null && return 0
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+	cat "$1"
+}

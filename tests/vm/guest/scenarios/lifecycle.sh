@@ -1,0 +1,95 @@
+#!/bin/sh
+# lifecycle: damonc start (vaddr, on the hotcold workload), status, tune (an online commit),
+# stop, with the kernel's own sysfs files read directly after each step; then a kdamond that
+# damonc did not start must survive `damonc stop`.
+# shellcheck source=tests/vm/guest/lib.sh
+. /vm/lib.sh
+
+# --- damonc use (the only place this scenario spells damonc's command line) ---------------
+# shellcheck disable=SC2317 # dc_* are called through expect_rc
+dc_start() { damonc --json start --pid "$1" --ops vaddr --action stat; }
+# The index of the kdamond `damonc --json start` started ({"started": [{"index": N, ...}]}).
+dc_started_index() { sed -n 's/.*"index": *\([0-9][0-9]*\).*/\1/p' /tmp/out | head -n 1; }
+# shellcheck disable=SC2317
+dc_status() { damonc status; }
+# shellcheck disable=SC2317
+dc_status_json() { damonc --json status; }
+# shellcheck disable=SC2317
+dc_tune() { damonc tune --action "$1" --min-age "$2"; }
+# shellcheck disable=SC2317
+dc_stop() { damonc stop; }
+# -------------------------------------------------------------------------------------------
+
+require_damonc_command start
+require_damonc_command tune
+require_damonc_command stop
+start_hotcold --hot 16M --cold 16M || finish
+
+# --- start -------------------------------------------------------------------------------
+expect_rc 0 "damonc start --pid $HC_PID --action stat" dc_start "$HC_PID"
+k=$(dc_started_index)
+if [ -z "$k" ]; then
+	fail "damonc --json start named no kdamond index"
+	finish
+fi
+kd=$ADMIN/kdamonds/$k
+ctx=$kd/contexts/0
+check "kdamond $k: state is on" test "$(rd_locked "$kd/state")" = on
+kpid=$(rd_locked "$kd/pid")
+check "kdamond $k: pid $kpid is a live kernel thread" test "$kpid" -gt 0 -a -d "/proc/$kpid"
+check "kdamond $k: operations vaddr" test "$(cat "$ctx/operations")" = vaddr
+check "kdamond $k: one target, the workload ($HC_PID)" \
+	test "$(cat "$ctx/targets/nr_targets")" = 1 -a "$(cat "$ctx/targets/0/pid_target")" = "$HC_PID"
+check "kdamond $k: one scheme, action stat" \
+	test "$(cat "$ctx/schemes/nr_schemes")" = 1 -a "$(cat "$ctx/schemes/0/action")" = stat
+
+# --- status ------------------------------------------------------------------------------
+sleep 3
+expect_rc 0 "damonc status" dc_status
+check "damonc status names the workload's pid $HC_PID" grep -q "$HC_PID" /tmp/out
+expect_rc 0 "damonc --json status" dc_status_json
+check "damonc --json status carries format_version" grep -q '"format_version"' /tmp/out
+# The kernel's own numbers, refreshed by the kernel on this command.
+check "the kernel updates the scheme's stats" update_stats "$kd"
+tried=$(cat "$ctx/schemes/0/stats/nr_tried")
+note "stats after 3 s: nr_tried=$tried sz_tried=$(cat "$ctx/schemes/0/stats/sz_tried")"
+check "the kernel tried the scheme on the workload's regions (nr_tried $tried > 0)" test "$tried" -gt 0
+
+# --- tune (online commit) -------------------------------------------------------------------
+aggr=$(cat "$ctx/monitoring_attrs/intervals/aggr_us")
+expect_rc 0 "damonc tune --action willneed --min-age 2s" dc_tune willneed 2s
+check "after tune: action is willneed" test "$(cat "$ctx/schemes/0/action")" = willneed
+age=$(cat "$ctx/schemes/0/access_pattern/age/min")
+check "after tune: age/min is 2 s in aggregation intervals (2000000/$aggr = $((2000000 / aggr))), got $age" \
+	test "$age" = $((2000000 / aggr))
+check "after tune: the same kdamond still runs (pid $kpid): an online commit, not a restart" \
+	test "$(rd_locked "$kd/state")" = on -a "$(rd_locked "$kd/pid")" = "$kpid"
+sleep 2
+check "the kernel updates the scheme's stats" update_stats "$kd"
+check "the kdamond keeps working after the commit (nr_tried $(cat "$ctx/schemes/0/stats/nr_tried"))" \
+	test "$(cat "$ctx/schemes/0/stats/nr_tried")" -gt 0
+
+# --- stop --------------------------------------------------------------------------------
+expect_rc 0 "damonc stop" dc_stop
+check "after stop: kdamond $k is off" test "$(rd_locked "$kd/state")" = off
+check "after stop: kdamond $k has no pid" test "$(rd_locked "$kd/pid")" = -1
+check "after stop: the workload still runs" kill -0 "$HC_PID"
+
+# --- a kdamond damonc did not start ----------------------------------------------------------
+# Started by raw sysfs writes, as another tool would; `damonc stop` must leave it alone.
+{
+	echo 1 >"$ADMIN/kdamonds/nr_kdamonds" &&
+		echo 1 >"$ADMIN/kdamonds/0/contexts/nr_contexts" &&
+		echo vaddr >"$ADMIN/kdamonds/0/contexts/0/operations" &&
+		echo 1 >"$ADMIN/kdamonds/0/contexts/0/targets/nr_targets" &&
+		echo "$HC_PID" >"$ADMIN/kdamonds/0/contexts/0/targets/0/pid_target" &&
+		echo on >"$ADMIN/kdamonds/0/state"
+} 2>>"$VM_OUT"
+check "a kdamond started by raw sysfs writes runs" test "$(rd_locked "$ADMIN/kdamonds/0/state")" = on
+other=$(rd_locked "$ADMIN/kdamonds/0/pid")
+dc_stop >/tmp/out 2>/tmp/err
+note "damonc stop with only a foreign kdamond running: exit $?; $(cat /tmp/out /tmp/err)"
+check "damonc stop left the kdamond it did not start running (pid $other)" \
+	test "$(rd_locked "$ADMIN/kdamonds/0/state")" = on -a "$(rd_locked "$ADMIN/kdamonds/0/pid")" = "$other"
+echo off >"$ADMIN/kdamonds/0/state"
+finish

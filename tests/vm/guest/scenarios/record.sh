@@ -1,0 +1,131 @@
+#!/bin/sh
+# record: `damonc record` then `damonc report` on a real kernel, through the damon_aggregated
+# trace event (reads only: the DAMON tree must not change) and through tried_regions.
+# hotcold touches its hot buffer all the time and its cold one once: the hottest region of
+# 1 MiB or more (its stack page is as hot) must lie in the hot buffer, no region of the cold
+# buffer may be hot, and the median working set (regions accessed at all in an aggregation)
+# must be about the hot buffer. A recording killed with SIGKILL must stay readable, and a
+# clean one must leave the kdamond's schemes as they were. Kernels before 6.2 have no
+# tried_regions: record must say so (exit 3) when no trace event stands in.
+# shellcheck source=tests/vm/guest/lib.sh disable=SC1091 # lib.sh comes with branch vm
+. /vm/lib.sh
+
+# --- damonc use (the only place this scenario spells damonc's command line) ---------------
+# shellcheck disable=SC2317 # dc_* are called through expect_rc
+dc_start() { damonc start --pid "$HC_PID" --action stat --access-rate 0%,0% --sample 5ms \
+	--aggr 100ms --nr-regions 10,200; }
+# shellcheck disable=SC2317
+dc_record() { damonc record --method tried-regions -o /tmp/rec --duration 8s --interval 500ms; }
+# shellcheck disable=SC2317
+dc_record_trace() { damonc record --method trace -o /tmp/rect --kdamond "$1" --duration 6s \
+	--interval 200ms; }
+# shellcheck disable=SC2317
+dc_hottest_trace() { damonc --json report access -i /tmp/rect --sort hot --top 1 --size 1MiB,; }
+# shellcheck disable=SC2317
+dc_hottest() { damonc --json report access -i /tmp/rec --sort hot --top 1 --size 1MiB,; }
+# shellcheck disable=SC2317
+dc_cold_hot() { damonc --json report access -i /tmp/rec --address-range "$COLD" \
+	--access-rate 50%,; }
+# shellcheck disable=SC2317
+dc_wss() { damonc --json report wss -i /tmp/rec --time-range 4s,; }
+# shellcheck disable=SC2317
+dc_heatmap() { damonc report heatmap -i /tmp/rec --bins 40x10; }
+# shellcheck disable=SC2317
+dc_schemes_count() { damonc --json status | grep -c '"action"'; }
+# shellcheck disable=SC2317
+dc_report_cut() { damonc --json report wss -i /tmp/k9; }
+# -------------------------------------------------------------------------------------------
+
+require_damonc_command record
+damon_stat_set N
+start_hotcold --hot 32M --cold 32M || finish
+# Under TCG, QEMU's software TLB keeps serving translations whose accessed bit DAMON cleared,
+# so hotcold can go unseen for a while (a real CPU's small TLB empties by itself), and how
+# often it passes over its buffer depends on the emulation's speed: the checks below ask
+# where the access is, not how much of it there is.
+expect_rc 0 "start a kdamond on hotcold" dc_start
+
+num() { sed -n "s/.*\"$1\": \\([0-9]*\\).*/\\1/p" /tmp/out | head -n1; }
+hex() { printf '%d' "$1"; }
+hs=$(hex "${HOT%-*}") he=$(hex "${HOT#*-}")
+in_hot() { # start end: at least 90% of [start, end) is in the hot buffer
+	_lo=$(($1 > hs ? $1 : hs)) _hi=$(($2 < he ? $2 : he))
+	[ $((_hi - _lo)) -ge $((($2 - $1) * 9 / 10)) ]
+}
+
+# The trace event, on a kdamond damonc does not know it started: no write to DAMON at all.
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+if [ -d /sys/kernel/tracing/events/damon/damon_aggregated ]; then
+	kd=$(running_kdamond)
+	mv /run/damonc/kdamonds.json /tmp/kdamonds.json
+	quiet_tree() { dump_tree "$ADMIN" | grep -v -e /stats/ -e effective_bytes -e /tried_regions/; }
+	quiet_tree >/tmp/tree.trace-before
+	for attempt in 1 2 3 4; do
+		expect_rc 0 "record through the trace event (attempt $attempt)" dc_record_trace "$kd"
+		expect_rc 0 "the hottest region of the trace record" dc_hottest_trace
+		[ "$(num access_rate_bp)" -gt 0 ] 2>/dev/null && break
+		note "the kernel saw no access to the buffers during attempt $attempt (TCG): again"
+	done
+	start=$(num start) end=$(num end)
+	data "HOTTEST_TRACE $start $end $(num access_rate_bp)"
+	check "trace: the hottest region [$start, $end) is at least 90% in the hot buffer" \
+		in_hot "${start:-0}" "${end:-0}"
+	quiet_tree >/tmp/tree.trace-after
+	check "trace: the DAMON tree did not change" cmp -s /tmp/tree.trace-before /tmp/tree.trace-after
+	check "trace: the tracing instance is gone" test -z "$(ls /sys/kernel/tracing/instances)"
+	mv /tmp/kdamonds.json /run/damonc/kdamonds.json
+else
+	note "no damon_aggregated trace event on $(uname -r): trace capture not tried"
+fi
+
+if [ "$(kver)" -lt 6002 ]; then
+	expect_rc 3 "record on $(uname -r): no tried_regions before 6.2" dc_record
+	finish
+fi
+
+schemes_before=$(dc_schemes_count)
+# A record in which the kernel saw no access to the buffers (TCG, above) says nothing about
+# where the hot memory is: record again (at most four times), visibly.
+for attempt in 1 2 3 4; do
+	expect_rc 0 "record 8 s of hotcold (attempt $attempt)" dc_record
+	expect_rc 0 "the hottest region" dc_hottest
+	[ "$(num access_rate_bp)" -gt 0 ] 2>/dev/null && break
+	note "the kernel saw no access to the buffers during attempt $attempt (TCG): again"
+done
+schemes_after=$(dc_schemes_count)
+check "the capture scheme is gone ($schemes_before schemes before, $schemes_after after)" \
+	test "$schemes_before" = "$schemes_after"
+
+start=$(num start) end=$(num end) rate=$(num access_rate_bp)
+data "HOTTEST $start $end $rate"
+# a real kernel's region boundaries are pages, not the buffer's: they may run a few pages
+# into the guard area or the other buffer
+check "the hottest region [$start, $end) is at least 90% in the hot buffer [$hs, $he)" \
+	in_hot "${start:-0}" "${end:-0}"
+check "the hottest region is accessed ($rate bp of the samples)" test "${rate:-0}" -gt 0
+
+expect_rc 0 "hot regions in the cold buffer" dc_cold_hot
+cold_hot=$(num shown_bytes)
+check "at most 2 MiB of the cold buffer is in hot regions (${cold_hot:-?} bytes: boundaries)" \
+	test -n "$cold_hot" -a "${cold_hot:-0}" -le 2097152
+
+expect_rc 0 "working set size (any access) over the second half" dc_wss
+p50=$(sed -n '/"percentile": 50/,/wss/s/.*"wss": \([0-9]*\).*/\1/p' /tmp/out | head -n1)
+hot=$((he - hs))
+data "WSS_P50 $p50 HOT $hot"
+check "median working set $p50 is about the hot buffer ($hot)" \
+	test -n "$p50" -a "$p50" -ge $((hot / 2)) -a "$p50" -le $((hot * 3 / 2))
+
+expect_rc 0 "a text heatmap" dc_heatmap
+
+# kill -9 in the middle: whatever was written is readable
+damonc record -o /tmp/k9 --interval 200ms >/dev/null 2>&1 &
+rec=$!
+sleep 3
+kill -9 "$rec"
+wait "$rec" 2>/dev/null
+expect_rc 0 "a report on the record killed with SIGKILL" dc_report_cut
+snaps=$(num snapshots)
+check "the killed record has snapshots ($snaps)" test "${snaps:-0}" -ge 2
+check "the killed record is reported incomplete" grep -q '"complete": false' /tmp/out
+finish
