@@ -155,7 +155,17 @@ static bool proc_alive(struct cli *cli, int pid)
 /* Whether @e still describes a running kdamond of ours: 1 yes, 0 no; *why says why not. */
 static int kdamond_state(struct cli *cli, const struct started_entry *e, const char **why)
 {
-	int pid = -1, r = damonctl_kdamond_is_running(cli->ctx, e->kdamond, &pid);
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	int pid = -1, r, tries = 0;
+
+	/* reading state takes DAMON's sysfs lock with a trylock on real kernels: EBUSY says
+	 * another writer holds it for a moment, not that the kdamond is gone */
+	while ((r = damonctl_kdamond_is_running(cli->ctx, e->kdamond, &pid)) == -EBUSY &&
+	       ++tries < 50)
+		nanosleep(&pause, NULL);
+	damonctl_clear_error(cli->ctx);
+	if (r == -EBUSY)
+		return 1;	/* unknown for now: looked at again at the next turn */
 
 	if (r == 1 && pid == e->pid)
 		return 1;

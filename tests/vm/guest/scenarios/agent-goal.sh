@@ -14,6 +14,22 @@
 # shellcheck source=tests/vm/guest/lib.sh
 . /vm/lib.sh
 
+# --- damonc use (the only place this scenario spells damonc's command line) ---------------
+# Sampling every 50 ms (aggregating every 1 s), as the collapse scenario does: DAMON's
+# intervals run on wall-clock time, and a TCG guest's hot loop needs longer than 5 ms a pass.
+# shellcheck disable=SC2317 # dc_* are called through expect_rc
+dc_start_goal() { # pid, goal in bp
+	damonc start --pid "$1" --action collapse --sample 50ms --aggr 1s --min-age 2s \
+		--goal-bp "$2" --goal-scope pid
+}
+# shellcheck disable=SC2317
+dc_status() { damonc status; }
+# shellcheck disable=SC2317
+dc_report() { damonc report hugepage --pid "$1"; }
+dc_agent_pid() { cat /run/damonc/agent.pid 2>/dev/null; }
+dc_agent_log() { cat /run/damonc/agent.log 2>/dev/null; }
+# -------------------------------------------------------------------------------------------
+
 require_damonc_command agent
 [ "$(kver)" -ge 6002 ] || skip_scenario "$(uname -r) has no tried_regions: no collapse fallback"
 GOAL=3000
@@ -32,9 +48,9 @@ cpu_ms() { # pid: utime + stime in ms (USER_HZ 100)
 start_hotcold --hot 64M --cold 64M || finish
 t0=$(ms)
 expect_rc 0 "damonc start --action collapse --goal-bp $GOAL --goal-scope pid" \
-	damonc start --action collapse --pid "$HC_PID" --goal-bp "$GOAL" --goal-scope pid
+	dc_start_goal "$HC_PID" "$GOAL"
 check "start says what the agent serves" grep -q "served in user space by the damonc agent" /tmp/out
-agent=$(cat /run/damonc/agent.pid 2>/dev/null)
+agent=$(dc_agent_pid)
 check "the agent runs (pid ${agent:-none})" test -n "$agent"
 
 # TCG is slow and MADV_COLLAPSE copies memory: up to 300 s to the goal.
@@ -63,11 +79,11 @@ figures="kernel=$(uname -r) goal_bp=$GOAL time_to_goal_ms=$t_goal huge_at_goal_k
 figures="$figures settled_bp=$bp overshoot_bp=$((bp - GOAL)) huge_kb=$huge_later agent_cpu_ms=$cpu"
 note "figures: $figures"
 data "figures $figures"
-expect_rc 0 "damonc status" damonc status
+expect_rc 0 "damonc status" dc_status
 check "status says the damonc agent serves part of it" \
 	grep -q "served in user space by the damonc agent (user space, pid $agent)" /tmp/out
-expect_rc 0 "damonc report hugepage" damonc report hugepage --pid "$HC_PID"
-sed 's/^/# agent: /' /run/damonc/agent.log >>"$VM_OUT"
+expect_rc 0 "damonc report hugepage" dc_report "$HC_PID"
+dc_agent_log | sed 's/^/# agent: /' >>"$VM_OUT"
 
 # The target exits: the kdamond stops by itself, the agent says so and exits.
 kill "$HC_PID"
@@ -77,9 +93,10 @@ while [ -e "/proc/$agent" ] && [ $t -lt 30 ]; do
 	t=$((t + 1))
 done
 check "the agent exited after its target did (${t}s)" test ! -e "/proc/$agent"
-check "the agent logged the target's exit" grep -q "target pid $HC_PID exited" /run/damonc/agent.log
+dc_agent_log >/tmp/agent.log
+check "the agent logged the target's exit" grep -q "target pid $HC_PID exited" /tmp/agent.log
 check "the agent logged the kdamond's end" \
-	grep -q "no longer served (it stopped by itself: its targets exited)" /run/damonc/agent.log
+	grep -q "no longer served (it stopped by itself: its targets exited)" /tmp/agent.log
 check "no pid or stats file is left" sh -c '! ls /run/damonc/agent.pid /run/damonc/agent-*.json 2>/dev/null'
 check "no kdamond runs" sh -c '! grep -qx on '"$ADMIN"'/kdamonds/*/state'
 finish
