@@ -130,26 +130,7 @@ struct agent {
 
 static bool proc_alive(struct cli *cli, int pid)
 {
-	char rel[64], path[4096], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	if (pid <= 0)
-		return false;
-	snprintf(rel, sizeof(rel), "%d/stat", pid);
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	/* a zombie has exited: it holds no memory and DAMON treats it as gone */
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return damonctl_proc_alive(cli->ctx, pid) == 1;
 }
 
 /* Whether @e still describes a running kdamond of ours: 1 yes, 0 no; *why says why not. */
@@ -1025,32 +1006,13 @@ static void scan_children(struct agent *ag)
 		if (!s->e.follow_children && !ag->follow_children)
 			continue;
 		for (j = 0; j < s->e.nr_targets; j++) {
-			char rel[64], path[4096], buf[4096], *p, *end;
-			int fd, parent = s->e.targets[j];
-			ssize_t n;
+			int parent = s->e.targets[j], kids[64], n, k;
 
 			if (parent <= 0)
 				continue;
-			snprintf(rel, sizeof(rel), "%d/task/%d/children", parent, parent);
-			if (damonctl_path(ag->cli->ctx, DAMONCTL_BASE_PROC, rel, path,
-					  sizeof(path)) < 0)
-				continue;
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			if (n <= 0)
-				continue;
-			buf[n] = '\0';
-			for (p = buf;; p = end) {
-				long c = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				if (c > 0)
-					follow_child(ag, parent, (int)c);
-			}
+			n = damonctl_proc_children(ag->cli->ctx, parent, kids, 64);
+			for (k = 0; k < n && k < 64; k++)
+				follow_child(ag, parent, kids[k]);
 		}
 	}
 }
@@ -1472,7 +1434,7 @@ static void unlock_agent(struct cli *cli, int fd)
 
 int agent_running_pid(struct cli *cli)
 {
-	char path[4096], buf[32], rel[64], cmdline[4096], *p;
+	char path[4096], buf[32], cmdline[4096], *p;
 	int fd, pid;
 	ssize_t n;
 
@@ -1491,18 +1453,8 @@ int agent_running_pid(struct cli *cli)
 		return 0;
 	/* a pid left by an agent that was killed may have been reused: it must be a
 	 * `damonc ... agent` (comm says "exe" when it was started through /proc/self/exe) */
-	snprintf(rel, sizeof(rel), "%d/cmdline", pid);
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, cmdline, sizeof(cmdline) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	cmdline[n] = '\0';
-	for (p = cmdline; p < cmdline + n; p += strlen(p) + 1)
+	n = damonctl_proc_cmdline(cli->ctx, pid, cmdline, sizeof(cmdline));
+	for (p = cmdline; n > 0 && p < cmdline + n; p += strlen(p) + 1)
 		if (!strcmp(p, "agent"))
 			return pid;
 	return 0;

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The agent's part of a kdamond, for `status` and `report hugepage` (see agent_view.h). */
-#include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <string.h>
 
 #include "agent.h"
@@ -10,15 +8,15 @@
 #include "agent_view.h"
 #include "fallback.h"
 
-static bool alive(int pid)
+static bool alive(struct cli *cli, int pid)
 {
-	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+	return damonctl_proc_alive(cli->ctx, pid) == 1;
 }
 
 enum agent_server agent_view_server(struct cli *cli, const struct started_entry *e, int *pid)
 {
 	*pid = 0;
-	if (e->server_pid && alive(e->server_pid)) {
+	if (e->server_pid && alive(cli, e->server_pid)) {
 		*pid = e->server_pid;
 		return AGENT_FOREGROUND;
 	}

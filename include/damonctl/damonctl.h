@@ -574,6 +574,16 @@ typedef int (*damonctl_vma_fn)(void *data, const struct damonctl_vma *vma);
 DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
 				    void *data);
 
+/* Whether process @pid runs: 1, or 0 when it does not exist or has exited (a zombie). */
+DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid);
+/* The children of process @pid's main thread (/proc/PID/task/PID/children): up to @max into
+ * @pids; returns how many it has, or -errno (-ESRCH when it does not exist). */
+DAMONCTL_API int damonctl_proc_children(struct damonctl_ctx *ctx, int pid, int *pids,
+					size_t max);
+/* The command line of @pid, its arguments separated by NULs: the length, or -errno. */
+DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *buf,
+				       size_t size);
+
 /* Counters of /proc/vmstat by name (0 when absent); returns how many were found. */
 DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,
 				      uint64_t *values, size_t n);

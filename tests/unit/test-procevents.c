@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
+ * Process info (procinfo.c): a running child is alive and listed among its parent's
+ * children, a zombie is not alive, a reaped one does not exist; the command line is read.
+ *
  * Process events: a child that forks a grandchild, both exiting, must come out as two forks
  * (with their parents) and two exits (with their status), and a thread must not count as a
  * process. Skipped where the connector cannot be had (not root, another user namespace, no
@@ -175,9 +178,51 @@ static void test_watch(void **state)
 	assert_false(other);
 }
 
+static void test_procinfo(void **state)
+{
+	struct damonctl_ctx *ctx;
+	int go[2], child, kids[16], n, i, found = 0;
+	char buf[4096], c = 'x';
+
+	(void)state;
+	assert_int_equal(damonctl_new(&ctx), 0);
+	assert_int_equal(damonctl_set_sysroot(ctx, "/"), 0);
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	assert_int_equal(damonctl_proc_alive(ctx, child), 1);
+	assert_int_equal(damonctl_proc_alive(ctx, getpid()), 1);
+	n = damonctl_proc_children(ctx, getpid(), kids, 16);
+	assert_true(n >= 1);
+	for (i = 0; i < n && i < 16; i++)
+		found |= kids[i] == child;
+	assert_true(found);
+	n = damonctl_proc_cmdline(ctx, getpid(), buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_non_null(strstr(buf, "test-procevents"));
+	assert_int_equal(write(go[1], &c, 1), 1);
+	/* a zombie until reaped: exited, not alive */
+	for (i = 0; i < 500 && damonctl_proc_alive(ctx, child) == 1; i++)
+		usleep(10000);
+	assert_int_equal(damonctl_proc_alive(ctx, child), 0);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	assert_int_equal(damonctl_proc_alive(ctx, child), 0);
+	assert_int_equal(damonctl_proc_children(ctx, child, kids, 16), -ESRCH);
+	assert_int_equal(damonctl_proc_alive(ctx, -1), 0);
+	close(go[0]);
+	close(go[1]);
+	damonctl_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_procinfo),
 		cmocka_unit_test(test_fork_exit),
 		cmocka_unit_test(test_watch),
 	};
