@@ -2,22 +2,38 @@
 /*
  * damonc agent: serves the user-space fallbacks (fallback.h) of the kdamonds damonc started.
  *
- * Every quota interval it measures the huge-page ratio exactly as the kernel's
+ * Every quota interval (a round) it measures the huge-page ratio exactly as the kernel's
  * hugepage_mem_bp metric defines it and feeds the user_input goals standing in for it
- * (commit_schemes_quota_goals), and, for collapse emulated in user space, asks the kernel for
+ * (commit_schemes_quota_goals); for collapse emulated in user space, it asks the kernel for
  * the regions the stand-in stat scheme matched (update_schemes_tried_regions) and collapses
- * them with process_madvise(MADV_COLLAPSE), hottest first, within the quota, and only while
- * the goal is not met (the temporal tuner's rule). What it did is kept under
- * <sysroot>/run/damonc/agent-<kdamond>.json for `status` and `report hugepage`.
+ * them with process_madvise(MADV_COLLAPSE), hottest first, within the scheme's time and size
+ * quota, and only while the goal is not met (the temporal tuner's rule), measuring the
+ * ratio again between 2 MiB-aligned chunks so that it stops as soon as the goal is met.
+ * What it did is kept under <sysroot>/run/damonc/agent-<kdamond>.json for `status` and
+ * `report hugepage`, with the kernel stats' meaning.
+ *
+ * Between rounds it waits on the kernel's process events connector (libdamonctl's
+ * procevents), so a target's exit is noticed at once and, with --follow-children, a
+ * target's new child becomes a target of its kdamond (staged with every pid, then
+ * committed). Without the connector it checks the targets at every round instead.
+ *
+ * It ends serving a kdamond that stopped (by itself when its targets exited, or stopped by
+ * someone else), gives up on one the kernel keeps refusing (and stops it: its fallbacks
+ * are part of what it was started for), and on SIGTERM/SIGINT stops what it serves unless
+ * told to leave it running. It exits when nothing is left to serve, leaving no pid or stats
+ * file behind.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,25 +42,32 @@
 #include "fallback.h"
 #include "started.h"
 
-static volatile sig_atomic_t stop_requested;
+#define HPAGE (UINT64_C(2) << 20)
+#define ALIGN_DOWN(x, a) ((x) & ~((a) - 1))
+#define ALIGN_UP(x, a) ALIGN_DOWN((x) + (a) - 1, a)
+#define MAX_TARGETS 16
+#define MAX_REFUSALS 3		/* refusals in a row before giving up on a kdamond */
+#define SELF_STOP_WAIT_MS 5000	/* for a kdamond whose targets all exited to stop */
+
+static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_signal = sig;
 }
 
 static void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void agent_log(const char *fmt, ...)
 {
 	char when[32];
-	time_t now = time(NULL);
+	struct timespec ts;
 	struct tm tm;
 	va_list ap;
 
-	localtime_r(&now, &tm);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	fprintf(stderr, "damonc agent %s: ", when);
+	fprintf(stderr, "damonc agent[%d] %s.%03ld: ", (int)getpid(), when, ts.tv_nsec / 1000000);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -52,56 +75,310 @@ static void agent_log(const char *fmt, ...)
 	fflush(stderr);
 }
 
-static uint64_t now_ms(void)
+static uint64_t now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-/* Sleep up to @ms, waking early on a stop request. */
-static void nap(uint64_t ms)
+static uint64_t now_ms(void)
 {
-	uint64_t end = now_ms() + ms;
-
-	while (!stop_requested && now_ms() < end) {
-		struct timespec ts = { 0, 20 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
-	}
+	return now_us() / 1000;
 }
 
-static int feed_goals(struct cli *cli, const struct started_entry *e, struct agent_stats *st)
+static const char *pct(uint64_t bp, char *buf, size_t size)
+{
+	snprintf(buf, size, "%" PRIu64 ".%02" PRIu64 "%%", bp / 100, bp % 100);
+	return buf;
+}
+
+/* ---- what is served ---- */
+
+struct served {
+	struct started_entry e;		/* as recorded; targets[i] <= 0 once it exited */
+	struct agent_stats st;
+	uint64_t next_ms;		/* the next round */
+	unsigned int refusals;		/* in a row */
+	bool busy_logged;		/* EBUSY said once until it passes */
+	bool pidfd_logged;		/* a pidfd_open() failure said once */
+	uint64_t all_gone_ms;		/* when its last target exited (0: some live) */
+	uint64_t off_seen_ms;		/* when it was first seen stopped */
+	int goal_state[MAX_FALLBACKS];	/* -1 not measured yet, 0 below the goal, 1 met */
+	/* bytes and time of its collapses so far: the throughput that turns the time quota
+	 * into a size, as the kernel does (which guesses 4 MiB/ms before any was timed) */
+	uint64_t thr_bytes[MAX_FALLBACKS], thr_us[MAX_FALLBACKS];
+	uint64_t resume_addr[MAX_FALLBACKS];	/* where the last window ran out of quota */
+	bool fed_logged;
+};
+
+struct agent {
+	struct cli *cli;
+	int only;			/* serve this kdamond only (foreground); -1: every one */
+	bool leave_running;
+	bool follow_children;		/* for every kdamond, not only those started with it */
+	bool persist;			/* wait for work when nothing is left (a service) */
+	struct damonctl_procevents *pe;
+	int watched[DAMONCTL_PROCEVENTS_MAX_WATCH];	/* what the kernel passes events of */
+	unsigned int nr_watched;
+	bool watch_all;			/* more targets than a filter holds */
+	struct served *sv;
+	unsigned int nr;
+	bool served_any;
+};
+
+static bool proc_alive(struct cli *cli, int pid)
+{
+	return damonctl_proc_alive(cli->ctx, pid) == 1;
+}
+
+/* Whether @e still describes a running kdamond of ours: 1 yes, 0 no; *why says why not. */
+static int kdamond_state(struct cli *cli, const struct started_entry *e, const char **why)
+{
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	int pid = -1, r, tries = 0;
+
+	/* reading state takes DAMON's sysfs lock with a trylock on real kernels: EBUSY says
+	 * another writer holds it for a moment, not that the kdamond is gone */
+	while ((r = damonctl_kdamond_is_running(cli->ctx, e->kdamond, &pid)) == -EBUSY &&
+	       ++tries < 50)
+		nanosleep(&pause, NULL);
+	damonctl_clear_error(cli->ctx);
+	if (r == -EBUSY)
+		return 1;	/* unknown for now: looked at again at the next turn */
+
+	if (r == 1 && pid == e->pid)
+		return 1;
+	*why = r < 0 ? "its directory is gone" : r == 1 ? "it was restarted by someone else" :
+	       "it is off";
+	return 0;
+}
+
+static unsigned int live_targets(const struct served *s)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->e.nr_targets; i++)
+		n += s->e.targets[i] > 0;
+	return n;
+}
+
+static void describe_targets(const struct served *s, char *buf, size_t size)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->e.nr_targets && n < size; i++) {
+		int p = s->e.targets[i];
+		int w = snprintf(buf + n, size - n, "%s%d%s", n ? ", " : "", p > 0 ? p : -p,
+				 p > 0 ? "" : " (exited)");
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	if (!n)
+		snprintf(buf, size, "none");
+}
+
+/* Update the record of kdamond @s (targets, fallbacks, serving process); @clear: it is not
+ * served any more. */
+static void record_update(struct agent *ag, struct served *s, bool clear)
+{
+	struct started started;
+	struct started_entry *e;
+
+	if (started_load(ag->cli->ctx, &started))
+		return;
+	e = started_find(&started, s->e.kdamond);
+	if (e && e->pid == s->e.pid) {
+		unsigned int i;
+
+		if (clear) {
+			memset(&e->fbs, 0, sizeof(e->fbs));
+			e->follow_children = false;
+			e->server_pid = 0;
+		} else {
+			e->fbs = s->e.fbs;
+			e->nr_targets = 0;
+			for (i = 0; i < s->e.nr_targets; i++)
+				if (s->e.targets[i] > 0)
+					e->targets[e->nr_targets++] = s->e.targets[i];
+			e->server_pid = s->e.server_pid;
+		}
+		started_save(ag->cli->ctx, &started);
+	}
+	started_free(&started);
+}
+
+/* Stop serving @sv[i]: say why, stop the kdamond if asked, drop its stats file. */
+static void end_served(struct agent *ag, unsigned int i, bool stop_it, const char *why)
+{
+	struct served *s = &ag->sv[i];
+	char sz[32], col[32];
+	uint64_t nr = 0, bytes = 0, collapsed = 0;
+	unsigned int j;
+	int r;
+
+	if (stop_it) {
+		r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond, DAMONCTL_CMD_OFF);
+		if (r && r != -EPERM && r != -EINVAL)
+			agent_log("kdamond %u: could not stop it: %s", s->e.kdamond, strerror(-r));
+	}
+	for (j = 0; j < s->st.nr; j++) {
+		nr += s->st.s[j].nr_applied;
+		bytes += s->st.s[j].sz_applied;
+		collapsed += s->st.s[j].sz_collapsed;
+	}
+	if (nr)
+		agent_log("kdamond %u: no longer served (%s); the agent collapsed %" PRIu64
+			  " regions (%s, %s newly huge) for it over %" PRIu64 " rounds",
+			  s->e.kdamond, why, nr, fmt_size(bytes, sz, sizeof(sz)),
+			  fmt_size(collapsed, col, sizeof(col)), s->st.rounds);
+	else
+		agent_log("kdamond %u: no longer served (%s)", s->e.kdamond, why);
+	/* the stats describe a running service: none is left behind */
+	agent_stats_remove(ag->cli->ctx, s->e.kdamond);
+	record_update(ag, s, true);
+	memmove(&ag->sv[i], &ag->sv[i + 1], (ag->nr - i - 1) * sizeof(*ag->sv));
+	ag->nr--;
+}
+
+/* ---- measuring ---- */
+
+static int measure(struct agent *ag, const struct served *s, const struct fallback *fb,
+		   uint64_t *huge, uint64_t *used)
+{
+	return fallback_measure(ag->cli->ctx, fb->scope_pid, s->e.targets, s->e.nr_targets,
+				huge, used);
+}
+
+/* Log when the goal of @fb becomes met or missed (once per change, not every round). */
+static void goal_transition(struct served *s, unsigned int fi, uint64_t bp, const char *what)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	int met = bp >= fb->target_bp;
+	char a[16], b[16];
+
+	if (s->goal_state[fi] == met)
+		return;
+	if (met)
+		agent_log("kdamond %u scheme %u: goal met (%s >= %s, %s): %s", s->e.kdamond,
+			  fb->scheme, pct(bp, a, sizeof(a)), pct(fb->target_bp, b, sizeof(b)),
+			  fb->scope_pid ? "its targets" : "system-wide",
+			  what ? what : "not collapsing");
+	else if (s->goal_state[fi] == 1)
+		agent_log("kdamond %u scheme %u: ratio %s < goal %s again: %s", s->e.kdamond,
+			  fb->scheme, pct(bp, a, sizeof(a)), pct(fb->target_bp, b, sizeof(b)),
+			  what ? "the kernel's tuner resumes the scheme" : "collapsing again");
+	s->goal_state[fi] = met;
+}
+
+/* ---- refusals ---- */
+
+/* The kernel refused @what: retry next round, give up after MAX_REFUSALS in a row.
+ * Returns true when @sv[i] was ended. */
+static bool refused(struct agent *ag, unsigned int i, const char *what, int err)
+{
+	struct served *s = &ag->sv[i];
+	const char *why;
+	char msg[512];
+
+	if (!kdamond_state(ag->cli, &s->e, &why))
+		return false;	/* it stopped: the next check says so */
+	/* a sysfs write has the library's sentence; anything else its errno */
+	if (!strncmp(what, "the kernel refused", 18))
+		damonctl_strerror(ag->cli->ctx, err, msg, sizeof(msg));
+	else
+		snprintf(msg, sizeof(msg), "%s", strerror(-err));
+	damonctl_clear_error(ag->cli->ctx);
+	if (err == -EBUSY) {
+		/* another writer holds DAMON's sysfs lock for a moment: not a refusal */
+		if (!s->busy_logged)
+			agent_log("kdamond %u: DAMON is busy (%s: %s); retrying next round",
+				  s->e.kdamond, what, msg);
+		s->busy_logged = true;
+		return false;
+	}
+	s->refusals++;
+	if (s->refusals < MAX_REFUSALS) {
+		agent_log("kdamond %u: %s: %s (%u of %d refusals in a row: retrying next round)",
+			  s->e.kdamond, what, msg, s->refusals, MAX_REFUSALS);
+		return false;
+	}
+	agent_log("kdamond %u: %s: %s; giving up after %u refusals in a row, and stopping it: "
+		  "what it was started for cannot be served", s->e.kdamond, what, msg,
+		  s->refusals);
+	end_served(ag, i, true, "the kernel kept refusing");
+	return true;
+}
+
+static void accepted(struct served *s)
+{
+	s->busy_logged = false;
+	if (s->refusals)
+		agent_log("kdamond %u: the kernel accepts the agent's commands again",
+			  s->e.kdamond);
+	s->refusals = 0;
+}
+
+/* ---- hugepage_mem_bp goals fed as user_input ---- */
+
+static int feed_goals(struct agent *ag, struct served *s, const char **what)
 {
 	unsigned int i;
 	bool fed = false;
 	int r;
 
-	for (i = 0; i < e->fbs.nr; i++) {
-		const struct fallback *fb = &e->fbs.fb[i];
-		char rel[256], val[32];
-		uint64_t bp;
+	for (i = 0; i < s->e.fbs.nr; i++) {
+		const struct fallback *fb = &s->e.fbs.fb[i];
+		uint64_t huge, used, bp;
+		char rel[256], val[32], a[16], b[16];
 
 		if (fb->kind != FB_HUGEPAGE_GOAL)
 			continue;
-		r = fallback_measure_bp(cli->ctx, fb->scope_pid, e->targets, e->nr_targets, &bp);
-		if (r)
+		r = measure(ag, s, fb, &huge, &used);
+		if (r) {
+			*what = "measuring the huge-page ratio failed";
 			return r;
+		}
+		bp = fallback_ratio_bp(huge, used);
 		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/schemes/%u/quotas/goals/%u/"
-			 "current_value", e->kdamond, fb->scheme, fb->goal);
-		snprintf(val, sizeof(val), "%llu", (unsigned long long)bp);
-		r = damonctl_write(cli->ctx, rel, val);
-		if (r)
+			 "current_value", s->e.kdamond, fb->scheme, fb->goal);
+		snprintf(val, sizeof(val), "%" PRIu64, bp);
+		r = damonctl_write(ag->cli->ctx, rel, val);
+		if (r) {
+			*what = "the kernel refused the goal's current_value";
 			return r;
-		st->measured_bp = bp;
-		st->feeds++;
+		}
+		if (!s->fed_logged)
+			agent_log("kdamond %u scheme %u: feeding hugepage_mem_bp (%s) to its "
+				  "user_input goal %u every %" PRIu64 " ms: ratio %s, goal %s",
+				  s->e.kdamond, fb->scheme, fb->scope_pid ? "over its targets" :
+				  "system-wide", fb->goal, fb->reset_ms, pct(bp, a, sizeof(a)),
+				  pct(fb->target_bp, b, sizeof(b)));
+		s->st.measured_bp = bp;
+		s->st.target_bp = fb->target_bp;
+		s->st.goal_met = bp >= fb->target_bp;
+		goal_transition(s, i, bp, "the kernel's tuner stops the scheme");
 		fed = true;
 	}
 	if (!fed)
 		return 0;
-	return damonctl_kdamond_cmd(cli->ctx, e->kdamond, DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS);
+	s->fed_logged = true;
+	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
+				 DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS);
+	if (r) {
+		*what = "the kernel refused commit_schemes_quota_goals";
+		return r;
+	}
+	s->st.feeds++;
+	return 0;
 }
+
+/* ---- collapse in user space ---- */
 
 struct hot_region {
 	uint64_t start, end, nr_accesses, age;
@@ -118,252 +395,1097 @@ static int hotter_first(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Collapse what scheme fb->scheme matched, within the quota and until the goal. */
-static int collapse_scheme(struct cli *cli, const struct started_entry *e,
-			   const struct fallback *fb, const struct damonctl_kdamond *k,
-			   struct agent_scheme_stats *ss)
+static uint64_t target_huge(struct agent *ag, int pid)
 {
+	struct damonctl_proc_mem pm;
+
+	if (pid <= 0 || damonctl_proc_mem_read(ag->cli->ctx, pid, &pm))
+		return 0;
+	return pm.anon_huge + pm.shmem_huge + pm.file_huge;
+}
+
+struct round {
+	unsigned int nr_regions;	/* applied */
+	uint64_t bytes;			/* applied */
+	uint64_t busy_us;
+	bool exhausted, met, gone;
+	int fatal;			/* an error that no other region would escape */
+};
+
+/*
+ * Collapse region [start, end) of @pidfd like the kernel action: the whole 2 MiB-aligned
+ * huge pages inside it (memory already huge counts as done, as MADV_COLLAPSE reports it).
+ * With a goal, it goes in chunks of what the goal still needs and stops once it is met.
+ * Returns the bytes tried; *ok is false when the kernel could not collapse some of it.
+ */
+static uint64_t collapse_region(struct agent *ag, struct served *s, unsigned int fi, int pidfd,
+				uint64_t start, uint64_t end, struct round *rd, bool *ok)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	uint64_t pos = start;
+
+	*ok = true;
+	while (pos < end && !stop_signal) {
+		uint64_t chunk_end = end, done, t;
+		int r;
+
+		if (fb->target_bp) {
+			uint64_t huge, used, need;
+
+			if (measure(ag, s, fb, &huge, &used) == 0) {
+				s->st.measured_bp = fallback_ratio_bp(huge, used);
+				if (s->st.measured_bp >= fb->target_bp) {
+					rd->met = true;
+					break;
+				}
+				need = fallback_bytes_to_goal(huge, used, fb->target_bp);
+				need = ALIGN_UP(need ? need : 1, HPAGE);
+				if (ALIGN_DOWN(pos, HPAGE) + need < end)
+					chunk_end = ALIGN_DOWN(pos, HPAGE) + need;
+			}
+		}
+		if (fb->quota_ms) {
+			uint64_t left_us, fit;
+
+			if (rd->busy_us >= fb->quota_ms * 1000) {
+				rd->exhausted = true;
+				break;
+			}
+			left_us = fb->quota_ms * 1000 - rd->busy_us;
+			fit = s->thr_us[fi] ? (uint64_t)((unsigned __int128)s->thr_bytes[fi] *
+							 left_us / s->thr_us[fi]) :
+			      left_us * 4096;	/* 4 MiB/ms */
+			fit = ALIGN_UP(fit ? fit : 1, HPAGE);
+			if (ALIGN_DOWN(pos, HPAGE) + fit < chunk_end)
+				chunk_end = ALIGN_DOWN(pos, HPAGE) + fit;
+		}
+		t = now_us();
+		r = damonctl_collapse_range(pidfd, pos, chunk_end, &done);
+		t = now_us() - t;
+		rd->busy_us += t;
+		s->thr_us[fi] += t;
+		s->thr_bytes[fi] += chunk_end - pos;
+		if (r == -ESRCH) {
+			rd->gone = true;
+			break;
+		}
+		if (r == -EPERM || r == -ENOSYS || r == -EBADF) {
+			rd->fatal = r;
+			*ok = false;
+			break;
+		}
+		/* -ERANGE: no whole huge page in this piece, which madvise() takes as done;
+		 * -EAGAIN, -ENOMEM, -EINVAL: not collapsed, as the kernel action would fail */
+		if (r && r != -ERANGE)
+			*ok = false;
+		pos = chunk_end;
+	}
+	return pos - start;
+}
+
+static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
+			    const struct damonctl_kdamond *k)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
 	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
-	struct damonctl_scheme *s = c ? damonctl_context_scheme(c, fb->scheme) : NULL;
+	struct damonctl_scheme *sch = c ? damonctl_context_scheme(c, fb->scheme) : NULL;
+	struct agent_scheme_stats *ss = agent_stats_scheme(&s->st, fb->scheme);
+	int pid = fb->target < s->e.nr_targets ? s->e.targets[fb->target] : 0;
+	struct round rd = { 0 };
 	struct damonctl_tried_region *tr;
 	struct hot_region *regs;
-	uint64_t used_bytes = 0, t0 = now_ms(), bp;
+	uint64_t charged = 0, before, after, resume;
 	unsigned int i, n;
-	int pidfd, r = 0;
+	char a[16], b[16], sz[32], col[32];
+	int pidfd;
 
-	if (!s || fb->target >= e->nr_targets)
-		return -ENOENT;
-	n = damonctl_scheme_nr_tried_regions(s);
+	if (!sch || pid <= 0)
+		return;
+	n = damonctl_scheme_nr_tried_regions(sch);
 	if (!n)
-		return 0;
+		return;
 	regs = calloc(n, sizeof(*regs));
 	if (!regs)
-		return -ENOMEM;
-	damonctl_for_each_tried_region(s, tr, i) {
+		return;
+	damonctl_for_each_tried_region(sch, tr, i) {
 		regs[i].start = damonctl_tried_region_get(tr, DAMONCTL_TRIED_START);
 		regs[i].end = damonctl_tried_region_get(tr, DAMONCTL_TRIED_END);
 		regs[i].nr_accesses = damonctl_tried_region_get(tr, DAMONCTL_TRIED_NR_ACCESSES);
 		regs[i].age = damonctl_tried_region_get(tr, DAMONCTL_TRIED_AGE);
 	}
 	qsort(regs, n, sizeof(*regs), hotter_first);
-	pidfd = damonctl_pidfd_open(e->targets[fb->target]);
+	pidfd = damonctl_pidfd_open(pid);
 	if (pidfd < 0) {
+		/* -ESRCH: it exited, which the process events (or the next check) say */
+		if (pidfd != -ESRCH && !s->pidfd_logged)
+			agent_log("kdamond %u: pidfd_open(%d): %s: cannot collapse its memory",
+				  s->e.kdamond, pid, strerror(-pidfd));
+		s->pidfd_logged = pidfd != -ESRCH;
 		free(regs);
-		return pidfd;
+		return;
 	}
-	for (i = 0; i < n; i++) {
-		uint64_t size = regs[i].end - regs[i].start, done = 0;
+	before = target_huge(ag, pid);
+	/* Like the kernel (damos_skip_charged_region()), a window goes on where the last one
+	 * ran out of quota, so that a quota smaller than the hot memory walks through all of
+	 * it instead of the same first bytes; past the last region, it starts over. */
+	resume = s->resume_addr[fi];
+	s->resume_addr[fi] = 0;
+	if (resume) {
+		bool any = false;
 
-		if (fb->quota_bytes && used_bytes >= fb->quota_bytes) {
-			ss->qt_exceeds++;
+		for (i = 0; i < n; i++)
+			any |= regs[i].end > resume;
+		if (!any)
+			resume = 0;
+	}
+	for (i = 0; i < n && !rd.met && !rd.gone && !rd.fatal && !stop_signal; i++) {
+		uint64_t start = regs[i].start, end = regs[i].end, tried;
+		bool ok;
+
+		if (resume && end <= resume)
+			continue;
+		if (resume && start < resume)
+			start = resume;
+
+		if ((fb->quota_bytes && charged >= fb->quota_bytes) ||
+		    (fb->quota_ms && rd.busy_us >= fb->quota_ms * 1000)) {
+			rd.exhausted = true;
 			break;
 		}
-		if (fb->quota_ms && now_ms() - t0 >= fb->quota_ms) {
-			ss->qt_exceeds++;
-			break;
-		}
-		if (fb->target_bp) {
-			r = fallback_measure_bp(cli->ctx, fb->scope_pid, e->targets, e->nr_targets,
-						&bp);
-			if (r)
-				break;
-			if (bp >= fb->target_bp)
-				break;	/* the goal is met: stop, as the temporal tuner would */
-		}
+		/* like the kernel, cut the region to what the size quota has left */
+		if (fb->quota_bytes && end - start > fb->quota_bytes - charged)
+			end = start + ALIGN_DOWN(fb->quota_bytes - charged, 4096);
+		tried = collapse_region(ag, s, fi, pidfd, start, end, &rd, &ok);
+		if (start + tried < regs[i].end)
+			s->resume_addr[fi] = start + tried;	/* cut short: go on there */
+		if (!tried)
+			continue;
+		charged += tried;
 		ss->nr_tried++;
-		ss->sz_tried += size;
-		used_bytes += size;
-		r = damonctl_collapse_range(pidfd, regs[i].start, regs[i].end, &done);
-		if (r == -ESRCH)
-			break;
-		r = 0;	/* a region that cannot be collapsed is tried, not applied: go on */
-		if (done) {
+		ss->sz_tried += tried;
+		if (ok) {
 			ss->nr_applied++;
-			ss->sz_applied += done;
+			ss->sz_applied += tried;
+			rd.nr_regions++;
+			rd.bytes += tried;
 		}
 	}
 	close(pidfd);
 	free(regs);
-	return r;
+	after = target_huge(ag, pid);
+	ss->busy_us += rd.busy_us;
+	if (after > before)
+		ss->sz_collapsed += after - before;
+	if (rd.exhausted)
+		ss->qt_exceeds++;
+	if (rd.fatal)
+		agent_log("kdamond %u scheme %u: process_madvise(MADV_COLLAPSE) on pid %d: %s "
+			  "(the agent needs CAP_SYS_ADMIN and a kernel with MADV_COLLAPSE)",
+			  s->e.kdamond, fb->scheme, pid, strerror(-rd.fatal));
+	/* a round that changed nothing (memory already huge, no goal) is not news */
+	if ((!rd.nr_regions && !rd.exhausted) ||
+	    (after <= before && !rd.exhausted && !fb->target_bp && ss->nr_applied > rd.nr_regions))
+		goto goal;
+	if (fb->target_bp) {
+		uint64_t huge, used;
+
+		if (!measure(ag, s, fb, &huge, &used))
+			s->st.measured_bp = fallback_ratio_bp(huge, used);
+		agent_log("kdamond %u: collapsed %u regions (%s, %s newly huge) of pid %d in "
+			  "%" PRIu64 " ms; ratio %s %s goal %s%s", s->e.kdamond, rd.nr_regions,
+			  fmt_size(rd.bytes, sz, sizeof(sz)),
+			  fmt_size(after > before ? after - before : 0, col, sizeof(col)), pid,
+			  rd.busy_us / 1000, pct(s->st.measured_bp, a, sizeof(a)),
+			  s->st.measured_bp >= fb->target_bp ? ">=" : "<",
+			  pct(fb->target_bp, b, sizeof(b)),
+			  rd.exhausted ? "; the quota of this interval is used up" : "");
+	} else {
+		agent_log("kdamond %u: collapsed %u regions (%s, %s newly huge) of pid %d in "
+			  "%" PRIu64 " ms%s", s->e.kdamond, rd.nr_regions,
+			  fmt_size(rd.bytes, sz, sizeof(sz)),
+			  fmt_size(after > before ? after - before : 0, col, sizeof(col)), pid,
+			  rd.busy_us / 1000,
+			  rd.exhausted ? "; the quota of this interval is used up" : "");
+	}
+goal:
+	if (fb->target_bp) {
+		s->st.target_bp = fb->target_bp;
+		s->st.goal_met = s->st.measured_bp >= fb->target_bp;
+		goal_transition(s, fi, s->st.measured_bp, NULL);
+	}
 }
 
-static bool goal_met(struct cli *cli, const struct started_entry *e, const struct fallback *fb)
-{
-	uint64_t bp;
-
-	return fb->target_bp &&
-	       !fallback_measure_bp(cli->ctx, fb->scope_pid, e->targets, e->nr_targets, &bp) &&
-	       bp >= fb->target_bp;
-}
-
-static int collapse_all(struct cli *cli, const struct started_entry *e, struct agent_stats *st)
+static int collapse_all(struct agent *ag, struct served *s, const char **what)
 {
 	struct damonctl_kdamond *k;
 	bool need = false;
 	unsigned int i;
 	int r;
 
-	for (i = 0; i < e->fbs.nr; i++)
-		if (e->fbs.fb[i].kind == FB_COLLAPSE && !goal_met(cli, e, &e->fbs.fb[i]))
+	for (i = 0; i < s->e.fbs.nr; i++) {
+		const struct fallback *fb = &s->e.fbs.fb[i];
+		uint64_t huge, used;
+
+		if (fb->kind != FB_COLLAPSE || fb->target >= s->e.nr_targets ||
+		    s->e.targets[fb->target] <= 0)
+			continue;
+		if (!fb->target_bp) {
 			need = true;
+			continue;
+		}
+		r = measure(ag, s, fb, &huge, &used);
+		if (r) {
+			*what = "measuring the huge-page ratio failed";
+			return r;
+		}
+		s->st.measured_bp = fallback_ratio_bp(huge, used);
+		s->st.target_bp = fb->target_bp;
+		s->st.goal_met = s->st.measured_bp >= fb->target_bp;
+		goal_transition(s, i, s->st.measured_bp, NULL);
+		need |= !s->st.goal_met;
+	}
 	if (!need)
 		return 0;
 	/* one snapshot of what every scheme matched, then collapse scheme by scheme */
-	r = damonctl_kdamond_cmd(cli->ctx, e->kdamond, DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
-	if (r)
+	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
+				 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
+	if (r) {
+		*what = "the kernel refused update_schemes_tried_regions";
 		return r;
-	r = damonctl_kdamond_read(cli->ctx, e->kdamond, &k);
-	if (r)
-		return r;
-	for (i = 0; i < e->fbs.nr && !r; i++) {
-		const struct fallback *fb = &e->fbs.fb[i];
-
-		if (fb->kind != FB_COLLAPSE)
-			continue;
-		r = collapse_scheme(cli, e, fb, k, agent_stats_scheme(st, fb->scheme));
 	}
+	r = damonctl_kdamond_read(ag->cli->ctx, s->e.kdamond, &k);
+	if (r) {
+		*what = "reading the tried regions failed";
+		return r;
+	}
+	for (i = 0; i < s->e.fbs.nr && !stop_signal; i++)
+		if (s->e.fbs.fb[i].kind == FB_COLLAPSE)
+			collapse_scheme(ag, s, i, k);
 	damonctl_kdamond_free(k);
-	if (!r) {
-		uint64_t bp;
-
-		if (!fallback_measure_bp(cli->ctx, e->fbs.fb[0].scope_pid, e->targets,
-					 e->nr_targets, &bp))
-			st->measured_bp = bp;
-	}
-	return r;
+	return 0;
 }
 
-static uint64_t interval_ms(const struct started_entry *e)
+static uint64_t interval_ms(const struct served *s)
 {
 	uint64_t ms = 0;
 	unsigned int i;
 
-	for (i = 0; i < e->fbs.nr; i++)
-		if (e->fbs.fb[i].reset_ms && (!ms || e->fbs.fb[i].reset_ms < ms))
-			ms = e->fbs.fb[i].reset_ms;
+	for (i = 0; i < s->e.fbs.nr; i++)
+		if (s->e.fbs.fb[i].reset_ms && (!ms || s->e.fbs.fb[i].reset_ms < ms))
+			ms = s->e.fbs.fb[i].reset_ms;
 	return ms ? ms : 1000;
 }
 
-/* One round for one kdamond: 0, or -errno (e.g. the kdamond stopped). */
-static int serve_round(struct cli *cli, const struct started_entry *e)
+/* One round for @sv[i]. Returns true when it was ended. */
+static bool serve_round(struct agent *ag, unsigned int i)
 {
-	struct agent_stats st;
+	struct served *s = &ag->sv[i];
+	const char *what = NULL;
 	int r;
 
-	agent_stats_load(cli->ctx, e->kdamond, &st);
-	r = feed_goals(cli, e, &st);
+	s->next_ms = now_ms() + interval_ms(s);
+	if (!s->e.fbs.nr)
+		return false;	/* followed only */
+	r = feed_goals(ag, s, &what);
 	if (!r)
-		r = collapse_all(cli, e, &st);
-	st.updated = (long long)time(NULL);
-	agent_stats_save(cli->ctx, e->kdamond, &st);
+		r = collapse_all(ag, s, &what);
+	s->st.rounds++;
+	s->st.updated = (long long)time(NULL);
+	agent_stats_save(ag->cli->ctx, s->e.kdamond, &s->st);
+	if (r)
+		return refused(ag, i, what, r);
+	accepted(s);
+	return false;
+}
+
+/* ---- following children: new targets, online ---- */
+
+struct vma_list {
+	uint64_t start[4096], end[4096];
+	unsigned int n;
+};
+
+static int collect_vma(void *data, const struct damonctl_vma *v)
+{
+	struct vma_list *l = data;
+
+	if (l->n < 4096) {
+		l->start[l->n] = v->start;
+		l->end[l->n] = v->end;
+		l->n++;
+	}
+	return 0;
+}
+
+/* The kernel's initial vaddr regions (damon_va_three_regions): the mappings, less the two
+ * largest gaps between them. A target added online gets them explicitly, or it would be
+ * monitored only after the next update interval. */
+static unsigned int three_regions(struct agent *ag, int pid, uint64_t r[3][2])
+{
+	struct vma_list *l = calloc(1, sizeof(*l));
+	uint64_t g1s = 0, g1e = 0, g2s = 0, g2e = 0;
+	unsigned int i, n = 0;
+
+	if (!l)
+		return 0;
+	if (damonctl_proc_vmas(ag->cli->ctx, pid, collect_vma, l) || !l->n) {
+		free(l);
+		return 0;
+	}
+	for (i = 1; i < l->n; i++) {
+		uint64_t gs = l->end[i - 1], ge = l->start[i];
+
+		if (ge <= gs)
+			continue;
+		if (ge - gs > g1e - g1s) {
+			g2s = g1s;
+			g2e = g1e;
+			g1s = gs;
+			g1e = ge;
+		} else if (ge - gs > g2e - g2s) {
+			g2s = gs;
+			g2e = ge;
+		}
+	}
+	if (g2s < g1s) {
+		uint64_t ts = g1s, te = g1e;
+
+		g1s = g2s;
+		g1e = g2e;
+		g2s = ts;
+		g2e = te;
+	}
+	r[n][0] = l->start[0];
+	r[n][1] = g1e > g1s ? g1s : l->end[l->n - 1];
+	n++;
+	if (g1e > g1s) {
+		r[n][0] = g1e;
+		r[n][1] = g2e > g2s ? g2s : l->end[l->n - 1];
+		n++;
+		if (g2e > g2s) {
+			r[n][0] = g2e;
+			r[n][1] = l->end[l->n - 1];
+			n++;
+		}
+	}
+	free(l);
+	return n;
+}
+
+/* Point the target filter of scheme @s at target @idx (adding one if it has none). */
+static int set_target_filter(struct damonctl_scheme *s, enum damonctl_filter_dir dir,
+			     unsigned int idx)
+{
+	struct damonctl_filter *f;
+	unsigned int i;
+
+	damonctl_for_each_filter(s, dir, f, i) {
+		if (!strcmp(damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE), "target")) {
+			damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
+			return 0;
+		}
+	}
+	f = damonctl_scheme_add_filter(s, dir);
+	if (!f)
+		return -ENOMEM;
+	damonctl_filter_set_str(f, DAMONCTL_FILTER_TYPE, "target");
+	damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
+	damonctl_filter_set(f, DAMONCTL_FILTER_MATCHING, 0);	/* reject the others */
+	return 0;
+}
+
+/*
+ * Make @child a target of @s's kdamond, online. Targets that exited are dropped (a dead pid
+ * would make the commit fail), every pid is staged again (writing nr_targets recreates the
+ * target directories with pid 0, and a commit with a pid-0 target killed the kdamond on
+ * 6.12), read back, and only then committed. Emulated collapse gets a stat scheme with a
+ * target filter per target, since tried regions do not say whose they are.
+ */
+static int add_target(struct agent *ag, struct served *s, int child, char *why, size_t size)
+{
+	struct damonctl_tree *have = NULL, *want = NULL;
+	struct damonctl_features *f = NULL;
+	struct damonctl_kdamond *kw, *kh;
+	struct damonctl_context *cw, *ch;
+	struct damonctl_target *t;
+	struct fallbacks fbs = s->e.fbs;
+	int pids[MAX_TARGETS], r;
+	unsigned int i, n = 0, tmpl = UINT32_MAX, nr_regs;
+	bool moved[MAX_FALLBACKS] = { false };
+	uint64_t regs[3][2];
+	enum damonctl_filter_dir dir;
+
+	if (s->e.nr_targets >= MAX_TARGETS) {
+		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
+		return -ENOSPC;
+	}
+	r = damonctl_tree_read(ag->cli->ctx, &have);
+	if (!r)
+		r = damonctl_features_from_tree(ag->cli->ctx, have, &f);
+	if (r) {
+		snprintf(why, size, "reading the DAMON tree: %s", strerror(-r));
+		goto out;
+	}
+	kh = damonctl_tree_kdamond(have, s->e.kdamond);
+	want = damonctl_tree_dup(have);
+	kw = want ? damonctl_tree_kdamond(want, s->e.kdamond) : NULL;
+	ch = kh ? damonctl_kdamond_context(kh, 0) : NULL;
+	cw = kw ? damonctl_kdamond_context(kw, 0) : NULL;
+	if (!ch || !cw || damonctl_context_nr_targets(ch) != s->e.nr_targets) {
+		snprintf(why, size, "its targets are not the ones damonc recorded");
+		r = -ESTALE;
+		goto out;
+	}
+	dir = damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
+	      DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
+	for (i = 0; i < fbs.nr; i++)
+		if (fbs.fb[i].kind == FB_COLLAPSE && tmpl == UINT32_MAX)
+			tmpl = fbs.fb[i].scheme;
+	if (tmpl != UINT32_MAX &&
+	    damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) != DAMONCTL_YES) {
+		snprintf(why, size, "collapsing for several processes from user space needs target "
+			 "filters (Linux 6.6)");
+		r = -EOPNOTSUPP;
+		goto out;
+	}
+	/* the live targets, in order, then the child */
+	while (damonctl_context_nr_targets(cw))
+		damonctl_context_remove_target(cw, 0);
+	for (i = 0; i < s->e.nr_targets; i++) {
+		struct damonctl_target *old = damonctl_context_target(ch, i);
+		uint64_t st, en;
+		unsigned int j;
+
+		if (s->e.targets[i] <= 0)
+			continue;
+		t = damonctl_context_add_target(cw);
+		if (!t) {
+			r = -ENOMEM;
+			goto out;
+		}
+		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, s->e.targets[i]);
+		for (j = 0; j < damonctl_target_nr_regions(old); j++)
+			if (!damonctl_target_region(old, j, &st, &en))
+				damonctl_target_add_region(t, st, en);
+		/* its emulated collapse follows it to its new index */
+		for (j = 0; j < fbs.nr; j++) {
+			struct fallback *fb = &fbs.fb[j];
+
+			if (fb->kind != FB_COLLAPSE || moved[j] || fb->target != i)
+				continue;
+			fb->target = n;
+			moved[j] = true;
+			set_target_filter(damonctl_context_scheme(cw, fb->scheme), dir, n);
+		}
+		pids[n++] = s->e.targets[i];
+	}
+	t = damonctl_context_add_target(cw);
+	if (!t) {
+		r = -ENOMEM;
+		goto out;
+	}
+	damonctl_target_set_int(t, DAMONCTL_TARGET_PID, child);
+	nr_regs = three_regions(ag, child, regs);
+	for (i = 0; i < nr_regs; i++)
+		damonctl_target_add_region(t, regs[i][0], regs[i][1]);
+	pids[n++] = child;
+	if (tmpl != UINT32_MAX) {
+		int reuse = -1;
+
+		/* the stat scheme of an exited target serves the child; else a new copy */
+		for (i = 0; i < fbs.nr && reuse < 0; i++)
+			if (fbs.fb[i].kind == FB_COLLAPSE && !moved[i])
+				reuse = (int)i;
+		if (reuse < 0) {
+			struct damonctl_scheme *sc = NULL;
+
+			for (i = 0; i < fbs.nr && reuse < 0; i++)
+				if (fbs.fb[i].kind == FB_COLLAPSE && fbs.fb[i].scheme == tmpl)
+					reuse = (int)i;
+			if (fbs.nr < MAX_FALLBACKS)
+				sc = damonctl_context_add_scheme_copy(
+					cw, damonctl_context_scheme(cw, tmpl));
+			if (!sc) {
+				snprintf(why, size, "too many schemes");
+				r = -ENOSPC;
+				goto out;
+			}
+			fbs.fb[fbs.nr] = fbs.fb[reuse];
+			fbs.fb[fbs.nr].scheme = damonctl_context_nr_schemes(cw) - 1;
+			reuse = (int)fbs.nr++;
+		}
+		fbs.fb[reuse].target = n - 1;
+		moved[reuse] = true;
+		set_target_filter(damonctl_context_scheme(cw, fbs.fb[reuse].scheme), dir, n - 1);
+		/* the stat schemes of other exited targets match nothing from now on */
+		for (i = 0; i < fbs.nr; i++) {
+			if (fbs.fb[i].kind != FB_COLLAPSE || moved[i])
+				continue;
+			set_target_filter(damonctl_context_scheme(cw, fbs.fb[i].scheme), dir,
+					  MAX_TARGETS + 1);
+			memmove(&fbs.fb[i], &fbs.fb[i + 1], (fbs.nr - i - 1) * sizeof(fbs.fb[0]));
+			memmove(&moved[i], &moved[i + 1], (fbs.nr - i - 1) * sizeof(moved[0]));
+			fbs.nr--;
+			i--;
+		}
+	}
+	r = damonctl_kdamond_stage(ag->cli->ctx, kw, kh);
+	if (r) {
+		damonctl_strerror(ag->cli->ctx, r, why, size);
+		goto out;
+	}
+	/* commit only what has every pid in place */
+	for (i = 0; i < n; i++) {
+		char rel[128], val[32];
+
+		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/targets/%u/pid_target",
+			 s->e.kdamond, i);
+		r = damonctl_read(ag->cli->ctx, rel, val, sizeof(val));
+		if (r || atoi(val) != pids[i]) {
+			snprintf(why, size, "%s reads %s, not %d: not committing", rel,
+				 r ? strerror(-r) : val, pids[i]);
+			r = r ? r : -EIO;
+			goto out;
+		}
+	}
+	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond, DAMONCTL_CMD_COMMIT);
+	if (r) {
+		damonctl_strerror(ag->cli->ctx, r, why, size);
+		goto out;
+	}
+	s->e.fbs = fbs;
+	s->e.nr_targets = n;
+	memcpy(s->e.targets, pids, n * sizeof(pids[0]));
+	s->all_gone_ms = 0;
+	record_update(ag, s, false);
+out:
+	damonctl_clear_error(ag->cli->ctx);
+	damonctl_features_free(f);
+	damonctl_tree_free(want);
+	damonctl_tree_free(have);
 	return r;
 }
 
-/* Whether @e still describes a running kdamond of ours. */
-static bool still_ours(struct cli *cli, const struct started_entry *e)
+static void follow_child(struct agent *ag, int parent, int child)
 {
-	int pid = -1, r = damonctl_kdamond_is_running(cli->ctx, e->kdamond, &pid);
+	unsigned int i, j;
 
-	return r == 1 && pid == e->pid;
+	for (i = 0; i < ag->nr; i++) {
+		struct served *s = &ag->sv[i];
+		char why[512], tg[128];
+		bool ours = false;
+
+		if (!s->e.follow_children && !ag->follow_children)
+			continue;
+		for (j = 0; j < s->e.nr_targets; j++) {
+			ours |= s->e.targets[j] == parent;
+			if (s->e.targets[j] == child)
+				return;	/* known already */
+		}
+		if (!ours)
+			continue;
+		if (add_target(ag, s, child, why, sizeof(why))) {
+			agent_log("kdamond %u: cannot add pid %d, a child of target %d: %s",
+				  s->e.kdamond, child, parent, why);
+			continue;
+		}
+		describe_targets(s, tg, sizeof(tg));
+		agent_log("kdamond %u: pid %d, a child of target %d, is a target now (targets: %s)",
+			  s->e.kdamond, child, parent, tg);
+	}
 }
 
-static void install_signals(void)
+/* Without process events: children of the targets, from /proc/PID/task/TID/children. */
+static void scan_children(struct agent *ag)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ag->nr; i++) {
+		struct served *s = &ag->sv[i];
+
+		if (!s->e.follow_children && !ag->follow_children)
+			continue;
+		for (j = 0; j < s->e.nr_targets; j++) {
+			int parent = s->e.targets[j], kids[64], n, k;
+
+			if (parent <= 0)
+				continue;
+			n = damonctl_proc_children(ag->cli->ctx, parent, kids, 64);
+			for (k = 0; k < n && k < 64; k++)
+				follow_child(ag, parent, kids[k]);
+		}
+	}
+}
+
+/* ---- targets exiting ---- */
+
+static void target_exited(struct agent *ag, int pid, int code, bool from_event)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ag->nr; i++) {
+		struct served *s = &ag->sv[i];
+
+		for (j = 0; j < s->e.nr_targets; j++) {
+			if (s->e.targets[j] != pid)
+				continue;
+			s->e.targets[j] = -pid;
+			if (from_event)
+				agent_log("kdamond %u: target pid %d exited (%s %d)", s->e.kdamond,
+					  pid, WIFSIGNALED(code) ? "signal" : "status",
+					  WIFSIGNALED(code) ? WTERMSIG(code) : WEXITSTATUS(code));
+			else
+				agent_log("kdamond %u: target pid %d is gone", s->e.kdamond, pid);
+			if (!live_targets(s)) {
+				s->all_gone_ms = now_ms();
+				agent_log("kdamond %u: all its targets exited: the kernel stops it "
+					  "by itself", s->e.kdamond);
+			}
+		}
+	}
+}
+
+/* Without process events (or after some were lost): check every target. */
+static void check_targets(struct agent *ag)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ag->nr; i++)
+		for (j = 0; j < ag->sv[i].e.nr_targets; j++)
+			if (ag->sv[i].e.targets[j] > 0 &&
+			    !proc_alive(ag->cli, ag->sv[i].e.targets[j]))
+				target_exited(ag, ag->sv[i].e.targets[j], 0, false);
+}
+
+static void drain_events(struct agent *ag)
+{
+	struct damonctl_procevent ev;
+	int r;
+
+	while ((r = damonctl_procevents_next(ag->pe, &ev)) == 1) {
+		if (ev.kind == DAMONCTL_PROCEVENT_EXIT)
+			target_exited(ag, ev.pid, ev.exit_code, true);
+		else
+			follow_child(ag, ev.parent_pid, ev.pid);
+	}
+	if (r == -ENOBUFS) {
+		agent_log("process events were lost (the agent fell behind): checking every "
+			  "target");
+		check_targets(ag);
+		scan_children(ag);
+	} else if (r < 0) {
+		agent_log("process events: %s; checking the targets every round from now on",
+			  strerror(-r));
+		damonctl_procevents_close(ag->pe);
+		ag->pe = NULL;
+	}
+}
+
+/* Let the kernel pass only the events of the targets (a socket filter), so that the agent
+ * sleeps through the rest of the system's forks and exits. When the set grows, what
+ * happened before the filter let it through is caught by looking once. */
+static void update_watch(struct agent *ag)
+{
+	int pids[DAMONCTL_PROCEVENTS_MAX_WATCH];
+	unsigned int i, j, n = 0;
+	bool all = false, grew = false;
+	int r;
+
+	if (!ag->pe)
+		return;
+	for (i = 0; i < ag->nr; i++) {
+		for (j = 0; j < ag->sv[i].e.nr_targets; j++) {
+			if (ag->sv[i].e.targets[j] <= 0)
+				continue;
+			if (n == DAMONCTL_PROCEVENTS_MAX_WATCH)
+				all = true;
+			else
+				pids[n++] = ag->sv[i].e.targets[j];
+		}
+	}
+	if (all == ag->watch_all && n == ag->nr_watched &&
+	    !memcmp(pids, ag->watched, n * sizeof(pids[0])))
+		return;
+	for (i = 0; i < n && !grew; i++) {
+		grew = true;
+		for (j = 0; j < ag->nr_watched; j++)
+			if (ag->watched[j] == pids[i])
+				grew = false;
+	}
+	r = all ? 0 : damonctl_procevents_watch(ag->pe, pids, n);
+	if (r)
+		agent_log("cannot filter process events (%s): woken by every process", strerror(-r));
+	if (all && !ag->watch_all) {
+		/* no filter holds them all: a new subscription, without one, and the agent
+		 * sorts every event out */
+		damonctl_procevents_close(ag->pe);
+		ag->pe = NULL;
+		r = damonctl_procevents_open(&ag->pe);
+		if (r)
+			agent_log("process events: %s; checking the targets every round", strerror(-r));
+	}
+	memcpy(ag->watched, pids, n * sizeof(pids[0]));
+	ag->nr_watched = n;
+	ag->watch_all = all;
+	if (grew) {
+		check_targets(ag);
+		scan_children(ag);
+	}
+}
+
+/* ---- the set of served kdamonds ---- */
+
+/* Pick up kdamonds that need the agent and are not served yet; refresh the others'
+ * goals (`tune` may have moved them). */
+static void sync_served(struct agent *ag)
+{
+	struct started started;
+	unsigned int i, j;
+
+	if (started_load(ag->cli->ctx, &started))
+		return;
+	for (i = 0; i < started.nr; i++) {
+		struct started_entry *e = &started.e[i];
+		struct served *s = NULL, *n;
+		const char *why;
+		char desc[1024], tg[128];
+
+		if (ag->only >= 0 && e->kdamond != (unsigned int)ag->only)
+			continue;
+		for (j = 0; j < ag->nr; j++)
+			if (ag->sv[j].e.kdamond == e->kdamond && ag->sv[j].e.pid == e->pid)
+				s = &ag->sv[j];
+		if (s) {
+			/* tune moves goals: take their targets, keep what the agent knows */
+			for (j = 0; j < s->e.fbs.nr && j < e->fbs.nr; j++)
+				s->e.fbs.fb[j].target_bp = e->fbs.fb[j].target_bp;
+			continue;
+		}
+		if (!started_needs_agent(e) && !(ag->follow_children && ag->only < 0))
+			continue;
+		if (ag->only < 0 && e->server_pid && e->server_pid != getpid() &&
+		    proc_alive(ag->cli, e->server_pid))
+			continue;	/* `start --foreground` serves it */
+		if (!kdamond_state(ag->cli, e, &why))
+			continue;
+		n = realloc(ag->sv, (ag->nr + 1) * sizeof(*n));
+		if (!n)
+			break;
+		ag->sv = n;
+		s = &ag->sv[ag->nr++];
+		memset(s, 0, sizeof(*s));
+		s->e = *e;
+		for (j = 0; j < MAX_FALLBACKS; j++)
+			s->goal_state[j] = -1;
+		/* a restarted agent goes on counting, for the very same kdamond only */
+		agent_stats_load(ag->cli->ctx, e->kdamond, &s->st);
+		if (s->st.kdamond_pid != e->pid) {
+			memset(&s->st, 0, sizeof(s->st));
+			s->st.kdamond = e->kdamond;
+			s->st.kdamond_pid = e->pid;
+		}
+		s->st.agent_pid = (int)getpid();
+		if (!s->st.since)
+			s->st.since = (long long)time(NULL);
+		for (j = 0; j < s->e.nr_targets; j++)
+			if (!proc_alive(ag->cli, s->e.targets[j]))
+				s->e.targets[j] = -s->e.targets[j];
+		fallback_describe(&s->e.fbs, desc, sizeof(desc));
+		describe_targets(s, tg, sizeof(tg));
+		agent_log("serving kdamond %u (pid %d, targets %s): %s%s", e->kdamond, e->pid, tg,
+			  *desc ? desc : "following its targets",
+			  s->e.follow_children || ag->follow_children ?
+			  "; following the targets' children" : "");
+		ag->served_any = true;
+		if (ag->only >= 0 && !s->e.server_pid) {
+			s->e.server_pid = (int)getpid();
+			record_update(ag, s, false);
+		}
+		if (!live_targets(s) && s->e.nr_targets)
+			s->all_gone_ms = now_ms();
+		if (s->e.follow_children || ag->follow_children)
+			scan_children(ag);	/* children forked before we listened */
+	}
+	started_free(&started);
+}
+
+/* `damonc stop` clears what the agent does for the kdamonds it stops. */
+static bool stopped_by_damonc(struct agent *ag, const struct served *s)
+{
+	struct started started;
+	struct started_entry *e;
+	bool r;
+
+	if (started_load(ag->cli->ctx, &started))
+		return false;
+	e = started_find(&started, s->e.kdamond);
+	r = e && e->pid == s->e.pid && !started_needs_agent(e);
+	started_free(&started);
+	return r;
+}
+
+/* End serving the kdamonds that stopped. */
+static void check_stopped(struct agent *ag)
+{
+	unsigned int i = 0;
+
+	while (i < ag->nr) {
+		struct served *s = &ag->sv[i];
+		const char *why;
+
+		if (kdamond_state(ag->cli, &s->e, &why)) {
+			if (s->all_gone_ms && now_ms() - s->all_gone_ms > SELF_STOP_WAIT_MS) {
+				agent_log("kdamond %u still runs %d s after its last target exited: "
+					  "stopping it", s->e.kdamond, SELF_STOP_WAIT_MS / 1000);
+				end_served(ag, i, true, "its targets exited");
+				continue;
+			}
+			i++;
+			continue;
+		}
+		if (s->all_gone_ms || (s->e.nr_targets && !live_targets(s))) {
+			end_served(ag, i, false, "it stopped by itself: its targets exited");
+			continue;
+		}
+		/* `damonc stop` updates the record right after the kdamond stops: a moment
+		 * to tell it from someone else */
+		if (!s->off_seen_ms)
+			s->off_seen_ms = now_ms();
+		if (now_ms() - s->off_seen_ms < 500 && !stopped_by_damonc(ag, s)) {
+			i++;
+			continue;
+		}
+		if (stopped_by_damonc(ag, s))
+			end_served(ag, i, false, "stopped with 'damonc stop'");
+		else if (!strcmp(why, "it is off"))
+			end_served(ag, i, false, "it was stopped behind the agent's back: "
+				   "its state is off");
+		else
+			end_served(ag, i, false, why);
+	}
+}
+
+static void install_signals(sigset_t *orig)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
+	sigset_t block;
 
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	/* delivered only while waiting (ppoll), so a collapse is never cut in the middle */
+	sigprocmask(SIG_BLOCK, &block, orig);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-int agent_serve_foreground(struct cli *cli, unsigned int kdamond)
+static int serve(struct agent *ag)
 {
-	struct started started;
-	struct started_entry e;
-	int r = 0;
+	sigset_t orig;
+	unsigned int i;
+	int r;
 
-	install_signals();
-	agent_log("serving kdamond %u in the foreground", kdamond);
-	while (!stop_requested) {
-		if (started_load(cli->ctx, &started))
-			break;
-		if (!started_find(&started, kdamond)) {
-			started_free(&started);
-			agent_log("kdamond %u is no longer damonc's: done", kdamond);
+	install_signals(&orig);
+	r = damonctl_procevents_open(&ag->pe);
+	if (r)
+		agent_log("process events connector unavailable (%s): checking the target "
+			  "processes at every round instead", strerror(-r));
+	else
+		agent_log("following the target processes through the process events connector");
+	while (!stop_signal) {
+		uint64_t now, next = UINT64_MAX;
+		struct pollfd p = { .fd = ag->pe ? damonctl_procevents_fd(ag->pe) : -1,
+				    .events = POLLIN };
+		struct timespec ts;
+
+		sync_served(ag);
+		update_watch(ag);
+		if (!ag->pe) {
+			check_targets(ag);
+			scan_children(ag);
+		}
+		check_stopped(ag);
+		now = now_ms();
+		for (i = 0; i < ag->nr && !stop_signal; i++) {
+			if (ag->sv[i].next_ms <= now && !ag->sv[i].all_gone_ms &&
+			    !ag->sv[i].off_seen_ms) {
+				if (serve_round(ag, i)) {
+					i--;	/* ended: the next one moved here */
+					continue;
+				}
+			}
+		}
+		if (!ag->nr && !ag->persist) {
+			agent_log(ag->served_any ? "nothing left to serve: exiting" :
+				  "nothing to serve: exiting");
 			break;
 		}
-		e = *started_find(&started, kdamond);
-		started_free(&started);
-		if (!still_ours(cli, &e)) {
-			agent_log("kdamond %u stopped (its targets exited, or it was stopped): done",
-				  kdamond);
-			break;
+		if (!ag->nr && ag->served_any) {
+			agent_log("nothing left to serve: waiting for damonc to start more (--persist)");
+			ag->served_any = false;
 		}
-		r = serve_round(cli, &e);
-		if (r && still_ours(cli, &e))
-			agent_log("kdamond %u: %s", kdamond, strerror(-r));
-		nap(interval_ms(&e));
+		now = now_ms();
+		for (i = 0; i < ag->nr; i++) {
+			uint64_t at = ag->sv[i].all_gone_ms || ag->sv[i].off_seen_ms ? now + 100 :
+				      ag->sv[i].next_ms;
+
+			if (at < next)
+				next = at;
+		}
+		next = next > now ? next - now : 0;
+		/* look at the record now and then: `start` adds kdamonds while we wait */
+		if (next > 1000)
+			next = 1000;
+		ts.tv_sec = (time_t)(next / 1000);
+		ts.tv_nsec = (long)(next % 1000) * 1000000;
+		r = ppoll(&p, 1, &ts, &orig);
+		if (r > 0 && ag->pe)
+			drain_events(ag);
 	}
-	if (stop_requested) {
-		agent_log("stopping kdamond %u", kdamond);
-		damonctl_kdamond_cmd(cli->ctx, kdamond, DAMONCTL_CMD_OFF);
-		if (!started_load(cli->ctx, &started)) {
-			started_remove(&started, kdamond);
-			started_save(cli->ctx, &started);
-			started_free(&started);
+	if (stop_signal) {
+		agent_log("%s received: %s", strsignal(stop_signal), ag->leave_running ?
+			  "leaving the kdamonds running, as asked (--leave-running)" :
+			  "stopping the kdamonds the agent serves");
+		while (ag->nr) {
+			if (ag->leave_running) {
+				agent_log("kdamond %u: left running; a new agent serves it again",
+					  ag->sv[0].e.kdamond);
+				agent_stats_save(ag->cli->ctx, ag->sv[0].e.kdamond, &ag->sv[0].st);
+				ag->sv[0].e.server_pid = 0;
+				record_update(ag, &ag->sv[0], false);
+				memmove(&ag->sv[0], &ag->sv[1], (ag->nr - 1) * sizeof(*ag->sv));
+				ag->nr--;
+			} else {
+				end_served(ag, 0, true, "stopped on a signal");
+			}
 		}
 	}
+	damonctl_procevents_close(ag->pe);
+	ag->pe = NULL;
+	free(ag->sv);
+	ag->sv = NULL;
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	return stop_signal ? 128 + stop_signal : 0;
+}
+
+int agent_serve_foreground(struct cli *cli, unsigned int kdamond, bool leave_running)
+{
+	struct agent ag = { .cli = cli, .only = (int)kdamond, .leave_running = leave_running };
+
+	agent_log("serving kdamond %u from this process (damonc start --foreground)", kdamond);
+	serve(&ag);
 	return 0;
 }
+
+/* ---- the pid file and lock: one agent per sysroot ---- */
 
 static int pidfile_path(struct cli *cli, char *buf, size_t size)
 {
 	return damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "agent.pid", buf, size);
 }
 
-/* Hold the agent lock: one agent per sysroot. Returns the fd, or -EBUSY if held. */
+/* Hold the agent lock. Returns the fd, or -EBUSY if another agent holds it. */
 static int lock_agent(struct cli *cli)
 {
 	char path[4096], dir[4096], buf[32];
-	int fd, n;
+	int fd, n, tries;
 
 	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0 ||
 	    pidfile_path(cli, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	mkdir(dir, 0755);	/* started.c created it when it recorded the kdamond */
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		close(fd);
-		return -EBUSY;
+	for (tries = 0; tries < 10; tries++) {
+		struct stat a, b;
+
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			close(fd);
+			return -EBUSY;
+		}
+		/* the file we locked must still be the one at the path: an agent that was
+		 * exiting may have removed it meanwhile */
+		if (fstat(fd, &a) || stat(path, &b) || a.st_ino != b.st_ino ||
+		    a.st_dev != b.st_dev) {
+			close(fd);
+			continue;
+		}
+		n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+		if (ftruncate(fd, 0) || write(fd, buf, (size_t)n) != n) {
+			close(fd);
+			return -EIO;
+		}
+		return fd;
 	}
-	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) || write(fd, buf, (size_t)n) != n) {
-		close(fd);
-		return -EIO;
-	}
-	return fd;
+	return -EAGAIN;
+}
+
+/* Remove the pid file, then let the lock go: no stale file behind. */
+static void unlock_agent(struct cli *cli, int fd)
+{
+	char path[4096];
+
+	if (pidfile_path(cli, path, sizeof(path)) >= 0)
+		unlink(path);
+	close(fd);
+}
+
+int agent_running_pid(struct cli *cli)
+{
+	char path[4096], buf[32], cmdline[4096], *p;
+	int fd, pid;
+	ssize_t n;
+
+	if (pidfile_path(cli, path, sizeof(path)) < 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	pid = atoi(buf);
+	if (pid <= 0 || !proc_alive(cli, pid))
+		return 0;
+	/* a pid left by an agent that was killed may have been reused: it must be a
+	 * `damonc ... agent` (comm says "exe" when it was started through /proc/self/exe) */
+	n = damonctl_proc_cmdline(cli->ctx, pid, cmdline, sizeof(cmdline));
+	for (p = cmdline; n > 0 && p < cmdline + n; p += strlen(p) + 1)
+		if (!strcmp(p, "agent"))
+			return pid;
+	return 0;
 }
 
 int agent_ensure_running(struct cli *cli)
 {
 	char logpath[4096];
 	const char *sysroot = damonctl_get_sysroot(cli->ctx);
-	int fd = lock_agent(cli);
+	int fd = lock_agent(cli), i;
 	pid_t pid;
 
 	if (fd == -EBUSY)
-		return 0;	/* one runs; it picks the new kdamond up at its next round */
+		return 0;	/* one runs; it picks the new kdamond up within a second */
 	if (fd < 0)
 		return fd;
-	close(fd);	/* the agent takes the lock itself */
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "agent.log", logpath, sizeof(logpath)) < 0)
+	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "agent.log", logpath, sizeof(logpath)) < 0) {
+		unlock_agent(cli, fd);
 		return -ENAMETOOLONG;
+	}
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		i = -errno;
+		unlock_agent(cli, fd);
+		return i;
+	}
 	if (!pid) {
-		int logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		int logfd;
+
+		close(fd);	/* our copy of the lock: the agent takes it itself */
+		logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 		setsid();
@@ -376,6 +1498,15 @@ int agent_ensure_running(struct cli *cli)
 		execl("/proc/self/exe", "damonc", "--sysroot", sysroot, "agent", (char *)NULL);
 		_exit(127);
 	}
+	/* hand the lock over only once the agent holds it: wait for its pid in the file */
+	close(fd);
+	for (i = 0; i < 100; i++) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		if (agent_running_pid(cli) == pid)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
 	return 0;
 }
 
@@ -383,13 +1514,19 @@ int agent_ensure_running(struct cli *cli)
 
 static struct {
 	bool leave_running;
+	bool follow_children;
+	bool persist;
 } ao;
 
-enum { O_LEAVE = 500 };
+enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST };
 
 static const struct opt agent_opts[] = {
 	{ "leave-running", O_LEAVE, OV_NONE, NULL,
 	  "on SIGTERM/SIGINT, leave the kdamonds running (default: stop what it serves)" },
+	{ "follow-children", O_FOLLOW, OV_NONE, NULL,
+	  "add new children of every target as targets of its kdamond" },
+	{ "persist", O_PERSIST, OV_NONE, NULL,
+	  "keep running when nothing is left to serve (as a service)" },
 	{ 0 },
 };
 
@@ -397,89 +1534,55 @@ static int agent_parse(struct cli *cli, int key, const char *arg)
 {
 	(void)cli;
 	(void)arg;
-	if (key == O_LEAVE) {
+	switch (key) {
+	case O_LEAVE:
 		ao.leave_running = true;
+		return 0;
+	case O_FOLLOW:
+		ao.follow_children = true;
+		return 0;
+	case O_PERSIST:
+		ao.persist = true;
 		return 0;
 	}
 	return EXIT_USAGE;
 }
 
-/* On SIGTERM/SIGINT: stop the kdamonds the agent serves (they depend on it). */
-static void stop_served(struct cli *cli)
-{
-	struct started started;
-	unsigned int i;
-
-	if (started_load(cli->ctx, &started))
-		return;
-	for (i = 0; i < started.nr; i++) {
-		if (!started.e[i].fbs.nr || !still_ours(cli, &started.e[i]))
-			continue;
-		agent_log("stopping kdamond %u", started.e[i].kdamond);
-		damonctl_kdamond_cmd(cli->ctx, started.e[i].kdamond, DAMONCTL_CMD_OFF);
-	}
-	started_free(&started);
-}
-
 static int agent_run(struct cli *cli, int argc, char **argv)
 {
-	int lockfd;
+	struct agent ag = { .cli = cli, .only = -1, .leave_running = ao.leave_running,
+			    .follow_children = ao.follow_children, .persist = ao.persist };
+	int lockfd, i;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	lockfd = lock_agent(cli);
+	/* `damonc start` holds the lock while it starts us, until it closes its copy: a
+	 * holder that is no agent lets go within moments */
+	for (i = 0; lockfd == -EBUSY && !agent_running_pid(cli) && i < 100; i++) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		lockfd = lock_agent(cli);
+	}
 	if (lockfd == -EBUSY) {
-		warnx_("agent: another damonc agent already serves %s", damonctl_get_sysroot(cli->ctx));
+		warnx_("agent: another damonc agent (pid %d) already serves %s",
+		       agent_running_pid(cli), damonctl_get_sysroot(cli->ctx));
 		return EXIT_BUSY;
 	}
 	if (lockfd < 0)
 		return lib_error(cli, lockfd, "taking the agent lock");
-	install_signals();
-	agent_log("started (pid %d)", (int)getpid());
-	while (!stop_requested) {
-		struct started started;
-		uint64_t next = 1000;
-		unsigned int i, served = 0;
-
-		if (started_load(cli->ctx, &started))
-			break;
-		for (i = 0; i < started.nr && !stop_requested; i++) {
-			struct started_entry *e = &started.e[i];
-			int r;
-
-			if (!e->fbs.nr)
-				continue;
-			if (!still_ours(cli, e)) {
-				agent_log("kdamond %u stopped (its targets exited, or it was "
-					  "stopped): no longer served", e->kdamond);
-				continue;
-			}
-			served++;
-			r = serve_round(cli, e);
-			if (r && still_ours(cli, e))
-				agent_log("kdamond %u: %s", e->kdamond, strerror(-r));
-			if (interval_ms(e) < next)
-				next = interval_ms(e);
-		}
-		if (!served) {
-			started_free(&started);
-			agent_log("nothing left to serve: exiting");
-			break;
-		}
-		started_free(&started);
-		nap(next);
-	}
-	if (stop_requested && !ao.leave_running)
-		stop_served(cli);
+	agent_log("started (sysroot %s)", damonctl_get_sysroot(cli->ctx));
+	serve(&ag);
 	agent_log("exiting");
-	close(lockfd);
+	unlock_agent(cli, lockfd);
 	return EXIT_OK;
 }
 
 const struct cmd cmd_agent = {
 	.name = "agent",
 	.summary = "serve the user-space fallbacks of damonc's kdamonds (huge-page goal, collapse)",
-	.usage = "[--leave-running]",
+	.usage = "[--leave-running] [--follow-children] [--persist]",
 	.opts = agent_opts,
 	.parse = agent_parse,
 	.run = agent_run,

@@ -46,8 +46,14 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agen
 	if (!root)
 		return -EBADMSG;
 	st->updated = (long long)u64_of(root, "updated");
+	st->kdamond_pid = (int)u64_of(root, "kdamond_pid");
 	st->measured_bp = u64_of(root, "measured_bp");
 	st->feeds = u64_of(root, "feeds");
+	st->target_bp = u64_of(root, "target_bp");
+	st->goal_met = u64_of(root, "goal_met") != 0;
+	st->rounds = u64_of(root, "rounds");
+	st->agent_pid = (int)u64_of(root, "agent_pid");
+	st->since = (long long)u64_of(root, "since");
 	if (json_object_object_get_ex(root, "schemes", &arr) &&
 	    json_object_is_type(arr, json_type_array)) {
 		for (i = 0; i < json_object_array_length(arr) && st->nr < AGENT_MAX_SCHEMES; i++) {
@@ -60,6 +66,8 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agen
 			s->nr_applied = u64_of(o, "nr_applied");
 			s->sz_applied = u64_of(o, "sz_applied");
 			s->qt_exceeds = u64_of(o, "qt_exceeds");
+			s->sz_collapsed = u64_of(o, "sz_collapsed");
+			s->busy_us = u64_of(o, "busy_us");
 		}
 	}
 	json_object_put(root);
@@ -77,8 +85,14 @@ int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struc
 	json_object_object_add(root, "format_version", json_object_new_int(1));
 	json_object_object_add(root, "kdamond", json_object_new_int((int)kdamond));
 	json_object_object_add(root, "updated", json_object_new_int64(st->updated));
+	json_object_object_add(root, "kdamond_pid", json_object_new_int(st->kdamond_pid));
 	json_object_object_add(root, "measured_bp", json_object_new_uint64(st->measured_bp));
 	json_object_object_add(root, "feeds", json_object_new_uint64(st->feeds));
+	json_object_object_add(root, "target_bp", json_object_new_uint64(st->target_bp));
+	json_object_object_add(root, "goal_met", json_object_new_boolean(st->goal_met));
+	json_object_object_add(root, "rounds", json_object_new_uint64(st->rounds));
+	json_object_object_add(root, "agent_pid", json_object_new_int(st->agent_pid));
+	json_object_object_add(root, "since", json_object_new_int64(st->since));
 	for (i = 0; i < st->nr; i++) {
 		json_object *o = json_object_new_object();
 
@@ -88,6 +102,9 @@ int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struc
 		json_object_object_add(o, "nr_applied", json_object_new_uint64(st->s[i].nr_applied));
 		json_object_object_add(o, "sz_applied", json_object_new_uint64(st->s[i].sz_applied));
 		json_object_object_add(o, "qt_exceeds", json_object_new_uint64(st->s[i].qt_exceeds));
+		json_object_object_add(o, "sz_collapsed",
+				       json_object_new_uint64(st->s[i].sz_collapsed));
+		json_object_object_add(o, "busy_us", json_object_new_uint64(st->s[i].busy_us));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "schemes", arr);

@@ -7,16 +7,26 @@
 
 #define AGENT_MAX_SCHEMES 32
 
+/* The kernel's scheme stats, with the same meaning, for what the agent does in its place;
+ * plus what only the agent can tell: bytes that actually became huge, and its time. */
 struct agent_scheme_stats {
 	unsigned int scheme;
 	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
+	uint64_t sz_collapsed;		/* growth of the target's huge page memory */
+	uint64_t busy_us;		/* time spent in process_madvise() */
 };
 
 struct agent_stats {
 	unsigned int kdamond;
+	int kdamond_pid;		/* the kdamond these counts are of */
 	long long updated;		/* unix time of the last round */
 	uint64_t measured_bp;		/* the last ratio measured */
+	uint64_t target_bp;		/* the goal it is measured against (0: none) */
+	bool goal_met;			/* measured_bp >= target_bp at the last round */
 	uint64_t feeds;			/* goal values fed to the kernel */
+	uint64_t rounds;		/* rounds served */
+	int agent_pid;			/* the process serving it */
+	long long since;		/* unix time it started serving it */
 	unsigned int nr;
 	struct agent_scheme_stats s[AGENT_MAX_SCHEMES];
 };

@@ -33,35 +33,62 @@ static bool has(const struct damonctl_features *f, enum damonctl_feature feat)
 	return damonctl_features_has(f, feat) == DAMONCTL_YES;
 }
 
-int fallback_measure_bp(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
-			unsigned int nr_pids, uint64_t *bp)
+int fallback_measure(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
+		     unsigned int nr_pids, uint64_t *huge, uint64_t *used)
 {
-	uint64_t huge = 0, rss = 0;
 	unsigned int i;
 	int r;
 
+	*huge = *used = 0;
 	if (!scope_pid) {
 		struct damonctl_meminfo m;
 
 		r = damonctl_meminfo_read(ctx, &m);
 		if (r)
 			return r;
-		*bp = damonctl_meminfo_hugepage_bp(&m);
+		*huge = damonctl_meminfo_huge(&m);
+		*used = damonctl_meminfo_used(&m);
 		return 0;
 	}
 	for (i = 0; i < nr_pids; i++) {
 		struct damonctl_proc_mem pm;
 
+		if (pids[i] <= 0)
+			continue;	/* a target that exited */
 		r = damonctl_proc_mem_read(ctx, pids[i], &pm);
 		if (r == -ESRCH)
 			continue;	/* exited: it holds no memory any more */
 		if (r)
 			return r;
-		huge += pm.anon_huge + pm.shmem_huge + pm.file_huge;
-		rss += pm.rss;
+		*huge += pm.anon_huge + pm.shmem_huge + pm.file_huge;
+		*used += pm.rss;
 	}
-	/* the same convention as the kernel metric: nothing used counts as reached */
-	*bp = rss ? (uint64_t)((unsigned __int128)huge * 10000 / rss) : 10000;
+	return 0;
+}
+
+uint64_t fallback_ratio_bp(uint64_t huge, uint64_t used)
+{
+	/* the kernel metric's convention: nothing used counts as reached */
+	return used ? (uint64_t)((unsigned __int128)huge * 10000 / used) : 10000;
+}
+
+uint64_t fallback_bytes_to_goal(uint64_t huge, uint64_t used, uint64_t target_bp)
+{
+	unsigned __int128 want = (unsigned __int128)used * target_bp;
+	unsigned __int128 have = (unsigned __int128)huge * 10000;
+
+	return want > have ? (uint64_t)((want - have + 9999) / 10000) : 0;
+}
+
+int fallback_measure_bp(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
+			unsigned int nr_pids, uint64_t *bp)
+{
+	uint64_t huge, used;
+	int r = fallback_measure(ctx, scope_pid, pids, nr_pids, &huge, &used);
+
+	if (r)
+		return r;
+	*bp = fallback_ratio_bp(huge, used);
 	return 0;
 }
 
@@ -149,12 +176,15 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 		  char *why, size_t size)
 {
 	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
-	unsigned int si, nr, g;
-	int r;
+	unsigned int si, nr, g, t, nr_pids = 0;
+	int r, pids[16];
 
 	memset(out, 0, sizeof(*out));
 	if (!c)
 		return 0;
+	for (t = 0; t < damonctl_context_nr_targets(c) && nr_pids < 16; t++)
+		pids[nr_pids++] = (int)damonctl_target_get_int(damonctl_context_target(c, t),
+							       DAMONCTL_TARGET_PID);
 	nr = damonctl_context_nr_schemes(c);
 	for (si = 0; si < nr; si++) {
 		struct damonctl_scheme *s = damonctl_context_scheme(c, si);
@@ -183,10 +213,13 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 						"neither the hugepage_mem_bp goal metric (queued for "
 						"7.4) nor quota goals (6.8) for damonc to feed", si);
 			fb.target_bp = damonctl_goal_get(goal, DAMONCTL_GOAL_TARGET_VALUE);
+			/* fed once per quota interval, when the kernel's tuner reads it */
+			fb.reset_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
+			if (!fb.reset_ms)
+				fb.reset_ms = 1000;
 			damonctl_goal_set_str(goal, DAMONCTL_GOAL_METRIC, "user_input");
 			/* start from the truth, not from 0: a 0 would read as far from the goal */
-			if (!scope_pid)
-				fallback_measure_bp(ctx, false, NULL, 0, &now);
+			fallback_measure_bp(ctx, scope_pid, pids, nr_pids, &now);
 			damonctl_goal_set(goal, DAMONCTL_GOAL_CURRENT_VALUE, now);
 			r = add(out, &fb, why, size);
 			if (r)
@@ -245,8 +278,8 @@ json_object *fallback_to_json(const struct fallbacks *fbs)
 			json_object_object_add(o, "quota_ms", json_object_new_uint64(fb->quota_ms));
 			json_object_object_add(o, "quota_bytes",
 					       json_object_new_uint64(fb->quota_bytes));
-			json_object_object_add(o, "reset_ms", json_object_new_uint64(fb->reset_ms));
 		}
+		json_object_object_add(o, "reset_ms", json_object_new_uint64(fb->reset_ms));
 		json_object_array_add(arr, o);
 	}
 	return arr;

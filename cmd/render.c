@@ -283,7 +283,7 @@ void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const cha
 }
 
 int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
-		      int only, bool all_regions)
+		      int only, bool all_regions, const struct status_extra *x)
 {
 	struct damonctl_kdamond *k;
 	unsigned int i;
@@ -296,11 +296,14 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 		status_print_kdamond(out, k, started && started_owns(started, k) ?
 				     "started by damonc" : "not started by damonc",
 				     all_regions ? REGIONS_ALL : REGIONS_COUNT);
+		if (x && x->text && started && started_owns(started, k))
+			x->text(out, i, x->data);
 	}
 	return fflush(out) ? -1 : 0;
 }
 
-int status_print_json(const struct damonctl_tree *t, const struct started *started, int only)
+int status_print_json(const struct damonctl_tree *t, const struct started *started, int only,
+		      const struct status_extra *x)
 {
 	char *text = damonctl_tree_to_json(t, 0);
 	json_object *doc, *arr, *out_arr;
@@ -325,6 +328,13 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		json_object_object_add(k, "index", json_object_new_int((int)i));
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
 			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
+		if (x && x->json && started &&
+		    started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))) {
+			json_object *a = x->json((unsigned int)i, x->data);
+
+			if (a)
+				json_object_object_add(k, "agent", a);
+		}
 		json_object_array_add(out_arr, json_object_get(k));
 	}
 	json_object_object_add(doc, "kdamonds", out_arr);

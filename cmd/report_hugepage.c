@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "agent_stats.h"
+#include "agent_view.h"
 #include "fallback.h"
 #include "hugepage_record.h"
 #include "started.h"
@@ -128,6 +129,9 @@ struct scheme_report {
 	uint64_t effective_bytes;
 	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
 	uint64_t agent_nr_applied, agent_sz_applied;
+	uint64_t agent_nr_tried, agent_sz_tried, agent_qt_exceeds, agent_sz_collapsed;
+	enum agent_server server;	/* who serves the agent's part now */
+	int server_pid;
 };
 
 struct hp_report {
@@ -232,6 +236,8 @@ static void gather_schemes(struct cli *cli, struct hp_report *rep, const struct 
 			sr->kdamond = i;
 			sr->scheme = si;
 			sr->ours = e != NULL;
+			if (e && started_needs_agent(e))
+				sr->server = agent_view_server(cli, e, &sr->server_pid);
 			snprintf(sr->action, sizeof(sr->action), "%s", action);
 			if (damonctl_scheme_has(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER))
 				snprintf(sr->tuner, sizeof(sr->tuner), "%s", damonctl_scheme_get_str(
@@ -275,6 +281,10 @@ static void gather_schemes(struct cli *cli, struct hp_report *rep, const struct 
 						continue;
 					sr->agent_nr_applied = ast.s[a].nr_applied;
 					sr->agent_sz_applied = ast.s[a].sz_applied;
+					sr->agent_nr_tried = ast.s[a].nr_tried;
+					sr->agent_sz_tried = ast.s[a].sz_tried;
+					sr->agent_qt_exceeds = ast.s[a].qt_exceeds;
+					sr->agent_sz_collapsed = ast.s[a].sz_collapsed;
 				}
 			}
 			sr->has_effective = damonctl_scheme_has(s,
@@ -412,9 +422,11 @@ static void print_text(const struct hp_report *rep)
 	}
 	for (i = 0; i < rep->nr_schemes; i++) {
 		const struct scheme_report *s = &rep->schemes[i];
+		char who[256];
 
 		printf("\nkdamond %u scheme %u: %s, served by %s%s\n", s->kdamond, s->scheme,
-		       s->action, s->agent ? "the damonc agent (user space)" : "the kernel",
+		       s->action, s->agent ? agent_view_server_text(s->server, s->server_pid, who,
+								    sizeof(who)) : "the kernel",
 		       s->ours ? "" : ", not started by damonc");
 		for (j = 0; j < s->nr_goals; j++)
 			printf("  goal %s: target %" PRIu64 ", current %" PRIu64 "%s\n",
@@ -426,9 +438,17 @@ static void print_text(const struct hp_report *rep)
 			printf("  tuner: %s\n", s->tuner);
 		if (s->has_effective)
 			printf("  effective quota: %s\n", fmt_size(s->effective_bytes, a, sizeof(a)));
-		if (s->agent && !strcmp(s->action, "collapse"))
+		if (s->agent && !strcmp(s->action, "collapse")) {
 			printf("  agent collapsed: %" PRIu64 " regions, %s\n", s->agent_nr_applied,
 			       fmt_size(s->agent_sz_applied, a, sizeof(a)));
+			printf("  agent stats: tried %" PRIu64 " regions (%s), applied %" PRIu64
+			       " (%s), quota exceeded %" PRIu64 "; newly huge %s\n",
+			       s->agent_nr_tried, fmt_size(s->agent_sz_tried, a, sizeof(a)),
+			       s->agent_nr_applied, fmt_size(s->agent_sz_applied, b, sizeof(b)),
+			       s->agent_qt_exceeds, fmt_size(s->agent_sz_collapsed, c, sizeof(c)));
+			printf("  the kernel's stats below are its stat stand-in's, which finds the "
+			       "regions and applies nothing:\n");
+		}
 		printf("  kernel stats: tried %" PRIu64 " regions (%s), applied %" PRIu64
 		       " (%s), quota exceeded %" PRIu64 "\n", s->nr_tried,
 		       fmt_size(s->sz_tried, a, sizeof(a)), s->nr_applied,
@@ -544,6 +564,19 @@ static json_object *report_json(const struct hp_report *rep)
 		json_object_object_add(o, "stats", st);
 		if (s->agent) {
 			json_object *ag = json_object_new_object();
+
+			json_object_object_add(o, "agent_served_by", json_object_new_string(
+				agent_view_server_key(s->server)));
+			json_object_object_add(o, "agent_pid", s->server_pid ?
+					       json_object_new_int(s->server_pid) : NULL);
+			json_object_object_add(ag, "nr_tried",
+					       json_object_new_uint64(s->agent_nr_tried));
+			json_object_object_add(ag, "sz_tried",
+					       json_object_new_uint64(s->agent_sz_tried));
+			json_object_object_add(ag, "qt_exceeds",
+					       json_object_new_uint64(s->agent_qt_exceeds));
+			json_object_object_add(ag, "sz_collapsed",
+					       json_object_new_uint64(s->agent_sz_collapsed));
 
 			json_object_object_add(ag, "nr_applied",
 					       json_object_new_uint64(s->agent_nr_applied));

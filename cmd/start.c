@@ -37,9 +37,12 @@ static struct {
 	bool foreground;
 	bool scope_pid;
 	bool no_fallback;
+	bool follow_children;
+	bool leave_running;
 } so;
 
-enum { O_PID = 300, O_REGIONS, O_DRY_RUN, O_FOREGROUND, O_GOAL_SCOPE, O_NO_FALLBACK };
+enum { O_PID = 300, O_REGIONS, O_DRY_RUN, O_FOREGROUND, O_GOAL_SCOPE, O_NO_FALLBACK,
+       O_FOLLOW_CHILDREN, O_LEAVE_RUNNING };
 
 static const struct opt start_own_opts[] = {
 	{ "pid", O_PID, OV_PID, "PID", "monitor process PID (repeatable)" },
@@ -55,6 +58,10 @@ static const struct opt start_own_opts[] = {
 	  "measure an emulated hugepage_mem_bp goal system-wide (default) or over the targets" },
 	{ "no-fallback", O_NO_FALLBACK, OV_NONE, NULL,
 	  "fail (exit 3) rather than emulate in user space what the kernel lacks" },
+	{ "follow-children", O_FOLLOW_CHILDREN, OV_NONE, NULL,
+	  "the damonc agent adds new children of the targets as targets, online" },
+	{ "leave-running", O_LEAVE_RUNNING, OV_NONE, NULL,
+	  "with --foreground: on SIGTERM/SIGINT, leave the kdamond running" },
 	{ 0 },
 };
 
@@ -127,6 +134,12 @@ static int start_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_NO_FALLBACK:
 		so.no_fallback = true;
+		return 0;
+	case O_FOLLOW_CHILDREN:
+		so.follow_children = true;
+		return 0;
+	case O_LEAVE_RUNNING:
+		so.leave_running = true;
 		return 0;
 	}
 	r = spec_parse(cli, &so.sp, key, arg);
@@ -477,6 +490,11 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				   argv[0]);
 	if (argc && so.dry_run)
 		return usage_error(cli, "--dry-run does not launch commands");
+	if (so.leave_running && !so.foreground)
+		return usage_error(cli, "--leave-running goes with --foreground (for the background "
+				   "agent: 'damonc agent --leave-running')");
+	if (so.follow_children && so.config)
+		return usage_error(cli, "--follow-children goes with --pid or a command, not -c");
 
 	r = damonctl_tree_read(cli->ctx, &have);
 	if (r)
@@ -622,6 +640,9 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		for (t = 0; t < so.nr_pids && t < 16; t++)
 			e.targets[e.nr_targets++] = so.pids[t];
 		e.fbs = fbs;
+		e.follow_children = so.follow_children;
+		if (so.foreground || child)
+			e.server_pid = (int)getpid();	/* the background agent leaves it alone */
 		started_add(&started, &e);
 	}
 	r = started_save(cli->ctx, &started);
@@ -653,6 +674,8 @@ static int start_run(struct cli *cli, int argc, char **argv)
 			fallback_describe(&fbs, why, sizeof(why));
 			printf("served in user space by the damonc agent: %s\n", why);
 		}
+		if (so.follow_children)
+			printf("the damonc agent adds the targets' new children as targets\n");
 	}
 	fflush(stdout);
 	ret = EXIT_OK;
@@ -664,12 +687,12 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		close(go_fd);
 		go_fd = -1;
 	}
-	if (fbs.nr && (so.foreground || child)) {
+	if ((fbs.nr || so.follow_children) && (so.foreground || child)) {
 		/* this process serves the fallbacks until the kdamond stops */
-		r = agent_serve_foreground(cli, idx[0]);
+		r = agent_serve_foreground(cli, idx[0], so.leave_running);
 		if (r && !child)
 			ret = r;
-	} else if (fbs.nr) {
+	} else if (fbs.nr || so.follow_children) {
 		r = agent_ensure_running(cli);
 		if (r)
 			warnx_("the fallbacks need 'damonc agent' running, and it could not be "

@@ -67,6 +67,10 @@ int started_load(struct damonctl_ctx *ctx, struct started *s)
 				e->targets[e->nr_targets++] =
 					json_object_get_int(json_object_array_get_idx(v, t));
 		}
+		if (json_object_object_get_ex(o, "follow_children", &v))
+			e->follow_children = json_object_get_boolean(v);
+		if (json_object_object_get_ex(o, "server_pid", &v))
+			e->server_pid = json_object_get_int(v);
 		if (json_object_object_get_ex(o, "fallbacks", &v) &&
 		    fallback_from_json(v, &e->fbs)) {
 			free(s->e);
@@ -140,6 +144,11 @@ int started_save(struct damonctl_ctx *ctx, const struct started *s)
 			json_object_array_add(t, json_object_new_int(s->e[i].targets[j]));
 		json_object_object_add(o, "targets", t);
 		json_object_object_add(o, "fallbacks", fallback_to_json(&s->e[i].fbs));
+		json_object_object_add(o, "follow_children",
+				       json_object_new_boolean(s->e[i].follow_children));
+		if (s->e[i].server_pid)
+			json_object_object_add(o, "server_pid",
+					       json_object_new_int(s->e[i].server_pid));
 		json_object_array_add(arr, o);
 	}
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);

@@ -21,7 +21,15 @@ struct started_entry {
 	int targets[16];	/* the processes it monitors (vaddr) */
 	unsigned int nr_targets;
 	struct fallbacks fbs;	/* what the damonc agent does for it */
+	bool follow_children;	/* the agent adds children of the targets as targets */
+	int server_pid;		/* `start --foreground` serving it itself; 0: the agent */
 };
+
+/* Whether the agent has something to do for @e. */
+static inline bool started_needs_agent(const struct started_entry *e)
+{
+	return e->fbs.nr || e->follow_children;
+}
 
 struct started {
 	struct started_entry *e;

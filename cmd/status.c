@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_view.h"
 #include "damonc.h"
 #include "started.h"
 #include "status.h"
@@ -73,8 +74,32 @@ static int refresh(struct cli *cli, struct damonctl_tree *t,
 	return 0;
 }
 
+struct extra_data {
+	struct cli *cli;
+	struct started *started;
+};
+
+static void extra_text(FILE *out, unsigned int kdamond, void *data)
+{
+	struct extra_data *x = data;
+	struct started_entry *e = started_find(x->started, kdamond);
+
+	if (e)
+		agent_view_text(out, x->cli, e);
+}
+
+static json_object *extra_json(unsigned int kdamond, void *data)
+{
+	struct extra_data *x = data;
+	struct started_entry *e = started_find(x->started, kdamond);
+
+	return e ? agent_view_json(x->cli, e) : NULL;
+}
+
 static int status_run(struct cli *cli, int argc, char **argv)
 {
+	struct extra_data xd = { .cli = cli };
+	struct status_extra x = { extra_text, extra_json, &xd };
 	struct damonctl_features *f = NULL;
 	struct damonctl_tree *t;
 	struct started started;
@@ -111,8 +136,9 @@ static int status_run(struct cli *cli, int argc, char **argv)
 		warnx_("cannot read damonc's record of what it started: %s", strerror(-r));
 		memset(&started, 0, sizeof(started));
 	}
-	r = cli->json ? status_print_json(t, &started, sopts.kdamond)
-		      : status_print_text(stdout, t, &started, sopts.kdamond, sopts.regions);
+	xd.started = &started;
+	r = cli->json ? status_print_json(t, &started, sopts.kdamond, &x)
+		      : status_print_text(stdout, t, &started, sopts.kdamond, sopts.regions, &x);
 	started_free(&started);
 	damonctl_tree_free(t);
 	return r ? EXIT_FAIL : EXIT_OK;

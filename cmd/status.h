@@ -8,10 +8,19 @@
 #include "damonc.h"
 #include "started.h"
 
-/* @only: a kdamond index, or -1 for all. @started may be NULL. */
+/* What damonc adds after a kdamond it started (the agent's part), as text and as a JSON
+ * member "agent" of the kdamond; either may give nothing (NULL). */
+struct status_extra {
+	void (*text)(FILE *out, unsigned int kdamond, void *data);
+	json_object *(*json)(unsigned int kdamond, void *data);
+	void *data;
+};
+
+/* @only: a kdamond index, or -1 for all. @started and @x may be NULL. */
 int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
-		      int only, bool all_regions);
-int status_print_json(const struct damonctl_tree *t, const struct started *started, int only);
+		      int only, bool all_regions, const struct status_extra *x);
+int status_print_json(const struct damonctl_tree *t, const struct started *started, int only,
+		      const struct status_extra *x);
 /* How much of the results to show: none (a config, e.g. start --dry-run), the number of
  * tried regions, or every one. */
 enum { REGIONS_NO_RESULTS, REGIONS_COUNT, REGIONS_ALL };

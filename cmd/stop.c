@@ -113,8 +113,17 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 				continue;
 			}
 		}
-		if (ours)
+		if (ours) {
+			struct started_entry *e = started_find(&started, i);
+
+			/* nothing for the agent to serve any more: it sees that it was us */
+			if (e) {
+				memset(&e->fbs, 0, sizeof(e->fbs));
+				e->follow_children = false;
+				e->server_pid = 0;
+			}
 			agent_stats_remove(cli->ctx, i);
+		}
 		if (cli->json) {
 			o = json_object_new_object();
 			json_object_object_add(o, "index", json_object_new_int((int)i));

@@ -9,6 +9,7 @@
  * A plan can be printed (damonc start --dry-run) or applied, write after write, in order.
  */
 #include <errno.h>
+#include <time.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,10 +297,19 @@ DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int ind
 	char rel[64];
 	const char *name = damonctl_cmd_name(cmd);
 
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int r, tries = 0;
+
 	if (!name)
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "kdamonds/%u/state", index);
-	return dctl_admin_write(ctx, rel, name);
+	/* EBUSY is DAMON's sysfs lock held by another writer for a moment (a tried-regions
+	 * update waits for the kdamond with it held): try again for up to a second. Not for
+	 * `on`, whose EBUSY means that an exclusive DAMON user runs. */
+	while ((r = dctl_admin_write(ctx, rel, name)) == -EBUSY && cmd != DAMONCTL_CMD_ON &&
+	       ++tries < 100)
+		nanosleep(&pause, NULL);
+	return r;
 }
 
 DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned int index,

@@ -511,7 +511,9 @@ enum damonctl_cmd {
 	DAMONCTL_CMD_UPDATE_TUNED_INTERVALS,
 };
 DAMONCTL_API const char *damonctl_cmd_name(enum damonctl_cmd cmd);
-/* Write a command to kdamonds/<index>/state. */
+/* Write a command to kdamonds/<index>/state. A command other than `on` that finds DAMON's
+ * sysfs lock busy (-EBUSY: another writer, e.g. a tried-regions update) is tried again for
+ * up to a second. */
 DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int index,
 				      enum damonctl_cmd cmd);
 /* Read kdamonds/<index>/state and pid: 1 when running, 0 when not, or -errno. */
@@ -572,6 +574,16 @@ typedef int (*damonctl_vma_fn)(void *data, const struct damonctl_vma *vma);
 DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
 				    void *data);
 
+/* Whether process @pid runs: 1, or 0 when it does not exist or has exited (a zombie). */
+DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid);
+/* The children of process @pid's main thread (/proc/PID/task/PID/children): up to @max into
+ * @pids; returns how many it has, or -errno (-ESRCH when it does not exist). */
+DAMONCTL_API int damonctl_proc_children(struct damonctl_ctx *ctx, int pid, int *pids,
+					size_t max);
+/* The command line of @pid, its arguments separated by NULs: the length, or -errno. */
+DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *buf,
+				       size_t size);
+
 /* Counters of /proc/vmstat by name (0 when absent); returns how many were found. */
 DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,
 				      uint64_t *values, size_t n);
@@ -591,6 +603,44 @@ DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, 
 DAMONCTL_API int damonctl_pidfd_open(int pid);
 DAMONCTL_API int damonctl_collapse_range(int pidfd, uint64_t start, uint64_t end,
 					 uint64_t *collapsed);
+
+/* ------------------------------------------------------------------------------------------
+ * Process events: forks and exits as they happen, from the kernel's process events connector
+ * (NETLINK_CONNECTOR, CN_IDX_PROC), e.g. to notice at once that a monitored process exited
+ * or to follow its children. Needs CAP_NET_ADMIN in the initial namespaces. Only processes:
+ * a thread's fork or exit is not reported.
+ */
+struct damonctl_procevents;
+enum damonctl_procevent_kind { DAMONCTL_PROCEVENT_FORK, DAMONCTL_PROCEVENT_EXIT };
+struct damonctl_procevent {
+	enum damonctl_procevent_kind kind;
+	int pid;		/* FORK: the new process; EXIT: the process that exited */
+	int parent_pid;		/* FORK: the process that forked it */
+	int exit_code;		/* EXIT: as wait(2) reports it */
+};
+/*
+ * Subscribe, and wait (up to 1 s) for the kernel to acknowledge. -EPERM without
+ * CAP_NET_ADMIN, -EPROTONOSUPPORT without the connector, -EOPNOTSUPP when no acknowledgement
+ * comes (a kernel without process events).
+ */
+DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out);
+/* A file descriptor to poll(2) for POLLIN. */
+DAMONCTL_API int damonctl_procevents_fd(const struct damonctl_procevents *pe);
+/*
+ * From now on, let the kernel pass only the exits of @pids and the forks they make (a
+ * socket filter: the caller is not woken for the other processes of the system); @nr 0
+ * passes none. Events queued before the call are still returned. -E2BIG past
+ * DAMONCTL_PROCEVENTS_MAX_WATCH processes.
+ */
+#define DAMONCTL_PROCEVENTS_MAX_WATCH 64
+DAMONCTL_API int damonctl_procevents_watch(struct damonctl_procevents *pe, const int *pids,
+					   unsigned int nr);
+/* The next event, without blocking: 1 with @ev filled, 0 when none is pending, -ENOBUFS
+ * when the kernel dropped events (the caller should check what it follows), or -errno. */
+DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
+					  struct damonctl_procevent *ev);
+/* Unsubscribe and free. */
+DAMONCTL_API void damonctl_procevents_close(struct damonctl_procevents *pe);
 
 /* ------------------------------------------------------------------------------------------
  * Units, parsed and printed in one place.

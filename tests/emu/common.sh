@@ -61,6 +61,7 @@ emu_with_scenario() {
 # accessed at every sample, cold never) to $SCENARIO; sets HC_PID, HOT, COLD.
 start_hotcold() {
 	local line
+	rm -f "$SYSROOT/hotcold.out"	# a second workload must not read the first one's line
 	"${HOTCOLD:?HOTCOLD is not set}" --scenario "$SCENARIO" "$@" >"$SYSROOT/hotcold.out" &
 	HC_PID=$!
 	wait_until 10 test -s "$SYSROOT/hotcold.out"
@@ -93,3 +94,72 @@ json_get() {
 	python3 -c 'import json, sys; j = json.loads(sys.stdin.read()); print(eval(sys.argv[1]))' \
 		"$1" <<<"$OUT"
 }
+
+# --- the damonc agent ----------------------------------------------------------------------
+# AGENT_LOG: its log when `start` runs it in the background.
+AGENT_LOG_REL=run/damonc/agent.log
+
+agent_log() { cat "$SYSROOT/$AGENT_LOG_REL" 2>/dev/null || true; }
+
+# agent_pid: the background agent's pid (from its pid file), or nothing.
+agent_pid() { cat "$SYSROOT/run/damonc/agent.pid" 2>/dev/null || true; }
+
+# agent_logged REGEX: the agent's log has a line matching REGEX (grep -E).
+agent_logged() { agent_log | grep -qE -- "$1"; }
+
+# wait_logged SECONDS REGEX: wait until the agent's log says REGEX.
+wait_logged() {
+	local limit=$1 re=$2 i
+	for ((i = 0; i < limit * 5; i++)); do
+		agent_logged "$re" && return 0
+		sleep 0.2
+	done
+	agent_log >&2
+	fail "timed out after ${limit}s waiting for the agent to log: $re"
+}
+
+# proc_bp PID: (AnonHugePages + ShmemPmdMapped + FilePmdMapped) / Rss of PID in basis points,
+# as the agent measures a per-process hugepage_mem_bp.
+proc_bp() {
+	awk '/^Rss:/ { rss = $2 } /^(AnonHugePages|ShmemPmdMapped|FilePmdMapped):/ { h += $2 }
+		END { if (rss) printf "%d\n", h * 10000 / rss; else print 10000 }' \
+		"/proc/$1/smaps_rollup"
+}
+
+# proc_huge_kb PID: AnonHugePages of PID in kB.
+proc_huge_kb() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
+
+# agent_cpu_ms PID: user + system CPU time of PID so far, in ms (from /proc/PID/stat).
+agent_cpu_ms() {
+	local hz stat
+	hz=$(getconf CLK_TCK)
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
+	stat=${stat##*) }
+	# shellcheck disable=SC2086 # split into fields on purpose
+	set -- $stat
+	echo $(((${12} + ${13}) * 1000 / hz))
+}
+
+# assert_nothing_left [KDAMOND_STATE]: no agent process, pid or stats file; the kdamond in
+# that state (default off).
+assert_nothing_left() {
+	local want=${1:-off} f
+	for f in "$SYSROOT"/run/damonc/agent.pid "$SYSROOT"/run/damonc/agent-*.json; do
+		[ ! -e "$f" ] || fail "left behind: $f ($(cat "$f"))"
+	done
+	if pgrep -f -- "--sysroot $SYSROOT agent" >/dev/null; then
+		pgrep -af -- "--sysroot $SYSROOT agent" >&2
+		fail "a damonc agent still runs"
+	fi
+	[ "$(cat "$ADMIN/kdamonds/0/state")" = "$want" ] ||
+		fail "kdamond 0 is $(cat "$ADMIN/kdamonds/0/state"), expected $want"
+	# under ASan/UBSan the agent's reports (leaks at its exit too) land in its log
+	if agent_logged "Sanitizer|runtime error"; then
+		agent_log >&2
+		fail "the agent's log has a sanitizer report"
+	fi
+}
+
+# wait_agent_gone SECONDS: wait until no agent serves this sysroot.
+no_agent() { ! pgrep -f -- "--sysroot $SYSROOT agent" >/dev/null; }
+wait_agent_gone() { wait_until "$1" no_agent; }

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Processes from procfs under the sysroot: whether one runs, its children, its command line
+ * (what a program serving DAMON targets needs to follow them). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Read <sysroot>/proc/<rel> into @buf (NUL-terminated): the length, or -errno. */
+static int read_proc(struct damonctl_ctx *ctx, const char *rel, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	if (size < 2)
+		return -EINVAL;
+	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0) {
+		n = errno == ESRCH ? -ESRCH : -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid)
+{
+	char rel[64], buf[512], *p;
+	int r;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	r = read_proc(ctx, rel, buf, sizeof(buf));
+	if (r == -ESRCH)
+		return 0;
+	if (r < 0)
+		return r;
+	/* "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last
+	 * ')'; a zombie has exited, and holds no memory */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -EBADMSG;
+	return p[2] != 'Z' && p[2] != 'X';
+}
+
+DAMONCTL_API int damonctl_proc_children(struct damonctl_ctx *ctx, int pid, int *pids,
+					size_t max)
+{
+	char rel[64], *buf, *p, *end;
+	int r, n = 0;
+
+	if (pid <= 0)
+		return -EINVAL;
+	buf = malloc(65536);
+	if (!buf)
+		return -ENOMEM;
+	snprintf(rel, sizeof(rel), "%d/task/%d/children", pid, pid);
+	r = read_proc(ctx, rel, buf, 65536);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	for (p = buf;; p = end) {
+		long c = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (c > 0) {
+			if ((size_t)n < max)
+				pids[n] = (int)c;
+			n++;
+		}
+	}
+	free(buf);
+	return n;
+}
+
+DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *buf,
+				       size_t size)
+{
+	char rel[64];
+
+	if (pid <= 0)
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "%d/cmdline", pid);
+	return read_proc(ctx, rel, buf, size);
+}

@@ -1,0 +1,59 @@
+#!/bin/bash
+# start --follow-children: a child the target forks after the start becomes a target of its
+# kdamond, online (every pid staged, then committed: the kdamond keeps running), with a stat
+# scheme of its own where the agent collapses in user space (6.12); its exit leaves the
+# kdamond serving the parent; the parent's exit ends everything.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+PROFILE=${1:?profile}
+emu_with_scenario "$PROFILE"
+
+mkfifo "$SYSROOT/go"
+# the parent forks one child when told, and outlives it (bash's read is a builtin: no fork
+# but that one)
+# shellcheck disable=SC2016 # expanded by the inner bash
+bash -c 'exec 3<>"$1"; read -r _ <&3; sleep 300 & echo $! >"$2"; wait; read -r _ <&3' _ "$SYSROOT/go" \
+	"$SYSROOT/child.pid" &
+HC_PID=$!	# cleaned up by emu_with_scenario's trap
+parent=$HC_PID
+kd=$ADMIN/kdamonds/0/contexts/0
+
+expect_rc 0 "$D" start --action collapse --pid "$parent" --follow-children --min-age 100ms
+wait_logged 10 "serving kdamond 0 .*following the targets' children"
+echo go >"$SYSROOT/go"
+wait_until 10 test -s "$SYSROOT/child.pid"
+child=$(cat "$SYSROOT/child.pid")
+wait_logged 10 "kdamond 0: pid $child, a child of target $parent, is a target now"
+[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped on the commit"
+[ "$(cat "$kd/targets/nr_targets")" = 2 ] || fail "nr_targets: $(cat "$kd/targets/nr_targets")"
+[ "$(cat "$kd/targets/0/pid_target")" = "$parent" ] || fail "target 0 is not the parent"
+[ "$(cat "$kd/targets/1/pid_target")" = "$child" ] || fail "target 1 is not the child"
+[ "$(cat "$kd/targets/1/regions/nr_regions")" -ge 1 ] || fail "the child has no regions"
+if [ "$PROFILE" = 6.12 ]; then
+	# one stat scheme per target, each keeping its own target's regions
+	[ "$(cat "$kd/schemes/nr_schemes")" = 2 ] || fail "nr_schemes: $(cat "$kd/schemes/nr_schemes")"
+	for s in 0 1; do
+		f=$kd/schemes/$s/filters/0
+		if [ "$(cat "$f/type")" != target ] || [ "$(cat "$f/damon_target_idx")" != $s ]; then
+			fail "scheme $s has no target filter for target $s"
+		fi
+	done
+fi
+expect_rc 0 "$D" --json status
+[ "$(json_get 'j["kdamonds"][0]["agent"]["follow_children"]')" = True ] || fail "status: $OUT"
+OUT=$(cat "$SYSROOT/run/damonc/kdamonds.json")
+[ "$(json_get 'j["kdamonds"][0]["targets"]')" = "[$parent, $child]" ] ||
+	fail "the record does not have both targets: $OUT"
+
+kill "$child"
+wait_logged 5 "kdamond 0: target pid $child exited \(signal 15\)"
+sleep 1
+[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped with one target left"
+kill "$parent"
+wait "$parent" 2>/dev/null || true
+wait_logged 10 "no longer served \(it stopped by itself: its targets exited\)"
+wait_agent_gone 10
+assert_nothing_left off
+agent_log | sed 's/^/# /'
+echo "ok: $PROFILE"
