@@ -128,6 +128,7 @@ struct scheme_report {
 	bool has_effective;
 	uint64_t effective_bytes;
 	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
+	bool agent_collapses;		/* the agent, not the kernel, collapses */
 	uint64_t agent_nr_applied, agent_sz_applied;
 	uint64_t agent_nr_tried, agent_sz_tried, agent_qt_exceeds, agent_sz_collapsed;
 	enum agent_server server;	/* who serves the agent's part now */
@@ -195,14 +196,17 @@ static int on_vma(void *data, const struct damonctl_vma *v)
 	return 0;
 }
 
-static void gather_schemes(struct cli *cli, struct hp_report *rep, const struct started *started)
+/* 0, or -errno; -ENOENT: no DAMON here (the memory part still stands). */
+static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct started *started)
 {
 	struct damonctl_tree *t;
 	struct damonctl_kdamond *k;
 	unsigned int i;
+	int r;
 
-	if (damonctl_tree_read(cli->ctx, &t))
-		return;	/* no DAMON here: the memory part still stands */
+	r = damonctl_tree_read(cli->ctx, &t);
+	if (r)
+		return r;
 	damonctl_for_each_kdamond(t, k, i) {
 		struct damonctl_context *c = damonctl_kdamond_context(k, 0);
 		struct started_entry *e = started_owns(started, k) ?
@@ -268,6 +272,7 @@ static void gather_schemes(struct cli *cli, struct hp_report *rep, const struct 
 				if (fb->kind != FB_COLLAPSE || fb->scheme != si)
 					continue;
 				sr->agent = true;
+				sr->agent_collapses = true;
 				snprintf(sr->action, sizeof(sr->action), "collapse");
 				if (fb->target_bp && sr->nr_goals < 8) {
 					snprintf(sr->goals[sr->nr_goals].metric, 32, "hugepage_mem_bp");
@@ -299,6 +304,7 @@ static void gather_schemes(struct cli *cli, struct hp_report *rep, const struct 
 		}
 	}
 	damonctl_tree_free(t);
+	return 0;
 }
 
 /* Ask damonc's own running kdamonds for fresh stats (never anyone else's). */
@@ -359,8 +365,11 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 		memset(&started, 0, sizeof(started));
 	if (ro.refresh)
 		refresh_ours(cli, &started);
-	gather_schemes(cli, rep, &started);
+	r = gather_schemes(cli, rep, &started);
 	started_free(&started);
+	if (r && r != -ENOENT)
+		return lib_error(cli, r, "reading the DAMON tree");
+	damonctl_clear_error(cli->ctx);
 	return 0;
 }
 
@@ -607,7 +616,7 @@ static uint64_t collapsed_bytes(const struct hp_report *rep)
 
 	for (i = 0; i < rep->nr_schemes; i++)
 		if (!strcmp(rep->schemes[i].action, "collapse"))
-			sum += rep->schemes[i].agent ? rep->schemes[i].agent_sz_applied :
+			sum += rep->schemes[i].agent_collapses ? rep->schemes[i].agent_sz_applied :
 				rep->schemes[i].sz_applied;
 	return sum;
 }

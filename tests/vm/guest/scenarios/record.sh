@@ -45,9 +45,19 @@ start_hotcold --hot 32M --cold 32M || finish
 # where the access is, not how much of it there is.
 expect_rc 0 "start a kdamond on hotcold" dc_start
 
+# the index of the kdamond that runs (the one dc_start started)
+running_kdamond() {
+	for d in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
+		if [ "$(cat "$d/state" 2>/dev/null)" = on ]; then
+			basename "$d"
+			break
+		fi
+	done
+}
 num() { sed -n "s/.*\"$1\": \\([0-9]*\\).*/\\1/p" /tmp/out | head -n1; }
 hex() { printf '%d' "$1"; }
 hs=$(hex "${HOT%-*}") he=$(hex "${HOT#*-}")
+# shellcheck disable=SC2317 # called through expect_rc
 in_hot() { # start end: at least 90% of [start, end) is in the hot buffer
 	_lo=$(($1 > hs ? $1 : hs)) _hi=$(($2 < he ? $2 : he))
 	[ $((_hi - _lo)) -ge $((($2 - $1) * 9 / 10)) ]
