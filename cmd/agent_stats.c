@@ -26,7 +26,7 @@ static uint64_t u64_of(json_object *o, const char *key)
 
 int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agent_stats *st)
 {
-	char path[4096], *doc;
+	char path[4096];
 	json_object *root, *arr;
 	size_t i;
 	int r;
@@ -36,15 +36,9 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agen
 	r = stats_path(ctx, kdamond, path, sizeof(path));
 	if (r < 0)
 		return r;
-	r = read_all(path, &doc);
-	if (r == -ENOENT)
-		return 0;
-	if (r)
+	r = read_json_file(path, &root);
+	if (r || !root)
 		return r;
-	root = json_tokener_parse(doc);
-	free(doc);
-	if (!root)
-		return -EBADMSG;
 	st->updated = (long long)u64_of(root, "updated");
 	st->kdamond_pid = (int)u64_of(root, "kdamond_pid");
 	st->measured_bp = u64_of(root, "measured_bp");

@@ -77,6 +77,11 @@ struct cli {
 /* The command table (main.c). */
 extern const struct cmd *const damonc_cmds[];
 
+/* Concatenate NULL-name-terminated option tables into @dst (room for @max entries, the
+ * terminator included), leaving out the option named @skip (or none when NULL). */
+void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt *const *tables,
+		size_t nr_tables);
+
 /* Messages. All go to stderr; stdout carries only results. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "damonc CMD: <msg>" and return EXIT_USAGE. */
@@ -107,5 +112,8 @@ const char *fmt_bp(uint64_t bp, char *buf, size_t size);
 
 /* Read a whole file or stdin ("-") into a NUL-terminated buffer; -errno. */
 int read_all(const char *path, char **out);
+/* Parse a JSON file of damonc's own state: 0 with *root NULL when it does not exist,
+ * -EBADMSG when it does not parse. */
+int read_json_file(const char *path, json_object **root);
 
 #endif

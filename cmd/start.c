@@ -71,12 +71,8 @@ static struct opt start_opts_tbl[64];
 __attribute__((constructor)) static void start_opts_init(void)
 {
 	const struct opt *tables[] = { start_own_opts, spec_context_opts, spec_scheme_opts };
-	unsigned int t, n = 0;
-	const struct opt *o;
 
-	for (t = 0; t < 3; t++)
-		for (o = tables[t]; o->name && n + 1 < 64; o++)
-			start_opts_tbl[n++] = *o;
+	opts_merge(start_opts_tbl, 64, NULL, tables, 3);
 }
 
 static int parse_regions(struct cli *cli, const char *arg)

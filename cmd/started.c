@@ -19,7 +19,7 @@ static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 
 int started_load(struct damonctl_ctx *ctx, struct started *s)
 {
-	char path[4096], *doc;
+	char path[4096];
 	json_object *root, *arr;
 	size_t i, n;
 	int r;
@@ -28,14 +28,10 @@ int started_load(struct damonctl_ctx *ctx, struct started *s)
 	r = file_path(ctx, path, sizeof(path));
 	if (r < 0)
 		return r;
-	r = read_all(path, &doc);
-	if (r == -ENOENT)
-		return 0;
-	if (r)
+	r = read_json_file(path, &root);
+	if (r || !root)
 		return r;
-	root = json_tokener_parse(doc);
-	free(doc);
-	if (!root || !json_object_object_get_ex(root, "kdamonds", &arr) ||
+	if (!json_object_object_get_ex(root, "kdamonds", &arr) ||
 	    !json_object_is_type(arr, json_type_array)) {
 		json_object_put(root);
 		return -EBADMSG;

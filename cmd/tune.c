@@ -34,13 +34,9 @@ static struct opt tune_opts_tbl[64];
 __attribute__((constructor)) static void tune_opts_init(void)
 {
 	const struct opt *tables[] = { tune_own_opts, spec_context_opts, spec_scheme_opts };
-	unsigned int t, n = 0;
-	const struct opt *o;
 
-	for (t = 0; t < 3; t++)
-		for (o = tables[t]; o->name && n + 1 < 64; o++)
-			if (strcmp(o->name, "ops"))	/* a running context keeps its ops */
-				tune_opts_tbl[n++] = *o;
+	/* a running context keeps its operations set */
+	opts_merge(tune_opts_tbl, 64, "ops", tables, 3);
 }
 
 static int tune_parse(struct cli *cli, int key, const char *arg)

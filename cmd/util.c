@@ -9,6 +9,19 @@
 
 #include "damonc.h"
 
+void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt *const *tables,
+		size_t nr_tables)
+{
+	size_t t, n = 0;
+	const struct opt *o;
+
+	for (t = 0; t < nr_tables; t++)
+		for (o = tables[t]; o->name && n + 1 < max; o++)
+			if (!skip || strcmp(o->name, skip))
+				dst[n++] = *o;
+	memset(&dst[n], 0, sizeof(*dst));
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
@@ -210,4 +223,19 @@ int read_all(const char *path, char **out)
 	buf[len] = '\0';
 	*out = buf;
 	return 0;
+}
+
+int read_json_file(const char *path, json_object **root)
+{
+	char *doc;
+	int r = read_all(path, &doc);
+
+	*root = NULL;
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	*root = json_tokener_parse(doc);
+	free(doc);
+	return *root ? 0 : -EBADMSG;
 }

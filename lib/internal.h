@@ -152,6 +152,11 @@ int dctl_open_dir(int dirfd, const char *path);
 /* Read a small file, strip one trailing newline. -errno. Retries briefly on EBUSY. */
 int dctl_read_at(int dirfd, const char *file, char *buf, size_t size);
 int dctl_write_at(int dirfd, const char *file, const char *value);
+/* The numbered entries of <dirfd>/<dir> ("." for dirfd itself), sorted; -errno. */
+int dctl_list_indexes(int dirfd, const char *dir, unsigned int **out, size_t *nr);
+/* Read <sysroot>/<base>/<rel>, trailing newline stripped, recording a failure. */
+int dctl_read_under(struct damonctl_ctx *ctx, enum damonctl_base base, const char *rel,
+		    char *buf, size_t size);
 /* Admin-relative helpers with error recording. */
 int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel);
 int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *value);

@@ -189,17 +189,7 @@ DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *cons
 DAMONCTL_API int damonctl_sys_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
 				   size_t size)
 {
-	char path[PATH_MAX];
-	int r = damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path));
-
-	if (r < 0)
-		return r;
-	r = dctl_read_at(AT_FDCWD, path, buf, size);
-	if (r < 0) {
-		dctl_set_error(ctx, r, false, path, "");
-		return r;
-	}
-	return 0;
+	return dctl_read_under(ctx, DAMONCTL_BASE_SYS, rel, buf, size);
 }
 
 DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end)

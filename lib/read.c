@@ -33,10 +33,10 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Children of a list without an nr_* file (tried_regions): the numeric subdirectories. */
-static int enumerate(int dirfd, const char *dir, unsigned int **out, unsigned int *nr)
+int dctl_list_indexes(int dirfd, const char *dir, unsigned int **out, size_t *nr)
 {
-	unsigned int *idx = NULL, n = 0, cap = 0;
+	unsigned int *idx = NULL;
+	size_t n = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
 	int fd = dctl_open_dir(dirfd, dir);
@@ -70,7 +70,7 @@ static int enumerate(int dirfd, const char *dir, unsigned int **out, unsigned in
 		idx[n++] = (unsigned int)v;
 	}
 	closedir(d);
-	if (n)	/* an empty directory leaves idx NULL, which qsort() must not get */
+	if (n)
 		qsort(idx, n, sizeof(*idx), cmp_uint);
 	*out = idx;
 	*nr = n;
@@ -106,12 +106,13 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 {
 	const struct list_desc *ld = &dctl_kinds[o->kind].lists[list];
 	char buf[64];
-	unsigned int *idx = NULL, nr = 0, i;
+	unsigned int *idx = NULL, i;
+	size_t nr = 0;
 	uint64_t n;
 	int r;
 
 	if (!ld->nr_file) {
-		r = enumerate(dirfd, ld->dir, &idx, &nr);
+		r = dctl_list_indexes(dirfd, ld->dir, &idx, &nr);
 		if (r == -ENOENT)
 			return 0;
 		if (r)

@@ -4,7 +4,6 @@
  * what `damonc record` pays per snapshot, so it costs one openat/read/close per file and one
  * directory listing, and nothing else.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,58 +12,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The numeric entries of @dirfd, sorted; -errno. */
-static int list_indexes(int dirfd, uint32_t **out, size_t *nr)
-{
-	uint32_t *idx = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	int fd = dup(dirfd);
-	DIR *d;
-
-	if (fd < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while ((de = readdir(d))) {
-		char *end;
-		unsigned long v;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		v = strtoul(de->d_name, &end, 10);
-		if (*end || v > UINT32_MAX)
-			continue;
-		if (n == cap) {
-			uint32_t *p = realloc(idx, (cap = cap ? cap * 2 : 256) * sizeof(*p));
-
-			if (!p) {
-				free(idx);
-				closedir(d);
-				return -ENOMEM;
-			}
-			idx = p;
-		}
-		idx[n++] = (uint32_t)v;
-	}
-	closedir(d);
-	if (n)
-		qsort(idx, n, sizeof(*idx), cmp_u32);
-	*out = idx;
-	*nr = n;
-	return 0;
-}
 
 static int read_u64(int dirfd, const char *file, uint64_t *v)
 {
@@ -82,7 +29,7 @@ DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned 
 					     uint64_t *total_bytes, bool *has_sz_filter_passed)
 {
 	char rel[128], file[48];
-	uint32_t *idx = NULL;
+	unsigned int *idx = NULL;
 	size_t nr = 0, i;
 	uint64_t total = 0, v;
 	bool has_total, has_sz = false;
@@ -97,7 +44,7 @@ DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned 
 	has_total = !r;
 	if (r && r != -ENOENT)
 		goto out;
-	r = list_indexes(fd, &idx, &nr);
+	r = dctl_list_indexes(fd, ".", &idx, &nr);
 	if (r)
 		goto out;
 	if (nr > INT32_MAX) {

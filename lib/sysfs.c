@@ -116,20 +116,27 @@ DAMONCTL_API int damonctl_write(struct damonctl_ctx *ctx, const char *rel, const
 	return dctl_admin_write(ctx, rel, value);
 }
 
-DAMONCTL_API int damonctl_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
-			       size_t size)
+int dctl_read_under(struct damonctl_ctx *ctx, enum damonctl_base base, const char *rel,
+		    char *buf, size_t size)
 {
 	char path[PATH_MAX];
-	int r = damonctl_path(ctx, DAMONCTL_BASE_ADMIN, rel, path, sizeof(path));
+	int r = damonctl_path(ctx, base, rel, path, sizeof(path));
 
 	if (r < 0)
 		return r;
 	r = dctl_read_at(AT_FDCWD, path, buf, size);
 	if (r < 0) {
-		dctl_set_error(ctx, r, false, rel, "");
+		/* admin files are named as users know them, others by their full path */
+		dctl_set_error(ctx, r, false, base == DAMONCTL_BASE_ADMIN ? rel : path, "");
 		return r;
 	}
 	return 0;
+}
+
+DAMONCTL_API int damonctl_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
+			       size_t size)
+{
+	return dctl_read_under(ctx, DAMONCTL_BASE_ADMIN, rel, buf, size);
 }
 
 /* Base-0 integer parsing as the kernel's kstrto*() (one trailing newline allowed). */
