@@ -39,7 +39,8 @@ rec_workload() {
 		--scenario "$WORK/scenario" >"$WORK/hotcold.out" 2>"$WORK/hotcold.err" &
 	HC_PID=$!
 	for _ in $(seq 1 200); do
-		line=$(head -n1 "$WORK/hotcold.out")
+		# the shell may not have created the file yet: not an error under set -e
+		line=$(head -n1 "$WORK/hotcold.out" 2>/dev/null || true)
 		[ -n "$line" ] && break
 		sleep 0.05
 	done
