@@ -136,9 +136,15 @@ static int test_lifecycle(void)
 	CHECK(!strcmp(comm, "kdamond.0\n"));
 	CHECK(emu_kdamond_running(k));
 
-	/* a stat scheme matching everything tries every region at every aggregation */
-	sleep_ms(500);
-	st = stats_of(k);
+	/*
+	 * A stat scheme matching everything tries every region at every aggregation (100 ms):
+	 * wait for the first snapshot with a generous bound, as a loaded machine may be slow.
+	 */
+	for (uint64_t end = now_ms() + 10000; now_ms() < end; sleep_ms(20)) {
+		st = stats_of(k);
+		if (st.nr_snapshots > 0)
+			break;
+	}
 	CHECK(st.nr_tried > 0);
 	CHECK(st.sz_tried > 0);
 	CHECK(st.nr_snapshots > 0);
