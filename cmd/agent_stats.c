@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The agent's own counters per kdamond and scheme, shared with status and report. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,11 +69,10 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agen
 
 int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struct agent_stats *st)
 {
-	char path[4096], tmp[4200];
+	char path[4096];
 	json_object *root = json_object_new_object(), *arr = json_object_new_array();
-	const char *text;
 	unsigned int i;
-	int fd, r = 0;
+	int r;
 
 	json_object_object_add(root, "format_version", json_object_new_int(1));
 	json_object_object_add(root, "kdamond", json_object_new_int((int)kdamond));
@@ -102,23 +100,11 @@ int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struc
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "schemes", arr);
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
 	if (stats_path(ctx, kdamond, path, sizeof(path)) < 0) {
 		json_object_put(root);
 		return -ENAMETOOLONG;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		r = -errno;
-	} else {
-		if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-			r = -EIO;
-		if (close(fd) && !r)
-			r = -errno;
-		if (!r && rename(tmp, path))
-			r = -errno;
-	}
+	r = write_json_file(path, root);
 	json_object_put(root);
 	return r;
 }

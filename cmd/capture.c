@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "capture_guard.h"
 #include "capture_trace.h"
 #include "started.h"
 
@@ -120,13 +121,11 @@ void capture_request_end(struct capture *c, enum damonctl_rec_end_reason why)
 	}
 }
 
-/* A scheme that already shows every region: `stat`, all-inclusive pattern, no filters,
- * no quota, no watermarks. */
-static bool captures_all(const struct damonctl_scheme *s)
+bool capture_pattern_all(const struct damonctl_scheme *s, unsigned int max_filters)
 {
 	static const enum damonctl_filter_dir dirs[] = { DAMONCTL_FILTERS_LEGACY,
 		DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS };
-	unsigned int d;
+	unsigned int d, nr = 0;
 
 	if (strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION), "stat") ||
 	    damonctl_scheme_get(s, DAMONCTL_SCHEME_SZ_MIN) ||
@@ -141,9 +140,8 @@ static bool captures_all(const struct damonctl_scheme *s)
 	    strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC), "none"))
 		return false;
 	for (d = 0; d < 3; d++)
-		if (damonctl_scheme_nr_filters(s, dirs[d]))
-			return false;
-	return true;
+		nr += damonctl_scheme_nr_filters(s, dirs[d]);
+	return nr <= max_filters;
 }
 
 static int set_capture_pattern(struct damonctl_scheme *s, uint64_t aggr_us, bool apply_iv)
@@ -246,6 +244,13 @@ static int install(struct capture *c, const struct damonctl_kdamond *orig_k)
 		c->cs[i].index = c->nr_user_schemes + i;
 		c->cs[i].target = per_target ? (int32_t)i : nt == 1 ? 0 : -1;
 	}
+	r = capture_guard_write(c->cli->ctx, c->kdamond, c->kdamond_pid, c->nr_user_schemes,
+				c->nr_cs);
+	if (r) {
+		damonctl_tree_free(want);
+		return lib_error(c->cli, r, "writing the note that lets a later capture remove "
+				 "the capture scheme if this one is killed");
+	}
 	r = damonctl_kdamond_stage(c->cli->ctx, wk, orig_k);
 	if (!r)
 		r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_COMMIT);
@@ -256,6 +261,7 @@ static int install(struct capture *c, const struct damonctl_kdamond *orig_k)
 		/* put the staged files back as they were */
 		damonctl_clear_error(c->cli->ctx);
 		damonctl_kdamond_stage(c->cli->ctx, orig_k, wk);
+		capture_guard_remove(c->cli->ctx, c->kdamond);
 		damonctl_tree_free(want);
 		return e;
 	}
@@ -296,6 +302,11 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		return lib_error(cli, -ENOMEM, "starting the capture");
 	c->cli = cli;
 	c->o = *o;
+	r = capture_guard_recover(cli);
+	if (r) {
+		free(c);
+		return r;
+	}
 	r = damonctl_tree_read(cli->ctx, &c->orig);
 	if (r) {
 		free(c);
@@ -377,7 +388,7 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 	damonctl_for_each_scheme(ctx0, s, i) {
 		snprintf(c->user_actions[i], sizeof(c->user_actions[i]), "%s",
 			 damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION));
-		if (!c->nr_cs && captures_all(s)) {
+		if (!c->nr_cs && capture_pattern_all(s, 0)) {
 			c->cs[0].index = i;
 			c->cs[0].target = damonctl_context_nr_targets(ctx0) == 1 ? 0 : -1;
 			c->nr_cs = 1;
@@ -707,7 +718,10 @@ int capture_finish(struct capture *c)
 			r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_COMMIT);
 		if (r)
 			e = lib_error(c->cli, r, "restoring kdamond %u's configuration (the capture "
-				      "scheme may still be installed)", c->kdamond);
+				      "scheme may still be installed; the next capture retries)",
+				      c->kdamond);
+		else
+			capture_guard_remove(c->cli->ctx, c->kdamond);
 		damonctl_kdamond_free(now);
 	}
 	for (i = 0; i < c->nr_cs; i++)

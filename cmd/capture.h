@@ -53,6 +53,11 @@ unsigned int capture_kdamond(const struct capture *c);
 /* Undo what capture_start installed; returns an exit code. Frees @c. */
 int capture_finish(struct capture *c);
 
+/* Whether @s is a `stat` scheme with the all-inclusive pattern, no quota, goals or
+ * watermarks, and at most @max_filters filters: one that shows every region (0), or one
+ * damonc installs to capture (a target filter each where there are several targets). */
+bool capture_pattern_all(const struct damonctl_scheme *s, unsigned int max_filters);
+
 /* CPU time (user + system) of this process in ns, for the recorder's own cost report. */
 uint64_t capture_cpu_ns(void);
 uint64_t capture_now_ns(void);

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The record of kdamonds damonc started (see started.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "started.h"
@@ -81,31 +79,12 @@ int started_load(struct damonctl_ctx *ctx, struct started *s)
 	return 0;
 }
 
-static int mkdir_p(const char *path)
-{
-	char tmp[4096], *p;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int started_save(struct damonctl_ctx *ctx, const struct started *s)
 {
-	char path[4096], dir[4096], tmp[4200];
+	char path[4096];
 	json_object *root, *arr;
 	unsigned int i;
-	int r, fd;
-	const char *text;
+	int r;
 
 	r = file_path(ctx, path, sizeof(path));
 	if (r < 0)
@@ -115,12 +94,6 @@ int started_save(struct damonctl_ctx *ctx, const struct started *s)
 			return -errno;
 		return 0;
 	}
-	r = damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir));
-	if (r < 0)
-		return r;
-	r = mkdir_p(dir);
-	if (r)
-		return r;
 	root = json_object_new_object();
 	arr = json_object_new_array();
 	json_object_object_add(root, "format_version", json_object_new_int(1));
@@ -147,24 +120,8 @@ int started_save(struct damonctl_ctx *ctx, const struct started *s)
 					       json_object_new_int(s->e[i].server_pid));
 		json_object_array_add(arr, o);
 	}
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		r = -errno;
-		json_object_put(root);
-		return r;
-	}
-	r = 0;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text) || write(fd, "\n", 1) != 1)
-		r = -EIO;
-	if (close(fd) && !r)
-		r = -errno;
+	r = write_json_file(path, root);
 	json_object_put(root);
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
 	return r;
 }
 

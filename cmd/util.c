@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "damonc.h"
@@ -238,4 +239,54 @@ int read_json_file(const char *path, json_object **root)
 	*root = json_tokener_parse(doc);
 	free(doc);
 	return *root ? 0 : -EBADMSG;
+}
+
+static int mkdir_p(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int write_json_file(const char *path, json_object *root)
+{
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	char dir[4096], tmp[4200], *slash;
+	size_t len = strlen(text);
+	int r = 0, fd;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		r = mkdir_p(dir);
+		if (r)
+			return r;
+	}
+	/* written aside and renamed: a reader never sees half a file */
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
+		r = -EIO;
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
 }

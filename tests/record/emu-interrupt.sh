@@ -27,6 +27,7 @@ wait_snapshots() { # FILE N
 }
 
 # kill -9 in the middle of a recording
+before=$(config)
 "$DAMONC" record -o "$WORK/k9" --interval 50ms --no-compress 2>/dev/null &
 rec=$!
 wait_snapshots "$WORK/k9" 4
@@ -39,9 +40,19 @@ n=$(snapshots "$WORK/k9")
 [ "$(py 'd["input"]["complete"]' <"$WORK/k9.json")" = False ] || fail "k9 looks complete"
 "$DAMONC" report wss -i "$WORK/k9" 2>&1 >/dev/null | grep -q 'cut short' ||
 	fail "no warning about the cut"
-# kill -9 left the capture scheme behind: a later recording reuses it, and restores nothing
-"$DAMONC" record -o "$WORK/after-k9" --count 2 --interval 50ms 2>/dev/null ||
-	fail "recording after a kill -9"
+# kill -9 left the capture scheme behind, and a note of it: the next recording removes it
+# (saying so) before it installs its own, and leaves the kdamond as it was before both
+[ "$(config)" != "$before" ] || fail "kill -9 left no capture scheme: nothing was tested"
+ls "$SYSROOT/run/damonc/capture-0.json" >/dev/null || fail "no note of the capture scheme"
+"$DAMONC" record -o "$WORK/after-k9" --count 2 --interval 50ms 2>"$WORK/after-k9.err" ||
+	fail "recording after a kill -9: $(cat "$WORK/after-k9.err")"
+grep -q "removed the capture scheme that record (pid $rec) left installed" \
+	"$WORK/after-k9.err" || fail "no word of the leftover: $(cat "$WORK/after-k9.err")"
+[ "$(config)" = "$before" ] ||
+	fail "after kill -9 and a clean record: $(diff <(echo "$before") <(config))"
+[ ! -e "$SYSROOT/run/damonc/capture-0.json" ] || fail "the note outlived a clean record"
+[ "$("$DAMONC" --json report wss -i "$WORK/after-k9" | py 'd["snapshots"]')" -ge 2 ] ||
+	fail "the record after kill -9 has no snapshots"
 
 # a record cut inside a chunk: the whole chunks are read, the rest is counted as lost
 size=$(stat -c %s "$WORK/k9")

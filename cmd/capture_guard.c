@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Notes that let a capture scheme be removed after its recorder died (see capture_guard.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "capture_guard.h"
+
+struct note {
+	int recorder_pid;
+	unsigned int kdamond;
+	int kdamond_pid;
+	unsigned int first, nr;
+};
+
+static int note_path(struct damonctl_ctx *ctx, unsigned int kdamond, char *buf, size_t size)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "capture-%u.json", kdamond);
+	return damonctl_path(ctx, DAMONCTL_BASE_RUN, rel, buf, size);
+}
+
+int capture_guard_write(struct damonctl_ctx *ctx, unsigned int kdamond, int kdamond_pid,
+			unsigned int first, unsigned int nr)
+{
+	json_object *root = json_object_new_object();
+	char path[4096];
+	int r = note_path(ctx, kdamond, path, sizeof(path));
+
+	if (r < 0) {
+		json_object_put(root);
+		return r;
+	}
+	json_object_object_add(root, "format_version", json_object_new_int(1));
+	json_object_object_add(root, "recorder_pid", json_object_new_int((int)getpid()));
+	json_object_object_add(root, "kdamond", json_object_new_int((int)kdamond));
+	json_object_object_add(root, "kdamond_pid", json_object_new_int(kdamond_pid));
+	json_object_object_add(root, "first_scheme", json_object_new_int((int)first));
+	json_object_object_add(root, "nr_schemes", json_object_new_int((int)nr));
+	r = write_json_file(path, root);
+	json_object_put(root);
+	return r;
+}
+
+void capture_guard_remove(struct damonctl_ctx *ctx, unsigned int kdamond)
+{
+	char path[4096];
+
+	if (note_path(ctx, kdamond, path, sizeof(path)) >= 0)
+		unlink(path);
+}
+
+static int get_int(json_object *root, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(root, key, &v) ? json_object_get_int(v) : -1;
+}
+
+static bool note_load(const char *path, struct note *n)
+{
+	json_object *root;
+	int kd, first, nr;
+
+	if (read_json_file(path, &root) || !root)
+		return false;
+	n->recorder_pid = get_int(root, "recorder_pid");
+	kd = get_int(root, "kdamond");
+	n->kdamond_pid = get_int(root, "kdamond_pid");
+	first = get_int(root, "first_scheme");
+	nr = get_int(root, "nr_schemes");
+	json_object_put(root);
+	if (n->recorder_pid <= 0 || kd < 0 || first < 0 || nr <= 0)
+		return false;
+	n->kdamond = (unsigned int)kd;
+	n->first = (unsigned int)first;
+	n->nr = (unsigned int)nr;
+	return true;
+}
+
+static bool alive(int pid)
+{
+	return pid == (int)getpid() || !kill(pid, 0) || errno == EPERM;
+}
+
+/* Whether the schemes the note names are still there, last, and capture schemes. */
+static bool still_installed(const struct damonctl_kdamond *k, const struct note *n)
+{
+	struct damonctl_context *c = damonctl_kdamond_nr_contexts(k) == 1 ?
+		damonctl_kdamond_context(k, 0) : NULL;
+	unsigned int i;
+
+	if (!c || damonctl_context_nr_schemes(c) != n->first + n->nr)
+		return false;
+	for (i = n->first; i < n->first + n->nr; i++)
+		if (!capture_pattern_all(damonctl_context_scheme(c, i), 1))
+			return false;
+	return true;
+}
+
+/* Remove the capture schemes of @n from the kdamond; an exit code. */
+static int undo(struct cli *cli, const struct note *n)
+{
+	struct damonctl_kdamond *now = NULL, *want = NULL;
+	struct damonctl_context *c;
+	unsigned int i;
+	int r = damonctl_kdamond_read(cli->ctx, n->kdamond, &now);
+
+	if (r == -ENOENT)
+		return EXIT_OK;		/* the kdamond is gone, and its schemes with it */
+	if (!r)
+		r = damonctl_kdamond_read(cli->ctx, n->kdamond, &want);
+	if (r) {
+		damonctl_kdamond_free(now);
+		return lib_error(cli, r, "reading kdamond %u", n->kdamond);
+	}
+	if (!still_installed(now, n)) {
+		warnx_("kdamond %u: record (pid %d) ended without removing its capture scheme, "
+		       "but the kdamond's schemes have changed since: left them alone",
+		       n->kdamond, n->recorder_pid);
+		goto out;
+	}
+	c = damonctl_kdamond_context(want, 0);
+	for (i = n->first + n->nr; i-- > n->first;)
+		damonctl_context_remove_scheme(c, i);
+	r = damonctl_kdamond_stage(cli->ctx, want, now);
+	if (!r && !strcmp(damonctl_kdamond_get_str(now, DAMONCTL_KDAMOND_STATE), "on"))
+		r = damonctl_kdamond_cmd(cli->ctx, n->kdamond, DAMONCTL_CMD_COMMIT);
+	if (r) {
+		r = lib_error(cli, r, "removing the capture scheme that record (pid %d) left on "
+			      "kdamond %u", n->recorder_pid, n->kdamond);
+		damonctl_kdamond_free(now);
+		damonctl_kdamond_free(want);
+		return r;	/* the note stays: the next capture tries again */
+	}
+	warnx_("kdamond %u: removed the capture scheme that record (pid %d) left installed when "
+	       "it was killed", n->kdamond, n->recorder_pid);
+out:
+	damonctl_kdamond_free(now);
+	damonctl_kdamond_free(want);
+	return EXIT_OK;
+}
+
+int capture_guard_recover(struct cli *cli)
+{
+	char dir[4096], path[4400];
+	struct dirent *de;
+	DIR *d;
+	int e = EXIT_OK;
+
+	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0)
+		return EXIT_OK;
+	d = opendir(dir);
+	if (!d)
+		return EXIT_OK;		/* no state at all: nothing was left */
+	while (!e && (de = readdir(d))) {
+		unsigned int k;
+		struct note n;
+		int end = 0;
+
+		if (sscanf(de->d_name, "capture-%u.json%n", &k, &end) != 1 ||
+		    de->d_name[end] != '\0')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!note_load(path, &n) || n.kdamond != k) {
+			warnx_("%s does not parse: removed", path);
+			unlink(path);
+			continue;
+		}
+		if (alive(n.recorder_pid))
+			continue;	/* a capture in progress */
+		e = undo(cli, &n);
+		if (!e)
+			unlink(path);
+	}
+	closedir(d);
+	return e;
+}
