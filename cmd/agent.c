@@ -187,11 +187,14 @@ static void describe_targets(const struct served *s, char *buf, size_t size)
  * served any more. */
 static void record_update(struct agent *ag, struct served *s, bool clear)
 {
+	int lock = started_lock(ag->cli->ctx);
 	struct started started;
 	struct started_entry *e;
 
-	if (started_load(ag->cli->ctx, &started))
+	if (started_load(ag->cli->ctx, &started)) {
+		started_unlock(lock);
 		return;
+	}
 	e = started_find(&started, s->e.kdamond);
 	if (e && e->pid == s->e.pid) {
 		unsigned int i;
@@ -211,6 +214,7 @@ static void record_update(struct agent *ag, struct served *s, bool clear)
 		started_save(ag->cli->ctx, &started);
 	}
 	started_free(&started);
+	started_unlock(lock);
 }
 
 /* Stop serving @sv[i]: say why, stop the kdamond if asked, drop its stats file. */

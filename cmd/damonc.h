@@ -115,6 +115,8 @@ int read_all(const char *path, char **out);
 /* Parse a JSON file of damonc's own state: 0 with *root NULL when it does not exist,
  * -EBADMSG when it does not parse. */
 int read_json_file(const char *path, json_object **root);
+/* mkdir -p; -errno. */
+int make_dirs(const char *path);
 /* Write it atomically (aside, then renamed), making the directories it needs. */
 int write_json_file(const char *path, json_object *root);
 

@@ -433,10 +433,12 @@ static void print_text(const struct hp_report *rep)
 		const struct scheme_report *s = &rep->schemes[i];
 		char who[256];
 
-		printf("\nkdamond %u scheme %u: %s, served by %s%s\n", s->kdamond, s->scheme,
-		       s->action, s->agent ? agent_view_server_text(s->server, s->server_pid, who,
-								    sizeof(who)) : "the kernel",
-		       s->ours ? "" : ", not started by damonc");
+		if (s->agent)
+			agent_view_server_text(s->server, s->server_pid, who, sizeof(who));
+		printf("\nkdamond %u scheme %u: %s, %s%s%s\n", s->kdamond, s->scheme, s->action,
+		       s->agent_collapses ? "served by " : s->agent ?
+		       "applied by the kernel, its goal fed by " : "served by the kernel",
+		       s->agent ? who : "", s->ours ? "" : ", not started by damonc");
 		for (j = 0; j < s->nr_goals; j++)
 			printf("  goal %s: target %" PRIu64 ", current %" PRIu64 "%s\n",
 			       s->goals[j].metric, s->goals[j].target, s->goals[j].current,
@@ -447,7 +449,7 @@ static void print_text(const struct hp_report *rep)
 			printf("  tuner: %s\n", s->tuner);
 		if (s->has_effective)
 			printf("  effective quota: %s\n", fmt_size(s->effective_bytes, a, sizeof(a)));
-		if (s->agent && !strcmp(s->action, "collapse")) {
+		if (s->agent_collapses) {
 			printf("  agent collapsed: %" PRIu64 " regions, %s\n", s->agent_nr_applied,
 			       fmt_size(s->agent_sz_applied, a, sizeof(a)));
 			printf("  agent stats: tried %" PRIu64 " regions (%s), applied %" PRIu64
@@ -545,8 +547,11 @@ static json_object *report_json(const struct hp_report *rep)
 		json_object_object_add(o, "kdamond", json_object_new_int((int)s->kdamond));
 		json_object_object_add(o, "scheme", json_object_new_int((int)s->scheme));
 		json_object_object_add(o, "action", json_object_new_string(s->action));
+		/* served_by: the agent has a part in it; applied_by: who carries out the action */
 		json_object_object_add(o, "served_by", json_object_new_string(s->agent ? "agent" :
 									       "kernel"));
+		json_object_object_add(o, "applied_by", json_object_new_string(
+			s->agent_collapses ? "agent" : "kernel"));
 		json_object_object_add(o, "started_by_damonc", json_object_new_boolean(s->ours));
 		for (j = 0; j < s->nr_goals; j++) {
 			json_object *g = json_object_new_object();

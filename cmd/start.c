@@ -149,46 +149,6 @@ static bool pid_alive(struct damonctl_ctx *ctx, int pid)
 	return damonctl_proc_mem_read(ctx, pid, &m) != -ESRCH;
 }
 
-/*
- * Collapse towards a hugepage_mem_bp goal in steps of a twentieth of the goal per quota
- * interval (2 MiB at least), unless --quota-size says otherwise: the tuner only learns the
- * goal is met once a step is done, so the step bounds the overshoot (to about 5% of the
- * goal) instead of the whole hot set, at the price of some twenty intervals to reach it.
- */
-static void goal_step_quota(struct cli *cli, struct damonctl_scheme *s)
-{
-	uint64_t bp = 0, base = 0, step;
-	struct damonctl_goal *g;
-	unsigned int i;
-
-	if (strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION), "collapse"))
-		return;
-	damonctl_for_each_goal(s, g, i)
-		if (!strcmp(damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC), "hugepage_mem_bp"))
-			bp = damonctl_goal_get(g, DAMONCTL_GOAL_TARGET_VALUE);
-	if (!bp)
-		return;
-	if (so.scope_pid) {
-		for (i = 0; i < so.nr_pids; i++) {
-			struct damonctl_proc_mem pm;
-
-			if (!damonctl_proc_mem_read(cli->ctx, so.pids[i], &pm))
-				base += pm.rss;
-		}
-	} else {
-		struct damonctl_meminfo m;
-
-		if (!damonctl_meminfo_read(cli->ctx, &m))
-			base = damonctl_meminfo_used(&m);
-	}
-	damonctl_clear_error(cli->ctx);
-	if (!base)
-		return;
-	step = base / 10000 * bp / 20;	/* divide first: cannot overflow */
-	step = (step + (2u << 20) - 1) & ~(uint64_t)((2u << 20) - 1);
-	damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_BYTES, step ? step : 2u << 20);
-}
-
 /* Fill kdamond @k (fresh) from the options. */
 static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 			      const struct damonctl_features *f)
@@ -245,8 +205,6 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 			      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
 	if (r)
 		return r;
-	if (!so.sp.has_quota_bytes)
-		goal_step_quota(cli, s);
 	/* let `status` and `report` see fresh stats without writing to `state` */
 	if (so.sp.has_refresh)
 		damonctl_kdamond_set(k, DAMONCTL_KDAMOND_REFRESH_MS, so.sp.refresh_ms);
@@ -515,7 +473,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	struct started started = { 0 };
 	struct fallbacks fbs = { 0 };
 	unsigned int idx[16], nr = 1, i, busy_idx = 0;
-	int r, ret = EXIT_FAIL, child = 0, go_fd = -1;
+	int r, ret = EXIT_FAIL, child = 0, go_fd = -1, lock = -1;
 	bool busy_ours = false, busy;
 	char why[1024];
 
@@ -534,9 +492,14 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	if (so.follow_children && so.config)
 		return usage_error(cli, "--follow-children goes with --pid or a command, not -c");
 
+	/* another damonc start could pick the same new kdamond: one at a time */
+	if (!so.dry_run)
+		lock = started_lock(cli->ctx);
 	r = damonctl_tree_read(cli->ctx, &have);
-	if (r)
+	if (r) {
+		started_unlock(lock);
 		return lib_error(cli, r, "reading the DAMON tree");
+	}
 	r = damonctl_features_from_tree(cli->ctx, have, &f);
 	if (r) {
 		ret = lib_error(cli, r, "detecting features");
@@ -687,6 +650,8 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	if (r)
 		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "
 		       "--kdamond N", strerror(-r));
+	started_unlock(lock);
+	lock = -1;
 
 	if (cli->json) {
 		json_object *doc = json_doc_new(), *arr = json_object_new_array();
@@ -741,6 +706,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		child = 0;
 	}
 out:
+	started_unlock(lock);
 	if (child) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);

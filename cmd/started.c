@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The record of kdamonds damonc started (see started.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "started.h"
@@ -13,6 +15,36 @@
 static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 {
 	return damonctl_path(ctx, DAMONCTL_BASE_RUN, STARTED_FILE, buf, size);
+}
+
+int started_lock(struct damonctl_ctx *ctx)
+{
+	char dir[4096], path[4200];
+	int r = damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)), fd;
+
+	if (r < 0)
+		return r;
+	r = make_dirs(dir);
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX)) {
+		if (errno != EINTR) {
+			r = -errno;
+			close(fd);
+			return r;
+		}
+	}
+	return fd;
+}
+
+void started_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 int started_load(struct damonctl_ctx *ctx, struct started *s)

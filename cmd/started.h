@@ -36,6 +36,14 @@ struct started {
 	unsigned int nr;
 };
 
+/*
+ * Serialise the commands that change DAMON and this record (start, stop, tune, the agent's
+ * updates): an exclusive flock on <run>/lock, waited for. Returns the lock's fd, or -errno
+ * when the run directory cannot be written (the sysfs writes would fail anyway).
+ */
+int started_lock(struct damonctl_ctx *ctx);
+void started_unlock(int fd);
+
 /* Load (an absent file is an empty list). */
 int started_load(struct damonctl_ctx *ctx, struct started *s);
 /* Write atomically; removes the file when empty. */

@@ -67,20 +67,24 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 	struct started started;
 	json_object *doc = NULL, *arr = NULL;
 	unsigned int i, nr_stopped = 0;
-	int r, ret = EXIT_OK;
+	int r, ret = EXIT_OK, lock;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	if (to.all && to.nr_only)
 		return usage_error(cli, "--all and --kdamond do not go together");
+	lock = started_lock(cli->ctx);
 	r = damonctl_tree_read(cli->ctx, &t);
-	if (r)
+	if (r) {
+		started_unlock(lock);
 		return lib_error(cli, r, "reading the DAMON tree");
+	}
 	for (i = 0; i < to.nr_only; i++) {
 		if ((unsigned int)to.only[i] >= damonctl_tree_nr_kdamonds(t)) {
 			usage_error(cli, "--kdamond %d: there are %u kdamonds", to.only[i],
 				    damonctl_tree_nr_kdamonds(t));
 			damonctl_tree_free(t);
+			started_unlock(lock);
 			return EXIT_USAGE;
 		}
 	}
@@ -139,6 +143,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 	r = started_save(cli->ctx, &started);
 	if (r)
 		warnx_("cannot update damonc's record of started kdamonds: %s", strerror(-r));
+	started_unlock(lock);
 	if (!nr_stopped && !cli->json)
 		fprintf(stderr, "damonc stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
 			"no kdamond started by damonc is running (use --kdamond N or --all to stop "

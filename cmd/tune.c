@@ -189,7 +189,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	enum damonctl_cmd cmd;
 	bool fb_changed = false;
 	unsigned int i, si;
-	int ki, r, ret = EXIT_FAIL;
+	int ki, r, ret = EXIT_FAIL, lock;
 	char why[1024];
 
 	if (argc)
@@ -197,9 +197,12 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	if (!spec_any_scheme(&tu.sp) && !spec_any_context(&tu.sp))
 		return usage_error(cli, "nothing to change: give at least one setting, e.g. "
 				   "--goal-bp 800 (see 'damonc tune --help')");
+	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
 	r = damonctl_tree_read(cli->ctx, &have);
-	if (r)
+	if (r) {
+		started_unlock(lock);
 		return lib_error(cli, r, "reading the DAMON tree");
+	}
 	started_load(cli->ctx, &started);
 	ki = pick_kdamond(cli, have, &started);
 	if (ki < 0) {
@@ -352,6 +355,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	}
 	ret = EXIT_OK;
 out:
+	started_unlock(lock);
 	damonctl_plan_free(plan);
 	started_free(&started);
 	damonctl_features_free(f);

@@ -241,21 +241,20 @@ int read_json_file(const char *path, json_object **root)
 	return *root ? 0 : -EBADMSG;
 }
 
-static int mkdir_p(char *path)
+int make_dirs(const char *path)
 {
-	char *p;
+	char tmp[4096], *p;
 
-	for (p = path + 1; *p; p++) {
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			*p = '/';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
 			return -errno;
-		}
 		*p = '/';
 	}
-	if (mkdir(path, 0755) && errno != EEXIST)
+	if (mkdir(tmp, 0755) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -271,7 +270,7 @@ int write_json_file(const char *path, json_object *root)
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		r = mkdir_p(dir);
+		r = make_dirs(dir);
 		if (r)
 			return r;
 	}

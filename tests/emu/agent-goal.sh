@@ -67,6 +67,8 @@ expect_rc 0 "$D" --json status
 expect_rc 0 "$D" --json report hugepage --pid "$HC_PID"
 [ "$(json_get 'j["schemes"][0]["served_by"]')" = agent ] || fail "report --json: $OUT"
 [ "$(json_get 'j["schemes"][0]["goals"][0]["measured_by"]')" = agent ] || fail "report: $OUT"
+if [ "$PROFILE" = 6.12 ]; then by=agent; else by=kernel; fi
+[ "$(json_get 'j["schemes"][0]["applied_by"]')" = $by ] || fail "report: applied_by: $OUT"
 if [ "$PROFILE" = 6.12 ]; then
 	collapsed=$(json_get 'j["schemes"][0]["agent_stats"]["sz_collapsed"]')
 	applied=$(json_get 'j["schemes"][0]["agent_stats"]["sz_applied"]')
@@ -76,6 +78,15 @@ else
 	expect_rc 0 "$D" --json status --refresh
 	applied=$(json_get 'j["kdamonds"][0]["contexts"][0]["schemes"][0]["stats"]["sz_applied"]')
 	collapsed=$((huge_later * 1024))
+fi
+expect_rc 0 "$D" report hugepage --pid "$HC_PID"
+if [ $by = agent ]; then
+	grep -q "collapse, served by the damonc agent" <<<"$OUT" || fail "report: $OUT"
+	grep -q "stat stand-in" <<<"$OUT" || fail "report does not explain the kernel stats: $OUT"
+else
+	grep -q "collapse, applied by the kernel, its goal fed by the damonc agent" <<<"$OUT" ||
+		fail "report does not say the kernel collapses: $OUT"
+	! grep -q "stand-in" <<<"$OUT" || fail "report calls the kernel's collapse a stand-in: $OUT"
 fi
 pid=$(agent_pid)
 cpu=$(agent_cpu_ms "$pid")

@@ -49,4 +49,29 @@ grep -q "no kdamond started by damonc is running" <<<"$ERR" || fail "second stop
 expect_rc 0 "$D" start --pid "$target" --action stat
 [ "$(cat "$ADMIN/kdamonds/nr_kdamonds")" = 1 ] || fail "a second kdamond was added"
 expect_rc 0 "$D" stop
+
+# two starts at once: one starts, the other sees it running (exit 4); neither loses the
+# other's record, and the tree holds the winner's configuration
+sleep 600 &
+target2=$!
+trap 'emu_cleanup; kill $target $target2 2>/dev/null || true' EXIT
+for round in $(seq 1 20); do
+	rc1=0 rc2=0
+	"$D" start --pid "$target" --action stat >/dev/null 2>&1 & p1=$!
+	"$D" start --pid "$target2" --action pageout >/dev/null 2>&1 & p2=$!
+	wait "$p1" || rc1=$?
+	wait "$p2" || rc2=$?
+	[ "$rc1$rc2" = 04 ] || [ "$rc1$rc2" = 40 ] ||
+		fail "round $round: concurrent starts exited $rc1 and $rc2, expected 0 and 4"
+	if [ "$rc1" = 0 ]; then win=$target act=stat; else win=$target2 act=pageout; fi
+	[ "$(cat "$ADMIN/kdamonds/nr_kdamonds")" = 1 ] || fail "round $round: a second kdamond"
+	[ "$(cat "$k/contexts/0/targets/0/pid_target")" = "$win" ] ||
+		fail "round $round: the running kdamond monitors another start's target"
+	[ "$(cat "$k/contexts/0/schemes/0/action")" = "$act" ] ||
+		fail "round $round: the running kdamond has another start's scheme"
+	expect_rc 0 "$D" --json status
+	[ "$(json_get 'j["kdamonds"][0]["started_by_damonc"]')" = True ] ||
+		fail "round $round: the winner is not recorded as damonc's"
+	expect_rc 0 "$D" stop
+done
 echo "ok: start/status/stop on profile $PROFILE"

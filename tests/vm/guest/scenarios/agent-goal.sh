@@ -83,6 +83,12 @@ expect_rc 0 "damonc status" dc_status
 check "status says the damonc agent serves part of it" \
 	grep -q "served in user space by the damonc agent (user space, pid $agent)" /tmp/out
 expect_rc 0 "damonc report hugepage" dc_report "$HC_PID"
+if [ "$(kver)" -ge 7002 ]; then
+	check "report says the kernel collapses and the agent feeds the goal" \
+		grep -q "collapse, applied by the kernel, its goal fed by the damonc agent" /tmp/out
+else
+	check "report says the agent collapses" grep -q "collapse, served by the damonc agent" /tmp/out
+fi
 dc_agent_log | sed 's/^/# agent: /' >>"$VM_OUT"
 
 # The target exits: the kdamond stops by itself, the agent says so and exits.
