@@ -137,17 +137,20 @@ kpid=$(rd "$kd/0/pid")
 [ "$(cat "/proc/$kpid/comm")" = kdamond.0 ] || fail "the kdamond is named $(cat "/proc/$kpid/comm")"
 
 # generous: a loaded 2-CPU machine running sanitized builds has needed 25 s
+# Three quarters, not all: MADV_COLLAPSE makes only whole aligned huge pages, so a 2 MiB page
+# that straddles two regions stays small while the region boundaries stay put (a real 7.2
+# made 58 of 64 MiB huge; the emulator has been seen stopping at 56).
 huge=0
 deadline=$((SECONDS + 150))
 while ((SECONDS < deadline)); do
 	huge=$(anon_huge "$hc_pid" "$hot_lo" "$hot_hi")
-	((huge * 10 >= hot_sz * 9)) && break
+	((huge * 4 >= hot_sz * 3)) && break
 	sleep 0.1
 done
 took=$((($(date +%s%N) - start) / 1000000))
 cold_huge=$(anon_huge "$hc_pid" "$cold_lo" "$cold_hi")
 echo "hot buffer: $huge of $hot_sz bytes huge after ${took} ms; cold buffer: $cold_huge bytes huge"
-if ((huge * 10 < hot_sz * 9)); then
+if ((huge * 4 < hot_sz * 3)); then
 	wr update_schemes_stats "$kd/0/state"
 	fail "the hot buffer did not become huge (state $(rd "$kd/0/state"), nr_tried" \
 		"$(rd "$s/stats/nr_tried"), nr_applied $(rd "$s/stats/nr_applied"))"
