@@ -685,14 +685,24 @@ static bool serve_round(struct agent *ag, unsigned int i)
 {
 	struct served *s = &ag->sv[i];
 	const char *what = NULL;
+	uint64_t t0 = now_ms(), t1;
 	int r;
 
-	s->next_ms = now_ms() + interval_ms(s);
+	s->next_ms = t0 + interval_ms(s);
 	if (!s->e.fbs.nr)
 		return false;	/* followed only */
 	r = feed_goals(ag, s, &what);
 	if (!r)
 		r = collapse_all(ag, s, &what);
+	/*
+	 * A tried-regions update holds DAMON's sysfs lock (a trylock for everyone else) until
+	 * the kdamond answers, which can take longer than our interval on a slow machine: rest
+	 * at least as long as the round took, so that `damonc stop` and other users of DAMON
+	 * get the lock at least half of the time.
+	 */
+	t1 = now_ms();
+	if (s->next_ms < t1 + (t1 - t0))
+		s->next_ms = t1 + (t1 - t0);
 	s->st.rounds++;
 	s->st.updated = (long long)time(NULL);
 	agent_stats_save(ag->cli->ctx, s->e.kdamond, &s->st);

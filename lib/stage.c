@@ -9,7 +9,6 @@
  * A plan can be printed (damonc start --dry-run) or applied, write after write, in order.
  */
 #include <errno.h>
-#include <time.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,18 +296,18 @@ DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int ind
 	char rel[64];
 	const char *name = damonctl_cmd_name(cmd);
 
-	struct timespec pause = { 0, 10 * 1000 * 1000 };
 	int r, tries = 0;
 
 	if (!name)
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "kdamonds/%u/state", index);
 	/* EBUSY is DAMON's sysfs lock held by another writer for a moment (a tried-regions
-	 * update waits for the kdamond with it held): try again for up to a second. Not for
-	 * `on`, whose EBUSY means that an exclusive DAMON user runs. */
+	 * update waits for the kdamond with it held, an aggregation interval or more; the
+	 * damonc agent makes one every interval): try again for about 5 s. Not for `on`,
+	 * whose EBUSY means that an exclusive DAMON user runs. */
 	while ((r = dctl_admin_write(ctx, rel, name)) == -EBUSY && cmd != DAMONCTL_CMD_ON &&
-	       ++tries < 100)
-		nanosleep(&pause, NULL);
+	       ++tries < 60)
+		dctl_busy_wait(tries);
 	return r;
 }
 

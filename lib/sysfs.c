@@ -18,7 +18,7 @@
  * apply interval. Retry with a growing pause, for about 3 s in all. */
 #define BUSY_RETRIES 40
 
-static void busy_wait(int tries)
+void dctl_busy_wait(int tries)
 {
 	long ms = tries < 10 ? 2 : tries < 20 ? 20 : 120;
 	struct timespec ts = { 0, ms * 1000 * 1000 };
@@ -50,7 +50,7 @@ int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
 
 			close(fd);
 			if (err == EBUSY && ++tries < BUSY_RETRIES) {
-				busy_wait(tries);
+				dctl_busy_wait(tries);
 				continue;
 			}
 			return -err;

@@ -34,6 +34,11 @@ dc_heatmap() { damonc report heatmap -i /tmp/rec --bins 40x10; }
 dc_schemes_count() { damonc --json status | grep -c '"action"'; }
 # shellcheck disable=SC2317
 dc_report_cut() { damonc --json report wss -i /tmp/k9; }
+# run in the background only: exec, so that $! is damonc's own pid (kill -9 reaches it)
+dc_record_k9() { exec damonc record --method tried-regions -o /tmp/k9 --interval 200ms; }
+# shellcheck disable=SC2317
+dc_record_short() { damonc record --method tried-regions -o /tmp/rec2 --count 2 \
+	--interval 200ms; }
 # -------------------------------------------------------------------------------------------
 
 require_damonc_command record
@@ -129,7 +134,7 @@ check "median working set $p50 is about the hot buffer ($hot)" \
 expect_rc 0 "a text heatmap" dc_heatmap
 
 # kill -9 in the middle: whatever was written is readable
-damonc record -o /tmp/k9 --interval 200ms >/dev/null 2>&1 &
+dc_record_k9 >/dev/null 2>&1 &
 rec=$!
 sleep 3
 kill -9 "$rec"
@@ -138,4 +143,15 @@ expect_rc 0 "a report on the record killed with SIGKILL" dc_report_cut
 snaps=$(num snapshots)
 check "the killed record has snapshots ($snaps)" test "${snaps:-0}" -ge 2
 check "the killed record is reported incomplete" grep -q '"complete": false' /tmp/out
+# its capture scheme is still there; the next record removes it, saying so
+schemes_k9=$(dc_schemes_count)
+check "the killed record left its capture scheme ($schemes_k9 schemes, $schemes_before before)" \
+	test "$schemes_k9" -gt "$schemes_before"
+expect_rc 0 "a record after the killed one" dc_record_short
+check "it says it removed the killed record's capture scheme" \
+	grep -q "removed the capture scheme that record (pid $rec) left installed" /tmp/err
+schemes_after=$(dc_schemes_count)
+check "the kdamond has its own schemes only ($schemes_after, $schemes_before before)" \
+	test "$schemes_after" = "$schemes_before"
+check "no capture note is left" test ! -e /run/damonc/capture-"$(running_kdamond)".json
 finish
