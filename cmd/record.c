@@ -164,6 +164,21 @@ static int write_error(struct cli *cli, int r)
 	return usage_error(cli, "writing '%s': %s", ro.output, strerror(-r)) ? EXIT_FAIL : 0;
 }
 
+/* Write one item read from a record or a capture; 0 or -errno. */
+static int write_item(struct damonctl_rec_writer *w, const struct damonctl_rec_item *it)
+{
+	switch (it->type) {
+	case DAMONCTL_REC_CONFIG:
+		return damonctl_rec_write_config(w, it->time_ns, it->json);
+	case DAMONCTL_REC_SNAPSHOT:
+		return damonctl_rec_write_snapshot(w, &it->snapshot);
+	case DAMONCTL_REC_STATS:
+		return damonctl_rec_write_stats(w, &it->stats);
+	default:
+		return 0;
+	}
+}
+
 /* -i: damonc <-> damo conversion, streaming for damonc output. */
 static int convert(struct cli *cli)
 {
@@ -190,22 +205,8 @@ static int convert(struct cli *cli)
 	info = info_json(cli, NULL, ro.input);
 	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
 	free(info);
-	while (!r && (r = damonctl_rec_next(in.r, &it)) == 1) {
-		r = 0;
-		switch (it.type) {
-		case DAMONCTL_REC_CONFIG:
-			r = damonctl_rec_write_config(w, it.time_ns, it.json);
-			break;
-		case DAMONCTL_REC_SNAPSHOT:
-			r = damonctl_rec_write_snapshot(w, &it.snapshot);
-			break;
-		case DAMONCTL_REC_STATS:
-			r = damonctl_rec_write_stats(w, &it.stats);
-			break;
-		default:
-			break;
-		}
-	}
+	while (!r && (r = damonctl_rec_next(in.r, &it)) == 1)
+		r = write_item(w, &it);
 	if (r < 0) {
 		damonctl_rec_writer_finish(w, -1);
 		e = write_error(cli, r);
@@ -246,21 +247,8 @@ static int record_live(struct cli *cli)
 	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
 	free(info);
 	while (!r && (r = capture_next(c, &it)) == 1) {
-		switch (it.type) {
-		case DAMONCTL_REC_CONFIG:
-			r = damonctl_rec_write_config(w, it.time_ns, it.json);
-			break;
-		case DAMONCTL_REC_SNAPSHOT:
-			r = damonctl_rec_write_snapshot(w, &it.snapshot);
-			nr++;
-			break;
-		case DAMONCTL_REC_STATS:
-			r = damonctl_rec_write_stats(w, &it.stats);
-			break;
-		default:
-			r = 0;
-			break;
-		}
+		r = write_item(w, &it);
+		nr += it.type == DAMONCTL_REC_SNAPSHOT;
 	}
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
