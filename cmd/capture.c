@@ -526,7 +526,9 @@ static int tick(struct capture *c)
 	r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond,
 				 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
 	if (r) {
-		if (kdamond_gone(c)) {
+		/* ECANCELED: the kernel says the kdamond stopped, even while `state` may still
+		 * read "on" for a moment */
+		if (r == -ECANCELED || kdamond_gone(c)) {
 			capture_request_end(c, targets_gone(c) ? DAMONCTL_REC_END_TARGET_EXITED :
 					    DAMONCTL_REC_END_KDAMOND_STOPPED);
 			return 0;

@@ -230,7 +230,7 @@ static int record_live(struct cli *cli)
 	struct capture *c;
 	uint64_t cpu0, t0, nr = 0;
 	char *info;
-	int fd, r, e, e2;
+	int fd, r, wr, e, e2;
 
 	capture_catch_signals();
 	e = capture_start(cli, &ro.cap, &c);
@@ -246,13 +246,16 @@ static int record_live(struct cli *cli)
 	info = info_json(cli, c, NULL);
 	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
 	free(info);
+	/* wr: -errno of the writer; r: also capture_next's exit codes, negated (-1 is
+	 * -EXIT_FAIL there, not -EPERM) */
+	wr = r;
 	while (!r && (r = capture_next(c, &it)) == 1) {
-		r = write_item(w, &it);
+		r = wr = write_item(w, &it);
 		nr += it.type == DAMONCTL_REC_SNAPSHOT;
 	}
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
-	if (r < 0 && r > -256 && r != -EPIPE && w) {
+	if (wr < 0 && wr != -EPIPE && w) {
 		/* a library error writing: say so, end the record honestly */
 		e = (usage_error(cli, "writing '%s': %s", ro.output, strerror(-r)), EXIT_FAIL);
 		capture_request_end(c, DAMONCTL_REC_END_ERROR);
