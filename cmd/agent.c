@@ -1407,8 +1407,9 @@ static int lock_agent(struct cli *cli)
 	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0 ||
 	    pidfile_path(cli, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
+	n = make_dirs(dir);
+	if (n)
+		return n;
 	for (tries = 0; tries < 10; tries++) {
 		struct stat a, b;
 
