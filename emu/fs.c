@@ -26,17 +26,46 @@
 #include "tree.h"
 #include "wlog.h"
 
-struct handle {
+/*
+ * An open file (its content, taken at a read at offset 0) or directory (its listing, taken
+ * at opendir so that offsets stay stable). All of them are linked, so that those still open
+ * when the session ends are freed: the kernel sends RELEASE after close(2) without waiting
+ * for it, and an unmount that comes first drops it.
+ */
+struct open_file {
+	struct open_file *prev, *next;
 	char *buf;
 	size_t len;
 	bool valid;
 };
 
-/* A directory listing, taken at opendir so that offsets stay stable. */
-struct listing {
-	char *buf;
-	size_t len;
-};
+static struct open_file open_files = { &open_files, &open_files, NULL, 0, false };
+static pthread_mutex_t open_files_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct open_file *open_file_new(void)
+{
+	struct open_file *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	pthread_mutex_lock(&open_files_lock);
+	f->next = open_files.next;
+	f->prev = &open_files;
+	open_files.next->prev = f;
+	open_files.next = f;
+	pthread_mutex_unlock(&open_files_lock);
+	return f;
+}
+
+static void open_file_free(struct open_file *f)
+{
+	pthread_mutex_lock(&open_files_lock);
+	f->prev->next = f->next;
+	f->next->prev = f->prev;
+	pthread_mutex_unlock(&open_files_lock);
+	free(f->buf);
+	free(f);
+}
 
 /*
  * Reply with a private copy: once the kernel has the reply, the opener may close the file
@@ -82,6 +111,14 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	/* O_TRUNC comes as a size change that sysfs ignores */
 	conn->want &= ~FUSE_CAP_ATOMIC_O_TRUNC;
 	clock_gettime(CLOCK_REALTIME, &mount_time);
+}
+
+/* The session ends (no request is in flight any more): free what was never released. */
+static void fs_destroy(void *userdata)
+{
+	(void)userdata;
+	while (open_files.next != &open_files)
+		open_file_free(open_files.next);
 }
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -137,7 +174,7 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 
 static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct listing *l = calloc(1, sizeof(*l));
+	struct open_file *l = open_file_new();
 	struct emu_node *n;
 	size_t cap = 0;
 	int err = 0;
@@ -182,8 +219,7 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	}
 	pthread_mutex_unlock(&emu_tree_lock);
 	if (err) {
-		free(l->buf);
-		free(l);
+		open_file_free(l);
 		fuse_reply_err(req, err);
 		return;
 	}
@@ -194,7 +230,7 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
-	struct listing *l = (struct listing *)(uintptr_t)fi->fh;
+	struct open_file *l = (struct open_file *)(uintptr_t)fi->fh;
 	size_t start = (size_t)off, end;
 
 	(void)ino;
@@ -217,11 +253,10 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct listing *l = (struct listing *)(uintptr_t)fi->fh;
+	struct open_file *l = (struct open_file *)(uintptr_t)fi->fh;
 
 	(void)ino;
-	free(l->buf);
-	free(l);
+	open_file_free(l);
 	fuse_reply_err(req, 0);
 }
 
@@ -229,7 +264,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct fuse_open_out out;
 	struct emu_node *n;
-	struct handle *h;
+	struct open_file *h;
 	int err = 0;
 	bool want_write = (fi->flags & O_ACCMODE) != O_RDONLY;
 
@@ -247,7 +282,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, err);
 		return;
 	}
-	h = calloc(1, sizeof(*h));
+	h = open_file_new();
 	if (!h) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -257,25 +292,23 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	out.fh = (uint64_t)(uintptr_t)h;
 	out.open_flags = FOPEN_DIRECT_IO | FOPEN_PARALLEL_DIRECT_WRITES;
 	if (fuse_reply_buf(req, (const char *)&out, sizeof(out)))
-		free(h);
+		open_file_free(h);
 }
 
 static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	struct open_file *h = (struct open_file *)(uintptr_t)fi->fh;
 
 	(void)ino;
-	if (h) {
-		free(h->buf);
-		free(h);
-	}
+	if (h)
+		open_file_free(h);
 	fuse_reply_err(req, 0);
 }
 
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	struct open_file *h = (struct open_file *)(uintptr_t)fi->fh;
 	size_t n;
 
 	if (off == 0 || !h->valid) {
@@ -405,6 +438,7 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const 
 
 const struct fuse_lowlevel_ops emu_fs_ops = {
 	.init = fs_init,
+	.destroy = fs_destroy,
 	.lookup = fs_lookup,
 	.getattr = fs_getattr,
 	.setattr = fs_setattr,

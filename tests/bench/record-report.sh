@@ -72,7 +72,7 @@ if [ -n "${DAMON_EMU:-}" ] && [ -n "${EMU_SH:-}" ] && [ -c /dev/fuse ]; then
 	emu_setup 7.2 --scenario "$W/scenario" --no-real-actions
 	"$HOTCOLD" --hot 64M --cold 64M --scenario "$W/scenario" >"$W/hc" 2>/dev/null &
 	hc=$!
-	trap 'kill "$hc" 2>/dev/null; emu_cleanup; rm -rf "$W"' EXIT
+	trap 'kill "$hc" 2>/dev/null; rm -rf "$W"; emu_cleanup' EXIT
 	for _ in $(seq 1 100); do [ -s "$W/hc" ] && break; sleep 0.05; done
 	# a stat scheme over every region: record reuses it, raw-tried reads its regions
 	"$DAMONC" start --pid "$hc" --action stat --sample 1ms --aggr 20ms --nr-regions 500,1000 \

@@ -54,7 +54,7 @@ emu_with_scenario() {
 	shift
 	SCENARIO=$(mktemp "${TMPDIR:-/tmp}/damonc-scenario.XXXXXX")
 	emu_setup "$profile" --scenario "$SCENARIO" "$@"
-	trap 'emu_cleanup; rm -f "$SCENARIO"; kill "${HC_PID:-}" 2>/dev/null || true' EXIT
+	trap 'kill "${HC_PID:-}" 2>/dev/null || true; rm -f "$SCENARIO"; emu_cleanup' EXIT
 }
 
 # start_hotcold [ARGS...]: run the workload, which writes its access scenario (hot buffer

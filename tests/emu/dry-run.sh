@@ -9,7 +9,7 @@ emu_setup "$PROFILE"
 
 sleep 600 &
 target=$!
-trap 'emu_cleanup; kill $target 2>/dev/null || true' EXIT
+trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
 
 before=$(emu_dump)
 expect_rc 0 "$D" start --dry-run --pid "$target" --action stat --min-size 2MiB

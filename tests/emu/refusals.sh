@@ -10,7 +10,7 @@ emu_setup "$PROFILE"
 sleep 600 &
 target=$!
 dead=$(sh -c 'echo $$')	# a pid that just exited
-trap 'emu_cleanup; kill $target 2>/dev/null || true' EXIT
+trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
 
 before=$(emu_dump)
 writes() { grep -c '^W' "$EMU_LOG" || true; }

@@ -9,7 +9,7 @@ emu_setup "$PROFILE"
 
 sleep 600 &
 target=$!
-trap 'emu_cleanup; kill $target 2>/dev/null || true' EXIT
+trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
 
 # someone's stopped kdamond with a configuration of its own: it must survive too
 A=$ADMIN/kdamonds

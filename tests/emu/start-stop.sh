@@ -9,7 +9,7 @@ emu_setup "$PROFILE"
 
 sleep 600 &
 target=$!
-trap 'emu_cleanup; kill $target 2>/dev/null || true' EXIT
+trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
 
 expect_rc 0 "$D" start --pid "$target" --action pageout --min-size 4KiB --access-rate 0%,0% \
 	--min-age 2s --quota-size 64MiB
@@ -54,7 +54,7 @@ expect_rc 0 "$D" stop
 # other's record, and the tree holds the winner's configuration
 sleep 600 &
 target2=$!
-trap 'emu_cleanup; kill $target $target2 2>/dev/null || true' EXIT
+trap 'kill $target $target2 2>/dev/null || true; emu_cleanup' EXIT
 for round in $(seq 1 20); do
 	rc1=0 rc2=0
 	"$D" start --pid "$target" --action stat >/dev/null 2>&1 & p1=$!

@@ -9,7 +9,7 @@ emu_setup "$PROFILE"
 
 sleep 600 &
 target=$!
-trap 'emu_cleanup; kill $target 2>/dev/null || true' EXIT
+trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
 s=$ADMIN/kdamonds/0/contexts/0/schemes/0
 
 expect_rc 0 "$D" start --pid "$target" --action stat --goal user_input=100 --quota-size 1GiB

@@ -1,6 +1,8 @@
 #!/bin/bash
 # The mount's own life: emu_reset gives a fresh tree; SIGTERM and SIGINT unmount cleanly
-# and stop the kdamonds; fusermount3 -u ends the daemon.
+# and stop the kdamonds; fusermount3 -u ends the daemon; an unmount while readers open and
+# close files loses nothing (the kernel may drop RELEASEs still queued: the daemon frees
+# what stays open; the ASan build reports any leak through emu_cleanup).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/emu.sh
@@ -42,6 +44,18 @@ for sig in TERM INT; do
 	fi
 	EMU_PID=
 	emu_start
+done
+
+for _ in $(seq 1 15); do
+	readers=()
+	for _ in 1 2; do
+		( while cat "$ADMIN/kdamonds/nr_kdamonds" >/dev/null 2>&1; do :; done ) &
+		readers+=($!)
+	done
+	sleep 0.2
+	emu_reset
+	kill "${readers[@]}" 2>/dev/null || true
+	wait "${readers[@]}" 2>/dev/null || true
 done
 
 fusermount3 -u "$ADMIN"

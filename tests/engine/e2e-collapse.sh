@@ -40,10 +40,11 @@ cleanup() {
 		kill "$own_emu_pid" 2>/dev/null || true
 		wait "$own_emu_pid" 2>/dev/null || true
 	fi
+	rm -rf "$work"
+	# last: it exits 1 if the emulator reported errors
 	if declare -F emu_cleanup >/dev/null; then
 		emu_cleanup
 	fi
-	rm -rf "$work"
 }
 trap cleanup EXIT
 

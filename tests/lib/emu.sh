@@ -10,6 +10,9 @@
 #       $SYSROOT/run exists. Everything is undone on EXIT by emu_cleanup (unmount, kill,
 #       rm); a test that has set its own EXIT trap before keeps it, and must call
 #       emu_cleanup from it, except in a subshell, where emu_setup always sets its own.
+#       emu_cleanup exits 1 when the daemon reported sanitizer errors: call it last in a
+#       trap, after killing the test's own background processes (one left holding meson's
+#       output pipe makes the test hang until its timeout).
 #   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
 #                       (paths relative to $ADMIN, sorted, "|" for each newline).
 #   emu_reset           Remount: a fresh tree, same profile and options, log and faults

@@ -17,8 +17,8 @@ rec_cleanup() {
 		kill "$HC_PID" 2>/dev/null || true
 		wait "$HC_PID" 2>/dev/null || true
 	fi
-	emu_cleanup
 	rm -rf "$WORK"
+	emu_cleanup	# last: it exits 1 if the emulator reported errors
 }
 trap 'rm -rf "$WORK"' EXIT
 
