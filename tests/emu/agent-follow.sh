@@ -11,10 +11,11 @@ emu_with_scenario "$PROFILE"
 
 mkfifo "$SYSROOT/go"
 # the parent forks one child when told, and outlives it (bash's read is a builtin: no fork
-# but that one)
+# but that one); neither holds the test's output, which a child left behind by a failure
+# would keep open past the end of the test
 # shellcheck disable=SC2016 # expanded by the inner bash
 bash -c 'exec 3<>"$1"; read -r _ <&3; sleep 300 & echo $! >"$2"; wait; read -r _ <&3' _ "$SYSROOT/go" \
-	"$SYSROOT/child.pid" &
+	"$SYSROOT/child.pid" >/dev/null 2>&1 &
 HC_PID=$!	# cleaned up by emu_with_scenario's trap
 parent=$HC_PID
 kd=$ADMIN/kdamonds/0/contexts/0
