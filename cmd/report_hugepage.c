@@ -152,6 +152,12 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+/* A process's AnonHugePages over its RSS, in basis points (the agent's per-process ratio). */
+static uint64_t proc_bp(const struct proc_report *p)
+{
+	return p->mem.rss ? p->mem.anon_huge * 10000 / p->mem.rss : 0;
+}
+
 struct vma_ctx {
 	struct proc_report *p;
 };
@@ -506,8 +512,7 @@ static json_object *report_json(const struct hp_report *rep)
 		if (!p->gone) {
 			json_object_object_add(o, "rss", json_object_new_uint64(p->mem.rss));
 			json_object_object_add(o, "anon_huge", json_object_new_uint64(p->mem.anon_huge));
-			json_object_object_add(o, "hugepage_bp", json_object_new_uint64(
-				p->mem.rss ? p->mem.anon_huge * 10000 / p->mem.rss : 0));
+			json_object_object_add(o, "hugepage_bp", json_object_new_uint64(proc_bp(p)));
 		}
 		if (ro.regions && !p->gone) {
 			const struct { const char *key; const struct vma_cov *v; unsigned int n; }
@@ -658,7 +663,9 @@ static int watch(struct cli *cli)
 
 			json_object_object_add(o, "format_version",
 					       json_object_new_int(DAMONC_JSON_FORMAT_VERSION));
-			json_object_object_add(o, "time", json_object_new_double(secs));
+			/* to the millisecond, not the 17 digits json-c prints for a double */
+			snprintf(a, sizeof(a), "%.3f", secs);
+			json_object_object_add(o, "time", json_object_new_double_s(strtod(a, NULL), a));
 			json_object_object_add(o, "timestamp", json_object_new_int64(time(NULL)));
 			json_object_object_add(o, "used", json_object_new_uint64(rep->used));
 			json_object_object_add(o, "huge", json_object_new_uint64(rep->huge));
@@ -669,10 +676,16 @@ static int watch(struct cli *cli)
 				json_object *p = json_object_new_object();
 
 				json_object_object_add(p, "pid", json_object_new_int(rep->procs[i].pid));
-				json_object_object_add(p, "rss",
-					json_object_new_uint64(rep->procs[i].mem.rss));
-				json_object_object_add(p, "anon_huge",
-					json_object_new_uint64(rep->procs[i].mem.anon_huge));
+				json_object_object_add(p, "exists",
+					json_object_new_boolean(!rep->procs[i].gone));
+				if (!rep->procs[i].gone) {
+					json_object_object_add(p, "rss",
+						json_object_new_uint64(rep->procs[i].mem.rss));
+					json_object_object_add(p, "anon_huge",
+						json_object_new_uint64(rep->procs[i].mem.anon_huge));
+					json_object_object_add(p, "hugepage_bp",
+						json_object_new_uint64(proc_bp(&rep->procs[i])));
+				}
 				json_object_array_add(procs, p);
 			}
 			json_object_object_add(o, "processes", procs);
@@ -683,9 +696,17 @@ static int watch(struct cli *cli)
 			printf("%9.1fs %12s %12s %8.2f%% %14s", secs, fmt_size(rep->used, a, sizeof(a)),
 			       fmt_size(rep->huge, b, sizeof(b)), (double)rep->bp / 100,
 			       fmt_size(collapsed_bytes(rep) - base, c, sizeof(c)));
-			for (i = 0; i < rep->nr_procs; i++)
-				printf("  pid %d: %s huge", rep->procs[i].pid,
-				       fmt_size(rep->procs[i].mem.anon_huge, a, sizeof(a)));
+			for (i = 0; i < rep->nr_procs; i++) {
+				const struct proc_report *p = &rep->procs[i];
+
+				if (p->gone)
+					printf("  pid %d: gone", p->pid);
+				else
+					printf("  pid %d: %s huge of %s (%.2f%%)", p->pid,
+					       fmt_size(p->mem.anon_huge, a, sizeof(a)),
+					       fmt_size(p->mem.rss, b, sizeof(b)),
+					       (double)proc_bp(p) / 100);
+			}
 			printf("\n");
 		}
 		if (fflush(stdout)) {

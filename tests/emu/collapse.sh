@@ -20,5 +20,28 @@ expect_rc 0 "$D" report hugepage --pid "$HC_PID" --json
 [ "$(json_get 'j["processes"][0]["anon_huge"] >= 32 << 20')" = True ] ||
 	fail "report hugepage does not see the huge pages: $OUT"
 [ "$(json_get 'j["schemes"][0]["action"]')" = collapse ] || fail "report: $OUT"
+# --watch: every sample has the process's own ratio (text) and figures (JSON Lines); a pid
+# that has exited says so
+sleep 0 &
+gone=$!
+wait "$gone"
+expect_rc 0 "$D" report hugepage --pid "$HC_PID" --pid "$gone" --watch 100ms --count 3 --json
+[ "$(grep -c . <<<"$OUT")" = 3 ] || fail "--watch --count 3 --json: $OUT"
+python3 -c '
+import json, sys
+pid, gone = int(sys.argv[1]), int(sys.argv[2])
+for line in sys.stdin:
+    j = json.loads(line)
+    assert j["format_version"] == 1 and isinstance(j["time"], (int, float)), j
+    assert j["hugepage_bp"] == j["huge"] * 10000 // j["used"], j
+    p, g = j["processes"]
+    assert p["pid"] == pid and p["exists"] and p["anon_huge"] >= 32 << 20, p
+    assert p["hugepage_bp"] == p["anon_huge"] * 10000 // p["rss"], p
+    assert g == {"pid": gone, "exists": False}, g
+' "$HC_PID" "$gone" <<<"$OUT" || fail "--watch --json: $OUT"
+expect_rc 0 "$D" report hugepage --pid "$HC_PID" --watch 100ms --count 2
+[ "$(grep -cE "^ +[0-9.]+s .* pid $HC_PID: [0-9.]+ MiB huge of [0-9.]+ MiB \([0-9.]+%\)$" \
+	<<<"$OUT")" = 2 ] || fail "--watch text: $OUT"
+
 echo "ok: hot $(anon_huge_kb "$HC_PID" "$HOT") kB huge, cold $cold kB ($PROFILE)"
 expect_rc 0 "$D" stop
