@@ -554,6 +554,34 @@ static int read_access_pattern(json_object *ap, struct dobj *s, uint64_t sample_
 	return 0;
 }
 
+/* Read array member @key of @j, each item an object, into list @l of @o. */
+static int read_list(json_object *j, const char *key, struct dobj *o, unsigned int l,
+		     int (*fn)(json_object *, struct dobj *, const char *, struct derr *),
+		     const char *where, struct derr *e)
+{
+	json_object *arr = NULL;
+	char w[WHERE], wl[WHERE];
+	size_t i;
+	int r;
+
+	r = member(j, key, json_type_array, "an array", where, e, &arr);
+	at_key(wl, where, key);
+	for (i = 0; !r && arr && i < json_object_array_length(arr); i++) {
+		json_object *item = json_object_array_get_idx(arr, i);
+		struct dobj *c;
+
+		at_idx(w, wl, i);
+		r = want_type(item, json_type_object, "an object", w, e);
+		if (r)
+			break;
+		c = dobj_add(o, l);
+		if (!c)
+			return -ENOMEM;
+		r = fn(item, c, w, e);
+	}
+	return r;
+}
+
 static int read_goal(json_object *j, struct dobj *g, const char *where, struct derr *e)
 {
 	static const char *const keys[] = { "metric", "nid", "target_value", "current_value",
@@ -604,10 +632,9 @@ static int read_quotas(json_object *j, struct dobj *s, const char *where, struct
 					     "fail_charge_num", "fail_charge_denom", NULL };
 	static const char *const wkeys[] = { "sz_permil", "nr_accesses_permil", "age_permil",
 					      NULL };
-	json_object *goals = NULL, *weights = NULL;
+	json_object *weights = NULL;
 	char w[WHERE];
 	uint64_t ignored;
-	size_t i;
 	int r;
 
 	r = check_keys(j, keys, "quotas", where, e);
@@ -647,22 +674,7 @@ static int read_quotas(json_object *j, struct dobj *s, const char *where, struct
 				     DAMONCTL_SCHEME_WEIGHT_AGE_PERMIL, w, e);
 	}
 	if (!r)
-		r = member(j, "goals", json_type_array, "an array", where, e, &goals);
-	for (i = 0; !r && goals && i < json_object_array_length(goals); i++) {
-		json_object *item = json_object_array_get_idx(goals, i);
-		struct dobj *g;
-		char w2[WHERE];
-
-		at_key(w2, where, "goals");
-		at_idx(w, w2, i);
-		r = want_type(item, json_type_object, "an object", w, e);
-		if (r)
-			break;
-		g = dobj_add(s, L_SCHEME_GOALS);
-		if (!g)
-			return -ENOMEM;
-		r = read_goal(item, g, w, e);
-	}
+		r = read_list(j, "goals", s, L_SCHEME_GOALS, read_goal, where, e);
 	return r;
 }
 
@@ -769,34 +781,6 @@ static int read_stats(json_object *j, struct dobj *s, const char *where, struct 
 	if (!r)
 		r = num_attr(j, "max_nr_snapshots", VK_COUNT, s, DAMONCTL_SCHEME_MAX_NR_SNAPSHOTS,
 			     where, e);
-	return r;
-}
-
-/* Read array member @key of @j, each item an object, into list @l of @o. */
-static int read_list(json_object *j, const char *key, struct dobj *o, unsigned int l,
-		     int (*fn)(json_object *, struct dobj *, const char *, struct derr *),
-		     const char *where, struct derr *e)
-{
-	json_object *arr = NULL;
-	char w[WHERE], wl[WHERE];
-	size_t i;
-	int r;
-
-	r = member(j, key, json_type_array, "an array", where, e, &arr);
-	at_key(wl, where, key);
-	for (i = 0; !r && arr && i < json_object_array_length(arr); i++) {
-		json_object *item = json_object_array_get_idx(arr, i);
-		struct dobj *c;
-
-		at_idx(w, wl, i);
-		r = want_type(item, json_type_object, "an object", w, e);
-		if (r)
-			break;
-		c = dobj_add(o, l);
-		if (!c)
-			return -ENOMEM;
-		r = fn(item, c, w, e);
-	}
 	return r;
 }
 
