@@ -232,13 +232,33 @@ fail:
 #define EXIT_PID_OFF (EV_OFF + (unsigned int)offsetof(struct proc_event, \
 						   event_data.exit.process_pid))
 
+/*
+ * Write at @n a block that loads the pid at @off and jumps to @accept_at when it is one of
+ * @pids, or drops the message; return where the next instruction goes. A jump's offset
+ * counts from the next instruction.
+ */
+static unsigned int pid_block(struct sock_filter *f, unsigned int n, unsigned int off,
+			      const int *pids, unsigned int nr, unsigned int accept_at)
+{
+	unsigned int i;
+
+	f[n] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, off);
+	n++;
+	for (i = 0; i < nr; i++, n++)
+		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						    htonl((uint32_t)pids[i]),
+						    (uint8_t)(accept_at - n - 1), 0);
+	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
+	return n + 1;
+}
+
 DAMONCTL_API int damonctl_procevents_watch(struct damonctl_procevents *pe, const int *pids,
 					   unsigned int nr)
 {
 	/* what, 3 jumps, ret 0; per list: load, nr compares, ret 0; accept */
 	struct sock_filter f[2 * DAMONCTL_PROCEVENTS_MAX_WATCH + 10];
 	struct sock_fprog prog = { .filter = f };
-	unsigned int n = 0, i, fork_at, exit_at, accept_at;
+	unsigned int n = 0, fork_at, exit_at, accept_at;
 
 	if (nr > DAMONCTL_PROCEVENTS_MAX_WATCH)
 		return -E2BIG;
@@ -262,22 +282,9 @@ DAMONCTL_API int damonctl_procevents_watch(struct damonctl_procevents *pe, const
 	n++;
 	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
 	n++;
-	/* forks of the watched processes */
-	f[n] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, FORK_PARENT_OFF);
-	n++;
-	for (i = 0; i < nr; i++, n++)
-		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-						    htonl((uint32_t)pids[i]), JUMP_TO(accept_at), 0);
-	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
-	n++;
-	/* exits of the watched processes (their main thread: the process) */
-	f[n] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, EXIT_PID_OFF);
-	n++;
-	for (i = 0; i < nr; i++, n++)
-		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-						    htonl((uint32_t)pids[i]), JUMP_TO(accept_at), 0);
-	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
-	n++;
+	/* forks of the watched processes, then their exits (their main thread: the process) */
+	n = pid_block(f, n, FORK_PARENT_OFF, pids, nr, accept_at);
+	n = pid_block(f, n, EXIT_PID_OFF, pids, nr, accept_at);
 	f[n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0xffffffff);
 	n++;
 #undef JUMP_TO
