@@ -388,6 +388,19 @@ static const char *leaf(const char *path)
 	return p ? p + 1 : path;
 }
 
+/* The mappings of one end of the coverage ranking, the label on the first line only. */
+static void print_vmas(const char *label, const struct vma_cov *v, unsigned int nr)
+{
+	char a[32], b[32];
+	unsigned int j;
+
+	for (j = 0; j < nr; j++)
+		printf("  %-*s 0x%" PRIx64 "-0x%" PRIx64 " %s: %s huge of %s (%.1f%%)\n",
+		       (int)strlen(label), j ? "" : label, v[j].start, v[j].end, v[j].name,
+		       fmt_size(v[j].anon_huge, a, sizeof(a)), fmt_size(v[j].rss, b, sizeof(b)),
+		       pct(v[j].anon_huge, v[j].rss));
+}
+
 static void print_text(const struct hp_report *rep)
 {
 	char a[32], b[32], c[32];
@@ -422,18 +435,10 @@ static void print_text(const struct hp_report *rep)
 		printf("\nProcess %d\n  rss %s, AnonHugePages %s: %.2f%%\n", p->pid,
 		       fmt_size(p->mem.rss, a, sizeof(a)), fmt_size(p->mem.anon_huge, b, sizeof(b)),
 		       pct(p->mem.anon_huge, p->mem.rss));
-		for (j = 0; ro.regions && j < p->nr_most; j++)
-			printf("  %s 0x%" PRIx64 "-0x%" PRIx64 " %s: %s huge of %s (%.1f%%)\n",
-			       j ? "      " : "most: ", p->most[j].start, p->most[j].end,
-			       p->most[j].name, fmt_size(p->most[j].anon_huge, a, sizeof(a)),
-			       fmt_size(p->most[j].rss, b, sizeof(b)),
-			       pct(p->most[j].anon_huge, p->most[j].rss));
-		for (j = 0; ro.regions && j < p->nr_least; j++)
-			printf("  %s 0x%" PRIx64 "-0x%" PRIx64 " %s: %s huge of %s (%.1f%%)\n",
-			       j ? "       " : "least: ", p->least[j].start, p->least[j].end,
-			       p->least[j].name, fmt_size(p->least[j].anon_huge, a, sizeof(a)),
-			       fmt_size(p->least[j].rss, b, sizeof(b)),
-			       pct(p->least[j].anon_huge, p->least[j].rss));
+		if (ro.regions) {
+			print_vmas("most: ", p->most, p->nr_most);
+			print_vmas("least: ", p->least, p->nr_least);
+		}
 	}
 	for (i = 0; i < rep->nr_schemes; i++) {
 		const struct scheme_report *s = &rep->schemes[i];

@@ -20,6 +20,14 @@ expect_rc 0 "$D" report hugepage --pid "$HC_PID" --json
 [ "$(json_get 'j["processes"][0]["anon_huge"] >= 32 << 20')" = True ] ||
 	fail "report hugepage does not see the huge pages: $OUT"
 [ "$(json_get 'j["schemes"][0]["action"]')" = collapse ] || fail "report: $OUT"
+# --regions: the hot buffer heads the mappings with the most coverage and ends the others
+expect_rc 0 "$D" report hugepage --pid "$HC_PID" --regions
+grep -qE "^  most:  $HOT-0x[0-9a-f]+ \[anon\]: [0-9.]+ MiB huge of 64 MiB \([0-9.]+%\)$" \
+	<<<"$OUT" || fail "--regions: the hot buffer does not come first: $OUT"
+awk '/^  least:/ { on = 1 } on && !/^  (least: |       ) 0x/ { exit } on' <<<"$OUT" |
+	tail -n 1 | grep -q "^          $HOT-" ||
+	fail "--regions: the hot buffer does not come last of the least covered: $OUT"
+
 # --watch: every sample has the process's own ratio (text) and figures (JSON Lines); a pid
 # that has exited says so
 sleep 0 &
