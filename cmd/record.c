@@ -257,7 +257,7 @@ static int record_live(struct cli *cli)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
 	if (wr < 0 && wr != -EPIPE && w) {
 		/* a library error writing: say so, end the record honestly */
-		e = (usage_error(cli, "writing '%s': %s", ro.output, strerror(-r)), EXIT_FAIL);
+		e = (usage_error(cli, "writing '%s': %s", ro.output, strerror(-wr)), EXIT_FAIL);
 		capture_request_end(c, DAMONCTL_REC_END_ERROR);
 	} else if (r < 0 && r != -EPIPE) {
 		e = -r;		/* capture_next's exit code, already reported */

@@ -149,10 +149,10 @@ static inline const struct attr_desc *dobj_attr(const struct dobj *o, unsigned i
 /* ---- sysfs I/O ---- */
 /* Open a directory relative to @dirfd (AT_FDCWD for absolute paths). */
 int dctl_open_dir(int dirfd, const char *path);
-/* Read a small file, strip one trailing newline. -errno. Retries briefly on EBUSY. */
 /* Pause before the @tries-th retry of a write or read that got EBUSY: 2 ms, then 20 ms,
  * then 120 ms (the 40 retries of a read wait about 3 s in all). */
 void dctl_busy_wait(int tries);
+/* Read a small file, strip one trailing newline. -errno. Retries briefly on EBUSY. */
 int dctl_read_at(int dirfd, const char *file, char *buf, size_t size);
 int dctl_write_at(int dirfd, const char *file, const char *value);
 /* The numbered entries of <dirfd>/<dir> ("." for dirfd itself), sorted; -errno. */
