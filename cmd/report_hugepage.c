@@ -478,6 +478,21 @@ static void print_text(const struct hp_report *rep)
 	}
 }
 
+/* A process's figures, as the report and each --watch sample give them. */
+static json_object *proc_json(const struct proc_report *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "pid", json_object_new_int(p->pid));
+	json_object_object_add(o, "exists", json_object_new_boolean(!p->gone));
+	if (!p->gone) {
+		json_object_object_add(o, "rss", json_object_new_uint64(p->mem.rss));
+		json_object_object_add(o, "anon_huge", json_object_new_uint64(p->mem.anon_huge));
+		json_object_object_add(o, "hugepage_bp", json_object_new_uint64(proc_bp(p)));
+	}
+	return o;
+}
+
 static json_object *report_json(const struct hp_report *rep)
 {
 	json_object *doc = json_doc_new(), *sys = json_object_new_object();
@@ -510,15 +525,8 @@ static json_object *report_json(const struct hp_report *rep)
 	json_object_object_add(doc, "system", sys);
 	for (i = 0; i < rep->nr_procs; i++) {
 		const struct proc_report *p = &rep->procs[i];
-		json_object *o = json_object_new_object();
+		json_object *o = proc_json(p);
 
-		json_object_object_add(o, "pid", json_object_new_int(p->pid));
-		json_object_object_add(o, "exists", json_object_new_boolean(!p->gone));
-		if (!p->gone) {
-			json_object_object_add(o, "rss", json_object_new_uint64(p->mem.rss));
-			json_object_object_add(o, "anon_huge", json_object_new_uint64(p->mem.anon_huge));
-			json_object_object_add(o, "hugepage_bp", json_object_new_uint64(proc_bp(p)));
-		}
 		if (ro.regions && !p->gone) {
 			const struct { const char *key; const struct vma_cov *v; unsigned int n; }
 			lists[] = { { "most_huge", p->most, p->nr_most },
@@ -677,22 +685,8 @@ static int watch(struct cli *cli)
 			json_object_object_add(o, "hugepage_bp", json_object_new_uint64(rep->bp));
 			json_object_object_add(o, "collapsed", json_object_new_uint64(
 				collapsed_bytes(rep) - base));
-			for (i = 0; i < rep->nr_procs; i++) {
-				json_object *p = json_object_new_object();
-
-				json_object_object_add(p, "pid", json_object_new_int(rep->procs[i].pid));
-				json_object_object_add(p, "exists",
-					json_object_new_boolean(!rep->procs[i].gone));
-				if (!rep->procs[i].gone) {
-					json_object_object_add(p, "rss",
-						json_object_new_uint64(rep->procs[i].mem.rss));
-					json_object_object_add(p, "anon_huge",
-						json_object_new_uint64(rep->procs[i].mem.anon_huge));
-					json_object_object_add(p, "hugepage_bp",
-						json_object_new_uint64(proc_bp(&rep->procs[i])));
-				}
-				json_object_array_add(procs, p);
-			}
+			for (i = 0; i < rep->nr_procs; i++)
+				json_object_array_add(procs, proc_json(&rep->procs[i]));
 			json_object_object_add(o, "processes", procs);
 			/* JSON Lines: one object per sample, flushed so pipes see it at once */
 			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
