@@ -348,7 +348,7 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
-		bp = fallback_ratio_bp(huge, used);
+		bp = damonctl_hugepage_bp(huge, used);
 		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/schemes/%u/quotas/goals/%u/"
 			 "current_value", s->e.kdamond, fb->scheme, fb->goal);
 		snprintf(val, sizeof(val), "%" PRIu64, bp);
@@ -405,7 +405,7 @@ static uint64_t target_huge(struct agent *ag, int pid)
 
 	if (pid <= 0 || damonctl_proc_mem_read(ag->cli->ctx, pid, &pm))
 		return 0;
-	return pm.anon_huge + pm.shmem_huge + pm.file_huge;
+	return damonctl_proc_mem_huge(&pm);
 }
 
 struct round {
@@ -437,12 +437,12 @@ static uint64_t collapse_region(struct agent *ag, struct served *s, unsigned int
 			uint64_t huge, used, need;
 
 			if (measure(ag, s, fb, &huge, &used) == 0) {
-				s->st.measured_bp = fallback_ratio_bp(huge, used);
+				s->st.measured_bp = damonctl_hugepage_bp(huge, used);
 				if (s->st.measured_bp >= fb->target_bp) {
 					rd->met = true;
 					break;
 				}
-				need = fallback_bytes_to_goal(huge, used, fb->target_bp);
+				need = damonctl_hugepage_bytes_to_goal(huge, used, fb->target_bp);
 				need = ALIGN_UP(need ? need : 1, HPAGE);
 				if (ALIGN_DOWN(pos, HPAGE) + need < end)
 					chunk_end = ALIGN_DOWN(pos, HPAGE) + need;
@@ -594,7 +594,7 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 		uint64_t huge, used;
 
 		if (!measure(ag, s, fb, &huge, &used))
-			s->st.measured_bp = fallback_ratio_bp(huge, used);
+			s->st.measured_bp = damonctl_hugepage_bp(huge, used);
 		agent_log("kdamond %u: collapsed %u regions (%s, %s newly huge) of pid %d in "
 			  "%" PRIu64 " ms; ratio %s %s goal %s%s", s->e.kdamond, rd.nr_regions,
 			  fmt_size(rd.bytes, sz, sizeof(sz)),
@@ -642,7 +642,7 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
-		s->st.measured_bp = fallback_ratio_bp(huge, used);
+		s->st.measured_bp = damonctl_hugepage_bp(huge, used);
 		s->st.target_bp = fb->target_bp;
 		s->st.goal_met = s->st.measured_bp >= fb->target_bp;
 		goal_transition(s, i, s->st.measured_bp, NULL);
