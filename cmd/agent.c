@@ -786,28 +786,6 @@ static unsigned int three_regions(struct agent *ag, int pid, uint64_t r[3][2])
 	return n;
 }
 
-/* Point the target filter of scheme @s at target @idx (adding one if it has none). */
-static int set_target_filter(struct damonctl_scheme *s, enum damonctl_filter_dir dir,
-			     unsigned int idx)
-{
-	struct damonctl_filter *f;
-	unsigned int i;
-
-	damonctl_for_each_filter(s, dir, f, i) {
-		if (!strcmp(damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE), "target")) {
-			damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
-			return 0;
-		}
-	}
-	f = damonctl_scheme_add_filter(s, dir);
-	if (!f)
-		return -ENOMEM;
-	damonctl_filter_set_str(f, DAMONCTL_FILTER_TYPE, "target");
-	damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
-	damonctl_filter_set(f, DAMONCTL_FILTER_MATCHING, 0);	/* reject the others */
-	return 0;
-}
-
 /*
  * Make @child a target of @s's kdamond, online. Targets that exited are dropped (a dead pid
  * would make the commit fail), every pid is staged again (writing nr_targets recreates the
@@ -827,7 +805,6 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	unsigned int i, n = 0, tmpl = UINT32_MAX, nr_regs;
 	bool moved[MAX_FALLBACKS] = { false };
 	uint64_t regs[3][2];
-	enum damonctl_filter_dir dir;
 
 	if (s->e.nr_targets >= MAX_TARGETS) {
 		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
@@ -850,8 +827,6 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		r = -ESTALE;
 		goto out;
 	}
-	dir = damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
-	      DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
 	for (i = 0; i < fbs.nr; i++)
 		if (fbs.fb[i].kind == FB_COLLAPSE && tmpl == UINT32_MAX)
 			tmpl = fbs.fb[i].scheme;
@@ -889,7 +864,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 				continue;
 			fb->target = n;
 			moved[j] = true;
-			set_target_filter(damonctl_context_scheme(cw, fb->scheme), dir, n);
+			damonctl_scheme_keep_target(damonctl_context_scheme(cw, fb->scheme), f, n);
 		}
 		pids[n++] = s->e.targets[i];
 	}
@@ -930,39 +905,22 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		}
 		fbs.fb[reuse].target = n - 1;
 		moved[reuse] = true;
-		set_target_filter(damonctl_context_scheme(cw, fbs.fb[reuse].scheme), dir, n - 1);
+		damonctl_scheme_keep_target(damonctl_context_scheme(cw, fbs.fb[reuse].scheme), f,
+					    n - 1);
 		/* the stat schemes of other exited targets match nothing from now on */
 		for (i = 0; i < fbs.nr; i++) {
 			if (fbs.fb[i].kind != FB_COLLAPSE || moved[i])
 				continue;
-			set_target_filter(damonctl_context_scheme(cw, fbs.fb[i].scheme), dir,
-					  MAX_TARGETS + 1);
+			damonctl_scheme_keep_target(damonctl_context_scheme(cw, fbs.fb[i].scheme), f,
+						    MAX_TARGETS + 1);
 			memmove(&fbs.fb[i], &fbs.fb[i + 1], (fbs.nr - i - 1) * sizeof(fbs.fb[0]));
 			memmove(&moved[i], &moved[i + 1], (fbs.nr - i - 1) * sizeof(moved[0]));
 			fbs.nr--;
 			i--;
 		}
 	}
-	r = damonctl_kdamond_stage(ag->cli->ctx, kw, kh);
-	if (r) {
-		damonctl_strerror(ag->cli->ctx, r, why, size);
-		goto out;
-	}
-	/* commit only what has every pid in place */
-	for (i = 0; i < n; i++) {
-		char rel[128], val[32];
-
-		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/targets/%u/pid_target",
-			 s->e.kdamond, i);
-		r = damonctl_read(ag->cli->ctx, rel, val, sizeof(val));
-		if (r || atoi(val) != pids[i]) {
-			snprintf(why, size, "%s reads %s, not %d: not committing", rel,
-				 r ? strerror(-r) : val, pids[i]);
-			r = r ? r : -EIO;
-			goto out;
-		}
-	}
-	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond, DAMONCTL_CMD_COMMIT);
+	/* checks that every pid is in place before committing, undoes the staging if not */
+	r = damonctl_kdamond_commit(ag->cli->ctx, kw, kh, DAMONCTL_COMMIT_F_FULL, NULL);
 	if (r) {
 		damonctl_strerror(ag->cli->ctx, r, why, size);
 		goto out;

@@ -95,21 +95,15 @@ static int plan_collapse(struct damonctl_ctx *ctx, struct damonctl_context *c, u
 	 * each keeping only its target's regions (a target filter rejecting the others). */
 	for (t = nr_targets; t-- > 0;) {
 		struct damonctl_scheme *st = s;
-		struct damonctl_filter *flt;
-		enum damonctl_filter_dir dir = has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) ?
-			DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
 
 		if (t) {
 			st = damonctl_context_add_scheme_copy(c, s);
 			if (!st)
 				return -ENOMEM;
 		}
-		flt = damonctl_scheme_add_filter(st, dir);
-		if (!flt)
-			return -ENOMEM;
-		damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "target");
-		damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, t);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 0);	/* reject the others */
+		r = damonctl_scheme_keep_target(st, f, t);
+		if (r)
+			return r;
 		fb.scheme = t ? damonctl_context_nr_schemes(c) - 1 : si;
 		fb.target = t;
 		r = add(out, &fb, why, size);

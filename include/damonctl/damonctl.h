@@ -526,6 +526,67 @@ DAMONCTL_API int damonctl_read(struct damonctl_ctx *ctx, const char *rel, char *
 			       size_t size);
 
 /* ------------------------------------------------------------------------------------------
+ * Transactions: each makes the kernel run a model, or leaves the tree as it was.
+ */
+
+/*
+ * Start kdamonds @idx[0..@nr) of @want, a copy of @have (the tree as read) with new or
+ * reused kdamonds: stage the differences and turn them on. On any failure the ones this call
+ * started are turned off and the tree is put back as @have; damonctl_last_error() names the
+ * write that failed first.
+ */
+DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
+				     const struct damonctl_tree *have, const unsigned int *idx,
+				     unsigned int nr);
+
+/* What a commit does (or did). */
+enum damonctl_commit_how {
+	DAMONCTL_COMMIT_NOTHING,	/* @want equals @have: no write */
+	DAMONCTL_COMMIT_STAGED,		/* the kdamond is off: staged for its next `on` */
+	DAMONCTL_COMMIT_GOALS,		/* staged, then commit_schemes_quota_goals */
+	DAMONCTL_COMMIT_ALL,		/* staged, then commit */
+};
+#define DAMONCTL_COMMIT_F_FULL (1u << 0)	/* `commit` even when only goals changed */
+/*
+ * Apply @want, a changed copy of kdamond @have (as read), online: stage the differences,
+ * then commit_schemes_quota_goals when only quota goals differ (it re-reads nothing else),
+ * else commit, after checking that every target reads back its pid (the kernel stops a
+ * kdamond committed with a target it cannot find). On any failure the staged files are put
+ * back to @have, so a later commit cannot apply half of this one. @how (optional) says what
+ * was done.
+ */
+DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
+					 const struct damonctl_kdamond *want,
+					 const struct damonctl_kdamond *have, unsigned int flags,
+					 enum damonctl_commit_how *how);
+/* The same, planned without I/O: the writes and what would follow them (a dry run). */
+DAMONCTL_API int damonctl_kdamond_commit_plan(struct damonctl_ctx *ctx,
+					      const struct damonctl_kdamond *want,
+					      const struct damonctl_kdamond *have,
+					      unsigned int flags, struct damonctl_plan **plan,
+					      enum damonctl_commit_how *how);
+
+/*
+ * Keep scheme @s to target @target of its context: a `target` filter rejecting the others
+ * (core_filters from 6.15, filters/ before), reused if the scheme has one. Tried regions do
+ * not say whose they are, so a scheme per target is how a program tells them apart.
+ * -EOPNOTSUPP before 6.6.
+ */
+DAMONCTL_API int damonctl_scheme_keep_target(struct damonctl_scheme *s,
+					     const struct damonctl_features *f,
+					     unsigned int target);
+/*
+ * Let scheme @s act only on the address ranges [@starts[i], @ends[i]): `addr` allow filters
+ * appended after its other filters (replacing the allow filters an earlier call appended);
+ * @nr 0 lets it act on nothing. After an allow filter, what no filter matches is rejected.
+ * -EOPNOTSUPP before 6.14 (allow filters).
+ */
+DAMONCTL_API int damonctl_scheme_allow_ranges(struct damonctl_scheme *s,
+					      const struct damonctl_features *f,
+					      const uint64_t *starts, const uint64_t *ends,
+					      unsigned int nr);
+
+/* ------------------------------------------------------------------------------------------
  * JSON: damonc's own schema (docs in damonctl-json(5)) and damo's kdamonds JSON.
  */
 enum damonctl_json_flags {
