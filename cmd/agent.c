@@ -1315,6 +1315,7 @@ static void take_tuned(struct served *s, const struct started_entry *e)
 	if (same) {
 		for (j = 0; j < e->fbs.nr; j++) {
 			s->e.fbs.fb[j].target_bp = e->fbs.fb[j].target_bp;
+			s->e.fbs.fb[j].scope_pid = e->fbs.fb[j].scope_pid;
 			memcpy(s->e.fbs.fb[j].hot, e->fbs.fb[j].hot, sizeof(e->fbs.fb[j].hot));
 			s->e.fbs.fb[j].reset_ms = e->fbs.fb[j].reset_ms;
 		}

@@ -19,9 +19,9 @@ static struct {
 	int kdamond;	/* -1: the only damonc-started one */
 	int scheme;	/* -1: the only scheme */
 	bool dry_run;
-	bool scope_pid;
+	int scope_pid;		/* -1: not given (a goal keeps its scope; a new one: system) */
 	bool no_fallback;
-} tu = { .kdamond = -1, .scheme = -1 };
+} tu = { .kdamond = -1, .scheme = -1, .scope_pid = -1 };
 
 enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN, O_GOAL_SCOPE, O_NO_FALLBACK };
 
@@ -167,6 +167,9 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 
 			if (fb->scheme != scheme)
 				continue;
+			/* a scope given moves with the goal; the agent measures it */
+			if (tu.scope_pid >= 0)
+				fb->scope_pid = tu.scope_pid;
 			if (fb->kind == FB_HUGEPAGE_GOAL) {
 				struct damonctl_goal *goal = damonctl_scheme_goal(s, fb->goal);
 
@@ -315,7 +318,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		struct fallbacks fbs = entry ? entry->fbs : (struct fallbacks){ 0 };
 		unsigned int before = fbs.nr;
 
-		r = fallback_plan(cli->ctx, kw, f, tu.scope_pid, &fbs, why, sizeof(why));
+		r = fallback_plan(cli->ctx, kw, f, tu.scope_pid == 1, &fbs, why, sizeof(why));
 		if (!r && fbs.nr > before && !entry) {
 			r = -EOPNOTSUPP;
 			snprintf(why, sizeof(why), "kdamond %d was not started by damonc, and what "

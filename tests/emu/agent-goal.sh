@@ -42,8 +42,9 @@ huge_later=$(proc_huge_kb "$HC_PID")
 	fail "collapsing went on after the goal: $huge_settled kB, then $huge_later kB"
 bp=$(proc_bp "$HC_PID")
 overshoot=$((bp - GOAL))
-[ "$bp" -ge $((GOAL * 9 / 10)) ] && [ "$bp" -le $((GOAL * 11 / 10)) ] ||
+if [ "$bp" -lt $((GOAL * 9 / 10)) ] || [ "$bp" -gt $((GOAL * 11 / 10)) ]; then
 	fail "settled at $bp bp, not within 10% of $GOAL bp"
+fi
 wait_logged 10 "goal met \(.*, goal 30\.00%"
 case $PROFILE in
 6.12)
@@ -107,7 +108,9 @@ wait_logged 10 "ratio .* below goal 40\.00% again"
 wait_logged 10 "goal met \(.*, goal 40\.00%"
 sleep 3
 bp=$(proc_bp "$HC_PID")
-[ "$bp" -ge 3600 ] && [ "$bp" -le 4400 ] || fail "after tune: $bp bp, not within 10% of 4000"
+if [ "$bp" -lt 3600 ] || [ "$bp" -gt 4400 ]; then
+	fail "after tune: $bp bp, not within 10% of 4000"
+fi
 echo "after tune --goal-bp 4000: $bp bp"
 
 expect_rc 0 "$D" stop
