@@ -43,6 +43,8 @@ dc_stop() { damonc stop; }
 dc_status() { damonc status; }
 # shellcheck disable=SC2317
 dc_report() { damonc report hugepage --pid "$1"; }
+# shellcheck disable=SC2317
+dc_report_khp() { damonc report hugepage --khugepaged-trace 2s; }
 dc_agent_pid() { cat /run/damonc/agent.pid 2>/dev/null; }
 # The figures, for people (a comment) and for the host's benchmarks (a DATA line).
 figures() {
@@ -141,6 +143,14 @@ if [ "$(kver)" -ge 7002 ]; then
 		grep -q "collapse, applied by the kernel within a budget in huge pages kept by the damonc" /tmp/out
 else
 	check "report says the agent collapses" grep -q "collapse, served by the damonc agent" /tmp/out
+fi
+
+check "report says who made the huge pages" grep -q "huge pages made since boot: " /tmp/out
+if [ -e /sys/kernel/tracing/events/huge_memory/mm_khugepaged_scan_pmd ]; then
+	expect_rc 0 "damonc report hugepage --khugepaged-trace 2s" dc_report_khp
+	check "report counts khugepaged's scans" grep -q "khugepaged's scans in 2 s: " /tmp/out
+else
+	expect_rc 2 "damonc report hugepage --khugepaged-trace 2s (no such event here)" dc_report_khp
 fi
 
 # --- tune: goal 3000 bp online -------------------------------------------------------------
