@@ -477,27 +477,44 @@ static int budget_want(struct agent *ag, struct served *s, unsigned int fi, size
 	return 0;
 }
 
-/* The first @n candidates of @p as address ranges (adjacent huge pages merged), at most
- * MAX_GRANT ranges: what does not fit waits for the next round. */
-static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n, struct grant *g)
+static int by_address(const void *a, const void *b)
 {
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_grant(const struct grant *g, uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; g && g->nr != UINT32_MAX && i < g->nr; i++)
+		if (addr >= g->start[i] && addr < g->end[i])
+			return true;
+	return false;
+}
+
+/* @n candidates of @p as address ranges (adjacent huge pages merged, at most MAX_GRANT:
+ * what does not fit waits for the next round). Pages the kernel was allowed already and has
+ * not collapsed yet come first, then the hottest others: a grant that keeps changing would
+ * make the kernel chase it, collapsing none. */
+static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
+			    const struct grant *prev, struct grant *g)
+{
+	size_t nr = damonctl_hugepage_plan_nr_candidates(p), i, k = 0;
 	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
-	size_t i, k;
 
 	g->nr = 0;
 	if (!a)
 		return;
-	for (i = 0; i < n; i++)
-		a[i] = damonctl_hugepage_plan_candidate(p, i);
-	/* hottest first is the choice; address order makes the ranges */
-	for (i = 1; i < n; i++)
-		for (k = i; k > 0 && a[k - 1] > a[k]; k--) {
-			uint64_t t = a[k];
-
-			a[k] = a[k - 1];
-			a[k - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nr && k < n; i++)
+		if (in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	for (i = 0; i < nr && k < n; i++)
+		if (!in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	qsort(a, k, sizeof(*a), by_address);
+	for (i = 0; i < k; i++) {
 		if (g->nr && g->end[g->nr - 1] == a[i]) {
 			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
 			continue;
@@ -698,7 +715,7 @@ static int collapse_by_kernel(struct agent *ag, struct served *s, unsigned int f
 	if (want && s->plan[fi]) {
 		size_t n = damonctl_hugepage_plan_nr_candidates(s->plan[fi]);
 
-		grant_from_plan(s->plan[fi], want < n ? want : n, &g);
+		grant_from_plan(s->plan[fi], want < n ? want : n, s->grant[fi], &g);
 	}
 	changed = !s->grant[fi] || !grant_equal(s->grant[fi], &g);
 	r = set_grant(ag, s, fi, &g, what);

@@ -98,7 +98,8 @@ start_hotcold() { # hotcold arguments...
 	hotcold-static "$@" </dev/null >/tmp/hotcold.out 2>&1 &
 	HC_PID=$!
 	_i=0
-	while [ $_i -lt 300 ] && ! grep -q '^hot=' /tmp/hotcold.out; do
+	# writing every page of both buffers takes a while under TCG on a busy host
+	while [ $_i -lt 1200 ] && ! grep -q '^hot=' /tmp/hotcold.out; do
 		kill -0 "$HC_PID" 2>/dev/null || break
 		sleep 0.1
 		_i=$((_i + 1))
