@@ -34,6 +34,9 @@ extern "C" {
  */
 struct damonctl_ctx;
 
+/* The library's version, "MAJOR.MINOR.PATCH" (its symbols are versioned LIBDAMONCTL_M.m). */
+DAMONCTL_API const char *damonctl_version(void);
+
 /* The sysroot defaults to $DAMONC_SYSROOT when set, else "/". */
 DAMONCTL_API int damonctl_new(struct damonctl_ctx **ctx);
 DAMONCTL_API void damonctl_free(struct damonctl_ctx *ctx);
