@@ -754,6 +754,27 @@ static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
 	return r == -ESRCH ? 0 : r;	/* it exited: the process events say so */
 }
 
+/* The huge pages the kernel may collapse now for the budgets before @fi that share its goal
+ * (per-target copies of one scheme), and has not yet. */
+static size_t shared_pending(const struct served *s, unsigned int fi)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	size_t pages = 0;
+	unsigned int j, k;
+
+	for (j = 0; j < fi; j++) {
+		const struct fallback *o = &s->e.fbs.fb[j];
+		const struct grant *g = s->grant[j];
+
+		if (o->kind != FB_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl || !g ||
+		    g->nr == UINT32_MAX)
+			continue;
+		for (k = 0; k < g->nr; k++)
+			pages += (g->end[k] - g->start[k]) / DAMONCTL_HUGEPAGE_SIZE;
+	}
+	return pages;
+}
+
 static int collapse_all(struct agent *ag, struct served *s, const char **what)
 {
 	struct budget bd[MAX_FALLBACKS] = { { 0 } };
@@ -813,10 +834,16 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 			}
 			note_reachability(ag, s, i, bd[i].want, s->plan[i]);
 		}
-		if (fb->by_kernel)
-			r = collapse_by_kernel(ag, s, i, bd[i].observe ? bd[i].want : 0, what);
-		else if (bd[i].observe && bd[i].want)
+		if (fb->by_kernel) {
+			/* one goal, several targets (a budget each): what earlier budgets of
+			 * this round let the kernel collapse is not huge yet, but counts */
+			size_t want = bd[i].observe ? bd[i].want : 0, other = shared_pending(s, i);
+
+			want = want > other ? want - other : 0;
+			r = collapse_by_kernel(ag, s, i, want, what);
+		} else if (bd[i].observe && bd[i].want) {
 			r = collapse_by_agent(ag, s, i, bd[i].want, pid);
+		}
 	}
 	free(regs);
 	return r;
