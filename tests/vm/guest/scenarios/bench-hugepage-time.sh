@@ -25,18 +25,6 @@ huge_kb() {
 	awk '/^(AnonHugePages|ShmemPmdMapped|FilePmdMapped):/ { h += $2 } END { print h + 0 }' \
 		"/proc/$1/smaps_rollup"
 }
-hc_huge() {
-	_n=$(grep -c '^huge ' /tmp/hotcold.out)
-	kill -USR1 "$HC_PID"
-	_i=0
-	while [ "$(grep -c '^huge ' /tmp/hotcold.out)" = "$_n" ] && [ $_i -lt 300 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	_l=$(grep '^huge ' /tmp/hotcold.out | tail -n 1)
-	BUF_A=$(echo "$_l" | sed 's/.* hot=\([-0-9]*\) .*/\1/')
-	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\) .*/\1/')
-}
 
 run_mode() { # mode, damonc start arguments (none: no DAMON)...
 	_mode=$1

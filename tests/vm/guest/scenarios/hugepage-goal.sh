@@ -56,31 +56,6 @@ dc_agent_log() { cat /run/damonc/agent.log 2>/dev/null; }
 
 require_damonc_command agent
 [ "$(kver)" -ge 6002 ] || skip_scenario "$(uname -r) has no tried_regions: no collapse budget"
-
-# (AnonHugePages + ShmemPmdMapped + FilePmdMapped) / Rss in bp, as a pid-scope goal measures.
-proc_bp() {
-	awk '/^Rss:/ { rss = $2 } /^(AnonHugePages|ShmemPmdMapped|FilePmdMapped):/ { h += $2 }
-		END { if (rss) printf "%d\n", h * 10000 / rss; else print 10000 }' "/proc/$1/smaps_rollup"
-}
-huge_kb() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
-ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
-cpu_ms() { # pid: utime + stime in ms (USER_HZ 100)
-	awk '{ sub(/.*\) /, ""); split($0, f, " "); print (f[12] + f[13]) * 10 }' "/proc/$1/stat"
-}
-# The huge kB of each buffer as hotcold reports them on SIGUSR1: sets BUF_A, BUF_B (the
-# buffers first printed as hot and as cold).
-hc_huge() {
-	_n=$(grep -c '^huge ' /tmp/hotcold.out)
-	kill -USR1 "$HC_PID"
-	_i=0
-	while [ "$(grep -c '^huge ' /tmp/hotcold.out)" = "$_n" ] && [ $_i -lt 600 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	_l=$(grep '^huge ' /tmp/hotcold.out | tail -n 1)
-	BUF_A=$(echo "$_l" | sed 's/.* hot=\([-0-9]*\) .*/\1/')
-	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\) .*/\1/')
-}
 # Wait (up to 300 s: TCG is slow, and MADV_COLLAPSE copies memory) until the process is within
 # 10% of goal $1; sets T_GOAL (ms from $T0) and BP.
 wait_band() {
