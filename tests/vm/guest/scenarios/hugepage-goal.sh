@@ -56,6 +56,17 @@ dc_agent_log() { cat /run/damonc/agent.log 2>/dev/null; }
 
 require_damonc_command agent
 [ "$(kver)" -ge 6002 ] || skip_scenario "$(uname -r) has no tried_regions: no collapse budget"
+
+# (AnonHugePages + ShmemPmdMapped + FilePmdMapped) / Rss in bp, as a pid-scope goal measures.
+proc_bp() {
+	awk '/^Rss:/ { rss = $2 } /^(AnonHugePages|ShmemPmdMapped|FilePmdMapped):/ { h += $2 }
+		END { if (rss) printf "%d\n", h * 10000 / rss; else print 10000 }' "/proc/$1/smaps_rollup"
+}
+huge_kb() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+cpu_ms() { # pid: utime + stime in ms (USER_HZ 100)
+	awk '{ sub(/.*\) /, ""); split($0, f, " "); print (f[12] + f[13]) * 10 }' "/proc/$1/stat"
+}
 # Wait (up to 300 s: TCG is slow, and MADV_COLLAPSE copies memory) until the process is within
 # 10% of goal $1; sets T_GOAL (ms from $T0) and BP.
 wait_band() {
