@@ -81,13 +81,20 @@ wait_band() {
 	T_GOAL=$(($(ms) - T0))
 	check "within 10% of $1 bp: $BP bp after $T_GOAL ms" test "$BP" -ge "$_lo"
 }
-# Sample the ratio every 2 s for HOLD s: it stays within 10% of goal $1 and nothing more
-# becomes huge after the first sample (no collapse once met, no oscillation). Sets LO, HI.
+# Once it has settled, sample the ratio every 2 s for HOLD s: it stays within 10% of goal $1
+# and nothing more becomes huge (no collapse once met, no oscillation). Sets LO, HI.
 hold_band() {
 	_lo=$(($1 * 9 / 10)) _hi=$(($1 * 11 / 10))
-	# the round that reached the band may still be collapsing its last pages
-	sleep 3
-	_h0=$(huge_kb "$HC_PID")
+	# the round that entered the band may still be collapsing its last pages: settled is
+	# when nothing changed for 4 s (for at most 60 s)
+	_t=0 _h0=$(huge_kb "$HC_PID")
+	while [ $_t -lt 60 ]; do
+		sleep 4
+		_t=$((_t + 4))
+		_h=$(huge_kb "$HC_PID")
+		[ "$_h" = "$_h0" ] && break
+		_h0=$_h
+	done
 	LO=$(proc_bp "$HC_PID") HI=$LO
 	_t=0
 	while [ $_t -lt "$HOLD" ]; do
@@ -113,13 +120,13 @@ agent=$(dc_agent_pid)
 check "the agent runs (pid ${agent:-none})" test -n "$agent"
 wait_band 2000
 t_band=$T_GOAL
-cpu0=$(cpu_ms "$agent")
+cpu0=$(cpu_ms "$agent") held0=$(ms)
 hold_band 2000
-cpu1=$(cpu_ms "$agent")
+cpu1=$(cpu_ms "$agent") held=$(($(ms) - held0))
 hc_huge
 check "the cold buffer stayed small ($BUF_B kB huge; hot $BUF_A kB)" test "$BUF_B" -le 2048
 figures "band kernel=$(uname -r) goal_bp=2000 time_to_band_ms=$t_band min_bp=$LO max_bp=$HI" \
-	"hot_kb=$BUF_A cold_kb=$BUF_B agent_cpu_ms_per_min_held=$(((cpu1 - cpu0) * 60 / (HOLD + 3)))"
+	"hot_kb=$BUF_A cold_kb=$BUF_B agent_cpu_ms_per_min_held=$(((cpu1 - cpu0) * 60000 / held))"
 expect_rc 0 "damonc status" dc_status
 check "status names the agent" grep -q "served in user space by the damonc agent" /tmp/out
 check "status shows the hot memory" grep -q "hot memory: " /tmp/out
