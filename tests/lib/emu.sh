@@ -164,7 +164,9 @@ emu_module_params() { # profile
 		damon_stat:estimated_memory_bandwidth:6.17 damon_stat:aggr_interval_us:6.18 \
 		damon_stat:kdamond_pid:7.2; do
 		IFS=: read -r m p v <<<"$entry"
-		[ -d "$EMU_MODULES/$m/parameters" ] && emu_profile_since "$1" "$v" || continue
+		if [ ! -d "$EMU_MODULES/$m/parameters" ] || ! emu_profile_since "$1" "$v"; then
+			continue
+		fi
 		echo 0 >"$EMU_MODULES/$m/parameters/$p"
 	done
 }
