@@ -42,6 +42,7 @@ enum opt_value {
 	OV_GOAL,	/* METRIC=VALUE[,nid=N][,path=P] */
 	OV_REGION,	/* START-END */
 	OV_FORMAT,
+	OV_EXPOSITION,	/* prometheus | openmetrics */
 };
 
 struct opt {

@@ -60,6 +60,9 @@ static void read_agent_collapse(const struct fallback *fb, const struct agent_st
 	sv->agent = true;
 	sv->agent_collapses = true;
 	snprintf(sv->action, sizeof(sv->action), "collapse");
+	sv->quota_ms = fb->quota_ms;
+	sv->quota_bytes = fb->quota_bytes;
+	sv->quota_reset_ms = fb->reset_ms;
 	if (fb->target_bp && sv->nr_goals < SCHEME_VIEW_MAX_GOALS) {
 		struct scheme_view_goal *vg = &sv->goals[sv->nr_goals++];
 
@@ -97,6 +100,9 @@ void scheme_view_read(struct cli *cli, const struct started_entry *e,
 	if (damonctl_scheme_has(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER))
 		snprintf(sv->tuner, sizeof(sv->tuner), "%s",
 			 damonctl_scheme_get_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER));
+	sv->quota_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_MS);
+	sv->quota_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES);
+	sv->quota_reset_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
 	read_goals(e, s, si, sv);
 	for (f = 0; e && f < e->fbs.nr; f++)
 		if (e->fbs.fb[f].kind == FB_COLLAPSE && e->fbs.fb[f].scheme == si)

@@ -29,7 +29,10 @@ struct scheme_view {
 	char tuner[16];
 	unsigned int nr_goals;
 	struct scheme_view_goal goals[SCHEME_VIEW_MAX_GOALS];
-	bool has_effective;
+	/* the quota: the scheme's, or the one the agent enforces where it collapses */
+	uint64_t quota_ms, quota_bytes, quota_reset_ms;
+	bool has_effective;		/* the kernel's effective quota (where the agent
+					 * collapses, its stat stand-in's) */
 	uint64_t effective_bytes;
 	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
 	bool agent_collapses;		/* the agent, not the kernel, collapses */
