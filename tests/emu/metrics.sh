@@ -143,6 +143,9 @@ grep -q -- "--format 'xml'" <<<"$ERR" || fail "$ERR"
 expect_rc 2 "$D" metrics -o "$W/missing/damonc.prom"
 grep -q "does not exist" <<<"$ERR" || fail "$ERR"
 expect_rc 2 "$D" metrics extra
+expect_rc 2 "$D" agent --metrics-textfile "$W/textfile/damonc.txt"
+grep -q "must end in .prom" <<<"$ERR" || fail "$ERR"
+expect_rc 2 "$D" agent --metrics-textfile "$W/missing/damonc.prom"
 
 expect_rc 0 "$D" stop
 "$D" metrics >"$W/stopped.prom"
