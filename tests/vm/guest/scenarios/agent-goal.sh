@@ -9,8 +9,8 @@
 #   6.2 to 7.1: the agent collapses in user space (stat scheme, tried_regions,
 #     process_madvise) and stops at the goal itself.
 #   older: no fallback (no tried_regions): skipped.
-# Then the agent's survival: the target exits, the kdamond stops by itself, the agent ends,
-# no pid or stats file is left.
+# Then `damonc metrics` (checked on the host by check-metrics), and the agent's survival: the
+# target exits, the kdamond stops by itself, the agent ends, no pid or stats file is left.
 # shellcheck source=tests/vm/guest/lib.sh
 . /vm/lib.sh
 
@@ -26,6 +26,10 @@ dc_start_goal() { # pid, goal in bp
 dc_status() { damonc status; }
 # shellcheck disable=SC2317
 dc_report() { damonc report hugepage --pid "$1"; }
+# shellcheck disable=SC2317
+dc_status_json() { damonc --json status; }
+# shellcheck disable=SC2317
+dc_metrics() { damonc metrics; }
 dc_agent_pid() { cat /run/damonc/agent.pid 2>/dev/null; }
 dc_agent_log() { cat /run/damonc/agent.log 2>/dev/null; }
 # -------------------------------------------------------------------------------------------
@@ -88,6 +92,13 @@ if [ "$(kver)" -ge 7002 ]; then
 		grep -q "collapse, applied by the kernel, its goal fed by the damonc agent" /tmp/out
 else
 	check "report says the agent collapses" grep -q "collapse, served by the damonc agent" /tmp/out
+fi
+# damonc metrics on this kernel, between two status --json: the host checks them
+# (tests/vm/check-metrics: promtool check metrics, the values against status --json).
+if damonc metrics --help >/dev/null 2>&1; then
+	dc_status_json >/tmp/m0 && dc_metrics >/tmp/m1 && dc_status_json >/tmp/m2
+	check "damonc metrics, between two damonc --json status" test $? = 0
+	for f in m0 m1 m2; do sed "s/^/DATA $f /" "/tmp/$f" >>"$VM_OUT"; done
 fi
 dc_agent_log | sed 's/^/# agent: /' >>"$VM_OUT"
 
