@@ -350,7 +350,7 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
-		bp = fallback_ratio_bp(huge, used);
+		bp = damonctl_hugepage_bp(huge, used);
 		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/schemes/%u/quotas/goals/%u/"
 			 "current_value", s->e.kdamond, fb->scheme, fb->goal);
 		snprintf(val, sizeof(val), "%" PRIu64, bp);
@@ -407,7 +407,7 @@ static uint64_t target_huge(struct agent *ag, int pid)
 
 	if (pid <= 0 || damonctl_proc_mem_read(ag->cli->ctx, pid, &pm))
 		return 0;
-	return pm.anon_huge + pm.shmem_huge + pm.file_huge;
+	return damonctl_proc_mem_huge(&pm);
 }
 
 struct round {
@@ -439,12 +439,12 @@ static uint64_t collapse_region(struct agent *ag, struct served *s, unsigned int
 			uint64_t huge, used, need;
 
 			if (measure(ag, s, fb, &huge, &used) == 0) {
-				s->st.measured_bp = fallback_ratio_bp(huge, used);
+				s->st.measured_bp = damonctl_hugepage_bp(huge, used);
 				if (s->st.measured_bp >= fb->target_bp) {
 					rd->met = true;
 					break;
 				}
-				need = fallback_bytes_to_goal(huge, used, fb->target_bp);
+				need = damonctl_hugepage_bytes_to_goal(huge, used, fb->target_bp);
 				need = ALIGN_UP(need ? need : 1, HPAGE);
 				if (ALIGN_DOWN(pos, HPAGE) + need < end)
 					chunk_end = ALIGN_DOWN(pos, HPAGE) + need;
@@ -596,7 +596,7 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 		uint64_t huge, used;
 
 		if (!measure(ag, s, fb, &huge, &used))
-			s->st.measured_bp = fallback_ratio_bp(huge, used);
+			s->st.measured_bp = damonctl_hugepage_bp(huge, used);
 		agent_log("kdamond %u: collapsed %u regions (%s, %s newly huge) of pid %d in "
 			  "%" PRIu64 " ms; ratio %s %s goal %s%s", s->e.kdamond, rd.nr_regions,
 			  fmt_size(rd.bytes, sz, sizeof(sz)),
@@ -644,7 +644,7 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
-		s->st.measured_bp = fallback_ratio_bp(huge, used);
+		s->st.measured_bp = damonctl_hugepage_bp(huge, used);
 		s->st.target_bp = fb->target_bp;
 		s->st.goal_met = s->st.measured_bp >= fb->target_bp;
 		goal_transition(s, i, s->st.measured_bp, NULL);
@@ -788,28 +788,6 @@ static unsigned int three_regions(struct agent *ag, int pid, uint64_t r[3][2])
 	return n;
 }
 
-/* Point the target filter of scheme @s at target @idx (adding one if it has none). */
-static int set_target_filter(struct damonctl_scheme *s, enum damonctl_filter_dir dir,
-			     unsigned int idx)
-{
-	struct damonctl_filter *f;
-	unsigned int i;
-
-	damonctl_for_each_filter(s, dir, f, i) {
-		if (!strcmp(damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE), "target")) {
-			damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
-			return 0;
-		}
-	}
-	f = damonctl_scheme_add_filter(s, dir);
-	if (!f)
-		return -ENOMEM;
-	damonctl_filter_set_str(f, DAMONCTL_FILTER_TYPE, "target");
-	damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
-	damonctl_filter_set(f, DAMONCTL_FILTER_MATCHING, 0);	/* reject the others */
-	return 0;
-}
-
 /*
  * Make @child a target of @s's kdamond, online. Targets that exited are dropped (a dead pid
  * would make the commit fail), every pid is staged again (writing nr_targets recreates the
@@ -829,7 +807,6 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	unsigned int i, n = 0, tmpl = UINT32_MAX, nr_regs;
 	bool moved[MAX_FALLBACKS] = { false };
 	uint64_t regs[3][2];
-	enum damonctl_filter_dir dir;
 
 	if (s->e.nr_targets >= MAX_TARGETS) {
 		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
@@ -852,8 +829,6 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		r = -ESTALE;
 		goto out;
 	}
-	dir = damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
-	      DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
 	for (i = 0; i < fbs.nr; i++)
 		if (fbs.fb[i].kind == FB_COLLAPSE && tmpl == UINT32_MAX)
 			tmpl = fbs.fb[i].scheme;
@@ -891,7 +866,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 				continue;
 			fb->target = n;
 			moved[j] = true;
-			set_target_filter(damonctl_context_scheme(cw, fb->scheme), dir, n);
+			damonctl_scheme_keep_target(damonctl_context_scheme(cw, fb->scheme), f, n);
 		}
 		pids[n++] = s->e.targets[i];
 	}
@@ -932,39 +907,22 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		}
 		fbs.fb[reuse].target = n - 1;
 		moved[reuse] = true;
-		set_target_filter(damonctl_context_scheme(cw, fbs.fb[reuse].scheme), dir, n - 1);
+		damonctl_scheme_keep_target(damonctl_context_scheme(cw, fbs.fb[reuse].scheme), f,
+					    n - 1);
 		/* the stat schemes of other exited targets match nothing from now on */
 		for (i = 0; i < fbs.nr; i++) {
 			if (fbs.fb[i].kind != FB_COLLAPSE || moved[i])
 				continue;
-			set_target_filter(damonctl_context_scheme(cw, fbs.fb[i].scheme), dir,
-					  MAX_TARGETS + 1);
+			damonctl_scheme_keep_target(damonctl_context_scheme(cw, fbs.fb[i].scheme), f,
+						    MAX_TARGETS + 1);
 			memmove(&fbs.fb[i], &fbs.fb[i + 1], (fbs.nr - i - 1) * sizeof(fbs.fb[0]));
 			memmove(&moved[i], &moved[i + 1], (fbs.nr - i - 1) * sizeof(moved[0]));
 			fbs.nr--;
 			i--;
 		}
 	}
-	r = damonctl_kdamond_stage(ag->cli->ctx, kw, kh);
-	if (r) {
-		damonctl_strerror(ag->cli->ctx, r, why, size);
-		goto out;
-	}
-	/* commit only what has every pid in place */
-	for (i = 0; i < n; i++) {
-		char rel[128], val[32];
-
-		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/targets/%u/pid_target",
-			 s->e.kdamond, i);
-		r = damonctl_read(ag->cli->ctx, rel, val, sizeof(val));
-		if (r || atoi(val) != pids[i]) {
-			snprintf(why, size, "%s reads %s, not %d: not committing", rel,
-				 r ? strerror(-r) : val, pids[i]);
-			r = r ? r : -EIO;
-			goto out;
-		}
-	}
-	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond, DAMONCTL_CMD_COMMIT);
+	/* checks that every pid is in place before committing, undoes the staging if not */
+	r = damonctl_kdamond_commit(ag->cli->ctx, kw, kh, DAMONCTL_COMMIT_F_FULL, NULL);
 	if (r) {
 		damonctl_strerror(ag->cli->ctx, r, why, size);
 		goto out;

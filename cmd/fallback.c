@@ -36,60 +36,8 @@ static bool has(const struct damonctl_features *f, enum damonctl_feature feat)
 int fallback_measure(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
 		     unsigned int nr_pids, uint64_t *huge, uint64_t *used)
 {
-	unsigned int i;
-	int r;
-
-	*huge = *used = 0;
-	if (!scope_pid) {
-		struct damonctl_meminfo m;
-
-		r = damonctl_meminfo_read(ctx, &m);
-		if (r)
-			return r;
-		*huge = damonctl_meminfo_huge(&m);
-		*used = damonctl_meminfo_used(&m);
-		return 0;
-	}
-	for (i = 0; i < nr_pids; i++) {
-		struct damonctl_proc_mem pm;
-
-		if (pids[i] <= 0)
-			continue;	/* a target that exited */
-		r = damonctl_proc_mem_read(ctx, pids[i], &pm);
-		if (r == -ESRCH)
-			continue;	/* exited: it holds no memory any more */
-		if (r)
-			return r;
-		*huge += pm.anon_huge + pm.shmem_huge + pm.file_huge;
-		*used += pm.rss;
-	}
-	return 0;
-}
-
-uint64_t fallback_ratio_bp(uint64_t huge, uint64_t used)
-{
-	/* the kernel metric's convention: nothing used counts as reached */
-	return used ? (uint64_t)((unsigned __int128)huge * 10000 / used) : 10000;
-}
-
-uint64_t fallback_bytes_to_goal(uint64_t huge, uint64_t used, uint64_t target_bp)
-{
-	unsigned __int128 want = (unsigned __int128)used * target_bp;
-	unsigned __int128 have = (unsigned __int128)huge * 10000;
-
-	return want > have ? (uint64_t)((want - have + 9999) / 10000) : 0;
-}
-
-int fallback_measure_bp(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
-			unsigned int nr_pids, uint64_t *bp)
-{
-	uint64_t huge, used;
-	int r = fallback_measure(ctx, scope_pid, pids, nr_pids, &huge, &used);
-
-	if (r)
-		return r;
-	*bp = fallback_ratio_bp(huge, used);
-	return 0;
+	/* no pids: the system-wide ratio */
+	return damonctl_hugepage_measure(ctx, pids, scope_pid ? nr_pids : 0, huge, used);
 }
 
 /* Collapse the kernel lacks: a stat scheme per target, the agent collapses what it finds. */
@@ -147,21 +95,15 @@ static int plan_collapse(struct damonctl_ctx *ctx, struct damonctl_context *c, u
 	 * each keeping only its target's regions (a target filter rejecting the others). */
 	for (t = nr_targets; t-- > 0;) {
 		struct damonctl_scheme *st = s;
-		struct damonctl_filter *flt;
-		enum damonctl_filter_dir dir = has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) ?
-			DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
 
 		if (t) {
 			st = damonctl_context_add_scheme_copy(c, s);
 			if (!st)
 				return -ENOMEM;
 		}
-		flt = damonctl_scheme_add_filter(st, dir);
-		if (!flt)
-			return -ENOMEM;
-		damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "target");
-		damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, t);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 0);	/* reject the others */
+		r = damonctl_scheme_keep_target(st, f, t);
+		if (r)
+			return r;
 		fb.scheme = t ? damonctl_context_nr_schemes(c) - 1 : si;
 		fb.target = t;
 		r = add(out, &fb, why, size);
@@ -203,7 +145,7 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 			struct damonctl_goal *goal = damonctl_scheme_goal(s, g);
 			struct fallback fb = { .kind = FB_HUGEPAGE_GOAL, .scheme = si, .goal = g,
 					       .scope_pid = scope_pid };
-			uint64_t now = 0;
+			uint64_t huge = 0, used = 0;
 
 			if (strcmp(damonctl_goal_get_str(goal, DAMONCTL_GOAL_METRIC),
 				   "hugepage_mem_bp"))
@@ -219,8 +161,9 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 				fb.reset_ms = 1000;
 			damonctl_goal_set_str(goal, DAMONCTL_GOAL_METRIC, "user_input");
 			/* start from the truth, not from 0: a 0 would read as far from the goal */
-			fallback_measure_bp(ctx, scope_pid, pids, nr_pids, &now);
-			damonctl_goal_set(goal, DAMONCTL_GOAL_CURRENT_VALUE, now);
+			fallback_measure(ctx, scope_pid, pids, nr_pids, &huge, &used);
+			damonctl_goal_set(goal, DAMONCTL_GOAL_CURRENT_VALUE,
+					  damonctl_hugepage_bp(huge, used));
 			r = add(out, &fb, why, size);
 			if (r)
 				return r;

@@ -54,20 +54,9 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 void fallback_describe(const struct fallbacks *fbs, char *buf, size_t size);
 json_object *fallback_to_json(const struct fallbacks *fbs);
 int fallback_from_json(json_object *arr, struct fallbacks *fbs);
-/*
- * What the ratio is made of: huge page memory and used memory, system-wide (as the kernel's
- * hugepage_mem_bp: the three *HugePages of /proc/meminfo over MemTotal - MemFree) or over
- * @pids (their *HugePages over their RSS, from smaps_rollup). Pids <= 0 and processes that
- * exited are skipped.
- */
+/* The ratio a goal of @scope_pid measures (damonctl_hugepage_measure): over @pids, or
+ * system-wide. */
 int fallback_measure(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
 		     unsigned int nr_pids, uint64_t *huge, uint64_t *used);
-/* huge / used in basis points, rounded down; 10000 when nothing is used. */
-uint64_t fallback_ratio_bp(uint64_t huge, uint64_t used);
-/* How many more bytes must become huge for the ratio to reach @target_bp (0: reached). */
-uint64_t fallback_bytes_to_goal(uint64_t huge, uint64_t used, uint64_t target_bp);
-/* The ratio the agent feeds: system-wide, or over @pids. */
-int fallback_measure_bp(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
-			unsigned int nr_pids, uint64_t *bp);
 
 #endif

@@ -7,8 +7,8 @@
  * The data come from the readers those commands use: the DAMON tree (libdamonctl), damonc's
  * record of what it started and the agent's stats (agent_view), each scheme as `report
  * hugepage` presents it (scheme_view: the agent's stand-ins shown as what they stand for),
- * the huge-page ratio as the agent measures it (fallback_measure), THP settings and counters
- * (thp). Labels stay bounded: kdamond, context, scheme, goal and metric indexes or keywords,
+ * the huge-page ratio as the kernel and the agent define it (damonctl_hugepage_measure), THP
+ * settings and counters (thp). Labels stay bounded: kdamond, context, scheme, goal and metric indexes or keywords,
  * a target's index and pid (a target is one process), and keyword labels on _info series.
  * Reads only, unless --refresh asks damonc's own kdamonds for fresh stats.
  */
@@ -22,7 +22,6 @@
 #include "agent_stats.h"
 #include "agent_view.h"
 #include "exposition.h"
-#include "fallback.h"
 #include "metrics.h"
 #include "scheme_view.h"
 #include "started.h"
@@ -235,8 +234,8 @@ static void collect_system(struct collect *c)
 	unsigned int i;
 	char mode[32];
 
-	if (!fallback_measure(ctx, false, NULL, 0, &huge, &used)) {
-		c->system_bp = fallback_ratio_bp(huge, used);
+	if (!damonctl_hugepage_measure(ctx, NULL, 0, &huge, &used)) {
+		c->system_bp = damonctl_hugepage_bp(huge, used);
 		expo_u64(c->x, c->id[M_HUGEPAGE_BYTES], NULL, huge);
 		expo_u64(c->x, c->id[M_USED_BYTES], NULL, used);
 		expo_f64(c->x, c->id[M_HUGEPAGE_RATIO], NULL, ratio(c->system_bp));
@@ -322,14 +321,14 @@ static void collect_targets(struct collect *c, const struct damonctl_context *ct
 		uint64_t huge, used;
 
 		/* a process that exited has no memory to show (and its pid may come back) */
-		if (pid <= 0 || fallback_measure(c->cli->ctx, true, &pid, 1, &huge, &used) ||
+		if (pid <= 0 || damonctl_hugepage_measure(c->cli->ctx, &pid, 1, &huge, &used) ||
 		    !used)
 			continue;
 		expo_label(&ls, "target", "%u", i);
 		expo_label(&ls, "pid", "%d", pid);
 		expo_u64(c->x, c->id[M_TGT_RSS], &ls, used);
 		expo_u64(c->x, c->id[M_TGT_HUGE], &ls, huge);
-		expo_f64(c->x, c->id[M_TGT_RATIO], &ls, ratio(fallback_ratio_bp(huge, used)));
+		expo_f64(c->x, c->id[M_TGT_RATIO], &ls, ratio(damonctl_hugepage_bp(huge, used)));
 	}
 	damonctl_clear_error(c->cli->ctx);
 }

@@ -84,7 +84,6 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 
 /* ---- the data model: gathered once, rendered as text or JSON ---- */
 
-
 struct vma_cov {
 	uint64_t start, end, rss, anon_huge;
 	char name[64];
@@ -113,10 +112,10 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-/* A process's AnonHugePages over its RSS, in basis points (the agent's per-process ratio). */
+/* A process's huge pages over its RSS, in basis points: what a pid-scope goal measures. */
 static uint64_t proc_bp(const struct proc_report *p)
 {
-	return p->mem.rss ? p->mem.anon_huge * 10000 / p->mem.rss : 0;
+	return damonctl_hugepage_bp(damonctl_proc_mem_huge(&p->mem), p->mem.rss);
 }
 
 struct vma_ctx {
@@ -286,9 +285,10 @@ static void print_text(const struct hp_report *rep)
 			printf("\nProcess %d: gone\n", p->pid);
 			continue;
 		}
-		printf("\nProcess %d\n  rss %s, AnonHugePages %s: %.2f%%\n", p->pid,
-		       fmt_size(p->mem.rss, a, sizeof(a)), fmt_size(p->mem.anon_huge, b, sizeof(b)),
-		       pct(p->mem.anon_huge, p->mem.rss));
+		printf("\nProcess %d\n  rss %s, huge %s: %.2f%%\n", p->pid,
+		       fmt_size(p->mem.rss, a, sizeof(a)),
+		       fmt_size(damonctl_proc_mem_huge(&p->mem), b, sizeof(b)),
+		       (double)proc_bp(p) / 100);
 		if (ro.regions) {
 			print_vmas("most: ", p->most, p->nr_most);
 			print_vmas("least: ", p->least, p->nr_least);
@@ -342,6 +342,8 @@ static json_object *proc_json(const struct proc_report *p)
 	if (!p->gone) {
 		json_object_object_add(o, "rss", json_object_new_uint64(p->mem.rss));
 		json_object_object_add(o, "anon_huge", json_object_new_uint64(p->mem.anon_huge));
+		json_object_object_add(o, "huge", json_object_new_uint64(
+			damonctl_proc_mem_huge(&p->mem)));
 		json_object_object_add(o, "hugepage_bp", json_object_new_uint64(proc_bp(p)));
 	}
 	return o;
@@ -556,7 +558,8 @@ static int watch(struct cli *cli)
 					printf("  pid %d: gone", p->pid);
 				else
 					printf("  pid %d: %s huge of %s (%.2f%%)", p->pid,
-					       fmt_size(p->mem.anon_huge, a, sizeof(a)),
+					       fmt_size(damonctl_proc_mem_huge(&p->mem), a,
+							sizeof(a)),
 					       fmt_size(p->mem.rss, b, sizeof(b)),
 					       (double)proc_bp(p) / 100);
 			}

@@ -348,15 +348,6 @@ static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
 	return EXIT_OK;
 }
 
-/* Put the tree back after a failure; says so if even that fails. */
-static void rollback(struct cli *cli, const struct damonctl_tree *have)
-{
-	int r = damonctl_tree_restore(cli->ctx, have);
-
-	if (r)
-		lib_error(cli, r, "could not put the DAMON tree back as it was");
-}
-
 /* Fork the command to launch; it waits on a pipe until its kdamond runs. */
 static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd)
 {
@@ -612,23 +603,12 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				       "a kdamond is added", i);
 	}
 
-	r = damonctl_plan_apply(cli->ctx, plan);
+	/* stages, starts, and on any failure puts the tree back as it was */
+	r = damonctl_tree_start(cli->ctx, want, have, idx, nr);
 	if (r) {
-		ret = lib_error(cli, r, "staging the configuration");
-		rollback(cli, have);
+		ret = lib_error(cli, r, nr == 1 ? "starting kdamond %u" : "starting the kdamonds",
+				idx[0]);
 		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		r = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_ON);
-		if (r) {
-			unsigned int j;
-
-			ret = lib_error(cli, r, "starting kdamond %u", idx[i]);
-			for (j = 0; j < i; j++)
-				damonctl_kdamond_cmd(cli->ctx, idx[j], DAMONCTL_CMD_OFF);
-			rollback(cli, have);
-			goto out;
-		}
 	}
 
 	/* Remember what we started, by index and the kdamond's pid. */

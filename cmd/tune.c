@@ -71,7 +71,6 @@ struct change {
 struct changes {
 	struct change c[128];
 	unsigned int nr;
-	bool goals_only;
 };
 
 static int collect(void *data, const char *path, const char *old, const char *new)
@@ -85,8 +84,6 @@ static int collect(void *data, const char *path, const char *old, const char *ne
 		snprintf(c->before, sizeof(c->before), "%s", old ? old : "-");
 		snprintf(c->after, sizeof(c->after), "%s", new ? new : "-");
 	}
-	if (!strstr(path, "/quotas/goals/") && !strstr(path, "/quotas/goals/nr_goals"))
-		ch->goals_only = false;
 	return 0;
 }
 
@@ -164,18 +161,6 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 	return changed;
 }
 
-static void restage(struct cli *cli, const struct damonctl_kdamond *was)
-{
-	struct damonctl_kdamond *now;
-
-	if (damonctl_kdamond_read(cli->ctx, damonctl_kdamond_index(was), &now))
-		return;
-	if (damonctl_kdamond_stage(cli->ctx, was, now))
-		warnx_("could not restore the staged files of kdamond %u",
-		       damonctl_kdamond_index(was));
-	damonctl_kdamond_free(now);
-}
-
 static int tune_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
@@ -185,7 +170,8 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	struct damonctl_plan *plan = NULL;
 	struct started started = { 0 };
 	struct started_entry *entry;
-	struct changes ch = { .goals_only = true };
+	struct changes ch = { 0 };
+	enum damonctl_commit_how how;
 	enum damonctl_cmd cmd;
 	bool fb_changed = false;
 	unsigned int i, si;
@@ -277,15 +263,13 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		ret = EXIT_OK;
 		goto out;
 	}
-	cmd = ch.goals_only ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS : DAMONCTL_CMD_COMMIT;
-	if (cmd == DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS &&
-	    damonctl_features_has(f, DAMONCTL_FEAT_QUOTA_GOALS) != DAMONCTL_YES)
-		cmd = DAMONCTL_CMD_COMMIT;
-	r = damonctl_kdamond_plan(cli->ctx, kw, kh, &plan);
+	r = damonctl_kdamond_commit_plan(cli->ctx, kw, kh, 0, &plan, &how);
 	if (r) {
 		ret = lib_error(cli, r, "planning the sysfs writes");
 		goto out;
 	}
+	cmd = how == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
+	      DAMONCTL_CMD_COMMIT;
 	if (tu.dry_run) {
 		size_t w;
 
@@ -302,14 +286,10 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (ch.nr) {
-		r = damonctl_plan_apply(cli->ctx, plan);
-		if (!r)
-			r = damonctl_kdamond_cmd(cli->ctx, (unsigned int)ki, cmd);
+		/* stages, commits, and puts the staged files back if anything fails */
+		r = damonctl_kdamond_commit(cli->ctx, kw, kh, 0, NULL);
 		if (r) {
 			ret = lib_error(cli, r, "tuning kdamond %d", ki);
-			/* put the staged files back to what runs, so a later commit does not
-			 * apply half of this one */
-			restage(cli, kh);
 			goto out;
 		}
 	}
