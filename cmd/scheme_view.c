@@ -51,13 +51,30 @@ static void read_goals(const struct started_entry *e, const struct damonctl_sche
 	}
 }
 
-/* Collapse the kernel lacks: the agent collapses what the stat stand-in finds. */
+/* A collapse scheme of the agent's: it collapses what the stat stand-in finds (the kernel
+ * lacks the action), or paces the kernel's collapse within a budget in huge pages. */
 static void read_agent_collapse(const struct fallback *fb, const struct agent_stats *ast,
 				unsigned int si, struct scheme_view *sv)
 {
 	unsigned int a;
 
 	sv->agent = true;
+	if (ast)
+		sv->hot = *ast;
+	for (a = 0; ast && a < ast->nr; a++) {
+		if (ast->s[a].scheme != si)
+			continue;
+		sv->agent_nr_applied = ast->s[a].nr_applied;
+		sv->agent_sz_applied = ast->s[a].sz_applied;
+		sv->agent_nr_tried = ast->s[a].nr_tried;
+		sv->agent_sz_tried = ast->s[a].sz_tried;
+		sv->agent_qt_exceeds = ast->s[a].qt_exceeds;
+		sv->agent_sz_collapsed = ast->s[a].sz_collapsed;
+	}
+	if (fb->by_kernel) {
+		sv->agent_paces = true;
+		return;
+	}
 	sv->agent_collapses = true;
 	snprintf(sv->action, sizeof(sv->action), "collapse");
 	sv->quota_ms = fb->quota_ms;
@@ -70,16 +87,6 @@ static void read_agent_collapse(const struct fallback *fb, const struct agent_st
 		vg->target = fb->target_bp;
 		vg->current = ast ? ast->measured_bp : 0;
 		vg->fed = true;
-	}
-	for (a = 0; ast && a < ast->nr; a++) {
-		if (ast->s[a].scheme != si)
-			continue;
-		sv->agent_nr_applied = ast->s[a].nr_applied;
-		sv->agent_sz_applied = ast->s[a].sz_applied;
-		sv->agent_nr_tried = ast->s[a].nr_tried;
-		sv->agent_sz_tried = ast->s[a].sz_tried;
-		sv->agent_qt_exceeds = ast->s[a].qt_exceeds;
-		sv->agent_sz_collapsed = ast->s[a].sz_collapsed;
 	}
 }
 

@@ -36,6 +36,8 @@ struct scheme_view {
 	uint64_t effective_bytes;
 	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
 	bool agent_collapses;		/* the agent, not the kernel, collapses */
+	bool agent_paces;		/* the kernel collapses what the agent allows it */
+	struct agent_stats hot;		/* the agent's last look at hot and cold memory */
 	uint64_t agent_nr_applied, agent_sz_applied;
 	uint64_t agent_nr_tried, agent_sz_tried, agent_qt_exceeds, agent_sz_collapsed;
 	enum agent_server server;	/* who serves the agent's part now */

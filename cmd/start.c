@@ -547,25 +547,25 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 
-	/* Check against this kernel before writing anything; plan fallbacks if allowed. */
+	/* Plan what the agent does (a goal the kernel cannot measure, a collapse budget kept
+	 * in huge pages), then check against this kernel, before writing anything. */
 	for (i = 0; i < nr; i++) {
 		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
-		struct fallbacks one;
+		struct fallbacks one = { 0 };
 
-		r = damonctl_kdamond_check(k, f, why, sizeof(why));
-		if (r == -EOPNOTSUPP && !so.no_fallback) {
+		r = 0;
+		if (!so.no_fallback) {
 			r = fallback_plan(cli->ctx, k, f, so.scope_pid, &one, why, sizeof(why));
-			if (!r) {
-				if (nr > 1 && one.nr) {
-					r = -EINVAL;
-					snprintf(why, sizeof(why), "user-space fallbacks serve one "
-						 "kdamond per start; split the config");
-				}
-				fbs = one;
+			if (!r && nr > 1 && one.nr) {
+				r = -EINVAL;
+				snprintf(why, sizeof(why), "the damonc agent serves one kdamond per "
+					 "start; split the config");
 			}
-			if (!r)
-				r = damonctl_kdamond_check(k, f, why, sizeof(why));
+			if (!r && one.nr)
+				fbs = one;
 		}
+		if (!r)
+			r = damonctl_kdamond_check(k, f, why, sizeof(why));
 		if (r) {
 			usage_error(cli, "%s", why);
 			ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
@@ -579,6 +579,11 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	}
 	if (so.dry_run) {
 		ret = print_dry_run(cli, want, plan, idx, nr, &fbs);
+		if (damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) == DAMONCTL_UNKNOWN &&
+		    fbs.nr)
+			warnx_("note: whether this kernel has the hugepage_mem_bp metric (queued for "
+			       "7.4) cannot be told without writing; these writes assume it has "
+			       "not, as no released kernel has it");
 		if (busy)
 			warnx_("note: this would fail now: kdamond %u is running", busy_idx);
 		goto out;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Transparent huge page settings and counters (see thp.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "thp.h"
@@ -50,6 +51,16 @@ void thp_read(struct damonctl_ctx *ctx, struct thp_state *st)
 						sizeof(st->value[i]));
 	damonctl_vmstat_read(ctx, thp_vmstat_names, st->vmstat, THP_NR_VMSTAT);
 	damonctl_clear_error(ctx);
+}
+
+uint64_t thp_khugepaged_number(const struct thp_state *st, const char *name)
+{
+	unsigned int i;
+
+	for (i = THP_NR_MODES; i < THP_NR_FILES; i++)
+		if (st->has[i] && !strcmp(thp_files[i].name, name))
+			return strtoull(st->value[i], NULL, 10);
+	return 0;
 }
 
 const char *thp_mode(const char *value, char *buf, size_t size)

@@ -368,18 +368,32 @@ static const struct chunk *prev_chunk(const struct chunk *prev, size_t nr, size_
 	return *cursor < nr && prev[*cursor].addr == addr ? &prev[*cursor] : NULL;
 }
 
+DAMONCTL_API void damonctl_scheme_pattern(const struct damonctl_scheme *s,
+					  uint64_t pattern[DAMONCTL_PAT_NR])
+{
+	pattern[DAMONCTL_PAT_SZ_MIN] = damonctl_scheme_get(s, DAMONCTL_SCHEME_SZ_MIN);
+	pattern[DAMONCTL_PAT_SZ_MAX] = damonctl_scheme_get(s, DAMONCTL_SCHEME_SZ_MAX);
+	pattern[DAMONCTL_PAT_NR_ACCESSES_MIN] = damonctl_scheme_get(s,
+		DAMONCTL_SCHEME_NR_ACCESSES_MIN);
+	pattern[DAMONCTL_PAT_NR_ACCESSES_MAX] = damonctl_scheme_get(s,
+		DAMONCTL_SCHEME_NR_ACCESSES_MAX);
+	pattern[DAMONCTL_PAT_AGE_MIN] = damonctl_scheme_get(s, DAMONCTL_SCHEME_AGE_MIN);
+	pattern[DAMONCTL_PAT_AGE_MAX] = damonctl_scheme_get(s, DAMONCTL_SCHEME_AGE_MAX);
+}
+
 DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 						struct damonctl_hugepage_plan *p, int pid,
 						const struct damonctl_rec_region *regions,
-						size_t nr, const struct damonctl_scheme *pattern)
+						size_t nr,
+						const uint64_t pattern[DAMONCTL_PAT_NR])
 {
 	struct pattern pt = {
-		.sz_min = damonctl_scheme_get(pattern, DAMONCTL_SCHEME_SZ_MIN),
-		.sz_max = damonctl_scheme_get(pattern, DAMONCTL_SCHEME_SZ_MAX),
-		.nr_min = damonctl_scheme_get(pattern, DAMONCTL_SCHEME_NR_ACCESSES_MIN),
-		.nr_max = damonctl_scheme_get(pattern, DAMONCTL_SCHEME_NR_ACCESSES_MAX),
-		.age_min = damonctl_scheme_get(pattern, DAMONCTL_SCHEME_AGE_MIN),
-		.age_max = damonctl_scheme_get(pattern, DAMONCTL_SCHEME_AGE_MAX),
+		.sz_min = pattern[DAMONCTL_PAT_SZ_MIN],
+		.sz_max = pattern[DAMONCTL_PAT_SZ_MAX],
+		.nr_min = pattern[DAMONCTL_PAT_NR_ACCESSES_MIN],
+		.nr_max = pattern[DAMONCTL_PAT_NR_ACCESSES_MAX],
+		.age_min = pattern[DAMONCTL_PAT_AGE_MIN],
+		.age_max = pattern[DAMONCTL_PAT_AGE_MAX],
 	};
 	struct ranges maps = { 0 }, huge = { 0 };
 	struct damonctl_rec_region *rs = NULL;
@@ -399,7 +413,15 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 			hi = rs[i].end > hi ? rs[i].end : hi;
 	}
 	r = read_maps(ctx, pid, &maps);
-	if (!r && nr)
+	/* where the mappings are: a region may reach past them (up to the gate area, which
+	 * pagemap refuses with EFAULT) */
+	if (!r && maps.nr) {
+		if (lo < maps.r[0][0])
+			lo = maps.r[0][0];
+		if (hi > maps.r[maps.nr - 1][1])
+			hi = maps.r[maps.nr - 1][1];
+	}
+	if (!r && nr && lo < hi)
 		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, &huge);
 	for (i = 0; i < nr && !r; i++) {
 		const struct damonctl_rec_region *reg = &rs[i];

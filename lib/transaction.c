@@ -191,13 +191,16 @@ static enum damonctl_filter_dir core_dir(const struct damonctl_features *f)
 	       DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
 }
 
+static bool is_grant(const struct damonctl_filter *flt);
+
 DAMONCTL_API int damonctl_scheme_keep_target(struct damonctl_scheme *s,
 					     const struct damonctl_features *f,
 					     unsigned int target)
 {
 	enum damonctl_filter_dir dir = core_dir(f);
 	struct damonctl_filter *flt;
-	unsigned int i;
+	uint64_t starts[64], ends[64];
+	unsigned int i, nr_grants = 0;
 
 	if (damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) == DAMONCTL_NO)
 		return -EOPNOTSUPP;
@@ -205,6 +208,18 @@ DAMONCTL_API int damonctl_scheme_keep_target(struct damonctl_scheme *s,
 		if (!strcmp(damonctl_filter_get_str(flt, DAMONCTL_FILTER_TYPE), "target") &&
 		    !damonctl_filter_get(flt, DAMONCTL_FILTER_MATCHING))
 			return damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, target);
+	}
+	/* it goes before the allow filters of damonctl_scheme_allow_ranges(): first match
+	 * decides, and another process's memory in an allowed range must stay out */
+	while (damonctl_scheme_nr_filters(s, dir) && nr_grants < 64) {
+		unsigned int last = damonctl_scheme_nr_filters(s, dir) - 1;
+
+		flt = damonctl_scheme_filter(s, dir, last);
+		if (!is_grant(flt))
+			break;
+		starts[nr_grants] = damonctl_filter_get(flt, DAMONCTL_FILTER_ADDR_START);
+		ends[nr_grants++] = damonctl_filter_get(flt, DAMONCTL_FILTER_ADDR_END);
+		damonctl_scheme_remove_filter(s, dir, last);
 	}
 	flt = damonctl_scheme_add_filter(s, dir);
 	if (!flt)
@@ -214,6 +229,16 @@ DAMONCTL_API int damonctl_scheme_keep_target(struct damonctl_scheme *s,
 	damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "target");
 	damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 0);
 	damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, target);
+	while (nr_grants--) {
+		flt = damonctl_scheme_add_filter(s, dir);
+		if (!flt)
+			return -ENOMEM;
+		damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "addr");
+		damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 1);
+		damonctl_filter_set(flt, DAMONCTL_FILTER_ALLOW, 1);
+		damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_START, starts[nr_grants]);
+		damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_END, ends[nr_grants]);
+	}
 	return 0;
 }
 

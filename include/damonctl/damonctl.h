@@ -442,6 +442,9 @@ DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tr
 DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int index,
 				       struct damonctl_kdamond **out);
 DAMONCTL_API void damonctl_kdamond_free(struct damonctl_kdamond *k);
+/* A deep copy of @k with its index, detached like one damonctl_kdamond_read() gives (to
+ * change and commit against the original); NULL with errno ENOMEM. */
+DAMONCTL_API struct damonctl_kdamond *damonctl_kdamond_dup(const struct damonctl_kdamond *k);
 
 /*
  * Check that every non-default value of @t can be expressed on a kernel with @f. Returns 0,
@@ -711,7 +714,7 @@ DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, ui
  * A collapse plan for one process: which of its 2 MiB-aligned pages are hot and still small,
  * hottest first. Each observation takes the regions DAMON reports for the process (e.g. the
  * tried regions of a stat scheme that matches every region) and the access pattern of the
- * collapse scheme (its sz, nr_accesses and age ranges): a huge page is hot when it lies
+ * collapse scheme (damonctl_scheme_pattern()): a huge page is hot when it lies
  * wholly inside a region that pattern matches and inside one mapping, and a candidate once
  * it was hot in @confirm observations in a row and is not huge yet. Confirming over
  * observations keeps out cold pages that a region mixing hot and cold memory (or straddling
@@ -721,10 +724,20 @@ struct damonctl_hugepage_plan;
 DAMONCTL_API int damonctl_hugepage_plan_new(unsigned int confirm,
 					    struct damonctl_hugepage_plan **out);
 DAMONCTL_API void damonctl_hugepage_plan_free(struct damonctl_hugepage_plan *p);
+/* What makes a region hot: a scheme's access pattern, each field a [min, max] bound (bytes,
+ * samples with an access per aggregation interval, aggregation intervals). */
+enum damonctl_pattern_field {
+	DAMONCTL_PAT_SZ_MIN, DAMONCTL_PAT_SZ_MAX, DAMONCTL_PAT_NR_ACCESSES_MIN,
+	DAMONCTL_PAT_NR_ACCESSES_MAX, DAMONCTL_PAT_AGE_MIN, DAMONCTL_PAT_AGE_MAX, DAMONCTL_PAT_NR
+};
+/* The access pattern of scheme @s. */
+DAMONCTL_API void damonctl_scheme_pattern(const struct damonctl_scheme *s,
+					  uint64_t pattern[DAMONCTL_PAT_NR]);
 DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 						struct damonctl_hugepage_plan *p, int pid,
 						const struct damonctl_rec_region *regions,
-						size_t nr, const struct damonctl_scheme *pattern);
+						size_t nr,
+						const uint64_t pattern[DAMONCTL_PAT_NR]);
 /* What the last observation found, in bytes (ages in aggregation intervals). */
 enum damonctl_hplan_value {
 	DAMONCTL_HPLAN_HOT_HUGE,	/* hot and huge already */

@@ -78,7 +78,8 @@ def main():
             c.eq(ka['refresh_ms'] / 1000, 'damonc_kdamond_refresh_interval_seconds', **kl)
         agent = ka.get('agent')
         fallbacks = agent['fallbacks'] if agent else []
-        collapsed_by_agent = {f['scheme']: f for f in fallbacks if f['kind'] == 'collapse'}
+        collapsed_by_agent = {f['scheme']: f for f in fallbacks if f['kind'] == 'collapse'
+                              and f.get('collapsed_by', 'agent') == 'agent'}
         fed = {(f['scheme'], f['goal']) for f in fallbacks if f['kind'] == 'hugepage_mem_bp'}
         if agent:
             c.eq(0 if agent['served_by'] == 'none' else 1, 'damonc_agent_serving', **kl)

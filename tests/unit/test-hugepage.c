@@ -116,6 +116,7 @@ static void test_plan_own_memory(void **state)
 	struct damonctl_context *c = damonctl_kdamond_add_context(k);
 	struct damonctl_scheme *s = damonctl_context_add_scheme(c);
 	struct damonctl_rec_region regs[3];
+	uint64_t pat[DAMONCTL_PAT_NR];
 	struct damonctl_ctx *ctx;
 	struct found f = { 0 };
 	int pidfd;
@@ -146,6 +147,9 @@ static void test_plan_own_memory(void **state)
 	damonctl_scheme_set(s, DAMONCTL_SCHEME_NR_ACCESSES_MAX, UINT32_MAX);
 	damonctl_scheme_set(s, DAMONCTL_SCHEME_AGE_MIN, 2);
 	damonctl_scheme_set(s, DAMONCTL_SCHEME_AGE_MAX, UINT32_MAX);
+	damonctl_scheme_pattern(s, pat);
+	assert_int_equal(pat[DAMONCTL_PAT_NR_ACCESSES_MIN], 5);
+	assert_int_equal(pat[DAMONCTL_PAT_AGE_MAX], UINT32_MAX);
 	/* [b+1M, b+9M): hot, 20 accesses (holds whole pages 1..3, page 2 huge);
 	 * [b+9M, b+12M): hot, 10 accesses (no whole page: 10M..12M is page 5, which it holds);
 	 * [b+12M, b+16M): cold for 30 aggregations */
@@ -153,7 +157,7 @@ static void test_plan_own_memory(void **state)
 	regs[1] = (struct damonctl_rec_region){ b + (9 << 20), b + (12 << 20), 10, 4, 0 };
 	regs[2] = (struct damonctl_rec_region){ b + (12 << 20), b + (16 << 20), 0, 30, 0 };
 	assert_int_equal(damonctl_hugepage_plan_new(2, &p), 0);
-	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, s), 0);
+	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	/* hot once: nothing confirmed yet */
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 0);
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_HUGE), HP);
@@ -161,7 +165,7 @@ static void test_plan_own_memory(void **state)
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE), 0);
 
 	/* twice: pages 1 and 3 (20 accesses) before page 5 (10), page 2 is huge already */
-	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, s), 0);
+	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 3);
 	assert_int_equal(damonctl_hugepage_plan_candidate(p, 0), b + HP);
 	assert_int_equal(damonctl_hugepage_plan_candidate(p, 1), b + 3 * HP);
@@ -170,15 +174,15 @@ static void test_plan_own_memory(void **state)
 
 	/* a page hot once, then in a cold region, is no candidate: the count starts over */
 	regs[0].nr_accesses = 0;
-	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, s), 0);
+	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 1);
 	assert_int_equal(damonctl_hugepage_plan_candidate(p, 0), b + 5 * HP);
 	/* the huge page now sits in a cold region: budget gone cold, with its age */
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE), HP);
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE), 4);
 	regs[0].nr_accesses = 20;
-	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, s), 0);
-	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, s), 0);
+	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
+	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 3);
 
 	/* collapsing from user space: the first two only */
