@@ -50,19 +50,19 @@ grep -qx 'damonc_agent_running 0' "$W/idle.prom" || fail "agent: $OUT"
 ! grep -q '^damonc_kdamond_' "$W/idle.prom" || fail "series of a kdamond that is not there"
 
 start_hotcold --hot 16M --cold 16M
-agent=yes
 if emu_profile_since "$PROFILE" 6.2; then
 	expect_rc 0 "$D" start --action collapse --pid "$HC_PID" --goal-bp 3000 --goal-scope pid
-	# the kernel collapses and measures the goal itself only from `next` on
-	[ "$PROFILE" != next ] || agent=
 else
 	expect_rc 0 "$D" start --action pageout --pid "$HC_PID" --quota-size 4MiB --min-age 1s
-	agent=
 fi
+# the agent's rounds, or nothing when no agent has a part in the kdamond
 status_rounds() {
-	"$D" --json status | /usr/bin/python3 -c \
-		'import json, sys; print(json.load(sys.stdin)["kdamonds"][0]["agent"]["rounds"])'
+	"$D" --json status | /usr/bin/python3 -c '
+import json, sys
+a = json.load(sys.stdin)["kdamonds"][0].get("agent")
+print(a["rounds"] if a else "")'
 }
+agent=$(status_rounds)
 if [ -n "$agent" ]; then
 	served() { [ "$(status_rounds)" -ge 2 ]; }
 	wait_until 30 served
