@@ -28,6 +28,7 @@ hc_huge() {
 	BUF_A=${l#* hot=}
 	BUF_A=${BUF_A%% *}
 	BUF_B=${l#* cold=}
+	BUF_B=${BUF_B%% *}
 }
 in_band() { # goal: the process within 10% of it
 	local bp

@@ -85,7 +85,7 @@ hc_huge() {
 	done
 	_l=$(grep '^huge ' /tmp/hotcold.out | tail -n 1)
 	BUF_A=$(echo "$_l" | sed 's/.* hot=\([-0-9]*\) .*/\1/')
-	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\)$/\1/')
+	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\) .*/\1/')
 }
 # Wait (up to 300 s: TCG is slow, and MADV_COLLAPSE copies memory) until the process is within
 # 10% of goal $1; sets T_GOAL (ms from $T0) and BP.
