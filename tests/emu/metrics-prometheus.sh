@@ -100,7 +100,11 @@ scraped_rounds() {
 		awk '$1 == "damonc_agent_rounds_total{kdamond=\"0\"}" { print $2 }'
 }
 rounds_seen() { [ "$(scraped_rounds)" -ge 3 ] 2>/dev/null; }
-wait_until 60 rounds_seen
+for ((i = 0; i < 300; i++)); do
+	rounds_seen && break
+	sleep 0.2
+done
+rounds_seen || { cat "$W/agent.log" >&2; fail "node_exporter showed no 3 rounds of the agent within 60 s"; }
 # status before, then a textfile written after it (each write is a new file, renamed into
 # place), scraped, then status again: counters lie between the two
 inode=$(stat -c %i "$TEXTDIR/damonc.prom")

@@ -65,7 +65,11 @@ print(a["rounds"] if a else "")'
 agent=$(status_rounds)
 if [ -n "$agent" ]; then
 	served() { [ "$(status_rounds)" -ge 2 ]; }
-	wait_until 30 served
+	for ((i = 0; i < 300; i++)); do
+		served && break
+		sleep 0.2
+	done
+	served || { agent_log >&2; fail "the agent did not serve 2 rounds within 60 s"; }
 fi
 
 # While it runs: every format, and the values of status --json.
