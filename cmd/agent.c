@@ -40,6 +40,7 @@
 #include "agent.h"
 #include "agent_stats.h"
 #include "fallback.h"
+#include "metrics.h"
 #include "started.h"
 
 #define HPAGE (UINT64_C(2) << 20)
@@ -141,6 +142,7 @@ struct agent {
 	struct served *sv;
 	unsigned int nr;
 	bool served_any;
+	struct metrics_textfile *textfile;	/* --metrics-textfile, or NULL */
 };
 
 static bool proc_alive(struct cli *cli, int pid)
@@ -1551,6 +1553,9 @@ static int serve(struct agent *ag)
 				}
 			}
 		}
+		/* damonc-metrics(1): the textfile, rewritten after the rounds (once a second) */
+		if (ag->textfile)
+			metrics_textfile_update(ag->cli, ag->textfile, false);
 		if (!ag->nr && !ag->persist) {
 			agent_log(ag->served_any ? "nothing left to serve: exiting" :
 				  "nothing to serve: exiting");
@@ -1753,9 +1758,10 @@ static struct {
 	bool leave_running;
 	bool follow_children;
 	bool persist;
+	struct metrics_textfile textfile;
 } ao;
 
-enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST };
+enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST, O_METRICS };
 
 static const struct opt agent_opts[] = {
 	{ "leave-running", O_LEAVE, OV_NONE, NULL,
@@ -1764,13 +1770,13 @@ static const struct opt agent_opts[] = {
 	  "add new children of every target as targets of its kdamond" },
 	{ "persist", O_PERSIST, OV_NONE, NULL,
 	  "keep running when nothing is left to serve (as a service)" },
+	{ "metrics-textfile", O_METRICS, OV_FILE, "FILE",
+	  "keep FILE (*.prom) fresh with damonc metrics for node_exporter's textfile collector" },
 	{ 0 },
 };
 
 static int agent_parse(struct cli *cli, int key, const char *arg)
 {
-	(void)cli;
-	(void)arg;
 	switch (key) {
 	case O_LEAVE:
 		ao.leave_running = true;
@@ -1781,6 +1787,8 @@ static int agent_parse(struct cli *cli, int key, const char *arg)
 	case O_PERSIST:
 		ao.persist = true;
 		return 0;
+	case O_METRICS:
+		return metrics_textfile_option(cli, arg, &ao.textfile);
 	}
 	return EXIT_USAGE;
 }
@@ -1788,7 +1796,8 @@ static int agent_parse(struct cli *cli, int key, const char *arg)
 static int agent_run(struct cli *cli, int argc, char **argv)
 {
 	struct agent ag = { .cli = cli, .only = -1, .leave_running = ao.leave_running,
-			    .follow_children = ao.follow_children, .persist = ao.persist };
+			    .follow_children = ao.follow_children, .persist = ao.persist,
+			    .textfile = &ao.textfile };
 	int lockfd, i;
 
 	if (argc)
@@ -1813,13 +1822,14 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 	serve(&ag);
 	agent_log("exiting");
 	unlock_agent(cli, lockfd);
+	metrics_textfile_update(cli, &ao.textfile, true);	/* the agent no longer runs */
 	return EXIT_OK;
 }
 
 const struct cmd cmd_agent = {
 	.name = "agent",
 	.summary = "serve the user-space fallbacks of damonc's kdamonds (huge-page goal, collapse)",
-	.usage = "[--leave-running] [--follow-children] [--persist]",
+	.usage = "[--leave-running] [--follow-children] [--persist] [--metrics-textfile FILE]",
 	.opts = agent_opts,
 	.parse = agent_parse,
 	.run = agent_run,

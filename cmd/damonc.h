@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
@@ -41,6 +42,7 @@ enum opt_value {
 	OV_GOAL,	/* METRIC=VALUE[,nid=N][,path=P] */
 	OV_REGION,	/* START-END */
 	OV_FORMAT,
+	OV_EXPOSITION,	/* prometheus | openmetrics */
 };
 
 struct opt {
@@ -117,6 +119,10 @@ int read_all(const char *path, char **out);
 int read_json_file(const char *path, json_object **root);
 /* mkdir -p; -errno. */
 int make_dirs(const char *path);
+/* Write @len bytes of @data to @path atomically: to a file beside it, then renamed over it
+ * (a reader sees the old file or the new one, never half of one). @mode: the new file's
+ * permissions (0: 0644 less the umask). The directory must exist. */
+int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode);
 /* Write it atomically (aside, then renamed), making the directories it needs. */
 int write_json_file(const char *path, json_object *root);
 

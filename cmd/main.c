@@ -15,7 +15,7 @@
 #include "damonc.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
-	cmd_agent, cmd_record;
+	cmd_agent, cmd_record, cmd_metrics;
 
 const struct cmd *const damonc_cmds[] = {
 	&cmd_status,
@@ -26,6 +26,7 @@ const struct cmd *const damonc_cmds[] = {
 	&cmd_report,
 	&cmd_agent,
 	&cmd_record,
+	&cmd_metrics,
 	NULL,
 };
 
@@ -124,6 +125,7 @@ static const char *value_kind(enum opt_value v)
 		[OV_OPS] = "ops", [OV_METRIC] = "metric", [OV_TUNER] = "tuner",
 		[OV_FILTER] = "filter", [OV_RANGE] = "range", [OV_GOAL] = "goal",
 		[OV_REGION] = "region", [OV_FORMAT] = "format",
+		[OV_EXPOSITION] = "exposition",
 	};
 
 	return names[v];
@@ -155,6 +157,10 @@ static int list_values(const char *kind)
 	unsigned int i, j;
 	const char *kw;
 
+	if (!strcmp(kind, "exposition")) {
+		printf("prometheus\nopenmetrics\n");
+		return EXIT_OK;
+	}
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		if (strcmp(sets[i].kind, kind))
 			continue;

@@ -22,10 +22,11 @@
 
 #include "agent_stats.h"
 #include "agent_view.h"
-#include "fallback.h"
 #include "hugepage_record.h"
 #include "khugepaged.h"
+#include "scheme_view.h"
 #include "started.h"
+#include "thp.h"
 
 #define MAX_PIDS 16
 #define TOP_VMAS 5
@@ -94,27 +95,6 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 
 /* ---- the data model: gathered once, rendered as text or JSON ---- */
 
-static const char *const thp_files[] = {
-	"kernel/mm/transparent_hugepage/enabled",
-	"kernel/mm/transparent_hugepage/defrag",
-	"kernel/mm/transparent_hugepage/shmem_enabled",
-	"kernel/mm/transparent_hugepage/khugepaged/defrag",
-	"kernel/mm/transparent_hugepage/khugepaged/pages_to_scan",
-	"kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs",
-	"kernel/mm/transparent_hugepage/khugepaged/max_ptes_none",
-	"kernel/mm/transparent_hugepage/khugepaged/pages_collapsed",
-	"kernel/mm/transparent_hugepage/khugepaged/full_scans",
-};
-
-static const char *const vmstat_names[] = {
-	"thp_fault_alloc", "thp_fault_fallback", "thp_collapse_alloc",
-	"thp_collapse_alloc_failed", "thp_file_alloc", "thp_split_page",
-	"thp_split_page_failed", "thp_deferred_split_page", "thp_split_pmd",
-	"thp_zero_page_alloc", "thp_swpout", "thp_swpout_fallback",
-};
-#define NR_VMSTAT (sizeof(vmstat_names) / sizeof(vmstat_names[0]))
-#define NR_THP (sizeof(thp_files) / sizeof(thp_files[0]))
-
 struct vma_cov {
 	uint64_t start, end, rss, anon_huge;
 	char name[64];
@@ -128,36 +108,14 @@ struct proc_report {
 	unsigned int nr_most, nr_least;
 };
 
-struct scheme_report {
-	unsigned int kdamond, scheme;
-	char action[24];
-	bool ours;
-	bool agent;			/* the agent collapses or feeds the goal */
-	char tuner[16];
-	unsigned int nr_goals;
-	struct { char metric[32]; uint64_t target, current; bool fed; } goals[8];
-	bool has_effective;
-	uint64_t effective_bytes;
-	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
-	bool agent_collapses;		/* the agent, not the kernel, collapses */
-	bool agent_paces;		/* the kernel collapses what the agent allows it */
-	struct agent_stats hot;		/* the agent's last look at hot and cold memory */
-	uint64_t agent_nr_applied, agent_sz_applied;
-	uint64_t agent_nr_tried, agent_sz_tried, agent_qt_exceeds, agent_sz_collapsed;
-	enum agent_server server;	/* who serves the agent's part now */
-	int server_pid;
-};
-
 struct hp_report {
-	char thp[NR_THP][64];
-	bool thp_has[NR_THP];
-	uint64_t vmstat[NR_VMSTAT];
+	struct thp_state thp;
 	struct damonctl_meminfo mem;
 	uint64_t used, huge, bp;
 	unsigned int nr_procs;
 	struct proc_report procs[MAX_PIDS];
 	unsigned int nr_schemes;
-	struct scheme_report schemes[64];
+	struct scheme_view schemes[64];
 	bool khp_traced;
 	struct khp_scans khp;
 };
@@ -241,115 +199,13 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 		if (e && e->fbs.nr)
 			agent_stats_load(cli->ctx, i, &ast);
 		damonctl_for_each_scheme(c, s, si) {
-			const char *action = damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION);
-			struct scheme_report *sr;
-			struct damonctl_goal *g;
-			unsigned int gi, f;
-			bool hp = !strcmp(action, "collapse") || !strcmp(action, "hugepage");
-
-			for (f = 0; e && f < e->fbs.nr; f++)
-				if (e->fbs.fb[f].scheme == si)
-					hp = true;
-			damonctl_for_each_goal(s, g, gi)
-				if (!strcmp(damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC),
-					    "hugepage_mem_bp"))
-					hp = true;
-			if (!hp || rep->nr_schemes >= 64)
-				continue;
-			sr = &rep->schemes[rep->nr_schemes++];
-			memset(sr, 0, sizeof(*sr));
-			sr->kdamond = i;
-			sr->scheme = si;
-			sr->ours = e != NULL;
-			if (e && started_needs_agent(e))
-				sr->server = agent_view_server(cli, e, &sr->server_pid);
-			snprintf(sr->action, sizeof(sr->action), "%s", action);
-			if (damonctl_scheme_has(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER))
-				snprintf(sr->tuner, sizeof(sr->tuner), "%s", damonctl_scheme_get_str(
-					s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER));
-			damonctl_for_each_goal(s, g, gi) {
-				if (sr->nr_goals >= 8)
-					break;
-				snprintf(sr->goals[sr->nr_goals].metric, 32, "%s",
-					 damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC));
-				sr->goals[sr->nr_goals].target =
-					damonctl_goal_get(g, DAMONCTL_GOAL_TARGET_VALUE);
-				sr->goals[sr->nr_goals].current =
-					damonctl_goal_get(g, DAMONCTL_GOAL_CURRENT_VALUE);
-				for (f = 0; e && f < e->fbs.nr; f++)
-					if (e->fbs.fb[f].kind == FB_HUGEPAGE_GOAL &&
-					    e->fbs.fb[f].scheme == si && e->fbs.fb[f].goal == gi) {
-						/* the agent's stand-in: show what it stands for */
-						snprintf(sr->goals[sr->nr_goals].metric, 32,
-							 "hugepage_mem_bp");
-						sr->goals[sr->nr_goals].fed = true;
-						sr->agent = true;
-					}
-				sr->nr_goals++;
-			}
-			for (f = 0; e && f < e->fbs.nr; f++) {
-				const struct fallback *fb = &e->fbs.fb[f];
-
-				if (fb->kind != FB_COLLAPSE || fb->scheme != si)
-					continue;
-				sr->agent = true;
-				sr->hot = ast;
-				for (unsigned int a = 0; a < ast.nr; a++) {
-					if (ast.s[a].scheme != si)
-						continue;
-					sr->agent_nr_applied = ast.s[a].nr_applied;
-					sr->agent_sz_applied = ast.s[a].sz_applied;
-					sr->agent_nr_tried = ast.s[a].nr_tried;
-					sr->agent_sz_tried = ast.s[a].sz_tried;
-					sr->agent_qt_exceeds = ast.s[a].qt_exceeds;
-					sr->agent_sz_collapsed = ast.s[a].sz_collapsed;
-				}
-				if (fb->by_kernel) {
-					sr->agent_paces = true;
-					continue;
-				}
-				sr->agent_collapses = true;
-				snprintf(sr->action, sizeof(sr->action), "collapse");
-				if (fb->target_bp && sr->nr_goals < 8) {
-					snprintf(sr->goals[sr->nr_goals].metric, 32, "hugepage_mem_bp");
-					sr->goals[sr->nr_goals].target = fb->target_bp;
-					sr->goals[sr->nr_goals].current = ast.measured_bp;
-					sr->goals[sr->nr_goals].fed = true;
-					sr->nr_goals++;
-				}
-			}
-			sr->has_effective = damonctl_scheme_has(s,
-						DAMONCTL_SCHEME_QUOTA_EFFECTIVE_BYTES);
-			sr->effective_bytes = damonctl_scheme_get(s,
-						DAMONCTL_SCHEME_QUOTA_EFFECTIVE_BYTES);
-			sr->nr_tried = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_NR_TRIED);
-			sr->sz_tried = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_SZ_TRIED);
-			sr->nr_applied = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_NR_APPLIED);
-			sr->sz_applied = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_SZ_APPLIED);
-			sr->qt_exceeds = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_QT_EXCEEDS);
+			if (scheme_view_is_hugepage(e, s, si) && rep->nr_schemes < 64)
+				scheme_view_read(cli, e, e && e->fbs.nr ? &ast : NULL, i, s, si,
+						 &rep->schemes[rep->nr_schemes++]);
 		}
 	}
 	damonctl_tree_free(t);
 	return 0;
-}
-
-/* Ask damonc's own running kdamonds for fresh stats (never anyone else's). */
-static void refresh_ours(struct cli *cli, const struct started *started)
-{
-	unsigned int i;
-
-	for (i = 0; i < started->nr; i++) {
-		int pid = -1;
-
-		if (damonctl_kdamond_is_running(cli->ctx, started->e[i].kdamond, &pid) != 1 ||
-		    pid != started->e[i].pid)
-			continue;
-		damonctl_kdamond_cmd(cli->ctx, started->e[i].kdamond,
-				     DAMONCTL_CMD_UPDATE_SCHEMES_STATS);
-		damonctl_kdamond_cmd(cli->ctx, started->e[i].kdamond,
-				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
-	}
-	damonctl_clear_error(cli->ctx);
 }
 
 static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
@@ -365,10 +221,7 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	rep->used = damonctl_meminfo_used(&rep->mem);
 	rep->huge = damonctl_meminfo_huge(&rep->mem);
 	rep->bp = damonctl_meminfo_hugepage_bp(&rep->mem);
-	for (i = 0; i < NR_THP; i++)
-		rep->thp_has[i] = !damonctl_sys_read(cli->ctx, thp_files[i], rep->thp[i],
-						     sizeof(rep->thp[i]));
-	damonctl_vmstat_read(cli->ctx, vmstat_names, rep->vmstat, NR_VMSTAT);
+	thp_read(cli->ctx, &rep->thp);
 	for (i = 0; i < ro.nr_pids; i++) {
 		struct proc_report *p = &rep->procs[rep->nr_procs++];
 		struct vma_ctx vc = { p };
@@ -390,7 +243,7 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	if (started_load(cli->ctx, &started))
 		memset(&started, 0, sizeof(started));
 	if (ro.refresh)
-		refresh_ours(cli, &started);
+		started_refresh_stats(cli->ctx, &started, false);
 	r = gather_schemes(cli, rep, &started);
 	started_free(&started);
 	if (r && r != -ENOENT)
@@ -401,23 +254,6 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 
 /* ---- rendering ---- */
 
-static const char *leaf(const char *path)
-{
-	const char *p = strrchr(path, '/');
-
-	return p ? p + 1 : path;
-}
-
-static uint64_t thp_number(const struct hp_report *rep, const char *leafname)
-{
-	unsigned int i;
-
-	for (i = 0; i < NR_THP; i++)
-		if (rep->thp_has[i] && !strcmp(leaf(thp_files[i]), leafname))
-			return strtoull(rep->thp[i], NULL, 10);
-	return 0;
-}
-
 /* Who made the huge pages, since boot: page faults, khugepaged's collapses, and the rest of
  * the collapses (thp_collapse_alloc counts khugepaged's and MADV_COLLAPSE's together). */
 static void made_by(const struct hp_report *rep, uint64_t *fault, uint64_t *khp, uint64_t *madv)
@@ -426,13 +262,13 @@ static void made_by(const struct hp_report *rep, uint64_t *fault, uint64_t *khp,
 	unsigned int i;
 
 	*fault = 0;
-	for (i = 0; i < NR_VMSTAT; i++) {
-		if (!strcmp(vmstat_names[i], "thp_fault_alloc"))
-			*fault = rep->vmstat[i];
-		else if (!strcmp(vmstat_names[i], "thp_collapse_alloc"))
-			all = rep->vmstat[i];
+	for (i = 0; i < THP_NR_VMSTAT; i++) {
+		if (!strcmp(thp_vmstat_names[i], "thp_fault_alloc"))
+			*fault = rep->thp.vmstat[i];
+		else if (!strcmp(thp_vmstat_names[i], "thp_collapse_alloc"))
+			all = rep->thp.vmstat[i];
 	}
-	*khp = thp_number(rep, "pages_collapsed");
+	*khp = thp_khugepaged_number(&rep->thp, "pages_collapsed");
 	*madv = all > *khp ? all - *khp : 0;
 }
 
@@ -462,16 +298,16 @@ static void print_text(const struct hp_report *rep)
 	       fmt_size(rep->mem.shmem_huge, b, sizeof(b)),
 	       fmt_size(rep->mem.file_huge, c, sizeof(c)));
 	printf("  THP:");
-	for (i = 0; i < 3; i++)
-		if (rep->thp_has[i])
-			printf(" %s=%s", leaf(thp_files[i]), rep->thp[i]);
+	for (i = 0; i < THP_NR_MODES; i++)
+		if (rep->thp.has[i])
+			printf(" %s=%s", thp_files[i].name, rep->thp.value[i]);
 	printf("\n  khugepaged:");
-	for (i = 3; i < NR_THP; i++)
-		if (rep->thp_has[i])
-			printf(" %s=%s", leaf(thp_files[i]), rep->thp[i]);
+	for (i = THP_NR_MODES; i < THP_NR_FILES; i++)
+		if (rep->thp.has[i])
+			printf(" %s=%s", thp_files[i].name, rep->thp.value[i]);
 	printf("\n  vmstat:");
-	for (i = 0; i < NR_VMSTAT; i++)
-		printf(" %s=%" PRIu64, vmstat_names[i], rep->vmstat[i]);
+	for (i = 0; i < THP_NR_VMSTAT; i++)
+		printf(" %s=%" PRIu64, thp_vmstat_names[i], rep->thp.vmstat[i]);
 	printf("\n");
 	{
 		uint64_t fault, khp, madv;
@@ -506,7 +342,7 @@ static void print_text(const struct hp_report *rep)
 		}
 	}
 	for (i = 0; i < rep->nr_schemes; i++) {
-		const struct scheme_report *s = &rep->schemes[i];
+		const struct scheme_view *s = &rep->schemes[i];
 		char who[256];
 
 		if (s->agent)
@@ -573,16 +409,18 @@ static json_object *report_json(const struct hp_report *rep)
 	json_object *schemes = json_object_new_array();
 	unsigned int i, j;
 
-	for (i = 0; i < NR_THP; i++) {
+	for (i = 0; i < THP_NR_FILES; i++) {
 		char key[64];
 
-		if (!rep->thp_has[i])
+		if (!rep->thp.has[i])
 			continue;
-		snprintf(key, sizeof(key), "%s%s", i >= 3 ? "khugepaged_" : "", leaf(thp_files[i]));
-		json_object_object_add(thp, key, json_object_new_string(rep->thp[i]));
+		snprintf(key, sizeof(key), "%s%s", i >= THP_NR_MODES ? "khugepaged_" : "",
+			 thp_files[i].name);
+		json_object_object_add(thp, key, json_object_new_string(rep->thp.value[i]));
 	}
-	for (i = 0; i < NR_VMSTAT; i++)
-		json_object_object_add(vm, vmstat_names[i], json_object_new_uint64(rep->vmstat[i]));
+	for (i = 0; i < THP_NR_VMSTAT; i++)
+		json_object_object_add(vm, thp_vmstat_names[i],
+				       json_object_new_uint64(rep->thp.vmstat[i]));
 	json_object_object_add(mem, "total", json_object_new_uint64(rep->mem.total));
 	json_object_object_add(mem, "free", json_object_new_uint64(rep->mem.free));
 	json_object_object_add(mem, "used", json_object_new_uint64(rep->used));
@@ -653,7 +491,7 @@ static json_object *report_json(const struct hp_report *rep)
 	}
 	json_object_object_add(doc, "processes", procs);
 	for (i = 0; i < rep->nr_schemes; i++) {
-		const struct scheme_report *s = &rep->schemes[i];
+		const struct scheme_view *s = &rep->schemes[i];
 		json_object *o = json_object_new_object(), *goals = json_object_new_array();
 		json_object *st = json_object_new_object();
 
@@ -735,9 +573,7 @@ static uint64_t collapsed_bytes(const struct hp_report *rep)
 	unsigned int i;
 
 	for (i = 0; i < rep->nr_schemes; i++)
-		if (!strcmp(rep->schemes[i].action, "collapse"))
-			sum += rep->schemes[i].agent_collapses ? rep->schemes[i].agent_sz_applied :
-				rep->schemes[i].sz_applied;
+		sum += scheme_view_collapsed(&rep->schemes[i]);
 	return sum;
 }
 

@@ -259,12 +259,46 @@ int make_dirs(const char *path)
 	return 0;
 }
 
+int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode)
+{
+	char tmp[4200];
+	int r = 0, fd;
+
+	/* written aside in the same directory and renamed: a reader never sees half a file */
+	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (mode && fchmod(fd, mode))
+		r = -errno;
+	while (!r && len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : -EIO;
+			break;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
 int write_json_file(const char *path, json_object *root)
 {
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
-	char dir[4096], tmp[4200], *slash;
+	char dir[4096], *slash, *buf;
 	size_t len = strlen(text);
-	int r = 0, fd;
+	int r;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
@@ -274,18 +308,12 @@ int write_json_file(const char *path, json_object *root)
 		if (r)
 			return r;
 	}
-	/* written aside and renamed: a reader never sees half a file */
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
-		r = -EIO;
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
+	buf = malloc(len + 2);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, text, len);
+	memcpy(buf + len, "\n", 2);
+	r = write_file_atomic(path, buf, len + 1, 0);
+	free(buf);
 	return r;
 }

@@ -49,6 +49,9 @@ _damonc()
 		mapfile -t COMPREPLY < <(compgen -W "$(damonc --list-values "$kind" 2>/dev/null)" -- "$cur")
 		compopt -o nospace 2>/dev/null
 		return ;;
+	exposition)
+		mapfile -t COMPREPLY < <(compgen -W "$(damonc --list-values "$kind" 2>/dev/null)" -- "$cur")
+		return ;;
 	flag | "") ;;
 	*) return ;;	# a value to type: time, size, percent, ...
 	esac

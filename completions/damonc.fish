@@ -45,7 +45,7 @@ end
 function __damonc_values
 	set -l kind (__damonc_value_kind)
 	switch "$kind"
-		case action ops metric tuner filter
+		case action ops metric tuner filter exposition
 			damonc --list-values $kind 2>/dev/null
 		case pid
 			__fish_complete_pids

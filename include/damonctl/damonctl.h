@@ -650,6 +650,10 @@ DAMONCTL_API int damonctl_proc_children(struct damonctl_ctx *ctx, int pid, int *
 /* The command line of @pid, its arguments separated by NULs: the length, or -errno. */
 DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *buf,
 				       size_t size);
+/* The CPU time process or kernel thread @pid has used so far, user and system, in
+ * microseconds (/proc/PID/stat; a kdamond's is its thread's): 0, or -errno (-ESRCH when it
+ * does not exist). */
+DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint64_t *us);
 
 /* Counters of /proc/vmstat by name (0 when absent); returns how many were found. */
 DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,

@@ -16,6 +16,8 @@
 #   phase   the hot set moves (hotcold's SIGUSR2): the budget stays spent in memory gone cold,
 #           which report hugepage shows (bytes, how long idle); tune --goal-bp 3000 then
 #           collapses the newly hot buffer only.
+# In the band phase, `damonc metrics` between two `damonc --json status` (DATA m0, m1, m2),
+# which the host checks (tests/vm/check-metrics).
 # shellcheck source=tests/vm/guest/lib.sh
 . /vm/lib.sh
 
@@ -45,6 +47,10 @@ dc_status() { damonc status; }
 dc_report() { damonc report hugepage --pid "$1"; }
 # shellcheck disable=SC2317
 dc_report_khp() { damonc report hugepage --khugepaged-trace 2s; }
+# shellcheck disable=SC2317
+dc_status_json() { damonc --json status; }
+# shellcheck disable=SC2317
+dc_metrics() { damonc metrics; }
 dc_agent_pid() { cat /run/damonc/agent.pid 2>/dev/null; }
 # The figures, for people (a comment) and for the host's benchmarks (a DATA line).
 figures() {
@@ -144,6 +150,13 @@ if [ -e /sys/kernel/tracing/events/huge_memory/mm_khugepaged_scan_pmd ]; then
 	check "report counts khugepaged's scans" grep -q "khugepaged's scans in 2 s: " /tmp/out
 else
 	expect_rc 2 "damonc report hugepage --khugepaged-trace 2s (no such event here)" dc_report_khp
+fi
+# damonc metrics on this kernel, between two status --json: the host checks them
+# (tests/vm/check-metrics: promtool check metrics, the values against status --json).
+if damonc metrics --help >/dev/null 2>&1; then
+	dc_status_json >/tmp/m0 && dc_metrics >/tmp/m1 && dc_status_json >/tmp/m2
+	check "damonc metrics, between two damonc --json status" test $? = 0
+	for f in m0 m1 m2; do sed "s/^/DATA $f /" "/tmp/$f" >>"$VM_OUT"; done
 fi
 
 # --- tune: goal 3000 bp online -------------------------------------------------------------
