@@ -401,11 +401,24 @@ static json_object *proc_json(const struct proc_report *p)
 	return o;
 }
 
+/* The system's ratio and what it is made of, as the report and each --watch sample have it:
+ * {"memory": {"used", "huge"}, "hugepage_bp"} (the report adds more to both). */
+static json_object *system_ratio_json(const struct hp_report *rep)
+{
+	json_object *sys = json_object_new_object(), *mem = json_object_new_object();
+
+	json_object_object_add(mem, "used", json_object_new_uint64(rep->used));
+	json_object_object_add(mem, "huge", json_object_new_uint64(rep->huge));
+	json_object_object_add(sys, "memory", mem);
+	json_object_object_add(sys, "hugepage_bp", json_object_new_uint64(rep->bp));
+	return sys;
+}
+
 static json_object *report_json(const struct hp_report *rep)
 {
-	json_object *doc = json_doc_new(), *sys = json_object_new_object();
+	json_object *doc = json_doc_new(), *sys = system_ratio_json(rep), *mem;
 	json_object *thp = json_object_new_object(), *vm = json_object_new_object();
-	json_object *mem = json_object_new_object(), *procs = json_object_new_array();
+	json_object *procs = json_object_new_array();
 	json_object *schemes = json_object_new_array();
 	unsigned int i, j;
 
@@ -421,15 +434,12 @@ static json_object *report_json(const struct hp_report *rep)
 	for (i = 0; i < THP_NR_VMSTAT; i++)
 		json_object_object_add(vm, thp_vmstat_names[i],
 				       json_object_new_uint64(rep->thp.vmstat[i]));
+	json_object_object_get_ex(sys, "memory", &mem);
 	json_object_object_add(mem, "total", json_object_new_uint64(rep->mem.total));
 	json_object_object_add(mem, "free", json_object_new_uint64(rep->mem.free));
-	json_object_object_add(mem, "used", json_object_new_uint64(rep->used));
 	json_object_object_add(mem, "anon_huge", json_object_new_uint64(rep->mem.anon_huge));
 	json_object_object_add(mem, "shmem_huge", json_object_new_uint64(rep->mem.shmem_huge));
 	json_object_object_add(mem, "file_huge", json_object_new_uint64(rep->mem.file_huge));
-	json_object_object_add(mem, "huge", json_object_new_uint64(rep->huge));
-	json_object_object_add(sys, "memory", mem);
-	json_object_object_add(sys, "hugepage_bp", json_object_new_uint64(rep->bp));
 	{
 		json_object *made = json_object_new_object();
 		uint64_t fault, khp, madv;
@@ -613,9 +623,8 @@ static int watch(struct cli *cli)
 			snprintf(a, sizeof(a), "%.3f", secs);
 			json_object_object_add(o, "time", json_object_new_double_s(strtod(a, NULL), a));
 			json_object_object_add(o, "timestamp", json_object_new_int64(time(NULL)));
-			json_object_object_add(o, "used", json_object_new_uint64(rep->used));
-			json_object_object_add(o, "huge", json_object_new_uint64(rep->huge));
-			json_object_object_add(o, "hugepage_bp", json_object_new_uint64(rep->bp));
+			/* the same shape as the single report's: .system.memory.used, ... */
+			json_object_object_add(o, "system", system_ratio_json(rep));
 			json_object_object_add(o, "collapsed", json_object_new_uint64(
 				collapsed_bytes(rep) - base));
 			for (i = 0; i < rep->nr_procs; i++)

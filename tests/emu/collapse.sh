@@ -48,7 +48,8 @@ pid, gone = int(sys.argv[1]), int(sys.argv[2])
 for line in sys.stdin:
     j = json.loads(line)
     assert j["format_version"] == 1 and isinstance(j["time"], (int, float)), j
-    assert j["hugepage_bp"] == j["huge"] * 10000 // j["used"], j
+    m = j["system"]["memory"]
+    assert j["system"]["hugepage_bp"] == m["huge"] * 10000 // m["used"], j
     p, g = j["processes"]
     assert p["pid"] == pid and p["exists"] and p["anon_huge"] >= 32 << 20, p
     assert p["huge"] >= p["anon_huge"], p
