@@ -65,18 +65,49 @@ static const struct cmd *find_cmd(const char *name)
 	return c ? find_in(c->subcmds, space + 1) : NULL;
 }
 
+enum { HELP_WIDTH = 80, HELP_INDENT = 31 };	/* "  " + a 28-column option + " " */
+
+/* @text from column @col (the cursor is there), wrapped at HELP_WIDTH, continued at column
+ * @indent; ends the line. */
+static void print_wrapped(FILE *f, const char *text, int col, int indent)
+{
+	while (*text) {
+		int n = (int)strcspn(text, " ");
+
+		if (col > indent && col + 1 + n > HELP_WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", n, text);
+		col += n;
+		text += n;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+/* An option and its help: the help starts in its column, or on the next line when the
+ * option (with its value) is too long to leave a gap, as GNU tools do. */
 static void print_opts(FILE *f, const struct opt *o)
 {
 	for (; o && o->name; o++) {
-		char left[64];
+		char left[128];
+		int n;
 
 		if (o->key < 256 && o->key > ' ')
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->name,
-				 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->key, o->name,
+				     o->metavar ? " " : "", o->metavar ? o->metavar : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->metavar ? " " : "",
-				 o->metavar ? o->metavar : "");
-		fprintf(f, "  %-28s %s\n", left, o->help);
+			n = snprintf(left, sizeof(left), "      --%s%s%s", o->name,
+				     o->metavar ? " " : "", o->metavar ? o->metavar : "");
+		if (n > HELP_INDENT - 2)
+			fprintf(f, "%s\n%*s", left, HELP_INDENT, "");
+		else
+			fprintf(f, "%-*s", HELP_INDENT, left);
+		print_wrapped(f, o->help, HELP_INDENT, HELP_INDENT);
 	}
 }
 
@@ -113,6 +144,48 @@ static void cmd_usage(const char *name, const struct cmd *c, FILE *f)
 	}
 	fprintf(f, "\nGlobal options:\n");
 	print_opts(f, global_opts);
+}
+
+/* "a, b or c" */
+static void list_names(FILE *f, const struct cmd *const *table)
+{
+	unsigned int i;
+
+	for (i = 0; table[i]; i++)
+		fprintf(f, "%s%s", i ? (table[i + 1] ? ", " : " or ") : "", table[i]->name);
+}
+
+/* damonc help [COMMAND [SUBCOMMAND]]: the usage of what is named, as COMMAND --help prints
+ * it; an unknown name is an error, as it is on the command line. */
+static int help(int argc, char **argv)
+{
+	const struct cmd *c, *sub;
+	char name[64];
+
+	if (!argc) {
+		main_usage(stdout);
+		return EXIT_OK;
+	}
+	c = find_in(damonc_cmds, argv[0]);
+	if (!c) {
+		fprintf(stderr, "damonc: help: unknown command '%s' (see 'damonc --help')\n",
+			argv[0]);
+		return EXIT_USAGE;
+	}
+	if (argc == 1) {
+		cmd_usage(c->name, c, stdout);
+		return EXIT_OK;
+	}
+	sub = find_in(c->subcmds, argv[1]);
+	if (!sub || argc > 2) {
+		fprintf(stderr, "damonc: help: %s '%s%s%s' (see 'damonc help %s')\n",
+			sub ? "too many words after" : "unknown command", c->name, " ",
+			sub ? sub->name : argv[1], c->name);
+		return EXIT_USAGE;
+	}
+	snprintf(name, sizeof(name), "%s %s", c->name, sub->name);
+	cmd_usage(name, sub, stdout);
+	return EXIT_OK;
 }
 
 static const char *value_kind(enum opt_value v)
@@ -323,14 +396,8 @@ int main(int argc, char **argv)
 		main_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[cmd_at], "help")) {
-		if (cmd_at + 1 < argc && (c = find_cmd(argv[cmd_at + 1]))) {
-			cmd_usage(argv[cmd_at + 1], c, stdout);
-			return EXIT_OK;
-		}
-		main_usage(stdout);
-		return cmd_at + 1 < argc ? EXIT_USAGE : EXIT_OK;
-	}
+	if (!strcmp(argv[cmd_at], "help"))
+		return help(argc - cmd_at - 1, argv + cmd_at + 1);
 	c = find_cmd(argv[cmd_at]);
 	if (!c) {
 		fprintf(stderr, "damonc: unknown command '%s' (see 'damonc --help')\n", argv[cmd_at]);
@@ -339,16 +406,25 @@ int main(int argc, char **argv)
 	if (c->subcmds) {
 		const struct cmd *parent = c;
 
-		if (cmd_at + 1 >= argc || argv[cmd_at + 1][0] == '-') {
-			bool help = cmd_at + 1 < argc && (!strcmp(argv[cmd_at + 1], "--help") ||
-							   !strcmp(argv[cmd_at + 1], "-h"));
-
-			cmd_usage(parent->name, parent, help ? stdout : stderr);
-			return help ? EXIT_OK : EXIT_USAGE;
+		if (cmd_at + 1 < argc && (!strcmp(argv[cmd_at + 1], "--help") ||
+					  !strcmp(argv[cmd_at + 1], "-h"))) {
+			cmd_usage(parent->name, parent, stdout);
+			return EXIT_OK;
+		}
+		if (cmd_at + 1 >= argc) {
+			fprintf(stderr, "damonc: %s: which one? ", parent->name);
+			list_names(stderr, parent->subcmds);
+			fprintf(stderr, " (see 'damonc %s --help')\n", parent->name);
+			return EXIT_USAGE;
+		}
+		if (argv[cmd_at + 1][0] == '-') {
+			fprintf(stderr, "damonc: %s: unknown option '%s' (see 'damonc %s --help')\n",
+				parent->name, argv[cmd_at + 1], parent->name);
+			return EXIT_USAGE;
 		}
 		c = find_in(parent->subcmds, argv[++cmd_at]);
 		if (!c) {
-			fprintf(stderr, "damonc %s: unknown command '%s' (see 'damonc %s --help')\n",
+			fprintf(stderr, "damonc: %s: unknown command '%s' (see 'damonc %s --help')\n",
 				parent->name, argv[cmd_at], parent->name);
 			return EXIT_USAGE;
 		}

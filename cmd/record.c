@@ -271,7 +271,7 @@ static int record_live(struct cli *cli)
 		if (r && r != -EPIPE && !e)
 			e = write_error(cli, r);
 		if (!cli->json || fd == STDOUT_FILENO)
-			fprintf(stderr, "damonc record: %" PRIu64 " snapshots of kdamond %u, %.1f KiB "
+			fprintf(stderr, "damonc: record: %" PRIu64 " snapshots of kdamond %u, %.1f KiB "
 				"in %.1f s (%s); %.3f ms of CPU per snapshot\n", nr,
 				capture_kdamond(c), (double)bytes / 1024,
 				(double)(capture_now_ns() - t0) / 1e9,

@@ -376,7 +376,7 @@ static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd)
 			_exit(127);
 		close(pipefd[0]);
 		execvp(argv[0], argv);
-		fprintf(stderr, "damonc start: cannot run '%s': %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "damonc: start: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(pipefd[0]);

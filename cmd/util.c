@@ -38,7 +38,7 @@ int usage_error(const struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "damonc %s: ", cli->cmd_name);
+	fprintf(stderr, "damonc: %s: ", cli->cmd_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -66,7 +66,7 @@ int lib_error(const struct cli *cli, int err, const char *what, ...)
 	va_list ap;
 
 	damonctl_strerror(cli->ctx, err, sentence, sizeof(sentence));
-	fprintf(stderr, "damonc %s: ", cli->cmd_name);
+	fprintf(stderr, "damonc: %s: ", cli->cmd_name);
 	va_start(ap, what);
 	vfprintf(stderr, what, ap);
 	va_end(ap);
