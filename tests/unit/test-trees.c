@@ -270,6 +270,24 @@ static void read_errors(void **state)
 	sysroot_setup(&s, NULL, NULL, NULL);
 	assert_int_equal(damonctl_tree_read(s.ctx, &t), -ENOENT);
 	assert_null(t);
+	{
+		/* the sentence says so, and what to check, not "the tree changed" */
+		char why[1024];
+
+		damonctl_strerror(s.ctx, -ENOENT, why, sizeof(why));
+		assert_non_null(strstr(why, "there is no DAMON sysfs interface at "));
+		assert_non_null(strstr(why, "/sys/kernel/mm/damon/admin: check that the kernel "
+					    "is built with CONFIG_DAMON_SYSFS=y"));
+		assert_non_null(strstr(why, "sysfs is mounted on "));
+		assert_null(strstr(why, "changed under us"));
+		/* a sysroot that does not exist: that is the reason */
+		assert_int_equal(damonctl_set_sysroot(s.ctx, "/nonexistent/damonc-sysroot"), 0);
+		assert_int_equal(damonctl_tree_read(s.ctx, &t), -ENOENT);
+		damonctl_strerror(s.ctx, -ENOENT, why, sizeof(why));
+		assert_non_null(strstr(why, "there is no DAMON sysfs interface at "
+					    "/nonexistent/damonc-sysroot/sys/kernel/mm/damon/admin: "
+					    "the sysroot /nonexistent/damonc-sysroot does not exist"));
+	}
 	sysroot_teardown(&s);
 
 	/* nr_targets says 2, but only one directory exists */
