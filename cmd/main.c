@@ -35,7 +35,9 @@ enum { OPT_SYSROOT = 1000, OPT_JSON, OPT_VERBOSE, OPT_HELP };
 static const struct opt global_opts[] = {
 	{ "sysroot", OPT_SYSROOT, OV_DIR, "DIR",
 	  "use DIR as the root for /sys and /proc (default: $DAMONC_SYSROOT or /)" },
-	{ "json", OPT_JSON, OV_NONE, NULL, "print one JSON document instead of text" },
+	{ "json", OPT_JSON, OV_OPTIONAL, "pretty|compact", "print one JSON document instead of "
+	  "text: pretty (indented) or compact (one line); default: pretty on a terminal, "
+	  "compact otherwise" },
 	{ "verbose", 'v', OV_NONE, NULL, "log every sysfs write to stderr" },
 	{ "help", 'h', OV_NONE, NULL, "show this help" },
 	{ 0 },
@@ -97,12 +99,15 @@ static void print_opts(FILE *f, const struct opt *o)
 		char left[128];
 		int n;
 
+		const char *sep = o->value == OV_OPTIONAL ? "[=" : o->metavar ? " " : "";
+		const char *end = o->value == OV_OPTIONAL ? "]" : "";
+
 		if (o->key < 256 && o->key > ' ')
-			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->key, o->name,
-				     o->metavar ? " " : "", o->metavar ? o->metavar : "");
+			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s%s", o->key, o->name, sep,
+				     o->metavar ? o->metavar : "", end);
 		else
-			n = snprintf(left, sizeof(left), "      --%s%s%s", o->name,
-				     o->metavar ? " " : "", o->metavar ? o->metavar : "");
+			n = snprintf(left, sizeof(left), "      --%s%s%s%s", o->name, sep,
+				     o->metavar ? o->metavar : "", end);
 		if (n > HELP_INDENT - 2)
 			fprintf(f, "%s\n%*s", left, HELP_INDENT, "");
 		else
@@ -115,7 +120,7 @@ static void main_usage(FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "Usage: damonc [--sysroot DIR] [--json] [-v] COMMAND [OPTIONS]\n\n"
+	fprintf(f, "Usage: damonc [--sysroot DIR] [--json[=pretty|compact]] [-v] COMMAND [OPTIONS]\n\n"
 		   "Drive the Linux kernel's DAMON: monitor memory access and manage memory\n"
 		   "(huge pages, reclaim, tiering) from what it finds.\n\nCommands:\n");
 	for (i = 0; damonc_cmds[i]; i++)
@@ -196,7 +201,7 @@ static const char *value_kind(enum opt_value v)
 		[OV_PERCENT] = "percent", [OV_BP] = "bp", [OV_ACTION] = "action",
 		[OV_OPS] = "ops", [OV_METRIC] = "metric", [OV_TUNER] = "tuner",
 		[OV_FILTER] = "filter", [OV_RANGE] = "range", [OV_GOAL] = "goal",
-		[OV_REGION] = "region", [OV_FORMAT] = "format",
+		[OV_REGION] = "region", [OV_FORMAT] = "format", [OV_OPTIONAL] = "optional",
 	};
 
 	return names[v];
@@ -254,7 +259,7 @@ static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts
 		for (o = pass ? global_opts : c->opts; o && o->name; o++)
 			n++;
 	*lopts = calloc(n + 1, sizeof(**lopts));
-	*sopts = calloc(2 * n + 3, 1);
+	*sopts = calloc(3 * n + 3, 1);
 	if (!*lopts || !*sopts)
 		return -ENOMEM;
 	(*sopts)[s++] = '+';	/* stop at the first positional argument */
@@ -262,12 +267,16 @@ static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts
 	for (pass = 0; pass < 2; pass++) {
 		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
 			(*lopts)[i].name = o->name;
-			(*lopts)[i].has_arg = o->value == OV_NONE ? no_argument : required_argument;
+			(*lopts)[i].has_arg = o->value == OV_NONE ? no_argument :
+					      o->value == OV_OPTIONAL ? optional_argument :
+					      required_argument;
 			(*lopts)[i].val = o->key;
 			i++;
 			if (o->key < 256 && o->key > ' ') {
 				(*sopts)[s++] = (char)o->key;
 				if (o->value != OV_NONE)
+					(*sopts)[s++] = ':';
+				if (o->value == OV_OPTIONAL)
 					(*sopts)[s++] = ':';
 			}
 		}
@@ -305,6 +314,9 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 			break;
 		case OPT_JSON:
 			cli->json = true;
+			if (json_set_style(optarg))
+				r = usage_error(cli, "--json=%s: expected --json, --json=pretty or "
+						"--json=compact", optarg);
 			break;
 		case 'v':
 			cli->verbose++;
@@ -352,8 +364,13 @@ int main(int argc, char **argv)
 
 	/* Global options before the command. */
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		if (!strcmp(argv[i], "--json") || !strncmp(argv[i], "--json=", 7)) {
 			cli.json = true;
+			if (json_set_style(argv[i][6] ? argv[i] + 7 : NULL)) {
+				fprintf(stderr, "damonc: %s: expected --json, --json=pretty or "
+					"--json=compact\n", argv[i]);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
 			cli.verbose++;
 		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {

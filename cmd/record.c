@@ -152,7 +152,7 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 	}
 	if (source)
 		json_object_object_add(o, "converted_from", json_object_new_string(source));
-	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	s = strdup(json_object_to_json_string_ext(o, DAMONC_JSON_PLAIN));
 	json_object_put(o);
 	return s;
 }

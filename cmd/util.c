@@ -146,19 +146,47 @@ json_object *json_doc_new(void)
 	return doc;
 }
 
-int json_doc_print(json_object *doc)
+static enum { JSON_AUTO, JSON_PRETTY, JSON_COMPACT } json_style;
+
+int json_set_style(const char *arg)
 {
-	int r = 0;
+	if (!arg)
+		json_style = JSON_AUTO;
+	else if (!strcmp(arg, "pretty"))
+		json_style = JSON_PRETTY;
+	else if (!strcmp(arg, "compact"))
+		json_style = JSON_COMPACT;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int json_print(json_object *doc, bool pretty)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE, r = 0;
 
 	if (!doc)
 		return -ENOMEM;
-	if (puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_SPACED)) < 0)
+	flags |= pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
+			  JSON_C_TO_STRING_PLAIN;
+	if (puts(json_object_to_json_string_ext(doc, flags)) < 0)
 		r = -EIO;
 	json_object_put(doc);
 	if (fflush(stdout))
 		r = -EIO;
 	return r;
+}
+
+int json_doc_print(json_object *doc)
+{
+	/* as systemd and iproute2 do: people read a terminal, programs read pipes */
+	return json_print(doc, json_style == JSON_PRETTY ||
+			  (json_style == JSON_AUTO && isatty(STDOUT_FILENO)));
+}
+
+int json_line_print(json_object *line)
+{
+	return json_print(line, false);
 }
 
 const char *fmt_time(uint64_t us, char *buf, size_t size)
@@ -261,7 +289,8 @@ int make_dirs(const char *path)
 
 int write_json_file(const char *path, json_object *root)
 {
-	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
 	char dir[4096], tmp[4200], *slash;
 	size_t len = strlen(text);
 	int r = 0, fd;
