@@ -346,7 +346,7 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	rep->huge = damonctl_meminfo_huge(&rep->mem);
 	rep->bp = damonctl_meminfo_hugepage_bp(&rep->mem);
 	for (i = 0; i < NR_THP; i++)
-		rep->thp_has[i] = !damonctl_sys_read(cli->ctx, thp_files[i], rep->thp[i],
+		rep->thp_has[i] = !damonctl_sys_read_setting(cli->ctx, thp_files[i], rep->thp[i],
 						     sizeof(rep->thp[i]));
 	damonctl_vmstat_read(cli->ctx, vmstat_names, rep->vmstat, NR_VMSTAT);
 	for (i = 0; i < ro.nr_pids; i++) {
