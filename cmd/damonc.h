@@ -83,6 +83,13 @@ extern const struct cmd *const damonc_cmds[];
 void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt *const *tables,
 		size_t nr_tables);
 
+/* Options whose metavar lists their values ("text|raw|png|svg"): that list is the one
+ * parsing, help and completion use. opt_choice_name: the i-th choice (@len: its length) or
+ * NULL; opt_choice: the index of @arg among the choices of option @key of @table, or -1
+ * after saying what was expected. */
+const char *opt_choice_name(const struct opt *o, unsigned int i, size_t *len);
+int opt_choice(const struct cli *cli, const struct opt *table, int key, const char *arg);
+
 /* Messages. All go to stderr; stdout carries only results. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "damonc CMD: <msg>" and return EXIT_USAGE. */

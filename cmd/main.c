@@ -207,7 +207,7 @@ static const char *value_kind(enum opt_value v)
 	return names[v];
 }
 
-/* For completions: "--name kind" per line, global options included. */
+/* For completions: "--name kind description" per line (-x too), global options included. */
 static void list_opts(const struct cmd *c)
 {
 	const struct opt *o;
@@ -215,38 +215,65 @@ static void list_opts(const struct cmd *c)
 
 	for (pass = 0; pass < 2; pass++) {
 		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
-			printf("--%s %s\n", o->name, value_kind(o->value));
+			printf("--%s %s %s\n", o->name, value_kind(o->value), o->help);
 			if (o->key < 256 && o->key > ' ')
-				printf("-%c %s\n", o->key, value_kind(o->value));
+				printf("-%c %s %s\n", o->key, value_kind(o->value), o->help);
 		}
 	}
 }
 
-/* For completions: the keywords an option kind takes. */
-static int list_values(const char *kind)
+static const struct opt *find_opt(const struct cmd *c, const char *arg)
 {
-	static const struct { const char *kind; enum damonctl_kwset set; } sets[] = {
-		{ "action", DAMONCTL_KW_ACTION }, { "ops", DAMONCTL_KW_OPERATIONS },
-		{ "metric", DAMONCTL_KW_GOAL_METRIC }, { "tuner", DAMONCTL_KW_GOAL_TUNER },
-		{ "filter", DAMONCTL_KW_FILTER_TYPE },
-	};
-	unsigned int i, j;
-	const char *kw;
+	const struct opt *o;
+	int pass;
 
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? global_opts : c->opts; o && o->name; o++)
+			if ((arg[0] == '-' && arg[1] == '-' && !strcmp(arg + 2, o->name)) ||
+			    (arg[0] == '-' && arg[1] == o->key && !arg[2] && o->key < 256))
+				return o;
+	return NULL;
+}
+
+/* For completions: the values option @optname of command @cmdname takes, one a line: its
+ * choices, or the kernel keywords of its kind (nothing for values people type). */
+static int list_values(const char *cmdname, const char *optname)
+{
+	static const struct { enum opt_value kind; enum damonctl_kwset set; } sets[] = {
+		{ OV_ACTION, DAMONCTL_KW_ACTION }, { OV_OPS, DAMONCTL_KW_OPERATIONS },
+		{ OV_METRIC, DAMONCTL_KW_GOAL_METRIC }, { OV_GOAL, DAMONCTL_KW_GOAL_METRIC },
+		{ OV_TUNER, DAMONCTL_KW_GOAL_TUNER }, { OV_FILTER, DAMONCTL_KW_FILTER_TYPE },
+	};
+	const struct cmd *c = find_cmd(cmdname);
+	const struct opt *o = c ? find_opt(c, optname) : NULL;
+	const char *choice;
+	unsigned int i, j;
+
+	if (!o) {
+		fprintf(stderr, "damonc: no option '%s' for '%s'\n", optname, cmdname);
+		return EXIT_USAGE;
+	}
+	for (i = 0; (choice = opt_choice_name(o, i, NULL)); i++) {
+		size_t n;
+
+		opt_choice_name(o, i, &n);
+		printf("%.*s\n", (int)n, choice);
+	}
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
-		if (strcmp(sets[i].kind, kind))
+		const char *kw;
+
+		if (sets[i].kind != o->value)
 			continue;
 		for (j = 0; (kw = damonctl_keyword(sets[i].set, j)); j++) {
-			if (sets[i].set == DAMONCTL_KW_FILTER_TYPE)
+			if (o->value == OV_FILTER)
 				printf("allow:%s\nreject:%s\n", kw, kw);
-			else if (sets[i].set == DAMONCTL_KW_GOAL_METRIC)
+			else if (o->value == OV_GOAL)
 				printf("%s=\n", kw);
 			else
 				printf("%s\n", kw);
 		}
-		return EXIT_OK;
 	}
-	return EXIT_USAGE;
+	return EXIT_OK;
 }
 
 static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts)
@@ -392,8 +419,23 @@ int main(int argc, char **argv)
 					printf("%s %s\n", damonc_cmds[r]->name, (*sub)->name);
 			}
 			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--list-values") && i + 1 < argc) {
-			return list_values(argv[i + 1]);
+		} else if (!strcmp(argv[i], "--describe-cmds")) {
+			for (r = 0; damonc_cmds[r]; r++) {
+				const struct cmd *const *sub = damonc_cmds[r]->subcmds;
+
+				printf("%s\t%s\n", damonc_cmds[r]->name, damonc_cmds[r]->summary);
+				for (; sub && *sub; sub++)
+					printf("%s %s\t%s\n", damonc_cmds[r]->name, (*sub)->name,
+					       (*sub)->summary);
+			}
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--list-values") && i + 2 < argc) {
+			return list_values(argv[i + 1], argv[i + 2]);
+		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc && !argv[i + 1][0]) {
+			/* before any command: the global options */
+			list_opts(&(const struct cmd){ .name = "" });
+			printf("--version flag print the version\n");
+			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc) {
 			c = find_cmd(argv[i + 1]);
 			if (!c) {

@@ -39,15 +39,16 @@ static const struct opt record_opts[] = {
 	  "or the target exits)" },
 	{ "interval", O_INTERVAL, OV_TIME, "TIME", "time between snapshots (default: 1s)" },
 	{ "count", O_COUNT, OV_INT, "N", "stop after N snapshots" },
-	{ "method", O_METHOD, OV_STRING, "METHOD", "how to capture: auto (trace where the event "
-	  "is there), trace or tried-regions" },
+	{ "method", O_METHOD, OV_STRING, "auto|trace|tried-regions", "how to capture: auto "
+	  "(trace where the event is there), trace or tried-regions" },
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "allow writing to a kdamond damonc did not "
 	  "start: commands, and a capture scheme restored afterwards" },
 	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording" },
-	{ "format", O_FORMAT, OV_FORMAT, "FORMAT", "output format: damonc (default), damo-json "
-	  "or damo-zlib (damo's compressed JSON); other than damonc needs -i" },
+	{ "format", O_FORMAT, OV_FORMAT, "damonc|damo-json|damo-zlib", "output format: damonc "
+	  "(default), damo-json or damo-zlib (damo's compressed JSON); other than damonc needs "
+	  "-i" },
 	{ 0 },
 };
 
@@ -85,34 +86,31 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		if (!ro.cap.count)
 			return usage_error(cli, "--count '%s': at least 1", arg);
 		return 0;
-	case O_METHOD:
-		if (!strcmp(arg, "auto"))
-			ro.cap.method = CAPTURE_AUTO;
-		else if (!strcmp(arg, "tried-regions"))
-			ro.cap.method = CAPTURE_TRIED_REGIONS;
-		else if (!strcmp(arg, "trace"))
-			ro.cap.method = CAPTURE_TRACE;
-		else
-			return usage_error(cli, "--method '%s': expected auto, trace or "
-					   "tried-regions", arg);
+	case O_METHOD: {
+		static const enum capture_method methods[] = { CAPTURE_AUTO, CAPTURE_TRACE,
+							       CAPTURE_TRIED_REGIONS };
+		int i = opt_choice(cli, record_opts, O_METHOD, arg);
+
+		if (i < 0)
+			return EXIT_USAGE;
+		ro.cap.method = methods[i];
 		return 0;
+	}
 	case O_FOREIGN:
 		ro.cap.allow_foreign = true;
 		return 0;
 	case O_NO_COMPRESS:
 		ro.no_compress = true;
 		return 0;
-	case O_FORMAT:
-		if (!strcmp(arg, "damonc"))
-			ro.format = FMT_DAMONC;
-		else if (!strcmp(arg, "damo-json"))
-			ro.format = FMT_DAMO_JSON;
-		else if (!strcmp(arg, "damo-zlib"))
-			ro.format = FMT_DAMO_ZLIB;
-		else
-			return usage_error(cli, "--format '%s': expected damonc, damo-json or "
-					   "damo-zlib", arg);
+	case O_FORMAT: {
+		/* the metavar's order is enum out_format's */
+		int i = opt_choice(cli, record_opts, O_FORMAT, arg);
+
+		if (i < 0)
+			return EXIT_USAGE;
+		ro.format = (enum out_format)i;
 		return 0;
+	}
 	}
 	return EXIT_USAGE;
 }

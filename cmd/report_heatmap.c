@@ -32,8 +32,8 @@ enum { O_FORMAT = 300, O_BINS, O_CELL };
 
 static const struct opt heatmap_opts[] = {
 	RIN_OPTS,
-	{ "format", O_FORMAT, OV_FORMAT, "FORMAT", "text (default), raw, png or svg (default "
-	  "from -o's extension)" },
+	{ "format", O_FORMAT, OV_FORMAT, "text|raw|png|svg", "text (default), raw (time, "
+	  "address, rate triples), or a picture (default from -o's extension)" },
 	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png and svg)" },
 	{ "bins", O_BINS, OV_STRING, "TxA", "time x address cells (default: text 72x20, "
 	  "images 200x100)" },
@@ -50,17 +50,12 @@ static int heatmap_parse(struct cli *cli, int key, const char *arg)
 		return r;
 	switch (key) {
 	case O_FORMAT:
+		/* the metavar's order is enum hm_format's */
+		r = opt_choice(cli, heatmap_opts, O_FORMAT, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		ho.format = (enum hm_format)r;
 		ho.format_set = true;
-		if (!strcmp(arg, "text"))
-			ho.format = HM_TEXT;
-		else if (!strcmp(arg, "raw"))
-			ho.format = HM_RAW;
-		else if (!strcmp(arg, "png"))
-			ho.format = HM_PNG;
-		else if (!strcmp(arg, "svg"))
-			ho.format = HM_SVG;
-		else
-			return usage_error(cli, "--format '%s': expected text, raw, png or svg", arg);
 		return 0;
 	case 'o':
 		ho.output = arg;

@@ -23,6 +23,63 @@ void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt 
 	memset(&dst[n], 0, sizeof(*dst));
 }
 
+/* The metavar "a|b|c" lists the choices when it is made of lower-case words only. */
+static bool has_choices(const struct opt *o)
+{
+	const char *p = o->metavar;
+
+	if (!p || !strchr(p, '|'))
+		return false;
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("|-_+", *p)))
+			return false;
+	return true;
+}
+
+const char *opt_choice_name(const struct opt *o, unsigned int i, size_t *len)
+{
+	const char *p = o->metavar;
+
+	if (!has_choices(o))
+		return NULL;
+	for (; i; i--) {
+		p = strchr(p, '|');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	if (len)
+		*len = strcspn(p, "|");
+	return p;
+}
+
+static const struct opt *opt_by_key(const struct opt *table, int key)
+{
+	for (; table->name; table++)
+		if (table->key == key)
+			return table;
+	return NULL;
+}
+
+int opt_choice(const struct cli *cli, const struct opt *table, int key, const char *arg)
+{
+	const struct opt *o = opt_by_key(table, key);
+	const char *name;
+	unsigned int i, n = 0;
+	size_t len;
+
+	for (i = 0; o && (name = opt_choice_name(o, i, &len)); i++, n++)
+		if (strlen(arg) == len && !strncmp(arg, name, len))
+			return (int)i;
+	if (!o)
+		return -1;
+	fprintf(stderr, "damonc: %s: --%s '%s': expected ", cli->cmd_name, o->name, arg);
+	for (i = 0; (name = opt_choice_name(o, i, &len)); i++)
+		fprintf(stderr, "%s%.*s", !i ? "" : i + 1 < n ? ", " : " or ", (int)len, name);
+	fputc('\n', stderr);
+	return -1;
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
