@@ -11,10 +11,14 @@
 #include "capture.h"
 #include "record_io.h"
 
+/* What reports read when neither -i nor a live capture option is given, if it exists (in
+ * the current directory): what 'damonc record' writes by default. */
+#define RIN_DEFAULT_RECORD "damonc.rec"
+
 /* Option keys 500..519 are the input's. */
 #define RIN_OPTS \
 	{ "input", 'i', OV_FILE, "FILE", "read the record FILE ('-': stdin; damonc's or damo's " \
-	  "format); default: capture the running kdamond now" }, \
+	  "format); default: damonc.rec if it exists, else capture the running kdamond" }, \
 	{ "kdamond", 500, OV_INT, "N", "only kdamond N (live: capture kdamond N)" }, \
 	{ "target", 501, OV_INT, "N", "only target N (default: the first series of the record)" }, \
 	{ "time-range", 502, OV_RANGE, "START,END", "only snapshots that ended from START to END " \
