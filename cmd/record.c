@@ -221,12 +221,25 @@ out:
 	return e;
 }
 
+/* On a terminal, one line on stderr that each snapshot redraws: elapsed time, snapshots,
+ * bytes written (as perf record and dd status=progress show how far they are). */
+static void show_progress(uint64_t t0, uint64_t nr, uint64_t bytes)
+{
+	char sz[32];
+
+	fprintf(stderr, "\rdamonc: record: %.1f s, %" PRIu64 " snapshot%s, %s\033[K",
+		(double)(capture_now_ns() - t0) / 1e9, nr, nr == 1 ? "" : "s",
+		fmt_size(bytes, sz, sizeof(sz)));
+	fflush(stderr);
+}
+
 static int record_live(struct cli *cli)
 {
 	struct damonctl_rec_writer *w = NULL;
 	struct damonctl_rec_item it;
 	struct capture *c;
 	uint64_t cpu0, t0, nr = 0;
+	bool progress;
 	char *info;
 	int fd, r, wr, e, e2;
 
@@ -247,10 +260,17 @@ static int record_live(struct cli *cli)
 	/* wr: -errno of the writer; r: also capture_next's exit codes, negated (-1 is
 	 * -EXIT_FAIL there, not -EPERM) */
 	wr = r;
+	progress = isatty(STDERR_FILENO);
+	if (progress && w)
+		show_progress(t0, 0, damonctl_rec_writer_bytes(w));
 	while (!r && (r = capture_next(c, &it)) == 1) {
 		r = wr = write_item(w, &it);
 		nr += it.type == DAMONCTL_REC_SNAPSHOT;
+		if (progress && it.type == DAMONCTL_REC_SNAPSHOT)
+			show_progress(t0, nr, damonctl_rec_writer_bytes(w));
 	}
+	if (progress)
+		fputs("\r\033[K", stderr);	/* the summary takes the line */
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
 	if (wr < 0 && wr != -EPIPE && w) {
