@@ -356,6 +356,11 @@ uint64_t rin_base_ns(const struct rin *in)
 	return in->base_ns;
 }
 
+const char *rin_input_name(const struct rin *in)
+{
+	return in->have_rec && !in->live ? in->rec.name : "a live capture";
+}
+
 const char *rin_series_name(const struct rin *in)
 {
 	return in->locked ? in->name : "no snapshot";

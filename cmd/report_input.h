@@ -55,6 +55,8 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it);
 int rin_rewind(struct rin *in);
 /* Nanoseconds: the start of the record's first snapshot (the origin of every time shown). */
 uint64_t rin_base_ns(const struct rin *in);
+/* What is read: the record's name ("-" for stdin), or "a live capture". */
+const char *rin_input_name(const struct rin *in);
 /* "kdamond 0 target 0" for titles; {"kdamond":..} for JSON. */
 const char *rin_series_name(const struct rin *in);
 json_object *rin_series_json(const struct rin *in);
