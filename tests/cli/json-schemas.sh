@@ -7,6 +7,7 @@
 #   json-schemas.sh DAMONC GEN_RECORD   (environment: damonc_test_env of tests/meson.build)
 set -euo pipefail
 damonc=$1 gen=$2
+checked=${DAMONC:?DAMONC (tests/lib/damonc-checked) is not set}
 if [ -z "${DAMONC_JSON_VALIDATE:-}" ]; then
 	echo "SKIP: python3-jsonschema is missing (scripts/install-deps check installs it)"
 	exit 77
@@ -39,7 +40,7 @@ fi
 "$gen" --snapshots 6 --regions 30 --format damo-json >"$work/rec.damo"
 run() {
 	local rc=0
-	"$DAMONC" "$@" >/dev/null || rc=$?
+	"$checked" "$@" >/dev/null || rc=$?
 	[ "$rc" = 0 ] || bad "'damonc $*' exited $rc"
 }
 for in in "$work/rec" "$work/rec.damo"; do
