@@ -48,6 +48,9 @@
 #define MAX_TARGETS 16
 #define MAX_REFUSALS 3		/* refusals in a row before giving up on a kdamond */
 #define SELF_STOP_WAIT_MS 5000	/* for a kdamond whose targets all exited to stop */
+#define COLLAPSE_CONFIRM 2	/* observations a huge page must be hot in before collapsing */
+#define OBSERVE_EVERY 10	/* rounds between looks at the regions once a budget is spent */
+#define UNREACHABLE_LOOKS 3	/* looks in a row short of the goal before it is said */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -96,6 +99,13 @@ static const char *pct(uint64_t bp, char *buf, size_t size)
 
 /* ---- what is served ---- */
 
+#define MAX_GRANT 64	/* address ranges the kernel may collapse at once (filters) */
+
+struct grant {
+	unsigned int nr;
+	uint64_t start[MAX_GRANT], end[MAX_GRANT];
+};
+
 struct served {
 	struct started_entry e;		/* as recorded; targets[i] <= 0 once it exited */
 	struct agent_stats st;
@@ -106,10 +116,15 @@ struct served {
 	uint64_t all_gone_ms;		/* when its last target exited (0: some live) */
 	uint64_t off_seen_ms;		/* when it was first seen stopped */
 	int goal_state[MAX_FALLBACKS];	/* -1 not measured yet, 0 below the goal, 1 met */
-	/* bytes and time of its collapses so far: the throughput that turns the time quota
-	 * into a size, as the kernel does (which guesses 4 MiB/ms before any was timed) */
-	uint64_t thr_bytes[MAX_FALLBACKS], thr_us[MAX_FALLBACKS];
-	uint64_t resume_addr[MAX_FALLBACKS];	/* where the last window ran out of quota */
+	uint64_t fed_bp[MAX_FALLBACKS];	/* FB_HUGEPAGE_GOAL: the value the kernel has */
+	bool fed[MAX_FALLBACKS];
+	/* FB_COLLAPSE: the collapse plan, and what the kernel is allowed to collapse now */
+	struct damonctl_hugepage_plan *plan[MAX_FALLBACKS];
+	struct grant *grant[MAX_FALLBACKS];
+	int unreachable[MAX_FALLBACKS];	/* -1 unknown, 0 reachable, 1 said unreachable */
+	unsigned int short_looks[MAX_FALLBACKS];	/* looks in a row that fell short */
+	uint64_t first_look_ms[MAX_FALLBACKS];
+	uint64_t aggr_us;		/* the kdamond's aggregation interval (ages to time) */
 	bool fed_logged;
 };
 
@@ -217,6 +232,33 @@ static void record_update(struct agent *ag, struct served *s, bool clear)
 	started_unlock(lock);
 }
 
+static void served_free(struct served *s)
+{
+	unsigned int j;
+
+	for (j = 0; j < MAX_FALLBACKS; j++) {
+		damonctl_hugepage_plan_free(s->plan[j]);
+		free(s->grant[j]);
+		s->plan[j] = NULL;
+		s->grant[j] = NULL;
+	}
+}
+
+/* Forget what follows budgets by index (plans, grants, fed values): they moved. */
+static void served_reset(struct served *s)
+{
+	unsigned int j;
+
+	served_free(s);
+	for (j = 0; j < MAX_FALLBACKS; j++) {
+		s->goal_state[j] = s->unreachable[j] = -1;
+		s->fed[j] = false;
+		s->short_looks[j] = 0;
+		s->first_look_ms[j] = 0;
+	}
+	s->fed_logged = false;
+}
+
 /* Stop serving @sv[i]: say why, stop the kdamond if asked, drop its stats file. */
 static void end_served(struct agent *ag, unsigned int i, bool stop_it, const char *why)
 {
@@ -245,6 +287,7 @@ static void end_served(struct agent *ag, unsigned int i, bool stop_it, const cha
 		agent_log("kdamond %u: no longer served (%s)", s->e.kdamond, why);
 	/* the stats describe a running service: none is left behind */
 	agent_stats_remove(ag->cli->ctx, s->e.kdamond);
+	served_free(s);
 	record_update(ag, s, true);
 	memmove(&ag->sv[i], &ag->sv[i + 1], (ag->nr - i - 1) * sizeof(*ag->sv));
 	ag->nr--;
@@ -260,23 +303,25 @@ static int measure(struct agent *ag, const struct served *s, const struct fallba
 }
 
 /* Log when the goal of @fb becomes met or missed (once per change, not every round). */
-static void goal_transition(struct served *s, unsigned int fi, uint64_t bp, const char *what)
+/* Log when the goal of @fi becomes met or missed (once per change, not every round). Met:
+ * no huge page more would bring the ratio nearer the goal (within half a huge page). */
+static void goal_transition(struct served *s, unsigned int fi, uint64_t bp, bool met,
+			    const char *what)
 {
 	const struct fallback *fb = &s->e.fbs.fb[fi];
-	int met = bp >= fb->target_bp;
 	char a[16], b[16];
 
 	if (s->goal_state[fi] == met)
 		return;
 	if (met)
-		agent_log("kdamond %u scheme %u: goal met (%s >= %s, %s): %s", s->e.kdamond,
+		agent_log("kdamond %u scheme %u: goal met (%s, goal %s, %s): %s", s->e.kdamond,
 			  fb->scheme, pct(bp, a, sizeof(a)), pct(fb->target_bp, b, sizeof(b)),
 			  fb->scope_pid ? "its targets" : "system-wide",
 			  what ? what : "not collapsing");
 	else if (s->goal_state[fi] == 1)
-		agent_log("kdamond %u scheme %u: ratio %s < goal %s again: %s", s->e.kdamond,
+		agent_log("kdamond %u scheme %u: ratio %s below goal %s again: %s", s->e.kdamond,
 			  fb->scheme, pct(bp, a, sizeof(a)), pct(fb->target_bp, b, sizeof(b)),
-			  what ? "the kernel's tuner resumes the scheme" : "collapsing again");
+			  what ? "the kernel collapses again" : "collapsing again");
 	s->goal_state[fi] = met;
 }
 
@@ -332,8 +377,9 @@ static void accepted(struct served *s)
 
 static int feed_goals(struct agent *ag, struct served *s, const char **what)
 {
+	uint64_t bps[MAX_FALLBACKS];
+	bool fed[MAX_FALLBACKS] = { false }, any = false;
 	unsigned int i;
-	bool fed = false;
 	int r;
 
 	for (i = 0; i < s->e.fbs.nr; i++) {
@@ -348,7 +394,14 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
-		bp = fallback_ratio_bp(huge, used);
+		bp = damonctl_hugepage_bp(huge, used);
+		s->st.measured_bp = bp;
+		s->st.target_bp = fb->target_bp;
+		s->st.goal_met = !damonctl_hugepage_plan_pick(huge, used, fb->target_bp);
+		goal_transition(s, i, bp, s->st.goal_met, "the kernel collapses nothing more");
+		/* the kernel keeps the value: an unchanged one needs no commit */
+		if (s->fed[i] && s->fed_bp[i] == bp)
+			continue;
 		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/schemes/%u/quotas/goals/%u/"
 			 "current_value", s->e.kdamond, fb->scheme, fb->goal);
 		snprintf(val, sizeof(val), "%" PRIu64, bp);
@@ -363,13 +416,10 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 				  s->e.kdamond, fb->scheme, fb->scope_pid ? "over its targets" :
 				  "system-wide", fb->goal, fb->reset_ms, pct(bp, a, sizeof(a)),
 				  pct(fb->target_bp, b, sizeof(b)));
-		s->st.measured_bp = bp;
-		s->st.target_bp = fb->target_bp;
-		s->st.goal_met = bp >= fb->target_bp;
-		goal_transition(s, i, bp, "the kernel's tuner stops the scheme");
-		fed = true;
+		fed[i] = any = true;
+		bps[i] = bp;
 	}
-	if (!fed)
+	if (!any)
 		return 0;
 	s->fed_logged = true;
 	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
@@ -378,146 +428,208 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 		*what = "the kernel refused commit_schemes_quota_goals";
 		return r;
 	}
+	for (i = 0; i < s->e.fbs.nr; i++) {
+		if (fed[i]) {
+			s->fed[i] = true;
+			s->fed_bp[i] = bps[i];
+		}
+	}
 	s->st.feeds++;
 	return 0;
 }
 
-/* ---- collapse in user space ---- */
+/* ---- collapse budgets, counted in huge pages ---- */
 
-struct hot_region {
-	uint64_t start, end, nr_accesses, age;
+/* A round's view of one collapse budget. */
+struct budget {
+	size_t want;		/* huge pages that bring the ratio nearest the goal */
+	bool observe;		/* read DAMON's regions this round */
 };
 
-static int hotter_first(const void *a, const void *b)
+static bool feeds_scheme(const struct served *s, unsigned int scheme)
 {
-	const struct hot_region *x = a, *y = b;
+	unsigned int i;
 
-	if (x->nr_accesses != y->nr_accesses)
-		return x->nr_accesses > y->nr_accesses ? -1 : 1;
-	if (x->age != y->age)
-		return x->age > y->age ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
+	for (i = 0; i < s->e.fbs.nr; i++)
+		if (s->e.fbs.fb[i].kind == FB_HUGEPAGE_GOAL && s->e.fbs.fb[i].scheme == scheme)
+			return true;
+	return false;
 }
 
-static uint64_t target_huge(struct agent *ag, int pid)
+/* How many huge pages budget @fi still wants (SIZE_MAX without a goal). */
+static int budget_want(struct agent *ag, struct served *s, unsigned int fi, size_t *want)
 {
-	struct damonctl_proc_mem pm;
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	uint64_t huge, used;
+	int r;
 
-	if (pid <= 0 || damonctl_proc_mem_read(ag->cli->ctx, pid, &pm))
+	if (!fb->target_bp) {
+		*want = SIZE_MAX;
 		return 0;
-	return pm.anon_huge + pm.shmem_huge + pm.file_huge;
-}
-
-struct round {
-	unsigned int nr_regions;	/* applied */
-	uint64_t bytes;			/* applied */
-	uint64_t busy_us;
-	bool exhausted, met, gone;
-	int fatal;			/* an error that no other region would escape */
-};
-
-/*
- * Collapse region [start, end) of @pidfd like the kernel action: the whole 2 MiB-aligned
- * huge pages inside it (memory already huge counts as done, as MADV_COLLAPSE reports it).
- * With a goal, it goes in chunks of what the goal still needs and stops once it is met.
- * Returns the bytes tried; *ok is false when the kernel could not collapse some of it.
- */
-static uint64_t collapse_region(struct agent *ag, struct served *s, unsigned int fi, int pidfd,
-				uint64_t start, uint64_t end, struct round *rd, bool *ok)
-{
-	const struct fallback *fb = &s->e.fbs.fb[fi];
-	uint64_t pos = start;
-
-	*ok = true;
-	while (pos < end && !stop_signal) {
-		uint64_t chunk_end = end, done, t;
-		int r;
-
-		if (fb->target_bp) {
-			uint64_t huge, used, need;
-
-			if (measure(ag, s, fb, &huge, &used) == 0) {
-				s->st.measured_bp = fallback_ratio_bp(huge, used);
-				if (s->st.measured_bp >= fb->target_bp) {
-					rd->met = true;
-					break;
-				}
-				need = fallback_bytes_to_goal(huge, used, fb->target_bp);
-				need = ALIGN_UP(need ? need : 1, HPAGE);
-				if (ALIGN_DOWN(pos, HPAGE) + need < end)
-					chunk_end = ALIGN_DOWN(pos, HPAGE) + need;
-			}
-		}
-		if (fb->quota_ms) {
-			uint64_t left_us, fit;
-
-			if (rd->busy_us >= fb->quota_ms * 1000) {
-				rd->exhausted = true;
-				break;
-			}
-			left_us = fb->quota_ms * 1000 - rd->busy_us;
-			fit = s->thr_us[fi] ? (uint64_t)((unsigned __int128)s->thr_bytes[fi] *
-							 left_us / s->thr_us[fi]) :
-			      left_us * 4096;	/* 4 MiB/ms */
-			fit = ALIGN_UP(fit ? fit : 1, HPAGE);
-			if (ALIGN_DOWN(pos, HPAGE) + fit < chunk_end)
-				chunk_end = ALIGN_DOWN(pos, HPAGE) + fit;
-		}
-		t = now_us();
-		r = damonctl_collapse_range(pidfd, pos, chunk_end, &done);
-		t = now_us() - t;
-		rd->busy_us += t;
-		s->thr_us[fi] += t;
-		s->thr_bytes[fi] += chunk_end - pos;
-		if (r == -ESRCH) {
-			rd->gone = true;
-			break;
-		}
-		if (r == -EPERM || r == -ENOSYS || r == -EBADF) {
-			rd->fatal = r;
-			*ok = false;
-			break;
-		}
-		/* -ERANGE: no whole huge page in this piece, which madvise() takes as done;
-		 * -EAGAIN, -ENOMEM, -EINVAL: not collapsed, as the kernel action would fail */
-		if (r && r != -ERANGE)
-			*ok = false;
-		pos = chunk_end;
 	}
-	return pos - start;
+	r = measure(ag, s, fb, &huge, &used);
+	if (r)
+		return r;
+	s->st.measured_bp = damonctl_hugepage_bp(huge, used);
+	s->st.target_bp = fb->target_bp;
+	*want = damonctl_hugepage_plan_pick(huge, used, fb->target_bp);
+	s->st.goal_met = !*want;
+	return 0;
 }
 
-static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
-			    const struct damonctl_kdamond *k)
+/* The first @n candidates of @p as address ranges (adjacent huge pages merged), at most
+ * MAX_GRANT ranges: what does not fit waits for the next round. */
+static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n, struct grant *g)
+{
+	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
+	size_t i, k;
+
+	g->nr = 0;
+	if (!a)
+		return;
+	for (i = 0; i < n; i++)
+		a[i] = damonctl_hugepage_plan_candidate(p, i);
+	/* hottest first is the choice; address order makes the ranges */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && a[k - 1] > a[k]; k--) {
+			uint64_t t = a[k];
+
+			a[k] = a[k - 1];
+			a[k - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		if (g->nr && g->end[g->nr - 1] == a[i]) {
+			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
+			continue;
+		}
+		if (g->nr == MAX_GRANT)
+			break;
+		g->start[g->nr] = a[i];
+		g->end[g->nr++] = a[i] + DAMONCTL_HUGEPAGE_SIZE;
+	}
+	free(a);
+}
+
+static bool grant_equal(const struct grant *a, const struct grant *b)
+{
+	return a->nr == b->nr && !memcmp(a->start, b->start, a->nr * sizeof(a->start[0])) &&
+	       !memcmp(a->end, b->end, a->nr * sizeof(a->end[0]));
+}
+
+static uint64_t grant_bytes(const struct grant *g)
+{
+	uint64_t b = 0;
+	unsigned int i;
+
+	for (i = 0; i < g->nr; i++)
+		b += g->end[i] - g->start[i];
+	return b;
+}
+
+/* Let the kernel's collapse scheme act on @g only (none: nothing), committed online. */
+static int set_grant(struct agent *ag, struct served *s, unsigned int fi, const struct grant *g,
+		     const char **what)
 {
 	const struct fallback *fb = &s->e.fbs.fb[fi];
-	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
-	struct damonctl_scheme *sch = c ? damonctl_context_scheme(c, fb->scheme) : NULL;
+	struct damonctl_kdamond *have = NULL, *want = NULL;
+	struct damonctl_features *f = NULL;
+	struct damonctl_scheme *sch;
+	int r;
+
+	if (s->grant[fi] && grant_equal(s->grant[fi], g))
+		return 0;
+	if (!s->grant[fi]) {
+		s->grant[fi] = calloc(1, sizeof(*s->grant[fi]));
+		if (!s->grant[fi])
+			return -ENOMEM;
+		s->grant[fi]->nr = UINT32_MAX;	/* unknown: commit whatever it is */
+	}
+	*what = "the kernel refused the collapse scheme's allowed ranges";
+	r = damonctl_kdamond_read(ag->cli->ctx, s->e.kdamond, &have);
+	if (!r)
+		r = damonctl_features_detect(ag->cli->ctx, &f);
+	want = r ? NULL : damonctl_kdamond_dup(have);
+	sch = want ? damonctl_context_scheme(damonctl_kdamond_context(want, 0), fb->scheme) :
+	      NULL;
+	if (!r && !sch)
+		r = -ESTALE;
+	if (!r)
+		r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
+	if (!r)
+		r = damonctl_kdamond_commit(ag->cli->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
+	if (!r)
+		*s->grant[fi] = *g;
+	damonctl_features_free(f);
+	damonctl_kdamond_free(want);
+	damonctl_kdamond_free(have);
+	return r;
+}
+
+static void note_reachability(struct agent *ag, struct served *s, unsigned int fi, size_t want,
+			      const struct damonctl_hugepage_plan *p)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	uint64_t hot_huge = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_HUGE);
+	uint64_t hot_small = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL);
+	uint64_t huge, used;
+	int now;
+	char a[32], b[16], c[16];
+
+	s->st.observed = true;
+	s->st.hot_bytes = hot_huge + hot_small;
+	s->st.hot_huge_bytes = hot_huge;
+	s->st.cold_huge_bytes = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE);
+	s->st.cold_huge_idle_us = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE) *
+				  s->aggr_us;
+	if (measure(ag, s, fb, &huge, &used))
+		return;
+	s->st.hot_bp = damonctl_hugepage_bp(s->st.hot_bytes, used);
+	s->st.reachable_bp = damonctl_hugepage_bp(huge + hot_small, used);
+	if (!fb->target_bp || want == SIZE_MAX)
+		return;
+	/* all the hot memory is seen (nothing waits for confirmation) and still falls short,
+	 * look after look, once DAMON has had the time to tell hot regions (their minimum age)
+	 * a few times over */
+	now = want > damonctl_hugepage_plan_nr_candidates(p) &&
+	      !damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED);
+	s->short_looks[fi] = now ? s->short_looks[fi] + 1 : 0;
+	if (!s->first_look_ms[fi])
+		s->first_look_ms[fi] = now_ms();
+	now = s->short_looks[fi] >= UNREACHABLE_LOOKS &&
+	      now_ms() - s->first_look_ms[fi] >= 3 * fb->hot[DAMONCTL_PAT_AGE_MIN] * s->aggr_us / 1000;
+	s->st.unreachable = now;
+	if (now && s->unreachable[fi] != 1)
+		agent_log("kdamond %u scheme %u: goal not reachable: hot memory is %s (%s); with "
+			  "all of it huge the ratio would be %s", s->e.kdamond, fb->scheme,
+			  fmt_size(s->st.hot_bytes, a, sizeof(a)), pct(s->st.hot_bp, b, sizeof(b)),
+			  pct(s->st.reachable_bp, c, sizeof(c)));
+	else if (!now && s->unreachable[fi] == 1)
+		agent_log("kdamond %u scheme %u: the goal is reachable again (hot memory %s)",
+			  s->e.kdamond, fb->scheme, fmt_size(s->st.hot_bytes, a, sizeof(a)));
+	s->unreachable[fi] = now;
+}
+
+/* The agent collapses: the first candidates, within the scheme's quota. */
+static int collapse_by_agent(struct agent *ag, struct served *s, unsigned int fi, size_t want,
+			     int pid)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	struct damonctl_collapse_result res = { .sz = sizeof(res) };
 	struct agent_scheme_stats *ss = agent_stats_scheme(&s->st, fb->scheme);
-	int pid = fb->target < s->e.nr_targets ? s->e.targets[fb->target] : 0;
-	struct round rd = { 0 };
-	struct damonctl_tried_region *tr;
-	struct hot_region *regs;
-	uint64_t charged = 0, before, after, resume;
-	unsigned int i, n;
-	char a[16], b[16], sz[32], col[32];
-	int pidfd;
+	struct damonctl_proc_mem before, after;
+	size_t n = damonctl_hugepage_plan_nr_candidates(s->plan[fi]);
+	bool quota_bound = false;
+	char sz[32], a[16], b[16];
+	int pidfd, r;
 
-	if (!sch || pid <= 0)
-		return;
-	n = damonctl_scheme_nr_tried_regions(sch);
-	if (!n)
-		return;
-	regs = calloc(n, sizeof(*regs));
-	if (!regs)
-		return;
-	damonctl_for_each_tried_region(sch, tr, i) {
-		regs[i].start = damonctl_tried_region_get(tr, DAMONCTL_TRIED_START);
-		regs[i].end = damonctl_tried_region_get(tr, DAMONCTL_TRIED_END);
-		regs[i].nr_accesses = damonctl_tried_region_get(tr, DAMONCTL_TRIED_NR_ACCESSES);
-		regs[i].age = damonctl_tried_region_get(tr, DAMONCTL_TRIED_AGE);
+	if (want < n)
+		n = want;
+	if (fb->quota_bytes && n > fb->quota_bytes / DAMONCTL_HUGEPAGE_SIZE) {
+		n = fb->quota_bytes / DAMONCTL_HUGEPAGE_SIZE;
+		quota_bound = true;
 	}
-	qsort(regs, n, sizeof(*regs), hotter_first);
+	if (!n)
+		return 0;
 	pidfd = damonctl_pidfd_open(pid);
 	if (pidfd < 0) {
 		/* -ESRCH: it exited, which the process events (or the next check) say */
@@ -525,148 +637,172 @@ static void collapse_scheme(struct agent *ag, struct served *s, unsigned int fi,
 			agent_log("kdamond %u: pidfd_open(%d): %s: cannot collapse its memory",
 				  s->e.kdamond, pid, strerror(-pidfd));
 		s->pidfd_logged = pidfd != -ESRCH;
-		free(regs);
-		return;
+		return 0;
 	}
-	before = target_huge(ag, pid);
-	/* Like the kernel (damos_skip_charged_region()), a window goes on where the last one
-	 * ran out of quota, so that a quota smaller than the hot memory walks through all of
-	 * it instead of the same first bytes; past the last region, it starts over. */
-	resume = s->resume_addr[fi];
-	s->resume_addr[fi] = 0;
-	if (resume) {
-		bool any = false;
-
-		for (i = 0; i < n; i++)
-			any |= regs[i].end > resume;
-		if (!any)
-			resume = 0;
-	}
-	for (i = 0; i < n && !rd.met && !rd.gone && !rd.fatal && !stop_signal; i++) {
-		uint64_t start = regs[i].start, end = regs[i].end, tried;
-		bool ok;
-
-		if (resume && end <= resume)
-			continue;
-		if (resume && start < resume)
-			start = resume;
-
-		if ((fb->quota_bytes && charged >= fb->quota_bytes) ||
-		    (fb->quota_ms && rd.busy_us >= fb->quota_ms * 1000)) {
-			rd.exhausted = true;
-			break;
-		}
-		/* like the kernel, cut the region to what the size quota has left */
-		if (fb->quota_bytes && end - start > fb->quota_bytes - charged)
-			end = start + ALIGN_DOWN(fb->quota_bytes - charged, 4096);
-		tried = collapse_region(ag, s, fi, pidfd, start, end, &rd, &ok);
-		if (start + tried < regs[i].end)
-			s->resume_addr[fi] = start + tried;	/* cut short: go on there */
-		if (!tried)
-			continue;
-		charged += tried;
-		ss->nr_tried++;
-		ss->sz_tried += tried;
-		if (ok) {
-			ss->nr_applied++;
-			ss->sz_applied += tried;
-			rd.nr_regions++;
-			rd.bytes += tried;
-		}
-	}
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+	damonctl_proc_mem_read(ag->cli->ctx, pid, &before);
+	r = damonctl_hugepage_plan_collapse(s->plan[fi], pidfd, n, fb->quota_ms * 1000, &res);
 	close(pidfd);
-	free(regs);
-	after = target_huge(ag, pid);
-	ss->busy_us += rd.busy_us;
-	if (after > before)
-		ss->sz_collapsed += after - before;
-	if (rd.exhausted)
+	damonctl_proc_mem_read(ag->cli->ctx, pid, &after);
+	ss->nr_tried += res.pages_tried;
+	ss->sz_tried += res.pages_tried * DAMONCTL_HUGEPAGE_SIZE;
+	ss->nr_applied += res.pages_collapsed;
+	ss->sz_applied += res.pages_collapsed * DAMONCTL_HUGEPAGE_SIZE;
+	ss->busy_us += res.busy_us;
+	if (damonctl_proc_mem_huge(&after) > damonctl_proc_mem_huge(&before))
+		ss->sz_collapsed += damonctl_proc_mem_huge(&after) - damonctl_proc_mem_huge(&before);
+	if (res.out_of_time || quota_bound)
 		ss->qt_exceeds++;
-	if (rd.fatal)
+	if (r == -EPERM || r == -ENOSYS || r == -EBADF)
 		agent_log("kdamond %u scheme %u: process_madvise(MADV_COLLAPSE) on pid %d: %s "
 			  "(the agent needs CAP_SYS_ADMIN and a kernel with MADV_COLLAPSE)",
-			  s->e.kdamond, fb->scheme, pid, strerror(-rd.fatal));
-	/* a round that changed nothing (memory already huge, no goal) is not news */
-	if ((!rd.nr_regions && !rd.exhausted) ||
-	    (after <= before && !rd.exhausted && !fb->target_bp && ss->nr_applied > rd.nr_regions))
-		goto goal;
+			  s->e.kdamond, fb->scheme, pid, strerror(-r));
+	if (!res.pages_tried)
+		return 0;
 	if (fb->target_bp) {
-		uint64_t huge, used;
+		size_t left;
 
-		if (!measure(ag, s, fb, &huge, &used))
-			s->st.measured_bp = fallback_ratio_bp(huge, used);
-		agent_log("kdamond %u: collapsed %u regions (%s, %s newly huge) of pid %d in "
-			  "%" PRIu64 " ms; ratio %s %s goal %s%s", s->e.kdamond, rd.nr_regions,
-			  fmt_size(rd.bytes, sz, sizeof(sz)),
-			  fmt_size(after > before ? after - before : 0, col, sizeof(col)), pid,
-			  rd.busy_us / 1000, pct(s->st.measured_bp, a, sizeof(a)),
+		budget_want(ag, s, fi, &left);
+		agent_log("kdamond %u: collapsed %zu huge pages (%s%s) of pid %d in %" PRIu64
+			  " ms; ratio %s %s goal %s%s", s->e.kdamond, res.pages_collapsed,
+			  fmt_size(res.pages_collapsed * DAMONCTL_HUGEPAGE_SIZE, sz, sizeof(sz)),
+			  res.pages_failed ? ", some failed" : "", pid, res.busy_us / 1000,
+			  pct(s->st.measured_bp, a, sizeof(a)),
 			  s->st.measured_bp >= fb->target_bp ? ">=" : "<",
 			  pct(fb->target_bp, b, sizeof(b)),
-			  rd.exhausted ? "; the quota of this interval is used up" : "");
+			  res.out_of_time || quota_bound ? "; the quota of this interval is used up" :
+			  "");
 	} else {
-		agent_log("kdamond %u: collapsed %u regions (%s, %s newly huge) of pid %d in "
-			  "%" PRIu64 " ms%s", s->e.kdamond, rd.nr_regions,
-			  fmt_size(rd.bytes, sz, sizeof(sz)),
-			  fmt_size(after > before ? after - before : 0, col, sizeof(col)), pid,
-			  rd.busy_us / 1000,
-			  rd.exhausted ? "; the quota of this interval is used up" : "");
+		agent_log("kdamond %u: collapsed %zu huge pages (%s%s) of pid %d in %" PRIu64
+			  " ms%s", s->e.kdamond, res.pages_collapsed,
+			  fmt_size(res.pages_collapsed * DAMONCTL_HUGEPAGE_SIZE, sz, sizeof(sz)),
+			  res.pages_failed ? ", some failed" : "", pid, res.busy_us / 1000,
+			  res.out_of_time || quota_bound ? "; the quota of this interval is used up" :
+			  "");
 	}
-goal:
-	if (fb->target_bp) {
-		s->st.target_bp = fb->target_bp;
-		s->st.goal_met = s->st.measured_bp >= fb->target_bp;
-		goal_transition(s, fi, s->st.measured_bp, NULL);
+	return 0;
+}
+
+/* The kernel collapses: let it act on the first candidates (none once the goal is met). */
+static int collapse_by_kernel(struct agent *ag, struct served *s, unsigned int fi, size_t want,
+			      const char **what)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	struct agent_scheme_stats *ss = agent_stats_scheme(&s->st, fb->scheme);
+	struct grant g = { 0 };
+	char sz[32], a[16], b[16];
+	bool changed;
+	int r;
+
+	if (want && s->plan[fi]) {
+		size_t n = damonctl_hugepage_plan_nr_candidates(s->plan[fi]);
+
+		grant_from_plan(s->plan[fi], want < n ? want : n, &g);
 	}
+	changed = !s->grant[fi] || !grant_equal(s->grant[fi], &g);
+	r = set_grant(ag, s, fi, &g, what);
+	if (r || !changed)
+		return r;
+	ss->nr_tried++;
+	ss->sz_tried += grant_bytes(&g);
+	if (g.nr)
+		agent_log("kdamond %u scheme %u: the kernel may collapse %s in %u ranges; ratio %s, "
+			  "goal %s", s->e.kdamond, fb->scheme, fmt_size(grant_bytes(&g), sz,
+			  sizeof(sz)), g.nr, pct(s->st.measured_bp, a, sizeof(a)),
+			  pct(fb->target_bp, b, sizeof(b)));
+	return 0;
+}
+
+/* Read DAMON's regions from the observer of budget @fi and observe them in its plan. */
+static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
+		   struct damonctl_rec_region **regs, size_t *cap)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	uint64_t total;
+	bool has_passed;
+	int n, r;
+
+	if (!s->plan[fi]) {
+		r = damonctl_hugepage_plan_new(COLLAPSE_CONFIRM, &s->plan[fi]);
+		if (r)
+			return r;
+	}
+	n = damonctl_tried_regions_read(ag->cli->ctx, s->e.kdamond, 0, fb->observer, regs, cap,
+					&total, &has_passed);
+	if (n < 0)
+		return n;
+	r = damonctl_hugepage_plan_observe(ag->cli->ctx, s->plan[fi], pid, *regs, (size_t)n,
+					   fb->hot);
+	return r == -ESRCH ? 0 : r;	/* it exited: the process events say so */
 }
 
 static int collapse_all(struct agent *ag, struct served *s, const char **what)
 {
-	struct damonctl_kdamond *k;
-	bool need = false;
+	struct budget bd[MAX_FALLBACKS] = { { 0 } };
+	struct damonctl_rec_region *regs = NULL;
+	bool any = false;
+	size_t cap = 0;
 	unsigned int i;
-	int r;
+	int r = 0;
 
 	for (i = 0; i < s->e.fbs.nr; i++) {
 		const struct fallback *fb = &s->e.fbs.fb[i];
-		uint64_t huge, used;
 
 		if (fb->kind != FB_COLLAPSE || fb->target >= s->e.nr_targets ||
 		    s->e.targets[fb->target] <= 0)
 			continue;
-		if (!fb->target_bp) {
-			need = true;
-			continue;
-		}
-		r = measure(ag, s, fb, &huge, &used);
+		r = budget_want(ag, s, i, &bd[i].want);
 		if (r) {
 			*what = "measuring the huge-page ratio failed";
 			return r;
 		}
-		s->st.measured_bp = fallback_ratio_bp(huge, used);
-		s->st.target_bp = fb->target_bp;
-		s->st.goal_met = s->st.measured_bp >= fb->target_bp;
-		goal_transition(s, i, s->st.measured_bp, NULL);
-		need |= !s->st.goal_met;
+		/* the kernel's path says it once, where the goal is fed */
+		if (fb->target_bp && !(fb->by_kernel && feeds_scheme(s, fb->scheme)))
+			goal_transition(s, i, s->st.measured_bp, s->st.goal_met, fb->by_kernel ?
+					"the kernel collapses nothing more" : NULL);
+		/* what is hot and cold is looked at now and then even when the budget is
+		 * spent, for `status` and `report hugepage` */
+		bd[i].observe = bd[i].want || s->st.rounds % OBSERVE_EVERY == 0;
+		any |= bd[i].observe;
 	}
-	if (!need)
-		return 0;
-	/* one snapshot of what every scheme matched, then collapse scheme by scheme */
-	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
-				 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
-	if (r) {
-		*what = "the kernel refused update_schemes_tried_regions";
-		return r;
+	if (any) {
+		/* one snapshot of what every observer matched */
+		r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
+					 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
+		if (r) {
+			*what = "the kernel refused update_schemes_tried_regions";
+			return r;
+		}
 	}
-	r = damonctl_kdamond_read(ag->cli->ctx, s->e.kdamond, &k);
-	if (r) {
-		*what = "reading the tried regions failed";
-		return r;
+	for (i = 0; i < s->e.fbs.nr && !stop_signal && !r; i++) {
+		const struct fallback *fb = &s->e.fbs.fb[i];
+		int pid = fb->target < s->e.nr_targets ? s->e.targets[fb->target] : 0;
+
+		if (fb->kind != FB_COLLAPSE || pid <= 0)
+			continue;
+		if (bd[i].observe) {
+			r = observe(ag, s, i, pid, &regs, &cap);
+			if (r) {
+				*what = "reading the regions DAMON found failed";
+				break;
+			}
+			/* measured again next to the look at the pages: what the kernel
+			 * collapsed meanwhile is counted once */
+			r = budget_want(ag, s, i, &bd[i].want);
+			if (r) {
+				*what = "measuring the huge-page ratio failed";
+				break;
+			}
+			note_reachability(ag, s, i, bd[i].want, s->plan[i]);
+		}
+		if (fb->by_kernel)
+			r = collapse_by_kernel(ag, s, i, bd[i].observe ? bd[i].want : 0, what);
+		else if (bd[i].observe && bd[i].want)
+			r = collapse_by_agent(ag, s, i, bd[i].want, pid);
 	}
-	for (i = 0; i < s->e.fbs.nr && !stop_signal; i++)
-		if (s->e.fbs.fb[i].kind == FB_COLLAPSE)
-			collapse_scheme(ag, s, i, k);
-	damonctl_kdamond_free(k);
-	return 0;
+	free(regs);
+	return r;
 }
 
 static uint64_t interval_ms(const struct served *s)
@@ -722,6 +858,10 @@ struct vma_list {
 static int collect_vma(void *data, const struct damonctl_vma *v)
 {
 	struct vma_list *l = data;
+
+	/* the gate area shows in maps, but is no mapping of the process's own */
+	if (!strcmp(v->name, "[vsyscall]"))
+		return 0;
 
 	if (l->n < 4096) {
 		l->start[l->n] = v->start;
@@ -786,25 +926,55 @@ static unsigned int three_regions(struct agent *ag, int pid, uint64_t r[3][2])
 	return n;
 }
 
-/* Point the target filter of scheme @s at target @idx (adding one if it has none). */
-static int set_target_filter(struct damonctl_scheme *s, enum damonctl_filter_dir dir,
-			     unsigned int idx)
+/* Keep budget @fb's schemes (the collapse scheme and its observer) to target @idx; a
+ * collapse scheme the kernel runs is allowed nothing until the agent chooses for @idx. */
+static void keep_to(struct damonctl_context *c, const struct fallback *fb,
+		    const struct damonctl_features *f, unsigned int idx)
 {
-	struct damonctl_filter *f;
-	unsigned int i;
+	struct damonctl_scheme *sc = damonctl_context_scheme(c, fb->scheme);
 
-	damonctl_for_each_filter(s, dir, f, i) {
-		if (!strcmp(damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE), "target")) {
-			damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
-			return 0;
-		}
-	}
-	f = damonctl_scheme_add_filter(s, dir);
-	if (!f)
+	damonctl_scheme_keep_target(sc, f, idx);
+	if (fb->observer != fb->scheme)
+		damonctl_scheme_keep_target(damonctl_context_scheme(c, fb->observer), f, idx);
+	if (fb->by_kernel)
+		damonctl_scheme_allow_ranges(sc, f, NULL, NULL, 0);
+}
+
+/* A new budget like the one of scheme @tmpl: copies of its schemes (and of the goal fed on
+ * the kernel's collapse scheme). Its index goes to @idx. */
+static int copy_budget(struct damonctl_context *c, struct fallbacks *fbs, unsigned int tmpl,
+		       int *idx)
+{
+	struct fallback nb;
+	unsigned int i, nr = fbs->nr;
+	int from = -1;
+
+	for (i = 0; i < nr && from < 0; i++)
+		if (fbs->fb[i].kind == FB_COLLAPSE && fbs->fb[i].scheme == tmpl)
+			from = (int)i;
+	if (from < 0 || fbs->nr + 2 > MAX_FALLBACKS)
+		return -ENOSPC;
+	nb = fbs->fb[from];
+	if (!damonctl_context_add_scheme_copy(c, damonctl_context_scheme(c, nb.scheme)))
 		return -ENOMEM;
-	damonctl_filter_set_str(f, DAMONCTL_FILTER_TYPE, "target");
-	damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, idx);
-	damonctl_filter_set(f, DAMONCTL_FILTER_MATCHING, 0);	/* reject the others */
+	nb.scheme = damonctl_context_nr_schemes(c) - 1;
+	if (fbs->fb[from].observer != fbs->fb[from].scheme) {
+		if (!damonctl_context_add_scheme_copy(c, damonctl_context_scheme(c, nb.observer)))
+			return -ENOMEM;
+		nb.observer = damonctl_context_nr_schemes(c) - 1;
+	} else {
+		nb.observer = nb.scheme;
+	}
+	for (i = 0; i < nr; i++) {
+		struct fallback g = fbs->fb[i];
+
+		if (g.kind != FB_HUGEPAGE_GOAL || g.scheme != tmpl)
+			continue;
+		g.scheme = nb.scheme;
+		fbs->fb[fbs->nr++] = g;
+	}
+	*idx = (int)fbs->nr;
+	fbs->fb[fbs->nr++] = nb;
 	return 0;
 }
 
@@ -827,7 +997,6 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	unsigned int i, n = 0, tmpl = UINT32_MAX, nr_regs;
 	bool moved[MAX_FALLBACKS] = { false };
 	uint64_t regs[3][2];
-	enum damonctl_filter_dir dir;
 
 	if (s->e.nr_targets >= MAX_TARGETS) {
 		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
@@ -850,8 +1019,6 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		r = -ESTALE;
 		goto out;
 	}
-	dir = damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
-	      DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
 	for (i = 0; i < fbs.nr; i++)
 		if (fbs.fb[i].kind == FB_COLLAPSE && tmpl == UINT32_MAX)
 			tmpl = fbs.fb[i].scheme;
@@ -889,7 +1056,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 				continue;
 			fb->target = n;
 			moved[j] = true;
-			set_target_filter(damonctl_context_scheme(cw, fb->scheme), dir, n);
+			keep_to(cw, fb, f, n);
 		}
 		pids[n++] = s->e.targets[i];
 	}
@@ -906,63 +1073,34 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	if (tmpl != UINT32_MAX) {
 		int reuse = -1;
 
-		/* the stat scheme of an exited target serves the child; else a new copy */
+		/* the schemes of an exited target serve the child; else new copies */
 		for (i = 0; i < fbs.nr && reuse < 0; i++)
 			if (fbs.fb[i].kind == FB_COLLAPSE && !moved[i])
 				reuse = (int)i;
 		if (reuse < 0) {
-			struct damonctl_scheme *sc = NULL;
-
-			for (i = 0; i < fbs.nr && reuse < 0; i++)
-				if (fbs.fb[i].kind == FB_COLLAPSE && fbs.fb[i].scheme == tmpl)
-					reuse = (int)i;
-			if (fbs.nr < MAX_FALLBACKS)
-				sc = damonctl_context_add_scheme_copy(
-					cw, damonctl_context_scheme(cw, tmpl));
-			if (!sc) {
-				snprintf(why, size, "too many schemes");
-				r = -ENOSPC;
+			r = copy_budget(cw, &fbs, tmpl, &reuse);
+			if (r) {
+				snprintf(why, size, "%s", r == -ENOSPC ? "too many schemes" :
+					 strerror(-r));
 				goto out;
 			}
-			fbs.fb[fbs.nr] = fbs.fb[reuse];
-			fbs.fb[fbs.nr].scheme = damonctl_context_nr_schemes(cw) - 1;
-			reuse = (int)fbs.nr++;
 		}
 		fbs.fb[reuse].target = n - 1;
 		moved[reuse] = true;
-		set_target_filter(damonctl_context_scheme(cw, fbs.fb[reuse].scheme), dir, n - 1);
-		/* the stat schemes of other exited targets match nothing from now on */
+		keep_to(cw, &fbs.fb[reuse], f, n - 1);
+		/* the schemes of other exited targets match nothing from now on */
 		for (i = 0; i < fbs.nr; i++) {
 			if (fbs.fb[i].kind != FB_COLLAPSE || moved[i])
 				continue;
-			set_target_filter(damonctl_context_scheme(cw, fbs.fb[i].scheme), dir,
-					  MAX_TARGETS + 1);
+			keep_to(cw, &fbs.fb[i], f, MAX_TARGETS + 1);
 			memmove(&fbs.fb[i], &fbs.fb[i + 1], (fbs.nr - i - 1) * sizeof(fbs.fb[0]));
 			memmove(&moved[i], &moved[i + 1], (fbs.nr - i - 1) * sizeof(moved[0]));
 			fbs.nr--;
 			i--;
 		}
 	}
-	r = damonctl_kdamond_stage(ag->cli->ctx, kw, kh);
-	if (r) {
-		damonctl_strerror(ag->cli->ctx, r, why, size);
-		goto out;
-	}
-	/* commit only what has every pid in place */
-	for (i = 0; i < n; i++) {
-		char rel[128], val[32];
-
-		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/targets/%u/pid_target",
-			 s->e.kdamond, i);
-		r = damonctl_read(ag->cli->ctx, rel, val, sizeof(val));
-		if (r || atoi(val) != pids[i]) {
-			snprintf(why, size, "%s reads %s, not %d: not committing", rel,
-				 r ? strerror(-r) : val, pids[i]);
-			r = r ? r : -EIO;
-			goto out;
-		}
-	}
-	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond, DAMONCTL_CMD_COMMIT);
+	/* checks that every pid is in place before committing, undoes the staging if not */
+	r = damonctl_kdamond_commit(ag->cli->ctx, kw, kh, DAMONCTL_COMMIT_F_FULL, NULL);
 	if (r) {
 		damonctl_strerror(ag->cli->ctx, r, why, size);
 		goto out;
@@ -971,6 +1109,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	s->e.nr_targets = n;
 	memcpy(s->e.targets, pids, n * sizeof(pids[0]));
 	s->all_gone_ms = 0;
+	served_reset(s);	/* the plans follow budgets by index, which moved */
 	record_update(ag, s, false);
 out:
 	damonctl_clear_error(ag->cli->ctx);
@@ -1149,6 +1288,46 @@ static void update_watch(struct agent *ag)
 
 /* ---- the set of served kdamonds ---- */
 
+static uint64_t read_aggr_us(struct agent *ag, unsigned int kdamond)
+{
+	char rel[128], buf[32];
+	uint64_t v = 0;
+
+	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/monitoring_attrs/intervals/aggr_us",
+		 kdamond);
+	if (damonctl_read(ag->cli->ctx, rel, buf, sizeof(buf)) || damonctl_parse_u64(buf, &v))
+		v = 100000;
+	damonctl_clear_error(ag->cli->ctx);
+	return v;
+}
+
+/* What `tune` changed in the record: goals and patterns move in place; a plan that grew
+ * (a goal tuned in on a kdamond started without one) is taken whole. */
+static void take_tuned(struct served *s, const struct started_entry *e)
+{
+	unsigned int j;
+	bool same = s->e.fbs.nr == e->fbs.nr;
+
+	for (j = 0; same && j < e->fbs.nr; j++)
+		same = s->e.fbs.fb[j].kind == e->fbs.fb[j].kind &&
+		       s->e.fbs.fb[j].scheme == e->fbs.fb[j].scheme &&
+		       s->e.fbs.fb[j].observer == e->fbs.fb[j].observer;
+	if (same) {
+		for (j = 0; j < e->fbs.nr; j++) {
+			s->e.fbs.fb[j].target_bp = e->fbs.fb[j].target_bp;
+			s->e.fbs.fb[j].scope_pid = e->fbs.fb[j].scope_pid;
+			memcpy(s->e.fbs.fb[j].hot, e->fbs.fb[j].hot, sizeof(e->fbs.fb[j].hot));
+			s->e.fbs.fb[j].reset_ms = e->fbs.fb[j].reset_ms;
+		}
+		return;
+	}
+	served_reset(s);
+	s->e.fbs = e->fbs;
+	s->e.follow_children = e->follow_children;
+	s->next_ms = 0;
+	agent_log("kdamond %u: its plan changed (damonc tune): serving it anew", s->e.kdamond);
+}
+
 /* Pick up kdamonds that need the agent and are not served yet; refresh the others'
  * goals (`tune` may have moved them). */
 static void sync_served(struct agent *ag)
@@ -1170,9 +1349,7 @@ static void sync_served(struct agent *ag)
 			if (ag->sv[j].e.kdamond == e->kdamond && ag->sv[j].e.pid == e->pid)
 				s = &ag->sv[j];
 		if (s) {
-			/* tune moves goals: take their targets, keep what the agent knows */
-			for (j = 0; j < s->e.fbs.nr && j < e->fbs.nr; j++)
-				s->e.fbs.fb[j].target_bp = e->fbs.fb[j].target_bp;
+			take_tuned(s, e);
 			continue;
 		}
 		if (!started_needs_agent(e) && !(ag->follow_children && ag->only < 0))
@@ -1190,7 +1367,8 @@ static void sync_served(struct agent *ag)
 		memset(s, 0, sizeof(*s));
 		s->e = *e;
 		for (j = 0; j < MAX_FALLBACKS; j++)
-			s->goal_state[j] = -1;
+			s->goal_state[j] = s->unreachable[j] = -1;
+		s->aggr_us = read_aggr_us(ag, e->kdamond);
 		/* a restarted agent goes on counting, for the very same kdamond only */
 		agent_stats_load(ag->cli->ctx, e->kdamond, &s->st);
 		if (s->st.kdamond_pid != e->pid) {

@@ -47,6 +47,16 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agen
 	st->rounds = u64_of(root, "rounds");
 	st->agent_pid = (int)u64_of(root, "agent_pid");
 	st->since = (long long)u64_of(root, "since");
+	if (json_object_object_get_ex(root, "hot", &arr)) {
+		st->observed = true;
+		st->hot_bytes = u64_of(arr, "bytes");
+		st->hot_huge_bytes = u64_of(arr, "huge_bytes");
+		st->hot_bp = u64_of(arr, "bp");
+		st->reachable_bp = u64_of(arr, "reachable_bp");
+		st->unreachable = u64_of(arr, "unreachable") != 0;
+		st->cold_huge_bytes = u64_of(arr, "cold_huge_bytes");
+		st->cold_huge_idle_us = u64_of(arr, "cold_huge_idle_us");
+	}
 	if (json_object_object_get_ex(root, "schemes", &arr) &&
 	    json_object_is_type(arr, json_type_array)) {
 		for (i = 0; i < json_object_array_length(arr) && st->nr < AGENT_MAX_SCHEMES; i++) {
@@ -85,6 +95,20 @@ int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struc
 	json_object_object_add(root, "rounds", json_object_new_uint64(st->rounds));
 	json_object_object_add(root, "agent_pid", json_object_new_int(st->agent_pid));
 	json_object_object_add(root, "since", json_object_new_int64(st->since));
+	if (st->observed) {
+		json_object *hot = json_object_new_object();
+
+		json_object_object_add(hot, "bytes", json_object_new_uint64(st->hot_bytes));
+		json_object_object_add(hot, "huge_bytes", json_object_new_uint64(st->hot_huge_bytes));
+		json_object_object_add(hot, "bp", json_object_new_uint64(st->hot_bp));
+		json_object_object_add(hot, "reachable_bp", json_object_new_uint64(st->reachable_bp));
+		json_object_object_add(hot, "unreachable", json_object_new_boolean(st->unreachable));
+		json_object_object_add(hot, "cold_huge_bytes",
+				       json_object_new_uint64(st->cold_huge_bytes));
+		json_object_object_add(hot, "cold_huge_idle_us",
+				       json_object_new_uint64(st->cold_huge_idle_us));
+		json_object_object_add(root, "hot", hot);
+	}
 	for (i = 0; i < st->nr; i++) {
 		json_object *o = json_object_new_object();
 

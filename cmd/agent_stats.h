@@ -25,6 +25,15 @@ struct agent_stats {
 	bool goal_met;			/* measured_bp >= target_bp at the last round */
 	uint64_t feeds;			/* goal values fed to the kernel */
 	uint64_t rounds;		/* rounds served */
+	/* what the agent's last look at DAMON's regions found (collapse budgets) */
+	bool observed;			/* the fields below are set */
+	uint64_t hot_bytes;		/* hot memory, huge or not */
+	uint64_t hot_huge_bytes;	/* of which huge already */
+	uint64_t hot_bp;		/* hot memory over what the goal measures it against */
+	uint64_t reachable_bp;		/* the ratio with every hot page huge */
+	bool unreachable;		/* the goal is above what hot memory can reach */
+	uint64_t cold_huge_bytes;	/* huge pages in regions with no access */
+	uint64_t cold_huge_idle_us;	/* for how long the longest idle of them was */
 	int agent_pid;			/* the process serving it */
 	long long since;		/* unix time it started serving it */
 	unsigned int nr;

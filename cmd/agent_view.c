@@ -85,9 +85,22 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 				fmt_time(fb->reset_ms * 1000, b, sizeof(b)));
 			continue;
 		}
-		fprintf(out, "    scheme %u: collapse, which this kernel lacks: the kernel's stat "
-			"scheme finds the regions, the agent collapses those of target %u "
-			"(pid %d) with process_madvise\n", fb->scheme, fb->target,
+		if (fb->by_kernel) {
+			fprintf(out, "    scheme %u: collapse by the kernel, paced in huge pages: the "
+				"agent reads DAMON's regions (stat scheme %u) and lets the kernel "
+				"collapse the hot pages of target %u (pid %d) the goal %s needs "
+				"(%s), and no more\n", fb->scheme, fb->observer, fb->target,
+				fb->target < e->nr_targets ? e->targets[fb->target] : -1,
+				fmt_bp(fb->target_bp, a, sizeof(a)),
+				fb->scope_pid ? "over the targets" : "system-wide");
+			if (ss)
+				fprintf(out, "      agent stats: allowed %s in %" PRIu64 " steps\n",
+					fmt_size(ss->sz_tried, a, sizeof(a)), ss->nr_tried);
+			continue;
+		}
+		fprintf(out, "    scheme %u: collapse, which this kernel lacks: the agent reads "
+			"DAMON's regions (stat scheme %u) and collapses the hot pages of target %u "
+			"(pid %d) with process_madvise\n", fb->scheme, fb->observer, fb->target,
 			fb->target < e->nr_targets ? e->targets[fb->target] : -1);
 		fprintf(out, "      quota (the agent's): ");
 		if (!fb->quota_ms && !fb->quota_bytes)
@@ -119,6 +132,45 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 			fprintf(out, ", %" PRIu64 " values fed to the kernel", st.feeds);
 		fprintf(out, ")\n");
 	}
+	agent_view_hot_text(out, &st, "    ");
+}
+
+void agent_view_hot_text(FILE *out, const struct agent_stats *st, const char *indent)
+{
+	char a[64], b[64], c[64];
+
+	if (!st->observed)
+		return;
+	if (st->unreachable)
+		fprintf(out, "%sgoal not reachable: hot memory is %s (%s); with all of it huge "
+			"the ratio would be %s\n", indent, fmt_size(st->hot_bytes, a, sizeof(a)),
+			fmt_bp(st->hot_bp, b, sizeof(b)), fmt_bp(st->reachable_bp, c, sizeof(c)));
+	else
+		fprintf(out, "%shot memory: %s (%s), %s of it huge\n", indent,
+			fmt_size(st->hot_bytes, a, sizeof(a)), fmt_bp(st->hot_bp, b, sizeof(b)),
+			fmt_size(st->hot_huge_bytes, c, sizeof(c)));
+	if (st->cold_huge_bytes)
+		fprintf(out, "%shuge pages gone cold: %s in regions not accessed for up to %s\n",
+			indent, fmt_size(st->cold_huge_bytes, a, sizeof(a)),
+			fmt_time(st->cold_huge_idle_us, b, sizeof(b)));
+}
+
+json_object *agent_view_hot_json(const struct agent_stats *st)
+{
+	json_object *hot;
+
+	if (!st->observed)
+		return NULL;
+	hot = json_object_new_object();
+	json_object_object_add(hot, "bytes", json_object_new_uint64(st->hot_bytes));
+	json_object_object_add(hot, "huge_bytes", json_object_new_uint64(st->hot_huge_bytes));
+	json_object_object_add(hot, "bp", json_object_new_uint64(st->hot_bp));
+	json_object_object_add(hot, "reachable_bp", json_object_new_uint64(st->reachable_bp));
+	json_object_object_add(hot, "goal_reachable", json_object_new_boolean(!st->unreachable));
+	json_object_object_add(hot, "cold_huge_bytes", json_object_new_uint64(st->cold_huge_bytes));
+	json_object_object_add(hot, "cold_huge_idle_us",
+			       json_object_new_uint64(st->cold_huge_idle_us));
+	return hot;
 }
 
 json_object *agent_view_json(struct cli *cli, const struct started_entry *e)
@@ -162,5 +214,6 @@ json_object *agent_view_json(struct cli *cli, const struct started_entry *e)
 		json_object_array_add(arr, s);
 	}
 	json_object_object_add(o, "stats", arr);
+	json_object_object_add(o, "hot", agent_view_hot_json(&st));
 	return o;
 }

@@ -7,6 +7,7 @@
 #ifndef DAMONC_AGENT_VIEW_H
 #define DAMONC_AGENT_VIEW_H
 
+#include "agent_stats.h"
 #include "damonc.h"
 #include "started.h"
 
@@ -19,6 +20,10 @@ const char *agent_view_server_text(enum agent_server who, int pid, char *buf, si
 const char *agent_view_server_key(enum agent_server who);	/* "agent", "foreground", "none" */
 /* The text block after the kdamond in `status` (nothing when it needs no agent). */
 void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e);
+/* What the agent's last look at DAMON's regions found: hot memory, whether the goal can be
+ * reached, huge pages gone cold (nothing before a first look). */
+void agent_view_hot_text(FILE *out, const struct agent_stats *st, const char *indent);
+json_object *agent_view_hot_json(const struct agent_stats *st);
 /* The kdamond's "agent" member in `status --json`; NULL when it needs no agent. */
 json_object *agent_view_json(struct cli *cli, const struct started_entry *e);
 

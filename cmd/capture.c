@@ -225,18 +225,8 @@ static int install(struct capture *c, const struct damonctl_kdamond *orig_k)
 		struct damonctl_scheme *s = damonctl_context_add_scheme(wc);
 
 		r = s ? set_capture_pattern(s, c->aggr_us, apply_iv) : -ENOMEM;
-		if (!r && per_target) {
-			bool core = damonctl_features_has(c->f, DAMONCTL_FEAT_CORE_OPS_FILTERS) ==
-				DAMONCTL_YES;
-			struct damonctl_filter *f = damonctl_scheme_add_filter(s,
-				core ? DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY);
-
-			/* reject what is not target i: "matching N" works before and after
-			 * the 6.14 allow file */
-			r = f ? damonctl_filter_set_str(f, DAMONCTL_FILTER_TYPE, "target") : -ENOMEM;
-			r = r ? r : damonctl_filter_set(f, DAMONCTL_FILTER_MATCHING, 0);
-			r = r ? r : damonctl_filter_set(f, DAMONCTL_FILTER_TARGET_IDX, i);
-		}
+		if (!r && per_target)
+			r = damonctl_scheme_keep_target(s, c->f, i);
 		if (r) {
 			damonctl_tree_free(want);
 			return lib_error(c->cli, r, "building the capture scheme");
@@ -251,16 +241,12 @@ static int install(struct capture *c, const struct damonctl_kdamond *orig_k)
 		return lib_error(c->cli, r, "writing the note that lets a later capture remove "
 				 "the capture scheme if this one is killed");
 	}
-	r = damonctl_kdamond_stage(c->cli->ctx, wk, orig_k);
-	if (!r)
-		r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_COMMIT);
+	/* a failed commit puts the staged files back as they were */
+	r = damonctl_kdamond_commit(c->cli->ctx, wk, orig_k, DAMONCTL_COMMIT_F_FULL, NULL);
 	if (r) {
 		int e = lib_error(c->cli, r, "installing the capture scheme on kdamond %u",
 				  c->kdamond);
 
-		/* put the staged files back as they were */
-		damonctl_clear_error(c->cli->ctx);
-		damonctl_kdamond_stage(c->cli->ctx, orig_k, wk);
 		capture_guard_remove(c->cli->ctx, c->kdamond);
 		damonctl_tree_free(want);
 		return e;
@@ -714,10 +700,12 @@ int capture_finish(struct capture *c)
 	if (c->installed) {
 		orig = damonctl_tree_kdamond(c->orig, c->kdamond);
 		r = damonctl_kdamond_read(c->cli->ctx, c->kdamond, &now);
-		if (!r)
+		/* one that stopped or was restarted meanwhile gets its files staged only */
+		if (!r && kdamond_gone(c))
 			r = damonctl_kdamond_stage(c->cli->ctx, orig, now);
-		if (!r && !kdamond_gone(c))
-			r = damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_COMMIT);
+		else if (!r)
+			r = damonctl_kdamond_commit(c->cli->ctx, orig, now, DAMONCTL_COMMIT_F_FULL,
+						    NULL);
 		if (r)
 			e = lib_error(c->cli, r, "restoring kdamond %u's configuration (the capture "
 				      "scheme may still be installed; the next capture retries)",

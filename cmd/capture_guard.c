@@ -128,9 +128,7 @@ static int undo(struct cli *cli, const struct note *n)
 	c = damonctl_kdamond_context(want, 0);
 	for (i = n->first + n->nr; i-- > n->first;)
 		damonctl_context_remove_scheme(c, i);
-	r = damonctl_kdamond_stage(cli->ctx, want, now);
-	if (!r && !strcmp(damonctl_kdamond_get_str(now, DAMONCTL_KDAMOND_STATE), "on"))
-		r = damonctl_kdamond_cmd(cli->ctx, n->kdamond, DAMONCTL_CMD_COMMIT);
+	r = damonctl_kdamond_commit(cli->ctx, want, now, DAMONCTL_COMMIT_F_FULL, NULL);
 	if (r) {
 		r = lib_error(cli, r, "removing the capture scheme that record (pid %d) left on "
 			      "kdamond %u", n->recorder_pid, n->kdamond);

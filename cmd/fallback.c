@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Planning user-space fallbacks for huge-page features the kernel lacks (see fallback.h). */
+/* Planning what the damonc agent does for a kdamond (see fallback.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,74 +36,76 @@ static bool has(const struct damonctl_features *f, enum damonctl_feature feat)
 int fallback_measure(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
 		     unsigned int nr_pids, uint64_t *huge, uint64_t *used)
 {
-	unsigned int i;
-	int r;
+	/* no pids: the system-wide ratio */
+	return damonctl_hugepage_measure(ctx, pids, scope_pid ? nr_pids : 0, huge, used);
+}
 
-	*huge = *used = 0;
-	if (!scope_pid) {
-		struct damonctl_meminfo m;
+/* A stat scheme matching every region (of target @target when several), applied as often
+ * as @like: what the agent reads DAMON's regions from. Its index goes to @index. */
+static int add_observer(struct damonctl_context *c, const struct damonctl_scheme *like,
+			const struct damonctl_features *f, int target, unsigned int *index)
+{
+	struct damonctl_scheme *o = damonctl_context_add_scheme(c);
+	int r = 0;
 
-		r = damonctl_meminfo_read(ctx, &m);
-		if (r)
-			return r;
-		*huge = damonctl_meminfo_huge(&m);
-		*used = damonctl_meminfo_used(&m);
-		return 0;
+	if (!o)
+		return -ENOMEM;
+	damonctl_scheme_set_str(o, DAMONCTL_SCHEME_ACTION, "stat");
+	damonctl_scheme_set(o, DAMONCTL_SCHEME_SZ_MIN, 0);
+	damonctl_scheme_set(o, DAMONCTL_SCHEME_SZ_MAX, DAMONCTL_MAX);
+	damonctl_scheme_set(o, DAMONCTL_SCHEME_NR_ACCESSES_MIN, 0);
+	damonctl_scheme_set(o, DAMONCTL_SCHEME_NR_ACCESSES_MAX, UINT32_MAX);
+	damonctl_scheme_set(o, DAMONCTL_SCHEME_AGE_MIN, 0);
+	damonctl_scheme_set(o, DAMONCTL_SCHEME_AGE_MAX, UINT32_MAX);
+	damonctl_scheme_set(o, DAMONCTL_SCHEME_APPLY_INTERVAL_US,
+			    damonctl_scheme_get(like, DAMONCTL_SCHEME_APPLY_INTERVAL_US));
+	if (target >= 0)
+		r = damonctl_scheme_keep_target(o, f, (unsigned int)target);
+	*index = damonctl_context_nr_schemes(c) - 1;
+	return r;
+}
+
+/* The first hugepage_mem_bp goal's target (0: none). With @only, any other goal is an
+ * error (-1, with @why): the agent measures that goal only. */
+static int64_t hugepage_target(const struct damonctl_scheme *s, unsigned int si, bool only,
+			       char *why, size_t size)
+{
+	unsigned int g;
+	int64_t bp = 0;
+
+	for (g = 0; g < damonctl_scheme_nr_goals(s); g++) {
+		struct damonctl_goal *goal = damonctl_scheme_goal(s, g);
+		const char *metric = damonctl_goal_get_str(goal, DAMONCTL_GOAL_METRIC);
+
+		if (!strcmp(metric, "hugepage_mem_bp")) {
+			if (!bp)
+				bp = (int64_t)damonctl_goal_get(goal, DAMONCTL_GOAL_TARGET_VALUE);
+		} else if (only) {
+			why_fail(why, size, -EOPNOTSUPP, "scheme %u: when damonc collapses in user "
+				 "space its only goal can be hugepage_mem_bp, not %s", si, metric);
+			return -1;
+		}
 	}
-	for (i = 0; i < nr_pids; i++) {
-		struct damonctl_proc_mem pm;
-
-		if (pids[i] <= 0)
-			continue;	/* a target that exited */
-		r = damonctl_proc_mem_read(ctx, pids[i], &pm);
-		if (r == -ESRCH)
-			continue;	/* exited: it holds no memory any more */
-		if (r)
-			return r;
-		*huge += pm.anon_huge + pm.shmem_huge + pm.file_huge;
-		*used += pm.rss;
-	}
-	return 0;
+	return bp;
 }
 
-uint64_t fallback_ratio_bp(uint64_t huge, uint64_t used)
-{
-	/* the kernel metric's convention: nothing used counts as reached */
-	return used ? (uint64_t)((unsigned __int128)huge * 10000 / used) : 10000;
-}
-
-uint64_t fallback_bytes_to_goal(uint64_t huge, uint64_t used, uint64_t target_bp)
-{
-	unsigned __int128 want = (unsigned __int128)used * target_bp;
-	unsigned __int128 have = (unsigned __int128)huge * 10000;
-
-	return want > have ? (uint64_t)((want - have + 9999) / 10000) : 0;
-}
-
-int fallback_measure_bp(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
-			unsigned int nr_pids, uint64_t *bp)
-{
-	uint64_t huge, used;
-	int r = fallback_measure(ctx, scope_pid, pids, nr_pids, &huge, &used);
-
-	if (r)
-		return r;
-	*bp = fallback_ratio_bp(huge, used);
-	return 0;
-}
-
-/* Collapse the kernel lacks: a stat scheme per target, the agent collapses what it finds. */
-static int plan_collapse(struct damonctl_ctx *ctx, struct damonctl_context *c, unsigned int si,
-			 const struct damonctl_features *f, bool scope_pid, struct fallbacks *out,
-			 char *why, size_t size)
+/*
+ * A collapse budget for scheme @si: by the kernel (it keeps its action and the agent lets it
+ * act on chosen huge pages only) or by the agent (it becomes a stat scheme with the same
+ * pattern, and the agent collapses). Several targets: a scheme and an observer per target.
+ */
+static int plan_collapse(struct damonctl_context *c, unsigned int si,
+			 const struct damonctl_features *f, bool scope_pid, bool by_kernel,
+			 struct fallbacks *out, char *why, size_t size)
 {
 	struct damonctl_scheme *s = damonctl_context_scheme(c, si);
-	unsigned int nr_targets = damonctl_context_nr_targets(c), g, t;
-	struct fallback fb = { .kind = FB_COLLAPSE, .scheme = si, .scope_pid = scope_pid };
+	unsigned int nr_targets = damonctl_context_nr_targets(c), t;
+	struct fallback fb = { .kind = FB_COLLAPSE, .scope_pid = scope_pid,
+			       .by_kernel = by_kernel };
 	const char *ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
+	int64_t bp;
 	int r;
 
-	(void)ctx;
 	if (!strcmp(ops, "paddr"))
 		return why_fail(why, size, -EINVAL, "scheme %u: collapse works on process memory "
 				"(vaddr or fvaddr), not on physical addresses", si);
@@ -112,58 +114,61 @@ static int plan_collapse(struct damonctl_ctx *ctx, struct damonctl_context *c, u
 				"action (it arrived in Linux 7.2), and no tried_regions (6.2) for "
 				"damonc to collapse hot regions from user space", si);
 	if (nr_targets > 1 && !has(f, DAMONCTL_FEAT_FILTER_ADDR_TARGET))
-		return why_fail(why, size, -EOPNOTSUPP, "scheme %u: emulating collapse for several "
-				"processes needs target filters (Linux 6.6); start one per process",
-				si);
-	for (g = 0; g < damonctl_scheme_nr_goals(s); g++) {
-		struct damonctl_goal *goal = damonctl_scheme_goal(s, g);
-		const char *metric = damonctl_goal_get_str(goal, DAMONCTL_GOAL_METRIC);
-
-		if (strcmp(metric, "hugepage_mem_bp"))
-			return why_fail(why, size, -EOPNOTSUPP, "scheme %u: when damonc collapses "
-					"in user space its only goal can be hugepage_mem_bp, not %s",
-					si, metric);
-		fb.target_bp = damonctl_goal_get(goal, DAMONCTL_GOAL_TARGET_VALUE);
-	}
-	/* The agent enforces the quota and the goal; the kernel only finds the regions. */
-	fb.quota_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_MS);
-	fb.quota_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES);
+		return why_fail(why, size, -EOPNOTSUPP, "scheme %u: collapsing for several "
+				"processes from user space needs target filters (Linux 6.6); start "
+				"one per process", si);
+	bp = hugepage_target(s, si, !by_kernel, why, size);
+	if (bp < 0)
+		return -EOPNOTSUPP;
+	fb.target_bp = (uint64_t)bp;
 	fb.reset_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
 	if (!fb.reset_ms)
 		fb.reset_ms = 1000;
-	damonctl_scheme_set_str(s, DAMONCTL_SCHEME_ACTION, "stat");
-	damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_MS, 0);
-	damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_BYTES, 0);
-	damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS, 0);
-	damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "consist");
-	while (damonctl_scheme_nr_goals(s))
-		damonctl_scheme_remove_goal(s, 0);
-
-	if (nr_targets <= 1) {
-		fb.target = 0;
-		return add(out, &fb, why, size);
+	damonctl_scheme_pattern(s, fb.hot);
+	if (by_kernel) {
+		/* reach the goal, then stop (a goal tuned in later finds the default tuner,
+		 * which would start the quota at one byte) */
+		if (has(f, DAMONCTL_FEAT_GOAL_TUNER))
+			damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "temporal");
+		/* nothing until the agent has chosen: the kernel acts on allowed pages only */
+		r = damonctl_scheme_allow_ranges(s, f, NULL, NULL, 0);
+		if (r)
+			return why_fail(why, size, r == -EOPNOTSUPP ? r : -EINVAL, "scheme %u: "
+					"pacing collapse needs allow filters (Linux 6.14)", si);
+	} else {
+		/* the agent enforces the quota and the goal; the kernel only finds regions */
+		fb.quota_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_MS);
+		fb.quota_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES);
+		damonctl_scheme_set_str(s, DAMONCTL_SCHEME_ACTION, "stat");
+		damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_MS, 0);
+		damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_BYTES, 0);
+		damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS, 0);
+		damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "consist");
+		while (damonctl_scheme_nr_goals(s))
+			damonctl_scheme_remove_goal(s, 0);
 	}
-	/* Tried regions do not say which process they belong to: one stat scheme per target,
-	 * each keeping only its target's regions (a target filter rejecting the others). */
-	for (t = nr_targets; t-- > 0;) {
+	/* Tried regions do not say whose they are: per target, a scheme and an observer
+	 * keeping to it (a target filter rejecting the others). */
+	for (t = 0; t < (nr_targets > 1 ? nr_targets : 1); t++) {
 		struct damonctl_scheme *st = s;
-		struct damonctl_filter *flt;
-		enum damonctl_filter_dir dir = has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) ?
-			DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
 
 		if (t) {
 			st = damonctl_context_add_scheme_copy(c, s);
 			if (!st)
 				return -ENOMEM;
 		}
-		flt = damonctl_scheme_add_filter(st, dir);
-		if (!flt)
-			return -ENOMEM;
-		damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "target");
-		damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, t);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 0);	/* reject the others */
 		fb.scheme = t ? damonctl_context_nr_schemes(c) - 1 : si;
+		fb.tmpl = si;
 		fb.target = t;
+		if (nr_targets > 1) {
+			/* before the allow filter: another process's memory stays out */
+			r = damonctl_scheme_keep_target(st, f, t);
+			if (r)
+				return r;
+		}
+		r = add_observer(c, st, f, nr_targets > 1 ? (int)t : -1, &fb.observer);
+		if (r)
+			return r;
 		r = add(out, &fb, why, size);
 		if (r)
 			return r;
@@ -171,62 +176,137 @@ static int plan_collapse(struct damonctl_ctx *ctx, struct damonctl_context *c, u
 	return 0;
 }
 
+/* A hugepage_mem_bp goal this kernel cannot measure as asked: user_input, fed. */
+static int plan_goal_feed(struct damonctl_ctx *ctx, struct damonctl_scheme *s, unsigned int si,
+			  const struct damonctl_features *f, bool scope_pid, const int *pids,
+			  unsigned int nr_pids, struct fallbacks *out, char *why, size_t size)
+{
+	unsigned int g;
+	int r;
+
+	for (g = 0; g < damonctl_scheme_nr_goals(s); g++) {
+		struct damonctl_goal *goal = damonctl_scheme_goal(s, g);
+		struct fallback fb = { .kind = FB_HUGEPAGE_GOAL, .scheme = si, .goal = g,
+				       .scope_pid = scope_pid };
+		uint64_t huge = 0, used = 0;
+
+		if (strcmp(damonctl_goal_get_str(goal, DAMONCTL_GOAL_METRIC), "hugepage_mem_bp"))
+			continue;
+		/* the kernel's own metric is system-wide: over the targets, the agent measures */
+		if (has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) && !scope_pid)
+			continue;
+		if (!has(f, DAMONCTL_FEAT_QUOTA_GOALS))
+			return why_fail(why, size, -EOPNOTSUPP, "scheme %u: this kernel has neither "
+					"the hugepage_mem_bp goal metric (queued for 7.4) nor quota "
+					"goals (6.8) for damonc to feed", si);
+		fb.target_bp = damonctl_goal_get(goal, DAMONCTL_GOAL_TARGET_VALUE);
+		/* fed once per quota interval, when the kernel's tuner reads it */
+		fb.reset_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
+		if (!fb.reset_ms)
+			fb.reset_ms = 1000;
+		damonctl_goal_set_str(goal, DAMONCTL_GOAL_METRIC, "user_input");
+		/* start from the truth, not from 0: a 0 would read as far from the goal */
+		fallback_measure(ctx, scope_pid, pids, nr_pids, &huge, &used);
+		damonctl_goal_set(goal, DAMONCTL_GOAL_CURRENT_VALUE,
+				  damonctl_hugepage_bp(huge, used));
+		r = add(out, &fb, why, size);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+bool fallback_serves(const struct fallbacks *fbs, unsigned int si)
+{
+	unsigned int i;
+
+	for (i = 0; i < fbs->nr; i++)
+		if (fbs->fb[i].scheme == si ||
+		    (fbs->fb[i].kind == FB_COLLAPSE && fbs->fb[i].observer == si))
+			return true;
+	return false;
+}
+
+bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si)
+{
+	unsigned int i;
+
+	for (i = 0; i < fbs->nr; i++) {
+		const struct fallback *fb = &fbs->fb[i];
+
+		if (fb->kind != FB_COLLAPSE)
+			continue;
+		if ((fb->observer == si && fb->observer != fb->scheme) ||
+		    (fb->scheme == si && fb->scheme != fb->tmpl))
+			return true;
+	}
+	return false;
+}
+
+#define MAX_SCHEMES 256
+
 int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 		  const struct damonctl_features *f, bool scope_pid, struct fallbacks *out,
 		  char *why, size_t size)
 {
 	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
-	unsigned int si, nr, g, t, nr_pids = 0;
+	bool kernel = has(f, DAMONCTL_FEAT_ACTION_COLLAPSE), planned[MAX_SCHEMES] = { false };
+	unsigned int si, nr, t, nr_pids = 0;
 	int r, pids[16];
 
-	memset(out, 0, sizeof(*out));
 	if (!c)
 		return 0;
 	for (t = 0; t < damonctl_context_nr_targets(c) && nr_pids < 16; t++)
 		pids[nr_pids++] = (int)damonctl_target_get_int(damonctl_context_target(c, t),
 							       DAMONCTL_TARGET_PID);
 	nr = damonctl_context_nr_schemes(c);
+	if (nr > MAX_SCHEMES / 2)
+		return why_fail(why, size, -EINVAL, "%u schemes: damonc plans at most %d", nr,
+				MAX_SCHEMES / 2);
+	for (si = 0; si < nr; si++)
+		planned[si] = fallback_serves(out, si);
 	for (si = 0; si < nr; si++) {
 		struct damonctl_scheme *s = damonctl_context_scheme(c, si);
-		const char *action = damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION);
 
-		if (!strcmp(action, "collapse") &&
-		    damonctl_features_has(f, DAMONCTL_FEAT_ACTION_COLLAPSE) == DAMONCTL_NO) {
-			r = plan_collapse(ctx, c, si, f, scope_pid, out, why, size);
-			if (r)
-				return r;
+		if (planned[si] || strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION),
+					  "collapse"))
 			continue;
-		}
-		if (damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) != DAMONCTL_NO)
+		/* the kernel collapses alone when there is no budget to keep */
+		if (kernel && hugepage_target(s, si, false, why, size) <= 0)
 			continue;
-		for (g = 0; g < damonctl_scheme_nr_goals(s); g++) {
-			struct damonctl_goal *goal = damonctl_scheme_goal(s, g);
-			struct fallback fb = { .kind = FB_HUGEPAGE_GOAL, .scheme = si, .goal = g,
-					       .scope_pid = scope_pid };
-			uint64_t now = 0;
-
-			if (strcmp(damonctl_goal_get_str(goal, DAMONCTL_GOAL_METRIC),
-				   "hugepage_mem_bp"))
-				continue;
-			if (!has(f, DAMONCTL_FEAT_QUOTA_GOALS))
-				return why_fail(why, size, -EOPNOTSUPP, "scheme %u: this kernel has "
-						"neither the hugepage_mem_bp goal metric (queued for "
-						"7.4) nor quota goals (6.8) for damonc to feed", si);
-			fb.target_bp = damonctl_goal_get(goal, DAMONCTL_GOAL_TARGET_VALUE);
-			/* fed once per quota interval, when the kernel's tuner reads it */
-			fb.reset_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
-			if (!fb.reset_ms)
-				fb.reset_ms = 1000;
-			damonctl_goal_set_str(goal, DAMONCTL_GOAL_METRIC, "user_input");
-			/* start from the truth, not from 0: a 0 would read as far from the goal */
-			fallback_measure_bp(ctx, scope_pid, pids, nr_pids, &now);
-			damonctl_goal_set(goal, DAMONCTL_GOAL_CURRENT_VALUE, now);
-			r = add(out, &fb, why, size);
-			if (r)
-				return r;
-		}
+		r = plan_collapse(c, si, f, scope_pid, kernel, out, why, size);
+		if (r)
+			return r;
+	}
+	/* goals, on every scheme not served before this call (collapse copies included) */
+	nr = damonctl_context_nr_schemes(c);
+	for (si = 0; si < nr && si < MAX_SCHEMES; si++) {
+		if (planned[si])
+			continue;
+		r = plan_goal_feed(ctx, damonctl_context_scheme(c, si), si, f, scope_pid, pids,
+				   nr_pids, out, why, size);
+		if (r)
+			return r;
 	}
 	return 0;
+}
+
+void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k)
+{
+	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
+	unsigned int i;
+
+	for (i = 0; c && i < fbs->nr; i++) {
+		struct fallback *fb = &fbs->fb[i];
+		struct damonctl_scheme *s = damonctl_context_scheme(c, fb->scheme);
+
+		if (fb->kind != FB_COLLAPSE || !s)
+			continue;
+		damonctl_scheme_pattern(s, fb->hot);
+		if (damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS))
+			fb->reset_ms = damonctl_scheme_get(s,
+				DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
+	}
 }
 
 void fallback_describe(const struct fallbacks *fbs, char *buf, size_t size)
@@ -244,6 +324,10 @@ void fallback_describe(const struct fallbacks *fbs, char *buf, size_t size)
 				     "fed by the agent (%s)", n ? "; " : "", fb->scheme,
 				     (unsigned long long)fb->target_bp,
 				     fb->scope_pid ? "target processes" : "system-wide");
+		else if (fb->by_kernel)
+			w = snprintf(buf + n, size - n, "%sscheme %u: collapse of target %u by the "
+				     "kernel, paced by the agent in huge pages up to its "
+				     "hugepage_mem_bp goal", n ? "; " : "", fb->scheme, fb->target);
 		else
 			w = snprintf(buf + n, size - n, "%sscheme %u: collapse of target %u by the "
 				     "agent (process_madvise)%s", n ? "; " : "", fb->scheme,
@@ -255,10 +339,14 @@ void fallback_describe(const struct fallbacks *fbs, char *buf, size_t size)
 	}
 }
 
+static const char *const pattern_keys[DAMONCTL_PAT_NR] = {
+	"sz_min", "sz_max", "nr_accesses_min", "nr_accesses_max", "age_min", "age_max",
+};
+
 json_object *fallback_to_json(const struct fallbacks *fbs)
 {
 	json_object *arr = json_object_new_array();
-	unsigned int i;
+	unsigned int i, j;
 
 	for (i = 0; i < fbs->nr; i++) {
 		const struct fallback *fb = &fbs->fb[i];
@@ -267,14 +355,26 @@ json_object *fallback_to_json(const struct fallbacks *fbs)
 		json_object_object_add(o, "kind", json_object_new_string(
 			fb->kind == FB_HUGEPAGE_GOAL ? "hugepage_mem_bp" : "collapse"));
 		json_object_object_add(o, "scheme", json_object_new_int((int)fb->scheme));
-		if (fb->kind == FB_HUGEPAGE_GOAL)
+		if (fb->kind == FB_HUGEPAGE_GOAL) {
 			json_object_object_add(o, "goal", json_object_new_int((int)fb->goal));
-		else
+		} else {
+			json_object *hot = json_object_new_object();
+
 			json_object_object_add(o, "target", json_object_new_int((int)fb->target));
+			json_object_object_add(o, "observer",
+					       json_object_new_int((int)fb->observer));
+			json_object_object_add(o, "template", json_object_new_int((int)fb->tmpl));
+			json_object_object_add(o, "collapsed_by", json_object_new_string(
+				fb->by_kernel ? "kernel" : "agent"));
+			for (j = 0; j < DAMONCTL_PAT_NR; j++)
+				json_object_object_add(hot, pattern_keys[j],
+						       json_object_new_uint64(fb->hot[j]));
+			json_object_object_add(o, "hot", hot);
+		}
 		json_object_object_add(o, "target_bp", json_object_new_uint64(fb->target_bp));
 		json_object_object_add(o, "scope", json_object_new_string(fb->scope_pid ? "pid" :
 									  "system"));
-		if (fb->kind == FB_COLLAPSE) {
+		if (fb->kind == FB_COLLAPSE && !fb->by_kernel) {
 			json_object_object_add(o, "quota_ms", json_object_new_uint64(fb->quota_ms));
 			json_object_object_add(o, "quota_bytes",
 					       json_object_new_uint64(fb->quota_bytes));
@@ -295,6 +395,7 @@ static uint64_t get_u64(json_object *o, const char *key)
 int fallback_from_json(json_object *arr, struct fallbacks *fbs)
 {
 	size_t i, n;
+	unsigned int j;
 
 	memset(fbs, 0, sizeof(*fbs));
 	if (!arr)
@@ -303,7 +404,7 @@ int fallback_from_json(json_object *arr, struct fallbacks *fbs)
 		return -EBADMSG;
 	n = json_object_array_length(arr);
 	for (i = 0; i < n && fbs->nr < MAX_FALLBACKS; i++) {
-		json_object *o = json_object_array_get_idx(arr, i), *v;
+		json_object *o = json_object_array_get_idx(arr, i), *v, *hot;
 		struct fallback *fb = &fbs->fb[fbs->nr];
 
 		if (!json_object_object_get_ex(o, "kind", &v))
@@ -313,6 +414,15 @@ int fallback_from_json(json_object *arr, struct fallbacks *fbs)
 		fb->scheme = (unsigned int)get_u64(o, "scheme");
 		fb->goal = (unsigned int)get_u64(o, "goal");
 		fb->target = (unsigned int)get_u64(o, "target");
+		fb->observer = json_object_object_get_ex(o, "observer", &v) ?
+			       (unsigned int)json_object_get_uint64(v) : fb->scheme;
+		fb->tmpl = json_object_object_get_ex(o, "template", &v) ?
+			   (unsigned int)json_object_get_uint64(v) : fb->scheme;
+		fb->by_kernel = json_object_object_get_ex(o, "collapsed_by", &v) &&
+				!strcmp(json_object_get_string(v), "kernel");
+		if (json_object_object_get_ex(o, "hot", &hot))
+			for (j = 0; j < DAMONCTL_PAT_NR; j++)
+				fb->hot[j] = get_u64(hot, pattern_keys[j]);
 		fb->target_bp = get_u64(o, "target_bp");
 		fb->scope_pid = json_object_object_get_ex(o, "scope", &v) &&
 				!strcmp(json_object_get_string(v), "pid");

@@ -129,6 +129,8 @@ struct scheme_report {
 	uint64_t effective_bytes;
 	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
 	bool agent_collapses;		/* the agent, not the kernel, collapses */
+	bool agent_paces;		/* the kernel collapses what the agent allows it */
+	struct agent_stats hot;		/* the agent's last look at hot and cold memory */
 	uint64_t agent_nr_applied, agent_sz_applied;
 	uint64_t agent_nr_tried, agent_sz_tried, agent_qt_exceeds, agent_sz_collapsed;
 	enum agent_server server;	/* who serves the agent's part now */
@@ -152,10 +154,10 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-/* A process's AnonHugePages over its RSS, in basis points (the agent's per-process ratio). */
+/* A process's huge pages over its RSS, in basis points: what a pid-scope goal measures. */
 static uint64_t proc_bp(const struct proc_report *p)
 {
-	return p->mem.rss ? p->mem.anon_huge * 10000 / p->mem.rss : 0;
+	return damonctl_hugepage_bp(damonctl_proc_mem_huge(&p->mem), p->mem.rss);
 }
 
 struct vma_ctx {
@@ -217,7 +219,7 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 		struct damonctl_context *c = damonctl_kdamond_context(k, 0);
 		struct started_entry *e = started_owns(started, k) ?
 			started_find((struct started *)started, i) : NULL;
-		struct agent_stats ast;
+		struct agent_stats ast = { 0 };
 		struct damonctl_scheme *s;
 		unsigned int si;
 
@@ -278,15 +280,7 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 				if (fb->kind != FB_COLLAPSE || fb->scheme != si)
 					continue;
 				sr->agent = true;
-				sr->agent_collapses = true;
-				snprintf(sr->action, sizeof(sr->action), "collapse");
-				if (fb->target_bp && sr->nr_goals < 8) {
-					snprintf(sr->goals[sr->nr_goals].metric, 32, "hugepage_mem_bp");
-					sr->goals[sr->nr_goals].target = fb->target_bp;
-					sr->goals[sr->nr_goals].current = ast.measured_bp;
-					sr->goals[sr->nr_goals].fed = true;
-					sr->nr_goals++;
-				}
+				sr->hot = ast;
 				for (unsigned int a = 0; a < ast.nr; a++) {
 					if (ast.s[a].scheme != si)
 						continue;
@@ -296,6 +290,19 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 					sr->agent_sz_tried = ast.s[a].sz_tried;
 					sr->agent_qt_exceeds = ast.s[a].qt_exceeds;
 					sr->agent_sz_collapsed = ast.s[a].sz_collapsed;
+				}
+				if (fb->by_kernel) {
+					sr->agent_paces = true;
+					continue;
+				}
+				sr->agent_collapses = true;
+				snprintf(sr->action, sizeof(sr->action), "collapse");
+				if (fb->target_bp && sr->nr_goals < 8) {
+					snprintf(sr->goals[sr->nr_goals].metric, 32, "hugepage_mem_bp");
+					sr->goals[sr->nr_goals].target = fb->target_bp;
+					sr->goals[sr->nr_goals].current = ast.measured_bp;
+					sr->goals[sr->nr_goals].fed = true;
+					sr->nr_goals++;
 				}
 			}
 			sr->has_effective = damonctl_scheme_has(s,
@@ -432,9 +439,10 @@ static void print_text(const struct hp_report *rep)
 			printf("\nProcess %d: gone\n", p->pid);
 			continue;
 		}
-		printf("\nProcess %d\n  rss %s, AnonHugePages %s: %.2f%%\n", p->pid,
-		       fmt_size(p->mem.rss, a, sizeof(a)), fmt_size(p->mem.anon_huge, b, sizeof(b)),
-		       pct(p->mem.anon_huge, p->mem.rss));
+		printf("\nProcess %d\n  rss %s, huge %s: %.2f%%\n", p->pid,
+		       fmt_size(p->mem.rss, a, sizeof(a)),
+		       fmt_size(damonctl_proc_mem_huge(&p->mem), b, sizeof(b)),
+		       (double)proc_bp(p) / 100);
 		if (ro.regions) {
 			print_vmas("most: ", p->most, p->nr_most);
 			print_vmas("least: ", p->least, p->nr_least);
@@ -447,7 +455,8 @@ static void print_text(const struct hp_report *rep)
 		if (s->agent)
 			agent_view_server_text(s->server, s->server_pid, who, sizeof(who));
 		printf("\nkdamond %u scheme %u: %s, %s%s%s\n", s->kdamond, s->scheme, s->action,
-		       s->agent_collapses ? "served by " : s->agent ?
+		       s->agent_collapses ? "served by " : s->agent_paces ?
+		       "applied by the kernel within a budget in huge pages kept by " : s->agent ?
 		       "applied by the kernel, its goal fed by " : "served by the kernel",
 		       s->agent ? who : "", s->ours ? "" : ", not started by damonc");
 		for (j = 0; j < s->nr_goals; j++)
@@ -475,6 +484,10 @@ static void print_text(const struct hp_report *rep)
 		       " (%s), quota exceeded %" PRIu64 "\n", s->nr_tried,
 		       fmt_size(s->sz_tried, a, sizeof(a)), s->nr_applied,
 		       fmt_size(s->sz_applied, b, sizeof(b)), s->qt_exceeds);
+		if (s->agent_paces)
+			printf("  allowed by the agent so far: %s in %" PRIu64 " steps\n",
+			       fmt_size(s->agent_sz_tried, a, sizeof(a)), s->agent_nr_tried);
+		agent_view_hot_text(stdout, &s->hot, "  ");
 	}
 }
 
@@ -488,6 +501,8 @@ static json_object *proc_json(const struct proc_report *p)
 	if (!p->gone) {
 		json_object_object_add(o, "rss", json_object_new_uint64(p->mem.rss));
 		json_object_object_add(o, "anon_huge", json_object_new_uint64(p->mem.anon_huge));
+		json_object_object_add(o, "huge", json_object_new_uint64(
+			damonctl_proc_mem_huge(&p->mem)));
 		json_object_object_add(o, "hugepage_bp", json_object_new_uint64(proc_bp(p)));
 	}
 	return o;
@@ -570,6 +585,8 @@ static json_object *report_json(const struct hp_report *rep)
 									       "kernel"));
 		json_object_object_add(o, "applied_by", json_object_new_string(
 			s->agent_collapses ? "agent" : "kernel"));
+		json_object_object_add(o, "paced_by_agent", json_object_new_boolean(s->agent_paces));
+		json_object_object_add(o, "hot", agent_view_hot_json(&s->hot));
 		json_object_object_add(o, "started_by_damonc", json_object_new_boolean(s->ours));
 		for (j = 0; j < s->nr_goals; j++) {
 			json_object *g = json_object_new_object();
@@ -702,7 +719,8 @@ static int watch(struct cli *cli)
 					printf("  pid %d: gone", p->pid);
 				else
 					printf("  pid %d: %s huge of %s (%.2f%%)", p->pid,
-					       fmt_size(p->mem.anon_huge, a, sizeof(a)),
+					       fmt_size(damonctl_proc_mem_huge(&p->mem), a,
+							sizeof(a)),
 					       fmt_size(p->mem.rss, b, sizeof(b)),
 					       (double)proc_bp(p) / 100);
 			}

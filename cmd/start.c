@@ -349,15 +349,6 @@ static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
 	return EXIT_OK;
 }
 
-/* Put the tree back after a failure; says so if even that fails. */
-static void rollback(struct cli *cli, const struct damonctl_tree *have)
-{
-	int r = damonctl_tree_restore(cli->ctx, have);
-
-	if (r)
-		lib_error(cli, r, "could not put the DAMON tree back as it was");
-}
-
 /* Fork the command to launch; it waits on a pipe until its kdamond runs. */
 static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd)
 {
@@ -557,25 +548,25 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 
-	/* Check against this kernel before writing anything; plan fallbacks if allowed. */
+	/* Plan what the agent does (a goal the kernel cannot measure, a collapse budget kept
+	 * in huge pages), then check against this kernel, before writing anything. */
 	for (i = 0; i < nr; i++) {
 		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
-		struct fallbacks one;
+		struct fallbacks one = { 0 };
 
-		r = damonctl_kdamond_check(k, f, why, sizeof(why));
-		if (r == -EOPNOTSUPP && !so.no_fallback) {
+		r = 0;
+		if (!so.no_fallback) {
 			r = fallback_plan(cli->ctx, k, f, so.scope_pid, &one, why, sizeof(why));
-			if (!r) {
-				if (nr > 1 && one.nr) {
-					r = -EINVAL;
-					snprintf(why, sizeof(why), "user-space fallbacks serve one "
-						 "kdamond per start; split the config");
-				}
-				fbs = one;
+			if (!r && nr > 1 && one.nr) {
+				r = -EINVAL;
+				snprintf(why, sizeof(why), "the damonc agent serves one kdamond per "
+					 "start; split the config");
 			}
-			if (!r)
-				r = damonctl_kdamond_check(k, f, why, sizeof(why));
+			if (!r && one.nr)
+				fbs = one;
 		}
+		if (!r)
+			r = damonctl_kdamond_check(k, f, why, sizeof(why));
 		if (r) {
 			usage_error(cli, "%s", why);
 			ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
@@ -589,6 +580,11 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	}
 	if (so.dry_run) {
 		ret = print_dry_run(cli, want, plan, idx, nr, &fbs);
+		if (damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) == DAMONCTL_UNKNOWN &&
+		    fbs.nr)
+			warnx_("note: whether this kernel has the hugepage_mem_bp metric (queued for "
+			       "7.4) cannot be told without writing; these writes assume it has "
+			       "not, as no released kernel has it");
 		if (busy)
 			warnx_("note: this would fail now: kdamond %u is running", busy_idx);
 		goto out;
@@ -613,23 +609,12 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				       "a kdamond is added", i);
 	}
 
-	r = damonctl_plan_apply(cli->ctx, plan);
+	/* stages, starts, and on any failure puts the tree back as it was */
+	r = damonctl_tree_start(cli->ctx, want, have, idx, nr);
 	if (r) {
-		ret = lib_error(cli, r, "staging the configuration");
-		rollback(cli, have);
+		ret = lib_error(cli, r, nr == 1 ? "starting kdamond %u" : "starting the kdamonds",
+				idx[0]);
 		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		r = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_ON);
-		if (r) {
-			unsigned int j;
-
-			ret = lib_error(cli, r, "starting kdamond %u", idx[i]);
-			for (j = 0; j < i; j++)
-				damonctl_kdamond_cmd(cli->ctx, idx[j], DAMONCTL_CMD_OFF);
-			rollback(cli, have);
-			goto out;
-		}
 	}
 
 	/* Remember what we started, by index and the kdamond's pid. */

@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "agent.h"
 #include "fallback.h"
 #include "spec.h"
 #include "started.h"
@@ -17,15 +19,21 @@ static struct {
 	int kdamond;	/* -1: the only damonc-started one */
 	int scheme;	/* -1: the only scheme */
 	bool dry_run;
-} tu = { .kdamond = -1, .scheme = -1 };
+	int scope_pid;		/* -1: not given (a goal keeps its scope; a new one: system) */
+	bool no_fallback;
+} tu = { .kdamond = -1, .scheme = -1, .scope_pid = -1 };
 
-enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN };
+enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN, O_GOAL_SCOPE, O_NO_FALLBACK };
 
 static const struct opt tune_own_opts[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N",
 	  "the kdamond to tune (default: the one damonc started)" },
 	{ "scheme", O_SCHEME, OV_INT, "S", "the scheme to tune (default: the only one)" },
 	{ "dry-run", O_DRY_RUN, OV_NONE, NULL, "show the changes and the writes, make none" },
+	{ "goal-scope", O_GOAL_SCOPE, OV_STRING, "system|pid",
+	  "a hugepage_mem_bp goal tuned in measures system-wide (default) or over the targets" },
+	{ "no-fallback", O_NO_FALLBACK, OV_NONE, NULL,
+	  "fail (exit 3) rather than bring in the damonc agent for what the kernel lacks" },
 	{ 0 },
 };
 
@@ -58,6 +66,14 @@ static int tune_parse(struct cli *cli, int key, const char *arg)
 	case O_DRY_RUN:
 		tu.dry_run = true;
 		return 0;
+	case O_GOAL_SCOPE:
+		if (strcmp(arg, "system") && strcmp(arg, "pid"))
+			return usage_error(cli, "--goal-scope '%s': expected system or pid", arg);
+		tu.scope_pid = !strcmp(arg, "pid");
+		return 0;
+	case O_NO_FALLBACK:
+		tu.no_fallback = true;
+		return 0;
 	}
 	r = spec_parse(cli, &tu.sp, key, arg);
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
@@ -71,7 +87,6 @@ struct change {
 struct changes {
 	struct change c[128];
 	unsigned int nr;
-	bool goals_only;
 };
 
 static int collect(void *data, const char *path, const char *old, const char *new)
@@ -85,8 +100,6 @@ static int collect(void *data, const char *path, const char *old, const char *ne
 		snprintf(c->before, sizeof(c->before), "%s", old ? old : "-");
 		snprintf(c->after, sizeof(c->after), "%s", new ? new : "-");
 	}
-	if (!strstr(path, "/quotas/goals/") && !strstr(path, "/quotas/goals/nr_goals"))
-		ch->goals_only = false;
 	return 0;
 }
 
@@ -126,6 +139,17 @@ static int pick_kdamond(struct cli *cli, const struct damonctl_tree *t,
 	return -1;
 }
 
+static bool has_native_goal(const struct damonctl_scheme *s)
+{
+	struct damonctl_goal *g;
+	unsigned int i;
+
+	damonctl_for_each_goal(s, g, i)
+		if (!strcmp(damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC), "hugepage_mem_bp"))
+			return true;
+	return false;
+}
+
 /* Goals the agent stands in for: --goal-bp moves their target, not the metric. */
 static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 			       struct damonctl_scheme *s, struct spec *sp)
@@ -143,6 +167,9 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 
 			if (fb->scheme != scheme)
 				continue;
+			/* a scope given moves with the goal; the agent measures it */
+			if (tu.scope_pid >= 0)
+				fb->scope_pid = tu.scope_pid;
 			if (fb->kind == FB_HUGEPAGE_GOAL) {
 				struct damonctl_goal *goal = damonctl_scheme_goal(s, fb->goal);
 
@@ -153,7 +180,7 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 			fb->target_bp = sp->goals[g].target;
 			changed = true;
 		}
-		if (changed) {
+		if (changed && !has_native_goal(s)) {
 			/* consumed: the kernel has no hugepage_mem_bp goal to set */
 			memmove(&sp->goals[g], &sp->goals[g + 1],
 				(sp->nr_goals - g - 1) * sizeof(sp->goals[0]));
@@ -164,16 +191,59 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 	return changed;
 }
 
-static void restage(struct cli *cli, const struct damonctl_kdamond *was)
+/* The scheme the options change: the one given, or the only one that is the user's (the
+ * agent's observers and per-target copies left out). */
+static int pick_scheme(struct cli *cli, const struct damonctl_context *c, int ki,
+		       const struct started_entry *entry, unsigned int *si)
 {
-	struct damonctl_kdamond *now;
+	unsigned int nr = damonctl_context_nr_schemes(c), i, n = 0;
 
-	if (damonctl_kdamond_read(cli->ctx, damonctl_kdamond_index(was), &now))
-		return;
-	if (damonctl_kdamond_stage(cli->ctx, was, now))
-		warnx_("could not restore the staged files of kdamond %u",
-		       damonctl_kdamond_index(was));
-	damonctl_kdamond_free(now);
+	if (tu.scheme >= 0) {
+		if ((unsigned int)tu.scheme < nr) {
+			*si = (unsigned int)tu.scheme;
+			return 0;
+		}
+		return usage_error(cli, "--scheme %d: kdamond %d has %u schemes", tu.scheme, ki,
+				   nr);
+	}
+	for (i = 0; i < nr; i++) {
+		if (entry && fallback_agents_scheme(&entry->fbs, i))
+			continue;
+		*si = i;
+		n++;
+	}
+	if (n == 1)
+		return 0;
+	return usage_error(cli, "kdamond %d has %u schemes: choose one with --scheme (0 to %u)",
+			   ki, n, nr ? nr - 1 : 0);
+}
+
+/* Apply the scheme options to the chosen scheme, and to the agent's per-target copies of
+ * it, which follow their original. */
+static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
+		       struct started_entry *entry, const struct damonctl_features *f,
+		       bool *fb_changed)
+{
+	uint64_t sample = damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US);
+	uint64_t aggr = damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US);
+	unsigned int si = 0, i;
+	int r = pick_scheme(cli, c, ki, entry, &si);
+
+	if (r)
+		return r;
+	*fb_changed = retarget_fallbacks(entry, si, damonctl_context_scheme(c, si), &tu.sp);
+	r = spec_apply_scheme(cli, &tu.sp, damonctl_context_scheme(c, si), sample, aggr, f,
+			      false);
+	for (i = 0; !r && entry && i < entry->fbs.nr; i++) {
+		const struct fallback *fb = &entry->fbs.fb[i];
+
+		if (fb->kind == FB_COLLAPSE && fb->tmpl == si && fb->scheme != si)
+			r = spec_apply_scheme(cli, &tu.sp, damonctl_context_scheme(c, fb->scheme),
+					      sample, aggr, f, false);
+	}
+	if (!r && entry)
+		fallback_refresh(&entry->fbs, damonctl_context_kdamond(c));
+	return r;
 }
 
 static int tune_run(struct cli *cli, int argc, char **argv)
@@ -185,10 +255,11 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	struct damonctl_plan *plan = NULL;
 	struct started started = { 0 };
 	struct started_entry *entry;
-	struct changes ch = { .goals_only = true };
+	struct changes ch = { 0 };
+	enum damonctl_commit_how how;
 	enum damonctl_cmd cmd;
-	bool fb_changed = false;
-	unsigned int i, si;
+	bool fb_changed = false, agent_added = false;
+	unsigned int i;
 	int ki, r, ret = EXIT_FAIL, lock;
 	char why[1024];
 
@@ -235,26 +306,35 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	if (tu.sp.has_refresh)
 		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sp.refresh_ms);
 	if (spec_any_scheme(&tu.sp)) {
-		unsigned int nr = damonctl_context_nr_schemes(c);
-
-		if (tu.scheme >= 0 && (unsigned int)tu.scheme >= nr) {
-			ret = usage_error(cli, "--scheme %d: kdamond %d has %u schemes", tu.scheme,
-					  ki, nr);
-			goto out;
-		}
-		if (tu.scheme < 0 && nr != 1) {
-			ret = usage_error(cli, "kdamond %d has %u schemes: choose one with --scheme "
-					  "(0 to %u)", ki, nr, nr ? nr - 1 : 0);
-			goto out;
-		}
-		si = tu.scheme < 0 ? 0 : (unsigned int)tu.scheme;
-		fb_changed = retarget_fallbacks(entry, si, damonctl_context_scheme(c, si), &tu.sp);
-		r = spec_apply_scheme(cli, &tu.sp, damonctl_context_scheme(c, si),
-				      damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
-				      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, false);
+		r = tune_scheme(cli, c, ki, entry, f, &fb_changed);
 		if (r) {
 			ret = r;
 			goto out;
+		}
+	}
+	/* what this kernel cannot do alone (a hugepage_mem_bp goal tuned in, say) gets the
+	 * agent, as `start` would have planned it */
+	if (!tu.no_fallback) {
+		struct fallbacks fbs = entry ? entry->fbs : (struct fallbacks){ 0 };
+		unsigned int before = fbs.nr;
+
+		r = fallback_plan(cli->ctx, kw, f, tu.scope_pid == 1, &fbs, why, sizeof(why));
+		if (!r && fbs.nr > before && !entry) {
+			r = -EOPNOTSUPP;
+			snprintf(why, sizeof(why), "kdamond %d was not started by damonc, and what "
+				 "it is asked needs the damonc agent, which serves damonc's kdamonds "
+				 "only: %s", ki, fbs.fb[before].kind == FB_COLLAPSE ?
+				 "a collapse budget kept in huge pages" :
+				 "a hugepage_mem_bp goal fed as user_input");
+		}
+		if (r) {
+			usage_error(cli, "%s", why);
+			ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
+			goto out;
+		}
+		if (fbs.nr > before) {
+			entry->fbs = fbs;
+			fb_changed = agent_added = true;
 		}
 	}
 	r = damonctl_kdamond_check(kw, f, why, sizeof(why));
@@ -277,15 +357,13 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		ret = EXIT_OK;
 		goto out;
 	}
-	cmd = ch.goals_only ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS : DAMONCTL_CMD_COMMIT;
-	if (cmd == DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS &&
-	    damonctl_features_has(f, DAMONCTL_FEAT_QUOTA_GOALS) != DAMONCTL_YES)
-		cmd = DAMONCTL_CMD_COMMIT;
-	r = damonctl_kdamond_plan(cli->ctx, kw, kh, &plan);
+	r = damonctl_kdamond_commit_plan(cli->ctx, kw, kh, 0, &plan, &how);
 	if (r) {
 		ret = lib_error(cli, r, "planning the sysfs writes");
 		goto out;
 	}
+	cmd = how == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
+	      DAMONCTL_CMD_COMMIT;
 	if (tu.dry_run) {
 		size_t w;
 
@@ -302,14 +380,10 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (ch.nr) {
-		r = damonctl_plan_apply(cli->ctx, plan);
-		if (!r)
-			r = damonctl_kdamond_cmd(cli->ctx, (unsigned int)ki, cmd);
+		/* stages, commits, and puts the staged files back if anything fails */
+		r = damonctl_kdamond_commit(cli->ctx, kw, kh, 0, NULL);
 		if (r) {
 			ret = lib_error(cli, r, "tuning kdamond %d", ki);
-			/* put the staged files back to what runs, so a later commit does not
-			 * apply half of this one */
-			restage(cli, kh);
 			goto out;
 		}
 	}
@@ -317,6 +391,14 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		r = started_save(cli->ctx, &started);
 		if (r)
 			warnx_("cannot record the new goal for the agent: %s", strerror(-r));
+	}
+	if (agent_added && !(entry->server_pid && entry->server_pid != (int)getpid())) {
+		started_unlock(lock);
+		lock = -1;
+		r = agent_ensure_running(cli);
+		if (r)
+			warnx_("what this change needs is the damonc agent's, and it could not be "
+			       "started (%s)", strerror(-r));
 	}
 	/* read back what the kernel has now */
 	r = damonctl_tree_read(cli->ctx, &after);

@@ -397,6 +397,16 @@ DAMONCTL_API void damonctl_kdamond_free(struct damonctl_kdamond *k)
 	dobj_free(DOBJ(k));
 }
 
+DAMONCTL_API struct damonctl_kdamond *damonctl_kdamond_dup(const struct damonctl_kdamond *k)
+{
+	/* detached, as damonctl_kdamond_read() gives it: same index, no tree */
+	struct dobj *o = dobj_dup(CDOBJ(k), NULL);
+
+	if (!o)
+		errno = ENOMEM;
+	return (struct damonctl_kdamond *)o;
+}
+
 DAMONCTL_API struct damonctl_tree *damonctl_tree_dup(const struct damonctl_tree *t)
 {
 	struct dobj *o = dobj_dup(CDOBJ(t), NULL);

@@ -442,6 +442,9 @@ DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tr
 DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int index,
 				       struct damonctl_kdamond **out);
 DAMONCTL_API void damonctl_kdamond_free(struct damonctl_kdamond *k);
+/* A deep copy of @k with its index, detached like one damonctl_kdamond_read() gives (to
+ * change and commit against the original); NULL with errno ENOMEM. */
+DAMONCTL_API struct damonctl_kdamond *damonctl_kdamond_dup(const struct damonctl_kdamond *k);
 
 /*
  * Check that every non-default value of @t can be expressed on a kernel with @f. Returns 0,
@@ -526,6 +529,67 @@ DAMONCTL_API int damonctl_read(struct damonctl_ctx *ctx, const char *rel, char *
 			       size_t size);
 
 /* ------------------------------------------------------------------------------------------
+ * Transactions: each makes the kernel run a model, or leaves the tree as it was.
+ */
+
+/*
+ * Start kdamonds @idx[0..@nr) of @want, a copy of @have (the tree as read) with new or
+ * reused kdamonds: stage the differences and turn them on. On any failure the ones this call
+ * started are turned off and the tree is put back as @have; damonctl_last_error() names the
+ * write that failed first.
+ */
+DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
+				     const struct damonctl_tree *have, const unsigned int *idx,
+				     unsigned int nr);
+
+/* What a commit does (or did). */
+enum damonctl_commit_how {
+	DAMONCTL_COMMIT_NOTHING,	/* @want equals @have: no write */
+	DAMONCTL_COMMIT_STAGED,		/* the kdamond is off: staged for its next `on` */
+	DAMONCTL_COMMIT_GOALS,		/* staged, then commit_schemes_quota_goals */
+	DAMONCTL_COMMIT_ALL,		/* staged, then commit */
+};
+#define DAMONCTL_COMMIT_F_FULL (1u << 0)	/* `commit` even when only goals changed */
+/*
+ * Apply @want, a changed copy of kdamond @have (as read), online: stage the differences,
+ * then commit_schemes_quota_goals when only quota goals differ (it re-reads nothing else),
+ * else commit, after checking that every target reads back its pid (the kernel stops a
+ * kdamond committed with a target it cannot find). On any failure the staged files are put
+ * back to @have, so a later commit cannot apply half of this one. @how (optional) says what
+ * was done.
+ */
+DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
+					 const struct damonctl_kdamond *want,
+					 const struct damonctl_kdamond *have, unsigned int flags,
+					 enum damonctl_commit_how *how);
+/* The same, planned without I/O: the writes and what would follow them (a dry run). */
+DAMONCTL_API int damonctl_kdamond_commit_plan(struct damonctl_ctx *ctx,
+					      const struct damonctl_kdamond *want,
+					      const struct damonctl_kdamond *have,
+					      unsigned int flags, struct damonctl_plan **plan,
+					      enum damonctl_commit_how *how);
+
+/*
+ * Keep scheme @s to target @target of its context: a `target` filter rejecting the others
+ * (core_filters from 6.15, filters/ before), reused if the scheme has one. Tried regions do
+ * not say whose they are, so a scheme per target is how a program tells them apart.
+ * -EOPNOTSUPP before 6.6.
+ */
+DAMONCTL_API int damonctl_scheme_keep_target(struct damonctl_scheme *s,
+					     const struct damonctl_features *f,
+					     unsigned int target);
+/*
+ * Let scheme @s act only on the address ranges [@starts[i], @ends[i]): `addr` allow filters
+ * appended after its other filters (replacing the allow filters an earlier call appended);
+ * @nr 0 lets it act on nothing. After an allow filter, what no filter matches is rejected.
+ * -EOPNOTSUPP before 6.14 (allow filters).
+ */
+DAMONCTL_API int damonctl_scheme_allow_ranges(struct damonctl_scheme *s,
+					      const struct damonctl_features *f,
+					      const uint64_t *starts, const uint64_t *ends,
+					      unsigned int nr);
+
+/* ------------------------------------------------------------------------------------------
  * JSON: damonc's own schema (docs in damonctl-json(5)) and damo's kdamonds JSON.
  */
 enum damonctl_json_flags {
@@ -608,6 +672,110 @@ DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, 
 DAMONCTL_API int damonctl_pidfd_open(int pid);
 DAMONCTL_API int damonctl_collapse_range(int pidfd, uint64_t start, uint64_t end,
 					 uint64_t *collapsed);
+
+/* ------------------------------------------------------------------------------------------
+ * Huge pages: one definition of the huge-page ratio, where a process's huge pages are, and
+ * which of its pages are hot and still small (a collapse plan, counted in huge pages).
+ */
+#define DAMONCTL_HUGEPAGE_SIZE (UINT64_C(2) << 20)
+struct damonctl_rec_region;	/* a region DAMON found: see Records below */
+
+/*
+ * The ratio the hugepage_mem_bp goal metric measures, as bytes: with @pids NULL or @nr 0,
+ * system-wide as the kernel defines it ((AnonHugePages + ShmemHugePages + FileHugePages) /
+ * (MemTotal - MemFree), /proc/meminfo); otherwise over those processes, their PMD-mapped
+ * memory (AnonHugePages + ShmemPmdMapped + FilePmdMapped of smaps_rollup) over their RSS.
+ * Pids <= 0 and processes that exited are skipped (they hold no memory).
+ */
+DAMONCTL_API int damonctl_hugepage_measure(struct damonctl_ctx *ctx, const int *pids,
+					   unsigned int nr, uint64_t *huge, uint64_t *used);
+/* @huge / @used in basis points, rounded down; 10000 when nothing is used (the kernel's). */
+DAMONCTL_API uint64_t damonctl_hugepage_bp(uint64_t huge, uint64_t used);
+/* Bytes that must still become huge for the ratio to reach @target_bp (0: reached). */
+DAMONCTL_API uint64_t damonctl_hugepage_bytes_to_goal(uint64_t huge, uint64_t used,
+						      uint64_t target_bp);
+/* How many more huge pages bring the ratio nearest @target_bp without passing it by more
+ * than half a huge page (0 when it is reached or nearer than that). */
+DAMONCTL_API size_t damonctl_hugepage_plan_pick(uint64_t huge, uint64_t used,
+						uint64_t target_bp);
+/* A process's PMD-mapped memory, of every kind (what the ratio counts as huge). */
+DAMONCTL_API uint64_t damonctl_proc_mem_huge(const struct damonctl_proc_mem *m);
+
+/* Called with [start, end) ranges; a non-zero return stops the walk and is returned. */
+typedef int (*damonctl_range_fn)(void *data, uint64_t start, uint64_t end);
+/*
+ * The PMD-mapped (huge) ranges of process @pid within [@start, @end), in address order:
+ * from the PAGEMAP_SCAN ioctl (Linux 6.7), else from /proc/PID/pagemap and /proc/kpageflags
+ * (root). -ESRCH when the process does not exist.
+ */
+DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, uint64_t start,
+					   uint64_t end, damonctl_range_fn fn, void *data);
+
+/*
+ * A collapse plan for one process: which of its 2 MiB-aligned pages are hot and still small,
+ * hottest first. Each observation takes the regions DAMON reports for the process (e.g. the
+ * tried regions of a stat scheme that matches every region) and the access pattern of the
+ * collapse scheme (damonctl_scheme_pattern()): a huge page is hot when it lies
+ * wholly inside a region that pattern matches and inside one mapping, and a candidate once
+ * it was hot in @confirm observations in a row and is not huge yet. Confirming over
+ * observations keeps out cold pages that a region mixing hot and cold memory (or straddling
+ * a mapping boundary) passes for hot until DAMON's next split sets them apart.
+ */
+struct damonctl_hugepage_plan;
+DAMONCTL_API int damonctl_hugepage_plan_new(unsigned int confirm,
+					    struct damonctl_hugepage_plan **out);
+DAMONCTL_API void damonctl_hugepage_plan_free(struct damonctl_hugepage_plan *p);
+/* What makes a region hot: a scheme's access pattern, each field a [min, max] bound (bytes,
+ * samples with an access per aggregation interval, aggregation intervals). */
+enum damonctl_pattern_field {
+	DAMONCTL_PAT_SZ_MIN, DAMONCTL_PAT_SZ_MAX, DAMONCTL_PAT_NR_ACCESSES_MIN,
+	DAMONCTL_PAT_NR_ACCESSES_MAX, DAMONCTL_PAT_AGE_MIN, DAMONCTL_PAT_AGE_MAX, DAMONCTL_PAT_NR
+};
+/* The access pattern of scheme @s. */
+DAMONCTL_API void damonctl_scheme_pattern(const struct damonctl_scheme *s,
+					  uint64_t pattern[DAMONCTL_PAT_NR]);
+DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
+						struct damonctl_hugepage_plan *p, int pid,
+						const struct damonctl_rec_region *regions,
+						size_t nr,
+						const uint64_t pattern[DAMONCTL_PAT_NR]);
+/* What the last observation found, in bytes (ages in aggregation intervals). */
+enum damonctl_hplan_value {
+	DAMONCTL_HPLAN_HOT_HUGE,	/* hot and huge already */
+	DAMONCTL_HPLAN_HOT_SMALL,	/* hot, confirmed, small: what collapsing could add */
+	DAMONCTL_HPLAN_UNCONFIRMED,	/* hot this time only (not confirmed yet) */
+	DAMONCTL_HPLAN_COLD_HUGE,	/* huge, in regions with no access: budget gone cold */
+	DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE, /* the oldest such region's age */
+	DAMONCTL_HPLAN_COLD_HUGE_AGE_SUM, /* sum of age x bytes (a weighted mean's numerator) */
+	DAMONCTL_HPLAN_NR_VALUES
+};
+DAMONCTL_API uint64_t damonctl_hugepage_plan_get(const struct damonctl_hugepage_plan *p,
+						 enum damonctl_hplan_value what);
+/* The candidates, hottest first: the address of the @i-th (each 2 MiB long). */
+DAMONCTL_API size_t damonctl_hugepage_plan_nr_candidates(const struct damonctl_hugepage_plan *p);
+DAMONCTL_API uint64_t damonctl_hugepage_plan_candidate(const struct damonctl_hugepage_plan *p,
+						       size_t i);
+/* The huge page at @addr could not be collapsed: leave it out for a few observations. */
+DAMONCTL_API void damonctl_hugepage_plan_failed(struct damonctl_hugepage_plan *p, uint64_t addr);
+
+/*
+ * Collapse the first candidates of @p from user space (process_madvise(MADV_COLLAPSE) on
+ * @pidfd, which damonctl_pidfd_open() gives), hottest first: at most @max_pages huge pages,
+ * and no new one once @max_us of time was spent (0: no time limit). A page that fails is
+ * left out of the next observations for a while. Returns 0, or -ESRCH (the process exited),
+ * -EPERM (no CAP_SYS_ADMIN), -ENOSYS (no process_madvise), with what was done in @res,
+ * whose first field the caller sets to its size (the library fills only that much, so the
+ * struct can grow).
+ */
+struct damonctl_collapse_result {
+	size_t sz;		/* sizeof(struct damonctl_collapse_result), set by the caller */
+	size_t pages_tried, pages_collapsed, pages_failed;
+	uint64_t busy_us;	/* time spent in the kernel */
+	bool out_of_time;	/* stopped by @max_us */
+};
+DAMONCTL_API int damonctl_hugepage_plan_collapse(struct damonctl_hugepage_plan *p, int pidfd,
+						 size_t max_pages, uint64_t max_us,
+						 struct damonctl_collapse_result *res);
 
 /* ------------------------------------------------------------------------------------------
  * Process events: forks and exits as they happen, from the kernel's process events connector

@@ -1,7 +1,8 @@
 #!/bin/bash
 # start --follow-children: a child the target forks after the start becomes a target of its
 # kdamond, online (every pid staged, then committed: the kdamond keeps running), with a stat
-# scheme of its own where the agent collapses in user space (6.12); its exit leaves the
+# scheme and an observer of its own where the agent collapses in user space (6.12); its exit
+# leaves the
 # kdamond serving the parent; the parent's exit ends everything.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -26,18 +27,19 @@ echo go >"$SYSROOT/go"
 wait_until 10 test -s "$SYSROOT/child.pid"
 child=$(cat "$SYSROOT/child.pid")
 wait_logged 10 "kdamond 0: pid $child, a child of target $parent, is a target now"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped on the commit"
+[ "$(kdamond_state 0)" = on ] || fail "the kdamond stopped on the commit"
 [ "$(cat "$kd/targets/nr_targets")" = 2 ] || fail "nr_targets: $(cat "$kd/targets/nr_targets")"
 [ "$(cat "$kd/targets/0/pid_target")" = "$parent" ] || fail "target 0 is not the parent"
 [ "$(cat "$kd/targets/1/pid_target")" = "$child" ] || fail "target 1 is not the child"
 [ "$(cat "$kd/targets/1/regions/nr_regions")" -ge 1 ] || fail "the child has no regions"
 if [ "$PROFILE" = 6.12 ]; then
-	# one stat scheme per target, each keeping its own target's regions
-	[ "$(cat "$kd/schemes/nr_schemes")" = 2 ] || fail "nr_schemes: $(cat "$kd/schemes/nr_schemes")"
-	for s in 0 1; do
+	# per target, a stat scheme with the collapse pattern and an observer, each keeping its
+	# own target's regions: 0 and 1 for the parent, 2 and 3 (copies) for the child
+	[ "$(cat "$kd/schemes/nr_schemes")" = 4 ] || fail "nr_schemes: $(cat "$kd/schemes/nr_schemes")"
+	for s in 0 1 2 3; do
 		f=$kd/schemes/$s/filters/0
-		if [ "$(cat "$f/type")" != target ] || [ "$(cat "$f/damon_target_idx")" != $s ]; then
-			fail "scheme $s has no target filter for target $s"
+		if [ "$(cat "$f/type")" != target ] || [ "$(cat "$f/damon_target_idx")" != $((s / 2)) ]; then
+			fail "scheme $s has no target filter for target $((s / 2))"
 		fi
 	done
 fi
@@ -50,7 +52,7 @@ OUT=$(cat "$SYSROOT/run/damonc/kdamonds.json")
 kill "$child"
 wait_logged 5 "kdamond 0: target pid $child exited \(signal 15\)"
 sleep 1
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped with one target left"
+[ "$(kdamond_state 0)" = on ] || fail "the kdamond stopped with one target left"
 kill "$parent"
 wait "$parent" 2>/dev/null || true
 wait_logged 10 "no longer served \(it stopped by itself: its targets exited\)"

@@ -1,11 +1,13 @@
 #!/bin/bash
 # damonc start --action collapse --pid P --goal-bp 3000 --goal-scope pid on the hot/cold
-# workload (64 MiB hot, 64 MiB cold): the process reaches 30% huge pages within a bounded
-# time, then collapsing stops (AnonHugePages stops growing), and the cold buffer stays small.
-#   6.12: no collapse action, no hugepage_mem_bp: the agent collapses (stat scheme, tried
-#         regions, process_madvise) and stops at the goal itself.
-#   7.2:  the kernel collapses; hugepage_mem_bp is fed as a user_input goal by the agent
-#         and the kernel's temporal tuner stops the scheme.
+# workload (64 MiB hot, 64 MiB cold): the process settles within 10% of 30% huge pages in a
+# bounded time, collapsing stops there, the cold buffer stays small; then tune raises the
+# goal online and it settles within 10% of that. The budget is kept in huge pages:
+#   6.12: no collapse action, no hugepage_mem_bp: the agent collapses the hot pages the
+#         goal needs with process_madvise.
+#   7.2:  the kernel collapses exactly the hot pages the agent allows it (addr filters);
+#         hugepage_mem_bp is fed as a user_input goal.
+#   next: as 7.2, hugepage_mem_bp measured over the targets, so still fed by the agent.
 # Prints the figures: time to the goal, overshoot, bytes collapsed, the agent's CPU time.
 #   agent-goal.sh PROFILE [START_OPTIONS...], e.g. --quota-size 4MiB: a size quota smaller
 #   than what the goal needs, which each quota interval must take further (not the same
@@ -24,7 +26,8 @@ t0=$(date +%s%N)
 expect_rc 0 "$D" start --action collapse --pid "$HC_PID" --goal-bp $GOAL --goal-scope pid "$@"
 grep -q "served in user space by the damonc agent" <<<"$OUT" ||
 	fail "start does not say that the agent serves part of it: $OUT"
-reached() { [ "$(proc_bp "$HC_PID")" -ge $GOAL ]; }
+# within 10% of the goal (a huge page is 156 bp of this process: the nearest is the aim)
+reached() { [ "$(proc_bp "$HC_PID")" -ge $((GOAL * 9 / 10)) ]; }
 wait_until 60 reached
 t_goal=$((($(date +%s%N) - t0) / 1000000))
 huge_at_goal=$(proc_huge_kb "$HC_PID")
@@ -39,19 +42,19 @@ huge_later=$(proc_huge_kb "$HC_PID")
 	fail "collapsing went on after the goal: $huge_settled kB, then $huge_later kB"
 bp=$(proc_bp "$HC_PID")
 overshoot=$((bp - GOAL))
+if [ "$bp" -lt $((GOAL * 9 / 10)) ] || [ "$bp" -gt $((GOAL * 11 / 10)) ]; then
+	fail "settled at $bp bp, not within 10% of $GOAL bp"
+fi
+wait_logged 10 "goal met \(.*, goal 30\.00%"
 case $PROFILE in
 6.12)
-	# the agent measures between 2 MiB chunks: at most a few huge pages over (128 MiB RSS:
-	# 2 MiB is 156 bp)
-	[ $overshoot -le 500 ] || fail "overshoot $overshoot bp (ratio $bp bp)"
-	wait_logged 5 "goal met \(.* >= 30\.00%"
-	agent_logged "collapsed [0-9]+ regions .* of pid $HC_PID in [0-9]+ ms; ratio" ||
+	agent_logged "collapsed [0-9]+ huge pages .* of pid $HC_PID in [0-9]+ ms; ratio" ||
 		fail "the agent's log does not say what it collapsed: $(agent_log)"
 	;;
 *)
-	# the kernel collapses whole regions per quota interval: at most the hot buffer
-	[ "$bp" -le 5200 ] || fail "ratio $bp bp: more than the hot buffer became huge"
 	wait_logged 5 "feeding hugepage_mem_bp \(over its targets\)"
+	agent_logged "the kernel may collapse [0-9.]+ MiB in [0-9]+ ranges" ||
+		fail "the agent's log does not say what it let the kernel collapse: $(agent_log)"
 	;;
 esac
 # shellcheck disable=SC2153 # COLD is set by start_hotcold
@@ -69,6 +72,7 @@ expect_rc 0 "$D" --json report hugepage --pid "$HC_PID"
 [ "$(json_get 'j["schemes"][0]["goals"][0]["measured_by"]')" = agent ] || fail "report: $OUT"
 if [ "$PROFILE" = 6.12 ]; then by=agent; else by=kernel; fi
 [ "$(json_get 'j["schemes"][0]["applied_by"]')" = $by ] || fail "report: applied_by: $OUT"
+[ "$(json_get 'j["schemes"][0]["hot"]["goal_reachable"]')" = True ] || fail "report: hot: $OUT"
 if [ "$PROFILE" = 6.12 ]; then
 	collapsed=$(json_get 'j["schemes"][0]["agent_stats"]["sz_collapsed"]')
 	applied=$(json_get 'j["schemes"][0]["agent_stats"]["sz_applied"]')
@@ -84,8 +88,8 @@ if [ $by = agent ]; then
 	grep -q "collapse, served by the damonc agent" <<<"$OUT" || fail "report: $OUT"
 	grep -q "stat stand-in" <<<"$OUT" || fail "report does not explain the kernel stats: $OUT"
 else
-	grep -q "collapse, applied by the kernel, its goal fed by the damonc agent" <<<"$OUT" ||
-		fail "report does not say the kernel collapses: $OUT"
+	grep -q "collapse, applied by the kernel within a budget in huge pages kept by the damonc" \
+		<<<"$OUT" || fail "report does not say the kernel collapses: $OUT"
 	! grep -q "stand-in" <<<"$OUT" || fail "report calls the kernel's collapse a stand-in: $OUT"
 fi
 pid=$(agent_pid)
@@ -96,17 +100,18 @@ echo "figures ($PROFILE${1:+ $*}): goal $GOAL bp reached in ${t_goal} ms ($((hug
 	"agent CPU ${cpu} ms"
 agent_log | sed 's/^/# /'
 
-if [ "$PROFILE" = 6.12 ]; then
-	# a higher goal online (damonc tune): the agent collapses again, up to it
-	expect_rc 0 "$D" tune --goal-bp 4000
-	reached4000() { [ "$(proc_bp "$HC_PID")" -ge 4000 ]; }
-	wait_until 60 reached4000
-	wait_logged 10 "ratio .* < goal 40\.00% again: collapsing again"
-	wait_logged 10 "goal met \(.* >= 40\.00%"
-	bp=$(proc_bp "$HC_PID")
-	[ "$bp" -le 4500 ] || fail "overshoot after tune: $bp bp"
-	echo "after tune --goal-bp 4000: $bp bp"
+# a higher goal online (damonc tune): collapsing resumes, up to it
+expect_rc 0 "$D" tune --goal-bp 4000
+reached4000() { [ "$(proc_bp "$HC_PID")" -ge 3600 ]; }
+wait_until 60 reached4000
+wait_logged 10 "ratio .* below goal 40\.00% again"
+wait_logged 10 "goal met \(.*, goal 40\.00%"
+sleep 3
+bp=$(proc_bp "$HC_PID")
+if [ "$bp" -lt 3600 ] || [ "$bp" -gt 4400 ]; then
+	fail "after tune: $bp bp, not within 10% of 4000"
 fi
+echo "after tune --goal-bp 4000: $bp bp"
 
 expect_rc 0 "$D" stop
 wait_agent_gone 10

@@ -44,7 +44,8 @@ for line in sys.stdin:
     assert j["hugepage_bp"] == j["huge"] * 10000 // j["used"], j
     p, g = j["processes"]
     assert p["pid"] == pid and p["exists"] and p["anon_huge"] >= 32 << 20, p
-    assert p["hugepage_bp"] == p["anon_huge"] * 10000 // p["rss"], p
+    assert p["huge"] >= p["anon_huge"], p
+    assert p["hugepage_bp"] == p["huge"] * 10000 // p["rss"], p
     assert g == {"pid": gone, "exists": False}, g
 ' "$HC_PID" "$gone" <<<"$OUT" || fail "--watch --json: $OUT"
 expect_rc 0 "$D" report hugepage --pid "$HC_PID" --watch 100ms --count 2

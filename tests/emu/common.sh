@@ -39,6 +39,17 @@ wait_until() {
 	fail "timed out after ${limit}s waiting for: $*"
 }
 
+# kdamond_state K: kdamonds/K/state, read again while DAMON's sysfs lock is busy (a read of
+# state takes it with a trylock, and the agent's tried-regions updates hold it a moment).
+kdamond_state() {
+	local i v
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		v=$(cat "$ADMIN/kdamonds/$1/state" 2>/dev/null) && { echo "$v"; return 0; }
+		sleep 0.2
+	done
+	echo "unreadable"
+}
+
 # anon_huge_kb PID START: AnonHugePages (kB) of the mapping of PID that starts at START.
 anon_huge_kb() {
 	awk -v start="${2#0x}" '

@@ -60,3 +60,4 @@ for ((k = 1; k <= total; k++)); do
 	fi
 done
 echo "ok: $total failure points, the tree was left as it was each time ($PROFILE)"
+

@@ -3,11 +3,13 @@
  * hotcold: a test workload with one hot and one cold anonymous buffer.
  *
  *   hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]
- *           [--pause-us US]
+ *           [--pause-us US] [--adjacent]
  *
  * Maps two anonymous buffers (64 MiB each by default), each 2 MiB-aligned and in a VMA of
  * its own: a PROT_NONE guard area separates them, so /proc/PID/smaps shows each buffer's
- * AnonHugePages on its own. Nothing is done about THP (no MADV_HUGEPAGE/NOHUGEPAGE): with the
+ * AnonHugePages on its own. With --adjacent there is no guard: the cold buffer follows the
+ * hot one directly and the kernel merges them into one mapping (the hard case for access
+ * monitoring: one region can hold hot and cold pages). Nothing is done about THP (no MADV_HUGEPAGE/NOHUGEPAGE): with the
  * system in "madvise" mode, the buffers stay in small pages unless someone collapses them
  * (MADV_COLLAPSE, e.g. a DAMOS collapse scheme).
  *
@@ -24,16 +26,30 @@
  * is printed (atomically: a temporary file renamed over FILE): the hot buffer at 100%, the
  * cold one at 0%.
  *
+ * Signals, handled between two passes over the hot buffer:
+ *   SIGUSR1  print "huge N hot=KB cold=KB": the N-th report of how much of each buffer is
+ *            mapped huge (PMD-mapped, from the PAGEMAP_SCAN ioctl on its own pagemap; -1
+ *            where the kernel has none), so that adjacent buffers can be told apart; "hot"
+ *            and "cold" name the buffers as the first line did, whatever SIGUSR2 did since;
+ *   SIGUSR2  a phase change: the buffers swap roles (the cold one is written over and over
+ *            and the hot one is left alone; the scenario is rewritten the same way), and
+ *            "switched" is printed.
+ * Everything printed is flushed at once.
+ *
  * SIZE is bytes, or a number with a K, M or G suffix (binary; "KiB", "MiB", "GiB" as well),
  * rounded up to 2 MiB. Exit status: 0 (killed by a signal otherwise), 2 for bad usage, 1 for
  * other errors. Links statically without trouble (libc only), for busybox initramfs guests.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,7 +60,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]\n"
-		"               [--pause-us US]\n"
+		"               [--pause-us US] [--adjacent]\n"
 		"Two anonymous buffers (64 MiB each by default), 2 MiB-aligned, in separate VMAs;\n"
 		"touches the cold one once and the hot one continuously. Prints\n"
 		"  hot=0xSTART-0xEND cold=0xSTART-0xEND\n"
@@ -52,7 +68,9 @@ static void usage(FILE *f)
 		"  --hot SIZE, --cold SIZE  buffer sizes (K/M/G suffixes), rounded up to 2 MiB\n"
 		"  --scenario FILE          write a damon-emu scenario: hot 100%%, cold 0%%\n"
 		"  --duration SECONDS       exit after that long (default: run until killed)\n"
-		"  --pause-us US            sleep between passes over the hot buffer (default 0)\n");
+		"  --pause-us US            sleep between passes over the hot buffer (default 0)\n"
+		"  --adjacent               no guard: one mapping holds both buffers\n"
+		"SIGUSR1 prints 'huge N hot=KB cold=KB'; SIGUSR2 swaps the buffers' roles.\n");
 }
 
 static int parse_size(const char *s, uint64_t *out)
@@ -129,6 +147,63 @@ static int write_scenario(const char *path, uintptr_t hot, uint64_t hot_sz, uint
 	return err;
 }
 
+static volatile sig_atomic_t got_usr1, got_usr2;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		got_usr1 = 1;
+	else
+		got_usr2 = 1;
+}
+
+#ifndef PAGEMAP_SCAN
+/* include/uapi/linux/fs.h (6.7), for older build hosts */
+struct page_region {
+	uint64_t start, end, categories;
+};
+
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PAGE_IS_HUGE (1 << 6)
+#endif
+
+/* kB of [start, start + size) mapped huge, or -1 without PAGEMAP_SCAN (before 6.7). */
+static long long huge_kb(uintptr_t start, uint64_t size)
+{
+	struct page_region vec[64];
+	uint64_t pos = start, end = start + size;
+	long long kb = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while (pos < end) {
+		struct pm_scan_arg arg = {
+			.size = sizeof(arg), .start = pos, .end = end,
+			.vec = (uint64_t)(uintptr_t)vec, .vec_len = 64,
+			.category_mask = PAGE_IS_HUGE, .return_mask = PAGE_IS_HUGE,
+		};
+		long n = ioctl(fd, PAGEMAP_SCAN, &arg);
+
+		if (n < 0) {
+			kb = -1;
+			break;
+		}
+		for (long i = 0; i < n; i++)
+			kb += (long long)((vec[i].end - vec[i].start) >> 10);
+		if (arg.walk_end <= pos)
+			break;
+		pos = arg.walk_end;
+	}
+	close(fd);
+	return kb;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -137,13 +212,17 @@ int main(int argc, char **argv)
 		{ "scenario", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pause-us", required_argument, NULL, 'p' },
+		{ "adjacent", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t hot_sz = 64ull << 20, cold_sz = 64ull << 20, span, pause_us = 0;
 	const char *scenario = NULL;
 	double duration = -1, start;
-	uintptr_t base, hot, cold;
+	bool adjacent = false;
+	unsigned int reports = 0;
+	uintptr_t base, hot, cold, first, second;
+	uint64_t first_sz, second_sz;
 	long page = sysconf(_SC_PAGESIZE);
 	char *map, *end;
 	int opt;
@@ -175,6 +254,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'a':
+			adjacent = true;
+			break;
 		case 'H':
 			usage(stdout);
 			return 0;
@@ -193,7 +275,7 @@ int main(int argc, char **argv)
 	 * Reserve room for both buffers, a 2 MiB guard between them and slack for alignment, all
 	 * PROT_NONE; then open up the two aligned buffers. The guard keeps them in separate VMAs.
 	 */
-	span = hot_sz + HUGE_SZ + cold_sz + HUGE_SZ;
+	span = hot_sz + (adjacent ? 0 : HUGE_SZ) + cold_sz + HUGE_SZ;
 	map = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED) {
 		perror("hotcold: mmap");
@@ -201,7 +283,7 @@ int main(int argc, char **argv)
 	}
 	base = ((uintptr_t)map + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1);
 	hot = base;
-	cold = hot + hot_sz + HUGE_SZ;
+	cold = hot + hot_sz + (adjacent ? 0 : HUGE_SZ);
 	if (mprotect((void *)hot, hot_sz, PROT_READ | PROT_WRITE) ||
 	    mprotect((void *)cold, cold_sz, PROT_READ | PROT_WRITE)) {
 		perror("hotcold: mprotect");
@@ -223,6 +305,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hotcold: cannot write %s: %s\n", scenario, strerror(errno));
 		return 1;
 	}
+	first = hot;
+	first_sz = hot_sz;
+	second = cold;
+	second_sz = cold_sz;
+	/* before the line: whoever reads it may signal at once */
+	signal(SIGUSR1, on_signal);
+	signal(SIGUSR2, on_signal);
 	printf("hot=0x%" PRIxPTR "-0x%" PRIxPTR " cold=0x%" PRIxPTR "-0x%" PRIxPTR "\n", hot,
 	       hot + (uintptr_t)hot_sz, cold, cold + (uintptr_t)cold_sz);
 	fflush(stdout);
@@ -233,6 +322,29 @@ int main(int argc, char **argv)
 			((volatile unsigned char *)hot)[off] = v;
 		if (duration >= 0 && now_s() - start >= duration)
 			break;
+		if (got_usr1) {
+			got_usr1 = 0;
+			printf("huge %u hot=%lld cold=%lld\n", ++reports, huge_kb(first, first_sz),
+			       huge_kb(second, second_sz));
+			fflush(stdout);
+		}
+		if (got_usr2) {
+			uintptr_t a = hot;
+			uint64_t a_sz = hot_sz;
+
+			got_usr2 = 0;
+			hot = cold;
+			hot_sz = cold_sz;
+			cold = a;
+			cold_sz = a_sz;
+			if (scenario && write_scenario(scenario, hot, hot_sz, cold, cold_sz)) {
+				fprintf(stderr, "hotcold: cannot write %s: %s\n", scenario,
+					strerror(errno));
+				return 1;
+			}
+			printf("switched\n");
+			fflush(stdout);
+		}
 		if (pause_us)
 			usleep((useconds_t)(pause_us > 1000000 ? 1000000 : pause_us));
 	}

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Huge pages, in one place: the huge-page ratio that the hugepage_mem_bp goal metric measures
+ * (system-wide as the kernel defines it, or over a set of processes), where a process's huge
+ * pages are, and which of its 2 MiB-aligned pages are hot and still small (a collapse plan),
+ * collapsed from user space within time and byte budgets.
+ *
+ * The unit of a plan is the huge page: MADV_COLLAPSE makes whole, aligned 2 MiB pages
+ * inside one mapping and nothing else, so a budget counted in regions (DAMON's unit, which
+ * rarely starts on a 2 MiB boundary) overshoots or stalls; counted in huge pages it is exact.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define HPAGE DAMONCTL_HUGEPAGE_SIZE
+#define ALIGN_DOWN(x) ((x) & ~(HPAGE - 1))
+#define ALIGN_UP(x) ALIGN_DOWN((x) + HPAGE - 1)
+
+/* ---- the ratio ---- */
+
+DAMONCTL_API uint64_t damonctl_proc_mem_huge(const struct damonctl_proc_mem *m)
+{
+	/* PMD-mapped memory of every kind, as the system-wide metric counts all three */
+	return m->anon_huge + m->shmem_huge + m->file_huge;
+}
+
+DAMONCTL_API uint64_t damonctl_hugepage_bp(uint64_t huge, uint64_t used)
+{
+	/* the kernel metric's convention: nothing used counts as reached */
+	if (!used)
+		return 10000;
+	return (uint64_t)((unsigned __int128)huge * 10000 / used);
+}
+
+DAMONCTL_API uint64_t damonctl_hugepage_bytes_to_goal(uint64_t huge, uint64_t used,
+						      uint64_t target_bp)
+{
+	unsigned __int128 want = (unsigned __int128)used * target_bp;
+	unsigned __int128 have = (unsigned __int128)huge * 10000;
+
+	return want > have ? (uint64_t)((want - have + 9999) / 10000) : 0;
+}
+
+DAMONCTL_API int damonctl_hugepage_measure(struct damonctl_ctx *ctx, const int *pids,
+					   unsigned int nr, uint64_t *huge, uint64_t *used)
+{
+	uint64_t h = 0, u = 0;
+	unsigned int i;
+	int r;
+
+	if (!pids || !nr) {
+		struct damonctl_meminfo m;
+
+		r = damonctl_meminfo_read(ctx, &m);
+		if (r)
+			return r;
+		*huge = damonctl_meminfo_huge(&m);
+		*used = damonctl_meminfo_used(&m);
+		return 0;
+	}
+	for (i = 0; i < nr; i++) {
+		struct damonctl_proc_mem pm;
+
+		if (pids[i] <= 0)
+			continue;	/* a target that exited */
+		r = damonctl_proc_mem_read(ctx, pids[i], &pm);
+		if (r == -ESRCH)
+			continue;	/* exited: it holds no memory any more */
+		if (r)
+			return r;
+		h += damonctl_proc_mem_huge(&pm);
+		u += pm.rss;
+	}
+	*huge = h;
+	*used = u;
+	return 0;
+}
+
+/* ---- where a process's huge pages are ---- */
+
+#ifndef PAGEMAP_SCAN
+/* include/uapi/linux/fs.h (6.7); the build host's headers may predate it */
+struct page_region {
+	uint64_t start, end, categories;
+};
+
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PAGE_IS_HUGE (1 << 6)
+#endif
+
+#define PM_PRESENT (UINT64_C(1) << 63)
+#define PM_PFN_MASK ((UINT64_C(1) << 55) - 1)
+#define KPF_COMPOUND_HEAD 15
+#define KPF_THP 22
+
+static int open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name)
+{
+	char rel[64], path[PATH_MAX];
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%d/%s", pid, name);
+	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	return fd;
+}
+
+/* PAGEMAP_SCAN: the PMD-mapped ranges, reported by the kernel directly. -ENOTTY before 6.7. */
+static int huge_scan(int fd, uint64_t start, uint64_t end, damonctl_range_fn fn, void *data)
+{
+	struct page_region vec[128];
+
+	while (start < end) {
+		struct pm_scan_arg arg = {
+			.size = sizeof(arg),
+			.start = start,
+			.end = end,
+			.vec = (uint64_t)(uintptr_t)vec,
+			.vec_len = ARRAY_SIZE(vec),
+			.category_mask = PAGE_IS_HUGE,
+			.return_mask = PAGE_IS_HUGE,
+		};
+		long n = ioctl(fd, PAGEMAP_SCAN, &arg), i;
+
+		if (n < 0)
+			return -errno;
+		for (i = 0; i < n; i++) {
+			int r = fn(data, vec[i].start, vec[i].end);
+
+			if (r)
+				return r;
+		}
+		if (arg.walk_end <= start)
+			break;
+		start = arg.walk_end;
+	}
+	return 0;
+}
+
+/* Before 6.7: an aligned 2 MiB page is huge when its first page is the head of a THP whose
+ * frame is 2 MiB-aligned and its last page the 512th frame after it (root only: frames). */
+static int huge_kpageflags(struct damonctl_ctx *ctx, int fd, uint64_t start, uint64_t end,
+			   damonctl_range_fn fn, void *data)
+{
+	char path[PATH_MAX];
+	uint64_t a;
+	int kfd, r = 0;
+
+	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, "kpageflags", path, sizeof(path)) < 0)
+		return -ENAMETOOLONG;
+	kfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (kfd < 0)
+		return -errno;
+	for (a = ALIGN_UP(start); a + HPAGE <= end && !r; a += HPAGE) {
+		uint64_t first, last, flags;
+
+		if (pread(fd, &first, 8, (off_t)(a / 4096 * 8)) != 8 ||
+		    pread(fd, &last, 8, (off_t)((a + HPAGE - 4096) / 4096 * 8)) != 8) {
+			r = -errno ? -errno : -EIO;
+			break;
+		}
+		if (!(first & PM_PRESENT) || !(last & PM_PRESENT) || !(first & PM_PFN_MASK))
+			continue;	/* not present, or frames hidden (not root) */
+		if ((first & PM_PFN_MASK) % 512 || (last & PM_PFN_MASK) != (first & PM_PFN_MASK) + 511)
+			continue;
+		if (pread(kfd, &flags, 8, (off_t)((first & PM_PFN_MASK) * 8)) != 8)
+			continue;
+		if ((flags >> KPF_THP & 1) && (flags >> KPF_COMPOUND_HEAD & 1))
+			r = fn(data, a, a + HPAGE);
+	}
+	close(kfd);
+	return r;
+}
+
+DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, uint64_t start,
+					   uint64_t end, damonctl_range_fn fn, void *data)
+{
+	int fd = open_pid_file(ctx, pid, "pagemap"), r;
+
+	if (fd < 0)
+		return fd;
+	r = huge_scan(fd, start, end, fn, data);
+	if (r == -ENOTTY || r == -EINVAL)
+		r = huge_kpageflags(ctx, fd, start, end, fn, data);
+	close(fd);
+	/* a process that exits under us */
+	if (r == -ESRCH || (r && damonctl_proc_alive(ctx, pid) == 0))
+		r = -ESRCH;
+	return r;
+}
+
+/* ---- mappings, cheaply (/proc/PID/maps: no page-table walk, unlike smaps) ---- */
+
+struct ranges {
+	uint64_t (*r)[2];
+	size_t nr, cap;
+};
+
+/* Append [start, end); with @merge, one that begins where the last ends extends it. */
+static int ranges_append(struct ranges *rs, uint64_t start, uint64_t end, bool merge)
+{
+	if (merge && rs->nr && rs->r[rs->nr - 1][1] == start) {
+		rs->r[rs->nr - 1][1] = end;
+		return 0;
+	}
+	if (rs->nr == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 64;
+		void *p = realloc(rs->r, cap * sizeof(*rs->r));
+
+		if (!p)
+			return -ENOMEM;
+		rs->r = p;
+		rs->cap = cap;
+	}
+	rs->r[rs->nr][0] = start;
+	rs->r[rs->nr][1] = end;
+	rs->nr++;
+	return 0;
+}
+
+static int huge_range_fn(void *data, uint64_t start, uint64_t end)
+{
+	return ranges_append(data, start, end, true);
+}
+
+/* Whether [a, a + 2 MiB) lies inside one of the sorted, disjoint ranges @rs. */
+static bool ranges_cover(const struct ranges *rs, uint64_t a)
+{
+	size_t lo = 0, hi = rs->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (rs->r[mid][1] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rs->nr && rs->r[lo][0] <= a && a + HPAGE <= rs->r[lo][1];
+}
+
+/* The mappings of @pid that can hold huge pages, each on its own (a huge page cannot
+ * straddle two mappings, even adjacent ones). */
+static int read_maps(struct damonctl_ctx *ctx, int pid, struct ranges *rs)
+{
+	char line[4352];
+	FILE *f;
+	int fd = open_pid_file(ctx, pid, "maps"), r = 0;
+
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	while (!r && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+		char perms[8];
+
+		if (sscanf(line, "%llx-%llx %7s", &s, &e, perms) != 3)
+			continue;
+		/* inaccessible (guard) mappings and special ones cannot hold huge pages */
+		if (!strncmp(perms, "---", 3) || strstr(line, "[vsyscall]") || strstr(line, "[vvar"))
+			continue;
+		r = ranges_append(rs, s, e, false);
+	}
+	fclose(f);
+	return r;
+}
+
+/* ---- the collapse plan ---- */
+
+struct chunk {
+	uint64_t addr;
+	uint32_t nr_accesses, age;	/* of the region it was seen in */
+	uint16_t seen;			/* observations in a row it was hot */
+	uint16_t failed;		/* collapses that failed; skipped for as many rounds */
+	bool huge;
+};
+
+struct damonctl_hugepage_plan {
+	unsigned int confirm;
+	struct chunk *hot;		/* this observation's hot chunks, by address */
+	size_t nr_hot, cap_hot;
+	size_t *cand;			/* indexes into hot: collapsible, hottest first */
+	size_t nr_cand;
+	uint64_t v[DAMONCTL_HPLAN_NR_VALUES];
+	bool observed;
+};
+
+DAMONCTL_API int damonctl_hugepage_plan_new(unsigned int confirm,
+					    struct damonctl_hugepage_plan **out)
+{
+	struct damonctl_hugepage_plan *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->confirm = confirm ? confirm : 1;
+	*out = p;
+	return 0;
+}
+
+DAMONCTL_API void damonctl_hugepage_plan_free(struct damonctl_hugepage_plan *p)
+{
+	if (!p)
+		return;
+	free(p->hot);
+	free(p->cand);
+	free(p);
+}
+
+struct pattern {
+	uint64_t sz_min, sz_max, nr_min, nr_max, age_min, age_max;
+};
+
+static bool matches(const struct pattern *pt, const struct damonctl_rec_region *r)
+{
+	uint64_t sz = r->end - r->start;
+
+	return sz >= pt->sz_min && sz <= pt->sz_max && r->nr_accesses >= pt->nr_min &&
+	       r->nr_accesses <= pt->nr_max && r->age >= pt->age_min && r->age <= pt->age_max;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct damonctl_rec_region *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static const struct damonctl_hugepage_plan *sort_plan;
+
+static int hotter_first(const void *a, const void *b)
+{
+	const struct chunk *x = &sort_plan->hot[*(const size_t *)a];
+	const struct chunk *y = &sort_plan->hot[*(const size_t *)b];
+
+	if (x->nr_accesses != y->nr_accesses)
+		return x->nr_accesses > y->nr_accesses ? -1 : 1;
+	if (x->age != y->age)
+		return x->age > y->age ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The previous observation's record of chunk @addr (both arrays sorted by address). */
+static const struct chunk *prev_chunk(const struct chunk *prev, size_t nr, size_t *cursor,
+				      uint64_t addr)
+{
+	while (*cursor < nr && prev[*cursor].addr < addr)
+		(*cursor)++;
+	return *cursor < nr && prev[*cursor].addr == addr ? &prev[*cursor] : NULL;
+}
+
+DAMONCTL_API void damonctl_scheme_pattern(const struct damonctl_scheme *s,
+					  uint64_t pattern[DAMONCTL_PAT_NR])
+{
+	pattern[DAMONCTL_PAT_SZ_MIN] = damonctl_scheme_get(s, DAMONCTL_SCHEME_SZ_MIN);
+	pattern[DAMONCTL_PAT_SZ_MAX] = damonctl_scheme_get(s, DAMONCTL_SCHEME_SZ_MAX);
+	pattern[DAMONCTL_PAT_NR_ACCESSES_MIN] = damonctl_scheme_get(s,
+		DAMONCTL_SCHEME_NR_ACCESSES_MIN);
+	pattern[DAMONCTL_PAT_NR_ACCESSES_MAX] = damonctl_scheme_get(s,
+		DAMONCTL_SCHEME_NR_ACCESSES_MAX);
+	pattern[DAMONCTL_PAT_AGE_MIN] = damonctl_scheme_get(s, DAMONCTL_SCHEME_AGE_MIN);
+	pattern[DAMONCTL_PAT_AGE_MAX] = damonctl_scheme_get(s, DAMONCTL_SCHEME_AGE_MAX);
+}
+
+DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
+						struct damonctl_hugepage_plan *p, int pid,
+						const struct damonctl_rec_region *regions,
+						size_t nr,
+						const uint64_t pattern[DAMONCTL_PAT_NR])
+{
+	struct pattern pt = {
+		.sz_min = pattern[DAMONCTL_PAT_SZ_MIN],
+		.sz_max = pattern[DAMONCTL_PAT_SZ_MAX],
+		.nr_min = pattern[DAMONCTL_PAT_NR_ACCESSES_MIN],
+		.nr_max = pattern[DAMONCTL_PAT_NR_ACCESSES_MAX],
+		.age_min = pattern[DAMONCTL_PAT_AGE_MIN],
+		.age_max = pattern[DAMONCTL_PAT_AGE_MAX],
+	};
+	struct ranges maps = { 0 }, huge = { 0 };
+	struct damonctl_rec_region *rs = NULL;
+	struct chunk *prev = p->hot, *hot = NULL;
+	size_t nr_prev = p->nr_hot, nr_hot = 0, cap = 0, cursor = 0, i;
+	uint64_t v[DAMONCTL_HPLAN_NR_VALUES] = { 0 }, lo = UINT64_MAX, hi = 0;
+	int r;
+
+	if (nr) {
+		rs = malloc(nr * sizeof(*rs));
+		if (!rs)
+			return -ENOMEM;
+		memcpy(rs, regions, nr * sizeof(*rs));
+		qsort(rs, nr, sizeof(*rs), by_addr);
+		lo = rs[0].start;
+		for (i = 0; i < nr; i++)
+			hi = rs[i].end > hi ? rs[i].end : hi;
+	}
+	r = read_maps(ctx, pid, &maps);
+	/* where the mappings are: a region may reach past them (up to the gate area, which
+	 * pagemap refuses with EFAULT) */
+	if (!r && maps.nr) {
+		if (lo < maps.r[0][0])
+			lo = maps.r[0][0];
+		if (hi > maps.r[maps.nr - 1][1])
+			hi = maps.r[maps.nr - 1][1];
+	}
+	if (!r && nr && lo < hi)
+		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, &huge);
+	for (i = 0; i < nr && !r; i++) {
+		const struct damonctl_rec_region *reg = &rs[i];
+		bool is_hot = matches(&pt, reg), cold = !reg->nr_accesses;
+		uint64_t a;
+
+		for (a = ALIGN_UP(reg->start); a + HPAGE <= reg->end; a += HPAGE) {
+			const struct chunk *old;
+			struct chunk *c;
+			bool h;
+
+			if (!ranges_cover(&maps, a))
+				continue;	/* straddles mappings, or none: never huge */
+			h = ranges_cover(&huge, a);
+			if (cold && h) {
+				v[DAMONCTL_HPLAN_COLD_HUGE] += HPAGE;
+				if (reg->age > v[DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE])
+					v[DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE] = reg->age;
+				v[DAMONCTL_HPLAN_COLD_HUGE_AGE_SUM] += (uint64_t)reg->age * HPAGE;
+			}
+			if (!is_hot)
+				continue;
+			if (nr_hot == cap) {
+				size_t ncap = cap ? cap * 2 : 256;
+				void *np = realloc(hot, ncap * sizeof(*hot));
+
+				if (!np) {
+					r = -ENOMEM;
+					break;
+				}
+				hot = np;
+				cap = ncap;
+			}
+			old = prev_chunk(prev, nr_prev, &cursor, a);
+			c = &hot[nr_hot++];
+			c->addr = a;
+			c->nr_accesses = reg->nr_accesses;
+			c->age = reg->age;
+			c->huge = h;
+			c->seen = old && old->seen < UINT16_MAX ? old->seen + 1 : 1;
+			c->failed = old && old->failed ? old->failed - 1 : 0;
+			if (h)
+				v[DAMONCTL_HPLAN_HOT_HUGE] += HPAGE;
+			else if (c->seen >= p->confirm)
+				v[DAMONCTL_HPLAN_HOT_SMALL] += HPAGE;
+			else
+				v[DAMONCTL_HPLAN_UNCONFIRMED] += HPAGE;
+		}
+	}
+	free(rs);
+	free(maps.r);
+	free(huge.r);
+	if (r) {
+		free(hot);
+		return r;
+	}
+	free(p->cand);
+	p->cand = NULL;
+	p->nr_cand = 0;
+	if (nr_hot) {
+		p->cand = malloc(nr_hot * sizeof(*p->cand));
+		if (!p->cand) {
+			free(hot);
+			return -ENOMEM;
+		}
+	}
+	free(prev);
+	p->hot = hot;
+	p->nr_hot = nr_hot;
+	p->cap_hot = cap;
+	for (i = 0; i < nr_hot; i++)
+		if (!hot[i].huge && hot[i].seen >= p->confirm && !hot[i].failed)
+			p->cand[p->nr_cand++] = i;
+	sort_plan = p;
+	qsort(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first);
+	sort_plan = NULL;
+	memcpy(p->v, v, sizeof(v));
+	p->observed = true;
+	return 0;
+}
+
+DAMONCTL_API uint64_t damonctl_hugepage_plan_get(const struct damonctl_hugepage_plan *p,
+						 enum damonctl_hplan_value what)
+{
+	return (unsigned int)what < DAMONCTL_HPLAN_NR_VALUES ? p->v[what] : 0;
+}
+
+DAMONCTL_API size_t damonctl_hugepage_plan_nr_candidates(const struct damonctl_hugepage_plan *p)
+{
+	return p->nr_cand;
+}
+
+DAMONCTL_API uint64_t damonctl_hugepage_plan_candidate(const struct damonctl_hugepage_plan *p,
+						       size_t i)
+{
+	return i < p->nr_cand ? p->hot[p->cand[i]].addr : 0;
+}
+
+DAMONCTL_API size_t damonctl_hugepage_plan_pick(uint64_t huge, uint64_t used, uint64_t target_bp)
+{
+	unsigned __int128 want = (unsigned __int128)used * target_bp, have =
+		(unsigned __int128)huge * 10000, step = (unsigned __int128)HPAGE * 10000;
+
+	/* the number of huge pages that brings the ratio nearest the goal, never past it by
+	 * more than half a huge page */
+	if (!target_bp || want <= have)
+		return 0;
+	return (size_t)((want - have + step / 2) / step);
+}
+
+static struct chunk *find_chunk(struct damonctl_hugepage_plan *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->nr_hot;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->hot[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nr_hot && p->hot[lo].addr == addr ? &p->hot[lo] : NULL;
+}
+
+DAMONCTL_API void damonctl_hugepage_plan_failed(struct damonctl_hugepage_plan *p, uint64_t addr)
+{
+	struct chunk *c = find_chunk(p, addr);
+
+	/* left alone for a few observations: whatever kept it small may pass */
+	if (c)
+		c->failed = 3;
+}
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+DAMONCTL_API int damonctl_hugepage_plan_collapse(struct damonctl_hugepage_plan *p, int pidfd,
+						 size_t max_pages, uint64_t max_us,
+						 struct damonctl_collapse_result *res)
+{
+	struct damonctl_collapse_result out = { .sz = sizeof(out) };
+	size_t i;
+	int r = 0;
+
+	if (!res || res->sz < offsetof(struct damonctl_collapse_result, busy_us))
+		return -EINVAL;
+
+	for (i = 0; i < p->nr_cand && out.pages_tried < max_pages; i++) {
+		uint64_t addr = p->hot[p->cand[i]].addr, done, t;
+
+		if (max_us && out.busy_us >= max_us) {
+			out.out_of_time = true;
+			break;
+		}
+		t = mono_us();
+		r = damonctl_collapse_range(pidfd, addr, addr + HPAGE, &done);
+		out.busy_us += mono_us() - t;
+		out.pages_tried++;
+		if (r == -ESRCH || r == -EPERM || r == -ENOSYS || r == -EBADF)
+			break;	/* nothing else would fare better */
+		if (r) {
+			out.pages_failed++;
+			damonctl_hugepage_plan_failed(p, addr);
+			r = 0;
+			continue;
+		}
+		out.pages_collapsed++;
+		p->hot[p->cand[i]].huge = true;
+	}
+	memcpy((char *)res + sizeof(res->sz), (char *)&out + sizeof(out.sz),
+	       (res->sz < sizeof(out) ? res->sz : sizeof(out)) - sizeof(out.sz));
+	return r;
+}

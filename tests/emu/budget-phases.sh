@@ -1,0 +1,90 @@
+#!/bin/bash
+# A huge-page budget in the orders and on the workloads users have:
+#   later  `start --action collapse` without a goal, then `tune --goal-bp 2000`: the agent
+#          comes in with tune (7.2: the kernel's collapse scheme gets its budget; 6.12: the
+#          agent's collapse gets a goal) and the process settles within 10% of the goal; its
+#          hot and cold buffers are adjacent (one mapping, both written before the start)
+#          and the cold one gets no huge page;
+#   phase  the hot set moves (hotcold's SIGUSR2 swaps its buffers): the budget stays spent in
+#          memory gone cold, which status and report hugepage show (bytes, how long idle);
+#          `tune --goal-bp 3000` then collapses the newly hot buffer only.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+PROFILE=${1:?profile}
+emu_with_scenario "$PROFILE"
+
+# hc_huge: the huge kB of the buffers first printed as hot (BUF_A) and cold (BUF_B), as
+# hotcold reports them on SIGUSR1
+hc_huge() {
+	local n l i
+	n=$(grep -c '^huge ' "$SYSROOT/hotcold.out" || true)
+	kill -USR1 "$HC_PID"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c '^huge ' "$SYSROOT/hotcold.out" || true)" != "$n" ] && break
+		sleep 0.1
+	done
+	l=$(grep '^huge ' "$SYSROOT/hotcold.out" | tail -n 1)
+	BUF_A=${l#* hot=}
+	BUF_A=${BUF_A%% *}
+	BUF_B=${l#* cold=}
+}
+in_band() { # goal: the process within 10% of it
+	local bp
+	bp=$(proc_bp "$HC_PID")
+	[ "$bp" -ge $(($1 * 9 / 10)) ] && [ "$bp" -le $(($1 * 11 / 10)) ]
+}
+stable() { # goal: in the band, and no more huge pages 3 s later
+	local h
+	h=$(proc_huge_kb "$HC_PID")
+	sleep 3
+	in_band "$1" && [ "$(proc_huge_kb "$HC_PID")" = "$h" ]
+}
+
+# --- later: no goal at start (nothing is old enough to collapse), then one tuned in ---------
+start_hotcold --hot 64M --cold 64M --adjacent
+expect_rc 0 "$D" start --action collapse --pid "$HC_PID" --min-age 60s
+expect_rc 0 "$D" tune --goal-bp 2000 --goal-scope pid --min-age 1s
+wait_until 10 test -n "$(agent_pid)"
+wait_until 60 in_band 2000
+wait_until 30 stable 2000
+hc_huge
+[ "$BUF_B" -le 2048 ] || fail "later: the cold buffer has $BUF_B kB of huge pages"
+echo "later: $(proc_bp "$HC_PID") bp for a 2000 bp goal tuned in; hot $BUF_A kB, cold $BUF_B kB huge"
+expect_rc 0 "$D" stop
+wait_agent_gone 10
+kill "$HC_PID"
+wait "$HC_PID" 2>/dev/null || true
+
+# --- phase: the hot set moves -------------------------------------------------------------
+start_hotcold --hot 64M --cold 64M
+expect_rc 0 "$D" start --action collapse --pid "$HC_PID" --goal-bp 2000 --goal-scope pid
+wait_until 60 in_band 2000
+wait_until 30 stable 2000
+hc_huge
+a_before=$BUF_A
+[ "$BUF_B" = 0 ] || fail "phase: the cold buffer has $BUF_B kB of huge pages before the change"
+kill -USR2 "$HC_PID"
+wait_until 10 grep -q '^switched' "$SYSROOT/hotcold.out"
+gone_cold() {
+	expect_rc 0 "$D" report hugepage --pid "$HC_PID"
+	grep -qE "huge pages gone cold: [0-9.]+ MiB in regions not accessed for up to" <<<"$OUT"
+}
+wait_until 60 gone_cold
+grep -E "huge pages gone cold" <<<"$OUT"
+expect_rc 0 "$D" --json status
+cold=$(json_get 'j["kdamonds"][0]["agent"]["hot"]["cold_huge_bytes"]')
+[ "$cold" -ge $((a_before * 1024 / 2)) ] ||
+	fail "status --json: $cold bytes gone cold, the first buffer has $a_before kB huge"
+expect_rc 0 "$D" tune --goal-bp 3000
+wait_until 60 in_band 3000
+wait_until 30 stable 3000
+hc_huge
+[ "$BUF_B" -ge 8192 ] || fail "phase: the newly hot buffer got $BUF_B kB of huge pages"
+[ "$BUF_A" -le "$a_before" ] || fail "phase: the buffer gone cold went from $a_before to $BUF_A kB"
+echo "phase: gone cold $((cold >> 20)) MiB; after tune --goal-bp 3000: $(proc_bp "$HC_PID") bp," \
+	"new hot buffer $BUF_B kB huge, old $BUF_A kB"
+expect_rc 0 "$D" stop
+wait_agent_gone 10
+assert_nothing_left off
+echo "ok: $PROFILE"
