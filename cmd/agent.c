@@ -477,27 +477,44 @@ static int budget_want(struct agent *ag, struct served *s, unsigned int fi, size
 	return 0;
 }
 
-/* The first @n candidates of @p as address ranges (adjacent huge pages merged), at most
- * MAX_GRANT ranges: what does not fit waits for the next round. */
-static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n, struct grant *g)
+static int by_address(const void *a, const void *b)
 {
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_grant(const struct grant *g, uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; g && g->nr != UINT32_MAX && i < g->nr; i++)
+		if (addr >= g->start[i] && addr < g->end[i])
+			return true;
+	return false;
+}
+
+/* @n candidates of @p as address ranges (adjacent huge pages merged, at most MAX_GRANT:
+ * what does not fit waits for the next round). Pages the kernel was allowed already and has
+ * not collapsed yet come first, then the hottest others: a grant that keeps changing would
+ * make the kernel chase it, collapsing none. */
+static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
+			    const struct grant *prev, struct grant *g)
+{
+	size_t nr = damonctl_hugepage_plan_nr_candidates(p), i, k = 0;
 	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
-	size_t i, k;
 
 	g->nr = 0;
 	if (!a)
 		return;
-	for (i = 0; i < n; i++)
-		a[i] = damonctl_hugepage_plan_candidate(p, i);
-	/* hottest first is the choice; address order makes the ranges */
-	for (i = 1; i < n; i++)
-		for (k = i; k > 0 && a[k - 1] > a[k]; k--) {
-			uint64_t t = a[k];
-
-			a[k] = a[k - 1];
-			a[k - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nr && k < n; i++)
+		if (in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	for (i = 0; i < nr && k < n; i++)
+		if (!in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	qsort(a, k, sizeof(*a), by_address);
+	for (i = 0; i < k; i++) {
 		if (g->nr && g->end[g->nr - 1] == a[i]) {
 			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
 			continue;
@@ -698,7 +715,7 @@ static int collapse_by_kernel(struct agent *ag, struct served *s, unsigned int f
 	if (want && s->plan[fi]) {
 		size_t n = damonctl_hugepage_plan_nr_candidates(s->plan[fi]);
 
-		grant_from_plan(s->plan[fi], want < n ? want : n, &g);
+		grant_from_plan(s->plan[fi], want < n ? want : n, s->grant[fi], &g);
 	}
 	changed = !s->grant[fi] || !grant_equal(s->grant[fi], &g);
 	r = set_grant(ag, s, fi, &g, what);
@@ -735,6 +752,27 @@ static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
 	r = damonctl_hugepage_plan_observe(ag->cli->ctx, s->plan[fi], pid, *regs, (size_t)n,
 					   fb->hot);
 	return r == -ESRCH ? 0 : r;	/* it exited: the process events say so */
+}
+
+/* The huge pages the kernel may collapse now for the budgets before @fi that share its goal
+ * (per-target copies of one scheme), and has not yet. */
+static size_t shared_pending(const struct served *s, unsigned int fi)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	size_t pages = 0;
+	unsigned int j, k;
+
+	for (j = 0; j < fi; j++) {
+		const struct fallback *o = &s->e.fbs.fb[j];
+		const struct grant *g = s->grant[j];
+
+		if (o->kind != FB_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl || !g ||
+		    g->nr == UINT32_MAX)
+			continue;
+		for (k = 0; k < g->nr; k++)
+			pages += (g->end[k] - g->start[k]) / DAMONCTL_HUGEPAGE_SIZE;
+	}
+	return pages;
 }
 
 static int collapse_all(struct agent *ag, struct served *s, const char **what)
@@ -796,10 +834,16 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 			}
 			note_reachability(ag, s, i, bd[i].want, s->plan[i]);
 		}
-		if (fb->by_kernel)
-			r = collapse_by_kernel(ag, s, i, bd[i].observe ? bd[i].want : 0, what);
-		else if (bd[i].observe && bd[i].want)
+		if (fb->by_kernel) {
+			/* one goal, several targets (a budget each): what earlier budgets of
+			 * this round let the kernel collapse is not huge yet, but counts */
+			size_t want = bd[i].observe ? bd[i].want : 0, other = shared_pending(s, i);
+
+			want = want > other ? want - other : 0;
+			r = collapse_by_kernel(ag, s, i, want, what);
+		} else if (bd[i].observe && bd[i].want) {
 			r = collapse_by_agent(ag, s, i, bd[i].want, pid);
+		}
 	}
 	free(regs);
 	return r;

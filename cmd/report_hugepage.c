@@ -24,6 +24,7 @@
 #include "agent_view.h"
 #include "fallback.h"
 #include "hugepage_record.h"
+#include "khugepaged.h"
 #include "started.h"
 
 #define MAX_PIDS 16
@@ -37,9 +38,10 @@ static struct {
 	uint64_t watch_us;
 	uint64_t count;
 	const char *input;
+	uint64_t khp_trace_us;
 } ro;
 
-enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH };
+enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH, O_KHP_TRACE };
 
 static const struct opt hp_opts[] = {
 	{ "pid", O_PID, OV_PID, "PID", "also report process PID (repeatable)" },
@@ -50,6 +52,9 @@ static const struct opt hp_opts[] = {
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
 	  "ask damonc's own running kdamonds to update their stats first" },
 	{ "input", 'i', OV_FILE, "FILE", "report from a record (damonc record) instead" },
+	{ "khugepaged-trace", O_KHP_TRACE, OV_TIME, "TIME",
+	  "count what khugepaged's scans find for TIME (its trace event, in an instance of "
+	  "damonc's own)" },
 	{ 0 },
 };
 
@@ -76,6 +81,12 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case 'i':
 		ro.input = arg;
+		return 0;
+	case O_KHP_TRACE:
+		if (parse_time_opt(cli, "khugepaged-trace", arg, &ro.khp_trace_us))
+			return EXIT_USAGE;
+		if (!ro.khp_trace_us || ro.khp_trace_us > 3600ull * 1000000)
+			return usage_error(cli, "--khugepaged-trace '%s': from 1us to 1h", arg);
 		return 0;
 	}
 	return EXIT_USAGE;
@@ -147,6 +158,8 @@ struct hp_report {
 	struct proc_report procs[MAX_PIDS];
 	unsigned int nr_schemes;
 	struct scheme_report schemes[64];
+	bool khp_traced;
+	struct khp_scans khp;
 };
 
 static double pct(uint64_t part, uint64_t whole)
@@ -395,6 +408,34 @@ static const char *leaf(const char *path)
 	return p ? p + 1 : path;
 }
 
+static uint64_t thp_number(const struct hp_report *rep, const char *leafname)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_THP; i++)
+		if (rep->thp_has[i] && !strcmp(leaf(thp_files[i]), leafname))
+			return strtoull(rep->thp[i], NULL, 10);
+	return 0;
+}
+
+/* Who made the huge pages, since boot: page faults, khugepaged's collapses, and the rest of
+ * the collapses (thp_collapse_alloc counts khugepaged's and MADV_COLLAPSE's together). */
+static void made_by(const struct hp_report *rep, uint64_t *fault, uint64_t *khp, uint64_t *madv)
+{
+	uint64_t all = 0;
+	unsigned int i;
+
+	*fault = 0;
+	for (i = 0; i < NR_VMSTAT; i++) {
+		if (!strcmp(vmstat_names[i], "thp_fault_alloc"))
+			*fault = rep->vmstat[i];
+		else if (!strcmp(vmstat_names[i], "thp_collapse_alloc"))
+			all = rep->vmstat[i];
+	}
+	*khp = thp_number(rep, "pages_collapsed");
+	*madv = all > *khp ? all - *khp : 0;
+}
+
 /* The mappings of one end of the coverage ranking, the label on the first line only. */
 static void print_vmas(const char *label, const struct vma_cov *v, unsigned int nr)
 {
@@ -432,6 +473,22 @@ static void print_text(const struct hp_report *rep)
 	for (i = 0; i < NR_VMSTAT; i++)
 		printf(" %s=%" PRIu64, vmstat_names[i], rep->vmstat[i]);
 	printf("\n");
+	{
+		uint64_t fault, khp, madv;
+
+		made_by(rep, &fault, &khp, &madv);
+		printf("  huge pages made since boot: %" PRIu64 " at page faults, %" PRIu64
+		       " by khugepaged, %" PRIu64 " by MADV_COLLAPSE (DAMON's collapse action, "
+		       "damonc's agent, others)\n", fault, khp, madv);
+	}
+	if (rep->khp_traced) {
+		printf("  khugepaged's scans in %s: %" PRIu64 " PMD ranges",
+		       fmt_time(rep->khp.duration_us, a, sizeof(a)), rep->khp.scans);
+		for (i = 0; i < rep->khp.nr; i++)
+			printf("%s %s %" PRIu64, i ? "," : ":", rep->khp.by[i].status,
+			       rep->khp.by[i].count);
+		printf("\n");
+	}
 	for (i = 0; i < rep->nr_procs; i++) {
 		const struct proc_report *p = &rep->procs[i];
 
@@ -535,6 +592,29 @@ static json_object *report_json(const struct hp_report *rep)
 	json_object_object_add(mem, "huge", json_object_new_uint64(rep->huge));
 	json_object_object_add(sys, "memory", mem);
 	json_object_object_add(sys, "hugepage_bp", json_object_new_uint64(rep->bp));
+	{
+		json_object *made = json_object_new_object();
+		uint64_t fault, khp, madv;
+
+		made_by(rep, &fault, &khp, &madv);
+		json_object_object_add(made, "fault", json_object_new_uint64(fault));
+		json_object_object_add(made, "khugepaged", json_object_new_uint64(khp));
+		json_object_object_add(made, "madv_collapse", json_object_new_uint64(madv));
+		json_object_object_add(sys, "huge_pages_made", made);
+	}
+	if (rep->khp_traced) {
+		json_object *k = json_object_new_object(), *by = json_object_new_object();
+		unsigned int i;
+
+		json_object_object_add(k, "duration_us",
+				       json_object_new_uint64(rep->khp.duration_us));
+		json_object_object_add(k, "scans", json_object_new_uint64(rep->khp.scans));
+		for (i = 0; i < rep->khp.nr; i++)
+			json_object_object_add(by, rep->khp.by[i].status,
+					       json_object_new_uint64(rep->khp.by[i].count));
+		json_object_object_add(k, "by_status", by);
+		json_object_object_add(sys, "khugepaged_scans", k);
+	}
 	json_object_object_add(sys, "thp", thp);
 	json_object_object_add(sys, "vmstat", vm);
 	json_object_object_add(doc, "system", sys);
@@ -762,10 +842,26 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--count goes with --watch");
 	if (ro.watch_us)
 		return watch(cli);
+	if (ro.khp_trace_us && (ro.watch_us || ro.input))
+		return usage_error(cli, "--khugepaged-trace goes with a single report, not --watch "
+				   "or -i");
 	rep = malloc(sizeof(*rep));
 	if (!rep)
 		return usage_error(cli, "out of memory");
 	r = gather(cli, rep, true);
+	if (!r && ro.khp_trace_us) {
+		int e = khugepaged_trace(cli->ctx, ro.khp_trace_us, &rep->khp);
+
+		if (e) {
+			free(rep);
+			return e == -ENOENT ?
+			       usage_error(cli, "--khugepaged-trace: this kernel's tracefs (%s) has "
+					   "no huge_memory/mm_khugepaged_scan_pmd event",
+					   "sys/kernel/tracing") :
+			       lib_error(cli, e, "tracing khugepaged's scans");
+		}
+		rep->khp_traced = true;
+	}
 	if (!r) {
 		if (cli->json)
 			r = json_doc_print(report_json(rep)) ? EXIT_FAIL : EXIT_OK;
@@ -779,7 +875,8 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 const struct cmd cmd_report_hugepage = {
 	.name = "hugepage",
 	.summary = "huge pages: system ratio (as hugepage_mem_bp), processes, collapse schemes",
-	.usage = "[--pid PID [--regions]] [--watch INTERVAL [--count N]] [--refresh] [--json]\n"
+	.usage = "[--pid PID [--regions]] [--watch INTERVAL [--count N]] [--refresh]\n"
+		 "       [--khugepaged-trace TIME] [--json]\n"
 		 "       damonc report hugepage -i FILE [--json]",
 	.opts = hp_opts,
 	.parse = hp_parse,

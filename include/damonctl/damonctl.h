@@ -34,6 +34,9 @@ extern "C" {
  */
 struct damonctl_ctx;
 
+/* The library's version, "MAJOR.MINOR.PATCH" (its symbols are versioned LIBDAMONCTL_M.m). */
+DAMONCTL_API const char *damonctl_version(void);
+
 /* The sysroot defaults to $DAMONC_SYSROOT when set, else "/". */
 DAMONCTL_API int damonctl_new(struct damonctl_ctx **ctx);
 DAMONCTL_API void damonctl_free(struct damonctl_ctx *ctx);
@@ -717,9 +720,11 @@ DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, ui
  * tried regions of a stat scheme that matches every region) and the access pattern of the
  * collapse scheme (damonctl_scheme_pattern()): a huge page is hot when it lies
  * wholly inside a region that pattern matches and inside one mapping, and a candidate once
- * it was hot in @confirm observations in a row and is not huge yet. Confirming over
- * observations keeps out cold pages that a region mixing hot and cold memory (or straddling
- * a mapping boundary) passes for hot until DAMON's next split sets them apart.
+ * it was hot in @confirm observations and in a region accessed as the pattern asks in every
+ * observation since (a region DAMON has just split, merged or reset the age of says nothing
+ * either way), and is not huge yet. Confirming over observations keeps out cold pages that a
+ * region mixing hot and cold memory (or straddling a mapping boundary) passes for hot until
+ * DAMON's next split sets them apart.
  */
 struct damonctl_hugepage_plan;
 DAMONCTL_API int damonctl_hugepage_plan_new(unsigned int confirm,
@@ -741,9 +746,9 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 						const uint64_t pattern[DAMONCTL_PAT_NR]);
 /* What the last observation found, in bytes (ages in aggregation intervals). */
 enum damonctl_hplan_value {
-	DAMONCTL_HPLAN_HOT_HUGE,	/* hot and huge already */
+	DAMONCTL_HPLAN_HOT_HUGE,	/* accessed as the pattern asks, and huge already */
 	DAMONCTL_HPLAN_HOT_SMALL,	/* hot, confirmed, small: what collapsing could add */
-	DAMONCTL_HPLAN_UNCONFIRMED,	/* hot this time only (not confirmed yet) */
+	DAMONCTL_HPLAN_UNCONFIRMED,	/* accessed as asked, not confirmed hot yet */
 	DAMONCTL_HPLAN_COLD_HUGE,	/* huge, in regions with no access: budget gone cold */
 	DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE, /* the oldest such region's age */
 	DAMONCTL_HPLAN_COLD_HUGE_AGE_SUM, /* sum of age x bytes (a weighted mean's numerator) */

@@ -153,6 +153,10 @@ emu_setup() {
 		mkdir -p "$EMU_MODULES/$m/parameters"
 		echo N >"$EMU_MODULES/$m/parameters/enabled"
 	done
+	# The parameters that tell a kernel's version without a write, as a real machine's
+	# /sys/module has them (docs/damon-abi.md section 7): a parameter every version has,
+	# and those that arrived with the profile's version or before.
+	emu_module_params "$profile"
 	: >"$EMU_FAULTS"
 	: >"$EMU_LOG"
 	export SYSROOT ADMIN EMU_LOG EMU_FAULTS EMU_MODULES
@@ -164,6 +168,21 @@ emu_setup() {
 		mkdir -p "$DAMONC_JSON_SPOOL"
 	fi
 	emu_start
+}
+
+emu_module_params() { # profile
+	local entry m p v
+	for entry in damon_reclaim:quota_ms:5.16 damon_reclaim:skip_anon:6.3 \
+		damon_reclaim:quota_mem_pressure_us:6.9 damon_reclaim:addr_unit:6.18 \
+		damon_reclaim:autotune_monitoring_intervals:7.2 damon_lru_sort:quota_ms:6.0 \
+		damon_lru_sort:active_mem_bp:7.0 damon_lru_sort:addr_unit:6.18 \
+		damon_lru_sort:autotune_monitoring_intervals:7.2 \
+		damon_stat:estimated_memory_bandwidth:6.17 damon_stat:aggr_interval_us:6.18 \
+		damon_stat:kdamond_pid:7.2; do
+		IFS=: read -r m p v <<<"$entry"
+		[ -d "$EMU_MODULES/$m/parameters" ] && emu_profile_since "$1" "$v" || continue
+		echo 0 >"$EMU_MODULES/$m/parameters/$p"
+	done
 }
 
 emu_reset() {

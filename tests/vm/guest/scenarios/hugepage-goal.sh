@@ -43,6 +43,8 @@ dc_stop() { damonc stop; }
 dc_status() { damonc status; }
 # shellcheck disable=SC2317
 dc_report() { damonc report hugepage --pid "$1"; }
+# shellcheck disable=SC2317
+dc_report_khp() { damonc report hugepage --khugepaged-trace 2s; }
 dc_agent_pid() { cat /run/damonc/agent.pid 2>/dev/null; }
 # The figures, for people (a comment) and for the host's benchmarks (a DATA line).
 figures() {
@@ -64,20 +66,6 @@ huge_kb() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
 ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 cpu_ms() { # pid: utime + stime in ms (USER_HZ 100)
 	awk '{ sub(/.*\) /, ""); split($0, f, " "); print (f[12] + f[13]) * 10 }' "/proc/$1/stat"
-}
-# The huge kB of each buffer as hotcold reports them on SIGUSR1: sets BUF_A, BUF_B (the
-# buffers first printed as hot and as cold).
-hc_huge() {
-	_n=$(grep -c '^huge ' /tmp/hotcold.out)
-	kill -USR1 "$HC_PID"
-	_i=0
-	while [ "$(grep -c '^huge ' /tmp/hotcold.out)" = "$_n" ] && [ $_i -lt 600 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	_l=$(grep '^huge ' /tmp/hotcold.out | tail -n 1)
-	BUF_A=$(echo "$_l" | sed 's/.* hot=\([-0-9]*\) .*/\1/')
-	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\)$/\1/')
 }
 # Wait (up to 300 s: TCG is slow, and MADV_COLLAPSE copies memory) until the process is within
 # 10% of goal $1; sets T_GOAL (ms from $T0) and BP.
@@ -141,6 +129,14 @@ if [ "$(kver)" -ge 7002 ]; then
 		grep -q "collapse, applied by the kernel within a budget in huge pages kept by the damonc" /tmp/out
 else
 	check "report says the agent collapses" grep -q "collapse, served by the damonc agent" /tmp/out
+fi
+
+check "report says who made the huge pages" grep -q "huge pages made since boot: " /tmp/out
+if [ -e /sys/kernel/tracing/events/huge_memory/mm_khugepaged_scan_pmd ]; then
+	expect_rc 0 "damonc report hugepage --khugepaged-trace 2s" dc_report_khp
+	check "report counts khugepaged's scans" grep -q "khugepaged's scans in 2 s: " /tmp/out
+else
+	expect_rc 2 "damonc report hugepage --khugepaged-trace 2s (no such event here)" dc_report_khp
 fi
 
 # --- tune: goal 3000 bp online -------------------------------------------------------------
