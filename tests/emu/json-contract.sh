@@ -1,9 +1,9 @@
 #!/bin/bash
 # Every command's --json document, in each of its forms, against its JSON Schema
 # (docs/schema): status (no kdamond, running, --regions, --kdamond, served by the agent),
-# features, start and start --dry-run, tune (a change, nothing to change), stop (something,
-# nothing), record's summary. $D checks each one as it runs (tests/lib/damonc-checked); this
-# test also makes sure that the check saw them all.
+# features, start and start --dry-run, tune (a change, nothing to change, --dry-run), stop
+# (something, nothing), record's summary. $D checks each one as it runs
+# (tests/lib/damonc-checked); this test also makes sure that the check saw them all.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -30,6 +30,7 @@ json status
 json status --regions --kdamond 0
 json tune --quota-size 8MiB
 json tune --quota-size 8MiB
+json tune --dry-run --quota-size 16MiB
 # recording needs tried regions (6.2)
 emu_profile_since "$PROFILE" 6.2 && json record -o "$SYSROOT/rec" --count 2 --interval 100ms
 json stop
