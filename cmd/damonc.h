@@ -42,7 +42,7 @@ enum opt_value {
 	OV_GOAL,	/* METRIC=VALUE[,nid=N][,path=P] */
 	OV_REGION,	/* START-END */
 	OV_FORMAT,
-	OV_EXPOSITION,	/* prometheus | openmetrics */
+	OV_OPTIONAL,	/* --name, or --name=VALUE with VALUE one of the metavar's "a|b" */
 };
 
 struct opt {
@@ -84,6 +84,13 @@ extern const struct cmd *const damonc_cmds[];
 void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt *const *tables,
 		size_t nr_tables);
 
+/* Options whose metavar lists their values ("text|raw|png|svg"): that list is the one
+ * parsing, help and completion use. opt_choice_name: the i-th choice (@len: its length) or
+ * NULL; opt_choice: the index of @arg among the choices of option @key of @table, or -1
+ * after saying what was expected. */
+const char *opt_choice_name(const struct opt *o, unsigned int i, size_t *len);
+int opt_choice(const struct cli *cli, const struct opt *table, int key, const char *arg);
+
 /* Messages. All go to stderr; stdout carries only results. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "damonc CMD: <msg>" and return EXIT_USAGE. */
@@ -102,10 +109,20 @@ int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint
 		   uint64_t *v);
 int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid);
 
-/* JSON output: one document on stdout, with format_version. */
+/* JSON output: one document on stdout, with format_version. Pretty on a terminal and compact
+ * otherwise, unless --json=pretty or --json=compact said which; slashes are not escaped. */
 #define DAMONC_JSON_FORMAT_VERSION 1
 json_object *json_doc_new(void);
 int json_doc_print(json_object *doc);	/* prints and frees */
+/* json-c's flags for a document in that style, going to stdout or (!@to_stdout) a file. */
+int json_doc_flags(bool to_stdout);
+/* One line of JSON Lines (--watch): always compact, flushed; prints and frees. */
+int json_line_print(json_object *line);
+/* --json's value: NULL (the default), "pretty" or "compact"; -EINVAL for anything else.
+ * The style is the process's, as stdout is. */
+int json_set_style(const char *arg);
+/* json-c's flags for damonc's state files and other text damonc writes: no slash escaping. */
+#define DAMONC_JSON_PLAIN (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* Human formatting into a caller's buffer; return it for use in printf. */
 const char *fmt_time(uint64_t us, char *buf, size_t size);

@@ -232,7 +232,6 @@ static void collect_system(struct collect *c)
 	struct thp_state thp;
 	uint64_t huge, used;
 	unsigned int i;
-	char mode[32];
 
 	if (!damonctl_hugepage_measure(ctx, NULL, 0, &huge, &used)) {
 		c->system_bp = damonctl_hugepage_bp(huge, used);
@@ -244,8 +243,7 @@ static void collect_system(struct collect *c)
 	thp_read(ctx, &thp);
 	for (i = 0; i < THP_NR_MODES; i++)
 		if (thp.has[i])
-			expo_label(&ls, thp_files[i].name, "%s",
-				   thp_mode(thp.value[i], mode, sizeof(mode)));
+			expo_label(&ls, thp_files[i].name, "%s", thp.value[i]);
 	if (ls.n)
 		expo_u64(c->x, c->id[M_THP], &ls, 1);
 	for (i = THP_NR_MODES; i < THP_NR_FILES; i++) {
@@ -497,7 +495,7 @@ static int collect(struct cli *cli, bool refresh, struct expo *x)
 
 /* The text of @fmt (or JSON) into a malloc'd buffer. */
 static int render(struct cli *cli, const struct expo *x, bool json, enum expo_format fmt,
-		  char **buf, size_t *len)
+		  bool to_stdout, char **buf, size_t *len)
 {
 	FILE *f;
 	int r = 0;
@@ -514,7 +512,7 @@ static int render(struct cli *cli, const struct expo *x, bool json, enum expo_fo
 			r = -ENOMEM;
 		json_object_object_add(doc, "metrics", arr);
 		if (!r && fprintf(f, "%s\n", json_object_to_json_string_ext(doc,
-				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED)) < 0)
+				json_doc_flags(to_stdout))) < 0)
 			r = -EIO;
 		json_object_put(doc);
 	} else {
@@ -544,7 +542,7 @@ static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fm
 		return lib_error(cli, -ENOMEM, "collecting the metrics");
 	r = collect(cli, refresh, x);
 	if (!r)
-		r = render(cli, x, json, fmt, &buf, &len);
+		r = render(cli, x, json, fmt, !path, &buf, &len);
 	expo_free(x);
 	if (r)
 		return r;
@@ -631,7 +629,7 @@ enum { O_OUTPUT = 'o', O_REFRESH = 600, O_FORMAT };
 static const struct opt metrics_opts_tbl[] = {
 	{ "output", O_OUTPUT, OV_FILE, "FILE",
 	  "write to FILE atomically (e.g. node_exporter's textfile directory/damonc.prom)" },
-	{ "format", O_FORMAT, OV_EXPOSITION, "FORMAT",
+	{ "format", O_FORMAT, OV_FORMAT, "prometheus|openmetrics",
 	  "prometheus (text format 0.0.4, the default) or openmetrics" },
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
 	  "ask damonc's own kdamonds for fresh stats first, where the kernel does not refresh "
@@ -645,14 +643,14 @@ static int metrics_parse(struct cli *cli, int key, const char *arg)
 	case O_OUTPUT:
 		mo.output = arg;
 		return check_dir(cli, "-o", arg);
-	case O_FORMAT:
-		if (!strcmp(arg, "prometheus"))
-			mo.format = EXPO_PROMETHEUS;
-		else if (!strcmp(arg, "openmetrics"))
-			mo.format = EXPO_OPENMETRICS;
-		else
-			return usage_error(cli, "--format '%s': prometheus or openmetrics", arg);
+	case O_FORMAT: {
+		int i = opt_choice(cli, metrics_opts_tbl, O_FORMAT, arg);
+
+		if (i < 0)
+			return EXIT_USAGE;
+		mo.format = i ? EXPO_OPENMETRICS : EXPO_PROMETHEUS;
 		return 0;
+	}
 	case O_REFRESH:
 		mo.refresh = true;
 		return 0;

@@ -145,7 +145,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 		warnx_("cannot update damonc's record of started kdamonds: %s", strerror(-r));
 	started_unlock(lock);
 	if (!nr_stopped && !cli->json)
-		fprintf(stderr, "damonc stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
+		fprintf(stderr, "damonc: stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
 			"no kdamond started by damonc is running (use --kdamond N or --all to stop "
 			"others)");
 	if (cli->json) {

@@ -47,8 +47,8 @@ void thp_read(struct damonctl_ctx *ctx, struct thp_state *st)
 
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < THP_NR_FILES; i++)
-		st->has[i] = !damonctl_sys_read(ctx, thp_files[i].rel, st->value[i],
-						sizeof(st->value[i]));
+		st->has[i] = !damonctl_sys_read_setting(ctx, thp_files[i].rel, st->value[i],
+							sizeof(st->value[i]));
 	damonctl_vmstat_read(ctx, thp_vmstat_names, st->vmstat, THP_NR_VMSTAT);
 	damonctl_clear_error(ctx);
 }
@@ -61,15 +61,4 @@ uint64_t thp_khugepaged_number(const struct thp_state *st, const char *name)
 		if (st->has[i] && !strcmp(thp_files[i].name, name))
 			return strtoull(st->value[i], NULL, 10);
 	return 0;
-}
-
-const char *thp_mode(const char *value, char *buf, size_t size)
-{
-	const char *open = strchr(value, '['), *close = open ? strchr(open, ']') : NULL;
-
-	if (open && close)
-		snprintf(buf, size, "%.*s", (int)(close - open - 1), open + 1);
-	else
-		snprintf(buf, size, "%s", value);
-	return buf;
 }

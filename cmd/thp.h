@@ -35,10 +35,9 @@ struct thp_state {
 	uint64_t vmstat[THP_NR_VMSTAT];
 };
 
+/* The settings as selected ("madvise", not "always [madvise] never") and the counters. */
 void thp_read(struct damonctl_ctx *ctx, struct thp_state *st);
 /* The number in khugepaged's file @name ("pages_collapsed"); 0 when it is not there. */
 uint64_t thp_khugepaged_number(const struct thp_state *st, const char *name);
-/* The mode in force of a THP_MODE value ("madvise" of "always [madvise] never"), into @buf. */
-const char *thp_mode(const char *value, char *buf, size_t size);
 
 #endif

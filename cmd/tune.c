@@ -130,7 +130,7 @@ static int pick_kdamond(struct cli *cli, const struct damonctl_tree *t,
 		usage_error(cli, "no running kdamond started by damonc: name one with --kdamond N");
 		return -1;
 	}
-	fprintf(stderr, "damonc tune: damonc runs %u kdamonds; choose one with --kdamond:", n);
+	fprintf(stderr, "damonc: tune: damonc runs %u kdamonds; choose one with --kdamond:", n);
 	damonctl_for_each_kdamond(t, k, i)
 		if (started_owns(started, k) &&
 		    !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))

@@ -661,6 +661,11 @@ DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *cons
 /* One file under <sysroot>/sys, trailing newline stripped. */
 DAMONCTL_API int damonctl_sys_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
 				   size_t size);
+/* A setting under <sysroot>/sys as damonctl_sys_read() reads it, except that a file listing
+ * its choices with the selected one in brackets ("always [madvise] never", as the THP
+ * files do) gives the selected one alone ("madvise"). */
+DAMONCTL_API int damonctl_sys_read_setting(struct damonctl_ctx *ctx, const char *rel, char *buf,
+					   size_t size);
 /* The largest System RAM range of /proc/iomem, [start, end); -EPERM if hidden (not root). */
 DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end);
 

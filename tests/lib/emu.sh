@@ -10,8 +10,9 @@
 #       $SYSROOT/run exists. Everything is undone on EXIT by emu_cleanup (unmount, kill,
 #       rm); a test that has set its own EXIT trap before keeps it, and must call
 #       emu_cleanup from it, except in a subshell, where emu_setup always sets its own.
-#       emu_cleanup exits 1 when the daemon reported sanitizer errors: call it last in a
-#       trap, after killing the test's own background processes (one left holding meson's
+#       emu_cleanup exits 1 when the daemon reported sanitizer errors, or when damonc
+#       printed JSON that does not follow its schema (DAMONC_JSON_SPOOL, see
+#       tests/lib/damonc-checked): call it last in a trap, after killing the test's own background processes (one left holding meson's
 #       output pipe makes the test hang until its timeout).
 #   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
 #                       (paths relative to $ADMIN, sorted, "|" for each newline).
@@ -102,6 +103,15 @@ emu_cleanup() {
 		cat "$SYSROOT/run/damon-emu.err" >&2
 		bad=1
 	fi
+	# the JSON damonc printed during the test, against its schemas (tests/lib/damonc-checked)
+	if [ -n "${DAMONC_JSON_SPOOL:-}" ] && [ -d "$DAMONC_JSON_SPOOL" ]; then
+		if ! "$DAMONC_JSON_PYTHON" "$DAMONC_JSON_VALIDATE" "$DAMONC_SCHEMA_DIR" spool \
+			"$DAMONC_JSON_SPOOL" >/dev/null; then
+			echo "FAIL: damonc printed JSON that does not follow its schema (docs/schema)" >&2
+			bad=1
+		fi
+	fi
+	unset DAMONC_JSON_SPOOL
 	# never follow $SYSROOT/proc: it is a symlink to the real /proc
 	rm -f "$SYSROOT/proc"
 	rm -rf --one-file-system "$SYSROOT"
@@ -151,6 +161,12 @@ emu_setup() {
 	: >"$EMU_LOG"
 	export SYSROOT ADMIN EMU_LOG EMU_FAULTS EMU_MODULES
 	export DAMONC_SYSROOT=$SYSROOT
+	# damonc's JSON, kept for emu_cleanup to check (when the tests run it through
+	# tests/lib/damonc-checked)
+	if [ -n "${DAMONC_JSON_VALIDATE:-}" ]; then
+		export DAMONC_JSON_SPOOL=$SYSROOT/run/json-spool
+		mkdir -p "$DAMONC_JSON_SPOOL"
+	fi
 	emu_start
 }
 

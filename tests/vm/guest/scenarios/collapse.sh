@@ -20,10 +20,10 @@
 # far longer than 5 ms, so a 5 ms sample would mostly find the hot pages not yet touched.
 # shellcheck disable=SC2317 # dc_* are called through expect_rc
 dc_start_collapse() { # pid, [--no-fallback]
-	damonc --json start --pid "$1" --ops vaddr --action collapse --sample 50ms --aggr 1s \
+	damonc --json=pretty start --pid "$1" --ops vaddr --action collapse --sample 50ms --aggr 1s \
 		--min-size 2MiB --access-rate 5%,100% --min-age 2s ${2:+"$2"}
 }
-# The index of the kdamond `damonc --json start` started ({"started": [{"index": N, ...}]}).
+# The index of the kdamond `damonc --json=pretty start` started ({"started": [{"index": N, ...}]}).
 dc_started_index() { sed -n 's/.*"index": *\([0-9][0-9]*\).*/\1/p' /tmp/out | head -n 1; }
 # shellcheck disable=SC2317
 dc_stop() { damonc stop; }
