@@ -255,7 +255,7 @@ static double frame_width(cairo_t *m, const char *title, const char *subtitle)
 
 /* The x axis: time ticks under the plot and its title. */
 static void time_axis(cairo_t *cr, double px, double pw, double py, double ph, double t0,
-		      double t1, bool grid)
+		      double t1, bool grid, const char *label)
 {
 	double ticks[MAX_TICKS], unit;
 	const char *uname;
@@ -278,7 +278,8 @@ static void time_axis(cairo_t *cr, double px, double pw, double py, double ph, d
 		time_label(v, unit, uname, buf, sizeof(buf));
 		text(cr, x, py + ph + 19, 0.5, TEXT_PX, false, buf);
 	}
-	text(cr, px + pw / 2, py + ph + 40, 0.5, TEXT_PX, false, "time since the record began");
+	text(cr, px + pw / 2, py + ph + 40, 0.5, TEXT_PX, false,
+	     label ? label : "time since the record began");
 }
 
 /* ---- time series ------------------------------------------------------------------------ */
@@ -409,7 +410,7 @@ int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
 		text(cr, px - 8, y + 4, 1, TEXT_PX, false, buf);
 	}
 	text_up(cr, 14 + 9, py + ph / 2, TEXT_PX, c->y_label);
-	time_axis(cr, px, pw, py, ph, t0, t1, true);
+	time_axis(cr, px, pw, py, ph, t0, t1, true, c->x_label);
 	colour(cr, 0x000000);
 	cairo_rectangle(cr, px - 0.5, py - 0.5, pw + 1, ph + 1);
 	cairo_stroke(cr);
@@ -530,7 +531,7 @@ int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
 	}
 	text_up(cr, 14 + 9, py + ph / 2, TEXT_PX,
 		h->nr_gaps ? "address (gaps between mappings left out)" : "address");
-	time_axis(cr, px, pw, py, ph, h->t0_s, h->t1_s, false);
+	time_axis(cr, px, pw, py, ph, h->t0_s, h->t1_s, false, NULL);
 	/* the colour scale: access rate from 0 (bottom) to 100% (top) */
 	for (i = 0; i < 100; i++) {
 		uint8_t c[3];

@@ -36,6 +36,7 @@ struct chart_ts {
 	const char *title;	/* "Working set size: kdamond 0 target 0" */
 	const char *subtitle;	/* what and when: "damonc.rec, 0.1 s to 12.3 s, 124 snapshots" */
 	const char *y_label;	/* "working set size" */
+	const char *x_label;	/* NULL: "time since the record began" */
 	enum chart_unit y_unit;
 	const double *x;	/* seconds since the start, increasing */
 	size_t n;

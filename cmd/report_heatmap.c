@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chart.h"
+#include "chart_out.h"
 #include "report_input.h"
 
 enum hm_format { HM_TEXT, HM_RAW, HM_PNG, HM_SVG };
@@ -416,31 +416,25 @@ static int write_image(const struct rin *in, const struct heatmap *h, FILE *f)
 	return r;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcasecmp(s + n - m, suffix);
-}
-
 static int heatmap_run(struct cli *cli, int argc, char **argv)
 {
 	struct heatmap h = { 0 };
 	struct rin *in;
-	FILE *f = stdout;
+	FILE *f;
 	int r, e = EXIT_OK;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!ho.format_set && ho.output)
-		ho.format = ends_with(ho.output, ".png") ? HM_PNG : ends_with(ho.output, ".svg") ?
-			HM_SVG : HM_TEXT;
+	if (!ho.format_set && ho.output) {
+		int fmt = chart_format_of_name(ho.output);
+
+		ho.format = fmt == CHART_PNG ? HM_PNG : fmt == CHART_SVG ? HM_SVG : HM_TEXT;
+	}
 	if ((ho.format == HM_PNG || ho.format == HM_SVG) && cli->json)
 		return usage_error(cli, "--json describes the grid as text does; images have no "
 				   "JSON form (use --format text --json)");
-	if (ho.format == HM_PNG && (!ho.output || !strcmp(ho.output, "-")) &&
-	    isatty(STDOUT_FILENO))
-		return usage_error(cli, "--format png: name a file with -o (not a terminal)");
+	if (ho.format == HM_PNG && chart_check_output(cli, CHART_PNG, ho.output))
+		return EXIT_USAGE;
 	if (!ho.tbins) {
 		bool img = ho.format == HM_PNG || ho.format == HM_SVG;
 
@@ -479,14 +473,12 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 		e = print_json(in, &h);
 		goto out;
 	}
-	if (ho.output && strcmp(ho.output, "-")) {
-		f = fopen(ho.output, "we");
-		if (!f) {
-			f = stdout;
-			e = usage_error(cli, "-o '%s': %s", ho.output, strerror(errno));
-			goto out;
-		}
+	f = chart_open(cli, ho.output);
+	if (!f) {
+		e = EXIT_USAGE;
+		goto out;
 	}
+	r = 0;
 	switch (ho.format) {
 	case HM_TEXT:
 		print_text(in, &h, f);
@@ -497,13 +489,9 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 	case HM_PNG:
 	case HM_SVG:
 		r = write_image(in, &h, f);
-		if (r)
-			e = (usage_error(cli, "drawing the heatmap: %s", strerror(-r)), EXIT_FAIL);
 		break;
 	}
-	if ((f == stdout ? fflush(f) : fclose(f)) && !e)
-		e = (usage_error(cli, "writing '%s': %s", ho.output ? ho.output : "stdout",
-				 strerror(errno)), EXIT_FAIL);
+	e = chart_close(cli, f, ho.output, r, "the heatmap");
 out:
 	free(h.spans);
 	free(h.tmp);

@@ -17,10 +17,12 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
 #include "agent_stats.h"
+#include "chart_out.h"
 #include "agent_view.h"
 #include "hugepage_record.h"
 #include "khugepaged.h"
@@ -40,9 +42,13 @@ static struct {
 	uint64_t count;
 	const char *input;
 	uint64_t khp_trace_us;
+	int format;		/* HP_TEXT, HP_PNG, HP_SVG */
+	bool format_set;
+	const char *output;
 } ro;
 
-enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH, O_KHP_TRACE };
+enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH, O_KHP_TRACE, O_FORMAT };
+enum { HP_TEXT, HP_PNG, HP_SVG };	/* --format's choices, in order */
 
 static const struct opt hp_opts[] = {
 	{ "pid", O_PID, OV_PID, "PID", "also report process PID (repeatable)" },
@@ -56,6 +62,9 @@ static const struct opt hp_opts[] = {
 	{ "khugepaged-trace", O_KHP_TRACE, OV_TIME, "TIME",
 	  "count what khugepaged's scans find for TIME (its trace event, in an instance of "
 	  "damonc's own)" },
+	{ "format", O_FORMAT, OV_FORMAT, "text|png|svg", "with --watch: text (default), or a "
+	  "chart of the ratios and the goals over time, drawn when the samples end" },
+	{ "output", 'o', OV_FILE, "FILE", "write the chart to FILE (needed for png on a terminal)" },
 	{ 0 },
 };
 
@@ -82,6 +91,13 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case 'i':
 		ro.input = arg;
+		return 0;
+	case O_FORMAT:
+		ro.format = opt_choice(cli, hp_opts, O_FORMAT, arg);
+		ro.format_set = true;
+		return ro.format < 0 ? EXIT_USAGE : 0;
+	case 'o':
+		ro.output = arg;
 		return 0;
 	case O_KHP_TRACE:
 		if (parse_time_opt(cli, "khugepaged-trace", arg, &ro.khp_trace_us))
@@ -587,6 +603,147 @@ static uint64_t collapsed_bytes(const struct hp_report *rep)
 	return sum;
 }
 
+/* --watch --format png|svg: the samples, drawn once they end. */
+#define MAX_GOAL_LINES 8
+
+struct hp_chart {
+	size_t n, cap;
+	double *x;			/* seconds since the first sample */
+	double *sys;			/* the system's ratio, bp */
+	double *proc[MAX_PIDS];		/* each process's, bp; NaN once it is gone */
+	unsigned int nr_goals;
+	struct { unsigned int kdamond, scheme; double *y; } goal[MAX_GOAL_LINES];
+	time_t first, last;
+};
+
+static double *grow(double *a, size_t cap, size_t old)
+{
+	double *b = realloc(a, cap * sizeof(*b));
+	size_t i;
+
+	if (b)
+		for (i = old; i < cap; i++)
+			b[i] = NAN;
+	return b;
+}
+
+/* The goal line of a scheme, made on its first sample (NaN before: no goal yet). */
+static double *goal_line(struct hp_chart *c, const struct scheme_view *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_goals; i++)
+		if (c->goal[i].kdamond == s->kdamond && c->goal[i].scheme == s->scheme)
+			return c->goal[i].y;
+	if (c->nr_goals == MAX_GOAL_LINES)
+		return NULL;
+	c->goal[i].kdamond = s->kdamond;
+	c->goal[i].scheme = s->scheme;
+	c->goal[i].y = grow(NULL, c->cap, 0);
+	if (c->goal[i].y)
+		c->nr_goals++;
+	return c->goal[i].y;
+}
+
+static int chart_add(struct hp_chart *c, double secs, const struct hp_report *rep)
+{
+	unsigned int i, j;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		bool ok = (c->x = grow(c->x, cap, c->cap)) && (c->sys = grow(c->sys, cap, c->cap));
+
+		for (i = 0; ok && i < rep->nr_procs; i++)
+			ok = (c->proc[i] = grow(c->proc[i], cap, c->cap)) != NULL;
+		for (i = 0; ok && i < c->nr_goals; i++)
+			ok = (c->goal[i].y = grow(c->goal[i].y, cap, c->cap)) != NULL;
+		if (!ok)
+			return -ENOMEM;
+		c->cap = cap;
+	}
+	c->x[c->n] = secs;
+	c->sys[c->n] = (double)rep->bp;
+	for (i = 0; i < rep->nr_procs; i++)
+		if (!rep->procs[i].gone)
+			c->proc[i][c->n] = (double)proc_bp(&rep->procs[i]);
+	for (i = 0; i < rep->nr_schemes; i++)
+		for (j = 0; j < rep->schemes[i].nr_goals; j++) {
+			const struct scheme_view_goal *g = &rep->schemes[i].goals[j];
+			double *y;
+
+			if (strcmp(g->metric, "hugepage_mem_bp"))
+				continue;
+			y = goal_line(c, &rep->schemes[i]);
+			if (y)
+				y[c->n] = (double)g->target;
+		}
+	c->last = time(NULL);
+	if (!c->n)
+		c->first = c->last;
+	c->n++;
+	return 0;
+}
+
+static int chart_draw(struct cli *cli, const struct hp_chart *c, const struct hp_report *rep)
+{
+	struct chart_series series[1 + MAX_PIDS + MAX_GOAL_LINES];
+	char names[1 + MAX_PIDS + MAX_GOAL_LINES][64], title[160], subtitle[200];
+	char t0[16], t1[16], every[32];
+	struct chart_ts ts = {
+		.title = title, .subtitle = subtitle, .y_unit = CHART_Y_BP, .x = c->x,
+		.n = c->n, .series = series,
+		.y_label = "huge page memory / used memory (a process: / RSS)",
+		.x_label = "time since the first sample",
+	};
+	size_t len;
+	unsigned int i;
+	FILE *f;
+
+	if (!c->n)
+		return usage_error(cli, "no sample to draw"), EXIT_FAIL;
+	series[ts.nr_series++] = (struct chart_series){ .name = "system", .y = c->sys };
+	len = (size_t)snprintf(title, sizeof(title), "Huge pages: the system");
+	for (i = 0; i < rep->nr_procs; i++) {
+		snprintf(names[ts.nr_series], sizeof(names[0]), "pid %d", rep->procs[i].pid);
+		series[ts.nr_series] = (struct chart_series){ .name = names[ts.nr_series],
+							      .y = c->proc[i] };
+		ts.nr_series++;
+		if (len < sizeof(title))
+			len += (size_t)snprintf(title + len, sizeof(title) - len, "%s pid %d",
+						i + 1 < rep->nr_procs ? "," : " and",
+						rep->procs[i].pid);
+	}
+	for (i = 0; i < c->nr_goals; i++) {
+		snprintf(names[ts.nr_series], sizeof(names[0]),
+			 "goal of kdamond %u scheme %u", c->goal[i].kdamond, c->goal[i].scheme);
+		series[ts.nr_series] = (struct chart_series){ .name = names[ts.nr_series],
+							      .y = c->goal[i].y, .dashed = true };
+		ts.nr_series++;
+	}
+	strftime(t0, sizeof(t0), "%H:%M:%S", localtime(&c->first));
+	strftime(t1, sizeof(t1), "%H:%M:%S", localtime(&c->last));
+	snprintf(subtitle, sizeof(subtitle), "hugepage_mem_bp sampled every %s: %zu sample%s "
+		 "from %s to %s", fmt_time(ro.watch_us, every, sizeof(every)), c->n,
+		 c->n == 1 ? "" : "s", t0, t1);
+	f = chart_open(cli, ro.output);
+	if (!f)
+		return EXIT_USAGE;
+	return chart_close(cli, f, ro.output, chart_time_series(f, ro.format == HP_PNG ?
+			   CHART_PNG : CHART_SVG, &ts), "the chart");
+}
+
+static void chart_free(struct hp_chart *c)
+{
+	unsigned int i;
+
+	free(c->x);
+	free(c->sys);
+	for (i = 0; i < MAX_PIDS; i++)
+		free(c->proc[i]);
+	for (i = 0; i < c->nr_goals; i++)
+		free(c->goal[i].y);
+}
+
 static int watch(struct cli *cli)
 {
 	struct sigaction sa = { .sa_handler = on_watch_signal };
@@ -594,6 +751,8 @@ static int watch(struct cli *cli)
 	struct timespec t0, now;
 	uint64_t base = 0, n = 0;
 	char a[32], b[32], c[32];
+	struct hp_chart ch = { 0 };
+	bool chart = ro.format != HP_TEXT;
 	int r = 0;
 
 	if (!rep)
@@ -601,7 +760,7 @@ static int watch(struct cli *cli)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!cli->json)
+	if (!cli->json && !chart)
 		printf("%10s %12s %12s %9s %14s\n", "time", "used", "huge", "ratio", "collapsed");
 	while (!watch_stop && (!ro.count || n < ro.count)) {
 		double secs;
@@ -614,7 +773,13 @@ static int watch(struct cli *cli)
 			base = collapsed_bytes(rep);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		secs = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
-		if (cli->json) {
+		if (chart) {
+			if (chart_add(&ch, secs, rep)) {
+				usage_error(cli, "out of memory for the chart's samples");
+				r = EXIT_FAIL;
+				break;
+			}
+		} else if (cli->json) {
 			json_object *o = json_object_new_object(), *procs = json_object_new_array();
 
 			json_object_object_add(o, "format_version",
@@ -631,8 +796,10 @@ static int watch(struct cli *cli)
 				json_object_array_add(procs, proc_json(&rep->procs[i]));
 			json_object_object_add(o, "processes", procs);
 			/* JSON Lines: one object per sample, flushed so pipes see it at once */
-			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-			json_object_put(o);
+			if (json_line_print(o)) {
+				r = EXIT_FAIL;
+				break;
+			}
 		} else {
 			printf("%9.1fs %12s %12s %8.2f%% %14s", secs, fmt_size(rep->used, a, sizeof(a)),
 			       fmt_size(rep->huge, b, sizeof(b)), (double)rep->bp / 100,
@@ -665,6 +832,9 @@ static int watch(struct cli *cli)
 			nanosleep(&ts, NULL);
 		}
 	}
+	if (chart && !r)
+		r = chart_draw(cli, &ch, rep);
+	chart_free(&ch);
 	free(rep);
 	return r;
 }
@@ -676,20 +846,36 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (ro.input && (ro.nr_pids || ro.watch_us || ro.refresh))
-		return usage_error(cli, "-i reads a record: --pid, --watch and --refresh are for "
-				   "the running system");
+	if (ro.input && (ro.nr_pids || ro.watch_us || ro.refresh || ro.khp_trace_us ||
+			 ro.format_set || ro.output))
+		return usage_error(cli, "-i reads a record: --pid, --watch, --refresh, "
+				   "--khugepaged-trace, --format and -o are for the running system");
 	if (ro.input)
 		return hugepage_record_report(cli, ro.input);
 	if (ro.regions && !ro.nr_pids)
 		return usage_error(cli, "--regions needs --pid");
 	if (ro.count && !ro.watch_us)
 		return usage_error(cli, "--count goes with --watch");
+	if (ro.khp_trace_us && ro.watch_us)
+		return usage_error(cli, "--khugepaged-trace goes with a single report, not --watch");
+	if (!ro.format_set && ro.output) {
+		int fmt = chart_format_of_name(ro.output);
+
+		ro.format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
+	}
+	if (ro.format != HP_TEXT) {
+		if (!ro.watch_us || cli->json)
+			return usage_error(cli, "--format %s draws the samples of --watch "
+					   "INTERVAL, without --json", ro.format == HP_PNG ? "png" :
+					   "svg");
+		if (chart_check_output(cli, ro.format == HP_PNG ? CHART_PNG : CHART_SVG,
+				       ro.output))
+			return EXIT_USAGE;
+	} else if (ro.output) {
+		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
+	}
 	if (ro.watch_us)
 		return watch(cli);
-	if (ro.khp_trace_us && (ro.watch_us || ro.input))
-		return usage_error(cli, "--khugepaged-trace goes with a single report, not --watch "
-				   "or -i");
 	rep = malloc(sizeof(*rep));
 	if (!rep)
 		return usage_error(cli, "out of memory");
@@ -722,6 +908,8 @@ const struct cmd cmd_report_hugepage = {
 	.summary = "huge pages: system ratio (as hugepage_mem_bp), processes, collapse schemes",
 	.usage = "[--pid PID [--regions]] [--watch INTERVAL [--count N]] [--refresh]\n"
 		 "       [--khugepaged-trace TIME] [--json]\n"
+		 "       damonc report hugepage --watch INTERVAL [--count N] [--pid PID]\n"
+		 "              --format png|svg [-o FILE]\n"
 		 "       damonc report hugepage -i FILE [--json]",
 	.opts = hp_opts,
 	.parse = hp_parse,

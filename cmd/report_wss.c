@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "chart.h"
+#include "chart_out.h"
 #include "quantile.h"
 #include "report_input.h"
 
@@ -191,8 +191,8 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 		.y_unit = CHART_Y_BYTES, .x = p->t, .n = p->n, .series = series,
 		.nr_series = 2,
 	};
-	FILE *f = stdout;
 	size_t i;
+	FILE *f;
 	int r;
 
 	if (!median)
@@ -204,28 +204,14 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 		 "accessed in %s of the samples", rin_input_name(in), p->n, p->n == 1 ? "" : "s",
 		 p->t[0], p->t[p->n - 1], wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, rate,
 		 sizeof(rate)) : "any");
-	if (wo.output && strcmp(wo.output, "-")) {
-		f = fopen(wo.output, "we");
-		if (!f) {
-			free(median);
-			return usage_error(cli, "-o '%s': %s", wo.output, strerror(errno));
-		}
+	f = chart_open(cli, wo.output);
+	if (!f) {
+		free(median);
+		return EXIT_USAGE;
 	}
 	r = chart_time_series(f, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG, &c);
 	free(median);
-	if ((f == stdout ? fflush(f) : fclose(f)) && !r)
-		r = -errno;
-	if (r)
-		return usage_error(cli, "writing the chart to %s: %s", wo.output ? wo.output :
-				   "stdout", strerror(-r)), EXIT_FAIL;
-	return EXIT_OK;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcasecmp(s + n - m, suffix);
+	return chart_close(cli, f, wo.output, r, "the chart");
 }
 
 static int wss_run(struct cli *cli, int argc, char **argv)
@@ -262,9 +248,11 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		e = usage_error(cli, "--series and --window: pick one");
 		goto out;
 	}
-	if (!wo.format_set && wo.output)
-		wo.format = ends_with(wo.output, ".png") ? WSS_PNG : ends_with(wo.output, ".svg") ?
-			WSS_SVG : WSS_TEXT;
+	if (!wo.format_set && wo.output) {
+		int fmt = chart_format_of_name(wo.output);
+
+		wo.format = fmt == CHART_PNG ? WSS_PNG : fmt == CHART_SVG ? WSS_SVG : WSS_TEXT;
+	}
 	chart = wo.format != WSS_TEXT;
 	if (chart && (cli->json || wo.series || wo.window_us)) {
 		e = usage_error(cli, "--format %s draws every snapshot; --json, --series and "
@@ -275,9 +263,9 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		e = usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
 		goto out;
 	}
-	if (wo.format == WSS_PNG && (!wo.output || !strcmp(wo.output, "-")) &&
-	    isatty(STDOUT_FILENO)) {
-		e = usage_error(cli, "--format png: name a file with -o (not a terminal)");
+	if (chart && chart_check_output(cli, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG,
+					wo.output)) {
+		e = EXIT_USAGE;
 		goto out;
 	}
 	qhist_reset(all);

@@ -2,7 +2,8 @@
 # Every command's --json document, in each of its forms, against its JSON Schema
 # (docs/schema): status (no kdamond, running, --regions, --kdamond, served by the agent),
 # features, start and start --dry-run, tune (a change, nothing to change, --dry-run), stop
-# (something, nothing), record's summary. $D checks each one as it runs
+# (something, nothing), record's summary, report hugepage (plain, --regions, served by the
+# agent, --watch lines), metrics. $D checks each one as it runs
 # (tests/lib/damonc-checked); this test also makes sure that the check saw them all.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -22,6 +23,10 @@ json() { # ARGS: damonc --json ARGS, which must succeed
 
 json status
 json features
+json report hugepage --pid "$target"
+json report hugepage --pid "$target" --regions
+json report hugepage --pid "$target" --watch 100ms --count 2
+json metrics
 json start --dry-run --pid "$target" --action pageout --min-age 1s --quota-size 4MiB
 filter=()
 emu_profile_since "$PROFILE" 6.3 && filter=(--filter reject:anon)
@@ -44,6 +49,8 @@ if [ "$PROFILE" = 6.12 ]; then
 	}
 	wait_until 20 agent_serves
 	json status
+	json report hugepage --pid "$target"
+	json metrics
 	json stop
 fi
 
