@@ -475,7 +475,7 @@ static int collect(struct cli *cli, bool refresh, struct expo *x)
 	}
 	if (refresh)
 		started_refresh_stats(cli->ctx, &started, true);
-	r = damonctl_tree_read(cli->ctx, &t);
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);
 	if (r && r != -ENOENT) {
 		started_free(&started);
 		return lib_error(cli, r, "reading the DAMON tree");

@@ -199,7 +199,7 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 	unsigned int i;
 	int r;
 
-	r = damonctl_tree_read(cli->ctx, &t);
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);
 	if (r)
 		return r;
 	damonctl_for_each_kdamond(t, k, i) {

@@ -18,6 +18,7 @@ struct damonctl_ctx {
 	damonctl_log_fn log_fn;
 	void *log_data;
 	enum damonctl_log_level log_level;
+	unsigned int read_flags;	/* DAMONCTL_READ_*, for the tree read under way */
 	/* the last failed access */
 	bool have_err;
 	struct {

@@ -111,6 +111,9 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 	uint64_t n;
 	int r;
 
+	if (o->kind == K_SCHEME && list == L_SCHEME_TRIED &&
+	    (ctx->read_flags & DAMONCTL_READ_NO_TRIED_REGIONS))
+		return 0;
 	if (!ld->nr_file) {
 		r = dctl_list_indexes(dirfd, ld->dir, &idx, &nr);
 		if (r == -ENOENT)
@@ -180,11 +183,14 @@ static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const c
 	return 0;
 }
 
-DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tree **out)
+DAMONCTL_API int damonctl_tree_read_flags(struct damonctl_ctx *ctx, unsigned int flags,
+					  struct damonctl_tree **out)
 {
 	struct dobj *t;
 	int fd, r;
 
+	if (flags & ~(unsigned int)DAMONCTL_READ_NO_TRIED_REGIONS)
+		return -EINVAL;
 	fd = dctl_admin_open(ctx, "");
 	if (fd < 0)
 		return fd;
@@ -193,7 +199,9 @@ DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tr
 		close(fd);
 		return -ENOMEM;
 	}
+	ctx->read_flags = flags;
 	r = read_obj(ctx, fd, t, "");
+	ctx->read_flags = 0;
 	close(fd);
 	if (r) {
 		dobj_free(t);
@@ -201,6 +209,11 @@ DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tr
 	}
 	*out = (struct damonctl_tree *)t;
 	return 0;
+}
+
+DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tree **out)
+{
+	return damonctl_tree_read_flags(ctx, 0, out);
 }
 
 DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int index,

@@ -441,6 +441,16 @@ DAMONCTL_API unsigned int damonctl_scheme_index(const struct damonctl_scheme *s)
 
 /* Load the whole admin tree. Files this kernel lacks are left out (see _has()). */
 DAMONCTL_API int damonctl_tree_read(struct damonctl_ctx *ctx, struct damonctl_tree **out);
+/* What damonctl_tree_read_flags() may leave out. */
+enum damonctl_read_flag {
+	/* the schemes' tried regions (thousands of directories where a scheme matches much;
+	 * total_bytes is still read): for callers that look at settings and stats only */
+	DAMONCTL_READ_NO_TRIED_REGIONS = 1u << 0,
+};
+/* damonctl_tree_read(), leaving out what @flags (DAMONCTL_READ_*) say; -EINVAL for an
+ * unknown flag. */
+DAMONCTL_API int damonctl_tree_read_flags(struct damonctl_ctx *ctx, unsigned int flags,
+					  struct damonctl_tree **out);
 /* Load one kdamond only (e.g. after a command refreshed its files). */
 DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int index,
 				       struct damonctl_kdamond **out);
