@@ -70,7 +70,9 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 			return usage_error(cli, "--watch '%s': at least 10ms", arg);
 		return 0;
 	case O_COUNT:
-		return parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.count);
+		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.count))
+			return EXIT_USAGE;
+		return ro.count ? 0 : usage_error(cli, "--count '%s': at least 1", arg);
 	case O_REFRESH:
 		ro.refresh = true;
 		return 0;
@@ -760,6 +762,9 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--regions needs --pid");
 	if (ro.count && !ro.watch_us)
 		return usage_error(cli, "--count goes with --watch");
+	for (unsigned int i = 0; i < ro.nr_pids; i++)
+		if (damonctl_proc_alive(cli->ctx, ro.pids[i]) <= 0)
+			return usage_error(cli, "--pid %d: no such process", ro.pids[i]);
 	if (ro.watch_us)
 		return watch(cli);
 	rep = malloc(sizeof(*rep));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agent_stats.h"
+#include "journal.h"
 #include "started.h"
 
 static struct {
@@ -74,6 +75,10 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 	if (to.all && to.nr_only)
 		return usage_error(cli, "--all and --kdamond do not go together");
 	lock = started_lock(cli->ctx);
+	if (lock < 0)
+		return lib_error(cli, lock, "locking damonc's run directory");
+	/* what a killed damonc left (a half-built kdamond, a capture scheme) goes first */
+	recover_leftovers(cli);
 	r = damonctl_tree_read(cli->ctx, &t);
 	if (r) {
 		started_unlock(lock);
