@@ -111,6 +111,10 @@ int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *
 /* JSON output: one document on stdout, with format_version. */
 #define DAMONC_JSON_FORMAT_VERSION 1
 json_object *json_doc_new(void);
+/* fflush(@f), keeping the errno of the first failure in output_errno for main's message:
+ * 0, or -1 when the output failed (now or earlier). */
+int output_flush(FILE *f);
+extern int output_errno;
 int json_doc_print(json_object *doc);	/* prints and frees */
 
 /* Human formatting into a caller's buffer; return it for use in printf. */

@@ -282,7 +282,7 @@ static int finish_output(const struct cli *cli, int r)
 
 	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout))
-		err = errno ? errno : EIO;
+		err = errno ? errno : output_errno ? output_errno : EIO;
 	if (!err && fclose(stdout) == EOF && errno != EBADF)
 		err = errno;
 	if (!err || err == EPIPE)

@@ -301,10 +301,12 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 		status_print_kdamond(out, k, started && started_owns(started, k) ?
 				     "started by damonc" : "not started by damonc",
 				     all_regions ? REGIONS_ALL : REGIONS_COUNT);
+		if (x && x->leftover && x->leftover(i, x->data))
+			fprintf(out, "  leftover: %s\n", x->leftover(i, x->data));
 		if (x && x->text && started && started_owns(started, k))
 			x->text(out, i, x->data);
 	}
-	return fflush(out) ? -1 : 0;
+	return output_flush(out);
 }
 
 int status_print_json(const struct damonctl_tree *t, const struct started *started, int only,
@@ -336,6 +338,9 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		json_object_object_add(k, "index", json_object_new_int((int)i));
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
 			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
+		if (x && x->leftover && x->leftover((unsigned int)i, x->data))
+			json_object_object_add(k, "damonc_leftover", json_object_new_string(
+				x->leftover((unsigned int)i, x->data)));
 		if (x && x->json && started &&
 		    started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))) {
 			json_object *a = x->json((unsigned int)i, x->data);

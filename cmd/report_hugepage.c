@@ -762,11 +762,11 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--regions needs --pid");
 	if (ro.count && !ro.watch_us)
 		return usage_error(cli, "--count goes with --watch");
+	if (ro.watch_us)
+		return watch(cli);	/* a process that ends meanwhile is shown as gone */
 	for (unsigned int i = 0; i < ro.nr_pids; i++)
 		if (damonctl_proc_alive(cli->ctx, ro.pids[i]) <= 0)
 			return usage_error(cli, "--pid %d: no such process", ro.pids[i]);
-	if (ro.watch_us)
-		return watch(cli);
 	rep = malloc(sizeof(*rep));
 	if (!rep)
 		return usage_error(cli, "out of memory");

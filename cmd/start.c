@@ -150,11 +150,10 @@ static int start_parse(struct cli *cli, int key, const char *arg)
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
 }
 
+/* Whether @pid runs (a kernel thread does too: the checks before writing say what it is). */
 static bool pid_alive(struct damonctl_ctx *ctx, int pid)
 {
-	struct damonctl_proc_mem m;
-
-	return damonctl_proc_mem_read(ctx, pid, &m) != -ESRCH;
+	return damonctl_proc_alive(ctx, pid) != 0;
 }
 
 /* Fill kdamond @k (fresh) from the options. */

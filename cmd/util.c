@@ -288,6 +288,18 @@ static void json_make_utf8(json_object *o)
 	}
 }
 
+int output_errno;
+
+int output_flush(FILE *f)
+{
+	if (fflush(f) == EOF) {
+		if (!output_errno)
+			output_errno = errno;
+		return -1;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 int json_doc_print(json_object *doc)
 {
 	int r = 0;
@@ -296,10 +308,13 @@ int json_doc_print(json_object *doc)
 		return -ENOMEM;
 	json_make_utf8(doc);
 	if (puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_SPACED)) < 0)
+						    JSON_C_TO_STRING_SPACED)) < 0) {
+		if (!output_errno)
+			output_errno = errno;
 		r = -EIO;
+	}
 	json_object_put(doc);
-	if (fflush(stdout))
+	if (output_flush(stdout))
 		r = -EIO;
 	return r;
 }
