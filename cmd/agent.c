@@ -40,6 +40,7 @@
 #include "agent.h"
 #include "agent_stats.h"
 #include "fallback.h"
+#include "metrics.h"
 #include "started.h"
 
 #define HPAGE (UINT64_C(2) << 20)
@@ -141,6 +142,7 @@ struct agent {
 	struct served *sv;
 	unsigned int nr;
 	bool served_any;
+	struct metrics_textfile *textfile;	/* --metrics-textfile, or NULL */
 };
 
 static bool proc_alive(struct cli *cli, int pid)
@@ -477,27 +479,44 @@ static int budget_want(struct agent *ag, struct served *s, unsigned int fi, size
 	return 0;
 }
 
-/* The first @n candidates of @p as address ranges (adjacent huge pages merged), at most
- * MAX_GRANT ranges: what does not fit waits for the next round. */
-static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n, struct grant *g)
+static int by_address(const void *a, const void *b)
 {
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_grant(const struct grant *g, uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; g && g->nr != UINT32_MAX && i < g->nr; i++)
+		if (addr >= g->start[i] && addr < g->end[i])
+			return true;
+	return false;
+}
+
+/* @n candidates of @p as address ranges (adjacent huge pages merged, at most MAX_GRANT:
+ * what does not fit waits for the next round). Pages the kernel was allowed already and has
+ * not collapsed yet come first, then the hottest others: a grant that keeps changing would
+ * make the kernel chase it, collapsing none. */
+static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
+			    const struct grant *prev, struct grant *g)
+{
+	size_t nr = damonctl_hugepage_plan_nr_candidates(p), i, k = 0;
 	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
-	size_t i, k;
 
 	g->nr = 0;
 	if (!a)
 		return;
-	for (i = 0; i < n; i++)
-		a[i] = damonctl_hugepage_plan_candidate(p, i);
-	/* hottest first is the choice; address order makes the ranges */
-	for (i = 1; i < n; i++)
-		for (k = i; k > 0 && a[k - 1] > a[k]; k--) {
-			uint64_t t = a[k];
-
-			a[k] = a[k - 1];
-			a[k - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nr && k < n; i++)
+		if (in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	for (i = 0; i < nr && k < n; i++)
+		if (!in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	qsort(a, k, sizeof(*a), by_address);
+	for (i = 0; i < k; i++) {
 		if (g->nr && g->end[g->nr - 1] == a[i]) {
 			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
 			continue;
@@ -698,7 +717,7 @@ static int collapse_by_kernel(struct agent *ag, struct served *s, unsigned int f
 	if (want && s->plan[fi]) {
 		size_t n = damonctl_hugepage_plan_nr_candidates(s->plan[fi]);
 
-		grant_from_plan(s->plan[fi], want < n ? want : n, &g);
+		grant_from_plan(s->plan[fi], want < n ? want : n, s->grant[fi], &g);
 	}
 	changed = !s->grant[fi] || !grant_equal(s->grant[fi], &g);
 	r = set_grant(ag, s, fi, &g, what);
@@ -735,6 +754,27 @@ static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
 	r = damonctl_hugepage_plan_observe(ag->cli->ctx, s->plan[fi], pid, *regs, (size_t)n,
 					   fb->hot);
 	return r == -ESRCH ? 0 : r;	/* it exited: the process events say so */
+}
+
+/* The huge pages the kernel may collapse now for the budgets before @fi that share its goal
+ * (per-target copies of one scheme), and has not yet. */
+static size_t shared_pending(const struct served *s, unsigned int fi)
+{
+	const struct fallback *fb = &s->e.fbs.fb[fi];
+	size_t pages = 0;
+	unsigned int j, k;
+
+	for (j = 0; j < fi; j++) {
+		const struct fallback *o = &s->e.fbs.fb[j];
+		const struct grant *g = s->grant[j];
+
+		if (o->kind != FB_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl || !g ||
+		    g->nr == UINT32_MAX)
+			continue;
+		for (k = 0; k < g->nr; k++)
+			pages += (g->end[k] - g->start[k]) / DAMONCTL_HUGEPAGE_SIZE;
+	}
+	return pages;
 }
 
 static int collapse_all(struct agent *ag, struct served *s, const char **what)
@@ -796,10 +836,16 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 			}
 			note_reachability(ag, s, i, bd[i].want, s->plan[i]);
 		}
-		if (fb->by_kernel)
-			r = collapse_by_kernel(ag, s, i, bd[i].observe ? bd[i].want : 0, what);
-		else if (bd[i].observe && bd[i].want)
+		if (fb->by_kernel) {
+			/* one goal, several targets (a budget each): what earlier budgets of
+			 * this round let the kernel collapse is not huge yet, but counts */
+			size_t want = bd[i].observe ? bd[i].want : 0, other = shared_pending(s, i);
+
+			want = want > other ? want - other : 0;
+			r = collapse_by_kernel(ag, s, i, want, what);
+		} else if (bd[i].observe && bd[i].want) {
 			r = collapse_by_agent(ag, s, i, bd[i].want, pid);
+		}
 	}
 	free(regs);
 	return r;
@@ -1507,6 +1553,9 @@ static int serve(struct agent *ag)
 				}
 			}
 		}
+		/* damonc-metrics(1): the textfile, rewritten after the rounds (once a second) */
+		if (ag->textfile)
+			metrics_textfile_update(ag->cli, ag->textfile, false);
 		if (!ag->nr && !ag->persist) {
 			agent_log(ag->served_any ? "nothing left to serve: exiting" :
 				  "nothing to serve: exiting");
@@ -1709,9 +1758,10 @@ static struct {
 	bool leave_running;
 	bool follow_children;
 	bool persist;
+	struct metrics_textfile textfile;
 } ao;
 
-enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST };
+enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST, O_METRICS };
 
 static const struct opt agent_opts[] = {
 	{ "leave-running", O_LEAVE, OV_NONE, NULL,
@@ -1720,13 +1770,13 @@ static const struct opt agent_opts[] = {
 	  "add new children of every target as targets of its kdamond" },
 	{ "persist", O_PERSIST, OV_NONE, NULL,
 	  "keep running when nothing is left to serve (as a service)" },
+	{ "metrics-textfile", O_METRICS, OV_FILE, "FILE",
+	  "keep FILE (*.prom) fresh with damonc metrics for node_exporter's textfile collector" },
 	{ 0 },
 };
 
 static int agent_parse(struct cli *cli, int key, const char *arg)
 {
-	(void)cli;
-	(void)arg;
 	switch (key) {
 	case O_LEAVE:
 		ao.leave_running = true;
@@ -1737,6 +1787,8 @@ static int agent_parse(struct cli *cli, int key, const char *arg)
 	case O_PERSIST:
 		ao.persist = true;
 		return 0;
+	case O_METRICS:
+		return metrics_textfile_option(cli, arg, &ao.textfile);
 	}
 	return EXIT_USAGE;
 }
@@ -1744,7 +1796,8 @@ static int agent_parse(struct cli *cli, int key, const char *arg)
 static int agent_run(struct cli *cli, int argc, char **argv)
 {
 	struct agent ag = { .cli = cli, .only = -1, .leave_running = ao.leave_running,
-			    .follow_children = ao.follow_children, .persist = ao.persist };
+			    .follow_children = ao.follow_children, .persist = ao.persist,
+			    .textfile = &ao.textfile };
 	int lockfd, i;
 
 	if (argc)
@@ -1769,13 +1822,14 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 	serve(&ag);
 	agent_log("exiting");
 	unlock_agent(cli, lockfd);
+	metrics_textfile_update(cli, &ao.textfile, true);	/* the agent no longer runs */
 	return EXIT_OK;
 }
 
 const struct cmd cmd_agent = {
 	.name = "agent",
 	.summary = "serve the user-space fallbacks of damonc's kdamonds (huge-page goal, collapse)",
-	.usage = "[--leave-running] [--follow-children] [--persist]",
+	.usage = "[--leave-running] [--follow-children] [--persist] [--metrics-textfile FILE]",
 	.opts = agent_opts,
 	.parse = agent_parse,
 	.run = agent_run,

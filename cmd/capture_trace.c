@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "capture_trace.h"
+#include "tracefs.h"
 
-#define EVENT "events/damon/damon_aggregated"
+#define EVENT_NAME "damon/damon_aggregated"
+#define EVENT "events/" EVENT_NAME
 
 struct trace_src {
-	char inst[4096];		/* instances/damonc-record-PID */
+	struct tfs inst;		/* instances/damonc-record-PID */
 	int fd;				/* its trace_pipe */
 	int64_t mono_to_real_ns;	/* trace clock "mono" to CLOCK_REALTIME */
 	char buf[1 << 16];
@@ -38,33 +40,9 @@ struct trace_src {
 	size_t out_cap;
 };
 
-static int tracefs(struct damonctl_ctx *ctx, const char *rel, char *buf, size_t size)
-{
-	int r = damonctl_path(ctx, DAMONCTL_BASE_TRACEFS, rel, buf, size);
-
-	return r < 0 ? r : 0;
-}
-
 bool trace_available(struct damonctl_ctx *ctx)
 {
-	char path[4096];
-
-	return !tracefs(ctx, EVENT "/enable", path, sizeof(path)) && !access(path, W_OK);
-}
-
-static int put(const char *dir, const char *file, const char *value)
-{
-	char path[4200];
-	int fd, r = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		r = -errno;
-	close(fd);
-	return r;
+	return tfs_has_event(ctx, EVENT_NAME);
 }
 
 static int64_t clock_ns(clockid_t c)
@@ -78,35 +56,31 @@ static int64_t clock_ns(clockid_t c)
 int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out)
 {
 	struct trace_src *t = calloc(1, sizeof(*t));
-	char rel[64], filter[64], pipe[4200];
+	char filter[64];
 	int r;
 
 	if (!t)
 		return -ENOMEM;
 	t->fd = -1;
-	snprintf(rel, sizeof(rel), "instances/damonc-record-%d", (int)getpid());
-	r = tracefs(ctx, rel, t->inst, sizeof(t->inst));
-	if (r || mkdir(t->inst, 0700)) {
-		r = r ? r : -errno;
+	r = tfs_create(ctx, "damonc-record", &t->inst);
+	if (r) {
 		free(t);
 		return r;
 	}
-	/* our own ring buffer: nobody else's tracing is touched; big enough for a burst of
-	 * aggregations while we sleep */
-	put(t->inst, "buffer_size_kb", "4096");
+	/* our own ring buffer: big enough for a burst of aggregations while we sleep */
+	tfs_put(&t->inst, "buffer_size_kb", "4096");
 	/* "mono" is CLOCK_MONOTONIC: convertible to wall-clock time */
-	if (put(t->inst, "trace_clock", "mono"))
-		put(t->inst, "trace_clock", "global");
+	if (tfs_put(&t->inst, "trace_clock", "mono"))
+		tfs_put(&t->inst, "trace_clock", "global");
 	t->mono_to_real_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	snprintf(filter, sizeof(filter), "common_pid == %d", kdamond_pid);
-	r = put(t->inst, EVENT "/filter", filter);
+	r = tfs_put(&t->inst, EVENT "/filter", filter);
 	if (!r)
-		r = put(t->inst, EVENT "/enable", "1");
-	snprintf(pipe, sizeof(pipe), "%s/trace_pipe", t->inst);
+		r = tfs_put(&t->inst, EVENT "/enable", "1");
 	if (!r) {
-		t->fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		t->fd = tfs_open_pipe(&t->inst);
 		if (t->fd < 0)
-			r = -errno;
+			r = t->fd;
 	}
 	if (r) {
 		trace_close(t);
@@ -254,9 +228,9 @@ void trace_close(struct trace_src *t)
 		return;
 	if (t->fd >= 0)
 		close(t->fd);
-	put(t->inst, EVENT "/enable", "0");
-	put(t->inst, EVENT "/filter", "0");
-	rmdir(t->inst);
+	static const char *const events[] = { EVENT_NAME, NULL };
+
+	tfs_remove(&t->inst, events);
 	free(t->regions);
 	free(t->out);
 	free(t);

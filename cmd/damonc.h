@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
@@ -41,6 +42,7 @@ enum opt_value {
 	OV_GOAL,	/* METRIC=VALUE[,nid=N][,path=P] */
 	OV_REGION,	/* START-END */
 	OV_FORMAT,
+	OV_OPTIONAL,	/* --name, or --name=VALUE with VALUE one of the metavar's "a|b" */
 };
 
 struct opt {
@@ -89,6 +91,13 @@ size_t safe_text(const char *s, char *buf, size_t size);
 /* The same, returning @buf (NULL @s reads as ""), for printf arguments. */
 const char *safe_str(const char *s, char *buf, size_t size);
 
+/* Options whose metavar lists their values ("text|raw|png|svg"): that list is the one
+ * parsing, help and completion use. opt_choice_name: the i-th choice (@len: its length) or
+ * NULL; opt_choice: the index of @arg among the choices of option @key of @table, or -1
+ * after saying what was expected. */
+const char *opt_choice_name(const struct opt *o, unsigned int i, size_t *len);
+int opt_choice(const struct cli *cli, const struct opt *table, int key, const char *arg);
+
 /* Messages. All go to stderr; stdout carries only results. Values in them are shown through
  * safe_text(). */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -108,7 +117,8 @@ int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint
 		   uint64_t *v);
 int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid);
 
-/* JSON output: one document on stdout, with format_version. */
+/* JSON output: one document on stdout, with format_version. Pretty on a terminal and compact
+ * otherwise, unless --json=pretty or --json=compact said which; slashes are not escaped. */
 #define DAMONC_JSON_FORMAT_VERSION 1
 json_object *json_doc_new(void);
 /* fflush(@f), keeping the errno of the first failure in output_errno for main's message:
@@ -116,6 +126,15 @@ json_object *json_doc_new(void);
 int output_flush(FILE *f);
 extern int output_errno;
 int json_doc_print(json_object *doc);	/* prints and frees */
+/* json-c's flags for a document in that style, going to stdout or (!@to_stdout) a file. */
+int json_doc_flags(bool to_stdout);
+/* One line of JSON Lines (--watch): always compact, flushed; prints and frees. */
+int json_line_print(json_object *line);
+/* --json's value: NULL (the default), "pretty" or "compact"; -EINVAL for anything else.
+ * The style is the process's, as stdout is. */
+int json_set_style(const char *arg);
+/* json-c's flags for damonc's state files and other text damonc writes: no slash escaping. */
+#define DAMONC_JSON_PLAIN (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* Human formatting into a caller's buffer; return it for use in printf. */
 const char *fmt_time(uint64_t us, char *buf, size_t size);
@@ -139,6 +158,10 @@ int input_error(const struct cli *cli, const char *opt, const char *path, int er
 int read_json_file(const char *path, json_object **root);
 /* mkdir -p; -errno. */
 int make_dirs(const char *path);
+/* Write @len bytes of @data to @path atomically: to a file beside it, then renamed over it
+ * (a reader sees the old file or the new one, never half of one). @mode: the new file's
+ * permissions (0: 0644 less the umask). The directory must exist. */
+int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode);
 /* Write it atomically (aside, then renamed), making the directories it needs. */
 int write_json_file(const char *path, json_object *root);
 

@@ -16,7 +16,7 @@
 #include "journal.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
-	cmd_agent, cmd_record;
+	cmd_agent, cmd_record, cmd_metrics;
 
 const struct cmd *const damonc_cmds[] = {
 	&cmd_status,
@@ -27,6 +27,7 @@ const struct cmd *const damonc_cmds[] = {
 	&cmd_report,
 	&cmd_agent,
 	&cmd_record,
+	&cmd_metrics,
 	NULL,
 };
 
@@ -36,7 +37,9 @@ enum { OPT_SYSROOT = 1000, OPT_JSON, OPT_VERBOSE, OPT_HELP };
 static const struct opt global_opts[] = {
 	{ "sysroot", OPT_SYSROOT, OV_DIR, "DIR",
 	  "use DIR as the root for /sys and /proc (default: $DAMONC_SYSROOT or /)" },
-	{ "json", OPT_JSON, OV_NONE, NULL, "print one JSON document instead of text" },
+	{ "json", OPT_JSON, OV_OPTIONAL, "pretty|compact", "print one JSON document instead of "
+	  "text: pretty (indented) or compact (one line); default: pretty on a terminal, "
+	  "compact otherwise" },
 	{ "verbose", 'v', OV_NONE, NULL, "log every sysfs write to stderr" },
 	{ "help", 'h', OV_NONE, NULL, "show this help" },
 	{ 0 },
@@ -66,18 +69,52 @@ static const struct cmd *find_cmd(const char *name)
 	return c ? find_in(c->subcmds, space + 1) : NULL;
 }
 
+enum { HELP_WIDTH = 80, HELP_INDENT = 31 };	/* "  " + a 28-column option + " " */
+
+/* @text from column @col (the cursor is there), wrapped at HELP_WIDTH, continued at column
+ * @indent; ends the line. */
+static void print_wrapped(FILE *f, const char *text, int col, int indent)
+{
+	while (*text) {
+		int n = (int)strcspn(text, " ");
+
+		if (col > indent && col + 1 + n > HELP_WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", n, text);
+		col += n;
+		text += n;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+/* An option and its help: the help starts in its column, or on the next line when the
+ * option (with its value) is too long to leave a gap, as GNU tools do. */
 static void print_opts(FILE *f, const struct opt *o)
 {
 	for (; o && o->name; o++) {
-		char left[64];
+		char left[128];
+		int n;
+
+		const char *sep = o->value == OV_OPTIONAL ? "[=" : o->metavar ? " " : "";
+		const char *end = o->value == OV_OPTIONAL ? "]" : "";
 
 		if (o->key < 256 && o->key > ' ')
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->name,
-				 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s%s", o->key, o->name, sep,
+				     o->metavar ? o->metavar : "", end);
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->metavar ? " " : "",
-				 o->metavar ? o->metavar : "");
-		fprintf(f, "  %-28s %s\n", left, o->help);
+			n = snprintf(left, sizeof(left), "      --%s%s%s%s", o->name, sep,
+				     o->metavar ? o->metavar : "", end);
+		if (n > HELP_INDENT - 2)
+			fprintf(f, "%s\n%*s", left, HELP_INDENT, "");
+		else
+			fprintf(f, "%-*s", HELP_INDENT, left);
+		print_wrapped(f, o->help, HELP_INDENT, HELP_INDENT);
 	}
 }
 
@@ -85,7 +122,7 @@ static void main_usage(FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "Usage: damonc [--sysroot DIR] [--json] [-v] COMMAND [OPTIONS]\n\n"
+	fprintf(f, "Usage: damonc [--sysroot DIR] [--json[=pretty|compact]] [-v] COMMAND [OPTIONS]\n\n"
 		   "Drive the Linux kernel's DAMON: monitor memory access and manage memory\n"
 		   "(huge pages, reclaim, tiering) from what it finds.\n\nCommands:\n");
 	for (i = 0; damonc_cmds[i]; i++)
@@ -116,6 +153,48 @@ static void cmd_usage(const char *name, const struct cmd *c, FILE *f)
 	print_opts(f, global_opts);
 }
 
+/* "a, b or c" */
+static void list_names(FILE *f, const struct cmd *const *table)
+{
+	unsigned int i;
+
+	for (i = 0; table[i]; i++)
+		fprintf(f, "%s%s", i ? (table[i + 1] ? ", " : " or ") : "", table[i]->name);
+}
+
+/* damonc help [COMMAND [SUBCOMMAND]]: the usage of what is named, as COMMAND --help prints
+ * it; an unknown name is an error, as it is on the command line. */
+static int help(int argc, char **argv)
+{
+	const struct cmd *c, *sub;
+	char name[64];
+
+	if (!argc) {
+		main_usage(stdout);
+		return EXIT_OK;
+	}
+	c = find_in(damonc_cmds, argv[0]);
+	if (!c) {
+		fprintf(stderr, "damonc: help: unknown command '%s' (see 'damonc --help')\n",
+			argv[0]);
+		return EXIT_USAGE;
+	}
+	if (argc == 1) {
+		cmd_usage(c->name, c, stdout);
+		return EXIT_OK;
+	}
+	sub = find_in(c->subcmds, argv[1]);
+	if (!sub || argc > 2) {
+		fprintf(stderr, "damonc: help: %s '%s%s%s' (see 'damonc help %s')\n",
+			sub ? "too many words after" : "unknown command", c->name, " ",
+			sub ? sub->name : argv[1], c->name);
+		return EXIT_USAGE;
+	}
+	snprintf(name, sizeof(name), "%s %s", c->name, sub->name);
+	cmd_usage(name, sub, stdout);
+	return EXIT_OK;
+}
+
 static const char *value_kind(enum opt_value v)
 {
 	static const char *const names[] = {
@@ -124,13 +203,13 @@ static const char *value_kind(enum opt_value v)
 		[OV_PERCENT] = "percent", [OV_BP] = "bp", [OV_ACTION] = "action",
 		[OV_OPS] = "ops", [OV_METRIC] = "metric", [OV_TUNER] = "tuner",
 		[OV_FILTER] = "filter", [OV_RANGE] = "range", [OV_GOAL] = "goal",
-		[OV_REGION] = "region", [OV_FORMAT] = "format",
+		[OV_REGION] = "region", [OV_FORMAT] = "format", [OV_OPTIONAL] = "optional",
 	};
 
 	return names[v];
 }
 
-/* For completions: "--name kind" per line, global options included. */
+/* For completions: "--name kind description" per line (-x too), global options included. */
 static void list_opts(const struct cmd *c)
 {
 	const struct opt *o;
@@ -138,38 +217,65 @@ static void list_opts(const struct cmd *c)
 
 	for (pass = 0; pass < 2; pass++) {
 		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
-			printf("--%s %s\n", o->name, value_kind(o->value));
+			printf("--%s %s %s\n", o->name, value_kind(o->value), o->help);
 			if (o->key < 256 && o->key > ' ')
-				printf("-%c %s\n", o->key, value_kind(o->value));
+				printf("-%c %s %s\n", o->key, value_kind(o->value), o->help);
 		}
 	}
 }
 
-/* For completions: the keywords an option kind takes. */
-static int list_values(const char *kind)
+static const struct opt *find_opt(const struct cmd *c, const char *arg)
 {
-	static const struct { const char *kind; enum damonctl_kwset set; } sets[] = {
-		{ "action", DAMONCTL_KW_ACTION }, { "ops", DAMONCTL_KW_OPERATIONS },
-		{ "metric", DAMONCTL_KW_GOAL_METRIC }, { "tuner", DAMONCTL_KW_GOAL_TUNER },
-		{ "filter", DAMONCTL_KW_FILTER_TYPE },
-	};
-	unsigned int i, j;
-	const char *kw;
+	const struct opt *o;
+	int pass;
 
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? global_opts : c->opts; o && o->name; o++)
+			if ((arg[0] == '-' && arg[1] == '-' && !strcmp(arg + 2, o->name)) ||
+			    (arg[0] == '-' && arg[1] == o->key && !arg[2] && o->key < 256))
+				return o;
+	return NULL;
+}
+
+/* For completions: the values option @optname of command @cmdname takes, one a line: its
+ * choices, or the kernel keywords of its kind (nothing for values people type). */
+static int list_values(const char *cmdname, const char *optname)
+{
+	static const struct { enum opt_value kind; enum damonctl_kwset set; } sets[] = {
+		{ OV_ACTION, DAMONCTL_KW_ACTION }, { OV_OPS, DAMONCTL_KW_OPERATIONS },
+		{ OV_METRIC, DAMONCTL_KW_GOAL_METRIC }, { OV_GOAL, DAMONCTL_KW_GOAL_METRIC },
+		{ OV_TUNER, DAMONCTL_KW_GOAL_TUNER }, { OV_FILTER, DAMONCTL_KW_FILTER_TYPE },
+	};
+	const struct cmd *c = find_cmd(cmdname);
+	const struct opt *o = c ? find_opt(c, optname) : NULL;
+	const char *choice;
+	unsigned int i, j;
+
+	if (!o) {
+		fprintf(stderr, "damonc: no option '%s' for '%s'\n", optname, cmdname);
+		return EXIT_USAGE;
+	}
+	for (i = 0; (choice = opt_choice_name(o, i, NULL)); i++) {
+		size_t n;
+
+		opt_choice_name(o, i, &n);
+		printf("%.*s\n", (int)n, choice);
+	}
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
-		if (strcmp(sets[i].kind, kind))
+		const char *kw;
+
+		if (sets[i].kind != o->value)
 			continue;
 		for (j = 0; (kw = damonctl_keyword(sets[i].set, j)); j++) {
-			if (sets[i].set == DAMONCTL_KW_FILTER_TYPE)
+			if (o->value == OV_FILTER)
 				printf("allow:%s\nreject:%s\n", kw, kw);
-			else if (sets[i].set == DAMONCTL_KW_GOAL_METRIC)
+			else if (o->value == OV_GOAL)
 				printf("%s=\n", kw);
 			else
 				printf("%s\n", kw);
 		}
-		return EXIT_OK;
 	}
-	return EXIT_USAGE;
+	return EXIT_OK;
 }
 
 static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts)
@@ -182,7 +288,7 @@ static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts
 		for (o = pass ? global_opts : c->opts; o && o->name; o++)
 			n++;
 	*lopts = calloc(n + 1, sizeof(**lopts));
-	*sopts = calloc(2 * n + 3, 1);
+	*sopts = calloc(3 * n + 3, 1);
 	if (!*lopts || !*sopts)
 		return -ENOMEM;
 	(*sopts)[s++] = '+';	/* stop at the first positional argument */
@@ -190,12 +296,16 @@ static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts
 	for (pass = 0; pass < 2; pass++) {
 		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
 			(*lopts)[i].name = o->name;
-			(*lopts)[i].has_arg = o->value == OV_NONE ? no_argument : required_argument;
+			(*lopts)[i].has_arg = o->value == OV_NONE ? no_argument :
+					      o->value == OV_OPTIONAL ? optional_argument :
+					      required_argument;
 			(*lopts)[i].val = o->key;
 			i++;
 			if (o->key < 256 && o->key > ' ') {
 				(*sopts)[s++] = (char)o->key;
 				if (o->value != OV_NONE)
+					(*sopts)[s++] = ':';
+				if (o->value == OV_OPTIONAL)
 					(*sopts)[s++] = ':';
 			}
 		}
@@ -233,6 +343,9 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 			break;
 		case OPT_JSON:
 			cli->json = true;
+			if (json_set_style(optarg))
+				r = usage_error(cli, "--json=%s: expected --json, --json=pretty or "
+						"--json=compact", optarg);
 			break;
 		case 'v':
 			cli->verbose++;
@@ -287,7 +400,7 @@ static int finish_output(const struct cli *cli, int r)
 		err = errno;
 	if (!err || err == EPIPE)
 		return r;
-	fprintf(stderr, "damonc %s: writing the output: %s\n", cli->cmd_name, strerror(err));
+	fprintf(stderr, "damonc: %s: writing the output: %s\n", cli->cmd_name, strerror(err));
 	return r ? r : EXIT_FAIL;
 }
 
@@ -299,8 +412,13 @@ int main(int argc, char **argv)
 
 	/* Global options before the command. */
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		if (!strcmp(argv[i], "--json") || !strncmp(argv[i], "--json=", 7)) {
 			cli.json = true;
+			if (json_set_style(argv[i][6] ? argv[i] + 7 : NULL)) {
+				fprintf(stderr, "damonc: %s: expected --json, --json=pretty or "
+					"--json=compact\n", argv[i]);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
 			cli.verbose++;
 		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
@@ -325,8 +443,23 @@ int main(int argc, char **argv)
 					printf("%s %s\n", damonc_cmds[r]->name, (*sub)->name);
 			}
 			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--list-values") && i + 1 < argc) {
-			return list_values(argv[i + 1]);
+		} else if (!strcmp(argv[i], "--describe-cmds")) {
+			for (r = 0; damonc_cmds[r]; r++) {
+				const struct cmd *const *sub = damonc_cmds[r]->subcmds;
+
+				printf("%s\t%s\n", damonc_cmds[r]->name, damonc_cmds[r]->summary);
+				for (; sub && *sub; sub++)
+					printf("%s %s\t%s\n", damonc_cmds[r]->name, (*sub)->name,
+					       (*sub)->summary);
+			}
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--list-values") && i + 2 < argc) {
+			return list_values(argv[i + 1], argv[i + 2]);
+		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc && !argv[i + 1][0]) {
+			/* before any command: the global options */
+			list_opts(&(const struct cmd){ .name = "" });
+			printf("--version flag print the version\n");
+			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc) {
 			c = find_cmd(argv[i + 1]);
 			if (!c) {
@@ -346,14 +479,8 @@ int main(int argc, char **argv)
 		main_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[cmd_at], "help")) {
-		if (cmd_at + 1 < argc && (c = find_cmd(argv[cmd_at + 1]))) {
-			cmd_usage(argv[cmd_at + 1], c, stdout);
-			return EXIT_OK;
-		}
-		main_usage(stdout);
-		return cmd_at + 1 < argc ? EXIT_USAGE : EXIT_OK;
-	}
+	if (!strcmp(argv[cmd_at], "help"))
+		return help(argc - cmd_at - 1, argv + cmd_at + 1);
 	c = find_cmd(argv[cmd_at]);
 	if (!c) {
 		fprintf(stderr, "damonc: unknown command '%s' (see 'damonc --help')\n", argv[cmd_at]);
@@ -362,16 +489,25 @@ int main(int argc, char **argv)
 	if (c->subcmds) {
 		const struct cmd *parent = c;
 
-		if (cmd_at + 1 >= argc || argv[cmd_at + 1][0] == '-') {
-			bool help = cmd_at + 1 < argc && (!strcmp(argv[cmd_at + 1], "--help") ||
-							   !strcmp(argv[cmd_at + 1], "-h"));
-
-			cmd_usage(parent->name, parent, help ? stdout : stderr);
-			return help ? EXIT_OK : EXIT_USAGE;
+		if (cmd_at + 1 < argc && (!strcmp(argv[cmd_at + 1], "--help") ||
+					  !strcmp(argv[cmd_at + 1], "-h"))) {
+			cmd_usage(parent->name, parent, stdout);
+			return EXIT_OK;
+		}
+		if (cmd_at + 1 >= argc) {
+			fprintf(stderr, "damonc: %s: which one? ", parent->name);
+			list_names(stderr, parent->subcmds);
+			fprintf(stderr, " (see 'damonc %s --help')\n", parent->name);
+			return EXIT_USAGE;
+		}
+		if (argv[cmd_at + 1][0] == '-') {
+			fprintf(stderr, "damonc: %s: unknown option '%s' (see 'damonc %s --help')\n",
+				parent->name, argv[cmd_at + 1], parent->name);
+			return EXIT_USAGE;
 		}
 		c = find_in(parent->subcmds, argv[++cmd_at]);
 		if (!c) {
-			fprintf(stderr, "damonc %s: unknown command '%s' (see 'damonc %s --help')\n",
+			fprintf(stderr, "damonc: %s: unknown command '%s' (see 'damonc %s --help')\n",
 				parent->name, argv[cmd_at], parent->name);
 			return EXIT_USAGE;
 		}

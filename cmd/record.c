@@ -39,15 +39,16 @@ static const struct opt record_opts[] = {
 	  "or the target exits)" },
 	{ "interval", O_INTERVAL, OV_TIME, "TIME", "time between snapshots (default: 1s)" },
 	{ "count", O_COUNT, OV_INT, "N", "stop after N snapshots" },
-	{ "method", O_METHOD, OV_STRING, "METHOD", "how to capture: auto (trace where the event "
-	  "is there), trace or tried-regions" },
+	{ "method", O_METHOD, OV_STRING, "auto|trace|tried-regions", "how to capture: auto "
+	  "(trace where the event is there), trace or tried-regions" },
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "allow writing to a kdamond damonc did not "
 	  "start: commands, and a capture scheme restored afterwards" },
 	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording" },
-	{ "format", O_FORMAT, OV_FORMAT, "FORMAT", "output format: damonc (default), damo-json "
-	  "or damo-zlib (damo's compressed JSON); other than damonc needs -i" },
+	{ "format", O_FORMAT, OV_FORMAT, "damonc|damo-json|damo-zlib", "output format: damonc "
+	  "(default), damo-json or damo-zlib (damo's compressed JSON); other than damonc needs "
+	  "-i" },
 	{ 0 },
 };
 
@@ -85,34 +86,31 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		if (!ro.cap.count)
 			return usage_error(cli, "--count '%s': at least 1", arg);
 		return 0;
-	case O_METHOD:
-		if (!strcmp(arg, "auto"))
-			ro.cap.method = CAPTURE_AUTO;
-		else if (!strcmp(arg, "tried-regions"))
-			ro.cap.method = CAPTURE_TRIED_REGIONS;
-		else if (!strcmp(arg, "trace"))
-			ro.cap.method = CAPTURE_TRACE;
-		else
-			return usage_error(cli, "--method '%s': expected auto, trace or "
-					   "tried-regions", arg);
+	case O_METHOD: {
+		static const enum capture_method methods[] = { CAPTURE_AUTO, CAPTURE_TRACE,
+							       CAPTURE_TRIED_REGIONS };
+		int i = opt_choice(cli, record_opts, O_METHOD, arg);
+
+		if (i < 0)
+			return EXIT_USAGE;
+		ro.cap.method = methods[i];
 		return 0;
+	}
 	case O_FOREIGN:
 		ro.cap.allow_foreign = true;
 		return 0;
 	case O_NO_COMPRESS:
 		ro.no_compress = true;
 		return 0;
-	case O_FORMAT:
-		if (!strcmp(arg, "damonc"))
-			ro.format = FMT_DAMONC;
-		else if (!strcmp(arg, "damo-json"))
-			ro.format = FMT_DAMO_JSON;
-		else if (!strcmp(arg, "damo-zlib"))
-			ro.format = FMT_DAMO_ZLIB;
-		else
-			return usage_error(cli, "--format '%s': expected damonc, damo-json or "
-					   "damo-zlib", arg);
+	case O_FORMAT: {
+		/* the metavar's order is enum out_format's */
+		int i = opt_choice(cli, record_opts, O_FORMAT, arg);
+
+		if (i < 0)
+			return EXIT_USAGE;
+		ro.format = (enum out_format)i;
 		return 0;
+	}
 	}
 	return EXIT_USAGE;
 }
@@ -152,7 +150,7 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 	}
 	if (source)
 		json_object_object_add(o, "converted_from", json_object_new_string(source));
-	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	s = strdup(json_object_to_json_string_ext(o, DAMONC_JSON_PLAIN));
 	json_object_put(o);
 	return s;
 }
@@ -223,12 +221,25 @@ out:
 	return e;
 }
 
+/* On a terminal, one line on stderr that each snapshot redraws: elapsed time, snapshots,
+ * bytes written (as perf record and dd status=progress show how far they are). */
+static void show_progress(uint64_t t0, uint64_t nr, uint64_t bytes)
+{
+	char sz[32];
+
+	fprintf(stderr, "\rdamonc: record: %.1f s, %" PRIu64 " snapshot%s, %s\033[K",
+		(double)(capture_now_ns() - t0) / 1e9, nr, nr == 1 ? "" : "s",
+		fmt_size(bytes, sz, sizeof(sz)));
+	fflush(stderr);
+}
+
 static int record_live(struct cli *cli)
 {
 	struct damonctl_rec_writer *w = NULL;
 	struct damonctl_rec_item it;
 	struct capture *c;
 	uint64_t cpu0, t0, nr = 0;
+	bool progress;
 	char *info;
 	int fd, r, wr, e, e2;
 
@@ -249,10 +260,17 @@ static int record_live(struct cli *cli)
 	/* wr: -errno of the writer; r: also capture_next's exit codes, negated (-1 is
 	 * -EXIT_FAIL there, not -EPERM) */
 	wr = r;
+	progress = isatty(STDERR_FILENO);
+	if (progress && w)
+		show_progress(t0, 0, damonctl_rec_writer_bytes(w));
 	while (!r && (r = capture_next(c, &it)) == 1) {
 		r = wr = write_item(w, &it);
 		nr += it.type == DAMONCTL_REC_SNAPSHOT;
+		if (progress && it.type == DAMONCTL_REC_SNAPSHOT)
+			show_progress(t0, nr, damonctl_rec_writer_bytes(w));
 	}
+	if (progress)
+		fputs("\r\033[K", stderr);	/* the summary takes the line */
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
 	if (wr < 0 && wr != -EPIPE && w) {
@@ -271,7 +289,7 @@ static int record_live(struct cli *cli)
 		if (r && r != -EPIPE && !e)
 			e = write_error(cli, r);
 		if (!cli->json || fd == STDOUT_FILENO)
-			fprintf(stderr, "damonc record: %" PRIu64 " snapshots of kdamond %u, %.1f KiB "
+			fprintf(stderr, "damonc: record: %" PRIu64 " snapshots of kdamond %u, %.1f KiB "
 				"in %.1f s (%s); %.3f ms of CPU per snapshot\n", nr,
 				capture_kdamond(c), (double)bytes / 1024,
 				(double)(capture_now_ns() - t0) / 1e9,

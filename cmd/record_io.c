@@ -105,15 +105,15 @@ int record_in_report_loss(struct cli *cli, struct record_in *in)
 
 	damonctl_rec_status(in->r, &st);
 	if (st.corrupt && st.format != DAMONCTL_REC_FMT_DAMONC)
-		fprintf(stderr, "damonc %s: warning: damo's document %s is cut short or damaged "
+		fprintf(stderr, "damonc: %s: warning: damo's document %s is cut short or damaged "
 			"after %" PRIu64 " snapshots; those were read\n", cli->cmd_name, in->name,
 			st.nr_snapshots);
 	else if (st.corrupt)
-		fprintf(stderr, "damonc %s: warning: %s is damaged after byte %" PRIu64 ": %" PRIu64
+		fprintf(stderr, "damonc: %s: warning: %s is damaged after byte %" PRIu64 ": %" PRIu64
 			" bytes were skipped; %" PRIu64 " snapshots were read before it\n",
 			cli->cmd_name, in->name, st.bytes_ok, st.bytes_lost, st.nr_snapshots);
 	else if (!st.complete)
-		fprintf(stderr, "damonc %s: warning: %s was cut short (no end marker: recording "
+		fprintf(stderr, "damonc: %s: warning: %s was cut short (no end marker: recording "
 			"was interrupted); %" PRIu64 " snapshots read, %" PRIu64 " bytes after the "
 			"last whole chunk were lost\n", cli->cmd_name, in->name, st.nr_snapshots,
 			st.bytes_lost);

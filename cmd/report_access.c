@@ -28,7 +28,8 @@ static const struct opt access_opts[] = {
 	RIN_OPTS,
 	{ "at", O_AT, OV_TIME, "TIME", "the snapshot that ended at or after TIME since the record "
 	  "began (default: the last one)" },
-	{ "sort", O_SORT, OV_STRING, "KEY", "address (default), hot, cold, size or age" },
+	{ "sort", O_SORT, OV_STRING, "address|hot|cold|size|age", "the order of the regions "
+	  "(default: address)" },
 	{ "top", O_TOP, OV_INT, "N", "only the first N regions after sorting" },
 	{ "size", O_SIZE, OV_RANGE, "MIN,MAX", "only regions of MIN to MAX bytes (e.g. 2MiB,)" },
 	{ "access-rate", O_RATE, OV_RANGE, "MIN,MAX", "only regions accessed in MIN to MAX of "
@@ -70,19 +71,11 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		ao.have_at = true;
 		return parse_time_opt(cli, "at", arg, &ao.at_us);
 	case O_SORT:
-		if (!strcmp(arg, "address"))
-			ao.sort = SORT_ADDRESS;
-		else if (!strcmp(arg, "hot"))
-			ao.sort = SORT_HOT;
-		else if (!strcmp(arg, "cold"))
-			ao.sort = SORT_COLD;
-		else if (!strcmp(arg, "size"))
-			ao.sort = SORT_SIZE;
-		else if (!strcmp(arg, "age"))
-			ao.sort = SORT_AGE;
-		else
-			return usage_error(cli, "--sort '%s': expected address, hot, cold, size or "
-					   "age", arg);
+		/* the metavar's order is enum sort_by's */
+		r = opt_choice(cli, access_opts, O_SORT, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		ao.sort = (enum sort_by)r;
 		return 0;
 	case O_TOP:
 		if (parse_uint_opt(cli, "top", arg, UINT32_MAX, &ao.top))

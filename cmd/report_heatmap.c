@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "image.h"
+#include "chart_out.h"
 #include "report_input.h"
 
 enum hm_format { HM_TEXT, HM_RAW, HM_PNG, HM_SVG };
@@ -26,18 +26,19 @@ static struct {
 	const char *output;
 	uint64_t tbins, abins;		/* 0: the format's default */
 	uint64_t cell;
-} ho = { .cell = 4 };
+} ho;
 
 enum { O_FORMAT = 300, O_BINS, O_CELL };
 
 static const struct opt heatmap_opts[] = {
 	RIN_OPTS,
-	{ "format", O_FORMAT, OV_FORMAT, "FORMAT", "text (default), raw, png or svg (default "
-	  "from -o's extension)" },
+	{ "format", O_FORMAT, OV_FORMAT, "text|raw|png|svg", "text (default), raw (time, "
+	  "address, rate triples), or a picture (default from -o's extension)" },
 	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png and svg)" },
 	{ "bins", O_BINS, OV_STRING, "TxA", "time x address cells (default: text 72x20, "
-	  "images 200x100)" },
-	{ "cell", O_CELL, OV_INT, "PIXELS", "images: pixels per cell side (default 4)" },
+	  "pictures 200x100)" },
+	{ "cell", O_CELL, OV_INT, "PIXELS", "pictures: pixels per cell side (default: the "
+	  "cells fill an 800x400 plot)" },
 	{ 0 },
 };
 
@@ -50,17 +51,12 @@ static int heatmap_parse(struct cli *cli, int key, const char *arg)
 		return r;
 	switch (key) {
 	case O_FORMAT:
+		/* the metavar's order is enum hm_format's */
+		r = opt_choice(cli, heatmap_opts, O_FORMAT, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		ho.format = (enum hm_format)r;
 		ho.format_set = true;
-		if (!strcmp(arg, "text"))
-			ho.format = HM_TEXT;
-		else if (!strcmp(arg, "raw"))
-			ho.format = HM_RAW;
-		else if (!strcmp(arg, "png"))
-			ho.format = HM_PNG;
-		else if (!strcmp(arg, "svg"))
-			ho.format = HM_SVG;
-		else
-			return usage_error(cli, "--format '%s': expected text, raw, png or svg", arg);
 		return 0;
 	case 'o':
 		ho.output = arg;
@@ -368,87 +364,77 @@ static int print_json(const struct rin *in, const struct heatmap *h)
 	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 }
 
-static int write_png(const struct heatmap *h, FILE *f)
+static double chart_cell(const void *data, unsigned int t, unsigned int a)
 {
-	uint32_t cs = (uint32_t)ho.cell, w = h->nt * cs, hh = h->na * cs, x, y;
-	uint8_t *px = malloc((size_t)w * hh * 3);
+	return cell(data, t, a);
+}
+
+static uint64_t chart_row(const void *data, unsigned int a)
+{
+	const struct heatmap *h = data;
+
+	if (a >= h->na)
+		return unmap(h, h->covered - 1) + 1;
+	return unmap(h, (uint64_t)a * h->a_width);
+}
+
+/* The picture: chart.c lays it out with a title, the axes and a colour scale. */
+static int write_image(const struct rin *in, const struct heatmap *h, FILE *f)
+{
+	unsigned int *gaps = calloc(h->nr_spans, sizeof(*gaps));
+	char title[160], subtitle[320], sz[32];
+	struct chart_heatmap c = {
+		.title = title,
+		.subtitle = subtitle,
+		.nt = h->nt,
+		.na = h->na,
+		.t0_s = rin_rel_s(in, h->t_first),
+		.t1_s = rin_rel_s(in, h->t_first + (uint64_t)h->nt * h->t_width),
+		.cell = chart_cell,
+		.row_addr = chart_row,
+		.gaps = gaps,
+		.data = h,
+		.cell_px = (unsigned int)ho.cell,
+	};
+	size_t i;
 	int r;
 
-	if (!px)
+	if (!gaps)
 		return -ENOMEM;
-	for (y = 0; y < hh; y++)
-		for (x = 0; x < w; x++)
-			heat_rgb(cell(h, x / cs, h->na - 1 - y / cs), px + ((size_t)y * w + x) * 3);
-	r = png_write(f, w, hh, px);
-	free(px);
+	/* a gap lies where a span begins, on the gap-free axis */
+	for (i = 1; i < h->nr_spans; i++)
+		gaps[c.nr_gaps++] = (unsigned int)((h->spans[i].off + h->a_width / 2) /
+						   h->a_width);
+	snprintf(title, sizeof(title), "Memory access heatmap: %s", rin_series_name(in));
+	snprintf(subtitle, sizeof(subtitle), "%s: %" PRIu64 " snapshot%s from %.3f s to %.3f s; "
+		 "%s of memory in %zu address span%s", rin_input_name(in), h->nr_snaps,
+		 h->nr_snaps == 1 ? "" : "s", rin_rel_s(in, h->t_first),
+		 rin_rel_s(in, h->t_last), fmt_size(h->covered, sz, sizeof(sz)), h->nr_spans,
+		 h->nr_spans == 1 ? "" : "s");
+	r = chart_heatmap(f, ho.format == HM_PNG ? CHART_PNG : CHART_SVG, &c);
+	free(gaps);
 	return r;
-}
-
-static void write_svg(const struct rin *in, const struct heatmap *h, FILE *f)
-{
-	const unsigned int cs = (unsigned int)ho.cell, left = 150, top = 30, bottom = 50;
-	unsigned int w = h->nt * cs, hh = h->na * cs, t, a, i;
-	uint8_t rgb[3];
-
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
-		"font-family=\"monospace\" font-size=\"11\">\n", left + w + 20, top + hh + bottom);
-	fprintf(f, "<title>damonc heatmap: %s</title>\n", rin_series_name(in));
-	fprintf(f, "<text x=\"%u\" y=\"18\">%s: access rate by time and address</text>\n", left,
-		rin_series_name(in));
-	fprintf(f, "<g shape-rendering=\"crispEdges\">\n");
-	for (t = 0; t < h->nt; t++)
-		for (a = 0; a < h->na; a++) {
-			heat_rgb(cell(h, t, a), rgb);
-			fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
-				"fill=\"#%02x%02x%02x\"/>\n", left + t * cs, top + (h->na - 1 - a) * cs,
-				cs, cs, rgb[0], rgb[1], rgb[2]);
-		}
-	fprintf(f, "</g>\n");
-	/* address labels: five along the axis */
-	for (i = 0; i <= 4; i++) {
-		unsigned int ab = i * (h->na - 1) / 4;
-
-		fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">0x%" PRIx64 "</text>\n",
-			left - 6, top + (h->na - ab) * cs - 2, unmap(h, (uint64_t)ab * h->a_width));
-	}
-	for (i = 0; i <= 4; i++) {
-		unsigned int tb = i * (h->nt - 1) / 4;
-
-		fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%.1f s</text>\n",
-			left + tb * cs + cs / 2, top + hh + 16,
-			rin_rel_s(in, h->t_first + (uint64_t)tb * h->t_width));
-	}
-	fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time (address gaps left out; "
-		"dark: cold, yellow: hot, grey: no data)</text>\n</svg>\n", left + w / 2,
-		top + hh + 36);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcasecmp(s + n - m, suffix);
 }
 
 static int heatmap_run(struct cli *cli, int argc, char **argv)
 {
 	struct heatmap h = { 0 };
 	struct rin *in;
-	FILE *f = stdout;
+	FILE *f;
 	int r, e = EXIT_OK;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!ho.format_set && ho.output)
-		ho.format = ends_with(ho.output, ".png") ? HM_PNG : ends_with(ho.output, ".svg") ?
-			HM_SVG : HM_TEXT;
+	if (!ho.format_set && ho.output) {
+		int fmt = chart_format_of_name(ho.output);
+
+		ho.format = fmt == CHART_PNG ? HM_PNG : fmt == CHART_SVG ? HM_SVG : HM_TEXT;
+	}
 	if ((ho.format == HM_PNG || ho.format == HM_SVG) && cli->json)
 		return usage_error(cli, "--json describes the grid as text does; images have no "
 				   "JSON form (use --format text --json)");
-	if (ho.format == HM_PNG && (!ho.output || !strcmp(ho.output, "-")) &&
-	    isatty(STDOUT_FILENO))
-		return usage_error(cli, "--format png: name a file with -o (not a terminal)");
+	if (ho.format == HM_PNG && chart_check_output(cli, CHART_PNG, ho.output))
+		return EXIT_USAGE;
 	if (!ho.tbins) {
 		bool img = ho.format == HM_PNG || ho.format == HM_SVG;
 
@@ -487,14 +473,12 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 		e = print_json(in, &h);
 		goto out;
 	}
-	if (ho.output && strcmp(ho.output, "-")) {
-		f = fopen(ho.output, "we");
-		if (!f) {
-			f = stdout;
-			e = usage_error(cli, "-o '%s': %s", ho.output, strerror(errno));
-			goto out;
-		}
+	f = chart_open(cli, ho.output);
+	if (!f) {
+		e = EXIT_USAGE;
+		goto out;
 	}
+	r = 0;
 	switch (ho.format) {
 	case HM_TEXT:
 		print_text(in, &h, f);
@@ -503,16 +487,11 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 		print_raw(in, &h, f);
 		break;
 	case HM_PNG:
-		if (write_png(&h, f))
-			e = (usage_error(cli, "writing the PNG failed"), EXIT_FAIL);
-		break;
 	case HM_SVG:
-		write_svg(in, &h, f);
+		r = write_image(in, &h, f);
 		break;
 	}
-	if ((f == stdout ? fflush(f) : fclose(f)) && !e)
-		e = (usage_error(cli, "writing '%s': %s", ho.output ? ho.output : "stdout",
-				 strerror(errno)), EXIT_FAIL);
+	e = chart_close(cli, f, ho.output, r, "the heatmap");
 out:
 	free(h.spans);
 	free(h.tmp);

@@ -17,14 +17,18 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
 #include "agent_stats.h"
+#include "chart_out.h"
 #include "agent_view.h"
-#include "fallback.h"
 #include "hugepage_record.h"
+#include "khugepaged.h"
+#include "scheme_view.h"
 #include "started.h"
+#include "thp.h"
 
 #define MAX_PIDS 16
 #define TOP_VMAS 5
@@ -37,9 +41,14 @@ static struct {
 	uint64_t watch_us;
 	uint64_t count;
 	const char *input;
+	uint64_t khp_trace_us;
+	int format;		/* HP_TEXT, HP_PNG, HP_SVG */
+	bool format_set;
+	const char *output;
 } ro;
 
-enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH };
+enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH, O_KHP_TRACE, O_FORMAT };
+enum { HP_TEXT, HP_PNG, HP_SVG };	/* --format's choices, in order */
 
 static const struct opt hp_opts[] = {
 	{ "pid", O_PID, OV_PID, "PID", "also report process PID (repeatable)" },
@@ -50,6 +59,12 @@ static const struct opt hp_opts[] = {
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
 	  "ask damonc's own running kdamonds to update their stats first" },
 	{ "input", 'i', OV_FILE, "FILE", "report from a record (damonc record) instead" },
+	{ "khugepaged-trace", O_KHP_TRACE, OV_TIME, "TIME",
+	  "count what khugepaged's scans find for TIME (its trace event, in an instance of "
+	  "damonc's own)" },
+	{ "format", O_FORMAT, OV_FORMAT, "text|png|svg", "with --watch: text (default), or a "
+	  "chart of the ratios and the goals over time, drawn when the samples end" },
+	{ "output", 'o', OV_FILE, "FILE", "write the chart to FILE (needed for png on a terminal)" },
 	{ 0 },
 };
 
@@ -79,32 +94,24 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 	case 'i':
 		ro.input = arg;
 		return 0;
+	case O_FORMAT:
+		ro.format = opt_choice(cli, hp_opts, O_FORMAT, arg);
+		ro.format_set = true;
+		return ro.format < 0 ? EXIT_USAGE : 0;
+	case 'o':
+		ro.output = arg;
+		return 0;
+	case O_KHP_TRACE:
+		if (parse_time_opt(cli, "khugepaged-trace", arg, &ro.khp_trace_us))
+			return EXIT_USAGE;
+		if (!ro.khp_trace_us || ro.khp_trace_us > 3600ull * 1000000)
+			return usage_error(cli, "--khugepaged-trace '%s': from 1us to 1h", arg);
+		return 0;
 	}
 	return EXIT_USAGE;
 }
 
 /* ---- the data model: gathered once, rendered as text or JSON ---- */
-
-static const char *const thp_files[] = {
-	"kernel/mm/transparent_hugepage/enabled",
-	"kernel/mm/transparent_hugepage/defrag",
-	"kernel/mm/transparent_hugepage/shmem_enabled",
-	"kernel/mm/transparent_hugepage/khugepaged/defrag",
-	"kernel/mm/transparent_hugepage/khugepaged/pages_to_scan",
-	"kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs",
-	"kernel/mm/transparent_hugepage/khugepaged/max_ptes_none",
-	"kernel/mm/transparent_hugepage/khugepaged/pages_collapsed",
-	"kernel/mm/transparent_hugepage/khugepaged/full_scans",
-};
-
-static const char *const vmstat_names[] = {
-	"thp_fault_alloc", "thp_fault_fallback", "thp_collapse_alloc",
-	"thp_collapse_alloc_failed", "thp_file_alloc", "thp_split_page",
-	"thp_split_page_failed", "thp_deferred_split_page", "thp_split_pmd",
-	"thp_zero_page_alloc", "thp_swpout", "thp_swpout_fallback",
-};
-#define NR_VMSTAT (sizeof(vmstat_names) / sizeof(vmstat_names[0]))
-#define NR_THP (sizeof(thp_files) / sizeof(thp_files[0]))
 
 struct vma_cov {
 	uint64_t start, end, rss, anon_huge;
@@ -119,36 +126,16 @@ struct proc_report {
 	unsigned int nr_most, nr_least;
 };
 
-struct scheme_report {
-	unsigned int kdamond, scheme;
-	char action[24];
-	bool ours;
-	bool agent;			/* the agent collapses or feeds the goal */
-	char tuner[16];
-	unsigned int nr_goals;
-	struct { char metric[32]; uint64_t target, current; bool fed; } goals[8];
-	bool has_effective;
-	uint64_t effective_bytes;
-	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
-	bool agent_collapses;		/* the agent, not the kernel, collapses */
-	bool agent_paces;		/* the kernel collapses what the agent allows it */
-	struct agent_stats hot;		/* the agent's last look at hot and cold memory */
-	uint64_t agent_nr_applied, agent_sz_applied;
-	uint64_t agent_nr_tried, agent_sz_tried, agent_qt_exceeds, agent_sz_collapsed;
-	enum agent_server server;	/* who serves the agent's part now */
-	int server_pid;
-};
-
 struct hp_report {
-	char thp[NR_THP][64];
-	bool thp_has[NR_THP];
-	uint64_t vmstat[NR_VMSTAT];
+	struct thp_state thp;
 	struct damonctl_meminfo mem;
 	uint64_t used, huge, bp;
 	unsigned int nr_procs;
 	struct proc_report procs[MAX_PIDS];
 	unsigned int nr_schemes;
-	struct scheme_report schemes[64];
+	struct scheme_view schemes[64];
+	bool khp_traced;
+	struct khp_scans khp;
 };
 
 static double pct(uint64_t part, uint64_t whole)
@@ -230,115 +217,13 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 		if (e && e->fbs.nr)
 			agent_stats_load(cli->ctx, i, &ast);
 		damonctl_for_each_scheme(c, s, si) {
-			const char *action = damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION);
-			struct scheme_report *sr;
-			struct damonctl_goal *g;
-			unsigned int gi, f;
-			bool hp = !strcmp(action, "collapse") || !strcmp(action, "hugepage");
-
-			for (f = 0; e && f < e->fbs.nr; f++)
-				if (e->fbs.fb[f].scheme == si)
-					hp = true;
-			damonctl_for_each_goal(s, g, gi)
-				if (!strcmp(damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC),
-					    "hugepage_mem_bp"))
-					hp = true;
-			if (!hp || rep->nr_schemes >= 64)
-				continue;
-			sr = &rep->schemes[rep->nr_schemes++];
-			memset(sr, 0, sizeof(*sr));
-			sr->kdamond = i;
-			sr->scheme = si;
-			sr->ours = e != NULL;
-			if (e && started_needs_agent(e))
-				sr->server = agent_view_server(cli, e, &sr->server_pid);
-			snprintf(sr->action, sizeof(sr->action), "%s", action);
-			if (damonctl_scheme_has(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER))
-				snprintf(sr->tuner, sizeof(sr->tuner), "%s", damonctl_scheme_get_str(
-					s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER));
-			damonctl_for_each_goal(s, g, gi) {
-				if (sr->nr_goals >= 8)
-					break;
-				snprintf(sr->goals[sr->nr_goals].metric, 32, "%s",
-					 damonctl_goal_get_str(g, DAMONCTL_GOAL_METRIC));
-				sr->goals[sr->nr_goals].target =
-					damonctl_goal_get(g, DAMONCTL_GOAL_TARGET_VALUE);
-				sr->goals[sr->nr_goals].current =
-					damonctl_goal_get(g, DAMONCTL_GOAL_CURRENT_VALUE);
-				for (f = 0; e && f < e->fbs.nr; f++)
-					if (e->fbs.fb[f].kind == FB_HUGEPAGE_GOAL &&
-					    e->fbs.fb[f].scheme == si && e->fbs.fb[f].goal == gi) {
-						/* the agent's stand-in: show what it stands for */
-						snprintf(sr->goals[sr->nr_goals].metric, 32,
-							 "hugepage_mem_bp");
-						sr->goals[sr->nr_goals].fed = true;
-						sr->agent = true;
-					}
-				sr->nr_goals++;
-			}
-			for (f = 0; e && f < e->fbs.nr; f++) {
-				const struct fallback *fb = &e->fbs.fb[f];
-
-				if (fb->kind != FB_COLLAPSE || fb->scheme != si)
-					continue;
-				sr->agent = true;
-				sr->hot = ast;
-				for (unsigned int a = 0; a < ast.nr; a++) {
-					if (ast.s[a].scheme != si)
-						continue;
-					sr->agent_nr_applied = ast.s[a].nr_applied;
-					sr->agent_sz_applied = ast.s[a].sz_applied;
-					sr->agent_nr_tried = ast.s[a].nr_tried;
-					sr->agent_sz_tried = ast.s[a].sz_tried;
-					sr->agent_qt_exceeds = ast.s[a].qt_exceeds;
-					sr->agent_sz_collapsed = ast.s[a].sz_collapsed;
-				}
-				if (fb->by_kernel) {
-					sr->agent_paces = true;
-					continue;
-				}
-				sr->agent_collapses = true;
-				snprintf(sr->action, sizeof(sr->action), "collapse");
-				if (fb->target_bp && sr->nr_goals < 8) {
-					snprintf(sr->goals[sr->nr_goals].metric, 32, "hugepage_mem_bp");
-					sr->goals[sr->nr_goals].target = fb->target_bp;
-					sr->goals[sr->nr_goals].current = ast.measured_bp;
-					sr->goals[sr->nr_goals].fed = true;
-					sr->nr_goals++;
-				}
-			}
-			sr->has_effective = damonctl_scheme_has(s,
-						DAMONCTL_SCHEME_QUOTA_EFFECTIVE_BYTES);
-			sr->effective_bytes = damonctl_scheme_get(s,
-						DAMONCTL_SCHEME_QUOTA_EFFECTIVE_BYTES);
-			sr->nr_tried = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_NR_TRIED);
-			sr->sz_tried = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_SZ_TRIED);
-			sr->nr_applied = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_NR_APPLIED);
-			sr->sz_applied = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_SZ_APPLIED);
-			sr->qt_exceeds = damonctl_scheme_get(s, DAMONCTL_SCHEME_STAT_QT_EXCEEDS);
+			if (scheme_view_is_hugepage(e, s, si) && rep->nr_schemes < 64)
+				scheme_view_read(cli, e, e && e->fbs.nr ? &ast : NULL, i, s, si,
+						 &rep->schemes[rep->nr_schemes++]);
 		}
 	}
 	damonctl_tree_free(t);
 	return 0;
-}
-
-/* Ask damonc's own running kdamonds for fresh stats (never anyone else's). */
-static void refresh_ours(struct cli *cli, const struct started *started)
-{
-	unsigned int i;
-
-	for (i = 0; i < started->nr; i++) {
-		int pid = -1;
-
-		if (damonctl_kdamond_is_running(cli->ctx, started->e[i].kdamond, &pid) != 1 ||
-		    pid != started->e[i].pid)
-			continue;
-		damonctl_kdamond_cmd(cli->ctx, started->e[i].kdamond,
-				     DAMONCTL_CMD_UPDATE_SCHEMES_STATS);
-		damonctl_kdamond_cmd(cli->ctx, started->e[i].kdamond,
-				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
-	}
-	damonctl_clear_error(cli->ctx);
 }
 
 static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
@@ -354,10 +239,7 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	rep->used = damonctl_meminfo_used(&rep->mem);
 	rep->huge = damonctl_meminfo_huge(&rep->mem);
 	rep->bp = damonctl_meminfo_hugepage_bp(&rep->mem);
-	for (i = 0; i < NR_THP; i++)
-		rep->thp_has[i] = !damonctl_sys_read(cli->ctx, thp_files[i], rep->thp[i],
-						     sizeof(rep->thp[i]));
-	damonctl_vmstat_read(cli->ctx, vmstat_names, rep->vmstat, NR_VMSTAT);
+	thp_read(cli->ctx, &rep->thp);
 	for (i = 0; i < ro.nr_pids; i++) {
 		struct proc_report *p = &rep->procs[rep->nr_procs++];
 		struct vma_ctx vc = { p };
@@ -379,7 +261,7 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	if (started_load(cli->ctx, &started))
 		memset(&started, 0, sizeof(started));
 	if (ro.refresh)
-		refresh_ours(cli, &started);
+		started_refresh_stats(cli->ctx, &started, false);
 	r = gather_schemes(cli, rep, &started);
 	started_free(&started);
 	if (r && r != -ENOENT)
@@ -390,11 +272,22 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 
 /* ---- rendering ---- */
 
-static const char *leaf(const char *path)
+/* Who made the huge pages, since boot: page faults, khugepaged's collapses, and the rest of
+ * the collapses (thp_collapse_alloc counts khugepaged's and MADV_COLLAPSE's together). */
+static void made_by(const struct hp_report *rep, uint64_t *fault, uint64_t *khp, uint64_t *madv)
 {
-	const char *p = strrchr(path, '/');
+	uint64_t all = 0;
+	unsigned int i;
 
-	return p ? p + 1 : path;
+	*fault = 0;
+	for (i = 0; i < THP_NR_VMSTAT; i++) {
+		if (!strcmp(thp_vmstat_names[i], "thp_fault_alloc"))
+			*fault = rep->thp.vmstat[i];
+		else if (!strcmp(thp_vmstat_names[i], "thp_collapse_alloc"))
+			all = rep->thp.vmstat[i];
+	}
+	*khp = thp_khugepaged_number(&rep->thp, "pages_collapsed");
+	*madv = all > *khp ? all - *khp : 0;
 }
 
 /* The mappings of one end of the coverage ranking, the label on the first line only. */
@@ -423,17 +316,33 @@ static void print_text(const struct hp_report *rep)
 	       fmt_size(rep->mem.shmem_huge, b, sizeof(b)),
 	       fmt_size(rep->mem.file_huge, c, sizeof(c)));
 	printf("  THP:");
-	for (i = 0; i < 3; i++)
-		if (rep->thp_has[i])
-			printf(" %s=%s", leaf(thp_files[i]), rep->thp[i]);
+	for (i = 0; i < THP_NR_MODES; i++)
+		if (rep->thp.has[i])
+			printf(" %s=%s", thp_files[i].name, rep->thp.value[i]);
 	printf("\n  khugepaged:");
-	for (i = 3; i < NR_THP; i++)
-		if (rep->thp_has[i])
-			printf(" %s=%s", leaf(thp_files[i]), rep->thp[i]);
+	for (i = THP_NR_MODES; i < THP_NR_FILES; i++)
+		if (rep->thp.has[i])
+			printf(" %s=%s", thp_files[i].name, rep->thp.value[i]);
 	printf("\n  vmstat:");
-	for (i = 0; i < NR_VMSTAT; i++)
-		printf(" %s=%" PRIu64, vmstat_names[i], rep->vmstat[i]);
+	for (i = 0; i < THP_NR_VMSTAT; i++)
+		printf(" %s=%" PRIu64, thp_vmstat_names[i], rep->thp.vmstat[i]);
 	printf("\n");
+	{
+		uint64_t fault, khp, madv;
+
+		made_by(rep, &fault, &khp, &madv);
+		printf("  huge pages made since boot: %" PRIu64 " at page faults, %" PRIu64
+		       " by khugepaged, %" PRIu64 " by MADV_COLLAPSE (DAMON's collapse action, "
+		       "damonc's agent, others)\n", fault, khp, madv);
+	}
+	if (rep->khp_traced) {
+		printf("  khugepaged's scans in %s: %" PRIu64 " PMD ranges",
+		       fmt_time(rep->khp.duration_us, a, sizeof(a)), rep->khp.scans);
+		for (i = 0; i < rep->khp.nr; i++)
+			printf("%s %s %" PRIu64, i ? "," : ":", rep->khp.by[i].status,
+			       rep->khp.by[i].count);
+		printf("\n");
+	}
 	for (i = 0; i < rep->nr_procs; i++) {
 		const struct proc_report *p = &rep->procs[i];
 
@@ -451,7 +360,7 @@ static void print_text(const struct hp_report *rep)
 		}
 	}
 	for (i = 0; i < rep->nr_schemes; i++) {
-		const struct scheme_report *s = &rep->schemes[i];
+		const struct scheme_view *s = &rep->schemes[i];
 		char who[256];
 
 		if (s->agent)
@@ -510,33 +419,68 @@ static json_object *proc_json(const struct proc_report *p)
 	return o;
 }
 
-static json_object *report_json(const struct hp_report *rep)
+/* The system's ratio and what it is made of, as the report and each --watch sample have it:
+ * {"memory": {"used", "huge"}, "hugepage_bp"} (the report adds more to both). */
+static json_object *system_ratio_json(const struct hp_report *rep)
 {
-	json_object *doc = json_doc_new(), *sys = json_object_new_object();
-	json_object *thp = json_object_new_object(), *vm = json_object_new_object();
-	json_object *mem = json_object_new_object(), *procs = json_object_new_array();
-	json_object *schemes = json_object_new_array();
-	unsigned int i, j;
+	json_object *sys = json_object_new_object(), *mem = json_object_new_object();
 
-	for (i = 0; i < NR_THP; i++) {
-		char key[64];
-
-		if (!rep->thp_has[i])
-			continue;
-		snprintf(key, sizeof(key), "%s%s", i >= 3 ? "khugepaged_" : "", leaf(thp_files[i]));
-		json_object_object_add(thp, key, json_object_new_string(rep->thp[i]));
-	}
-	for (i = 0; i < NR_VMSTAT; i++)
-		json_object_object_add(vm, vmstat_names[i], json_object_new_uint64(rep->vmstat[i]));
-	json_object_object_add(mem, "total", json_object_new_uint64(rep->mem.total));
-	json_object_object_add(mem, "free", json_object_new_uint64(rep->mem.free));
 	json_object_object_add(mem, "used", json_object_new_uint64(rep->used));
-	json_object_object_add(mem, "anon_huge", json_object_new_uint64(rep->mem.anon_huge));
-	json_object_object_add(mem, "shmem_huge", json_object_new_uint64(rep->mem.shmem_huge));
-	json_object_object_add(mem, "file_huge", json_object_new_uint64(rep->mem.file_huge));
 	json_object_object_add(mem, "huge", json_object_new_uint64(rep->huge));
 	json_object_object_add(sys, "memory", mem);
 	json_object_object_add(sys, "hugepage_bp", json_object_new_uint64(rep->bp));
+	return sys;
+}
+
+static json_object *report_json(const struct hp_report *rep)
+{
+	json_object *doc = json_doc_new(), *sys = system_ratio_json(rep), *mem;
+	json_object *thp = json_object_new_object(), *vm = json_object_new_object();
+	json_object *procs = json_object_new_array();
+	json_object *schemes = json_object_new_array();
+	unsigned int i, j;
+
+	for (i = 0; i < THP_NR_FILES; i++) {
+		char key[64];
+
+		if (!rep->thp.has[i])
+			continue;
+		snprintf(key, sizeof(key), "%s%s", i >= THP_NR_MODES ? "khugepaged_" : "",
+			 thp_files[i].name);
+		json_object_object_add(thp, key, json_object_new_string(rep->thp.value[i]));
+	}
+	for (i = 0; i < THP_NR_VMSTAT; i++)
+		json_object_object_add(vm, thp_vmstat_names[i],
+				       json_object_new_uint64(rep->thp.vmstat[i]));
+	json_object_object_get_ex(sys, "memory", &mem);
+	json_object_object_add(mem, "total", json_object_new_uint64(rep->mem.total));
+	json_object_object_add(mem, "free", json_object_new_uint64(rep->mem.free));
+	json_object_object_add(mem, "anon_huge", json_object_new_uint64(rep->mem.anon_huge));
+	json_object_object_add(mem, "shmem_huge", json_object_new_uint64(rep->mem.shmem_huge));
+	json_object_object_add(mem, "file_huge", json_object_new_uint64(rep->mem.file_huge));
+	{
+		json_object *made = json_object_new_object();
+		uint64_t fault, khp, madv;
+
+		made_by(rep, &fault, &khp, &madv);
+		json_object_object_add(made, "fault", json_object_new_uint64(fault));
+		json_object_object_add(made, "khugepaged", json_object_new_uint64(khp));
+		json_object_object_add(made, "madv_collapse", json_object_new_uint64(madv));
+		json_object_object_add(sys, "huge_pages_made", made);
+	}
+	if (rep->khp_traced) {
+		json_object *k = json_object_new_object(), *by = json_object_new_object();
+		unsigned int i;
+
+		json_object_object_add(k, "duration_us",
+				       json_object_new_uint64(rep->khp.duration_us));
+		json_object_object_add(k, "scans", json_object_new_uint64(rep->khp.scans));
+		for (i = 0; i < rep->khp.nr; i++)
+			json_object_object_add(by, rep->khp.by[i].status,
+					       json_object_new_uint64(rep->khp.by[i].count));
+		json_object_object_add(k, "by_status", by);
+		json_object_object_add(sys, "khugepaged_scans", k);
+	}
 	json_object_object_add(sys, "thp", thp);
 	json_object_object_add(sys, "vmstat", vm);
 	json_object_object_add(doc, "system", sys);
@@ -575,7 +519,7 @@ static json_object *report_json(const struct hp_report *rep)
 	}
 	json_object_object_add(doc, "processes", procs);
 	for (i = 0; i < rep->nr_schemes; i++) {
-		const struct scheme_report *s = &rep->schemes[i];
+		const struct scheme_view *s = &rep->schemes[i];
 		json_object *o = json_object_new_object(), *goals = json_object_new_array();
 		json_object *st = json_object_new_object();
 
@@ -657,10 +601,149 @@ static uint64_t collapsed_bytes(const struct hp_report *rep)
 	unsigned int i;
 
 	for (i = 0; i < rep->nr_schemes; i++)
-		if (!strcmp(rep->schemes[i].action, "collapse"))
-			sum += rep->schemes[i].agent_collapses ? rep->schemes[i].agent_sz_applied :
-				rep->schemes[i].sz_applied;
+		sum += scheme_view_collapsed(&rep->schemes[i]);
 	return sum;
+}
+
+/* --watch --format png|svg: the samples, drawn once they end. */
+#define MAX_GOAL_LINES 8
+
+struct hp_chart {
+	size_t n, cap;
+	double *x;			/* seconds since the first sample */
+	double *sys;			/* the system's ratio, bp */
+	double *proc[MAX_PIDS];		/* each process's, bp; NaN once it is gone */
+	unsigned int nr_goals;
+	struct { unsigned int kdamond, scheme; double *y; } goal[MAX_GOAL_LINES];
+	time_t first, last;
+};
+
+static double *grow(double *a, size_t cap, size_t old)
+{
+	double *b = realloc(a, cap * sizeof(*b));
+	size_t i;
+
+	if (b)
+		for (i = old; i < cap; i++)
+			b[i] = NAN;
+	return b;
+}
+
+/* The goal line of a scheme, made on its first sample (NaN before: no goal yet). */
+static double *goal_line(struct hp_chart *c, const struct scheme_view *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_goals; i++)
+		if (c->goal[i].kdamond == s->kdamond && c->goal[i].scheme == s->scheme)
+			return c->goal[i].y;
+	if (c->nr_goals == MAX_GOAL_LINES)
+		return NULL;
+	c->goal[i].kdamond = s->kdamond;
+	c->goal[i].scheme = s->scheme;
+	c->goal[i].y = grow(NULL, c->cap, 0);
+	if (c->goal[i].y)
+		c->nr_goals++;
+	return c->goal[i].y;
+}
+
+static int chart_add(struct hp_chart *c, double secs, const struct hp_report *rep)
+{
+	unsigned int i, j;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		bool ok = (c->x = grow(c->x, cap, c->cap)) && (c->sys = grow(c->sys, cap, c->cap));
+
+		for (i = 0; ok && i < rep->nr_procs; i++)
+			ok = (c->proc[i] = grow(c->proc[i], cap, c->cap)) != NULL;
+		for (i = 0; ok && i < c->nr_goals; i++)
+			ok = (c->goal[i].y = grow(c->goal[i].y, cap, c->cap)) != NULL;
+		if (!ok)
+			return -ENOMEM;
+		c->cap = cap;
+	}
+	c->x[c->n] = secs;
+	c->sys[c->n] = (double)rep->bp;
+	for (i = 0; i < rep->nr_procs; i++)
+		if (!rep->procs[i].gone)
+			c->proc[i][c->n] = (double)proc_bp(&rep->procs[i]);
+	for (i = 0; i < rep->nr_schemes; i++)
+		for (j = 0; j < rep->schemes[i].nr_goals; j++) {
+			const struct scheme_view_goal *g = &rep->schemes[i].goals[j];
+			double *y;
+
+			if (strcmp(g->metric, "hugepage_mem_bp"))
+				continue;
+			y = goal_line(c, &rep->schemes[i]);
+			if (y)
+				y[c->n] = (double)g->target;
+		}
+	c->last = time(NULL);
+	if (!c->n)
+		c->first = c->last;
+	c->n++;
+	return 0;
+}
+
+static int chart_draw(struct cli *cli, const struct hp_chart *c, const struct hp_report *rep)
+{
+	struct chart_series series[1 + MAX_PIDS + MAX_GOAL_LINES];
+	char names[1 + MAX_PIDS + MAX_GOAL_LINES][64], title[160], subtitle[200];
+	char t0[16], t1[16], every[32];
+	struct chart_ts ts = {
+		.title = title, .subtitle = subtitle, .y_unit = CHART_Y_BP, .x = c->x,
+		.n = c->n, .series = series,
+		.y_label = "huge page memory / used memory (a process: / RSS)",
+		.x_label = "time since the first sample",
+	};
+	size_t len;
+	unsigned int i;
+	FILE *f;
+
+	if (!c->n)
+		return usage_error(cli, "no sample to draw"), EXIT_FAIL;
+	series[ts.nr_series++] = (struct chart_series){ .name = "system", .y = c->sys };
+	len = (size_t)snprintf(title, sizeof(title), "Huge pages: the system");
+	for (i = 0; i < rep->nr_procs; i++) {
+		snprintf(names[ts.nr_series], sizeof(names[0]), "pid %d", rep->procs[i].pid);
+		series[ts.nr_series] = (struct chart_series){ .name = names[ts.nr_series],
+							      .y = c->proc[i] };
+		ts.nr_series++;
+		if (len < sizeof(title))
+			len += (size_t)snprintf(title + len, sizeof(title) - len, "%s pid %d",
+						i + 1 < rep->nr_procs ? "," : " and",
+						rep->procs[i].pid);
+	}
+	for (i = 0; i < c->nr_goals; i++) {
+		snprintf(names[ts.nr_series], sizeof(names[0]),
+			 "goal of kdamond %u scheme %u", c->goal[i].kdamond, c->goal[i].scheme);
+		series[ts.nr_series] = (struct chart_series){ .name = names[ts.nr_series],
+							      .y = c->goal[i].y, .dashed = true };
+		ts.nr_series++;
+	}
+	strftime(t0, sizeof(t0), "%H:%M:%S", localtime(&c->first));
+	strftime(t1, sizeof(t1), "%H:%M:%S", localtime(&c->last));
+	snprintf(subtitle, sizeof(subtitle), "hugepage_mem_bp sampled every %s: %zu sample%s "
+		 "from %s to %s", fmt_time(ro.watch_us, every, sizeof(every)), c->n,
+		 c->n == 1 ? "" : "s", t0, t1);
+	f = chart_open(cli, ro.output);
+	if (!f)
+		return EXIT_USAGE;
+	return chart_close(cli, f, ro.output, chart_time_series(f, ro.format == HP_PNG ?
+			   CHART_PNG : CHART_SVG, &ts), "the chart");
+}
+
+static void chart_free(struct hp_chart *c)
+{
+	unsigned int i;
+
+	free(c->x);
+	free(c->sys);
+	for (i = 0; i < MAX_PIDS; i++)
+		free(c->proc[i]);
+	for (i = 0; i < c->nr_goals; i++)
+		free(c->goal[i].y);
 }
 
 static int watch(struct cli *cli)
@@ -670,6 +753,8 @@ static int watch(struct cli *cli)
 	struct timespec t0, now;
 	uint64_t base = 0, n = 0;
 	char a[32], b[32], c[32];
+	struct hp_chart ch = { 0 };
+	bool chart = ro.format != HP_TEXT;
 	int r = 0;
 
 	if (!rep)
@@ -677,7 +762,7 @@ static int watch(struct cli *cli)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!cli->json)
+	if (!cli->json && !chart)
 		printf("%10s %12s %12s %9s %14s\n", "time", "used", "huge", "ratio", "collapsed");
 	while (!watch_stop && (!ro.count || n < ro.count)) {
 		double secs;
@@ -690,7 +775,13 @@ static int watch(struct cli *cli)
 			base = collapsed_bytes(rep);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		secs = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
-		if (cli->json) {
+		if (chart) {
+			if (chart_add(&ch, secs, rep)) {
+				usage_error(cli, "out of memory for the chart's samples");
+				r = EXIT_FAIL;
+				break;
+			}
+		} else if (cli->json) {
 			json_object *o = json_object_new_object(), *procs = json_object_new_array();
 
 			json_object_object_add(o, "format_version",
@@ -699,17 +790,18 @@ static int watch(struct cli *cli)
 			snprintf(a, sizeof(a), "%.3f", secs);
 			json_object_object_add(o, "time", json_object_new_double_s(strtod(a, NULL), a));
 			json_object_object_add(o, "timestamp", json_object_new_int64(time(NULL)));
-			json_object_object_add(o, "used", json_object_new_uint64(rep->used));
-			json_object_object_add(o, "huge", json_object_new_uint64(rep->huge));
-			json_object_object_add(o, "hugepage_bp", json_object_new_uint64(rep->bp));
+			/* the same shape as the single report's: .system.memory.used, ... */
+			json_object_object_add(o, "system", system_ratio_json(rep));
 			json_object_object_add(o, "collapsed", json_object_new_uint64(
 				collapsed_bytes(rep) - base));
 			for (i = 0; i < rep->nr_procs; i++)
 				json_object_array_add(procs, proc_json(&rep->procs[i]));
 			json_object_object_add(o, "processes", procs);
 			/* JSON Lines: one object per sample, flushed so pipes see it at once */
-			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-			json_object_put(o);
+			if (json_line_print(o)) {
+				r = EXIT_FAIL;
+				break;
+			}
 		} else {
 			printf("%9.1fs %12s %12s %8.2f%% %14s", secs, fmt_size(rep->used, a, sizeof(a)),
 			       fmt_size(rep->huge, b, sizeof(b)), (double)rep->bp / 100,
@@ -742,6 +834,9 @@ static int watch(struct cli *cli)
 			nanosleep(&ts, NULL);
 		}
 	}
+	if (chart && !r)
+		r = chart_draw(cli, &ch, rep);
+	chart_free(&ch);
 	free(rep);
 	return r;
 }
@@ -753,15 +848,34 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (ro.input && (ro.nr_pids || ro.watch_us || ro.refresh))
-		return usage_error(cli, "-i reads a record: --pid, --watch and --refresh are for "
-				   "the running system");
+	if (ro.input && (ro.nr_pids || ro.watch_us || ro.refresh || ro.khp_trace_us ||
+			 ro.format_set || ro.output))
+		return usage_error(cli, "-i reads a record: --pid, --watch, --refresh, "
+				   "--khugepaged-trace, --format and -o are for the running system");
 	if (ro.input)
 		return hugepage_record_report(cli, ro.input);
 	if (ro.regions && !ro.nr_pids)
 		return usage_error(cli, "--regions needs --pid");
 	if (ro.count && !ro.watch_us)
 		return usage_error(cli, "--count goes with --watch");
+	if (ro.khp_trace_us && ro.watch_us)
+		return usage_error(cli, "--khugepaged-trace goes with a single report, not --watch");
+	if (!ro.format_set && ro.output) {
+		int fmt = chart_format_of_name(ro.output);
+
+		ro.format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
+	}
+	if (ro.format != HP_TEXT) {
+		if (!ro.watch_us || cli->json)
+			return usage_error(cli, "--format %s draws the samples of --watch "
+					   "INTERVAL, without --json", ro.format == HP_PNG ? "png" :
+					   "svg");
+		if (chart_check_output(cli, ro.format == HP_PNG ? CHART_PNG : CHART_SVG,
+				       ro.output))
+			return EXIT_USAGE;
+	} else if (ro.output) {
+		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
+	}
 	if (ro.watch_us)
 		return watch(cli);	/* a process that ends meanwhile is shown as gone */
 	for (unsigned int i = 0; i < ro.nr_pids; i++)
@@ -771,6 +885,19 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 	if (!rep)
 		return usage_error(cli, "out of memory");
 	r = gather(cli, rep, true);
+	if (!r && ro.khp_trace_us) {
+		int e = khugepaged_trace(cli->ctx, ro.khp_trace_us, &rep->khp);
+
+		if (e) {
+			free(rep);
+			return e == -ENOENT ?
+			       usage_error(cli, "--khugepaged-trace: this kernel's tracefs (%s) has "
+					   "no huge_memory/mm_khugepaged_scan_pmd event",
+					   "sys/kernel/tracing") :
+			       lib_error(cli, e, "tracing khugepaged's scans");
+		}
+		rep->khp_traced = true;
+	}
 	if (!r) {
 		if (cli->json)
 			r = json_doc_print(report_json(rep)) ? EXIT_FAIL : EXIT_OK;
@@ -784,7 +911,10 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 const struct cmd cmd_report_hugepage = {
 	.name = "hugepage",
 	.summary = "huge pages: system ratio (as hugepage_mem_bp), processes, collapse schemes",
-	.usage = "[--pid PID [--regions]] [--watch INTERVAL [--count N]] [--refresh] [--json]\n"
+	.usage = "[--pid PID [--regions]] [--watch INTERVAL [--count N]] [--refresh]\n"
+		 "       [--khugepaged-trace TIME] [--json]\n"
+		 "       damonc report hugepage --watch INTERVAL [--count N] [--pid PID]\n"
+		 "              --format png|svg [-o FILE]\n"
 		 "       damonc report hugepage -i FILE [--json]",
 	.opts = hp_opts,
 	.parse = hp_parse,

@@ -183,6 +183,11 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	in->cli = cli;
 	in->end_reason = -1;
+	/* as perf report reads perf.data and damo report damon.data: the record that
+	 * 'damonc record' writes by default, unless a live capture was asked for */
+	if (!rin_o.input && !rin_o.cap.duration_us && !rin_o.cap.interval_us &&
+	    !rin_o.cap.count && !rin_o.cap.allow_foreign && !access(RIN_DEFAULT_RECORD, F_OK))
+		rin_o.input = RIN_DEFAULT_RECORD;
 	if (rin_o.input) {
 		if (rin_o.cap.duration_us || rin_o.cap.interval_us || rin_o.cap.count ||
 		    rin_o.cap.allow_foreign) {
@@ -203,8 +208,9 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 	if (!rin_o.cap.duration_us && !rin_o.cap.count) {
 		if (!live_count) {
 			free(in);
-			return usage_error(cli, "reading a live kdamond needs --duration or --count "
-					   "(or read a record with -i)");
+			return usage_error(cli, "no %s here: read a record with -i FILE, or "
+					   "capture a running kdamond with --duration or --count",
+					   RIN_DEFAULT_RECORD);
 		}
 		rin_o.cap.count = live_count;
 	}
@@ -348,6 +354,11 @@ int rin_rewind(struct rin *in)
 uint64_t rin_base_ns(const struct rin *in)
 {
 	return in->base_ns;
+}
+
+const char *rin_input_name(const struct rin *in)
+{
+	return in->have_rec && !in->live ? in->rec.name : "a live capture";
 }
 
 const char *rin_series_name(const struct rin *in)

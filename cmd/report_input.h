@@ -11,10 +11,14 @@
 #include "capture.h"
 #include "record_io.h"
 
+/* What reports read when neither -i nor a live capture option is given, if it exists (in
+ * the current directory): what 'damonc record' writes by default. */
+#define RIN_DEFAULT_RECORD "damonc.rec"
+
 /* Option keys 500..519 are the input's. */
 #define RIN_OPTS \
 	{ "input", 'i', OV_FILE, "FILE", "read the record FILE ('-': stdin; damonc's or damo's " \
-	  "format); default: capture the running kdamond now" }, \
+	  "format); default: damonc.rec if it exists, else capture the running kdamond" }, \
 	{ "kdamond", 500, OV_INT, "N", "only kdamond N (live: capture kdamond N)" }, \
 	{ "target", 501, OV_INT, "N", "only target N (default: the first series of the record)" }, \
 	{ "time-range", 502, OV_RANGE, "START,END", "only snapshots that ended from START to END " \
@@ -51,6 +55,8 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it);
 int rin_rewind(struct rin *in);
 /* Nanoseconds: the start of the record's first snapshot (the origin of every time shown). */
 uint64_t rin_base_ns(const struct rin *in);
+/* What is read: the record's name ("-" for stdin), or "a live capture". */
+const char *rin_input_name(const struct rin *in);
 /* "kdamond 0 target 0" for titles; {"kdamond":..} for JSON. */
 const char *rin_series_name(const struct rin *in);
 json_object *rin_series_json(const struct rin *in);

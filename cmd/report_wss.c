@@ -9,7 +9,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
+#include "chart_out.h"
 #include "quantile.h"
 #include "report_input.h"
 
@@ -21,9 +24,13 @@ static struct {
 	unsigned int nr_pcts;
 	uint64_t window_us;
 	bool series;
+	int format;		/* the index in --format's choices */
+	bool format_set;
+	const char *output;
 } wo;
 
-enum { O_MIN_RATE = 300, O_PCTS, O_WINDOW, O_SERIES };
+enum { O_MIN_RATE = 300, O_PCTS, O_WINDOW, O_SERIES, O_FORMAT };
+enum { WSS_TEXT, WSS_PNG, WSS_SVG };	/* --format's choices, in order */
 
 static const struct opt wss_opts[] = {
 	RIN_OPTS,
@@ -33,6 +40,9 @@ static const struct opt wss_opts[] = {
 	  "0,25,50,75,90,99,100)" },
 	{ "window", O_WINDOW, OV_TIME, "TIME", "percentiles per window of TIME, in time order" },
 	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's working set size" },
+	{ "format", O_FORMAT, OV_FORMAT, "text|png|svg", "text (default), or a chart of the "
+	  "working set size over time (default from -o's extension)" },
+	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png)" },
 	{ 0 },
 };
 
@@ -67,6 +77,13 @@ static int wss_parse(struct cli *cli, int key, const char *arg)
 			usage_error(cli, "--window '%s': expected a time above 0", arg);
 	case O_SERIES:
 		wo.series = true;
+		return 0;
+	case O_FORMAT:
+		wo.format = opt_choice(cli, wss_opts, O_FORMAT, arg);
+		wo.format_set = true;
+		return wo.format < 0 ? EXIT_USAGE : 0;
+	case 'o':
+		wo.output = arg;
 		return 0;
 	}
 	return EXIT_USAGE;
@@ -133,11 +150,77 @@ static json_object *window_json(const struct qhist *h, uint64_t w0)
 	return o;
 }
 
+/* Every snapshot's working set size, for the chart. */
+struct points {
+	double *t, *wss;
+	size_t n, cap;
+};
+
+static int points_add(struct points *p, double t, double v)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 256;
+		double *a = realloc(p->t, cap * sizeof(*a)), *b;
+
+		if (!a)
+			return -ENOMEM;
+		p->t = a;
+		b = realloc(p->wss, cap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		p->wss = b;
+		p->cap = cap;
+	}
+	p->t[p->n] = t;
+	p->wss[p->n++] = v;
+	return 0;
+}
+
+/* The chart: each snapshot's working set size, and the median over the span. */
+static int write_chart(struct cli *cli, const struct rin *in, const struct points *p,
+		       const struct qhist *all)
+{
+	double *median = malloc(p->n * sizeof(*median));
+	struct chart_series series[] = {
+		{ .name = "each snapshot", .y = p->wss },
+		{ .name = "median (p50) over the span", .y = median, .dashed = true },
+	};
+	char title[160], subtitle[320], rate[32];
+	struct chart_ts c = {
+		.title = title, .subtitle = subtitle, .y_label = "working set size",
+		.y_unit = CHART_Y_BYTES, .x = p->t, .n = p->n, .series = series,
+		.nr_series = 2,
+	};
+	size_t i;
+	FILE *f;
+	int r;
+
+	if (!median)
+		return usage_error(cli, "out of memory"), EXIT_FAIL;
+	for (i = 0; i < p->n; i++)
+		median[i] = (double)qhist_percentile(all, 50);
+	snprintf(title, sizeof(title), "Working set size: %s", rin_series_name(in));
+	snprintf(subtitle, sizeof(subtitle), "%s: %zu snapshot%s from %.3f s to %.3f s; regions "
+		 "accessed in %s of the samples", rin_input_name(in), p->n, p->n == 1 ? "" : "s",
+		 p->t[0], p->t[p->n - 1], wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, rate,
+		 sizeof(rate)) : "any");
+	f = chart_open(cli, wo.output);
+	if (!f) {
+		free(median);
+		return EXIT_USAGE;
+	}
+	r = chart_time_series(f, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG, &c);
+	free(median);
+	return chart_close(cli, f, wo.output, r, "the chart");
+}
+
 static int wss_run(struct cli *cli, int argc, char **argv)
 {
 	struct qhist *all = malloc(sizeof(*all)), *win = malloc(sizeof(*win));
 	json_object *windows = NULL, *series = NULL;
+	struct points pts = { 0 };
 	struct damonctl_rec_item it;
+	bool chart;
 	uint64_t first_ns = 0, last_ns = 0, w0 = 0;
 	bool header = false, win_open = false;
 	char buf[32], buf2[32];
@@ -165,6 +248,26 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		e = usage_error(cli, "--series and --window: pick one");
 		goto out;
 	}
+	if (!wo.format_set && wo.output) {
+		int fmt = chart_format_of_name(wo.output);
+
+		wo.format = fmt == CHART_PNG ? WSS_PNG : fmt == CHART_SVG ? WSS_SVG : WSS_TEXT;
+	}
+	chart = wo.format != WSS_TEXT;
+	if (chart && (cli->json || wo.series || wo.window_us)) {
+		e = usage_error(cli, "--format %s draws every snapshot; --json, --series and "
+				"--window are for text", wo.format == WSS_PNG ? "png" : "svg");
+		goto out;
+	}
+	if (!chart && wo.output) {
+		e = usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
+		goto out;
+	}
+	if (chart && chart_check_output(cli, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG,
+					wo.output)) {
+		e = EXIT_USAGE;
+		goto out;
+	}
 	qhist_reset(all);
 	qhist_reset(win);
 	e = rin_open(cli, false, 0, &in);
@@ -185,6 +288,10 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 			first_ns = it.snapshot.end_ns;
 		last_ns = it.snapshot.end_ns;
 		qhist_add(all, v);
+		if (chart && points_add(&pts, rin_rel_s(in, it.snapshot.end_ns), (double)v)) {
+			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+			goto out;
+		}
 		if (wo.series) {
 			if (series) {
 				json_object *o = json_object_new_object();
@@ -258,6 +365,10 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
 		goto out;
 	}
+	if (chart) {
+		e = write_chart(cli, in, &pts, all);
+		goto out;
+	}
 	printf("%s: working set (regions accessed in %s of the samples) over %" PRIu64
 	       " snapshots, %.3f s to %.3f s\n", rin_series_name(in),
 	       wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, buf, sizeof(buf)) : "any",
@@ -268,6 +379,8 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 	printf("  mean    %11s\n", fmt_size((uint64_t)(all->sum / (double)all->n), buf,
 					    sizeof(buf)));
 out:
+	free(pts.t);
+	free(pts.wss);
 	json_object_put(windows);
 	json_object_put(series);
 	free(all);
@@ -278,9 +391,10 @@ out:
 
 const struct cmd cmd_report_wss = {
 	.name = "wss",
-	.summary = "working set size over time: percentiles, per window, or per snapshot",
+	.summary = "working set size over time: percentiles, per window, per snapshot, or a chart",
 	.usage = "[-i FILE|-] [--min-access-rate PERCENT] [--percentiles LIST]\n"
-		 "       [--window TIME | --series] [--time-range START,END] [--json]",
+		 "       [--window TIME | --series] [--time-range START,END] [--json]\n"
+		 "       damonc report wss [-i FILE|-] [--format png|svg] -o FILE",
 	.opts = wss_opts,
 	.parse = wss_parse,
 	.run = wss_run,

@@ -223,8 +223,8 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	return 0;
 }
 
-/* damonc's status and dry-run documents add "index" and "started_by_damonc" to each
- * kdamond, and "writes" and "fallbacks" to the document: facts about one system, not
+/* damonc's status and dry-run documents add "index", "started_by_damonc" and "agent" to
+ * each kdamond, and "writes" and "fallbacks" to the document: facts about one system, not
  * configuration. Drop them so such a document can be fed back. Anything unparsable is
  * left for the library to report. */
 static void strip_damonc_keys(char **doc)
@@ -251,6 +251,7 @@ static void strip_damonc_keys(char **doc)
 				continue;
 			json_object_object_del(k, "index");
 			json_object_object_del(k, "started_by_damonc");
+			json_object_object_del(k, "agent");
 		}
 	}
 	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
@@ -421,7 +422,7 @@ static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd, int 
 		e = errno;
 		if (write(status[1], &e, sizeof(e)) != sizeof(e))
 			_exit(127);
-		fprintf(stderr, "damonc start: cannot run '%s': %s\n", argv[0], strerror(e));
+		fprintf(stderr, "damonc: start: cannot run '%s': %s\n", argv[0], strerror(e));
 		_exit(127);
 	}
 	close(pipefd[0]);

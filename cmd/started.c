@@ -273,3 +273,26 @@ int started_prune(struct damonctl_ctx *ctx, struct started *s, const struct damo
 	}
 	return dropped;
 }
+
+void started_refresh_stats(struct damonctl_ctx *ctx, const struct started *s,
+			   bool unless_refreshed)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++) {
+		char rel[64], buf[32];
+		int pid = -1;
+
+		if (damonctl_kdamond_is_running(ctx, s->e[i].kdamond, &pid) != 1 ||
+		    pid != s->e[i].pid)
+			continue;
+		snprintf(rel, sizeof(rel), "kdamonds/%u/refresh_ms", s->e[i].kdamond);
+		if (unless_refreshed && !damonctl_read(ctx, rel, buf, sizeof(buf)) &&
+		    strtoull(buf, NULL, 10) > 0)
+			continue;
+		damonctl_kdamond_cmd(ctx, s->e[i].kdamond, DAMONCTL_CMD_UPDATE_SCHEMES_STATS);
+		damonctl_kdamond_cmd(ctx, s->e[i].kdamond,
+				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
+	}
+	damonctl_clear_error(ctx);
+}

@@ -58,5 +58,12 @@ int started_prune(struct damonctl_ctx *ctx, struct started *s,
 		  const struct damonctl_tree *tree);
 /* Whether kdamond @k of @tree is one damonc started. */
 bool started_owns(const struct started *s, const struct damonctl_kdamond *k);
+/* Ask damonc's own running kdamonds (never anyone else's) to update their stats and
+ * effective quotas, for reports between the kernel's own refreshes; with
+ * @unless_refreshed, only those the kernel does not refresh by itself (refresh_ms, 6.17).
+ * Best effort: a kdamond that stopped meanwhile, or a kernel without a command, is
+ * skipped. */
+void started_refresh_stats(struct damonctl_ctx *ctx, const struct started *s,
+			   bool unless_refreshed);
 
 #endif

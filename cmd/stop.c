@@ -175,7 +175,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 	remove_stale_agent_pidfile(cli);
 	started_unlock(lock);
 	if (!nr_stopped && !cli->json)
-		fprintf(stderr, "damonc stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
+		fprintf(stderr, "damonc: stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
 			"no kdamond started by damonc is running (use --kdamond N or --all to stop "
 			"others)");
 	if (cli->json) {

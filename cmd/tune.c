@@ -131,7 +131,7 @@ static int pick_kdamond(struct cli *cli, const struct damonctl_tree *t,
 		usage_error(cli, "no running kdamond started by damonc: name one with --kdamond N");
 		return -1;
 	}
-	fprintf(stderr, "damonc tune: damonc runs %u kdamonds; choose one with --kdamond:", n);
+	fprintf(stderr, "damonc: tune: damonc runs %u kdamonds; choose one with --kdamond:", n);
 	damonctl_for_each_kdamond(t, k, i)
 		if (started_owns(started, k) &&
 		    !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))
@@ -190,6 +190,45 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 		}
 	}
 	return changed;
+}
+
+/* The writes a tune would make, and the command after them (@cmd NULL: none). */
+static int print_dry_run(struct cli *cli, int ki, const struct damonctl_plan *plan,
+			 const char *cmd)
+{
+	json_object *doc = cli->json ? json_doc_new() : NULL, *writes = NULL;
+	char state[64];
+	size_t w;
+
+	snprintf(state, sizeof(state), "kdamonds/%d/state", ki);
+	if (doc) {
+		writes = json_object_new_array();
+		json_object_object_add(doc, "kdamond", json_object_new_int(ki));
+		json_object_object_add(doc, "dry_run", json_object_new_boolean(true));
+	}
+	for (w = 0; w <= damonctl_plan_nr_writes(plan); w++) {
+		const char *path = state, *value = cmd;
+
+		if (w < damonctl_plan_nr_writes(plan))
+			damonctl_plan_write(plan, w, &path, &value);
+		else if (!cmd)
+			break;
+		if (doc) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "path", json_object_new_string(path));
+			json_object_object_add(o, "value", json_object_new_string(value));
+			json_object_array_add(writes, o);
+		} else {
+			printf("  %s <= %s\n", path, value);
+		}
+	}
+	if (doc) {
+		json_object_object_add(doc, "writes", writes);
+		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+	}
+	printf("dry run: nothing was written\n");
+	return EXIT_OK;
 }
 
 /* The scheme the options change: the one given, or the only one that is the user's (the
@@ -368,18 +407,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	cmd = how == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
 	      DAMONCTL_CMD_COMMIT;
 	if (tu.dry_run) {
-		size_t w;
-
-		for (w = 0; w < damonctl_plan_nr_writes(plan); w++) {
-			const char *path, *value;
-
-			damonctl_plan_write(plan, w, &path, &value);
-			printf("  %s <= %s\n", path, value);
-		}
-		if (ch.nr)
-			printf("  kdamonds/%d/state <= %s\n", ki, damonctl_cmd_name(cmd));
-		printf("dry run: nothing was written\n");
-		ret = EXIT_OK;
+		ret = print_dry_run(cli, ki, plan, ch.nr ? damonctl_cmd_name(cmd) : NULL);
 		goto out;
 	}
 	if (ch.nr) {

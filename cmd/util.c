@@ -108,6 +108,63 @@ static void put_safe(FILE *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The metavar "a|b|c" lists the choices when it is made of lower-case words only. */
+static bool has_choices(const struct opt *o)
+{
+	const char *p = o->metavar;
+
+	if (!p || !strchr(p, '|'))
+		return false;
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("|-_+", *p)))
+			return false;
+	return true;
+}
+
+const char *opt_choice_name(const struct opt *o, unsigned int i, size_t *len)
+{
+	const char *p = o->metavar;
+
+	if (!has_choices(o))
+		return NULL;
+	for (; i; i--) {
+		p = strchr(p, '|');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	if (len)
+		*len = strcspn(p, "|");
+	return p;
+}
+
+static const struct opt *opt_by_key(const struct opt *table, int key)
+{
+	for (; table->name; table++)
+		if (table->key == key)
+			return table;
+	return NULL;
+}
+
+int opt_choice(const struct cli *cli, const struct opt *table, int key, const char *arg)
+{
+	const struct opt *o = opt_by_key(table, key);
+	const char *name;
+	unsigned int i, n = 0;
+	size_t len;
+
+	for (i = 0; o && (name = opt_choice_name(o, i, &len)); i++, n++)
+		if (strlen(arg) == len && !strncmp(arg, name, len))
+			return (int)i;
+	if (!o)
+		return -1;
+	put_safe(stderr, "damonc: %s: --%s '%s': expected ", cli->cmd_name, o->name, arg);
+	for (i = 0; (name = opt_choice_name(o, i, &len)); i++)
+		fprintf(stderr, "%s%.*s", !i ? "" : i + 1 < n ? ", " : " or ", (int)len, name);
+	fputc('\n', stderr);
+	return -1;
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
@@ -123,7 +180,7 @@ int usage_error(const struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "damonc %s: ", cli->cmd_name);
+	fprintf(stderr, "damonc: %s: ", cli->cmd_name);
 	va_start(ap, fmt);
 	vput_safe(stderr, fmt, ap);
 	va_end(ap);
@@ -151,7 +208,7 @@ int lib_error(const struct cli *cli, int err, const char *what, ...)
 	va_list ap;
 
 	damonctl_strerror(cli->ctx, err, sentence, sizeof(sentence));
-	fprintf(stderr, "damonc %s: ", cli->cmd_name);
+	fprintf(stderr, "damonc: %s: ", cli->cmd_name);
 	va_start(ap, what);
 	vput_safe(stderr, what, ap);
 	va_end(ap);
@@ -300,15 +357,31 @@ int output_flush(FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-int json_doc_print(json_object *doc)
+static enum { JSON_AUTO, JSON_PRETTY, JSON_COMPACT } json_style;
+
+int json_set_style(const char *arg)
 {
-	int r = 0;
+	if (!arg)
+		json_style = JSON_AUTO;
+	else if (!strcmp(arg, "pretty"))
+		json_style = JSON_PRETTY;
+	else if (!strcmp(arg, "compact"))
+		json_style = JSON_COMPACT;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int json_print(json_object *doc, bool pretty)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE, r = 0;
 
 	if (!doc)
 		return -ENOMEM;
 	json_make_utf8(doc);
-	if (puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_SPACED)) < 0) {
+	flags |= pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
+			  JSON_C_TO_STRING_PLAIN;
+	if (puts(json_object_to_json_string_ext(doc, flags)) < 0) {
 		if (!output_errno)
 			output_errno = errno;
 		r = -EIO;
@@ -317,6 +390,29 @@ int json_doc_print(json_object *doc)
 	if (output_flush(stdout))
 		r = -EIO;
 	return r;
+}
+
+static bool json_pretty(bool to_stdout)
+{
+	/* as systemd and iproute2 do: people read a terminal, programs read pipes and files */
+	return json_style == JSON_PRETTY ||
+	       (json_style == JSON_AUTO && to_stdout && isatty(STDOUT_FILENO));
+}
+
+int json_doc_flags(bool to_stdout)
+{
+	return JSON_C_TO_STRING_NOSLASHESCAPE | (json_pretty(to_stdout) ?
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
+}
+
+int json_doc_print(json_object *doc)
+{
+	return json_print(doc, json_pretty(true));
+}
+
+int json_line_print(json_object *line)
+{
+	return json_print(line, false);
 }
 
 const char *fmt_time(uint64_t us, char *buf, size_t size)
@@ -511,12 +607,47 @@ int make_dirs(const char *path)
 	return 0;
 }
 
+int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode)
+{
+	char tmp[4200];
+	int r = 0, fd;
+
+	/* written aside in the same directory and renamed: a reader never sees half a file */
+	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (mode && fchmod(fd, mode))
+		r = -errno;
+	while (!r && len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : -EIO;
+			break;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
 int write_json_file(const char *path, json_object *root)
 {
-	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
-	char dir[4096], tmp[4200], *slash;
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	char dir[4096], *slash, *buf;
 	size_t len = strlen(text);
-	int r = 0, fd;
+	int r;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
@@ -526,18 +657,12 @@ int write_json_file(const char *path, json_object *root)
 		if (r)
 			return r;
 	}
-	/* written aside and renamed: a reader never sees half a file */
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
-		r = -EIO;
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
+	buf = malloc(len + 2);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, text, len);
+	memcpy(buf + len, "\n", 2);
+	r = write_file_atomic(path, buf, len + 1, 0);
+	free(buf);
 	return r;
 }

@@ -1,5 +1,7 @@
-# fish completion for damonc; commands, options and keywords come from damonc itself.
+# fish completion for damonc; commands, options, their descriptions and values come from
+# damonc itself (--describe-cmds, --list-opts, --list-values), so they never drift.
 
+# The command words typed so far: "status", "report heatmap", "help report", ...
 function __damonc_cmd
 	set -l tokens (commandline -opc)
 	set -l cmd
@@ -16,6 +18,8 @@ function __damonc_cmd
 			case '*'
 				if test (count $cmd) -eq 0
 					set cmd $t
+				else if test "$cmd[1]" = help
+					set cmd $cmd $t
 				else if test (count $cmd) -eq 1; and damonc --list-cmds 2>/dev/null | string match -q -- "$cmd[1] $t"
 					set cmd $cmd $t
 				end
@@ -24,40 +28,82 @@ function __damonc_cmd
 	string join ' ' -- $cmd
 end
 
-function __damonc_needs_cmd
-	test -z (__damonc_cmd)
-end
-
-function __damonc_opts
-	set -l full (__damonc_cmd)
-	test -n "$full"; or return
-	for line in (damonc --list-opts "$full" 2>/dev/null)
-		set -l parts (string split ' ' -- $line)
-		string match -q -- '--*' $parts[1]; and echo $parts[1]
-	end
-end
-
+# The kind of the value the previous token asks for ("" when it is no option with a value).
 function __damonc_value_kind
+	set -l full (__damonc_cmd)
 	set -l prev (commandline -opc)[-1]
-	damonc --list-opts (__damonc_cmd) 2>/dev/null | string match -r -- "^$prev (\S+)\$" | tail -n 1
-end
-
-function __damonc_values
-	set -l kind (__damonc_value_kind)
+	string match -q -- '-*' $prev; or return
+	set -l kind (damonc --list-opts "$full" 2>/dev/null | string match -r -- "^\Q$prev\E (\S+)" | tail -n 1)
 	switch "$kind"
-		case action ops metric tuner filter
-			damonc --list-values $kind 2>/dev/null
-		case pid
-			__fish_complete_pids
+		case flag optional ''
+		case '*'
+			echo $kind
 	end
 end
 
-complete -c damonc -f
-complete -c damonc -n __damonc_needs_cmd -a '(damonc --list-cmds 2>/dev/null | string match -v "* *")'
-complete -c damonc -n 'not __damonc_needs_cmd' -a '(__damonc_opts)'
-complete -c damonc -n 'not __damonc_needs_cmd' -a '(__damonc_values)'
-complete -c damonc -l sysroot -r -F
-complete -c damonc -l json
-complete -c damonc -l verbose -s v
-complete -c damonc -l help -s h
-complete -c damonc -l version
+# "name<TAB>summary" of the commands under $argv[1] ('' for the top level)
+function __damonc_described
+	for line in (damonc --describe-cmds 2>/dev/null)
+		set -l parts (string split -m 1 \t -- $line)
+		if test -z "$argv[1]"
+			string match -q -- '* *' $parts[1]; or printf '%s\t%s\n' $parts[1] $parts[2]
+		else if string match -q -- "$argv[1] *" $parts[1]
+			printf '%s\t%s\n' (string replace -- "$argv[1] " '' $parts[1]) $parts[2]
+		end
+	end
+end
+
+# What to offer at the cursor.
+function __damonc_complete
+	set -l full (__damonc_cmd)
+	set -l words (string split ' ' -- $full)
+	set -l kind (__damonc_value_kind)
+	set -l cur (commandline -ct)
+	if test -n "$kind"
+		switch $kind
+			case file
+				__fish_complete_path $cur
+			case dir
+				__fish_complete_directories $cur
+			case pid
+				__fish_complete_pids
+			case '*'
+				# keywords and choices; nothing for what people type (times, sizes, ...)
+				damonc --list-values "$full" (commandline -opc)[-1] 2>/dev/null
+		end
+		return
+	end
+	if test -z "$full"
+		if string match -q -- '-*' $cur
+			__damonc_opts ''
+		else
+			__damonc_described ''
+			printf 'help\tshow the usage of a command\n'
+		end
+		return
+	end
+	if test "$words[1]" = help
+		switch (count $words)
+			case 1
+				__damonc_described ''
+			case 2
+				__damonc_described $words[2]
+		end
+		return
+	end
+	if test (count $words) -eq 1; and damonc --list-cmds 2>/dev/null | string match -q -- "$words[1] *"
+		__damonc_described $words[1]
+		return
+	end
+	string match -q -- '-*' $cur; and __damonc_opts $full
+end
+
+# "--option<TAB>description" of command $argv[1] ('' before any command)
+function __damonc_opts
+	for line in (damonc --list-opts "$argv[1]" 2>/dev/null)
+		set -l parts (string split -m 2 ' ' -- $line)
+		string match -q -- '--*' $parts[1]; and printf '%s\t%s\n' $parts[1] $parts[3]
+	end
+end
+
+complete -c damonc -f -a '(__damonc_complete)'

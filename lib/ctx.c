@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "internal.h"
 
 DAMONCTL_API int damonctl_new(struct damonctl_ctx **out)
@@ -132,4 +133,9 @@ bool dctl_fmt(char *buf, size_t size, const char *fmt, ...)
 	n = vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return n >= 0 && (size_t)n < size;
+}
+
+DAMONCTL_API const char *damonctl_version(void)
+{
+	return DAMONCTL_VERSION_STRING;
 }

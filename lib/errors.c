@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -48,6 +49,33 @@ static unsigned int kdamond_of(const char *path)
 	return k;
 }
 
+/* @path, missing, is the DAMON sysfs directory or one above it: then there is no DAMON sysfs
+ * interface under this sysroot at all, and @buf says where and what to check. */
+static bool no_admin_dir(const struct damonctl_ctx *ctx, const char *path, char *buf,
+			 size_t size)
+{
+	char admin[PATH_MAX], sys[PATH_MAX];
+	const char *root = damonctl_get_sysroot(ctx);
+	size_t n = strlen(path);
+	struct stat st;
+
+	if (damonctl_path(ctx, DAMONCTL_BASE_ADMIN, NULL, admin, sizeof(admin)) < 0 ||
+	    damonctl_path(ctx, DAMONCTL_BASE_SYS, NULL, sys, sizeof(sys)) < 0)
+		return false;
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (strncmp(admin, path, n) || (admin[n] && admin[n] != '/'))
+		return false;
+	if (strcmp(root, "/") && stat(root, &st))
+		snprintf(buf, size, "there is no DAMON sysfs interface at %s: the sysroot %s does "
+			 "not exist", admin, root);
+	else
+		snprintf(buf, size, "there is no DAMON sysfs interface at %s: check that the "
+			 "kernel is built with CONFIG_DAMON_SYSFS=y (see /boot/config-$(uname -r)) "
+			 "and that sysfs is mounted on %s", admin, sys);
+	return true;
+}
+
 DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char *buf,
 				   size_t size)
 {
@@ -60,7 +88,7 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 				!strcmp(value, "commit_schemes_quota_goals"));
 	char where[PATH_MAX + 300];
 	const char *why = NULL;
-	char whybuf[256];
+	char whybuf[PATH_MAX * 2 + 256];
 
 	if (!ctx->have_err || ctx->err.err != err) {
 		path = "";
@@ -87,12 +115,18 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 			      "(CAP_SYS_ADMIN)";
 		break;
 	case ENOENT:
-		if (!*path || !strchr(path, '/'))
-			why = "this kernel has no DAMON sysfs interface (CONFIG_DAMON_SYSFS), "
-			      "or sysfs is not mounted";
-		else
+		if (!*path || !strchr(path, '/') || no_admin_dir(ctx, path, whybuf,
+								    sizeof(whybuf))) {
+			if (*path && strchr(path, '/'))
+				why = whybuf;
+			else
+				why = "this kernel has no DAMON sysfs interface (CONFIG_DAMON_SYSFS), "
+				      "or sysfs is not mounted";
+			where[0] = '\0';	/* the sentence names the directory */
+		} else {
 			why = "the file does not exist: the tree changed under us, or the "
 			      "kernel lacks it";
+		}
 		break;
 	case EOPNOTSUPP:
 		why = "this kernel lacks that file, so it cannot express the value";

@@ -330,12 +330,19 @@ struct pattern {
 	uint64_t sz_min, sz_max, nr_min, nr_max, age_min, age_max;
 };
 
+/* Accessed as the pattern asks: hot memory, whether or not its region is steady yet. */
+static bool accessed(const struct pattern *pt, const struct damonctl_rec_region *r)
+{
+	return r->nr_accesses >= pt->nr_min && r->nr_accesses <= pt->nr_max;
+}
+
+/* The whole pattern: hot, in a region of the size asked, steady for long enough. */
 static bool matches(const struct pattern *pt, const struct damonctl_rec_region *r)
 {
 	uint64_t sz = r->end - r->start;
 
-	return sz >= pt->sz_min && sz <= pt->sz_max && r->nr_accesses >= pt->nr_min &&
-	       r->nr_accesses <= pt->nr_max && r->age >= pt->age_min && r->age <= pt->age_max;
+	return accessed(pt, r) && sz >= pt->sz_min && sz <= pt->sz_max &&
+	       r->age >= pt->age_min && r->age <= pt->age_max;
 }
 
 static int by_addr(const void *a, const void *b)
@@ -345,12 +352,10 @@ static int by_addr(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static const struct damonctl_hugepage_plan *sort_plan;
-
-static int hotter_first(const void *a, const void *b)
+static int hotter_first(const void *a, const void *b, void *arg)
 {
-	const struct chunk *x = &sort_plan->hot[*(const size_t *)a];
-	const struct chunk *y = &sort_plan->hot[*(const size_t *)b];
+	const struct chunk *hot = arg;
+	const struct chunk *x = &hot[*(const size_t *)a], *y = &hot[*(const size_t *)b];
 
 	if (x->nr_accesses != y->nr_accesses)
 		return x->nr_accesses > y->nr_accesses ? -1 : 1;
@@ -425,7 +430,7 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, &huge);
 	for (i = 0; i < nr && !r; i++) {
 		const struct damonctl_rec_region *reg = &rs[i];
-		bool is_hot = matches(&pt, reg), cold = !reg->nr_accesses;
+		bool is_hot = matches(&pt, reg), warm = accessed(&pt, reg), cold = !reg->nr_accesses;
 		uint64_t a;
 
 		for (a = ALIGN_UP(reg->start); a + HPAGE <= reg->end; a += HPAGE) {
@@ -442,7 +447,11 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 					v[DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE] = reg->age;
 				v[DAMONCTL_HPLAN_COLD_HUGE_AGE_SUM] += (uint64_t)reg->age * HPAGE;
 			}
-			if (!is_hot)
+			/* a region that changed lately (DAMON resets its age, and splits and
+			 * merges it) says nothing against its pages: they keep their count,
+			 * without adding to it; only one not accessed as the pattern asks
+			 * takes them out */
+			if (!warm)
 				continue;
 			if (nr_hot == cap) {
 				size_t ncap = cap ? cap * 2 : 256;
@@ -461,7 +470,9 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 			c->nr_accesses = reg->nr_accesses;
 			c->age = reg->age;
 			c->huge = h;
-			c->seen = old && old->seen < UINT16_MAX ? old->seen + 1 : 1;
+			c->seen = old ? old->seen : 0;
+			if (is_hot && c->seen < UINT16_MAX)
+				c->seen++;
 			c->failed = old && old->failed ? old->failed - 1 : 0;
 			if (h)
 				v[DAMONCTL_HPLAN_HOT_HUGE] += HPAGE;
@@ -495,9 +506,7 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 	for (i = 0; i < nr_hot; i++)
 		if (!hot[i].huge && hot[i].seen >= p->confirm && !hot[i].failed)
 			p->cand[p->nr_cand++] = i;
-	sort_plan = p;
-	qsort(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first);
-	sort_plan = NULL;
+	qsort_r(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first, p->hot);
 	memcpy(p->v, v, sizeof(v));
 	p->observed = true;
 	return 0;

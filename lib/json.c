@@ -164,9 +164,11 @@ DAMONCTL_API char *damonctl_tree_to_json(const struct damonctl_tree *t, unsigned
 		errno = ENOMEM;
 		return NULL;
 	}
-	s = strdup(json_object_to_json_string_ext(doc, (flags & DAMONCTL_JSON_PRETTY) ?
-						   JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
-						   JSON_C_TO_STRING_PLAIN));
+	/* paths (memcg_path, goal paths) read as written: "/a/b", not "\/a\/b" */
+	s = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_NOSLASHESCAPE |
+						   ((flags & DAMONCTL_JSON_PRETTY) ?
+						    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
+						    JSON_C_TO_STRING_PLAIN)));
 	json_object_put(doc);
 	if (!s)
 		errno = ENOMEM;

@@ -200,6 +200,23 @@ DAMONCTL_API int damonctl_sys_read(struct damonctl_ctx *ctx, const char *rel, ch
 	return dctl_read_under(ctx, DAMONCTL_BASE_SYS, rel, buf, size);
 }
 
+DAMONCTL_API int damonctl_sys_read_setting(struct damonctl_ctx *ctx, const char *rel, char *buf,
+					   size_t size)
+{
+	int r = damonctl_sys_read(ctx, rel, buf, size);
+	char *open, *close;
+
+	if (r)
+		return r;
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (close) {
+		*close = '\0';
+		memmove(buf, open + 1, (size_t)(close - open));
+	}
+	return 0;
+}
+
 DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end)
 {
 	unsigned long long s, e, bs = 0, be = 0;

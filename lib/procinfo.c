@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Processes from procfs under the sysroot: whether one runs, its children, its command line
- * (what a program serving DAMON targets needs to follow them). */
+ * (what a program serving DAMON targets needs to follow them), its CPU time (what a kdamond
+ * costs). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -97,4 +98,28 @@ DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "%d/cmdline", pid);
 	return read_proc(ctx, rel, buf, size);
+}
+
+DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint64_t *us)
+{
+	unsigned long long utime, stime;
+	char rel[64], buf[1024], *p;
+	long hz = sysconf(_SC_CLK_TCK);
+	int r;
+
+	if (pid <= 0)
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	r = read_proc(ctx, rel, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	/* fields 14 and 15 (utime, stime, in clock ticks) after "pid (comm) ", where comm may
+	 * hold spaces and parentheses: count from the last ')' */
+	p = strrchr(buf, ')');
+	if (!p || hz <= 0 ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+		   &stime) != 2)
+		return -EBADMSG;
+	*us = (uint64_t)(utime + stime) * 1000000 / (uint64_t)hz;
+	return 0;
 }

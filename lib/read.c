@@ -122,8 +122,9 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 			r = read_child(ctx, dirfd, o, list, idx[i], rel);
 			/* Results the kernel rebuilds (an update_schemes_tried_regions running
 			 * meanwhile, from damonc's agent or anyone) may vanish under us: that
-			 * entry is gone, the rest is still worth reading. */
-			if (r == -ENOENT) {
+			 * entry is gone (ENOENT, or ENODEV from a file whose directory went
+			 * after it was opened), the rest is still worth reading. */
+			if (r == -ENOENT || r == -ENODEV) {
 				dobj_remove(o, list, dobj_nr(o, list) - 1);
 				damonctl_clear_error(ctx);
 				r = 0;

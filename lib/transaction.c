@@ -226,6 +226,22 @@ static enum damonctl_filter_dir core_dir(const struct damonctl_features *f)
 
 static bool is_grant(const struct damonctl_filter *flt);
 
+/* An `addr` allow filter for [start, end), appended. */
+static int add_allow(struct damonctl_scheme *s, enum damonctl_filter_dir dir, uint64_t start,
+		     uint64_t end)
+{
+	struct damonctl_filter *flt = damonctl_scheme_add_filter(s, dir);
+
+	if (!flt)
+		return -ENOMEM;
+	damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "addr");
+	damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 1);
+	damonctl_filter_set(flt, DAMONCTL_FILTER_ALLOW, 1);
+	damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_START, start);
+	damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_END, end);
+	return 0;
+}
+
 DAMONCTL_API int damonctl_scheme_keep_target(struct damonctl_scheme *s,
 					     const struct damonctl_features *f,
 					     unsigned int target)
@@ -262,16 +278,9 @@ DAMONCTL_API int damonctl_scheme_keep_target(struct damonctl_scheme *s,
 	damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "target");
 	damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 0);
 	damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, target);
-	while (nr_grants--) {
-		flt = damonctl_scheme_add_filter(s, dir);
-		if (!flt)
+	while (nr_grants--)
+		if (add_allow(s, dir, starts[nr_grants], ends[nr_grants]))
 			return -ENOMEM;
-		damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "addr");
-		damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 1);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_ALLOW, 1);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_START, starts[nr_grants]);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_END, ends[nr_grants]);
-	}
 	return 0;
 }
 
@@ -288,7 +297,6 @@ DAMONCTL_API int damonctl_scheme_allow_ranges(struct damonctl_scheme *s,
 					      unsigned int nr)
 {
 	enum damonctl_filter_dir dir = core_dir(f);
-	struct damonctl_filter *flt;
 	unsigned int i;
 
 	if (damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ALLOW) != DAMONCTL_YES ||
@@ -298,17 +306,10 @@ DAMONCTL_API int damonctl_scheme_allow_ranges(struct damonctl_scheme *s,
 	while (damonctl_scheme_nr_filters(s, dir) &&
 	       is_grant(damonctl_scheme_filter(s, dir, damonctl_scheme_nr_filters(s, dir) - 1)))
 		damonctl_scheme_remove_filter(s, dir, damonctl_scheme_nr_filters(s, dir) - 1);
-	for (i = 0; i < (nr ? nr : 1); i++) {
-		flt = damonctl_scheme_add_filter(s, dir);
-		if (!flt)
+	/* none: an empty range, which matches nothing; after an allow filter what matches no
+	 * filter is rejected, so the scheme acts on nothing */
+	for (i = 0; i < (nr ? nr : 1); i++)
+		if (add_allow(s, dir, nr ? starts[i] : 0, nr ? ends[i] : 0))
 			return -ENOMEM;
-		damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, "addr");
-		damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, 1);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_ALLOW, 1);
-		/* none: an empty range, which matches nothing; after an allow filter what
-		 * matches no filter is rejected, so the scheme acts on nothing */
-		damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_START, nr ? starts[i] : 0);
-		damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_END, nr ? ends[i] : 0);
-	}
 	return 0;
 }

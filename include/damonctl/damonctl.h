@@ -34,6 +34,9 @@ extern "C" {
  */
 struct damonctl_ctx;
 
+/* The library's version, "MAJOR.MINOR.PATCH" (its symbols are versioned LIBDAMONCTL_M.m). */
+DAMONCTL_API const char *damonctl_version(void);
+
 /* The sysroot defaults to $DAMONC_SYSROOT when set, else "/". */
 DAMONCTL_API int damonctl_new(struct damonctl_ctx **ctx);
 DAMONCTL_API void damonctl_free(struct damonctl_ctx *ctx);
@@ -700,6 +703,10 @@ DAMONCTL_API int damonctl_proc_children(struct damonctl_ctx *ctx, int pid, int *
 /* The command line of @pid, its arguments separated by NULs: the length, or -errno. */
 DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *buf,
 				       size_t size);
+/* The CPU time process or kernel thread @pid has used so far, user and system, in
+ * microseconds (/proc/PID/stat; a kdamond's is its thread's): 0, or -errno (-ESRCH when it
+ * does not exist). */
+DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint64_t *us);
 
 /* Counters of /proc/vmstat by name (0 when absent); returns how many were found. */
 DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,
@@ -707,6 +714,11 @@ DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *cons
 /* One file under <sysroot>/sys, trailing newline stripped. */
 DAMONCTL_API int damonctl_sys_read(struct damonctl_ctx *ctx, const char *rel, char *buf,
 				   size_t size);
+/* A setting under <sysroot>/sys as damonctl_sys_read() reads it, except that a file listing
+ * its choices with the selected one in brackets ("always [madvise] never", as the THP
+ * files do) gives the selected one alone ("madvise"). */
+DAMONCTL_API int damonctl_sys_read_setting(struct damonctl_ctx *ctx, const char *rel, char *buf,
+					   size_t size);
 /* The largest System RAM range of /proc/iomem, [start, end); -EPERM if hidden (not root). */
 DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end);
 
@@ -765,9 +777,11 @@ DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, ui
  * tried regions of a stat scheme that matches every region) and the access pattern of the
  * collapse scheme (damonctl_scheme_pattern()): a huge page is hot when it lies
  * wholly inside a region that pattern matches and inside one mapping, and a candidate once
- * it was hot in @confirm observations in a row and is not huge yet. Confirming over
- * observations keeps out cold pages that a region mixing hot and cold memory (or straddling
- * a mapping boundary) passes for hot until DAMON's next split sets them apart.
+ * it was hot in @confirm observations and in a region accessed as the pattern asks in every
+ * observation since (a region DAMON has just split, merged or reset the age of says nothing
+ * either way), and is not huge yet. Confirming over observations keeps out cold pages that a
+ * region mixing hot and cold memory (or straddling a mapping boundary) passes for hot until
+ * DAMON's next split sets them apart.
  */
 struct damonctl_hugepage_plan;
 DAMONCTL_API int damonctl_hugepage_plan_new(unsigned int confirm,
@@ -789,9 +803,9 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 						const uint64_t pattern[DAMONCTL_PAT_NR]);
 /* What the last observation found, in bytes (ages in aggregation intervals). */
 enum damonctl_hplan_value {
-	DAMONCTL_HPLAN_HOT_HUGE,	/* hot and huge already */
+	DAMONCTL_HPLAN_HOT_HUGE,	/* accessed as the pattern asks, and huge already */
 	DAMONCTL_HPLAN_HOT_SMALL,	/* hot, confirmed, small: what collapsing could add */
-	DAMONCTL_HPLAN_UNCONFIRMED,	/* hot this time only (not confirmed yet) */
+	DAMONCTL_HPLAN_UNCONFIRMED,	/* accessed as asked, not confirmed hot yet */
 	DAMONCTL_HPLAN_COLD_HUGE,	/* huge, in regions with no access: budget gone cold */
 	DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE, /* the oldest such region's age */
 	DAMONCTL_HPLAN_COLD_HUGE_AGE_SUM, /* sum of age x bytes (a weighted mean's numerator) */

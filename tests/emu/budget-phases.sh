@@ -7,7 +7,9 @@
 #          and the cold one gets no huge page;
 #   phase  the hot set moves (hotcold's SIGUSR2 swaps its buffers): the budget stays spent in
 #          memory gone cold, which status and report hugepage show (bytes, how long idle);
-#          `tune --goal-bp 3000` then collapses the newly hot buffer only.
+#          `tune --goal-bp 3000` then collapses the newly hot buffer only;
+#   two    one goal over two processes (a budget per target): together they settle within
+#          10% of it, not each.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -28,6 +30,7 @@ hc_huge() {
 	BUF_A=${l#* hot=}
 	BUF_A=${BUF_A%% *}
 	BUF_B=${l#* cold=}
+	BUF_B=${BUF_B%% *}
 }
 in_band() { # goal: the process within 10% of it
 	local bp
@@ -86,5 +89,34 @@ echo "phase: gone cold $((cold >> 20)) MiB; after tune --goal-bp 3000: $(proc_bp
 	"new hot buffer $BUF_B kB huge, old $BUF_A kB"
 expect_rc 0 "$D" stop
 wait_agent_gone 10
+kill "$HC_PID"
+wait "$HC_PID" 2>/dev/null || true
+
+# --- two: one goal over two processes ------------------------------------------------------
+start_hotcold --hot 32M --cold 32M
+first=$HC_PID
+start_hotcold --hot 32M --cold 32M
+second=$HC_PID
+both_bp() {
+	awk '/^Rss:/ { rss += $2 } /^(AnonHugePages|ShmemPmdMapped|FilePmdMapped):/ { h += $2 }
+		END { printf "%d\n", h * 10000 / rss }' "/proc/$first/smaps_rollup" \
+		"/proc/$second/smaps_rollup"
+}
+both_in_band() { local b; b=$(both_bp); [ "$b" -ge 1800 ] && [ "$b" -le 2200 ]; }
+both_stable() {
+	local b
+	b=$(both_bp)
+	sleep 3
+	both_in_band && [ "$(both_bp)" = "$b" ]
+}
+expect_rc 0 "$D" start --action collapse --pid "$first" --pid "$second" --goal-bp 2000 \
+	--goal-scope pid
+wait_until 60 both_in_band
+wait_until 30 both_stable
+echo "two: $(both_bp) bp over both for a 2000 bp goal ($(proc_huge_kb "$first") and" \
+	"$(proc_huge_kb "$second") kB huge)"
+expect_rc 0 "$D" stop
+wait_agent_gone 10
+kill "$first" "$second"
 assert_nothing_left off
 echo "ok: $PROFILE"

@@ -20,6 +20,13 @@ expect_rc 0 "$D" report hugepage --pid "$HC_PID" --json
 [ "$(json_get 'j["processes"][0]["anon_huge"] >= 32 << 20')" = True ] ||
 	fail "report hugepage does not see the huge pages: $OUT"
 [ "$(json_get 'j["schemes"][0]["action"]')" = collapse ] || fail "report: $OUT"
+grep -q "huge pages made since boot: [0-9]* at page faults, [0-9]* by khugepaged" <<<"$(
+	"$D" report hugepage)" || fail "report hugepage does not say who made the huge pages"
+[ "$(json_get 'sorted(j["system"]["huge_pages_made"])')" = \
+	"['fault', 'khugepaged', 'madv_collapse']" ] || fail "huge_pages_made: $OUT"
+# the emulator's sysroot has no tracefs: said, exit 2, naming the option
+expect_rc 2 "$D" report hugepage --khugepaged-trace 1s
+grep -q -- "--khugepaged-trace: this kernel's tracefs" <<<"$ERR" || fail "trace: $ERR"
 # --regions: the hot buffer heads the mappings with the most coverage and ends the others
 expect_rc 0 "$D" report hugepage --pid "$HC_PID" --regions
 grep -qE "^  most:  $HOT-0x[0-9a-f]+ \[anon\]: [0-9.]+ MiB huge of 64 MiB \([0-9.]+%\)$" \
@@ -41,7 +48,8 @@ pid, gone = int(sys.argv[1]), int(sys.argv[2])
 for line in sys.stdin:
     j = json.loads(line)
     assert j["format_version"] == 1 and isinstance(j["time"], (int, float)), j
-    assert j["hugepage_bp"] == j["huge"] * 10000 // j["used"], j
+    m = j["system"]["memory"]
+    assert j["system"]["hugepage_bp"] == m["huge"] * 10000 // m["used"], j
     p, g = j["processes"]
     assert p["pid"] == pid and p["exists"] and p["anon_huge"] >= 32 << 20, p
     assert p["huge"] >= p["anon_huge"], p

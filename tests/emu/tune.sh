@@ -24,6 +24,16 @@ grep -q "target_value.*state 'commit_schemes_quota_goals'" "$SYSROOT/order" ||
 	fail "not staged then committed: $(cat "$SYSROOT/order")"
 grep -q "state 'commit'" "$EMU_LOG" && fail "a goal-only change used a full commit"
 
+# --dry-run, as text and as JSON: the writes and the command, nothing written
+: >"$EMU_LOG"
+expect_rc 0 "$D" tune --dry-run --json --min-size 8KiB
+[ "$(json_get 'j["dry_run"] and j["writes"][-1]["value"]')" = commit ] || fail "dry run: $OUT"
+[ "$(json_get 'j["writes"][0]["path"].endswith("access_pattern/sz/min")')" = True ] ||
+	fail "dry run writes: $OUT"
+expect_rc 0 "$D" tune --dry-run --min-size 8KiB
+grep -q "dry run: nothing was written" <<<"$OUT" || fail "dry run: $OUT"
+! grep -q '^W' "$EMU_LOG" || fail "a dry run wrote: $(cat "$EMU_LOG")"
+
 : >"$EMU_LOG"
 expect_rc 0 "$D" tune --min-size 8KiB --action pageout --json
 [ "$(json_get 'j["committed"]')" = commit ] || fail "tune --json: $OUT"

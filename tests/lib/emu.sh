@@ -10,8 +10,9 @@
 #       $SYSROOT/run exists. Everything is undone on EXIT by emu_cleanup (unmount, kill,
 #       rm); a test that has set its own EXIT trap before keeps it, and must call
 #       emu_cleanup from it, except in a subshell, where emu_setup always sets its own.
-#       emu_cleanup exits 1 when the daemon reported sanitizer errors: call it last in a
-#       trap, after killing the test's own background processes (one left holding meson's
+#       emu_cleanup exits 1 when the daemon reported sanitizer errors, or when damonc
+#       printed JSON that does not follow its schema (DAMONC_JSON_SPOOL, see
+#       tests/lib/damonc-checked): call it last in a trap, after killing the test's own background processes (one left holding meson's
 #       output pipe makes the test hang until its timeout).
 #   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
 #                       (paths relative to $ADMIN, sorted, "|" for each newline); with
@@ -126,6 +127,15 @@ emu_cleanup() {
 		cat "$SYSROOT/run/damon-emu.err" >&2
 		bad=1
 	fi
+	# the JSON damonc printed during the test, against its schemas (tests/lib/damonc-checked)
+	if [ -n "${DAMONC_JSON_SPOOL:-}" ] && [ -d "$DAMONC_JSON_SPOOL" ]; then
+		if ! "$DAMONC_JSON_PYTHON" "$DAMONC_JSON_VALIDATE" "$DAMONC_SCHEMA_DIR" spool \
+			"$DAMONC_JSON_SPOOL" >/dev/null; then
+			echo "FAIL: damonc printed JSON that does not follow its schema (docs/schema)" >&2
+			bad=1
+		fi
+	fi
+	unset DAMONC_JSON_SPOOL
 	# never follow $SYSROOT/proc: it is a symlink to the real /proc
 	rm -f "$SYSROOT/proc"
 	rm -rf --one-file-system "$SYSROOT"
@@ -167,11 +177,38 @@ emu_setup() {
 		mkdir -p "$EMU_MODULES/$m/parameters"
 		echo N >"$EMU_MODULES/$m/parameters/enabled"
 	done
+	# The parameters that tell a kernel's version without a write, as a real machine's
+	# /sys/module has them (docs/damon-abi.md section 7): a parameter every version has,
+	# and those that arrived with the profile's version or before.
+	emu_module_params "$profile"
 	: >"$EMU_FAULTS"
 	: >"$EMU_LOG"
 	export SYSROOT ADMIN EMU_LOG EMU_FAULTS EMU_MODULES
 	export DAMONC_SYSROOT=$SYSROOT
+	# damonc's JSON, kept for emu_cleanup to check (when the tests run it through
+	# tests/lib/damonc-checked)
+	if [ -n "${DAMONC_JSON_VALIDATE:-}" ]; then
+		export DAMONC_JSON_SPOOL=$SYSROOT/run/json-spool
+		mkdir -p "$DAMONC_JSON_SPOOL"
+	fi
 	emu_start
+}
+
+emu_module_params() { # profile
+	local entry m p v
+	for entry in damon_reclaim:quota_ms:5.16 damon_reclaim:skip_anon:6.3 \
+		damon_reclaim:quota_mem_pressure_us:6.9 damon_reclaim:addr_unit:6.18 \
+		damon_reclaim:autotune_monitoring_intervals:7.2 damon_lru_sort:quota_ms:6.0 \
+		damon_lru_sort:active_mem_bp:7.0 damon_lru_sort:addr_unit:6.18 \
+		damon_lru_sort:autotune_monitoring_intervals:7.2 \
+		damon_stat:estimated_memory_bandwidth:6.17 damon_stat:aggr_interval_us:6.18 \
+		damon_stat:kdamond_pid:7.2; do
+		IFS=: read -r m p v <<<"$entry"
+		if [ ! -d "$EMU_MODULES/$m/parameters" ] || ! emu_profile_since "$1" "$v"; then
+			continue
+		fi
+		echo 0 >"$EMU_MODULES/$m/parameters/$p"
+	done
 }
 
 emu_reset() {

@@ -164,6 +164,13 @@ static void test_plan_own_memory(void **state)
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED), 3 * HP);
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE), 0);
 
+	/* a look where the regions are young (DAMON reset their age): no count either way */
+	regs[0].age = regs[1].age = 0;
+	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
+	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 0);
+	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED), 3 * HP);
+	regs[0].age = regs[1].age = 4;
+
 	/* twice: pages 1 and 3 (20 accesses) before page 5 (10), page 2 is huge already */
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 3);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Process info (procinfo.c): a running child is alive and listed among its parent's
- * children, a zombie is not alive, a reaped one does not exist; the command line is read.
+ * children, a zombie is not alive, a reaped one does not exist; the command line is read;
+ * the CPU time grows as the process works, and is read right from a stat line whose command
+ * name holds spaces and parentheses.
  *
  * Process events: a child that forks a grandchild, both exiting, must come out as two forks
  * (with their parents) and two exits (with their status), and a thread must not count as a
@@ -219,10 +221,55 @@ static void test_procinfo(void **state)
 	damonctl_free(ctx);
 }
 
+/* CPU time: this process's grows while it works; a fixture's stat line with a tricky comm. */
+static void test_cpu_time(void **state)
+{
+	struct damonctl_ctx *ctx;
+	uint64_t t0 = 0, t1 = 0, want;
+	volatile uint64_t sink = 0;
+	char *root, path[4200];
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
+
+	(void)state;
+	assert_int_equal(damonctl_new(&ctx), 0);
+	assert_int_equal(damonctl_set_sysroot(ctx, "/"), 0);
+	assert_int_equal(damonctl_proc_cpu_time(ctx, getpid(), &t0), 0);
+	/* work until the kernel has accounted at least one more tick (bounded: 20 s of work) */
+	for (i = 0; i < 2000 && t1 <= t0; i++) {
+		for (uint64_t j = 0; j < 2000000; j++)
+			sink += j;
+		assert_int_equal(damonctl_proc_cpu_time(ctx, getpid(), &t1), 0);
+	}
+	assert_true(t1 > t0);
+	assert_true(sink > 0);	/* the work was done */
+	assert_int_equal(damonctl_proc_cpu_time(ctx, 0, &t1), -EINVAL);
+
+	root = tmpdir_new();
+	snprintf(path, sizeof(path), "%s/proc/4242/stat", root);
+	write_file(path, "4242 (a) b) (c) S 2 0 0 0 -1 2129984 0 0 0 0 150 250 0 0 20 0 1 0 "
+			 "100 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 "
+			 "0 0 0 0 0\n");
+	snprintf(path, sizeof(path), "%s/proc/4343/stat", root);
+	write_file(path, "4343 (cut) S 2 0\n");
+	assert_int_equal(damonctl_set_sysroot(ctx, root), 0);
+	want = 400 * UINT64_C(1000000) / (uint64_t)hz;
+	t1 = 0;
+	assert_int_equal(damonctl_proc_cpu_time(ctx, 4242, &t1), 0);
+	assert_int_equal(t1, want);
+	t1 = 7;
+	assert_int_equal(damonctl_proc_cpu_time(ctx, 4343, &t1), -EBADMSG);
+	assert_int_equal(t1, 7);	/* untouched on failure */
+	assert_int_equal(damonctl_proc_cpu_time(ctx, 4444, &t1), -ESRCH);
+	tmpdir_remove(root);
+	damonctl_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_procinfo),
+		cmocka_unit_test(test_cpu_time),
 		cmocka_unit_test(test_fork_exit),
 		cmocka_unit_test(test_watch),
 	};

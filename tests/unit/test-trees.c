@@ -270,6 +270,24 @@ static void read_errors(void **state)
 	sysroot_setup(&s, NULL, NULL, NULL);
 	assert_int_equal(damonctl_tree_read(s.ctx, &t), -ENOENT);
 	assert_null(t);
+	{
+		/* the sentence says so, and what to check, not "the tree changed" */
+		char why[1024];
+
+		damonctl_strerror(s.ctx, -ENOENT, why, sizeof(why));
+		assert_non_null(strstr(why, "there is no DAMON sysfs interface at "));
+		assert_non_null(strstr(why, "/sys/kernel/mm/damon/admin: check that the kernel "
+					    "is built with CONFIG_DAMON_SYSFS=y"));
+		assert_non_null(strstr(why, "sysfs is mounted on "));
+		assert_null(strstr(why, "changed under us"));
+		/* a sysroot that does not exist: that is the reason */
+		assert_int_equal(damonctl_set_sysroot(s.ctx, "/nonexistent/damonc-sysroot"), 0);
+		assert_int_equal(damonctl_tree_read(s.ctx, &t), -ENOENT);
+		damonctl_strerror(s.ctx, -ENOENT, why, sizeof(why));
+		assert_non_null(strstr(why, "there is no DAMON sysfs interface at "
+					    "/nonexistent/damonc-sysroot/sys/kernel/mm/damon/admin: "
+					    "the sysroot /nonexistent/damonc-sysroot does not exist"));
+	}
 	sysroot_teardown(&s);
 
 	/* nr_targets says 2, but only one directory exists */
@@ -672,6 +690,38 @@ static void keywords_as_kernels_answered(void **state)
 	check_keywords("7.2-defaults.txt", "behaviour-7.2.13.txt");
 }
 
+/* Settings files: the THP choices give the selected one; plain values read as they are. */
+static void sys_settings(void **state)
+{
+	struct sysroot s;
+	char buf[64], *p;
+	size_t i;
+	static const char *const files[][3] = {
+		{ "kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n", "madvise" },
+		{ "kernel/mm/transparent_hugepage/defrag",
+		  "always defer defer+madvise [madvise] never\n", "madvise" },
+		{ "kernel/mm/transparent_hugepage/shmem_enabled",
+		  "always within_size advise [never] deny force\n", "never" },
+		{ "kernel/mm/transparent_hugepage/khugepaged/pages_to_scan", "4096\n", "4096" },
+	};
+
+	(void)state;
+	sysroot_setup(&s, NULL, NULL, NULL);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (asprintf(&p, "%s/sys/%s", s.dir, files[i][0]) < 0)
+			fail();
+		write_file(p, files[i][1]);
+		free(p);
+		assert_int_equal(damonctl_sys_read_setting(s.ctx, files[i][0], buf, sizeof(buf)), 0);
+		assert_string_equal(buf, files[i][2]);
+	}
+	assert_int_equal(damonctl_sys_read(s.ctx, files[0][0], buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "always [madvise] never");
+	assert_int_equal(damonctl_sys_read_setting(s.ctx, "kernel/mm/none", buf, sizeof(buf)),
+			 -ENOENT);
+	sysroot_teardown(&s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -680,6 +730,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(read_72_details),
 		cmocka_unit_test(read_618_layout),
 		cmocka_unit_test(read_errors),
+		cmocka_unit_test(sys_settings),
 		cmocka_unit_test(features_61),
 		cmocka_unit_test(features_612),
 		cmocka_unit_test(features_618),

@@ -3,7 +3,7 @@
  * hotcold: a test workload with one hot and one cold anonymous buffer.
  *
  *   hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]
- *           [--pause-us US] [--adjacent]
+ *           [--pause-us US] [--adjacent] [--random] [--sparse-cold N] [--thp-all]
  *
  * Maps two anonymous buffers (64 MiB each by default), each 2 MiB-aligned and in a VMA of
  * its own: a PROT_NONE guard area separates them, so /proc/PID/smaps shows each buffer's
@@ -26,11 +26,20 @@
  * is printed (atomically: a temporary file renamed over FILE): the hot buffer at 100%, the
  * cold one at 0%.
  *
+ * For benchmarks of what huge pages buy: --random reads 8 bytes at random places of the hot
+ * buffer instead of writing each page in turn (TLB misses are what huge pages save), and
+ * counts the reads; --sparse-cold N writes only one page in N of the cold buffer (memory a
+ * huge page would bloat); --thp-all asks for huge pages on both buffers (MADV_HUGEPAGE
+ * before they are written: what THP "always" would do to this process), leaving the
+ * machine's settings alone.
+ *
  * Signals, handled between two passes over the hot buffer:
- *   SIGUSR1  print "huge N hot=KB cold=KB": the N-th report of how much of each buffer is
+ *   SIGUSR1  print "huge N hot=KB cold=KB reads=R ns=T": the N-th report of how much of each
+ *            buffer is
  *            mapped huge (PMD-mapped, from the PAGEMAP_SCAN ioctl on its own pagemap; -1
  *            where the kernel has none), so that adjacent buffers can be told apart; "hot"
  *            and "cold" name the buffers as the first line did, whatever SIGUSR2 did since;
+ *            R: the random reads so far (--random), T: CLOCK_MONOTONIC in ns;
  *   SIGUSR2  a phase change: the buffers swap roles (the cold one is written over and over
  *            and the hot one is left alone; the scenario is rewritten the same way), and
  *            "switched" is printed.
@@ -60,7 +69,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]\n"
-		"               [--pause-us US] [--adjacent]\n"
+		"               [--pause-us US] [--adjacent] [--random] [--sparse-cold N]\n"
+		"               [--thp-all]\n"
 		"Two anonymous buffers (64 MiB each by default), 2 MiB-aligned, in separate VMAs;\n"
 		"touches the cold one once and the hot one continuously. Prints\n"
 		"  hot=0xSTART-0xEND cold=0xSTART-0xEND\n"
@@ -70,6 +80,9 @@ static void usage(FILE *f)
 		"  --duration SECONDS       exit after that long (default: run until killed)\n"
 		"  --pause-us US            sleep between passes over the hot buffer (default 0)\n"
 		"  --adjacent               no guard: one mapping holds both buffers\n"
+		"  --random                 random 8-byte reads of the hot buffer, counted\n"
+		"  --sparse-cold N          write only one page in N of the cold buffer\n"
+		"  --thp-all                MADV_HUGEPAGE on both buffers before writing them\n"
 		"SIGUSR1 prints 'huge N hot=KB cold=KB'; SIGUSR2 swaps the buffers' roles.\n");
 }
 
@@ -148,6 +161,7 @@ static int write_scenario(const char *path, uintptr_t hot, uint64_t hot_sz, uint
 }
 
 static volatile sig_atomic_t got_usr1, got_usr2;
+static volatile uint64_t sink;
 
 static void on_signal(int sig)
 {
@@ -213,14 +227,18 @@ int main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pause-us", required_argument, NULL, 'p' },
 		{ "adjacent", no_argument, NULL, 'a' },
+		{ "random", no_argument, NULL, 'r' },
+		{ "sparse-cold", required_argument, NULL, 'S' },
+		{ "thp-all", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t hot_sz = 64ull << 20, cold_sz = 64ull << 20, span, pause_us = 0;
 	const char *scenario = NULL;
 	double duration = -1, start;
-	bool adjacent = false;
+	bool adjacent = false, random_reads = false, thp_all = false;
 	unsigned int reports = 0;
+	uint64_t sparse = 1, reads = 0, rng = 88172645463325252ull;
 	uintptr_t base, hot, cold, first, second;
 	uint64_t first_sz, second_sz;
 	long page = sysconf(_SC_PAGESIZE);
@@ -256,6 +274,19 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			adjacent = true;
+			break;
+		case 'r':
+			random_reads = true;
+			break;
+		case 'T':
+			thp_all = true;
+			break;
+		case 'S':
+			sparse = strtoull(optarg, &end, 10);
+			if (*end || end == optarg || !sparse || *optarg == '-') {
+				fprintf(stderr, "hotcold: bad --sparse-cold: '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case 'H':
 			usage(stdout);
@@ -295,8 +326,13 @@ int main(int argc, char **argv)
 	if ((uintptr_t)map + span > cold + cold_sz)
 		munmap((void *)(cold + cold_sz), (uintptr_t)map + span - (cold + cold_sz));
 
+	if (thp_all && (madvise((void *)hot, hot_sz, MADV_HUGEPAGE) ||
+			madvise((void *)cold, cold_sz, MADV_HUGEPAGE))) {
+		perror("hotcold: madvise(MADV_HUGEPAGE)");
+		return 1;
+	}
 	/* populate: writes, so that the pages are really allocated (reads map the zero page) */
-	for (uint64_t off = 0; off < cold_sz; off += (uint64_t)page)
+	for (uint64_t off = 0; off < cold_sz; off += (uint64_t)page * sparse)
 		((volatile char *)cold)[off] = 1;
 	for (uint64_t off = 0; off < hot_sz; off += (uint64_t)page)
 		((volatile char *)hot)[off] = 1;
@@ -318,14 +354,32 @@ int main(int argc, char **argv)
 
 	start = now_s();
 	for (unsigned char v = 2;; v++) {
-		for (uint64_t off = 0; off < hot_sz; off += (uint64_t)page)
-			((volatile unsigned char *)hot)[off] = v;
+		if (random_reads) {
+			uint64_t sum = 0;
+
+			/* a pass: as many reads as the buffer has pages, at random 8-byte words */
+			for (uint64_t i = 0; i < hot_sz / (uint64_t)page; i++) {
+				rng ^= rng << 13;
+				rng ^= rng >> 7;
+				rng ^= rng << 17;
+				sum += ((volatile uint64_t *)hot)[rng % (hot_sz / 8)];
+			}
+			reads += hot_sz / (uint64_t)page;
+			sink = sum;	/* the reads are kept */
+		} else {
+			for (uint64_t off = 0; off < hot_sz; off += (uint64_t)page)
+				((volatile unsigned char *)hot)[off] = v;
+		}
 		if (duration >= 0 && now_s() - start >= duration)
 			break;
 		if (got_usr1) {
 			got_usr1 = 0;
-			printf("huge %u hot=%lld cold=%lld\n", ++reports, huge_kb(first, first_sz),
-			       huge_kb(second, second_sz));
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			printf("huge %u hot=%lld cold=%lld reads=%" PRIu64 " ns=%lld\n", ++reports,
+			       huge_kb(first, first_sz), huge_kb(second, second_sz), reads,
+			       (long long)ts.tv_sec * 1000000000 + ts.tv_nsec);
 			fflush(stdout);
 		}
 		if (got_usr2) {

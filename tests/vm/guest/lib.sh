@@ -98,7 +98,8 @@ start_hotcold() { # hotcold arguments...
 	hotcold-static "$@" </dev/null >/tmp/hotcold.out 2>&1 &
 	HC_PID=$!
 	_i=0
-	while [ $_i -lt 300 ] && ! grep -q '^hot=' /tmp/hotcold.out; do
+	# writing every page of both buffers takes a while under TCG on a busy host
+	while [ $_i -lt 1200 ] && ! grep -q '^hot=' /tmp/hotcold.out; do
 		kill -0 "$HC_PID" 2>/dev/null || break
 		sleep 0.1
 		_i=$((_i + 1))
@@ -155,4 +156,21 @@ rd_locked() { # file
 		_i=$((_i + 1))
 	done
 	cat "$1"
+}
+
+# The huge kB of each buffer as hotcold reports them on SIGUSR1: sets BUF_A, BUF_B (the
+# buffers its first line named hot and cold, whatever SIGUSR2 did since).
+hc_huge() {
+	_n=$(grep -c '^huge ' /tmp/hotcold.out)
+	kill -USR1 "$HC_PID"
+	_i=0
+	while [ "$(grep -c '^huge ' /tmp/hotcold.out)" = "$_n" ] && [ $_i -lt 600 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_l=$(grep '^huge ' /tmp/hotcold.out | tail -n 1)
+	# shellcheck disable=SC2034 # for the scenarios
+	BUF_A=$(echo "$_l" | sed 's/.* hot=\([-0-9]*\) .*/\1/')
+	# shellcheck disable=SC2034
+	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\) .*/\1/')
 }

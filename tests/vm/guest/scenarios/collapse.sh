@@ -1,7 +1,9 @@
 #!/bin/sh
 # collapse: `damonc start --action collapse` on the hotcold workload (64 MiB hot, 64 MiB cold,
-# each its own VMA, THP in madvise mode so nothing is huge unless collapsed). In every case
-# where a collapse runs, the hot buffer's AnonHugePages must grow and the cold one's stay 0.
+# adjacent: one mapping holds both, so a region of DAMON's can hold hot and cold pages; THP in
+# madvise mode so nothing is huge unless collapsed). In every case where a collapse runs, the
+# hot buffer's huge pages must grow and the cold one must get none (hotcold reports each
+# buffer's on SIGUSR1).
 #   7.2 and newer: the kernel's collapse action does it.
 #   6.2 to 7.1: the kernel lacks the action; `--no-fallback` is refused with exit 3 and
 #     changes nothing; without it, damonc's agent emulates it (a stat scheme, its
@@ -18,10 +20,10 @@
 # far longer than 5 ms, so a 5 ms sample would mostly find the hot pages not yet touched.
 # shellcheck disable=SC2317 # dc_* are called through expect_rc
 dc_start_collapse() { # pid, [--no-fallback]
-	damonc --json start --pid "$1" --ops vaddr --action collapse --sample 50ms --aggr 1s \
+	damonc --json=pretty start --pid "$1" --ops vaddr --action collapse --sample 50ms --aggr 1s \
 		--min-size 2MiB --access-rate 5%,100% --min-age 2s ${2:+"$2"}
 }
-# The index of the kdamond `damonc --json start` started ({"started": [{"index": N, ...}]}).
+# The index of the kdamond `damonc --json=pretty start` started ({"started": [{"index": N, ...}]}).
 dc_started_index() { sed -n 's/.*"index": *\([0-9][0-9]*\).*/\1/p' /tmp/out | head -n 1; }
 # shellcheck disable=SC2317
 dc_stop() { damonc stop; }
@@ -29,8 +31,9 @@ dc_stop() { damonc stop; }
 
 require_damonc_command start
 require_damonc_command stop
-start_hotcold --hot 64M --cold 64M || finish
-hot0=$(vma_thp_kb "$HC_PID" "$HOT") cold0=$(vma_thp_kb "$HC_PID" "$COLD")
+start_hotcold --hot 64M --cold 64M --adjacent || finish
+hc_huge
+hot0=$BUF_A cold0=$BUF_B
 check "before: no huge pages in either buffer (hot ${hot0:-?} kB, cold ${cold0:-?} kB)" \
 	test "$hot0" = 0 -a "$cold0" = 0
 
@@ -74,9 +77,10 @@ hot=0 cold=0 cold_max=0 t=0
 while [ $t -lt "$window" ]; do
 	sleep 2
 	t=$((t + 2))
-	hot=$(vma_thp_kb "$HC_PID" "$HOT") cold=$(vma_thp_kb "$HC_PID" "$COLD")
+	hc_huge
+	hot=$BUF_A cold=$BUF_B
 	[ "$cold" -le "$cold_max" ] || cold_max=$cold
-	note "t=${t}s AnonHugePages hot=${hot} kB cold=${cold} kB"
+	note "t=${t}s huge: hot=${hot} kB cold=${cold} kB"
 	[ "$hot" -lt 49152 ] || break
 done
 check "$mode made the hot buffer (partly) huge: $hot kB of 65536 after ${t}s" test "$hot" -ge 2048

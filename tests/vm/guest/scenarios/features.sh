@@ -11,7 +11,7 @@
 # shellcheck disable=SC2317 # dc_* are called through expect_rc
 dc_features() { damonc features; }
 # shellcheck disable=SC2317
-dc_features_json() { damonc --json features; }
+dc_features_json() { damonc --json=pretty features; }
 # -------------------------------------------------------------------------------------------
 
 v=$(kver)
@@ -47,7 +47,7 @@ run_features() { # label, [unknown-ok] for features that reading cannot tell her
 	u=${2:-}
 	expect_rc 0 "damonc features ($1)" dc_features
 	cp /tmp/out /tmp/features
-	expect_rc 0 "damonc --json features ($1)" dc_features_json
+	expect_rc 0 "damonc --json=pretty features ($1)" dc_features_json
 	cp /tmp/out /tmp/features.json
 	check_version_range
 	expect_feature sysfs 5018 "$u"

@@ -16,6 +16,8 @@
 #   phase   the hot set moves (hotcold's SIGUSR2): the budget stays spent in memory gone cold,
 #           which report hugepage shows (bytes, how long idle); tune --goal-bp 3000 then
 #           collapses the newly hot buffer only.
+# In the band phase, `damonc metrics` between two `damonc --json status` (DATA m0, m1, m2),
+# which the host checks (tests/vm/check-metrics).
 # shellcheck source=tests/vm/guest/lib.sh
 . /vm/lib.sh
 
@@ -43,6 +45,12 @@ dc_stop() { damonc stop; }
 dc_status() { damonc status; }
 # shellcheck disable=SC2317
 dc_report() { damonc report hugepage --pid "$1"; }
+# shellcheck disable=SC2317
+dc_report_khp() { damonc report hugepage --khugepaged-trace 2s; }
+# shellcheck disable=SC2317
+dc_status_json() { damonc --json status; }
+# shellcheck disable=SC2317
+dc_metrics() { damonc metrics; }
 dc_agent_pid() { cat /run/damonc/agent.pid 2>/dev/null; }
 # The figures, for people (a comment) and for the host's benchmarks (a DATA line).
 figures() {
@@ -65,20 +73,6 @@ ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 cpu_ms() { # pid: utime + stime in ms (USER_HZ 100)
 	awk '{ sub(/.*\) /, ""); split($0, f, " "); print (f[12] + f[13]) * 10 }' "/proc/$1/stat"
 }
-# The huge kB of each buffer as hotcold reports them on SIGUSR1: sets BUF_A, BUF_B (the
-# buffers first printed as hot and as cold).
-hc_huge() {
-	_n=$(grep -c '^huge ' /tmp/hotcold.out)
-	kill -USR1 "$HC_PID"
-	_i=0
-	while [ "$(grep -c '^huge ' /tmp/hotcold.out)" = "$_n" ] && [ $_i -lt 600 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	_l=$(grep '^huge ' /tmp/hotcold.out | tail -n 1)
-	BUF_A=$(echo "$_l" | sed 's/.* hot=\([-0-9]*\) .*/\1/')
-	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\)$/\1/')
-}
 # Wait (up to 300 s: TCG is slow, and MADV_COLLAPSE copies memory) until the process is within
 # 10% of goal $1; sets T_GOAL (ms from $T0) and BP.
 wait_band() {
@@ -93,13 +87,20 @@ wait_band() {
 	T_GOAL=$(($(ms) - T0))
 	check "within 10% of $1 bp: $BP bp after $T_GOAL ms" test "$BP" -ge "$_lo"
 }
-# Sample the ratio every 2 s for HOLD s: it stays within 10% of goal $1 and nothing more
-# becomes huge after the first sample (no collapse once met, no oscillation). Sets LO, HI.
+# Once it has settled, sample the ratio every 2 s for HOLD s: it stays within 10% of goal $1
+# and nothing more becomes huge (no collapse once met, no oscillation). Sets LO, HI.
 hold_band() {
 	_lo=$(($1 * 9 / 10)) _hi=$(($1 * 11 / 10))
-	# the round that reached the band may still be collapsing its last pages
-	sleep 3
-	_h0=$(huge_kb "$HC_PID")
+	# the round that entered the band may still be collapsing its last pages: settled is
+	# when nothing changed for 4 s (for at most 60 s)
+	_t=0 _h0=$(huge_kb "$HC_PID")
+	while [ $_t -lt 60 ]; do
+		sleep 4
+		_t=$((_t + 4))
+		_h=$(huge_kb "$HC_PID")
+		[ "$_h" = "$_h0" ] && break
+		_h0=$_h
+	done
 	LO=$(proc_bp "$HC_PID") HI=$LO
 	_t=0
 	while [ $_t -lt "$HOLD" ]; do
@@ -125,13 +126,13 @@ agent=$(dc_agent_pid)
 check "the agent runs (pid ${agent:-none})" test -n "$agent"
 wait_band 2000
 t_band=$T_GOAL
-cpu0=$(cpu_ms "$agent")
+cpu0=$(cpu_ms "$agent") held0=$(ms)
 hold_band 2000
-cpu1=$(cpu_ms "$agent")
+cpu1=$(cpu_ms "$agent") held=$(($(ms) - held0))
 hc_huge
 check "the cold buffer stayed small ($BUF_B kB huge; hot $BUF_A kB)" test "$BUF_B" -le 2048
 figures "band kernel=$(uname -r) goal_bp=2000 time_to_band_ms=$t_band min_bp=$LO max_bp=$HI" \
-	"hot_kb=$BUF_A cold_kb=$BUF_B agent_cpu_ms_per_min_held=$(((cpu1 - cpu0) * 60 / (HOLD + 3)))"
+	"hot_kb=$BUF_A cold_kb=$BUF_B agent_cpu_ms_per_min_held=$(((cpu1 - cpu0) * 60000 / held))"
 expect_rc 0 "damonc status" dc_status
 check "status names the agent" grep -q "served in user space by the damonc agent" /tmp/out
 check "status shows the hot memory" grep -q "hot memory: " /tmp/out
@@ -141,6 +142,21 @@ if [ "$(kver)" -ge 7002 ]; then
 		grep -q "collapse, applied by the kernel within a budget in huge pages kept by the damonc" /tmp/out
 else
 	check "report says the agent collapses" grep -q "collapse, served by the damonc agent" /tmp/out
+fi
+
+check "report says who made the huge pages" grep -q "huge pages made since boot: " /tmp/out
+if [ -e /sys/kernel/tracing/events/huge_memory/mm_khugepaged_scan_pmd ]; then
+	expect_rc 0 "damonc report hugepage --khugepaged-trace 2s" dc_report_khp
+	check "report counts khugepaged's scans" grep -q "khugepaged's scans in 2 s: " /tmp/out
+else
+	expect_rc 2 "damonc report hugepage --khugepaged-trace 2s (no such event here)" dc_report_khp
+fi
+# damonc metrics on this kernel, between two status --json: the host checks them
+# (tests/vm/check-metrics: promtool check metrics, the values against status --json).
+if damonc metrics --help >/dev/null 2>&1; then
+	dc_status_json >/tmp/m0 && dc_metrics >/tmp/m1 && dc_status_json >/tmp/m2
+	check "damonc metrics, between two damonc --json status" test $? = 0
+	for f in m0 m1 m2; do sed "s/^/DATA $f /" "/tmp/$f" >>"$VM_OUT"; done
 fi
 
 # --- tune: goal 3000 bp online -------------------------------------------------------------

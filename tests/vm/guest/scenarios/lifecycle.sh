@@ -7,13 +7,13 @@
 
 # --- damonc use (the only place this scenario spells damonc's command line) ---------------
 # shellcheck disable=SC2317 # dc_* are called through expect_rc
-dc_start() { damonc --json start --pid "$1" --ops vaddr --action stat; }
-# The index of the kdamond `damonc --json start` started ({"started": [{"index": N, ...}]}).
+dc_start() { damonc --json=pretty start --pid "$1" --ops vaddr --action stat; }
+# The index of the kdamond `damonc --json=pretty start` started ({"started": [{"index": N, ...}]}).
 dc_started_index() { sed -n 's/.*"index": *\([0-9][0-9]*\).*/\1/p' /tmp/out | head -n 1; }
 # shellcheck disable=SC2317
 dc_status() { damonc status; }
 # shellcheck disable=SC2317
-dc_status_json() { damonc --json status; }
+dc_status_json() { damonc --json=pretty status; }
 # shellcheck disable=SC2317
 dc_tune() { damonc tune --action "$1" --min-age "$2"; }
 # shellcheck disable=SC2317
@@ -29,7 +29,7 @@ start_hotcold --hot 16M --cold 16M || finish
 expect_rc 0 "damonc start --pid $HC_PID --action stat" dc_start "$HC_PID"
 k=$(dc_started_index)
 if [ -z "$k" ]; then
-	fail "damonc --json start named no kdamond index"
+	fail "damonc --json=pretty start named no kdamond index"
 	finish
 fi
 kd=$ADMIN/kdamonds/$k
@@ -47,8 +47,8 @@ check "kdamond $k: one scheme, action stat" \
 sleep 3
 expect_rc 0 "damonc status" dc_status
 check "damonc status names the workload's pid $HC_PID" grep -q "$HC_PID" /tmp/out
-expect_rc 0 "damonc --json status" dc_status_json
-check "damonc --json status carries format_version" grep -q '"format_version"' /tmp/out
+expect_rc 0 "damonc --json=pretty status" dc_status_json
+check "damonc --json=pretty status carries format_version" grep -q '"format_version"' /tmp/out
 # The kernel's own numbers, refreshed by the kernel on this command.
 check "the kernel updates the scheme's stats" update_stats "$kd"
 tried=$(cat "$ctx/schemes/0/stats/nr_tried")

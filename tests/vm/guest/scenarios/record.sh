@@ -20,20 +20,20 @@ dc_record() { damonc record --method tried-regions -o /tmp/rec --duration 8s --i
 dc_record_trace() { damonc record --method trace -o /tmp/rect --kdamond "$1" --duration 6s \
 	--interval 200ms; }
 # shellcheck disable=SC2317
-dc_hottest_trace() { damonc --json report access -i /tmp/rect --sort hot --top 1 --size 1MiB,; }
+dc_hottest_trace() { damonc --json=pretty report access -i /tmp/rect --sort hot --top 1 --size 1MiB,; }
 # shellcheck disable=SC2317
-dc_hottest() { damonc --json report access -i /tmp/rec --sort hot --top 1 --size 1MiB,; }
+dc_hottest() { damonc --json=pretty report access -i /tmp/rec --sort hot --top 1 --size 1MiB,; }
 # shellcheck disable=SC2317
-dc_cold_hot() { damonc --json report access -i /tmp/rec --address-range "$COLD" \
+dc_cold_hot() { damonc --json=pretty report access -i /tmp/rec --address-range "$COLD" \
 	--access-rate 50%,; }
 # shellcheck disable=SC2317
-dc_wss() { damonc --json report wss -i /tmp/rec --time-range 4s,; }
+dc_wss() { damonc --json=pretty report wss -i /tmp/rec --time-range 4s,; }
 # shellcheck disable=SC2317
 dc_heatmap() { damonc report heatmap -i /tmp/rec --bins 40x10; }
 # shellcheck disable=SC2317
-dc_schemes_count() { damonc --json status | grep -c '"action"'; }
+dc_schemes_count() { damonc --json=pretty status | grep -c '"action"'; }
 # shellcheck disable=SC2317
-dc_report_cut() { damonc --json report wss -i /tmp/k9; }
+dc_report_cut() { damonc --json=pretty report wss -i /tmp/k9; }
 # run in the background only: exec, so that $! is damonc's own pid (kill -9 reaches it)
 dc_record_k9() { exec damonc record --method tried-regions -o /tmp/k9 --interval 200ms; }
 # shellcheck disable=SC2317

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Charts with cairo (see chart.h).
+ *
+ * Why cairo rather than the PNG writer damonc had: a picture a person can read alone needs
+ * text (a title, axis labels, a colour scale's legend), and text in a PNG needs a font
+ * rasteriser, which a hand-made writer does not have. cairo draws text, lines and areas,
+ * anti-aliased, and renders the very same drawing to a PNG or an SVG surface, so both
+ * formats show one picture from one code path. It is packaged everywhere (Debian:
+ * libcairo2), and its text API with fontconfig's default sans-serif font is enough for
+ * labels.
+ *
+ * Every chart is laid out first (text measured on a 1x1 scratch surface), then drawn:
+ * the canvas is as large as its labels need, so nothing falls outside it.
+ */
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <errno.h>
+#include <fontconfig/fontconfig.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+
+#define FONT "sans-serif"
+#define TITLE_PX 16.0
+#define TEXT_PX 12.0
+#define MAX_TICKS 16
+
+/* inferno-like stops: dark (cold) to bright yellow (hot) */
+static const uint8_t stops[][3] = {
+	{ 0, 0, 4 }, { 87, 16, 110 }, { 188, 55, 84 }, { 249, 142, 9 }, { 252, 255, 164 },
+};
+
+void heat_rgb(double v, uint8_t rgb[3])
+{
+	const unsigned int n = sizeof(stops) / sizeof(stops[0]) - 1;
+	unsigned int i, c;
+	double x, f;
+
+	if (v < 0) {
+		rgb[0] = rgb[1] = rgb[2] = 160;	/* no data: mid grey, unlike any heat */
+		return;
+	}
+	if (v > 1)
+		v = 1;
+	x = v * n;
+	i = (unsigned int)x;
+	if (i >= n)
+		i = n - 1;
+	f = x - i;
+	for (c = 0; c < 3; c++)
+		rgb[c] = (uint8_t)(stops[i][c] + (stops[i + 1][c] - stops[i][c]) * f + 0.5);
+}
+
+/* ---- drawing helpers ---------------------------------------------------------------- */
+
+static void colour(cairo_t *cr, unsigned int hex)
+{
+	cairo_set_source_rgb(cr, (hex >> 16 & 255) / 255.0, (hex >> 8 & 255) / 255.0,
+			     (hex & 255) / 255.0);
+}
+
+static void font(cairo_t *cr, double px, bool bold)
+{
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, px);
+}
+
+static double text_width(cairo_t *cr, double px, bool bold, const char *s)
+{
+	cairo_text_extents_t te;
+
+	font(cr, px, bold);
+	cairo_text_extents(cr, s, &te);
+	return te.x_advance;
+}
+
+/* @s with its baseline at @y; @align: 0 from x, 0.5 centred on x, 1 ending at x. */
+static void text(cairo_t *cr, double x, double y, double align, double px, bool bold,
+		 const char *s)
+{
+	double w = text_width(cr, px, bold, s);
+
+	cairo_move_to(cr, x - align * w, y);
+	cairo_show_text(cr, s);
+}
+
+/* @s centred on (x, y), turned to read bottom up (a y axis title). */
+static void text_up(cairo_t *cr, double x, double y, double px, const char *s)
+{
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
+	cairo_rotate(cr, -M_PI / 2);
+	text(cr, 0, 0, 0.5, px, false, s);
+	cairo_restore(cr);
+}
+
+static void line(cairo_t *cr, double x0, double y0, double x1, double y1)
+{
+	cairo_move_to(cr, x0, y0);
+	cairo_line_to(cr, x1, y1);
+	cairo_stroke(cr);
+}
+
+/* Ticks at round steps (1, 2 or 5 times a power of ten) within [lo, hi], at most @max. */
+static unsigned int nice_ticks(double lo, double hi, unsigned int max, double *out)
+{
+	double span = hi - lo, step, mag, t;
+	unsigned int n = 0;
+
+	if (!(span > 0) || max < 2) {
+		out[0] = lo;
+		return 1;
+	}
+	step = span / (max - 1);
+	mag = pow(10, floor(log10(step)));
+	step = step / mag <= 1 ? mag : step / mag <= 2 ? 2 * mag : step / mag <= 5 ? 5 * mag :
+		10 * mag;
+	for (t = ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9 && n < max; t += step)
+		out[n++] = fabs(t) < step * 1e-9 ? 0 : t;
+	return n;
+}
+
+/* The unit time ticks read in, for a span of @s seconds: s, min or h. */
+static double time_unit(double s, const char **name)
+{
+	if (s >= 3 * 3600) {
+		*name = "h";
+		return 3600;
+	}
+	if (s >= 600) {
+		*name = "min";
+		return 60;
+	}
+	*name = "s";
+	return 1;
+}
+
+static void time_label(double v, double unit, const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "%g %s", v / unit, name);
+}
+
+/* The unit y ticks read in: bytes in KiB..TiB, basis points in percent. */
+static double y_unit(enum chart_unit u, double max, const char **name)
+{
+	static const char *const bytes[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double base = 1;
+	unsigned int k = 0;
+
+	switch (u) {
+	case CHART_Y_BYTES:
+		while (k + 1 < sizeof(bytes) / sizeof(bytes[0]) && max >= base * 1024) {
+			base *= 1024;
+			k++;
+		}
+		*name = bytes[k];
+		return base;
+	case CHART_Y_BP:
+		*name = "%";
+		return 100;
+	default:
+		*name = "";
+		return 1;
+	}
+}
+
+static void y_label(double v, double unit, const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "%g%s%s", v / unit, *name && strcmp(name, "%") ? " " : "", name);
+}
+
+/* ---- surfaces --------------------------------------------------------------------------- */
+
+static cairo_status_t write_to(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
+						      CAIRO_STATUS_WRITE_ERROR;
+}
+
+static cairo_surface_t *surface_new(enum chart_format fmt, FILE *f, double w, double h)
+{
+	cairo_surface_t *s;
+
+	if (fmt == CHART_PNG)
+		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+	s = cairo_svg_surface_create_for_stream(write_to, f, w, h);
+	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	return s;
+}
+
+static int surface_finish(enum chart_format fmt, FILE *f, cairo_surface_t *s)
+{
+	cairo_status_t st = CAIRO_STATUS_SUCCESS;
+
+	if (fmt == CHART_PNG)
+		st = cairo_surface_write_to_png_stream(s, write_to, f);
+	cairo_surface_finish(s);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	if (st == CAIRO_STATUS_NO_MEMORY)
+		return -ENOMEM;
+	return st == CAIRO_STATUS_SUCCESS ? 0 : -EIO;
+}
+
+/* cairo's font caches and fontconfig's configuration live until the process ends; let them
+ * go then, so that leak checkers (ASan, valgrind) see only damonc's own memory. */
+static void release_fonts(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
+}
+
+/* A scratch context to measure text with before the canvas size is known; the first one
+ * arranges for the fonts to be released at exit. */
+static cairo_t *measurer(void)
+{
+	static bool at_exit;
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cairo_t *cr = cairo_create(s);
+
+	if (!at_exit)
+		at_exit = !atexit(release_fonts);
+
+	cairo_surface_destroy(s);	/* the context holds it */
+	return cr;
+}
+
+/* The title and subtitle above the plot, on a white canvas. */
+static void frame(cairo_t *cr, const char *title, const char *subtitle)
+{
+	colour(cr, 0xffffff);
+	cairo_paint(cr);
+	colour(cr, 0x000000);
+	text(cr, 14, 24, 0, TITLE_PX, true, title);
+	if (subtitle) {
+		colour(cr, 0x404040);
+		text(cr, 14, 44, 0, TEXT_PX, false, subtitle);
+	}
+}
+
+/* The canvas must fit the title and subtitle: at least this wide. */
+static double frame_width(cairo_t *m, const char *title, const char *subtitle)
+{
+	double a = text_width(m, TITLE_PX, true, title);
+	double b = subtitle ? text_width(m, TEXT_PX, false, subtitle) : 0;
+
+	return 28 + (a > b ? a : b);
+}
+
+/* The x axis: time ticks under the plot and its title. */
+static void time_axis(cairo_t *cr, double px, double pw, double py, double ph, double t0,
+		      double t1, bool grid, const char *label)
+{
+	double ticks[MAX_TICKS], unit;
+	const char *uname;
+	unsigned int n, i, max = (unsigned int)(pw / 70) + 1;
+	char buf[32];
+
+	unit = time_unit(t1, &uname);
+	n = nice_ticks(t0 / unit, t1 / unit, max < MAX_TICKS ? max : MAX_TICKS, ticks);
+	cairo_set_line_width(cr, 1);
+	for (i = 0; i < n; i++) {
+		double v = ticks[i] * unit;
+		double x = t1 > t0 ? px + (v - t0) / (t1 - t0) * pw : px + pw / 2;
+
+		if (grid) {
+			colour(cr, 0xe0e0e0);
+			line(cr, x, py, x, py + ph);
+		}
+		colour(cr, 0x000000);
+		line(cr, x, py + ph, x, py + ph + 5);
+		time_label(v, unit, uname, buf, sizeof(buf));
+		text(cr, x, py + ph + 19, 0.5, TEXT_PX, false, buf);
+	}
+	text(cr, px + pw / 2, py + ph + 40, 0.5, TEXT_PX, false,
+	     label ? label : "time since the record began");
+}
+
+/* ---- time series ------------------------------------------------------------------------ */
+
+static const unsigned int palette[] = { 0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd };
+
+/* Series @k of @c as a line (broken at NaN), its points marked when they are few (so one
+ * or two are seen) unless it is dashed (a goal or a median). */
+static void draw_series(cairo_t *cr, const struct chart_ts *c, size_t k, double px, double py,
+			double pw, double ph, double t0, double t1, double ymax)
+{
+	double dash = 6;
+	bool down = false;
+	size_t j;
+
+	colour(cr, palette[k % (sizeof(palette) / sizeof(palette[0]))]);
+	cairo_set_line_width(cr, 2);
+	cairo_set_dash(cr, &dash, c->series[k].dashed ? 1 : 0, 0);
+	for (j = 0; j < c->n; j++) {
+		double v = c->series[k].y[j];
+		double x = px + (c->x[j] - t0) / (t1 - t0) * pw, y = py + ph - v / ymax * ph;
+
+		if (isnan(v)) {
+			down = false;
+			continue;
+		}
+		if (down)
+			cairo_line_to(cr, x, y);
+		else
+			cairo_move_to(cr, x, y);
+		down = true;
+	}
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	for (j = 0; !c->series[k].dashed && c->n <= 60 && j < c->n; j++) {
+		double v = c->series[k].y[j];
+
+		if (isnan(v))
+			continue;
+		cairo_arc(cr, px + (c->x[j] - t0) / (t1 - t0) * pw, py + ph - v / ymax * ph, 3, 0,
+			  2 * M_PI);
+		cairo_fill(cr);
+	}
+}
+
+int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
+{
+	double ymax = 0, t0, t1, ticks[MAX_TICKS], unit, px, py, pw = 760, ph = 330, w, h;
+	double lw = 0, legend_w = 0;
+	const char *uname;
+	unsigned int nt, i;
+	cairo_surface_t *s;
+	cairo_t *cr;
+	size_t k, j;
+	char buf[64];
+
+	if (!c->n || !c->nr_series)
+		return -EINVAL;
+	for (k = 0; k < c->nr_series; k++)
+		for (j = 0; j < c->n; j++)
+			if (!isnan(c->series[k].y[j]) && c->series[k].y[j] > ymax)
+				ymax = c->series[k].y[j];
+	ymax = ymax > 0 ? ymax * 1.08 : 1;
+	if (c->y_unit == CHART_Y_BP && ymax > 10000 && ymax < 10000 * 1.08)
+		ymax = 10000;
+	t0 = c->x[0];
+	t1 = c->x[c->n - 1];
+	if (!(t1 > t0)) {
+		t0 -= 0.5;
+		t1 += 0.5;
+	}
+	if (t0 > 0 && t0 < (t1 - t0) * 0.2)
+		t0 = 0;	/* from the record's start when that is close */
+
+	unit = y_unit(c->y_unit, ymax, &uname);
+	nt = nice_ticks(0, ymax / unit, 8, ticks);
+	cr = measurer();
+	for (i = 0; i < nt; i++) {
+		double tw;
+
+		y_label(ticks[i] * unit, unit, uname, buf, sizeof(buf));
+		tw = text_width(cr, TEXT_PX, false, buf);
+		lw = tw > lw ? tw : lw;
+	}
+	for (k = 0; k < c->nr_series; k++)
+		legend_w += 40 + text_width(cr, TEXT_PX, false, c->series[k].name);
+	px = floor(14 + 18 + lw + 10);	/* whole pixels: crisp lines on the frame */
+	py = 74;
+	w = px + pw + 24;
+	if (frame_width(cr, c->title, c->subtitle) > w)
+		w = frame_width(cr, c->title, c->subtitle);
+	if (legend_w + 28 > w)
+		w = legend_w + 28;
+	pw = floor(w - px - 24);
+	h = py + ph + 52;
+	cairo_destroy(cr);
+
+	s = surface_new(fmt, f, ceil(w), ceil(h));
+	cr = cairo_create(s);
+	frame(cr, c->title, c->subtitle);
+	/* legend: a short line of each series' style, then its name */
+	{
+		double x = 14;
+
+		for (k = 0; k < c->nr_series; k++) {
+			double dash = 6;
+
+			colour(cr, palette[k % (sizeof(palette) / sizeof(palette[0]))]);
+			cairo_set_line_width(cr, 2.5);
+			cairo_set_dash(cr, &dash, c->series[k].dashed ? 1 : 0, 0);
+			line(cr, x, 60, x + 28, 60);
+			cairo_set_dash(cr, NULL, 0, 0);
+			colour(cr, 0x000000);
+			text(cr, x + 34, 64, 0, TEXT_PX, false, c->series[k].name);
+			x += 40 + text_width(cr, TEXT_PX, false, c->series[k].name);
+		}
+	}
+	/* y axis: grid, ticks, labels, title */
+	cairo_set_line_width(cr, 1);
+	for (i = 0; i < nt; i++) {
+		double y = py + ph - ticks[i] * unit / ymax * ph;
+
+		colour(cr, 0xe0e0e0);
+		line(cr, px, y, px + pw, y);
+		colour(cr, 0x000000);
+		line(cr, px - 5, y, px, y);
+		y_label(ticks[i] * unit, unit, uname, buf, sizeof(buf));
+		text(cr, px - 8, y + 4, 1, TEXT_PX, false, buf);
+	}
+	text_up(cr, 14 + 9, py + ph / 2, TEXT_PX, c->y_label);
+	time_axis(cr, px, pw, py, ph, t0, t1, true, c->x_label);
+	colour(cr, 0x000000);
+	cairo_rectangle(cr, px - 0.5, py - 0.5, pw + 1, ph + 1);
+	cairo_stroke(cr);
+	/* the series, clipped to the plot: dashed ones (goals, medians) first, under the data */
+	cairo_save(cr);
+	cairo_rectangle(cr, px, py, pw, ph);
+	cairo_clip(cr);
+	for (j = 0; j < 2 * c->nr_series; j++) {
+		k = j % c->nr_series;
+		if (c->series[k].dashed != (j < c->nr_series))
+			continue;
+		draw_series(cr, c, k, px, py, pw, ph, t0, t1, ymax);
+	}
+	cairo_restore(cr);
+	cairo_destroy(cr);
+	return surface_finish(fmt, f, s);
+}
+
+/* ---- heatmap ---------------------------------------------------------------------------- */
+
+int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
+{
+	double pw = 800, ph = 400, px, py, w, hh, cw, ch, lw = 0, scale_x;
+	unsigned int t, a, i, nr_ylab;
+	unsigned int rows[MAX_TICKS];
+	cairo_surface_t *s;
+	cairo_t *cr;
+	char buf[64];
+
+	if (!h->nt || !h->na)
+		return -EINVAL;
+	if (h->cell_px) {
+		pw = (double)h->nt * h->cell_px;
+		ph = (double)h->na * h->cell_px;
+		/* cells stretch rather than leave a plot too small to read */
+		pw = pw < 480 ? 480 : pw > 4000 ? 4000 : pw;
+		ph = ph < 240 ? 240 : ph > 4000 ? 4000 : ph;
+	}
+	/* address labels at evenly spread row boundaries, far enough apart to read */
+	nr_ylab = (unsigned int)(ph / 36) + 1;
+	if (nr_ylab > h->na + 1)
+		nr_ylab = h->na + 1;
+	if (nr_ylab > MAX_TICKS)
+		nr_ylab = MAX_TICKS;
+	if (nr_ylab < 2)
+		nr_ylab = 2;
+	for (i = 0; i < nr_ylab; i++)
+		rows[i] = (unsigned int)((uint64_t)i * h->na / (nr_ylab - 1));
+	cr = measurer();
+	for (i = 0; i < nr_ylab; i++) {
+		double tw;
+
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, rows[i]));
+		tw = text_width(cr, TEXT_PX, false, buf);
+		lw = tw > lw ? tw : lw;
+	}
+	px = floor(14 + 18 + lw + 10);
+	py = 74;
+	scale_x = px + pw + 24;
+	w = scale_x + 16 + 8 + text_width(cr, TEXT_PX, false, "100%") + 14;
+	if (text_width(cr, TEXT_PX, false, "access rate") + scale_x + 14 > w)
+		w = scale_x + text_width(cr, TEXT_PX, false, "access rate") + 14;
+	if (frame_width(cr, h->title, h->subtitle) > w)
+		w = frame_width(cr, h->title, h->subtitle);
+	hh = py + ph + 52;
+	cairo_destroy(cr);
+
+	s = surface_new(fmt, f, ceil(w), ceil(hh));
+	cr = cairo_create(s);
+	frame(cr, h->title, h->subtitle);
+	/* the cells: a row's runs of one colour as one rectangle, no seams between them */
+	cw = pw / h->nt;
+	ch = ph / h->na;
+	cairo_save(cr);
+	cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+	for (a = 0; a < h->na; a++) {
+		double y0 = py + ph - (a + 1) * ch;
+
+		for (t = 0; t < h->nt;) {
+			uint8_t c[3], d[3];
+			unsigned int u;
+
+			heat_rgb(h->cell(h->data, t, a), c);
+			for (u = t + 1; u < h->nt; u++) {
+				heat_rgb(h->cell(h->data, u, a), d);
+				if (memcmp(c, d, 3))
+					break;
+			}
+			cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
+			cairo_rectangle(cr, px + t * cw, y0, (u - t) * cw, ch);
+			cairo_fill(cr);
+			t = u;
+		}
+	}
+	cairo_restore(cr);
+	/* where the address axis leaves a gap out: a dashed cyan line, seen on dark and on
+	 * bright cells, running on into the axis */
+	colour(cr, 0x00c0ff);
+	cairo_set_line_width(cr, 1.5);
+	for (i = 0; i < h->nr_gaps; i++) {
+		double y = py + ph - h->gaps[i] * ch, dash = 5;
+
+		cairo_set_dash(cr, &dash, 1, 0);
+		line(cr, px - 8, y, px + pw, y);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+	colour(cr, 0x000000);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, px - 0.5, py - 0.5, pw + 1, ph + 1);
+	cairo_stroke(cr);
+	/* y axis: addresses */
+	for (i = 0; i < nr_ylab; i++) {
+		double y = py + ph - rows[i] * ch;
+
+		line(cr, px - 5, y, px, y);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, rows[i]));
+		text(cr, px - 8, y + 4, 1, TEXT_PX, false, buf);
+	}
+	text_up(cr, 14 + 9, py + ph / 2, TEXT_PX,
+		h->nr_gaps ? "address (gaps between mappings left out)" : "address");
+	time_axis(cr, px, pw, py, ph, h->t0_s, h->t1_s, false, NULL);
+	/* the colour scale: access rate from 0 (bottom) to 100% (top) */
+	for (i = 0; i < 100; i++) {
+		uint8_t c[3];
+
+		heat_rgb((i + 0.5) / 100, c);
+		cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
+		cairo_rectangle(cr, scale_x, py + ph - (i + 1) * ph / 100, 16, ph / 100 + 0.5);
+		cairo_fill(cr);
+	}
+	colour(cr, 0x000000);
+	cairo_rectangle(cr, scale_x, py, 16, ph);
+	cairo_stroke(cr);
+	for (i = 0; i <= 4; i++) {
+		double y = py + ph - i * ph / 4;
+
+		line(cr, scale_x + 16, y, scale_x + 20, y);
+		snprintf(buf, sizeof(buf), "%u%%", i * 25);
+		text(cr, scale_x + 23, y + 4, 0, TEXT_PX, false, buf);
+	}
+	text(cr, scale_x, py - 8, 0, TEXT_PX, false, "access rate");
+	/* no data: a swatch under the scale */
+	{
+		uint8_t c[3];
+
+		heat_rgb(-1, c);
+		cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
+		cairo_rectangle(cr, scale_x, py + ph + 12, 16, 10);
+		cairo_fill(cr);
+		colour(cr, 0x000000);
+		text(cr, scale_x, py + ph + 36, 0, TEXT_PX, false, "no data");
+	}
+	cairo_destroy(cr);
+	return surface_finish(fmt, f, s);
+}

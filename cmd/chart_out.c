@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "chart_out.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcasecmp(s + n - m, suffix);
+}
+
+int chart_format_of_name(const char *path)
+{
+	if (path && ends_with(path, ".png"))
+		return CHART_PNG;
+	if (path && ends_with(path, ".svg"))
+		return CHART_SVG;
+	return -1;
+}
+
+static bool to_stdout(const char *output)
+{
+	return !output || !strcmp(output, "-");
+}
+
+int chart_check_output(struct cli *cli, enum chart_format fmt, const char *output)
+{
+	if (fmt == CHART_PNG && to_stdout(output) && isatty(STDOUT_FILENO))
+		return usage_error(cli, "--format png: name a file with -o (not a terminal)");
+	return EXIT_OK;
+}
+
+FILE *chart_open(struct cli *cli, const char *output)
+{
+	FILE *f;
+
+	if (to_stdout(output))
+		return stdout;
+	f = fopen(output, "we");
+	if (!f)
+		usage_error(cli, "-o '%s': %s", output, strerror(errno));
+	return f;
+}
+
+int chart_close(struct cli *cli, FILE *f, const char *output, int draw, const char *what)
+{
+	int e = (f == stdout ? fflush(f) : fclose(f)) ? errno : 0;
+
+	if (draw) {
+		usage_error(cli, "drawing %s: %s", what, strerror(-draw));
+		return EXIT_FAIL;
+	}
+	if (e) {
+		usage_error(cli, "writing %s to %s: %s", what,
+			    to_stdout(output) ? "stdout" : output, strerror(e));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}

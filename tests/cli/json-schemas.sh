@@ -1,0 +1,59 @@
+#!/bin/bash
+# The JSON contract (docs/schema): every schema is a valid JSON Schema, every command that
+# prints JSON has one, a document that drifts is caught (a key the schema does not know, a
+# number as a string), and the reports' documents on generated records follow theirs (each
+# variant: --window, --series, a damo record, stdin). The emu and record tests check the
+# rest of the commands as they run them (tests/lib/damonc-checked).
+#   json-schemas.sh DAMONC GEN_RECORD   (environment: damonc_test_env of tests/meson.build)
+set -euo pipefail
+damonc=$1 gen=$2
+checked=${DAMONC:?DAMONC (tests/lib/damonc-checked) is not set}
+if [ -z "${DAMONC_JSON_VALIDATE:-}" ]; then
+	echo "SKIP: python3-jsonschema is missing (scripts/install-deps check installs it)"
+	exit 77
+fi
+validate() { "$DAMONC_JSON_PYTHON" "$DAMONC_JSON_VALIDATE" "$DAMONC_SCHEMA_DIR" "$@"; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/damonc-schemas.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+validate commands "$damonc" || bad "the schemas, or the commands that have none"
+
+# drift is caught: an unknown key, a wrong type, a missing key, text instead of JSON
+"$gen" --snapshots 6 --regions 30 >"$work/rec"
+"$damonc" --json report wss -i "$work/rec" >"$work/wss.json"
+validate run --json report wss <"$work/wss.json" || bad "report wss --json does not conform"
+for mutation in 'd["bogus"] = 1' 'd["snapshots"] = str(d["snapshots"])' 'del d["mean"]' \
+	'd["input"]["bogus"] = 1' 'd["percentiles"][0]["wss"] = -1'; do
+	"$DAMONC_JSON_PYTHON" -c "import json, sys; d = json.load(sys.stdin); $mutation; print(json.dumps(d))" \
+		<"$work/wss.json" >"$work/bad.json"
+	if validate run --json report wss <"$work/bad.json" 2>/dev/null; then
+		bad "a document with $mutation passes"
+	fi
+done
+if echo "not json" | validate run --json report wss 2>/dev/null; then
+	bad "text passes as JSON"
+fi
+
+# the reports, through the checking wrapper (exit 97 when a document does not conform)
+"$gen" --snapshots 6 --regions 30 --format damo-json >"$work/rec.damo"
+run() {
+	local rc=0
+	"$checked" "$@" >/dev/null || rc=$?
+	[ "$rc" = 0 ] || bad "'damonc $*' exited $rc"
+}
+for in in "$work/rec" "$work/rec.damo"; do
+	run --json report access -i "$in"
+	run --json report access -i "$in" --at 2s --sort hot --top 3
+	run --json report heatmap -i "$in" --bins 4x5
+	run --json report wss -i "$in" --window 2s
+	run --json report wss -i "$in" --series --min-access-rate 50%
+	run --json report schemes -i "$in"
+	run --json report schemes -i "$in" --window 2s
+	run --json report access -i "$in" --address-range 0-1
+done
+run --json=pretty report wss -i - <"$work/rec"
+run --json report wss -i "$work/rec" --time-range 100s,
+[ $fail = 0 ] && echo "ok: the schemas are valid, complete, strict, and the reports follow them"
+exit $fail

@@ -1,0 +1,95 @@
+#!/bin/bash
+# The Debian packages: dpkg-buildpackage builds damonc, libdamonctl0, libdamonctl-dev and
+# damon-emu from a copy of the source tree; lintian finds no error and no warning; the four
+# install together with dpkg -i (the programs run, the library is found by pkg-config, the
+# unit and the manual are in place, nothing is started) and are removed again with
+# dpkg --purge, leaving nothing behind. Whatever happens, what this test installed is
+# removed when it ends; it refuses to touch packages the system already had.
+# SKIP unless root with dpkg-dev, debhelper and lintian (scripts/install-deps check), and the
+# build dependencies (dpkg-checkbuilddeps).
+#   debian-package.sh SOURCE_DIR
+set -euo pipefail
+src=$1
+pkgs=(damonc libdamonctl0 libdamonctl-dev damon-emu)
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "not root: dpkg -i needs root"
+for t in dpkg-buildpackage dpkg-checkbuilddeps dh lintian; do
+	command -v "$t" >/dev/null || skip "no $t (dpkg-dev, debhelper, lintian)"
+done
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+for p in "${pkgs[@]}"; do
+	! installed "$p" || skip "$p is installed already: this test installs and removes its own"
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/damonc-deb.XXXXXX")
+ours=
+cleanup() {
+	# remove what this test installed, whatever happened
+	if [ -n "$ours" ]; then
+		dpkg_locked --purge "${pkgs[@]}" >/dev/null 2>&1 || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# dpkg ARGS, again while another dpkg holds its lock (a loaded CI machine), for up to 2 min
+dpkg_locked() {
+	local out
+	for _ in $(seq 1 60); do
+		if out=$(dpkg "$@" 2>&1); then
+			echo "$out"
+			return 0
+		fi
+		grep -qi 'lock' <<<"$out" || { echo "$out"; return 1; }
+		sleep 2
+	done
+	echo "$out"
+	return 1
+}
+
+mkdir "$work/src"
+tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$work/src" -xf -
+cd "$work/src"
+unmet=$(dpkg-checkbuilddeps 2>&1) || skip "build dependencies missing: ${unmet#*: }"
+dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1 ||
+	{ tail -n 40 "$work/build.log"; fail "dpkg-buildpackage"; }
+cd "$work"
+debs=()
+for p in "${pkgs[@]}"; do
+	f=("$p"_*.deb)
+	[ -e "${f[0]}" ] || fail "no $p package built: $(ls)"
+	debs+=("$work/${f[0]}")
+done
+if ! lintian --fail-on error,warning --no-tag-display-limit ./*.changes >"$work/lintian.log" 2>&1
+then
+	grep -v 'running with root privileges' "$work/lintian.log"
+	fail "lintian reports errors or warnings (above)"
+fi
+
+ours=1
+dpkg_locked -i "${debs[@]}" >"$work/install.log" || { cat "$work/install.log"; fail "dpkg -i"; }
+for p in "${pkgs[@]}"; do
+	installed "$p" || fail "$p is not installed after dpkg -i"
+done
+[ "$(/usr/bin/damonc --version)" = "damonc $(dpkg-query -W -f='${Version}' damonc)" ] ||
+	fail "the installed damonc: $(/usr/bin/damonc --version)"
+/usr/bin/damonc --list-cmds | grep -qx status || fail "the installed damonc does not list its commands"
+/usr/bin/damon-emu --help >/dev/null 2>&1 || fail "the installed damon-emu does not run"
+[ "$(pkg-config --modversion libdamonctl)" = "$(dpkg-query -W -f='${Version}' libdamonctl-dev)" ] ||
+	fail "pkg-config does not find the installed libdamonctl"
+[ -f /lib/systemd/system/damonc-agent.service ] || fail "no /lib/systemd/system/damonc-agent.service"
+[ -f /usr/share/man/man3/damonctl_tree_free.3.gz ] || fail "no libdamonctl(3) page links"
+[ -f /usr/share/damonc/schema/damonc-status.schema.json ] || fail "no JSON Schemas"
+! pgrep -x damonc >/dev/null || fail "installing started a damonc process"
+
+dpkg_locked --purge "${pkgs[@]}" >"$work/remove.log" || { cat "$work/remove.log"; fail "dpkg --purge"; }
+ours=
+for p in "${pkgs[@]}"; do
+	! installed "$p" || fail "$p is still installed after dpkg --purge"
+done
+for f in /usr/bin/damonc /usr/bin/damon-emu /lib/systemd/system/damonc-agent.service \
+	/usr/include/damonctl /usr/share/damonc; do
+	[ ! -e "$f" ] || fail "left behind: $f"
+done
+echo "ok: 4 packages built, lintian clean, installed and removed"

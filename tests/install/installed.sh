@@ -1,0 +1,73 @@
+#!/bin/bash
+# What 'meson install' puts where, into a scratch DESTDIR: the programs, the library with its
+# header and pkg-config file, every man page (damon-emu(1) and the libdamonctl(3) pages and
+# their links included), the completions, the JSON Schemas, and the systemd unit under the
+# prefix (systemd's directory for it, or -Dsystemdsystemunitdir), not in /lib whatever the
+# prefix. Then libdamonctl(3)'s EXAMPLE, taken from the page, is built against the
+# installed library through pkg-config and run.
+#   installed.sh BUILD_DIR SOURCE_DIR PREFIX LIBDIR MANDIR UNITDIR_OPTION CC...
+set -euo pipefail
+build=$1 src=$2 prefix=$3 libdir=$4 mandir=$5 unitdir_opt=$6
+shift 6
+cc=("$@")
+dest=$(mktemp -d "${TMPDIR:-/tmp}/damonc-install.XXXXXX")
+trap 'rm -rf "$dest"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+meson install -C "$build" --no-rebuild --destdir "$dest" --quiet >"$dest.log" 2>&1 ||
+	{ cat "$dest.log"; rm -f "$dest.log"; echo "FAIL: meson install"; exit 1; }
+rm -f "$dest.log"
+root=$dest$prefix
+for f in bin/damonc include/damonctl/damonctl.h "$libdir/libdamonctl.so.0" \
+	"$libdir/pkgconfig/libdamonctl.pc" share/bash-completion/completions/damonc \
+	share/zsh/vendor-completions/_damonc share/fish/vendor_completions.d/damonc.fish; do
+	[ -e "$root/$f" ] || bad "not installed: $prefix/$f"
+done
+[ ! -x "$build/emu/damon-emu" ] || [ -e "$root/bin/damon-emu" ] || bad "damon-emu not installed"
+# every man page built, and damon-emu(1) with the emulator
+for page in "$build"/man/*.[0-9]; do
+	p=$(basename "$page")
+	[ -e "$root/$mandir/man${p##*.}/$p" ] || bad "man page not installed: $p"
+done
+[ ! -x "$build/emu/damon-emu" ] || [ -e "$root/$mandir/man1/damon-emu.1" ] ||
+	bad "damon-emu.1 not installed"
+for s in "$src"/docs/schema/*.schema.json; do
+	[ -e "$root/share/damonc/schema/$(basename "$s")" ] || bad "schema not installed: $s"
+done
+unit=$(cd "$dest" && find . -name damonc-agent.service | sed 's|^\.||')
+if [ -n "$unitdir_opt" ]; then
+	[ "$unit" = "$unitdir_opt/damonc-agent.service" ] || bad "the unit is at $unit, not in $unitdir_opt"
+else
+	[[ $unit == "$prefix"/*/systemd/system/damonc-agent.service ]] ||
+		bad "the unit is at '$unit', outside the prefix $prefix"
+fi
+grep -q "^ExecStart=$prefix/bin/damonc agent" "$dest$unit" || bad "the unit does not run $prefix/bin/damonc"
+
+# the EXAMPLE of libdamonctl(3), built against the installed library
+awk '/^\.SH EXAMPLE/ { s = 1 } s && /^\.EX/ { on = 1; next } on && /^\.EE/ { exit } on' \
+	"$src/man/libdamonctl.3.in" |
+	sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e "s/\\\\(aq/'/g" -e 's/\\&//g' >"$dest/example.c"
+grep -q 'int main' "$dest/example.c" || bad "no EXAMPLE program in libdamonctl(3)"
+export PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_PATH=$root/$libdir/pkgconfig
+# shellcheck disable=SC2046 # pkg-config's words
+if ! "${cc[@]}" -std=c11 -Wall -Wextra -Werror -o "$dest/example" "$dest/example.c" \
+	$(pkg-config --cflags --libs libdamonctl) 2>"$dest/cc.err"; then
+	cat "$dest/cc.err"
+	bad "the EXAMPLE does not build against the installed library"
+else
+	mkdir -p "$dest/sysroot/sys/kernel/mm/damon/admin/kdamonds"
+	echo 0 >"$dest/sysroot/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds"
+	out=$(DAMONC_SYSROOT=$dest/sysroot LD_LIBRARY_PATH=$root/$libdir "$dest/example" $$) ||
+		bad "the EXAMPLE failed: $out"
+	for want in "kdamonds/nr_kdamonds <= 1" "kdamonds/0/contexts/0/targets/0/pid_target <= $$" \
+		"kdamonds/0/contexts/0/schemes/0/action <= pageout"; do
+		grep -qxF "$want" <<<"$out" || bad "the EXAMPLE does not print '$want': $out"
+	done
+	ldd "$dest/example" | grep -q "$root/$libdir/libdamonctl.so.0" ||
+		LD_LIBRARY_PATH=$root/$libdir ldd "$dest/example" | grep -q "$root/$libdir/libdamonctl" ||
+		bad "the EXAMPLE is not linked with the installed library"
+fi
+LD_LIBRARY_PATH=$root/$libdir "$root/bin/damonc" --version >/dev/null || bad "installed damonc does not run"
+[ $fail = 0 ] && echo "ok: installed under $prefix as documented; the EXAMPLE builds and runs"
+exit $fail
