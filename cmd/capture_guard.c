@@ -180,28 +180,47 @@ out:
 	return EXIT_OK;
 }
 
-int capture_guard_recover(struct cli *cli)
+/* damonc's run directory, opened (its path in @dir), or NULL when there is none. */
+static DIR *run_dir(struct damonctl_ctx *ctx, char *dir, size_t size)
 {
-	char dir[4096], path[4400];
-	struct dirent *de;
-	DIR *d;
-	int e = EXIT_OK;
+	if (damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, size) < 0)
+		return NULL;
+	return opendir(dir);
+}
 
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0)
-		return EXIT_OK;
-	d = opendir(dir);
-	if (!d)
-		return EXIT_OK;		/* no state at all: nothing was left */
-	while (!e && (de = readdir(d))) {
+/* The next capture note in @d: 1 with its path in @path and *@ok telling whether it parsed
+ * (into @n, naming the kdamond its file name says), 0 at the end. */
+static int note_next(DIR *d, const char *dir, char *path, size_t size, struct note *n,
+		     bool *ok)
+{
+	struct dirent *de;
+
+	while ((de = readdir(d))) {
 		unsigned int k;
-		struct note n;
 		int end = 0;
 
 		if (sscanf(de->d_name, "capture-%u.json%n", &k, &end) != 1 ||
 		    de->d_name[end] != '\0')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!note_load(path, &n) || n.kdamond != k) {
+		snprintf(path, size, "%s/%s", dir, de->d_name);
+		*ok = note_load(path, n) && n->kdamond == k;
+		return 1;
+	}
+	return 0;
+}
+
+int capture_guard_recover(struct cli *cli)
+{
+	char dir[4096], path[4400];
+	struct note n;
+	bool ok;
+	int e = EXIT_OK;
+	DIR *d = run_dir(cli->ctx, dir, sizeof(dir));
+
+	if (!d)
+		return EXIT_OK;		/* no state at all: nothing was left */
+	while (!e && note_next(d, dir, path, sizeof(path), &n, &ok)) {
+		if (!ok) {
 			warnx_("%s does not parse: removed", path);
 			unlink(path);
 			continue;
@@ -220,27 +239,17 @@ unsigned int capture_guard_leftovers(struct damonctl_ctx *ctx, unsigned int *kda
 				     int *pids, unsigned int max)
 {
 	char dir[4096], path[4400];
-	struct dirent *de;
 	unsigned int nr = 0;
-	DIR *d;
+	struct note n;
+	bool ok;
+	DIR *d = run_dir(ctx, dir, sizeof(dir));
 
-	if (damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0)
-		return 0;
-	d = opendir(dir);
 	if (!d)
 		return 0;
-	while (nr < max && (de = readdir(d))) {
-		unsigned int k;
-		struct note n;
-		int end = 0;
-
-		if (sscanf(de->d_name, "capture-%u.json%n", &k, &end) != 1 ||
-		    de->d_name[end] != '\0')
+	while (nr < max && note_next(d, dir, path, sizeof(path), &n, &ok)) {
+		if (!ok || alive(&n))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!note_load(path, &n) || n.kdamond != k || alive(&n))
-			continue;
-		kdamonds[nr] = k;
+		kdamonds[nr] = n.kdamond;
 		pids[nr++] = n.recorder_pid;
 	}
 	closedir(d);

@@ -21,13 +21,9 @@ trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
 IN=$SYSROOT/in
 mkdir -p "$IN"
 
-# someone's stopped kdamond: a refusal must not touch it either
-A=$ADMIN/kdamonds
-echo 1 >"$A/nr_kdamonds"
-echo 1 >"$A/0/contexts/nr_contexts"
-echo paddr >"$A/0/contexts/0/operations"
-echo 1 >"$A/0/contexts/0/schemes/nr_schemes"
-echo pageout >"$A/0/contexts/0/schemes/0/action"
+# someone's stopped kdamond: a refusal must not touch it either (its files also show which
+# kernel this is: no feature needs probing by writes)
+foreign_kdamond
 # a cgroup hierarchy under the sysroot, so that memcg paths can be looked up
 mkdir -p "$SYSROOT/sys/fs/cgroup/present"
 : >"$SYSROOT/sys/fs/cgroup/cgroup.controllers"
@@ -44,6 +40,10 @@ mkfifo "$FA/0/state"
 NOTREE=$SYSROOT/notree	# a DAMON directory without nr_kdamonds
 mkdir -p "$NOTREE/sys/kernel/mm/damon/admin/kdamonds" "$NOTREE/run"
 ln -s /proc "$NOTREE/proc"
+EMPTY=$SYSROOT/empty	# a DAMON tree without kdamonds
+mkdir -p "$EMPTY/sys/kernel/mm/damon/admin/kdamonds" "$EMPTY/run"
+echo 0 >"$EMPTY/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds"
+ln -s /proc "$EMPTY/proc"
 
 cfg() {	# cfg NAME CONTENT: a file in $IN holding CONTENT exactly (printf %b escapes)
 	printf '%b' "$2" >"$IN/$1"
@@ -55,6 +55,7 @@ tree_cfg() {	# damonc's schema with one kdamond whose context is $1
 big=$IN/big.json
 { printf '['; head -c 5000000 /dev/zero | tr '\0' '0' | sed 's/0/0,/g'; printf '0]'; } >"$big"
 mkdir -p "$IN/dir"
+"${GEN_RECORD:?GEN_RECORD is not set}" --snapshots 3 --regions 4 >"$IN/rec"
 
 limit_memory=true
 if ldd "$DR" 2>/dev/null | grep -q libasan || [ -n "${ASAN_OPTIONS:-}" ]; then
@@ -68,7 +69,7 @@ snapshot() {
 	echo "--- run"
 	(cd "$SYSROOT/run" && find . -path ./damon-emu.log -prune -o -printf '%P %s\n' | LC_ALL=C sort)
 	echo "--- fake"
-	(cd "$SYSROOT" && find fake notree -printf '%P %y %s\n' | LC_ALL=C sort)
+	(cd "$SYSROOT" && find fake notree empty -printf '%P %y %s\n' | LC_ALL=C sort)
 }
 before=$(snapshot)
 
@@ -113,6 +114,8 @@ case_() {
 case_ 2 "--kdamond 3: there is 1 kdamond" status --kdamond 3
 case_ 2 "--kdamond 1: there is 1 kdamond" status --kdamond 1 --json
 case_ 2 "--kdamond 7: there is 1 kdamond" status --kdamond 7 --regions
+case_ 2 "--kdamond 0: there are 0 kdamonds" --sysroot "$EMPTY" status --kdamond 0
+case_ 2 "--kdamond 0: there are 0 kdamonds" --sysroot "$EMPTY" status --kdamond 0 --json
 # 2 configs whose top is not an object (json-c aborted)
 case_ 2 "found an array" start -c "$(cfg list.json '[]')"
 case_ 2 "found a number" start -c "$(cfg num.json '42')"
@@ -135,6 +138,7 @@ case_ 1 "not a regular file" --sysroot "$FAKE" status
 case_ 1 "not a regular file" --sysroot "$FAKE" status --json
 case_ 1 "not a regular file" --sysroot "$FAKE" features
 case_ 1 "not a regular file" --sysroot "$FAKE" stop --all
+case_ 1 "not a regular file" --sysroot "$FAKE" report hugepage
 # 8 a command that cannot run: refused before anything is written
 case_ 2 "cannot run '/nonexistent/cmd': No such file" start --action stat -- /nonexistent/cmd
 case_ 2 "cannot run 'no-such-command-damonc': No such file" start --action stat -- no-such-command-damonc
@@ -147,6 +151,14 @@ case_ 1 "writing the output: No space left on device" ">/dev/full" --json status
 case_ 1 "writing the output: No space left on device" ">/dev/full" report hugepage
 case_ 1 "writing the output: No space left on device" ">/dev/full" \
 	start --pid "$target" --action stat --dry-run
+case_ 1 "writing the output: No space left on device" ">/dev/full" report access -i "$IN/rec"
+case_ 1 "writing the output: No space left on device" ">/dev/full" report wss -i "$IN/rec"
+case_ 1 "writing the output: No space left on device" ">/dev/full" report access -i "$IN/rec" --json
+# 9 a feature this kernel lacks, told from the files kdamond 0 shows: exit 3, nothing written
+if [ "$PROFILE" = 6.12 ]; then
+	case_ 3 "action 'collapse' needs the collapse action" \
+		start --pid "$target" --action collapse --no-fallback
+fi
 # 12 not one strict JSON document
 case_ 2 "'x' after the end of the document" start -c "$(cfg trail.json '{"kdamonds": []}xyz')"
 case_ 2 "'{' after the end of the document" start -c "$(cfg two.json '{"kdamonds": []}\n{"kdamonds": []}')"

@@ -37,6 +37,18 @@ wait_until() {
 	fail "timed out after ${limit}s (of a fair share of the CPUs) waiting for: $*"
 }
 
+# foreign_kdamond: kdamond 0 stopped, someone else's, with a configuration of its own
+# (a paddr context with one pageout scheme): what a damonc command must leave alone.
+foreign_kdamond() {
+	local a=$ADMIN/kdamonds
+	echo 1 >"$a/nr_kdamonds"
+	echo 1 >"$a/0/contexts/nr_contexts"
+	echo paddr >"$a/0/contexts/0/operations"
+	echo 1 >"$a/0/contexts/0/schemes/nr_schemes"
+	echo pageout >"$a/0/contexts/0/schemes/0/action"
+	echo 4096 >"$a/0/contexts/0/schemes/0/access_pattern/sz/min"
+}
+
 # kdamond_state K: kdamonds/K/state, read again while DAMON's sysfs lock is busy (a read of
 # state takes it with a trylock, and the agent's tried-regions updates hold it a moment).
 kdamond_state() {

@@ -52,15 +52,6 @@ started_entries() {
 	if [ -f "$RUN/kdamonds.json" ]; then grep -c '"kdamond":' "$RUN/kdamonds.json"; else echo 0; fi
 }
 
-foreign_kdamond() {	# someone's stopped kdamond with a configuration of its own
-	echo 1 >"$A/nr_kdamonds"
-	echo 1 >"$A/0/contexts/nr_contexts"
-	echo paddr >"$A/0/contexts/0/operations"
-	echo 1 >"$A/0/contexts/0/schemes/nr_schemes"
-	echo pageout >"$A/0/contexts/0/schemes/0/action"
-	echo 4096 >"$A/0/contexts/0/schemes/0/access_pattern/sz/min"
-}
-
 fresh() {	# a new tree, no damonc state
 	emu_reset
 	rm -rf "$RUN"
