@@ -30,4 +30,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) build-clang build-asan
+	rm -rf $(BUILD) build-clang build-asan build-fuzz

@@ -11,6 +11,7 @@
 #include "capture.h"
 #include "capture_guard.h"
 #include "capture_trace.h"
+#include "journal.h"
 #include "started.h"
 
 #define MAX_CAPTURE_SCHEMES 64
@@ -282,19 +283,28 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 	struct started st;
 	unsigned int i;
 	bool ours;
-	int r;
+	int r, lock;
 
 	if (!c)
 		return lib_error(cli, -ENOMEM, "starting the capture");
 	c->cli = cli;
 	c->o = *o;
-	r = capture_guard_recover(cli);
+	/* installing a capture scheme is a change like start's and tune's: one at a time, and
+	 * after what killed damonc commands left is undone */
+	lock = started_lock(cli->ctx);
+	if (lock < 0) {
+		free(c);
+		return lib_error(cli, lock, "locking damonc's run directory");
+	}
+	r = recover_leftovers(cli);
 	if (r) {
+		started_unlock(lock);
 		free(c);
 		return r;
 	}
 	r = damonctl_tree_read(cli->ctx, &c->orig);
 	if (r) {
+		started_unlock(lock);
 		free(c);
 		return lib_error(cli, r, "reading the DAMON tree");
 	}
@@ -409,11 +419,13 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		c->pending[0].json = c->config_json;
 		c->nr_pending = 1;
 	}
+	started_unlock(lock);
 	*out = c;
 	return 0;
 fail_started:
 	started_free(&st);
 fail:
+	started_unlock(lock);
 	damonctl_features_free(c->f);
 	damonctl_tree_free(c->orig);
 	free(c->config_json);
@@ -698,6 +710,8 @@ int capture_finish(struct capture *c)
 				     DAMONCTL_CMD_CLEAR_SCHEMES_TRIED_REGIONS);
 	damonctl_clear_error(c->cli->ctx);
 	if (c->installed) {
+		int lock = started_lock(c->cli->ctx);
+
 		orig = damonctl_tree_kdamond(c->orig, c->kdamond);
 		r = damonctl_kdamond_read(c->cli->ctx, c->kdamond, &now);
 		/* one that stopped or was restarted meanwhile gets its files staged only */
@@ -713,6 +727,7 @@ int capture_finish(struct capture *c)
 		else
 			capture_guard_remove(c->cli->ctx, c->kdamond);
 		damonctl_kdamond_free(now);
+		started_unlock(lock);
 	}
 	for (i = 0; i < c->nr_cs; i++)
 		free(c->cs[i].regions);

@@ -9,9 +9,11 @@
 
 #include "capture.h"
 #include "capture_guard.h"
+#include "journal.h"
 
 struct note {
 	int recorder_pid;
+	unsigned long long recorder_starttime;	/* a reused pid is not the recorder */
 	unsigned int kdamond;
 	int kdamond_pid;
 	unsigned int first, nr;
@@ -38,6 +40,8 @@ int capture_guard_write(struct damonctl_ctx *ctx, unsigned int kdamond, int kdam
 	}
 	json_object_object_add(root, "format_version", json_object_new_int(1));
 	json_object_object_add(root, "recorder_pid", json_object_new_int((int)getpid()));
+	json_object_object_add(root, "recorder_starttime",
+			       json_object_new_uint64(process_starttime((int)getpid())));
 	json_object_object_add(root, "kdamond", json_object_new_int((int)kdamond));
 	json_object_object_add(root, "kdamond_pid", json_object_new_int(kdamond_pid));
 	json_object_object_add(root, "first_scheme", json_object_new_int((int)first));
@@ -64,12 +68,14 @@ static int get_int(json_object *root, const char *key)
 
 static bool note_load(const char *path, struct note *n)
 {
-	json_object *root;
+	json_object *root, *v;
 	int kd, first, nr;
 
 	if (read_json_file(path, &root) || !root)
 		return false;
 	n->recorder_pid = get_int(root, "recorder_pid");
+	n->recorder_starttime = json_object_object_get_ex(root, "recorder_starttime", &v) ?
+		json_object_get_uint64(v) : 0;
 	kd = get_int(root, "kdamond");
 	n->kdamond_pid = get_int(root, "kdamond_pid");
 	first = get_int(root, "first_scheme");
@@ -83,27 +89,43 @@ static bool note_load(const char *path, struct note *n)
 	return true;
 }
 
-static bool alive(int pid)
+static bool alive(const struct note *n)
 {
-	return pid == (int)getpid() || !kill(pid, 0) || errno == EPERM;
+	return n->recorder_pid == (int)getpid() ||
+	       process_alive(n->recorder_pid, n->recorder_starttime);
 }
 
-/* Whether the schemes the note names are still there, last, and capture schemes. */
+/* Whether the schemes after the kdamond's own are what a recorder adds: `stat` without
+ * quota, goals or watermarks. A recorder killed while staging leaves them half-written
+ * (access pattern and filters not yet set), so those are not looked at. */
+static bool capture_like(const struct damonctl_scheme *s)
+{
+	return !strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION), "stat") &&
+	       !damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_MS) &&
+	       !damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES) && !damonctl_scheme_nr_goals(s) &&
+	       !strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC), "none");
+}
+
+/* Whether what the note names is still there: the kdamond as the recorder found it (same
+ * pid, its own schemes before the capture schemes) and only capture-like schemes after. */
 static bool still_installed(const struct damonctl_kdamond *k, const struct note *n)
 {
 	struct damonctl_context *c = damonctl_kdamond_nr_contexts(k) == 1 ?
 		damonctl_kdamond_context(k, 0) : NULL;
+	bool running = !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on");
 	unsigned int i;
 
-	if (!c || damonctl_context_nr_schemes(c) != n->first + n->nr)
+	if (!c || damonctl_context_nr_schemes(c) < n->first ||
+	    (running && damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID) != n->kdamond_pid))
 		return false;
-	for (i = n->first; i < n->first + n->nr; i++)
-		if (!capture_pattern_all(damonctl_context_scheme(c, i), 1))
+	for (i = n->first; i < damonctl_context_nr_schemes(c); i++)
+		if (!capture_like(damonctl_context_scheme(c, i)))
 			return false;
 	return true;
 }
 
-/* Remove the capture schemes of @n from the kdamond; an exit code. */
+/* Remove the capture schemes of @n from the kdamond (staged, and committed if it runs);
+ * an exit code. */
 static int undo(struct cli *cli, const struct note *n)
 {
 	struct damonctl_kdamond *now = NULL, *want = NULL;
@@ -121,14 +143,28 @@ static int undo(struct cli *cli, const struct note *n)
 	}
 	if (!still_installed(now, n)) {
 		warnx_("kdamond %u: record (pid %d) ended without removing its capture scheme, "
-		       "but the kdamond's schemes have changed since: left them alone",
+		       "but the kdamond has changed since: left it alone",
 		       n->kdamond, n->recorder_pid);
 		goto out;
 	}
 	c = damonctl_kdamond_context(want, 0);
-	for (i = n->first + n->nr; i-- > n->first;)
+	for (i = damonctl_context_nr_schemes(c); i-- > n->first;)
 		damonctl_context_remove_scheme(c, i);
-	r = damonctl_kdamond_commit(cli->ctx, want, now, DAMONCTL_COMMIT_F_FULL, NULL);
+	/* running: commit even when the staged files are already back, since the running
+	 * configuration may still hold the capture scheme (killed before its commit) */
+	if (!strcmp(damonctl_kdamond_get_str(now, DAMONCTL_KDAMOND_STATE), "on")) {
+		r = damonctl_kdamond_commit(cli->ctx, want, now, DAMONCTL_COMMIT_F_FULL, NULL);
+		if (!r && damonctl_context_nr_schemes(c) ==
+			  damonctl_context_nr_schemes(damonctl_kdamond_context(now, 0)))
+			r = damonctl_kdamond_cmd(cli->ctx, n->kdamond, DAMONCTL_CMD_COMMIT);
+	} else {
+		r = damonctl_kdamond_stage(cli->ctx, want, now);
+	}
+	if (!r) {
+		/* and the region directories its snapshots made the kernel create */
+		damonctl_kdamond_cmd(cli->ctx, n->kdamond, DAMONCTL_CMD_CLEAR_SCHEMES_TRIED_REGIONS);
+		damonctl_clear_error(cli->ctx);
+	}
 	if (r) {
 		r = lib_error(cli, r, "removing the capture scheme that record (pid %d) left on "
 			      "kdamond %u", n->recorder_pid, n->kdamond);
@@ -144,33 +180,52 @@ out:
 	return EXIT_OK;
 }
 
-int capture_guard_recover(struct cli *cli)
+/* damonc's run directory, opened (its path in @dir), or NULL when there is none. */
+static DIR *run_dir(struct damonctl_ctx *ctx, char *dir, size_t size)
 {
-	char dir[4096], path[4400];
-	struct dirent *de;
-	DIR *d;
-	int e = EXIT_OK;
+	if (damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, size) < 0)
+		return NULL;
+	return opendir(dir);
+}
 
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0)
-		return EXIT_OK;
-	d = opendir(dir);
-	if (!d)
-		return EXIT_OK;		/* no state at all: nothing was left */
-	while (!e && (de = readdir(d))) {
+/* The next capture note in @d: 1 with its path in @path and *@ok telling whether it parsed
+ * (into @n, naming the kdamond its file name says), 0 at the end. */
+static int note_next(DIR *d, const char *dir, char *path, size_t size, struct note *n,
+		     bool *ok)
+{
+	struct dirent *de;
+
+	while ((de = readdir(d))) {
 		unsigned int k;
-		struct note n;
 		int end = 0;
 
 		if (sscanf(de->d_name, "capture-%u.json%n", &k, &end) != 1 ||
 		    de->d_name[end] != '\0')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!note_load(path, &n) || n.kdamond != k) {
+		snprintf(path, size, "%s/%s", dir, de->d_name);
+		*ok = note_load(path, n) && n->kdamond == k;
+		return 1;
+	}
+	return 0;
+}
+
+int capture_guard_recover(struct cli *cli)
+{
+	char dir[4096], path[4400];
+	struct note n;
+	bool ok;
+	int e = EXIT_OK;
+	DIR *d = run_dir(cli->ctx, dir, sizeof(dir));
+
+	if (!d)
+		return EXIT_OK;		/* no state at all: nothing was left */
+	while (!e && note_next(d, dir, path, sizeof(path), &n, &ok)) {
+		if (!ok) {
 			warnx_("%s does not parse: removed", path);
 			unlink(path);
 			continue;
 		}
-		if (alive(n.recorder_pid))
+		if (alive(&n))
 			continue;	/* a capture in progress */
 		e = undo(cli, &n);
 		if (!e)
@@ -178,4 +233,25 @@ int capture_guard_recover(struct cli *cli)
 	}
 	closedir(d);
 	return e;
+}
+
+unsigned int capture_guard_leftovers(struct damonctl_ctx *ctx, unsigned int *kdamonds,
+				     int *pids, unsigned int max)
+{
+	char dir[4096], path[4400];
+	unsigned int nr = 0;
+	struct note n;
+	bool ok;
+	DIR *d = run_dir(ctx, dir, sizeof(dir));
+
+	if (!d)
+		return 0;
+	while (nr < max && note_next(d, dir, path, sizeof(path), &n, &ok)) {
+		if (!ok || alive(&n))
+			continue;
+		kdamonds[nr] = n.kdamond;
+		pids[nr++] = n.recorder_pid;
+	}
+	closedir(d);
+	return nr;
 }

@@ -19,5 +19,9 @@ int capture_guard_write(struct damonctl_ctx *ctx, unsigned int kdamond, int kdam
 void capture_guard_remove(struct damonctl_ctx *ctx, unsigned int kdamond);
 /* Undo what dead recorders left on any kdamond, saying so on stderr; an exit code. */
 int capture_guard_recover(struct cli *cli);
+/* The notes of dead recorders, not yet undone: kdamond and recorder pid, at most @max;
+ * returns how many. Reads only. */
+unsigned int capture_guard_leftovers(struct damonctl_ctx *ctx, unsigned int *kdamonds,
+				     int *pids, unsigned int max);
 
 #endif

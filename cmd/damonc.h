@@ -84,6 +84,13 @@ extern const struct cmd *const damonc_cmds[];
 void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt *const *tables,
 		size_t nr_tables);
 
+/* @s with control characters and bytes that are not UTF-8 written as \n, \t, \xHH (a value
+ * from a file, the command line or the tree is shown, never acted on by a terminal), cut to
+ * fit @size; returns the length. */
+size_t safe_text(const char *s, char *buf, size_t size);
+/* The same, returning @buf (NULL @s reads as ""), for printf arguments. */
+const char *safe_str(const char *s, char *buf, size_t size);
+
 /* Options whose metavar lists their values ("text|raw|png|svg"): that list is the one
  * parsing, help and completion use. opt_choice_name: the i-th choice (@len: its length) or
  * NULL; opt_choice: the index of @arg among the choices of option @key of @table, or -1
@@ -91,7 +98,8 @@ void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt 
 const char *opt_choice_name(const struct opt *o, unsigned int i, size_t *len);
 int opt_choice(const struct cli *cli, const struct opt *table, int key, const char *arg);
 
-/* Messages. All go to stderr; stdout carries only results. */
+/* Messages. All go to stderr; stdout carries only results. Values in them are shown through
+ * safe_text(). */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "damonc CMD: <msg>" and return EXIT_USAGE. */
 int usage_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -113,6 +121,10 @@ int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *
  * otherwise, unless --json=pretty or --json=compact said which; slashes are not escaped. */
 #define DAMONC_JSON_FORMAT_VERSION 1
 json_object *json_doc_new(void);
+/* fflush(@f), keeping the errno of the first failure in output_errno for main's message:
+ * 0, or -1 when the output failed (now or earlier). */
+int output_flush(FILE *f);
+extern int output_errno;
 int json_doc_print(json_object *doc);	/* prints and frees */
 /* json-c's flags for a document in that style, going to stdout or (!@to_stdout) a file. */
 int json_doc_flags(bool to_stdout);
@@ -129,10 +141,20 @@ const char *fmt_time(uint64_t us, char *buf, size_t size);
 const char *fmt_size(uint64_t bytes, char *buf, size_t size);
 const char *fmt_bp(uint64_t bp, char *buf, size_t size);
 
-/* Read a whole file or stdin ("-") into a NUL-terminated buffer; -errno. */
+/* Inputs (config files, stdin) are bounded: a generous limit, far above any real config. */
+#define DAMONC_MAX_INPUT (4u << 20)
+/* Read a whole regular file or stdin ("-") of at most @max bytes into a NUL-terminated buffer
+ * (@len: its length, or NULL); -errno: -EISDIR, -ENODEV (a FIFO, socket or device: refused
+ * before reading, since it may block or never end), -EFBIG (above @max), -EILSEQ (NUL bytes:
+ * not text) or the system's. */
+int read_input(const char *path, size_t max, char **out, size_t *len);
+/* read_input() with DAMONC_MAX_INPUT. */
 int read_all(const char *path, char **out);
+/* Say why @path (given to option @opt, e.g. "-c") could not be read; the exit code: 2 for
+ * what the user named wrongly, 1 for I/O errors. */
+int input_error(const struct cli *cli, const char *opt, const char *path, int err);
 /* Parse a JSON file of damonc's own state: 0 with *root NULL when it does not exist,
- * -EBADMSG when it does not parse. */
+ * -EBADMSG when it is not one strict JSON object. */
 int read_json_file(const char *path, json_object **root);
 /* mkdir -p; -errno. */
 int make_dirs(const char *path);

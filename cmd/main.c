@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "damonc.h"
+#include "journal.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
 	cmd_agent, cmd_record, cmd_metrics;
@@ -381,7 +382,26 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 	}
 	damonctl_set_log(cli->ctx, log_to_stderr, NULL,
 			 cli->verbose ? DAMONCTL_LOG_DEBUG : DAMONCTL_LOG_WARN);
+	journal_attach(cli);
 	return c->run(cli, argc - optind, argv + optind);
+}
+
+/* A result that could not be written is a failure, said once, whatever the command thought:
+ * `damonc features >/dev/full` must not exit 0. A reader that went away (EPIPE) is not an
+ * error worth a message. */
+static int finish_output(const struct cli *cli, int r)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err = errno ? errno : output_errno ? output_errno : EIO;
+	if (!err && fclose(stdout) == EOF && errno != EBADF)
+		err = errno;
+	if (!err || err == EPIPE)
+		return r;
+	fprintf(stderr, "damonc: %s: writing the output: %s\n", cli->cmd_name, strerror(err));
+	return r ? r : EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -403,6 +423,9 @@ int main(int argc, char **argv)
 			cli.verbose++;
 		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
 			cli.sysroot = argv[++i];
+		} else if (!strcmp(argv[i], "--sysroot")) {
+			fprintf(stderr, "damonc: option '--sysroot' needs a value (a directory)\n");
+			return EXIT_USAGE;
 		} else if (!strncmp(argv[i], "--sysroot=", 10)) {
 			cli.sysroot = argv[i] + 10;
 		} else if (!strcmp(argv[i], "--version")) {
@@ -497,5 +520,5 @@ int main(int argc, char **argv)
 	}
 	r = run_cmd(&cli, c, argc - cmd_at, argv + cmd_at);
 	damonctl_free(cli.ctx);
-	return r;
+	return finish_output(&cli, r);
 }

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record_io.h"
@@ -71,9 +72,20 @@ int record_in_open(struct cli *cli, const char *path, bool rewind, struct record
 						   strerror(-r)), EXIT_FAIL;
 		}
 	} else {
+		struct stat st;
+
 		in->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (in->fd < 0)
 			return usage_error(cli, "-i '%s': %s", path, strerror(errno));
+		/* a record is a file or a stream (a FIFO from 'damonc record -o'); a directory
+		 * or a device is a mistake in the command line */
+		if (!fstat(in->fd, &st) && (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) ||
+					    S_ISBLK(st.st_mode))) {
+			close(in->fd);
+			in->fd = -1;
+			return usage_error(cli, "-i '%s': %s", path, S_ISDIR(st.st_mode) ?
+					   "is a directory" : "is a device, not a record");
+		}
 	}
 	r = damonctl_rec_reader_new(in->fd, &in->r, why, sizeof(why));
 	if (r) {

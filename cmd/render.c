@@ -13,6 +13,8 @@
 #define SG(s, a) damonctl_scheme_get(s, DAMONCTL_SCHEME_##a)
 #define SH(s, a) damonctl_scheme_has(s, DAMONCTL_SCHEME_##a)
 #define CG(c, a) damonctl_context_get(c, DAMONCTL_CONTEXT_##a)
+/* A string from the tree, shown safely (no escape sequence reaches the terminal). */
+#define SAFE(s) safe_str((s), (char[1024]){ 0 }, 1024)
 
 static void print_range_size(FILE *out, uint64_t lo, uint64_t hi)
 {
@@ -88,7 +90,7 @@ static void print_quota(FILE *out, const struct damonctl_scheme *s)
 		size_t n = strlen(metric);
 		bool bp = n > 3 && !strcmp(metric + n - 3, "_bp");
 
-		fprintf(out, "      goal %u: %s target %" PRIu64, i, metric, tv);
+		fprintf(out, "      goal %u: %s target %" PRIu64, i, SAFE(metric), tv);
 		if (bp)
 			fprintf(out, " (%s)", fmt_bp(tv, a, sizeof(a)));
 		if (!strcmp(metric, "user_input"))
@@ -97,11 +99,12 @@ static void print_quota(FILE *out, const struct damonctl_scheme *s)
 			fprintf(out, ", node %" PRId64, damonctl_goal_get_int(g, DAMONCTL_GOAL_NID));
 		if (damonctl_goal_has(g, DAMONCTL_GOAL_PATH) &&
 		    *damonctl_goal_get_str(g, DAMONCTL_GOAL_PATH))
-			fprintf(out, ", memcg %s", damonctl_goal_get_str(g, DAMONCTL_GOAL_PATH));
+			fprintf(out, ", memcg %s", SAFE(damonctl_goal_get_str(g, DAMONCTL_GOAL_PATH)));
 		fprintf(out, "\n");
 	}
 	if (nr && SH(s, QUOTA_GOAL_TUNER))
-		fprintf(out, "      goal tuner: %s\n", damonctl_scheme_get_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER));
+		fprintf(out, "      goal tuner: %s\n",
+			SAFE(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER)));
 }
 
 static void print_filters(FILE *out, const struct damonctl_scheme *s)
@@ -123,9 +126,10 @@ static void print_filters(FILE *out, const struct damonctl_scheme *s)
 			char a[32], b[32];
 
 			fprintf(out, "      filter %s %u: %s %s%s", dirs[d].name, i,
-				allow ? "allow" : "reject", matching ? "" : "non-", type);
+				allow ? "allow" : "reject", matching ? "" : "non-", SAFE(type));
 			if (!strcmp(type, "memcg"))
-				fprintf(out, " %s", damonctl_filter_get_str(f, DAMONCTL_FILTER_MEMCG_PATH));
+				fprintf(out, " %s",
+					SAFE(damonctl_filter_get_str(f, DAMONCTL_FILTER_MEMCG_PATH)));
 			else if (!strcmp(type, "addr"))
 				fprintf(out, " [0x%" PRIx64 ", 0x%" PRIx64 ")",
 					damonctl_filter_get(f, DAMONCTL_FILTER_ADDR_START),
@@ -183,7 +187,7 @@ static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned in
 {
 	char a[32], b[32], c[32];
 
-	fprintf(out, "    scheme %u: %s", i, damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION));
+	fprintf(out, "    scheme %u: %s", i, SAFE(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION)));
 	if (SH(s, TARGET_NID) && damonctl_scheme_get_int(s, DAMONCTL_SCHEME_TARGET_NID) >= 0)
 		fprintf(out, " to node %" PRId64, damonctl_scheme_get_int(s, DAMONCTL_SCHEME_TARGET_NID));
 	if (SH(s, APPLY_INTERVAL_US) && SG(s, APPLY_INTERVAL_US))
@@ -194,7 +198,7 @@ static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned in
 	if (strcmp(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC), "none"))
 		fprintf(out, "      watermarks: %s every %s, high %" PRIu64 ", mid %" PRIu64
 			", low %" PRIu64 " permil\n",
-			damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC),
+			SAFE(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC)),
 			fmt_time(SG(s, WMARKS_INTERVAL_US), c, sizeof(c)), SG(s, WMARKS_HIGH),
 			SG(s, WMARKS_MID), SG(s, WMARKS_LOW));
 	print_filters(out, s);
@@ -213,7 +217,8 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 	char a[32], b[32], d[32];
 	unsigned int i, j;
 
-	fprintf(out, "  context %u: %s", ci, damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS));
+	fprintf(out, "  context %u: %s", ci,
+		SAFE(damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS)));
 	if (avail && *avail && damonctl_context_has(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS)) {
 		char list[128], *p;
 
@@ -221,7 +226,7 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 		for (p = list; *p; p++)
 			if (*p == '\n')
 				*p = ',';
-		fprintf(out, " (available: %s)", list);
+		fprintf(out, " (available: %s)", SAFE(list));
 	}
 	if (damonctl_context_has(c, DAMONCTL_CONTEXT_PAUSE) && CG(c, PAUSE))
 		fprintf(out, ", paused");
@@ -266,7 +271,7 @@ void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const cha
 	if (regions == REGIONS_NO_RESULTS)
 		fprintf(out, "kdamond %u", damonctl_kdamond_index(k));
 	else
-		fprintf(out, "kdamond %u: %s", damonctl_kdamond_index(k), state);
+		fprintf(out, "kdamond %u: %s", damonctl_kdamond_index(k), SAFE(state));
 	if (!strcmp(state, "on"))
 		fprintf(out, ", pid %" PRId64, damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID));
 	if (damonctl_kdamond_has(k, DAMONCTL_KDAMOND_REFRESH_MS) &&
@@ -296,10 +301,12 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 		status_print_kdamond(out, k, started && started_owns(started, k) ?
 				     "started by damonc" : "not started by damonc",
 				     all_regions ? REGIONS_ALL : REGIONS_COUNT);
+		if (x && x->leftover && x->leftover(i, x->data))
+			fprintf(out, "  leftover: %s\n", x->leftover(i, x->data));
 		if (x && x->text && started && started_owns(started, k))
 			x->text(out, i, x->data);
 	}
-	return fflush(out) ? -1 : 0;
+	return output_flush(out);
 }
 
 int status_print_json(const struct damonctl_tree *t, const struct started *started, int only,
@@ -313,9 +320,12 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		return -1;
 	doc = json_tokener_parse(text);
 	free(text);
-	if (!doc || !json_object_object_get_ex(doc, "kdamonds", &arr)) {
-		json_object_put(doc);
+	if (!doc)
 		return -1;
+	/* a tree without nr_kdamonds (not DAMON's, or not yet populated) has no kdamond */
+	if (!json_object_object_get_ex(doc, "kdamonds", &arr)) {
+		arr = json_object_new_array();
+		json_object_object_add(doc, "kdamonds", arr);
 	}
 	/* the library's document, plus damonc's own facts per kdamond */
 	n = json_object_array_length(arr);
@@ -328,6 +338,9 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		json_object_object_add(k, "index", json_object_new_int((int)i));
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
 			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
+		if (x && x->leftover && x->leftover((unsigned int)i, x->data))
+			json_object_object_add(k, "damonc_leftover", json_object_new_string(
+				x->leftover((unsigned int)i, x->data)));
 		if (x && x->json && started &&
 		    started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))) {
 			json_object *a = x->json((unsigned int)i, x->data);

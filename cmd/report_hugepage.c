@@ -85,7 +85,9 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 			return usage_error(cli, "--watch '%s': at least 10ms", arg);
 		return 0;
 	case O_COUNT:
-		return parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.count);
+		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.count))
+			return EXIT_USAGE;
+		return ro.count ? 0 : usage_error(cli, "--count '%s': at least 1", arg);
 	case O_REFRESH:
 		ro.refresh = true;
 		return 0;
@@ -875,7 +877,10 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
 	}
 	if (ro.watch_us)
-		return watch(cli);
+		return watch(cli);	/* a process that ends meanwhile is shown as gone */
+	for (unsigned int i = 0; i < ro.nr_pids; i++)
+		if (damonctl_proc_alive(cli->ctx, ro.pids[i]) <= 0)
+			return usage_error(cli, "--pid %d: no such process", ro.pids[i]);
 	rep = malloc(sizeof(*rep));
 	if (!rep)
 		return usage_error(cli, "out of memory");

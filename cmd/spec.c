@@ -266,9 +266,9 @@ static int parse_intervals_goal(struct cli *cli, struct spec *sp, const char *ar
 	for (i = 0; i < 4; i++) {
 		p[i] = s;
 		s = split2(s, ',');
-		if (!s && i < 3)
+		if ((!s && i < 3) || (s && i == 3))
 			return usage_error(cli, "--intervals-goal '%s': expected ACCESS%%,AGGRS,MIN,"
-					   "MAX, 'auto' or 'off'", arg);
+					   "MAX (four values), 'auto' or 'off'", arg);
 	}
 	if (parse_percent_opt(cli, "intervals-goal", p[0], &sp->ig_access_bp) ||
 	    parse_uint_opt(cli, "intervals-goal", p[1], UINT32_MAX, &sp->ig_aggrs) ||
@@ -341,7 +341,12 @@ int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
 		return 1;
 	case K_MIN_AGE:
 		sp->has_age_min = true;
-		return ok1(parse_time_opt(cli, "min-age", arg, &sp->age_min_us));
+		if (parse_time_opt(cli, "min-age", arg, &sp->age_min_us))
+			return EXIT_USAGE;
+		if (sp->age_min_us == DAMONCTL_MAX)
+			return usage_error(cli, "--min-age '%s': no region is ever that old (max is "
+					   "for --max-age)", arg);
+		return 1;
 	case K_MAX_AGE:
 		sp->has_age_max = true;
 		return ok1(parse_time_opt(cli, "max-age", arg, &sp->age_max_us));
@@ -607,6 +612,13 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 
 	if (sp->action && damonctl_scheme_set_str(s, DAMONCTL_SCHEME_ACTION, sp->action))
 		return usage_error(cli, "--action '%s': unknown action", sp->action);
+	if (sp->has_age_min && sp->has_age_max && sp->age_min_us > sp->age_max_us) {
+		char a[32], b[32];
+
+		return usage_error(cli, "--min-age %s exceeds --max-age %s",
+				   fmt_time(sp->age_min_us, a, sizeof(a)),
+				   fmt_time(sp->age_max_us, b, sizeof(b)));
+	}
 
 	/* The access pattern. Fresh schemes match everything by default (the kernel's
 	 * defaults, all zero, match nothing); collapse defaults to hot regions. */
@@ -630,8 +642,9 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 		SSET(s, NR_ACCESSES_MAX, hi >= 10000 ? UINT32_MAX :
 		     damonctl_rate_bp_to_nr_accesses(hi, sample_us, aggr_us, false));
 	}
-	if (sp->has_age_min)
-		SSET(s, AGE_MIN, damonctl_age_us_to_aggrs(sp->age_min_us, aggr_us));
+	if (sp->has_age_min)	/* ages are u32 aggregations in the kernel, as AGE_MAX */
+		SSET(s, AGE_MIN, damonctl_age_us_to_aggrs(sp->age_min_us, aggr_us) > UINT32_MAX ?
+		     UINT32_MAX : damonctl_age_us_to_aggrs(sp->age_min_us, aggr_us));
 	else if (fresh)
 		SSET(s, AGE_MIN, collapse ? damonctl_age_us_to_aggrs(1000000, aggr_us) : 0);
 	if (sp->has_age_max)

@@ -9,15 +9,18 @@
  * any nr_kdamonds write) or reuses a stopped one it started earlier.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
 #include "fallback.h"
+#include "journal.h"
 #include "spec.h"
 #include "started.h"
 #include "status.h"
@@ -33,9 +36,11 @@ static struct {
 	unsigned int nr_regions;
 	const char *config;
 	char *config_doc;
+	char prog[4096];	/* the command to launch, as found in PATH */
 	bool dry_run;
 	bool foreground;
 	bool scope_pid;
+	const char *scope_arg;	/* --goal-scope as given */
 	bool no_fallback;
 	bool follow_children;
 	bool leave_running;
@@ -79,6 +84,8 @@ static int parse_regions(struct cli *cli, const char *arg)
 {
 	char buf[4096], *tok, *save;
 
+	if (!*arg || strlen(arg) >= sizeof(buf))
+		return usage_error(cli, "--regions '%s': expected START-END[,START-END...]", arg);
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *dash = strchr(tok, '-');
@@ -127,6 +134,7 @@ static int start_parse(struct cli *cli, int key, const char *arg)
 		if (strcmp(arg, "system") && strcmp(arg, "pid"))
 			return usage_error(cli, "--goal-scope '%s': expected system or pid", arg);
 		so.scope_pid = !strcmp(arg, "pid");
+		so.scope_arg = arg;
 		return 0;
 	case O_NO_FALLBACK:
 		so.no_fallback = true;
@@ -142,11 +150,10 @@ static int start_parse(struct cli *cli, int key, const char *arg)
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
 }
 
+/* Whether @pid runs (a kernel thread does too: the checks before writing say what it is). */
 static bool pid_alive(struct damonctl_ctx *ctx, int pid)
 {
-	struct damonctl_proc_mem m;
-
-	return damonctl_proc_mem_read(ctx, pid, &m) != -ESRCH;
+	return damonctl_proc_alive(ctx, pid) != 0;
 }
 
 /* Fill kdamond @k (fresh) from the options. */
@@ -177,6 +184,9 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 		for (i = 0; i < so.nr_pids; i++) {
 			if (!pid_alive(cli->ctx, so.pids[i]))
 				return usage_error(cli, "--pid %d: no such process", so.pids[i]);
+			if (so.pids[i] == (int)getpid())
+				return usage_error(cli, "--pid %d: that is this damonc process, which "
+						   "ends as soon as the kdamond runs", so.pids[i]);
 			t = damonctl_context_add_target(c);
 			if (!t)
 				return usage_error(cli, "out of memory");
@@ -219,12 +229,17 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
  * left for the library to report. */
 static void strip_damonc_keys(char **doc)
 {
-	json_object *root = json_tokener_parse(*doc), *arr;
+	json_object *root, *arr;
 	size_t i;
 	char *s;
 
-	if (!root)
+	if (damonctl_json_check(*doc, strlen(*doc), NULL, 0))
 		return;
+	root = json_tokener_parse(*doc);
+	if (!json_object_is_type(root, json_type_object)) {
+		json_object_put(root);
+		return;
+	}
 	json_object_object_del(root, "writes");
 	json_object_object_del(root, "fallbacks");
 	if (json_object_object_get_ex(root, "kdamonds", &arr) &&
@@ -259,7 +274,7 @@ static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsign
 	if (!so.config_doc) {
 		r = read_all(so.config, &so.config_doc);
 		if (r)
-			return usage_error(cli, "-c %s: %s", so.config, strerror(-r));
+			return input_error(cli, "-c", so.config, r);
 		strip_damonc_keys(&so.config_doc);
 	}
 	r = damonctl_tree_from_json(so.config_doc, &cfg, why, sizeof(why));
@@ -349,31 +364,72 @@ static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
 	return EXIT_OK;
 }
 
-/* Fork the command to launch; it waits on a pipe until its kdamond runs. */
-static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd)
+/* Where execvp() would find @name: its path in @out, or -errno. Checked before anything is
+ * written, so that a command that cannot run leaves no kdamond behind. */
+static int find_program(const char *name, char *out, size_t size)
 {
-	int pipefd[2];
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+	int err = -ENOENT;
+
+	if (!*name)
+		return -ENOENT;
+	if (strchr(name, '/')) {
+		if (stat(name, &st))
+			return -errno;
+		if (!S_ISREG(st.st_mode))
+			return S_ISDIR(st.st_mode) ? -EISDIR : -EACCES;
+		if (access(name, X_OK))
+			return -errno;
+		snprintf(out, size, "%s", name);
+		return 0;
+	}
+	for (p = path && *path ? path : "/bin:/usr/bin"; p; p = end ? end + 1 : NULL) {
+		end = strchr(p, ':');
+		snprintf(out, size, "%.*s%s%s", end ? (int)(end - p) : (int)strlen(p), p,
+			 end == p || !*p ? "" : "/", name);
+		if (stat(out, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (!access(out, X_OK))
+			return 0;
+		err = -EACCES;
+	}
+	return err;
+}
+
+/* Fork the command to launch; it waits on a pipe until its kdamond runs. If exec fails all
+ * the same, the child writes its errno to @exec_fd (closed by a successful exec). */
+static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd, int *exec_fd)
+{
+	int pipefd[2], status[2];
 	pid_t pid;
 
-	if (pipe(pipefd))
-		return usage_error(cli, "pipe: %s", strerror(errno));
+	if (pipe2(pipefd, O_CLOEXEC) || pipe2(status, O_CLOEXEC))
+		return usage_error(cli, "pipe: %s", strerror(errno)), EXIT_FAIL;
 	pid = fork();
 	if (pid < 0)
-		return usage_error(cli, "fork: %s", strerror(errno));
+		return usage_error(cli, "fork: %s", strerror(errno)), EXIT_FAIL;
 	if (!pid) {
 		char c;
+		int e;
 
 		close(pipefd[1]);
+		close(status[0]);
 		if (read(pipefd[0], &c, 1) != 1)
 			_exit(127);
 		close(pipefd[0]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "damonc: start: cannot run '%s': %s\n", argv[0], strerror(errno));
+		execvp(so.prog, argv);
+		e = errno;
+		if (write(status[1], &e, sizeof(e)) != sizeof(e))
+			_exit(127);
+		fprintf(stderr, "damonc: start: cannot run '%s': %s\n", argv[0], strerror(e));
 		_exit(127);
 	}
 	close(pipefd[0]);
+	close(status[1]);
 	*child_pid = pid;
 	*go_fd = pipefd[1];
+	*exec_fd = status[0];
 	return 0;
 }
 
@@ -457,6 +513,33 @@ static int build(struct cli *cli, const struct damonctl_tree *have, const struct
 	return k ? build_from_options(cli, k, f) : usage_error(cli, "out of memory");
 }
 
+/* The launched command never ran: stop and remove the kdamonds started for it, and forget
+ * them. */
+static void undo_launch(struct cli *cli, const struct damonctl_tree *have, const unsigned int *idx,
+			unsigned int nr)
+{
+	struct started st;
+	unsigned int i;
+	int lock = started_lock(cli->ctx), r;
+
+	if (lock < 0)
+		return;
+	if (!started_load(cli->ctx, &st)) {
+		for (i = 0; i < nr; i++) {
+			r = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_OFF);
+			if (r && r != -EPERM)
+				lib_error(cli, r, "stopping kdamond %u", idx[i]);
+			started_remove(&st, idx[i]);
+		}
+		started_save(cli->ctx, &st);
+		started_free(&st);
+	}
+	r = damonctl_tree_restore(cli->ctx, have);
+	if (r)
+		lib_error(cli, r, "removing kdamond %u", idx[0]);
+	started_unlock(lock);
+}
+
 static int start_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_tree *have = NULL, *want = NULL;
@@ -465,7 +548,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	struct started started = { 0 };
 	struct fallbacks fbs = { 0 };
 	unsigned int idx[16], nr = 1, i, busy_idx = 0;
-	int r, ret = EXIT_FAIL, child = 0, go_fd = -1, lock = -1;
+	int r, ret = EXIT_FAIL, child = 0, go_fd = -1, exec_fd = -1, lock = -1;
 	bool busy_ours = false, busy;
 	char why[1024];
 
@@ -478,19 +561,42 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				   argv[0]);
 	if (argc && so.dry_run)
 		return usage_error(cli, "--dry-run does not launch commands");
+	if (argc) {
+		r = find_program(argv[0], so.prog, sizeof(so.prog));
+		if (r)
+			return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(-r));
+	}
 	if (so.leave_running && !so.foreground)
 		return usage_error(cli, "--leave-running goes with --foreground (for the background "
 				   "agent: 'damonc agent --leave-running')");
 	if (so.follow_children && so.config)
 		return usage_error(cli, "--follow-children goes with --pid or a command, not -c");
+	if (so.scope_arg) {
+		bool hp_goal = false;
 
-	/* another damonc start could pick the same new kdamond: one at a time */
-	if (!so.dry_run)
+		for (i = 0; i < so.sp.nr_goals; i++)
+			hp_goal |= !strcmp(so.sp.goals[i].metric, "hugepage_mem_bp");
+		if (!hp_goal)
+			return usage_error(cli, "--goal-scope %s: it says where a hugepage_mem_bp "
+					   "goal is measured, and none was given (--goal-bp N)",
+					   so.scope_arg);
+	}
+
+	/* another damonc start could pick the same new kdamond: one at a time; and what a
+	 * killed damonc left goes first (a half-built kdamond, a capture scheme) */
+	if (!so.dry_run) {
 		lock = started_lock(cli->ctx);
+		if (lock < 0)
+			return lib_error(cli, lock, "locking damonc's run directory");
+		recover_leftovers(cli);
+		/* until the kdamonds it starts are recorded as damonc's, its undo record stays:
+		 * killed in between, the next command rolls the start back */
+		journal_hold();
+	}
 	r = damonctl_tree_read(cli->ctx, &have);
 	if (r) {
-		started_unlock(lock);
-		return lib_error(cli, r, "reading the DAMON tree");
+		ret = lib_error(cli, r, "reading the DAMON tree");
+		goto out;
 	}
 	r = damonctl_features_from_tree(cli->ctx, have, &f);
 	if (r) {
@@ -505,7 +611,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 
 	if (argc) {
 		/* the pid must exist for the checks; the command waits for the kdamond */
-		r = launch(cli, argv, &child, &go_fd);
+		r = launch(cli, argv, &child, &go_fd, &exec_fd);
 		if (r) {
 			ret = r;
 			goto out;
@@ -516,10 +622,16 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	/* What the kernel would refuse anyway is bad input, said before any write (a probe
 	 * writes). Missing features are decided below, once they are known. */
 	for (i = 0; i < nr && !r; i++) {
-		r = damonctl_kdamond_check(damonctl_tree_kdamond(want, idx[i]), NULL, why,
-					   sizeof(why));
+		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
+
+		r = damonctl_kdamond_check(k, NULL, why, sizeof(why));
+		if (!r)
+			r = damonctl_kdamond_check_system(cli->ctx, k, why, sizeof(why));
 		if (r) {
-			usage_error(cli, "%s", why);
+			if (so.config)
+				usage_error(cli, "-c %s: %s", so.config, why);
+			else
+				usage_error(cli, "%s", why);
 			r = EXIT_USAGE;
 		}
 	}
@@ -636,6 +748,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	if (r)
 		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "
 		       "--kdamond N", strerror(-r));
+	journal_release(cli);
 	started_unlock(lock);
 	lock = -1;
 
@@ -688,11 +801,21 @@ static int start_run(struct cli *cli, int argc, char **argv)
 			       "started (%s)", strerror(-r));
 	}
 	if (child) {
+		int e = 0;
+
 		ret = wait_child(child);
 		child = 0;
+		/* exec failed after all (the checks raced with a change): its kdamond, which
+		 * stopped with it, goes as if the start had failed */
+		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
+			undo_launch(cli, have, idx, nr);
 	}
 out:
+	if (lock >= 0)
+		journal_release(cli);
 	started_unlock(lock);
+	if (exec_fd >= 0)
+		close(exec_fd);
 	if (child) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);

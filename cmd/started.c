@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The record of kdamonds damonc started (see started.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "started.h"
@@ -17,34 +19,72 @@ static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 	return damonctl_path(ctx, DAMONCTL_BASE_RUN, STARTED_FILE, buf, size);
 }
 
+/* The lock's directory and file, for started_unlock() to tidy (one lock per process). */
+static char lock_dir[4096], lock_path[4200];
+static bool lock_made_dir;
+
 int started_lock(struct damonctl_ctx *ctx)
 {
-	char dir[4096], path[4200];
-	int r = damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)), fd;
+	struct stat a, b;
+	int r = damonctl_path(ctx, DAMONCTL_BASE_RUN, "", lock_dir, sizeof(lock_dir)), fd;
 
 	if (r < 0)
 		return r;
-	r = make_dirs(dir);
+	lock_made_dir = access(lock_dir, F_OK) != 0;
+	r = make_dirs(lock_dir);
 	if (r)
 		return r;
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (flock(fd, LOCK_EX)) {
-		if (errno != EINTR) {
-			r = -errno;
-			close(fd);
-			return r;
+	snprintf(lock_path, sizeof(lock_path), "%s/lock", lock_dir);
+	for (;;) {
+		fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0 && errno == ENOENT && !make_dirs(lock_dir))
+			continue;	/* another damonc removed the empty directory meanwhile */
+		if (fd < 0)
+			return -errno;
+		while (flock(fd, LOCK_EX)) {
+			if (errno != EINTR) {
+				r = -errno;
+				close(fd);
+				return r;
+			}
 		}
+		/* the holder before us may have removed the file (started_unlock): the lock is
+		 * ours only on the file that is still at the path */
+		if (!fstat(fd, &a) && !stat(lock_path, &b) && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
 	}
-	return fd;
+}
+
+/* Whether the run directory holds nothing but the lock. */
+static bool only_lock_left(void)
+{
+	struct dirent *de;
+	bool only = true;
+	DIR *d = opendir(lock_dir);
+
+	if (!d)
+		return false;
+	while (only && (de = readdir(d)))
+		only = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		       !strcmp(de->d_name, "lock");
+	closedir(d);
+	return only;
 }
 
 void started_unlock(int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return;
+	/* damonc remembers nothing here (a refusal, a stop of the last kdamond): it leaves
+	 * nothing either, the directory included when it made it */
+	if (only_lock_left()) {
+		unlink(lock_path);
+		if (lock_made_dir)
+			rmdir(lock_dir);
+	}
+	close(fd);
 }
 
 int started_load(struct damonctl_ctx *ctx, struct started *s)

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "agent_view.h"
+#include "capture_guard.h"
 #include "damonc.h"
+#include "journal.h"
 #include "started.h"
 #include "status.h"
 
@@ -77,7 +79,44 @@ static int refresh(struct cli *cli, struct damonctl_tree *t,
 struct extra_data {
 	struct cli *cli;
 	struct started *started;
+	struct leftover *left;		/* journals of killed commands */
+	unsigned int nr_left;
+	unsigned int cap_kdamond[16];	/* capture schemes of killed recorders */
+	int cap_pid[16];
+	unsigned int nr_cap;
+	char buf[512];
 };
+
+/* What killed damonc commands left on kdamond @kdamond, said for people: status only reads,
+ * the next start, stop, tune or record undoes it. */
+static const char *extra_leftover(unsigned int kdamond, void *data)
+{
+	struct extra_data *x = data;
+	unsigned int i, j;
+
+	for (i = 0; i < x->nr_left; i++) {
+		for (j = 0; j < x->left[i].nr; j++) {
+			if (x->left[i].kdamonds[j] != kdamond)
+				continue;
+			snprintf(x->buf, sizeof(x->buf), "'damonc %s' (pid %d) was killed while %s "
+				 "it; 'damonc stop' (or the next start, tune or record) %s",
+				 x->left[i].command, x->left[i].pid,
+				 !strcmp(x->left[i].kind, "start") ? "starting" : "changing",
+				 !strcmp(x->left[i].kind, "start") ? "rolls that start back" :
+				 "puts its staged files back");
+			return x->buf;
+		}
+	}
+	for (i = 0; i < x->nr_cap; i++) {
+		if (x->cap_kdamond[i] != kdamond)
+			continue;
+		snprintf(x->buf, sizeof(x->buf), "the capture scheme of 'damonc record' (pid %d), "
+			 "which was killed; 'damonc stop' (or the next start, tune or record) "
+			 "removes it", x->cap_pid[i]);
+		return x->buf;
+	}
+	return NULL;
+}
 
 static void extra_text(FILE *out, unsigned int kdamond, void *data)
 {
@@ -99,7 +138,7 @@ static json_object *extra_json(unsigned int kdamond, void *data)
 static int status_run(struct cli *cli, int argc, char **argv)
 {
 	struct extra_data xd = { .cli = cli };
-	struct status_extra x = { extra_text, extra_json, &xd };
+	struct status_extra x = { extra_text, extra_json, &xd, extra_leftover };
 	struct damonctl_features *f = NULL;
 	struct damonctl_tree *t;
 	struct started started;
@@ -112,9 +151,11 @@ static int status_run(struct cli *cli, int argc, char **argv)
 	if (r)
 		return lib_error(cli, r, "reading the DAMON tree");
 	if (sopts.kdamond >= 0 && (unsigned int)sopts.kdamond >= damonctl_tree_nr_kdamonds(t)) {
+		unsigned int nr = damonctl_tree_nr_kdamonds(t);
+
 		damonctl_tree_free(t);
-		return usage_error(cli, "--kdamond %d: there are %u kdamonds", sopts.kdamond,
-				   damonctl_tree_nr_kdamonds(t));
+		return usage_error(cli, "--kdamond %d: there %s %u kdamond%s", sopts.kdamond,
+				   nr == 1 ? "is" : "are", nr, nr == 1 ? "" : "s");
 	}
 	if (sopts.refresh) {
 		r = damonctl_features_detect(cli->ctx, &f);
@@ -137,9 +178,12 @@ static int status_run(struct cli *cli, int argc, char **argv)
 		memset(&started, 0, sizeof(started));
 	}
 	xd.started = &started;
+	journal_leftovers(cli->ctx, &xd.left, &xd.nr_left);
+	xd.nr_cap = capture_guard_leftovers(cli->ctx, xd.cap_kdamond, xd.cap_pid, 16);
 	r = cli->json ? status_print_json(t, &started, sopts.kdamond, &x)
 		      : status_print_text(stdout, t, &started, sopts.kdamond, sopts.regions, &x);
 	started_free(&started);
+	free(xd.left);
 	damonctl_tree_free(t);
 	return r ? EXIT_FAIL : EXIT_OK;
 }

@@ -14,6 +14,9 @@ struct status_extra {
 	void (*text)(FILE *out, unsigned int kdamond, void *data);
 	json_object *(*json)(unsigned int kdamond, void *data);
 	void *data;
+	/* What a killed damonc command left on the kdamond (a sentence), or NULL: shown as
+	 * text and as the JSON member "damonc_leftover" of any kdamond. */
+	const char *(*leftover)(unsigned int kdamond, void *data);
 };
 
 /* @only: a kdamond index, or -1 for all. @started and @x may be NULL. */

@@ -6,9 +6,14 @@
  * its last results, is reused by the next start).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "agent_stats.h"
+#include "journal.h"
 #include "started.h"
 
 static struct {
@@ -60,6 +65,26 @@ static bool selected(const struct started *s, const struct damonctl_kdamond *k)
 	return started_owns(s, k);
 }
 
+/* The pid file of an agent that was killed (SIGKILL leaves it): nobody holds its lock, so it
+ * goes; held, an agent runs (or is starting) and it stays. */
+static void remove_stale_agent_pidfile(struct cli *cli)
+{
+	char path[4096];
+	struct stat a, b;
+	int fd;
+
+	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "agent.pid", path, sizeof(path)) < 0)
+		return;
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	/* the same file still at the path: an agent removes it before letting its lock go */
+	if (!flock(fd, LOCK_EX | LOCK_NB) && !fstat(fd, &a) && !stat(path, &b) &&
+	    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+		unlink(path);
+	close(fd);
+}
+
 static int stop_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_tree *t;
@@ -74,6 +99,10 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 	if (to.all && to.nr_only)
 		return usage_error(cli, "--all and --kdamond do not go together");
 	lock = started_lock(cli->ctx);
+	if (lock < 0)
+		return lib_error(cli, lock, "locking damonc's run directory");
+	/* what a killed damonc left (a half-built kdamond, a capture scheme) goes first */
+	recover_leftovers(cli);
 	r = damonctl_tree_read(cli->ctx, &t);
 	if (r) {
 		started_unlock(lock);
@@ -143,6 +172,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 	r = started_save(cli->ctx, &started);
 	if (r)
 		warnx_("cannot update damonc's record of started kdamonds: %s", strerror(-r));
+	remove_stale_agent_pidfile(cli);
 	started_unlock(lock);
 	if (!nr_stopped && !cli->json)
 		fprintf(stderr, "damonc: stop: %s\n", to.all || to.nr_only ? "nothing to stop" :

@@ -11,6 +11,7 @@
 
 #include "agent.h"
 #include "fallback.h"
+#include "journal.h"
 #include "spec.h"
 #include "started.h"
 
@@ -308,6 +309,8 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "nothing to change: give at least one setting, e.g. "
 				   "--goal-bp 800 (see 'damonc tune --help')");
 	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
+	if (lock >= 0)
+		recover_leftovers(cli);	/* what a killed damonc left goes first */
 	r = damonctl_tree_read(cli->ctx, &have);
 	if (r) {
 		started_unlock(lock);

@@ -23,6 +23,91 @@ void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt 
 	memset(&dst[n], 0, sizeof(*dst));
 }
 
+/* The length of the well-formed UTF-8 sequence at @p, or 0. */
+static size_t utf8_seq(const unsigned char *p)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+size_t safe_text(const char *s, char *buf, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (!size)
+		return 0;
+	while (*p && o + 1 < size) {
+		size_t n = utf8_seq(p);
+		char esc[8];
+
+		if (n && (n > 1 || (*p >= 0x20 && *p != 0x7f))) {
+			if (o + n >= size)
+				break;
+			memcpy(buf + o, p, n);
+			o += n;
+			p += n;
+			continue;
+		}
+		/* a control character or a byte that is not UTF-8: shown, not acted on */
+		snprintf(esc, sizeof(esc), *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : "\\x%02x", *p);
+		if (o + strlen(esc) >= size)
+			break;
+		memcpy(buf + o, esc, strlen(esc));
+		o += strlen(esc);
+		p++;
+	}
+	buf[o] = '\0';
+	return o;
+}
+
+const char *safe_str(const char *s, char *buf, size_t size)
+{
+	safe_text(s ? s : "", buf, size);
+	return buf;
+}
+
+/* Messages carry values from the command line, files and the tree: an escape sequence among
+ * them is shown, not sent to the terminal. */
+static void vput_safe(FILE *f, const char *fmt, va_list ap)
+{
+	char msg[4096], out[4096 * 4];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	safe_text(msg, out, sizeof(out));
+	fputs(out, f);
+}
+
+static void put_safe(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put_safe(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput_safe(f, fmt, ap);
+	va_end(ap);
+}
+
 /* The metavar "a|b|c" lists the choices when it is made of lower-case words only. */
 static bool has_choices(const struct opt *o)
 {
@@ -73,7 +158,7 @@ int opt_choice(const struct cli *cli, const struct opt *table, int key, const ch
 			return (int)i;
 	if (!o)
 		return -1;
-	fprintf(stderr, "damonc: %s: --%s '%s': expected ", cli->cmd_name, o->name, arg);
+	put_safe(stderr, "damonc: %s: --%s '%s': expected ", cli->cmd_name, o->name, arg);
 	for (i = 0; (name = opt_choice_name(o, i, &len)); i++)
 		fprintf(stderr, "%s%.*s", !i ? "" : i + 1 < n ? ", " : " or ", (int)len, name);
 	fputc('\n', stderr);
@@ -86,7 +171,7 @@ void warnx_(const char *fmt, ...)
 
 	fputs("damonc: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput_safe(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -97,7 +182,7 @@ int usage_error(const struct cli *cli, const char *fmt, ...)
 
 	fprintf(stderr, "damonc: %s: ", cli->cmd_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput_safe(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
@@ -125,9 +210,10 @@ int lib_error(const struct cli *cli, int err, const char *what, ...)
 	damonctl_strerror(cli->ctx, err, sentence, sizeof(sentence));
 	fprintf(stderr, "damonc: %s: ", cli->cmd_name);
 	va_start(ap, what);
-	vfprintf(stderr, what, ap);
+	vput_safe(stderr, what, ap);
 	va_end(ap);
-	fprintf(stderr, ": %s\n", sentence);
+	put_safe(stderr, ": %s", sentence);
+	fputc('\n', stderr);
 	return exit_code_for(err);
 }
 
@@ -203,6 +289,74 @@ json_object *json_doc_new(void)
 	return doc;
 }
 
+/* JSON output must be UTF-8: a string read from a tree or a file that is not (binary bytes in
+ * a sysfs file, a path in another encoding) is shown with its bad bytes as \xHH. */
+static void json_make_utf8(json_object *o)
+{
+	size_t i, n;
+
+	switch (json_object_get_type(o)) {
+	case json_type_object: {
+		json_object_object_foreach(o, key, val) {
+			(void)key;
+			json_make_utf8(val);
+		}
+		break;
+	}
+	case json_type_array:
+		n = json_object_array_length(o);
+		for (i = 0; i < n; i++)
+			json_make_utf8(json_object_array_get_idx(o, i));
+		break;
+	case json_type_string: {
+		const char *s = json_object_get_string(o);
+		const unsigned char *p;
+		char *fixed;
+		size_t len = strlen(s), size;
+
+		for (p = (const unsigned char *)s; *p; p += utf8_seq(p))
+			if (!utf8_seq(p))
+				break;
+		if (!*p)
+			break;
+		size = len * 4 + 1;
+		fixed = malloc(size);
+		if (!fixed)
+			break;
+		/* only the bad bytes change: control characters are JSON-escaped anyway */
+		for (i = 0, p = (const unsigned char *)s; *p;) {
+			size_t k = utf8_seq(p);
+
+			if (k) {
+				memcpy(fixed + i, p, k);
+				i += k;
+				p += k;
+			} else {
+				i += (size_t)snprintf(fixed + i, size - i, "\\x%02x", *p++);
+			}
+		}
+		fixed[i] = '\0';
+		json_object_set_string(o, fixed);
+		free(fixed);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+int output_errno;
+
+int output_flush(FILE *f)
+{
+	if (fflush(f) == EOF) {
+		if (!output_errno)
+			output_errno = errno;
+		return -1;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 static enum { JSON_AUTO, JSON_PRETTY, JSON_COMPACT } json_style;
 
 int json_set_style(const char *arg)
@@ -224,12 +378,16 @@ static int json_print(json_object *doc, bool pretty)
 
 	if (!doc)
 		return -ENOMEM;
+	json_make_utf8(doc);
 	flags |= pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
 			  JSON_C_TO_STRING_PLAIN;
-	if (puts(json_object_to_json_string_ext(doc, flags)) < 0)
+	if (puts(json_object_to_json_string_ext(doc, flags)) < 0) {
+		if (!output_errno)
+			output_errno = errno;
 		r = -EIO;
+	}
 	json_object_put(doc);
-	if (fflush(stdout))
+	if (output_flush(stdout))
 		r = -EIO;
 	return r;
 }
@@ -278,63 +436,157 @@ const char *fmt_bp(uint64_t bp, char *buf, size_t size)
 	return buf;
 }
 
-int read_all(const char *path, char **out)
+/* A regular file, or stdin ("-") whatever it is (a pipe, a terminal): a FIFO or a device
+ * named on the command line would block or never end, so it is refused before reading. */
+static int open_input(const char *path, int *fd_out)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
+	struct stat st;
+	int fd;
 
+	if (!strcmp(path, "-")) {
+		if (fstat(STDIN_FILENO, &st))
+			return -errno;
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		*fd_out = STDIN_FILENO;
+		return 0;
+	}
+	/* O_NONBLOCK: opening a FIFO with no writer must not wait */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
+	}
+	if (fcntl(fd, F_SETFL, 0) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+int read_input(const char *path, size_t max, char **out, size_t *len_out)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	int fd = -1, r = open_input(path, &fd);
+
+	if (r)
+		return r;
 	for (;;) {
 		ssize_t n;
 
 		if (cap - len < 4096) {
-			char *p = realloc(buf, cap = cap ? cap * 2 : 65536);
+			size_t want = cap ? cap * 2 : 65536;
+			char *p;
 
+			if (want > max + 2)
+				want = max + 2;
+			if (want <= cap) {	/* max + 1 bytes read: too large */
+				r = -EFBIG;
+				break;
+			}
+			p = realloc(buf, want);
 			if (!p) {
-				free(buf);
-				if (fd != STDIN_FILENO)
-					close(fd);
-				return -ENOMEM;
+				r = -ENOMEM;
+				break;
 			}
 			buf = p;
+			cap = want;
 		}
 		n = read(fd, buf + len, cap - len - 1);
 		if (n < 0) {
-			int err = errno;
-
-			if (err == EINTR)
+			if (errno == EINTR)
 				continue;
-			free(buf);
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return -err;
+			r = -errno;
+			break;
 		}
 		if (!n)
 			break;
 		len += (size_t)n;
+		if (len > max) {
+			r = -EFBIG;
+			break;
+		}
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
+	if (!r && memchr(buf, '\0', len))
+		r = -EILSEQ;
+	if (r) {
+		free(buf);
+		return r;
+	}
 	buf[len] = '\0';
 	*out = buf;
+	if (len_out)
+		*len_out = len;
 	return 0;
+}
+
+int read_all(const char *path, char **out)
+{
+	return read_input(path, DAMONC_MAX_INPUT, out, NULL);
+}
+
+int input_error(const struct cli *cli, const char *opt, const char *path, int err)
+{
+	const char *name = strcmp(path, "-") ? path : "standard input";
+
+	switch (-err) {
+	case EISDIR:
+		return usage_error(cli, "%s '%s': is a directory", opt, name);
+	case ENODEV:
+		return usage_error(cli, "%s '%s': not a regular file (a FIFO, socket or device "
+				   "would block or never end; use '-' for standard input)", opt,
+				   name);
+	case EFBIG:
+		return usage_error(cli, "%s '%s': larger than %u MiB, more than any configuration "
+				   "needs", opt, name, DAMONC_MAX_INPUT >> 20);
+	case EILSEQ:
+		return usage_error(cli, "%s '%s': holds NUL bytes, so it is not a text file", opt,
+				   name);
+	case ENOENT:
+	case EACCES:
+	case ENOTDIR:
+	case ENAMETOOLONG:
+	case ELOOP:
+		return usage_error(cli, "%s '%s': %s", opt, name, strerror(-err));
+	default:
+		usage_error(cli, "%s '%s': %s", opt, name, strerror(-err));
+		return EXIT_FAIL;
+	}
 }
 
 int read_json_file(const char *path, json_object **root)
 {
 	char *doc;
-	int r = read_all(path, &doc);
+	size_t len;
+	int r = read_input(path, DAMONC_MAX_INPUT, &doc, &len);
 
 	*root = NULL;
 	if (r == -ENOENT)
 		return 0;
 	if (r)
 		return r;
+	if (damonctl_json_check(doc, len, NULL, 0)) {
+		free(doc);
+		return -EBADMSG;
+	}
 	*root = json_tokener_parse(doc);
 	free(doc);
-	return *root ? 0 : -EBADMSG;
+	return *root && json_object_is_type(*root, json_type_object) ? 0 :
+	       (json_object_put(*root), *root = NULL, -EBADMSG);
 }
 
 int make_dirs(const char *path)

@@ -7,7 +7,10 @@
  *                allow spaces and \n \t \\ \" escapes); default: any value
  *   nth=K        only the K-th matching write (from when the file was loaded) fails
  *   times=N      fail at most N times; default: no limit (1 with nth=)
- *   errno=E      the error: a name (EBUSY) or a number; required
+ *   errno=E      the error: a name (EBUSY) or a number; required unless kill= is given
+ *   kill=WHEN    SIGKILL the writing process: "before" the write (which then does not
+ *                happen) or "after" it (the write is done; the process dies before it
+ *                learns so): the kill -9 of a tool at an exact point of its write sequence
  * The first rule that matches a write decides. An unreadable or invalid file makes every
  * write fail with EIO (and says why on stderr) so that a typo cannot pass unnoticed.
  */
@@ -31,6 +34,7 @@ struct rule {
 	int err;
 	long seen;		/* matching writes so far */
 	long fired;
+	int kill;		/* EMU_FAULT_KILL_* */
 };
 
 struct emu_fault_rules {
@@ -137,6 +141,10 @@ static int parse_line(const char *line, struct rule *r, char *err, size_t errsiz
 		} else if (!strcmp(w, "nth") && parse_long(val, &r->nth)) {
 		} else if (!strcmp(w, "times") && parse_long(val, &r->times)) {
 		} else if (!strcmp(w, "errno") && (r->err = emu_errno_parse(val)) > 0) {
+		} else if (!strcmp(w, "kill") && !r->kill && (!strcmp(val, "before") ||
+							     !strcmp(val, "after"))) {
+			r->kill = !strcmp(val, "before") ? EMU_FAULT_KILL_BEFORE :
+				  EMU_FAULT_KILL_AFTER;
 		} else {
 			snprintf(err, errsize, "bad or repeated '%s=%s'", w, val);
 			free(w);
@@ -146,8 +154,14 @@ static int parse_line(const char *line, struct rule *r, char *err, size_t errsiz
 	}
 	if (!any)
 		return 0;
-	if (r->err <= 0) {
-		snprintf(err, errsize, "no errno=");
+	if (r->err <= 0 && r->kill == EMU_FAULT_KILL_BEFORE)
+		r->err = EINTR;		/* what the dying writer would see, if it could */
+	if (r->err <= 0 && !r->kill) {
+		snprintf(err, errsize, "no errno= (or kill=)");
+		return -1;
+	}
+	if (r->kill == EMU_FAULT_KILL_AFTER && r->err > 0) {
+		snprintf(err, errsize, "kill=after makes the write succeed: no errno=");
 		return -1;
 	}
 	if (r->nth && r->times < 0)
@@ -196,8 +210,10 @@ static bool value_matches(const char *want, const char *value)
 	return strlen(want) == len && !strncmp(want, value, len);
 }
 
-int emu_faults_match(struct emu_fault_rules *rs, const char *path, const char *value)
+int emu_faults_match(struct emu_fault_rules *rs, const char *path, const char *value, int *kill)
 {
+	if (kill)
+		*kill = 0;
 	if (!rs)
 		return 0;
 	if (rs->broken)
@@ -215,7 +231,9 @@ int emu_faults_match(struct emu_fault_rules *rs, const char *path, const char *v
 		if (r->times >= 0 && r->fired >= r->times)
 			continue;
 		r->fired++;
-		return r->err;
+		if (kill)
+			*kill = r->kill;
+		return r->kill == EMU_FAULT_KILL_AFTER ? 0 : r->err;
 	}
 	return 0;
 }
@@ -287,15 +305,17 @@ void emu_faults_init(const char *path)
 	file_path = path;
 }
 
-int emu_faults_check(const char *path, const char *value)
+int emu_faults_check(const char *path, const char *value, int *kill)
 {
 	int err;
 
+	if (kill)
+		*kill = 0;
 	if (!file_path)
 		return 0;
 	pthread_mutex_lock(&lock);
 	refresh();
-	err = emu_faults_match(rules, path, value);
+	err = emu_faults_match(rules, path, value, kill);
 	pthread_mutex_unlock(&lock);
 	return err;
 }

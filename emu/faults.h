@@ -9,15 +9,20 @@
 
 #include <stddef.h>
 
+/* What a kill= rule asks for the writing process. */
+enum { EMU_FAULT_KILL_BEFORE = 1, EMU_FAULT_KILL_AFTER = 2 };
+
 void emu_faults_init(const char *path);
-/* The errno (positive) a write of @value to @path must fail with, or 0. */
-int emu_faults_check(const char *path, const char *value);
+/* The errno (positive) a write of @value to @path must fail with, or 0; *@kill (optional)
+ * says whether to SIGKILL the writer before or after the write (0: no). */
+int emu_faults_check(const char *path, const char *value, int *kill);
 void emu_faults_exit(void);
 
 /* Parse the rules in @text; on error returns -1 and puts a message in @err. For tests. */
 struct emu_fault_rules;
 struct emu_fault_rules *emu_faults_parse(const char *text, char *err, size_t errsize);
-int emu_faults_match(struct emu_fault_rules *rules, const char *path, const char *value);
+int emu_faults_match(struct emu_fault_rules *rules, const char *path, const char *value,
+		     int *kill);
 void emu_faults_free(struct emu_fault_rules *rules);
 
 #endif

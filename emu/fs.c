@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fuse.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -340,7 +341,7 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	size_t n = size < emu_page_size() ? size : emu_page_size();
 	char path[512], *copy;
 	struct emu_node *node;
-	int fault, err;
+	int fault, err, kill_writer;
 
 	(void)off;
 	(void)fi;
@@ -364,10 +365,13 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	}
 	memcpy(copy, buf, n);
 	copy[n] = '\0';
-	fault = emu_faults_check(path, copy);
+	fault = emu_faults_check(path, copy, &kill_writer);
 	err = fault ? -fault : emu_attr_write(ino, copy);
-	emu_wlog_write(path, buf, n, -err, fault != 0);
+	emu_wlog_write(path, buf, n, -err, kill_writer ? "killed" : fault ? "fault" : NULL);
 	free(copy);
+	/* the writer waits for our reply in the kernel; it dies as soon as it gets it */
+	if (kill_writer && fuse_req_ctx(req)->pid > 0)
+		kill(fuse_req_ctx(req)->pid, SIGKILL);
 	if (err)
 		fuse_reply_err(req, -err);
 	else

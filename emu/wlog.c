@@ -17,7 +17,7 @@ int emu_wlog_open(const char *path)
 	return fd < 0 ? -errno : 0;
 }
 
-void emu_wlog_write(const char *path, const char *value, size_t len, int err, bool fault)
+void emu_wlog_write(const char *path, const char *value, size_t len, int err, const char *mark)
 {
 	char *line;
 	size_t cap, off = 0;
@@ -41,8 +41,8 @@ void emu_wlog_write(const char *path, const char *value, size_t len, int err, bo
 		else
 			line[off++] = (char)c;
 	}
-	off += (size_t)snprintf(line + off, cap - off, "' %s%s\n",
-				err ? emu_errname(err) : "ok", fault ? " fault" : "");
+	off += (size_t)snprintf(line + off, cap - off, "' %s%s%s\n",
+				err ? emu_errname(err) : "ok", mark ? " " : "", mark ? mark : "");
 	/* one write(2) per line: readers see whole lines, in order */
 	if (write(fd, line, off) < 0)
 		perror("damon-emu: --log");

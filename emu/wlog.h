@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --log FILE: one line per write (state commands included), appended as it completes:
- *   W <path> '<value, C-escaped>' <ok|ERRNAME>[ fault]
+ *   W <path> '<value, C-escaped>' <ok|ERRNAME>[ fault| killed]
  */
 #ifndef DAMON_EMU_WLOG_H
 #define DAMON_EMU_WLOG_H
@@ -10,7 +10,8 @@
 #include <stddef.h>
 
 int emu_wlog_open(const char *path);
-void emu_wlog_write(const char *path, const char *value, size_t len, int err, bool fault);
+/* @mark: NULL, "fault" (failed by --faults) or "killed" (its writer was killed by them). */
+void emu_wlog_write(const char *path, const char *value, size_t len, int err, const char *mark);
 void emu_wlog_close(void);
 
 #endif

@@ -5,9 +5,13 @@
  * failed start must leave the kernel untouched, and the cheapest way is to never begin.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -152,6 +156,21 @@ static int check_features(const struct dobj *o, const struct damonctl_features *
 	return 0;
 }
 
+/* A cgroup path with a control character (a newline from a file, an escape sequence) can
+ * name no cgroup, and would be written to the kernel as is. */
+static int check_path_text(const struct dobj *o, const char *file, const char *path, char *why,
+			   size_t size)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)(path ? path : ""); *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return why_fail(why, size, -EINVAL, o, "%s holds the control character "
+					"\\x%02x at byte %zu; no cgroup path has one", file, *p,
+					(size_t)(p - (const unsigned char *)path));
+	return 0;
+}
+
 /* What the kernel would refuse at `on` (sysfs.c/core.c), said before writing anything. */
 static int check_context(const struct dobj *c, char *why, size_t size)
 {
@@ -226,6 +245,12 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 		};
 		unsigned int k, l;
 
+		for (k = 0; k < s->lists[L_SCHEME_GOALS].nr; k++) {
+			const struct dobj *g = s->lists[L_SCHEME_GOALS].items[k];
+
+			if (check_path_text(g, "path", g->v[DAMONCTL_GOAL_PATH].s, why, size))
+				return -EINVAL;
+		}
 		for (k = 0; k < ARRAY_SIZE(ranges); k++)
 			if (s->v[ranges[k].lo].u > s->v[ranges[k].hi].u)
 				return why_fail(why, size, -EINVAL, s,
@@ -254,6 +279,9 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 				       f->v[DAMONCTL_FILTER_MEMCG_PATH].s : ""))
 					return why_fail(why, size, -EINVAL, f,
 							"a memcg filter needs memcg_path");
+				if (check_path_text(f, "memcg_path",
+						    f->v[DAMONCTL_FILTER_MEMCG_PATH].s, why, size))
+					return -EINVAL;
 				if (l == L_SCHEME_CORE_FILTERS && !core)
 					return why_fail(why, size, -EINVAL, f,
 							"core_filters take only addr and target "
@@ -277,7 +305,7 @@ DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *kdamond,
 
 	if (why && size)
 		why[0] = '\0';
-	if (k->lists[L_KDAMOND_CONTEXTS].nr > 1)
+	if (k->lists[L_KDAMOND_CONTEXTS].nr != 1)
 		return why_fail(why, size, -EINVAL, k, "a kdamond runs one context, not %u",
 				k->lists[L_KDAMOND_CONTEXTS].nr);
 	for (c = 0; c < k->lists[L_KDAMOND_CONTEXTS].nr; c++) {
@@ -286,6 +314,152 @@ DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *kdamond,
 			return r;
 	}
 	return f ? check_features(k, f, why, size) : 0;
+}
+
+#define PF_KTHREAD 0x00200000	/* include/linux/sched.h: the flag of kernel threads */
+
+/* 1: a user-space process; 0: none (-ESRCH), a zombie or a kernel thread (*what says). */
+static int user_process(struct damonctl_ctx *ctx, int64_t pid, const char **what)
+{
+	char rel[64], path[PATH_MAX], buf[1024], *p;
+	unsigned long flags = 0;
+	int fd, i;
+	ssize_t n;
+
+	*what = "does not exist";
+	if (pid <= 0 || pid > INT32_MAX)
+		return 0;
+	snprintf(rel, sizeof(rel), "%lld/stat", (long long)pid);
+	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
+		return -ENAMETOOLONG;
+	fd = dctl_open_file(AT_FDCWD, path, O_RDONLY);
+	if (fd < 0)
+		return fd == -ENOENT || fd == -ESRCH ? 0 : fd;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 && errno != ESRCH ? -errno : 0;
+	buf[n] = '\0';
+	/* "pid (comm) S ppid pgrp session tty tpgid flags": comm may hold ") " */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -EBADMSG;
+	if (p[2] == 'Z' || p[2] == 'X') {
+		*what = "has exited";
+		return 0;
+	}
+	for (p += 2, i = 0; i < 6 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		flags = strtoul(p + 1, NULL, 10);
+	if (flags & PF_KTHREAD) {
+		*what = "is a kernel thread, which has no user memory to monitor";
+		return 0;
+	}
+	return 1;
+}
+
+/* The cgroup hierarchy memory cgroups live in, or "" when <sysroot>/sys/fs/cgroup is none
+ * (an emulated root, a container without it): then paths cannot be checked. */
+static void memcg_root(struct damonctl_ctx *ctx, char *buf, size_t size)
+{
+	char probe[PATH_MAX + 32];
+
+	buf[0] = '\0';
+	if (damonctl_path(ctx, DAMONCTL_BASE_SYS, "fs/cgroup", buf, size) < 0) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(probe, sizeof(probe), "%s/cgroup.controllers", buf);
+	if (!access(probe, F_OK))
+		return;		/* cgroup v2 */
+	snprintf(probe, sizeof(probe), "%s/memory/cgroup.procs", buf);
+	if (!access(probe, F_OK)) {
+		strncat(buf, "/memory", size - strlen(buf) - 1);
+		return;		/* cgroup v1's memory controller */
+	}
+	buf[0] = '\0';
+}
+
+static int check_memcg(const struct dobj *o, const char *file, const char *path,
+		       const char *root, char *why, size_t size)
+{
+	char dir[PATH_MAX * 2];
+	struct stat st;
+
+	if (!path || !*path)
+		return 0;
+	if (path[0] != '/')
+		return why_fail(why, size, -EINVAL, o, "%s '%s' does not start with '/': the "
+				"kernel matches it against cgroup paths, which all do", file, path);
+	if (!*root)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s%s", root, path);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return why_fail(why, size, -ENOENT, o, "%s '%s' names no cgroup (no directory %s)",
+				file, path, dir);
+	return 0;
+}
+
+DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
+					       const struct damonctl_kdamond *kdamond, char *why,
+					       size_t size)
+{
+	const struct dobj *k = CDOBJ(kdamond);
+	char root[PATH_MAX];
+	unsigned int c, i, l, n;
+	int r;
+
+	if (why && size)
+		why[0] = '\0';
+	memcg_root(ctx, root, sizeof(root));
+	for (c = 0; c < k->lists[L_KDAMOND_CONTEXTS].nr; c++) {
+		const struct dobj *cx = k->lists[L_KDAMOND_CONTEXTS].items[c];
+		const char *ops = cx->v[DAMONCTL_CONTEXT_OPERATIONS].s ?
+			cx->v[DAMONCTL_CONTEXT_OPERATIONS].s : "vaddr";
+
+		for (i = 0; strcmp(ops, "paddr") && i < cx->lists[L_CONTEXT_TARGETS].nr; i++) {
+			const struct dobj *t = cx->lists[L_CONTEXT_TARGETS].items[i];
+			int64_t pid = t->v[DAMONCTL_TARGET_PID].i;
+			const char *what;
+
+			r = user_process(ctx, pid, &what);
+			if (r < 0)
+				return why_fail(why, size, r, t, "cannot read /proc/%lld/stat: %s",
+						(long long)pid, strerror(-r));
+			if (!r)
+				return why_fail(why, size, -ESRCH, t, "process %lld %s",
+						(long long)pid, what);
+		}
+		for (i = 0; i < cx->lists[L_CONTEXT_SCHEMES].nr; i++) {
+			const struct dobj *s = cx->lists[L_CONTEXT_SCHEMES].items[i];
+
+			for (n = 0; n < s->lists[L_SCHEME_GOALS].nr; n++) {
+				const struct dobj *g = s->lists[L_SCHEME_GOALS].items[n];
+
+				r = check_memcg(g, "path", g->v[DAMONCTL_GOAL_PATH].s, root, why,
+						size);
+				if (r)
+					return r;
+			}
+			for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++) {
+				for (n = 0; n < s->lists[l].nr; n++) {
+					const struct dobj *f = s->lists[l].items[n];
+					const char *type = f->v[DAMONCTL_FILTER_TYPE].s ?
+						f->v[DAMONCTL_FILTER_TYPE].s : "anon";
+
+					if (strcmp(type, "memcg"))
+						continue;
+					r = check_memcg(f, "memcg_path",
+							f->v[DAMONCTL_FILTER_MEMCG_PATH].s, root, why,
+							size);
+					if (r)
+						return r;
+				}
+			}
+		}
+	}
+	return 0;
 }
 
 DAMONCTL_API int damonctl_tree_check(const struct damonctl_tree *tree,

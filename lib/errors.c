@@ -182,6 +182,10 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 	case ESRCH:
 		why = "no such process";
 		break;
+	case ENXIO:
+		why = "not a regular file (a FIFO, socket or device where a sysfs or procfs file "
+		      "should be): this is not a kernel's tree";
+		break;
 	default:
 		break;
 	}

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "json_internal.h"
 
 #define V(maj, min) DAMONCTL_VERSION(maj, min)
 #define QUEUED 0x40000000	/* flag on versions of features not in any released kernel */
@@ -468,6 +468,7 @@ DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
 	struct damonctl_tree *have, *want;
 	struct damonctl_kdamond *k;
 	struct damonctl_context *c;
+	struct dctl_txn txn;
 	unsigned int i, idx;
 	int r, r2;
 
@@ -490,6 +491,12 @@ DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
 		return -ENOMEM;
 	}
 	idx = damonctl_tree_nr_kdamonds(want) - 1;
+	r = dctl_txn_begin_start(&txn, ctx, have, &idx, 1);
+	if (r) {
+		damonctl_tree_free(want);
+		damonctl_tree_free(have);
+		return r;
+	}
 	r = damonctl_tree_stage(ctx, want, have);
 	for (i = 0; !r && i < ARRAY_SIZE(optional_dirs); i++) {
 		char rel[256];
@@ -504,7 +511,9 @@ DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
 	if (!r)
 		r = damonctl_features_probe(ctx, f, idx);
 	/* whatever happened, the tree goes back as it was */
+	dctl_txn_event(&txn, DAMONCTL_TXN_UNDO);
 	r2 = damonctl_tree_restore(ctx, have);
+	dctl_txn_end(&txn, !r2);
 	damonctl_tree_free(want);
 	damonctl_tree_free(have);
 	return r ? r : r2;

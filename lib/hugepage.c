@@ -115,9 +115,9 @@ static int open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name)
 	snprintf(rel, sizeof(rel), "%d/%s", pid, name);
 	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = dctl_open_file(AT_FDCWD, path, O_RDONLY);
 	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
+		return fd == -ENOENT ? -ESRCH : fd;
 	return fd;
 }
 
@@ -164,9 +164,9 @@ static int huge_kpageflags(struct damonctl_ctx *ctx, int fd, uint64_t start, uin
 
 	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, "kpageflags", path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	kfd = open(path, O_RDONLY | O_CLOEXEC);
+	kfd = dctl_open_file(AT_FDCWD, path, O_RDONLY);
 	if (kfd < 0)
-		return -errno;
+		return kfd;
 	for (a = ALIGN_UP(start); a + HPAGE <= end && !r; a += HPAGE) {
 		uint64_t first, last, flags;
 

@@ -19,6 +19,8 @@ struct damonctl_ctx {
 	void *log_data;
 	enum damonctl_log_level log_level;
 	unsigned int read_flags;	/* DAMONCTL_READ_*, for the tree read under way */
+	damonctl_txn_fn txn_fn;
+	void *txn_data;
 	/* the last failed access */
 	bool have_err;
 	struct {
@@ -154,6 +156,9 @@ int dctl_open_dir(int dirfd, const char *path);
  * then 120 ms (the 40 retries of a read wait about 3 s in all). */
 void dctl_busy_wait(int tries);
 /* Read a small file, strip one trailing newline. -errno. Retries briefly on EBUSY. */
+/* open(2) of a regular file (O_CLOEXEC added); -errno, -ENXIO for a FIFO, socket or device
+ * (refused without blocking), -EISDIR for a directory. */
+int dctl_open_file(int dirfd, const char *file, int flags);
 int dctl_read_at(int dirfd, const char *file, char *buf, size_t size);
 int dctl_write_at(int dirfd, const char *file, const char *value);
 /* The numbered entries of <dirfd>/<dir> ("." for dirfd itself), sorted; -errno. */

@@ -303,9 +303,11 @@ static int attr_from_json(struct dobj *o, unsigned int a, json_object *v, const 
 		if (t == json_type_int) {
 			int64_t i = json_object_get_int64(v);
 
+			/* the number as written (int64 clamps what is above INT64_MAX) */
 			if (i < INT32_MIN || i > INT32_MAX)
-				return jfail(e, -ERANGE, "%s: %lld is out of range", where,
-					     (long long)i);
+				return jfail(e, -ERANGE, "%s: %s is out of range (%d to %d)", where,
+					     json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
+					     INT32_MIN, INT32_MAX);
 			o->v[a].i = i;
 			return 0;
 		}
@@ -434,29 +436,21 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
 					 size_t size)
 {
 	struct jerr e = { why, size };
-	struct json_tokener *tok;
 	json_object *root, *fv;
 	struct dobj *t;
 	int r;
 
 	if (why && size)
 		why[0] = '\0';
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	root = json_tokener_parse_ex(tok, doc, (int)strlen(doc));
-	if (!root || json_tokener_get_error(tok) != json_tokener_success) {
-		r = jfail(&e, -EINVAL, "not valid JSON at byte %zu: %s",
-			  json_tokener_get_parse_end(tok),
-			  json_tokener_error_desc(json_tokener_get_error(tok)));
-		json_object_put(root);
-		json_tokener_free(tok);
-		return r;
-	}
-	json_tokener_free(tok);
+	root = dctl_json_parse(doc, strlen(doc), why, size);
+	if (!root)
+		return -EINVAL;
 	if (!json_object_is_type(root, json_type_object)) {
+		r = jfail(&e, -EINVAL, "expected a JSON object at the top, {\"kdamonds\": [...]} "
+			  "(damonc's schema) or damo's kdamonds JSON; found %s",
+			  dctl_json_kind(root));
 		json_object_put(root);
-		return jfail(&e, -EINVAL, "expected a JSON object at the top");
+		return r;
 	}
 
 	if (!json_object_object_get_ex(root, "format_version", &fv) && dctl_json_is_damo(root)) {
@@ -466,10 +460,18 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
 			*out = (struct damonctl_tree *)t;
 		return r;
 	}
-	if (fv && (!json_object_is_type(fv, json_type_int) ||
-		   json_object_get_int(fv) > DAMONCTL_JSON_FORMAT_VERSION || json_object_get_int(fv) < 1)) {
+	if (fv && !json_object_is_type(fv, json_type_int)) {
+		r = jfail(&e, -EINVAL, "format_version: expected a number such as %d, found %s %s",
+			  DAMONCTL_JSON_FORMAT_VERSION, dctl_json_kind(fv),
+			  json_object_to_json_string_ext(fv, JSON_C_TO_STRING_PLAIN));
+		json_object_put(root);
+		return r;
+	}
+	if (fv && (json_object_get_int64(fv) > DAMONCTL_JSON_FORMAT_VERSION ||
+		   json_object_get_int64(fv) < 1)) {
 		r = jfail(&e, -EINVAL, "format_version %s is not supported (this damonc reads up to %d)",
-			  json_object_get_string(fv), DAMONCTL_JSON_FORMAT_VERSION);
+			  json_object_to_json_string_ext(fv, JSON_C_TO_STRING_PLAIN),
+			  DAMONCTL_JSON_FORMAT_VERSION);
 		json_object_put(root);
 		return r;
 	}

@@ -18,14 +18,22 @@ static FILE *open_under(struct damonctl_ctx *ctx, enum damonctl_base base, const
 {
 	char path[PATH_MAX];
 	FILE *f;
+	int fd;
 
 	if (damonctl_path(ctx, base, rel, path, sizeof(path)) < 0) {
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	f = fopen(path, "re");
-	if (!f)
-		dctl_set_error(ctx, -errno, false, path, "");
+	fd = dctl_open_file(AT_FDCWD, path, O_RDONLY);
+	f = fd < 0 ? NULL : fdopen(fd, "re");
+	if (!f) {
+		int err = fd < 0 ? fd : -errno;
+
+		if (fd >= 0)
+			close(fd);
+		dctl_set_error(ctx, err, false, path, "");
+		errno = -err;
+	}
 	return f;
 }
 

@@ -22,9 +22,9 @@ static int read_proc(struct damonctl_ctx *ctx, const char *rel, char *buf, size_
 		return -EINVAL;
 	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = dctl_open_file(AT_FDCWD, path, O_RDONLY);
 	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
+		return fd == -ENOENT ? -ESRCH : fd;
 	n = read(fd, buf, size - 1);
 	if (n < 0) {
 		n = errno == ESRCH ? -ESRCH : -errno;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,29 @@ int dctl_open_dir(int dirfd, const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
+int dctl_open_file(int dirfd, const char *file, int flags)
+{
+	struct stat st;
+	int fd;
+
+	/* a FIFO where a sysfs or procfs file should be would block the open and every read
+	 * (a device would never end): refused, in a tree that is not the kernel's */
+	fd = openat(dirfd, file, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
+	}
+	return fd;
+}
+
 int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
 {
 	int tries = 0, fd;
@@ -41,9 +65,9 @@ int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
 	if (size == 0)
 		return -EINVAL;
 	for (;;) {
-		fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+		fd = dctl_open_file(dirfd, file, O_RDONLY);
 		if (fd < 0)
-			return -errno;
+			return fd;
 		n = read(fd, buf, size - 1);
 		if (n < 0) {
 			int err = errno;
@@ -70,9 +94,9 @@ int dctl_write_at(int dirfd, const char *file, const char *value)
 	int fd, err = 0;
 	ssize_t n;
 
-	fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
+	fd = dctl_open_file(dirfd, file, O_WRONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* sysfs takes the whole value in one write; an empty string still needs one. */
 	n = write(fd, len ? value : "\n", len ? len : 1);
 	if (n < 0)

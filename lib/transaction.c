@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "json_internal.h"
 
 struct diff_kind {
 	bool any, goals_only, targets;
@@ -89,18 +89,21 @@ static void put_back_error(struct damonctl_ctx *ctx, const struct kept_error *k)
 		dctl_set_error(ctx, k->err, k->write, k->path, k->value);
 }
 
-/* Put the staged files of kdamond @have's index back to @have's values. */
-static void restage(struct damonctl_ctx *ctx, const struct damonctl_kdamond *have)
+/* Put the staged files of kdamond @have's index back to @have's values; 0 or -errno. */
+static int restage(struct damonctl_ctx *ctx, const struct damonctl_kdamond *have)
 {
 	struct damonctl_kdamond *now;
 	struct kept_error k;
+	int r;
 
 	keep_error(ctx, &k);
-	if (!damonctl_kdamond_read(ctx, damonctl_kdamond_index(have), &now)) {
-		damonctl_kdamond_stage(ctx, have, now);
+	r = damonctl_kdamond_read(ctx, damonctl_kdamond_index(have), &now);
+	if (!r) {
+		r = damonctl_kdamond_stage(ctx, have, now);
 		damonctl_kdamond_free(now);
 	}
 	put_back_error(ctx, &k);
+	return r;
 }
 
 /* Every target of @want reads back its pid: a commit with a pid the kernel cannot find, or
@@ -138,24 +141,41 @@ DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
 {
 	struct damonctl_plan *plan;
 	enum damonctl_commit_how h;
+	enum damonctl_cmd cmd;
 	unsigned int k = damonctl_kdamond_index(want);
+	struct dctl_txn txn;
 	int r = damonctl_kdamond_commit_plan(ctx, want, have, flags, &plan, &h);
 
 	if (r)
 		return r;
-	if (h != DAMONCTL_COMMIT_NOTHING)
-		r = damonctl_plan_apply(ctx, plan);
+	cmd = h == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
+	      DAMONCTL_CMD_COMMIT;
+	if (h == DAMONCTL_COMMIT_NOTHING) {
+		damonctl_plan_free(plan);
+		if (how)
+			*how = h;
+		return 0;
+	}
+	r = dctl_txn_begin_commit(&txn, ctx, have, h == DAMONCTL_COMMIT_STAGED ? "" :
+				  damonctl_cmd_name(cmd));
+	if (r) {
+		damonctl_plan_free(plan);
+		return r;
+	}
+	r = damonctl_plan_apply(ctx, plan);
 	damonctl_plan_free(plan);
 	if (!r && h == DAMONCTL_COMMIT_ALL)
 		r = verify_targets(ctx, want);
-	if (!r && (h == DAMONCTL_COMMIT_ALL || h == DAMONCTL_COMMIT_GOALS))
-		r = damonctl_kdamond_cmd(ctx, k, h == DAMONCTL_COMMIT_GOALS ?
-					 DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
-					 DAMONCTL_CMD_COMMIT);
+	if (!r && (h == DAMONCTL_COMMIT_ALL || h == DAMONCTL_COMMIT_GOALS)) {
+		dctl_txn_event(&txn, DAMONCTL_TXN_APPLY);
+		r = damonctl_kdamond_cmd(ctx, k, cmd);
+	}
 	if (r) {
-		restage(ctx, have);
+		dctl_txn_event(&txn, DAMONCTL_TXN_UNDO);
+		dctl_txn_end(&txn, !restage(ctx, have));
 		return r;
 	}
+	dctl_txn_end(&txn, true);
 	if (how)
 		*how = h;
 	return 0;
@@ -166,19 +186,32 @@ DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damo
 				     unsigned int nr)
 {
 	unsigned int i, j;
-	int r = damonctl_tree_stage(ctx, want, have);
-
 	struct kept_error k;
+	struct dctl_txn txn;
+	bool clean = true;
+	int r = dctl_txn_begin_start(&txn, ctx, have, idx, nr);
 
+	if (r)
+		return r;
+	r = damonctl_tree_stage(ctx, want, have);
+	if (!r)
+		dctl_txn_event(&txn, DAMONCTL_TXN_APPLY);
 	for (i = 0; i < nr && !r; i++)
 		r = damonctl_kdamond_cmd(ctx, idx[i], DAMONCTL_CMD_ON);
-	if (!r)
+	if (!r) {
+		dctl_txn_end(&txn, true);
 		return 0;
+	}
+	dctl_txn_event(&txn, DAMONCTL_TXN_UNDO);
 	keep_error(ctx, &k);
 	/* turn off what this call started (the i-th failed), then the tree as it was */
-	for (j = 0; j + 1 < i; j++)
-		damonctl_kdamond_cmd(ctx, idx[j], DAMONCTL_CMD_OFF);
-	damonctl_tree_restore(ctx, have);
+	for (j = 0; j + 1 < i; j++) {
+		int off = damonctl_kdamond_cmd(ctx, idx[j], DAMONCTL_CMD_OFF);
+
+		clean &= !off || off == -EPERM;
+	}
+	clean &= !damonctl_tree_restore(ctx, have);
+	dctl_txn_end(&txn, clean);
 	put_back_error(ctx, &k);
 	return r;
 }

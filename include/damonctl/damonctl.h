@@ -469,6 +469,17 @@ DAMONCTL_API int damonctl_tree_check(const struct damonctl_tree *t,
 /* The same for one kdamond (e.g. the one about to be started). */
 DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *k,
 					const struct damonctl_features *f, char *why, size_t size);
+/*
+ * What the kernel would refuse at `on` or `commit` that depends on this machine rather than
+ * on the model, checked before writing: a vaddr/fvaddr target process that does not exist,
+ * has exited or is a kernel thread (no user memory to monitor); a memcg path (filter or goal)
+ * that does not start with '/' or names no cgroup in <sysroot>/sys/fs/cgroup (looked up only
+ * where that directory is a cgroup hierarchy). 0, or -ESRCH / -ENOENT / -EINVAL with a
+ * sentence naming the target or filter and the value in @why.
+ */
+DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
+					       const struct damonctl_kdamond *k, char *why,
+					       size_t size);
 /* Whether @k needs a feature @f does not know about (then a probe would tell). */
 DAMONCTL_API bool damonctl_kdamond_uses_unknown(const struct damonctl_kdamond *k,
 						const struct damonctl_features *f);
@@ -543,7 +554,41 @@ DAMONCTL_API int damonctl_read(struct damonctl_ctx *ctx, const char *rel, char *
 
 /* ------------------------------------------------------------------------------------------
  * Transactions: each makes the kernel run a model, or leaves the tree as it was.
+ *
+ * A transaction undoes itself when a write fails, but a process killed in the middle of one
+ * cannot. So each (damonctl_tree_start, damonctl_kdamond_commit,
+ * damonctl_features_probe_fresh) first hands a hook its undo record, a JSON document to keep
+ * where it outlives the process, before its first write; again when it passes a point that
+ * changes how it is undone; and says when it is over. A record left by a process that died
+ * is carried out with damonctl_txn_undo(). The record is an object with, among others,
+ * "kind" ("start" or "commit") and "kdamonds" (the indexes it writes to), which callers may
+ * read to tell people what a leftover is.
  */
+enum damonctl_txn_event {
+	DAMONCTL_TXN_BEGIN,	/* before the first write: keep @record */
+	DAMONCTL_TXN_APPLY,	/* before `on` or `commit`: keep @record (from here, a commit is
+				 * finished rather than undone) */
+	DAMONCTL_TXN_UNDO,	/* the transaction failed and is being undone: keep @record */
+	DAMONCTL_TXN_DONE,	/* over, done or undone: drop the record (@record is NULL) */
+	DAMONCTL_TXN_STUCK,	/* over, but undoing it failed: keep the record for later */
+};
+/* A negative return from BEGIN fails the transaction before any write (a record that cannot
+ * be kept); from the other events it is ignored. */
+typedef int (*damonctl_txn_fn)(void *data, enum damonctl_txn_event event, const char *record);
+/* Set (or, with NULL, remove) the hook of @ctx. */
+DAMONCTL_API void damonctl_set_txn_hook(struct damonctl_ctx *ctx, damonctl_txn_fn fn,
+					void *data);
+/*
+ * Carry out @record, left by a process killed in its transaction: a start is rolled back (the
+ * kdamonds it added are turned off and removed, those it reused are staged back, the others'
+ * configuration is restaged as it was); a commit is staged back, or, when it was killed at
+ * its `commit`, committed again. When the tree shows that someone rewrote it since, nothing is
+ * done. 0 (the record can go, @what says what was done, or is empty), -EBUSY (a kdamond runs
+ * that makes the undo impossible now: keep the record), -EINVAL (not a record), or a
+ * sysfs error.
+ */
+DAMONCTL_API int damonctl_txn_undo(struct damonctl_ctx *ctx, const char *record, char *what,
+				   size_t size);
 
 /*
  * Start kdamonds @idx[0..@nr) of @want, a copy of @have (the tree as read) with new or
@@ -618,6 +663,14 @@ DAMONCTL_API char *damonctl_tree_to_json(const struct damonctl_tree *t, unsigned
 DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree **out,
 					 char *why, size_t size);
 #define DAMONCTL_JSON_FORMAT_VERSION 1
+/*
+ * Whether the @len bytes of @doc are exactly one strict JSON document (RFC 8259): UTF-8, no
+ * comments, no single quotes, no NaN, nothing but blanks after it, integers within
+ * [-2^63, 2^64-1], at most 64 levels of nesting. 0, or -EINVAL with "line L, column C: what
+ * was found" in @why. Every JSON reader of the library applies it; callers that parse JSON
+ * themselves (a program's own state files) can too.
+ */
+DAMONCTL_API int damonctl_json_check(const char *doc, size_t len, char *why, size_t size);
 
 /* ------------------------------------------------------------------------------------------
  * Memory figures from procfs and sysfs (under the sysroot), in bytes.

@@ -28,22 +28,32 @@ expect_rc() {
 	fi
 }
 
-# wait_until SECONDS CMD...: poll CMD every 0.2s until it succeeds; fail on timeout.
+# wait_until SECONDS CMD...: poll CMD until it succeeds; fail after SECONDS of a fair share
+# of the CPUs (fair_wait in tests/lib/emu.sh: longer in wall time on a loaded machine).
 wait_until() {
-	local limit=$1 i
+	local limit=$1
 	shift
-	for ((i = 0; i < limit * 5; i++)); do
-		"$@" && return 0
-		sleep 0.2
-	done
-	fail "timed out after ${limit}s waiting for: $*"
+	fair_wait $((limit * 1000)) "$@" && return 0
+	fail "timed out after ${limit}s (of a fair share of the CPUs) waiting for: $*"
+}
+
+# foreign_kdamond: kdamond 0 stopped, someone else's, with a configuration of its own
+# (a paddr context with one pageout scheme): what a damonc command must leave alone.
+foreign_kdamond() {
+	local a=$ADMIN/kdamonds
+	echo 1 >"$a/nr_kdamonds"
+	echo 1 >"$a/0/contexts/nr_contexts"
+	echo paddr >"$a/0/contexts/0/operations"
+	echo 1 >"$a/0/contexts/0/schemes/nr_schemes"
+	echo pageout >"$a/0/contexts/0/schemes/0/action"
+	echo 4096 >"$a/0/contexts/0/schemes/0/access_pattern/sz/min"
 }
 
 # kdamond_state K: kdamonds/K/state, read again while DAMON's sysfs lock is busy (a read of
 # state takes it with a trylock, and the agent's tried-regions updates hold it a moment).
 kdamond_state() {
-	local i v
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	local _ v
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		v=$(cat "$ADMIN/kdamonds/$1/state" 2>/dev/null) && { echo "$v"; return 0; }
 		sleep 0.2
 	done
@@ -120,13 +130,10 @@ agent_logged() { agent_log | grep -qE -- "$1"; }
 
 # wait_logged SECONDS REGEX: wait until the agent's log says REGEX.
 wait_logged() {
-	local limit=$1 re=$2 i
-	for ((i = 0; i < limit * 5; i++)); do
-		agent_logged "$re" && return 0
-		sleep 0.2
-	done
+	local limit=$1 re=$2
+	fair_wait $((limit * 1000)) agent_logged "$re" && return 0
 	agent_log >&2
-	fail "timed out after ${limit}s waiting for the agent to log: $re"
+	fail "timed out after ${limit}s (of a fair share of the CPUs) waiting for the agent to log: $re"
 }
 
 # proc_bp PID: (AnonHugePages + ShmemPmdMapped + FilePmdMapped) / Rss of PID in basis points,

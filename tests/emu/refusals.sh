@@ -37,7 +37,7 @@ bad "--pid $dead: no such process" start --pid "$dead" --action stat
 bad "overlap" start --ops paddr --regions 0x100000-0x300000,0x200000-0x400000 --action stat
 bad "sampling interval" start --pid "$target" --action stat --sample 200ms --aggr 100ms
 bad "unknown option '--frobnicate'" start --pid "$target" --action stat --frobnicate
-bad "-c /nonexistent.json" start -c /nonexistent.json
+bad "-c '/nonexistent.json': No such file" start -c /nonexistent.json
 echo '{"format_version": 1, "kdamonds": [{"contexts": [{"operations": "vaddr", "bogus_key": 1}]}]}' >"$SYSROOT/bad.json"
 bad "bogus_key" start -c "$SYSROOT/bad.json"
 bad "nothing to change" tune

@@ -12,13 +12,7 @@ target=$!
 trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
 
 # someone's stopped kdamond with a configuration of its own: it must survive too
-A=$ADMIN/kdamonds
-echo 1 >"$A/nr_kdamonds"
-echo 1 >"$A/0/contexts/nr_contexts"
-echo paddr >"$A/0/contexts/0/operations"
-echo 1 >"$A/0/contexts/0/schemes/nr_schemes"
-echo pageout >"$A/0/contexts/0/schemes/0/action"
-echo 4096 >"$A/0/contexts/0/schemes/0/access_pattern/sz/min"
+foreign_kdamond
 before=$(emu_dump)
 
 args=(start --pid "$target" --action stat --min-size 8KiB --quota-size 1MiB --quota-reset 1s
@@ -30,12 +24,7 @@ total=$(grep -c '^W' "$EMU_LOG")
 [ "$total" -gt 5 ] || fail "only $total writes?"
 expect_rc 0 "$D" stop --all
 emu_reset
-echo 1 >"$A/nr_kdamonds"
-echo 1 >"$A/0/contexts/nr_contexts"
-echo paddr >"$A/0/contexts/0/operations"
-echo 1 >"$A/0/contexts/0/schemes/nr_schemes"
-echo pageout >"$A/0/contexts/0/schemes/0/action"
-echo 4096 >"$A/0/contexts/0/schemes/0/access_pattern/sz/min"
+foreign_kdamond
 [ "$(emu_dump)" = "$before" ] || fail "the reset tree differs"
 rm -rf "$SYSROOT/run/damonc"
 

@@ -4,7 +4,7 @@
 #   layout.sh PROFILE FIXTURE
 # FIXTURE is one of 6.1-layout.txt (names, modes, values), 6.12-defaults.txt and
 # 7.2-defaults.txt (files with values), 6.18-layout.txt (names and modes).
-# Also checks that emu_dump (tests/lib/emu.sh) prints like `damon-conform dump`.
+# Also checks that emu_dump_sh (tests/lib/emu.sh) prints like `damon-conform dump`.
 set -euo pipefail
 profile=$1
 fixture=$2
@@ -77,8 +77,8 @@ fi
 echo "ok: profile $profile prints like $name ($(wc -l <"$want") lines)"
 
 # the shell helper must agree with the runner
-if ! diff -u <("$DAMON_CONFORM" dump --root "$ADMIN" | tail -n +2) <(emu_dump); then
-	echo "FAIL: emu_dump and damon-conform dump differ"
+if ! diff -u <("$DAMON_CONFORM" dump --root "$ADMIN" | tail -n +2) <(emu_dump_sh); then
+	echo "FAIL: emu_dump_sh and damon-conform dump differ"
 	exit 1
 fi
-echo "ok: emu_dump prints like damon-conform dump"
+echo "ok: emu_dump_sh prints like damon-conform dump"

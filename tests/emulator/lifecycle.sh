@@ -23,12 +23,8 @@ for sig in TERM INT; do
 
 	pid=$EMU_PID
 	kill -s "$sig" "$pid"
-	for _ in $(seq 1 100); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "FAIL: damon-emu still runs 5s after SIG$sig"
+	if ! fair_wait 5000 emu_gone; then
+		echo "FAIL: damon-emu still runs 5s (of a fair share of the CPUs) after SIG$sig"
 		exit 1
 	fi
 	rc=0
@@ -59,10 +55,5 @@ for _ in $(seq 1 15); do
 done
 
 fusermount3 -u "$ADMIN"
-pid=$EMU_PID
-for _ in $(seq 1 100); do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.05
-done
-kill -0 "$pid" 2>/dev/null && { echo "FAIL: damon-emu survived fusermount3 -u"; exit 1; }
+fair_wait 5000 emu_gone || { echo "FAIL: damon-emu survived fusermount3 -u"; exit 1; }
 echo "ok: reset, signals, unmount"

@@ -24,10 +24,10 @@ static void test_nth(void **state)
 	struct emu_fault_rules *r = parse_ok("# the third write\nnth=3 errno=ENOMEM\n");
 
 	(void)state;
-	assert_int_equal(emu_faults_match(r, "a", "1"), 0);
-	assert_int_equal(emu_faults_match(r, "b", "1"), 0);
-	assert_int_equal(emu_faults_match(r, "c", "1"), ENOMEM);
-	assert_int_equal(emu_faults_match(r, "d", "1"), 0);
+	assert_int_equal(emu_faults_match(r, "a", "1", NULL), 0);
+	assert_int_equal(emu_faults_match(r, "b", "1", NULL), 0);
+	assert_int_equal(emu_faults_match(r, "c", "1", NULL), ENOMEM);
+	assert_int_equal(emu_faults_match(r, "d", "1", NULL), 0);
 	emu_faults_free(r);
 }
 
@@ -38,13 +38,13 @@ static void test_path_value_times(void **state)
 			 "path=*nr_schemes errno=5\n");
 
 	(void)state;
-	assert_int_equal(emu_faults_match(r, "kdamonds/0/state", "off\n"), 0);
-	assert_int_equal(emu_faults_match(r, "kdamonds/0/state", "on\n"), EBUSY);
-	assert_int_equal(emu_faults_match(r, "kdamonds/1/state", "on"), EBUSY);
-	assert_int_equal(emu_faults_match(r, "kdamonds/0/state", "on"), 0);
-	assert_int_equal(emu_faults_match(r, "kdamonds/0/contexts/0/schemes/nr_schemes", "1"),
+	assert_int_equal(emu_faults_match(r, "kdamonds/0/state", "off\n", NULL), 0);
+	assert_int_equal(emu_faults_match(r, "kdamonds/0/state", "on\n", NULL), EBUSY);
+	assert_int_equal(emu_faults_match(r, "kdamonds/1/state", "on", NULL), EBUSY);
+	assert_int_equal(emu_faults_match(r, "kdamonds/0/state", "on", NULL), 0);
+	assert_int_equal(emu_faults_match(r, "kdamonds/0/contexts/0/schemes/nr_schemes", "1", NULL),
 			 EIO);
-	assert_int_equal(emu_faults_match(r, "kdamonds/nr_kdamonds", "1"), 0);
+	assert_int_equal(emu_faults_match(r, "kdamonds/nr_kdamonds", "1", NULL), 0);
 	emu_faults_free(r);
 }
 
@@ -54,14 +54,34 @@ static void test_nth_of_path(void **state)
 		parse_ok("path=x nth=2 errno=EINVAL\n\n   \npath=y value=\"a b\\n\" errno=EPERM\n");
 
 	(void)state;
-	assert_int_equal(emu_faults_match(r, "z", "1"), 0);
-	assert_int_equal(emu_faults_match(r, "x", "1"), 0);
-	assert_int_equal(emu_faults_match(r, "z", "1"), 0);
-	assert_int_equal(emu_faults_match(r, "x", "1"), EINVAL);
-	assert_int_equal(emu_faults_match(r, "x", "1"), 0);
+	assert_int_equal(emu_faults_match(r, "z", "1", NULL), 0);
+	assert_int_equal(emu_faults_match(r, "x", "1", NULL), 0);
+	assert_int_equal(emu_faults_match(r, "z", "1", NULL), 0);
+	assert_int_equal(emu_faults_match(r, "x", "1", NULL), EINVAL);
+	assert_int_equal(emu_faults_match(r, "x", "1", NULL), 0);
 	/* one trailing newline of the written value is ignored, not two */
-	assert_int_equal(emu_faults_match(r, "y", "a b\n\n"), EPERM);
-	assert_int_equal(emu_faults_match(r, "y", "a b\n\n\n"), 0);
+	assert_int_equal(emu_faults_match(r, "y", "a b\n\n", NULL), EPERM);
+	assert_int_equal(emu_faults_match(r, "y", "a b\n\n\n", NULL), 0);
+	emu_faults_free(r);
+}
+
+/* kill=: the writer of the k-th write is killed, before the write (which then fails) or
+ * after it (which succeeds). */
+static void test_kill(void **state)
+{
+	struct emu_fault_rules *r =
+		parse_ok("nth=2 kill=before\npath=s value=on kill=after\n");
+	int kill;
+
+	(void)state;
+	assert_int_equal(emu_faults_match(r, "a", "1", &kill), 0);
+	assert_int_equal(kill, 0);
+	assert_int_equal(emu_faults_match(r, "a", "1", &kill), EINTR);
+	assert_int_equal(kill, EMU_FAULT_KILL_BEFORE);
+	assert_int_equal(emu_faults_match(r, "a", "1", &kill), 0);
+	assert_int_equal(kill, 0);
+	assert_int_equal(emu_faults_match(r, "s", "on\n", &kill), 0);
+	assert_int_equal(kill, EMU_FAULT_KILL_AFTER);
 	emu_faults_free(r);
 }
 
@@ -76,6 +96,8 @@ static void test_errors(void **state)
 	assert_null(emu_faults_parse("bogus errno=EIO\n", err, sizeof(err)));
 	assert_null(emu_faults_parse("value=\"open errno=EIO\n", err, sizeof(err)));
 	assert_null(emu_faults_parse("errno=EIO color=red\n", err, sizeof(err)));
+	assert_null(emu_faults_parse("kill=later\n", err, sizeof(err)));
+	assert_null(emu_faults_parse("kill=after errno=EIO\n", err, sizeof(err)));
 }
 
 int main(void)
@@ -84,6 +106,7 @@ int main(void)
 		cmocka_unit_test(test_nth),
 		cmocka_unit_test(test_path_value_times),
 		cmocka_unit_test(test_nth_of_path),
+		cmocka_unit_test(test_kill),
 		cmocka_unit_test(test_errors),
 	};
 

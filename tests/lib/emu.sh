@@ -15,7 +15,11 @@
 #       tests/lib/damonc-checked): call it last in a trap, after killing the test's own background processes (one left holding meson's
 #       output pipe makes the test hang until its timeout).
 #   emu_dump            Print the tree as "D mode path" / "F mode path = value|" lines
-#                       (paths relative to $ADMIN, sorted, "|" for each newline).
+#                       (paths relative to $ADMIN, sorted, "|" for each newline); with
+#                       $DAMON_CONFORM set, its `dump` does it in one process (a shell
+#                       loop forks twice per file: half a minute per dump on a busy machine).
+#   fair_wait MS CMD... Run CMD every 100 ms until it succeeds (0) or MS milliseconds of a
+#                       fair share of the CPUs have passed (1); see below.
 #   emu_reset           Remount: a fresh tree, same profile and options, log and faults
 #                       files kept.
 #   emu_expect          Run the damon-conform script read from stdin against the emulator
@@ -28,6 +32,31 @@
 EMU_PID=
 EMU_PROFILE=
 EMU_ARGS=()
+EMU_NCPU=$(nproc 2>/dev/null || echo 1)
+
+# Waiting on a busy machine. A bound on a wait is counted in time of a fair share of the
+# CPUs: each 100 ms step counts in full while the machine is not oversubscribed, and as
+# cores/load of it (the 1-minute load average) while other work keeps every core busy. Work
+# we wait for (the emulated kdamond, the damonc agent, a mount) needs CPU: on a loaded
+# machine it gets less, and the bound grows with that instead of failing; on an idle one a
+# wait ends as soon as the work is done, as before. meson's timeout stays the last resort.
+fair_wait() {
+	local left=$1 load
+	shift
+	while :; do
+		"$@" && return 0
+		((left > 0)) || return 1
+		sleep 0.1
+		read -r load _ </proc/loadavg
+		load=${load/./}
+		load=$((10#$load))
+		if ((load > EMU_NCPU * 100)); then
+			left=$((left - 100 * EMU_NCPU * 100 / load))
+		else
+			left=$((left - 100))
+		fi
+	done
+}
 
 emu_skip() {
 	echo "SKIP: $*"
@@ -51,42 +80,37 @@ emu_mounted() {
 	awk -v m="$want" '$5 == m { found = 1 } END { exit !found }' /proc/self/mountinfo
 }
 
+emu_mounted_or_gone() { emu_mounted || ! kill -0 "$EMU_PID" 2>/dev/null; }
+
 emu_start() {
-	local bin i
+	local bin
 	bin=$(emu_bin) || exit 1
 	"$bin" --foreground --profile "$EMU_PROFILE" --log "$EMU_LOG" --faults "$EMU_FAULTS" \
 		--modules "$EMU_MODULES" "${EMU_ARGS[@]}" "$ADMIN" 2>>"$SYSROOT/run/damon-emu.err" &
 	EMU_PID=$!
-	for i in $(seq 1 100); do
-		emu_mounted && return 0
-		if ! kill -0 "$EMU_PID" 2>/dev/null; then
-			EMU_PID=
-			cat "$SYSROOT/run/damon-emu.err" >&2
-			if grep -qiE 'permission|not permitted|fuse: device not found' \
-				"$SYSROOT/run/damon-emu.err"; then
-				emu_skip "cannot mount a FUSE filesystem here"
-			fi
-			echo "emu.sh: damon-emu exited before mounting" >&2
-			exit 1
-		fi
-		sleep 0.05
-		[ "$i" = 100 ] && break
-	done
-	echo "emu.sh: damon-emu did not mount $ADMIN within 5s" >&2
+	if ! fair_wait 10000 emu_mounted_or_gone; then
+		echo "emu.sh: damon-emu did not mount $ADMIN within 10s" >&2
+		exit 1
+	fi
+	emu_mounted && return 0
+	EMU_PID=
+	cat "$SYSROOT/run/damon-emu.err" >&2
+	if grep -qiE 'permission|not permitted|fuse: device not found' "$SYSROOT/run/damon-emu.err"; then
+		emu_skip "cannot mount a FUSE filesystem here"
+	fi
+	echo "emu.sh: damon-emu exited before mounting" >&2
 	exit 1
 }
 
+emu_gone() { ! kill -0 "$EMU_PID" 2>/dev/null; }
+
 emu_stop() {
-	local i
 	if emu_mounted; then
 		fusermount3 -u "$ADMIN" 2>/dev/null || umount -l "$ADMIN" 2>/dev/null || true
 	fi
 	if [ -n "$EMU_PID" ]; then
-		for i in $(seq 1 100); do
-			kill -0 "$EMU_PID" 2>/dev/null || break
-			[ "$i" = 40 ] && kill "$EMU_PID" 2>/dev/null
-			sleep 0.05
-		done
+		fair_wait 2000 emu_gone || kill "$EMU_PID" 2>/dev/null
+		fair_wait 3000 emu_gone || true
 		kill -9 "$EMU_PID" 2>/dev/null || true
 		wait "$EMU_PID" 2>/dev/null || true
 	fi
@@ -194,6 +218,15 @@ emu_reset() {
 
 # One line per entry: "D 755 path" or "F 600 path = value|", sorted by path (C locale).
 emu_dump() {
+	if [ -n "${DAMON_CONFORM:-}" ]; then
+		"$DAMON_CONFORM" dump --root "$ADMIN" | tail -n +2
+		return
+	fi
+	emu_dump_sh
+}
+
+# The same in shell alone (tests/emulator/layout.sh checks that both agree).
+emu_dump_sh() {
 	local root=$ADMIN p rel mode val
 	while IFS= read -r -d '' p; do
 		rel=${p#"$root"/}

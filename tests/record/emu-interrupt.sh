@@ -27,13 +27,9 @@ config_is_before() {
 snapshots() { # FILE: snapshots a report reads from it (0 when none yet)
 	"$DAMONC" --json report wss -i "$1" 2>/dev/null | py 'd["snapshots"]' 2>/dev/null || echo 0
 }
+has_snapshots() { [ "$(snapshots "$1")" -ge "$2" ]; }
 wait_snapshots() { # FILE N
-	local _
-	for _ in $(seq 1 300); do
-		[ "$(snapshots "$1")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	fail "$1 never reached $2 snapshots"
+	fair_wait 30000 has_snapshots "$1" "$2" || fail "$1 never reached $2 snapshots"
 }
 
 # kill -9 in the middle of a recording
@@ -106,11 +102,8 @@ wait_snapshots "$WORK/exit" 2
 kill "$HC_PID"
 wait "$HC_PID" 2>/dev/null || true
 HC_PID=
-for _ in $(seq 1 100); do
-	kill -0 "$rec" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$rec" 2>/dev/null && fail "record still runs after its target exited"
+rec_gone() { ! kill -0 "$rec" 2>/dev/null; }
+fair_wait 10000 rec_gone || fail "record still runs after its target exited"
 wait "$rec" || fail "record exited $? when the target exited: $(cat "$WORK/exit.err")"
 reason=$("$DAMONC" --json report wss -i "$WORK/exit" | py 'd["input"]["end_reason"]')
 case $reason in target_exited|kdamond_stopped) ;; *) fail "end reason $reason" ;; esac

@@ -38,12 +38,9 @@ rec_workload() {
 	"$HOTCOLD" --hot "${HOT_SIZE:-32M}" --cold "${COLD_SIZE:-32M}" \
 		--scenario "$WORK/scenario" >"$WORK/hotcold.out" 2>"$WORK/hotcold.err" &
 	HC_PID=$!
-	for _ in $(seq 1 200); do
-		# the shell may not have created the file yet: not an error under set -e
-		line=$(head -n1 "$WORK/hotcold.out" 2>/dev/null || true)
-		[ -n "$line" ] && break
-		sleep 0.05
-	done
+	# the shell may not have created the file yet: not an error under set -e
+	fair_wait 10000 test -s "$WORK/hotcold.out" || true
+	line=$(head -n1 "$WORK/hotcold.out" 2>/dev/null || true)
 	[ -n "$line" ] || fail "hotcold did not report its buffers"
 	[[ $line =~ hot=0x([0-9a-f]+)-0x([0-9a-f]+)\ cold=0x([0-9a-f]+)-0x([0-9a-f]+) ]] ||
 		fail "unexpected hotcold output: $line"

@@ -307,9 +307,86 @@ static void errors_name_the_key(void **state)
 	why = json_fails("{\"format_version\": 2, \"kdamonds\": []}", -EINVAL);
 	assert_non_null(strstr(why, "format_version 2 is not supported"));
 	why = json_fails("[1, 2]", -EINVAL);
-	assert_string_equal(why, "expected a JSON object at the top");
+	assert_non_null(strstr(why, "expected a JSON object at the top"));
+	assert_non_null(strstr(why, "found an array"));
 	why = json_fails("{\"kdamonds\": [", -EINVAL);
-	assert_non_null(strstr(why, "not valid JSON"));
+	assert_non_null(strstr(why, "the document ends early"));
+	why = json_fails("{\"format_version\": \"1\", \"kdamonds\": []}", -EINVAL);
+	assert_string_equal(why, "format_version: expected a number such as 1, found a string \"1\"");
+	why = json_fails("{\"format_version\": 1, \"kdamonds\": [{\"contexts\": [{\"targets\": "
+			 "[{\"pid_target\": 18446744073709551615}]}]}]}", -ERANGE);
+	assert_non_null(strstr(why, "pid_target: 18446744073709551615 is out of range"));
+}
+
+/* Strict JSON: what json-c would take but JSON is not, refused with a line and a column. */
+static void strict_json(void **state)
+{
+	static const struct { const char *doc, *why; } bad[] = {
+		{ "", "line 1, column 1: the document is empty" },
+		{ "  \n ", "line 2, column 2: the document is empty" },
+		{ "{}xyz", "line 1, column 3: 'x' after the end of the document" },
+		{ "{} {}", "line 1, column 4: '{' after the end of the document" },
+		{ "// c\n{}", "line 1, column 1: comments are not JSON" },
+		{ "{\"a\": 1 /* c */}", "line 1, column 9: comments are not JSON" },
+		{ "{'a': 1}", "line 1, column 2: single quotes are not JSON" },
+		{ "{\"a\": 'x'}", "line 1, column 7: single quotes are not JSON" },
+		{ "{\"a\": NaN}", "line 1, column 7: 'NaN' is not a JSON value" },
+		{ "{\"a\": Infinity}", "'Infinity' is not a JSON value" },
+		{ "{\"a\": True}", "'True' is not a JSON value" },
+		{ "[1,]", "line 1, column 4: a comma before ']' is not JSON" },
+		{ "{\"a\":1,}", "a comma before '}' is not JSON" },
+		{ "{\"a\" 1}", "expected ':' after the member name, found '1'" },
+		{ "{\"a\": 1 \"b\": 2}", "expected ',' or '}' after a member, found '\"'" },
+		{ "[1 2]", "expected ',' or ']' after an element, found '2'" },
+		{ "{", "line 1, column 2: the document ends early" },
+		{ "[[[", "the document ends early" },
+		{ "\"abc", "line 1, column 1: the string that starts here does not end" },
+		{ "{\"a\": 01}", "numbers do not start with 0" },
+		{ "{\"a\": -}", "expected a digit after '-'" },
+		{ "{\"a\": 1.}", "expected a digit after '.'" },
+		{ "{\"a\": 1e}", "expected the digits of an exponent" },
+		{ "{\"a\": 18446744073709551616}", "the integer 18446744073709551616 is out of range" },
+		{ "{\"a\": -9223372036854775809}", "the integer -9223372036854775809 is out of range" },
+		{ "{\"a\": 1e999}", "the number 1e999 is out of range" },
+		{ "{\"a\": \"\\q\"}", "'\\q' is not a JSON escape" },
+		{ "{\"a\": \"\\u12\"}", "'\\u' needs four hex digits" },
+		{ "{\"a\": \"\\ud800\"}", "a high surrogate (\\ud800) without its low half" },
+		{ "{\"a\": \"\\udc00\"}", "a lone low surrogate" },
+		{ "{\"a\": \"\\u0000\"}", "'\\u0000' (a NUL character) cannot be kept" },
+		{ "{\"a\": \"\xff\"}", "line 1, column 8: the byte \\xff is not UTF-8 text" },
+		{ "{\"a\": \"\xc0\xaf\"}", "the byte \\xc0 is not UTF-8 text" },
+		{ "{\"a\": \"\x01\"}", "the byte \\x01 inside a string" },
+		{ "\xef\xbb\xbf{}", "a byte-order mark is not JSON" },
+		{ "{\"a\":\n  [1,\n   x]}", "line 3, column 4: 'x' is not a JSON value" },
+	};
+	static const char *const good[] = {
+		"{}", " [] ", "0", "-0", "1.5e-3", "18446744073709551615", "-9223372036854775808",
+		"\"\\ud83d\\ude00 \xc3\xa9\"", "{\"a\": [true, false, null, {\"b\": \"\\n\"}]}\n",
+		"1e308",
+	};
+	char why[256], deep[200];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(damonctl_json_check(bad[i].doc, strlen(bad[i].doc), why,
+						     sizeof(why)), -EINVAL);
+		if (!strstr(why, bad[i].why))
+			fail_msg("'%s': '%s' lacks '%s'", bad[i].doc, why, bad[i].why);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (damonctl_json_check(good[i], strlen(good[i]), why, sizeof(why)))
+			fail_msg("'%s' refused: %s", good[i], why);
+	/* an embedded NUL is not the end of the document */
+	assert_int_equal(damonctl_json_check("{}\0{}", 5, why, sizeof(why)), -EINVAL);
+	/* 64 levels are fine, 65 are not */
+	memset(deep, '[', 64);
+	memset(deep + 64, ']', 64);
+	assert_int_equal(damonctl_json_check(deep, 128, why, sizeof(why)), 0);
+	memset(deep, '[', 65);
+	memset(deep + 65, ']', 65);
+	assert_int_equal(damonctl_json_check(deep, 130, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "nested more than 64 deep"));
 }
 
 static void results_are_ignored(void **state)
@@ -365,6 +442,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(output_shape),
 		cmocka_unit_test(unit_strings),
 		cmocka_unit_test(errors_name_the_key),
+		cmocka_unit_test(strict_json),
 		cmocka_unit_test(results_are_ignored),
 		cmocka_unit_test(damonc_without_version),
 	};
