@@ -112,9 +112,10 @@ static int status_run(struct cli *cli, int argc, char **argv)
 	if (r)
 		return lib_error(cli, r, "reading the DAMON tree");
 	if (sopts.kdamond >= 0 && (unsigned int)sopts.kdamond >= damonctl_tree_nr_kdamonds(t)) {
+		unsigned int nr = damonctl_tree_nr_kdamonds(t);
+
 		damonctl_tree_free(t);
-		return usage_error(cli, "--kdamond %d: there are %u kdamonds", sopts.kdamond,
-				   damonctl_tree_nr_kdamonds(t));
+		return usage_error(cli, "--kdamond %d: there are %u kdamonds", sopts.kdamond, nr);
 	}
 	if (sopts.refresh) {
 		r = damonctl_features_detect(cli->ctx, &f);
