@@ -90,7 +90,7 @@ static void test_partial(void **state)
 
 	(void)state;
 	check("start --label 'open wo", true, 0, "[start][--label][open wo]");
-	check("status \\", true, 0, "[status]");
+	check("status \\", true, 0, "[status][]");	/* the cursor is in a word */
 	assert_int_equal(words_split("tune --kd", true, &w, &why), 0);
 	assert_int_equal(w.n, 2);
 	assert_true(w.open);
