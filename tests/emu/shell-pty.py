@@ -3,7 +3,7 @@
 emulator tree at $ADMIN: completion of a command, an option and a live value (a kdamond
 index), history across two sessions (readline's ^P and ^R), Ctrl-C during
 `report hugepage --watch 1s` returning to the prompt with the tree unchanged, Ctrl-C at the
-prompt, and a failing command's status in the prompt and as the shell's exit status.
+prompt, `every` until Ctrl-C, and a failing command's status in the prompt and as the shell's exit status.
 
     shell-pty.py DAMONC SYSROOT TARGET_PID    (XDG_STATE_HOME set by the caller)
 
@@ -150,6 +150,13 @@ sh.send(b"\x03")
 sh.prompt("Ctrl-C at the prompt")
 if open(os.path.join(ADMIN, "kdamonds/0/state")).read().strip() != "on":
     fail("Ctrl-C at the prompt ran the line", sh.out)
+
+# every INTERVAL COMMAND: runs again until Ctrl-C
+sh.send("every 200ms features --json\r")
+sh.read_until(re.compile(rb"Every 200ms: features --json(.|\n)*Every 200ms: features --json"
+                         rb"(.|\n)*format_version"), "a second run of every")
+sh.send(b"\x03")
+sh.prompt("Ctrl-C during every")
 
 # a failing command: its status in the prompt
 out = sh.line("tune --kdamond 9 --min-size 4KiB")
