@@ -163,7 +163,8 @@ static int keep(struct kept *k, const struct damonctl_rec_snapshot *s)
 		k->regions = p;
 		k->cap = s->nr_regions;
 	}
-	memcpy(k->regions, s->regions, s->nr_regions * sizeof(*k->regions));
+	if (s->nr_regions)	/* a snapshot with no region has no array (memcpy of NULL) */
+		memcpy(k->regions, s->regions, s->nr_regions * sizeof(*k->regions));
 	k->s = *s;
 	k->s.regions = k->regions;
 	k->have = true;
