@@ -27,9 +27,25 @@ void session_add_global(struct session *s, char *arg)
 		s->global[s->nr_global++] = arg;
 }
 
+volatile sig_atomic_t session_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	session_sigint = 1;
+}
+
+void session_catch_sigint(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };	/* no SA_RESTART */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
 int session_run(const struct session *s, char **words, int n, bool check_only, int in)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	char **argv = calloc((size_t)(n + s->nr_global + 2), sizeof(*argv));
 	int i, argc = 0, status = 0;
 	pid_t pid;
@@ -46,13 +62,17 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
 	fflush(stdout);
 	fflush(stderr);
 	/* Ctrl-C and Ctrl-\ go to the line that runs (the terminal's foreground group holds
-	 * both processes): the session waits for it and goes on */
-	sigaction(SIGINT, &ign, &old_int);
+	 * both processes): the session notes a Ctrl-C (session_sigint) and waits for the line
+	 * to end; one that comes before the child has its default action back is raised again
+	 * in the child, never lost */
+	session_catch_sigint();
 	sigaction(SIGQUIT, &ign, &old_quit);
 	pid = fork();
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		if (session_sigint)
+			raise(SIGINT);
 		if (in >= 0 && in != STDIN_FILENO)
 			dup2(in, STDIN_FILENO);
 		if (check_only) {
@@ -71,7 +91,6 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	free(argv);
 	if (status == -1)
@@ -343,6 +362,13 @@ static int line_failed(unsigned int no, const struct words *w, int status)
 	return status;
 }
 
+/* A line's status, or that of a Ctrl-C when one came while it ran (a --watch stopped by it
+ * exits 0, but a batch that was interrupted did not finish). */
+static int interrupted(int status)
+{
+	return !status && session_sigint ? 128 + SIGINT : status;
+}
+
 /* One line at a time as it comes (a pipe may be fed as results arrive). */
 static int batch_stream(const struct session *s, FILE *in, int child_in)
 {
@@ -361,14 +387,14 @@ static int batch_stream(const struct session *s, FILE *in, int child_in)
 			continue;
 		}
 		if (w.n) {
-			r = run_line(s, no, &w, child_in);
+			r = interrupted(run_line(s, no, &w, child_in));
 			if (r) {
 				line_failed(no, &w, r);
 				status = status ? status : r;
 			}
 		}
 		words_free(&w);
-		if (status && !s->force)
+		if ((status && !s->force) || session_sigint)
 			break;
 	}
 	return status;
@@ -429,7 +455,7 @@ static int batch_atomic(const struct session *s, FILE *in, int child_in)
 		return EXIT_FAIL;
 	}
 	for (i = 0; i < b.nr && !status; i++) {
-		r = run_line(s, b.no[i], &b.lines[i], child_in);
+		r = interrupted(run_line(s, b.no[i], &b.lines[i], child_in));
 		if (r)
 			status = line_failed(b.no[i], &b.lines[i], r);
 	}
@@ -459,6 +485,9 @@ int session_batch(const struct session *s, FILE *in)
 	 * since exit() in a child moves it back to where that child's copy of @in stood
 	 * (read ahead by a buffer, the batch would be read again from there). */
 	setvbuf(in, NULL, _IONBF, 0);
+	/* a Ctrl-C ends the line that runs and then the batch (--atomic: after its rollback) */
+	session_sigint = 0;
+	session_catch_sigint();
 	if (s->atomic)
 		r = batch_atomic(s, in, null);
 	else

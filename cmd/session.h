@@ -3,6 +3,7 @@
 #ifndef DAMONC_SESSION_H
 #define DAMONC_SESSION_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,6 +22,11 @@ void session_add_global(struct session *s, char *arg);
 /* Run one line's words as `damonc WORDS` in a child process (see damonc-shell(1)): its exit
  * status, 128 + N when signal N ended it. @in: the child's stdin (-1: this one's). */
 int session_run(const struct session *s, char **words, int n, bool check_only, int in);
+/* Set by SIGINT once session_catch_sigint() installed its handler (without SA_RESTART, so
+ * that a blocking read or sleep ends); the shell and the batch clear it, a line's child
+ * that it catches between fork and exec-like reset raises SIGINT on itself. */
+extern volatile sig_atomic_t session_sigint;
+void session_catch_sigint(void);
 /* damonc --batch FILE|-: the exit status. */
 int batch_main(struct session *s);
 /* The lines of @in, as a batch runs them (the shell reading no terminal too). */

@@ -33,7 +33,6 @@ static const char *const builtins[] = { "help", "every", "watch", "exit", "quit"
 
 /* ---- the session's state: one per process, as readline's is ---- */
 static struct damonctl_ctx *shell_ctx;	/* reads for the prompt and completion only */
-static volatile sig_atomic_t interrupted;
 
 /* ---- completion ---- */
 
@@ -293,13 +292,7 @@ static void build_prompt(char *buf, size_t size, const struct session *s, int la
 
 /* ---- Ctrl-C at the prompt and between repeats ---- */
 
-static void on_sigint(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* readline's input: a Ctrl-C (which ends the read, as SIGINT's handler has no SA_RESTART)
+/* readline's input: a Ctrl-C (which ends the read: session_catch_sigint has no SA_RESTART)
  * drops the line typed so far and gives a new prompt, as shells do. */
 static int getc_or_interrupt(FILE *in)
 {
@@ -311,19 +304,11 @@ static int getc_or_interrupt(FILE *in)
 			return c;
 		if (!n || errno != EINTR)
 			return EOF;
-		if (interrupted) {
+		if (session_sigint) {
 			rl_replace_line("", 0);
 			return '\n';	/* accepts the now empty line */
 		}
 	}
-}
-
-static void catch_sigint(void)
-{
-	struct sigaction sa = { .sa_handler = on_sigint };	/* no SA_RESTART: reads end */
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
 }
 
 /* ---- every, watch ---- */
@@ -344,7 +329,7 @@ static int repeat(const struct session *s, const char *what, const char *interva
 		warnx_("shell: %s: which command? (e.g. '%s report hugepage')", what, what);
 		return EXIT_USAGE;
 	}
-	interrupted = 0;
+	session_sigint = 0;
 	for (;;) {
 		struct timespec ts = { .tv_sec = (time_t)(us / 1000000),
 				       .tv_nsec = (long)(us % 1000000) * 1000 };
@@ -360,11 +345,11 @@ static int repeat(const struct session *s, const char *what, const char *interva
 			printf("%s%s", i ? " " : "", v[i]);
 		printf("    %s (Ctrl-C stops)\n\n", when);
 		status = session_run(s, v, n, false, -1);
-		if (status == 128 + SIGINT || status)
+		if (status || session_sigint)	/* a report stopped by Ctrl-C exits 0 */
 			return status;
-		while (!interrupted && nanosleep(&ts, &ts) && errno == EINTR)
+		while (!session_sigint && nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		if (interrupted)
+		if (session_sigint)
 			return status;
 	}
 }
@@ -449,19 +434,19 @@ static int shell_loop(struct session *s)
 	rl_completer_quote_characters = "'\"";
 	rl_catch_signals = 0;
 	rl_getc_function = getc_or_interrupt;
-	catch_sigint();
+	session_catch_sigint();
 	for (;;) {
 		char *line;
 
 		build_prompt(prompt, sizeof(prompt), s, last);
-		interrupted = 0;
+		session_sigint = 0;
 		line = readline(prompt);
 		if (!line) {
 			putchar('\n');
 			code = last;
 			break;
 		}
-		if (interrupted) {
+		if (session_sigint) {
 			free(line);
 			continue;
 		}
