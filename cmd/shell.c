@@ -266,11 +266,10 @@ static void build_prompt(char *buf, size_t size, const struct session *s, int la
 {
 	struct started st = { 0 };
 	size_t n = (size_t)snprintf(buf, size, "damonc");
-	const char *sep = " (";
+	const char *sep = " (", *root = s->sysroot ? s->sysroot : getenv("DAMONC_SYSROOT");
 
-	if (s->sysroot && strcmp(s->sysroot, "/")) {
-		n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%ssysroot %s", sep,
-				      s->sysroot);
+	if (root && root[0] && strcmp(root, "/")) {
+		n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%ssysroot %s", sep, root);
 		sep = ", ";
 	}
 	if (shell_ctx && !started_load(shell_ctx, &st) && st.nr) {
