@@ -133,6 +133,8 @@ int json_line_print(json_object *line);
 /* --json's value: NULL (the default), "pretty" or "compact"; -EINVAL for anything else.
  * The style is the process's, as stdout is. */
 int json_set_style(const char *arg);
+/* The --json option that sets the current style again: "--json", "--json=pretty", ... */
+const char *json_style_opt(void);
 /* json-c's flags for damonc's state files and other text damonc writes: no slash escaping. */
 #define DAMONC_JSON_PLAIN (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 

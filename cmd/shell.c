@@ -473,12 +473,17 @@ static int shell_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	/* global options given after `shell` hold for its lines too */
+	/* global options given after `shell` hold for its lines too (given before, they are
+	 * there already; twice is the same) */
 	if (cli->sysroot && s->sysroot != cli->sysroot) {
 		snprintf(sysroot_opt, sizeof(sysroot_opt), "--sysroot=%s", cli->sysroot);
 		session_add_global(s, sysroot_opt);
 		s->sysroot = cli->sysroot;
 	}
+	if (cli->json)
+		session_add_global(s, (char *)json_style_opt());
+	if (cli->verbose)
+		session_add_global(s, "-v");
 	if (!isatty(STDIN_FILENO))
 		return session_batch(s, stdin);
 	shell_ctx = cli->ctx;
