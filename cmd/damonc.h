@@ -78,6 +78,18 @@ struct cli {
 
 /* The command table (main.c). */
 extern const struct cmd *const damonc_cmds[];
+/* main() itself, run again in the child that runs a line of the shell or of a batch. */
+int damonc_main(int argc, char **argv);
+/* "status" or "report hugepage"; NULL when there is no such command. */
+const struct cmd *damonc_find_cmd(const char *name);
+/* Option "--name" or "-x" of @c (its own or a global one), or NULL. */
+const struct opt *damonc_find_opt(const struct cmd *c, const char *arg);
+/* The @i-th option of @c, global ones after its own (@c NULL: the global ones only). */
+const struct opt *damonc_opt_at(const struct cmd *c, unsigned int i);
+/* The values option @o takes, as --list-values prints them: its choices or keywords. */
+void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *value,
+							 size_t len), void *data);
+
 
 /* Concatenate NULL-name-terminated option tables into @dst (room for @max entries, the
  * terminator included), leaving out the option named @skip (or none when NULL). */
@@ -133,6 +145,8 @@ int json_line_print(json_object *line);
 /* --json's value: NULL (the default), "pretty" or "compact"; -EINVAL for anything else.
  * The style is the process's, as stdout is. */
 int json_set_style(const char *arg);
+/* The --json option that sets the current style again: "--json", "--json=pretty", ... */
+const char *json_style_opt(void);
 /* json-c's flags for damonc's state files and other text damonc writes: no slash escaping. */
 #define DAMONC_JSON_PLAIN (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 

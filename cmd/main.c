@@ -14,9 +14,10 @@
 #include "config.h"
 #include "damonc.h"
 #include "journal.h"
+#include "session.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
-	cmd_agent, cmd_record, cmd_metrics;
+	cmd_agent, cmd_record, cmd_metrics, cmd_shell;
 
 const struct cmd *const damonc_cmds[] = {
 	&cmd_status,
@@ -28,10 +29,14 @@ const struct cmd *const damonc_cmds[] = {
 	&cmd_agent,
 	&cmd_record,
 	&cmd_metrics,
+	&cmd_shell,
 	NULL,
 };
 
-enum { OPT_SYSROOT = 1000, OPT_JSON, OPT_VERBOSE, OPT_HELP };
+struct session damonc_session;
+
+enum { OPT_SYSROOT = 1000, OPT_JSON, OPT_VERBOSE, OPT_HELP, OPT_BATCH, OPT_FORCE, OPT_ATOMIC,
+       OPT_DRY_RUN, OPT_VERSION };
 
 /* Accepted by every command, before or after its name. */
 static const struct opt global_opts[] = {
@@ -42,6 +47,21 @@ static const struct opt global_opts[] = {
 	  "compact otherwise" },
 	{ "verbose", 'v', OV_NONE, NULL, "log every sysfs write to stderr" },
 	{ "help", 'h', OV_NONE, NULL, "show this help" },
+	{ 0 },
+};
+
+/* Accepted before any command only: they say how damonc runs, not what a command does. */
+static const struct opt top_opts[] = {
+	{ "batch", OPT_BATCH, OV_FILE, "FILE",
+	  "run the commands of FILE (- for stdin), one a line, as the shell runs them; stop at "
+	  "the first that fails (see damonc-shell(1))" },
+	{ "force", OPT_FORCE, OV_NONE, NULL, "with --batch: go on after a line that fails" },
+	{ "atomic", OPT_ATOMIC, OV_NONE, NULL,
+	  "with --batch: check every line first, and if a line fails, put the DAMON tree and "
+	  "damonc's record of its kdamonds back as they were before the first" },
+	{ "dry-run", OPT_DRY_RUN, OV_NONE, NULL,
+	  "with --batch: print the writes of each start and tune line, make none" },
+	{ "version", OPT_VERSION, OV_NONE, NULL, "print the version" },
 	{ 0 },
 };
 
@@ -56,7 +76,7 @@ static const struct cmd *find_in(const struct cmd *const *table, const char *nam
 }
 
 /* "report" or "report hugepage" (one argument with a space, or two arguments). */
-static const struct cmd *find_cmd(const char *name)
+const struct cmd *damonc_find_cmd(const char *name)
 {
 	char first[64];
 	const char *space = strchr(name, ' ');
@@ -122,15 +142,16 @@ static void main_usage(FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "Usage: damonc [--sysroot DIR] [--json[=pretty|compact]] [-v] COMMAND [OPTIONS]\n\n"
+	fprintf(f, "Usage: damonc [--sysroot DIR] [--json[=pretty|compact]] [-v] COMMAND [OPTIONS]\n"
+		   "       damonc [--sysroot DIR] [--force] [--atomic] [--dry-run] --batch FILE|-\n\n"
 		   "Drive the Linux kernel's DAMON: monitor memory access and manage memory\n"
 		   "(huge pages, reclaim, tiering) from what it finds.\n\nCommands:\n");
 	for (i = 0; damonc_cmds[i]; i++)
 		fprintf(f, "  %-10s %s\n", damonc_cmds[i]->name, damonc_cmds[i]->summary);
 	fprintf(f, "\nGlobal options:\n");
 	print_opts(f, global_opts);
-	fprintf(f, "      --version                print the version\n"
-		   "\n'damonc COMMAND --help' describes a command. Exit codes: 0 success, 1 failure,\n"
+	print_opts(f, top_opts);
+	fprintf(f, "\n'damonc COMMAND --help' describes a command. Exit codes: 0 success, 1 failure,\n"
 		   "2 bad usage or input, 3 the kernel lacks a needed feature, 4 DAMON is busy.\n");
 }
 
@@ -216,7 +237,7 @@ static void list_opts(const struct cmd *c)
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
+		for (o = pass ? global_opts : c ? c->opts : top_opts; o && o->name; o++) {
 			printf("--%s %s %s\n", o->name, value_kind(o->value), o->help);
 			if (o->key < 256 && o->key > ' ')
 				printf("-%c %s %s\n", o->key, value_kind(o->value), o->help);
@@ -224,7 +245,22 @@ static void list_opts(const struct cmd *c)
 	}
 }
 
-static const struct opt *find_opt(const struct cmd *c, const char *arg)
+const struct opt *damonc_opt_at(const struct cmd *c, unsigned int i)
+{
+	unsigned int n = 0;
+
+	if (c)
+		for (; c->opts && c->opts[n].name; n++)
+			if (n == i)
+				return &c->opts[n];
+	i -= n;
+	for (n = 0; global_opts[n].name; n++)
+		if (n == i)
+			return &global_opts[n];
+	return NULL;
+}
+
+const struct opt *damonc_find_opt(const struct cmd *c, const char *arg)
 {
 	const struct opt *o;
 	int pass;
@@ -237,29 +273,23 @@ static const struct opt *find_opt(const struct cmd *c, const char *arg)
 	return NULL;
 }
 
-/* For completions: the values option @optname of command @cmdname takes, one a line: its
- * choices, or the kernel keywords of its kind (nothing for values people type). */
-static int list_values(const char *cmdname, const char *optname)
+void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *value, size_t len),
+		       void *data)
 {
 	static const struct { enum opt_value kind; enum damonctl_kwset set; } sets[] = {
 		{ OV_ACTION, DAMONCTL_KW_ACTION }, { OV_OPS, DAMONCTL_KW_OPERATIONS },
 		{ OV_METRIC, DAMONCTL_KW_GOAL_METRIC }, { OV_GOAL, DAMONCTL_KW_GOAL_METRIC },
 		{ OV_TUNER, DAMONCTL_KW_GOAL_TUNER }, { OV_FILTER, DAMONCTL_KW_FILTER_TYPE },
 	};
-	const struct cmd *c = find_cmd(cmdname);
-	const struct opt *o = c ? find_opt(c, optname) : NULL;
 	const char *choice;
 	unsigned int i, j;
+	char buf[128];
 
-	if (!o) {
-		fprintf(stderr, "damonc: no option '%s' for '%s'\n", optname, cmdname);
-		return EXIT_USAGE;
-	}
 	for (i = 0; (choice = opt_choice_name(o, i, NULL)); i++) {
 		size_t n;
 
 		opt_choice_name(o, i, &n);
-		printf("%.*s\n", (int)n, choice);
+		fn(data, choice, n);
 	}
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		const char *kw;
@@ -267,14 +297,36 @@ static int list_values(const char *cmdname, const char *optname)
 		if (sets[i].kind != o->value)
 			continue;
 		for (j = 0; (kw = damonctl_keyword(sets[i].set, j)); j++) {
-			if (o->value == OV_FILTER)
-				printf("allow:%s\nreject:%s\n", kw, kw);
-			else if (o->value == OV_GOAL)
-				printf("%s=\n", kw);
-			else
-				printf("%s\n", kw);
+			if (o->value == OV_FILTER) {
+				fn(data, buf, (size_t)snprintf(buf, sizeof(buf), "allow:%s", kw));
+				fn(data, buf, (size_t)snprintf(buf, sizeof(buf), "reject:%s", kw));
+			} else if (o->value == OV_GOAL) {
+				fn(data, buf, (size_t)snprintf(buf, sizeof(buf), "%s=", kw));
+			} else {
+				fn(data, kw, strlen(kw));
+			}
 		}
 	}
+}
+
+static void print_value(void *data, const char *value, size_t len)
+{
+	(void)data;
+	printf("%.*s\n", (int)len, value);
+}
+
+/* For completions: the values option @optname of command @cmdname takes, one a line: its
+ * choices, or the kernel keywords of its kind (nothing for values people type). */
+static int list_values(const char *cmdname, const char *optname)
+{
+	const struct cmd *c = damonc_find_cmd(cmdname);
+	const struct opt *o = c ? damonc_find_opt(c, optname) : NULL;
+
+	if (!o) {
+		fprintf(stderr, "damonc: no option '%s' for '%s'\n", optname, cmdname);
+		return EXIT_USAGE;
+	}
+	damonc_opt_values(o, print_value, NULL);
 	return EXIT_OK;
 }
 
@@ -380,6 +432,10 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 		if (e)
 			return usage_error(cli, "--sysroot '%s': %s", cli->sysroot, strerror(-e));
 	}
+	if (damonc_session.in_line && c == &cmd_shell)
+		return usage_error(cli, "not inside a batch or another shell");
+	if (damonc_session.check_only)
+		return EXIT_OK;	/* a batch's line checked before any runs */
 	damonctl_set_log(cli->ctx, log_to_stderr, NULL,
 			 cli->verbose ? DAMONCTL_LOG_DEBUG : DAMONCTL_LOG_WARN);
 	journal_attach(cli);
@@ -404,14 +460,57 @@ static int finish_output(const struct cli *cli, int r)
 	return r ? r : EXIT_FAIL;
 }
 
+/* Options of damonc itself (--batch and its modes) before the command: 1 when @arg was one,
+ * 0 when not, or an exit code (as -code). */
+static int top_opt(int argc, char **argv, int *i)
+{
+	struct session *s = &damonc_session;
+	const char *arg = argv[*i];
+
+	if (!strcmp(arg, "--batch") || !strncmp(arg, "--batch=", 8)) {
+		if (!arg[7] && *i + 1 >= argc) {
+			fprintf(stderr, "damonc: option '--batch' needs a value (a file, or - for "
+				"stdin)\n");
+			return -EXIT_USAGE;
+		}
+		s->batch = arg[7] ? arg + 8 : argv[++*i];
+	} else if (!strcmp(arg, "--force")) {
+		s->force = true;
+	} else if (!strcmp(arg, "--atomic")) {
+		s->atomic = true;
+	} else if (!strcmp(arg, "--dry-run")) {
+		s->dry_run = true;
+	} else {
+		return 0;
+	}
+	if (s->in_line) {
+		fprintf(stderr, "damonc: %s: not inside a batch or the shell\n", arg);
+		return -EXIT_USAGE;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
+	return damonc_main(argc, argv);
+}
+
+int damonc_main(int argc, char **argv)
+{
+	struct session *s = &damonc_session;
 	struct cli cli = { 0 };
 	const struct cmd *c;
 	int i, r, cmd_at = 0;
 
 	/* Global options before the command. */
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		int g = i;
+
+		r = top_opt(argc, argv, &i);
+		if (r < 0)
+			return -r;
+		if (r)
+			continue;
 		if (!strcmp(argv[i], "--json") || !strncmp(argv[i], "--json=", 7)) {
 			cli.json = true;
 			if (json_set_style(argv[i][6] ? argv[i] + 7 : NULL)) {
@@ -456,12 +555,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--list-values") && i + 2 < argc) {
 			return list_values(argv[i + 1], argv[i + 2]);
 		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc && !argv[i + 1][0]) {
-			/* before any command: the global options */
-			list_opts(&(const struct cmd){ .name = "" });
-			printf("--version flag print the version\n");
+			/* before any command: the global options and those of damonc itself */
+			list_opts(NULL);
 			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc) {
-			c = find_cmd(argv[i + 1]);
+			c = damonc_find_cmd(argv[i + 1]);
 			if (!c) {
 				fprintf(stderr, "damonc: unknown command '%s'\n", argv[i + 1]);
 				return EXIT_USAGE;
@@ -473,15 +571,32 @@ int main(int argc, char **argv)
 				argv[i]);
 			return EXIT_USAGE;
 		}
+		/* the shell's and the batch's lines run with the same global options */
+		for (; g <= i; g++)
+			session_add_global(s, argv[g]);
 	}
 	cmd_at = i;
+	s->sysroot = cli.sysroot;
+	if (s->batch) {
+		if (cmd_at < argc) {
+			fprintf(stderr, "damonc: --batch runs the commands of its file, not '%s'\n",
+				argv[cmd_at]);
+			return EXIT_USAGE;
+		}
+		return batch_main(s);
+	}
+	if (s->force || s->atomic || s->dry_run) {
+		fprintf(stderr, "damonc: %s: only with --batch (see damonc-shell(1))\n",
+			s->force ? "--force" : s->atomic ? "--atomic" : "--dry-run");
+		return EXIT_USAGE;
+	}
 	if (cmd_at >= argc) {
 		main_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[cmd_at], "help"))
 		return help(argc - cmd_at - 1, argv + cmd_at + 1);
-	c = find_cmd(argv[cmd_at]);
+	c = damonc_find_cmd(argv[cmd_at]);
 	if (!c) {
 		fprintf(stderr, "damonc: unknown command '%s' (see 'damonc --help')\n", argv[cmd_at]);
 		return EXIT_USAGE;

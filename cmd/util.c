@@ -372,6 +372,12 @@ int json_set_style(const char *arg)
 	return 0;
 }
 
+const char *json_style_opt(void)
+{
+	return json_style == JSON_PRETTY ? "--json=pretty" :
+	       json_style == JSON_COMPACT ? "--json=compact" : "--json";
+}
+
 static int json_print(json_object *doc, bool pretty)
 {
 	int flags = JSON_C_TO_STRING_NOSLASHESCAPE, r = 0;

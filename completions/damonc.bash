@@ -10,7 +10,7 @@ _damonc()
 
 	for ((i = 1; i < cword; i++)); do
 		case "${words[i]}" in
-		--sysroot) ((i++)) ;;
+		--sysroot | --batch) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $cmd ]]; then

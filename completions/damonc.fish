@@ -12,7 +12,7 @@ function __damonc_cmd
 			continue
 		end
 		switch $t
-			case --sysroot
+			case --sysroot --batch
 				set skip 1
 			case '-*'
 			case '*'
