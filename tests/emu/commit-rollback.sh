@@ -6,11 +6,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
-emu_setup "$PROFILE"
-
-sleep 600 &
-target=$!
-trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
+emu_with_target "$PROFILE"
 
 set_faults() {
 	echo "$1" >"$EMU_FAULTS.new"

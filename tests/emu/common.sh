@@ -68,6 +68,15 @@ anon_huge_kb() {
 	' "/proc/$1/smaps"
 }
 
+# emu_with_target PROFILE: emu_setup, and a process for schemes to target ($target), both
+# gone at exit.
+emu_with_target() {
+	emu_setup "$1"
+	sleep 600 &
+	target=$!
+	trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
+}
+
 # emu_with_scenario PROFILE [options]: emu_setup with an access scenario file ($SCENARIO)
 # that damon-emu re-reads whenever it changes.
 emu_with_scenario() {

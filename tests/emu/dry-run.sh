@@ -5,11 +5,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
-emu_setup "$PROFILE"
-
-sleep 600 &
-target=$!
-trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
+emu_with_target "$PROFILE"
 
 before=$(emu_dump)
 expect_rc 0 "$D" start --dry-run --pid "$target" --action stat --min-size 2MiB

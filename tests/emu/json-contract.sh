@@ -11,10 +11,7 @@ source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
 [ -n "${DAMONC_JSON_SPOOL:-}${DAMONC_JSON_VALIDATE:-}" ] ||
 	emu_skip "python3-jsonschema is missing: damonc's JSON is not checked"
-emu_setup "$PROFILE"
-sleep 600 &
-target=$!
-trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
+emu_with_target "$PROFILE"
 n=0
 json() { # ARGS: damonc --json ARGS, which must succeed
 	expect_rc 0 "$D" --json "$@"

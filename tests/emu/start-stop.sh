@@ -5,11 +5,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
-emu_setup "$PROFILE"
-
-sleep 600 &
-target=$!
-trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
+emu_with_target "$PROFILE"
 
 expect_rc 0 "$D" start --pid "$target" --action pageout --min-size 4KiB --access-rate 0%,0% \
 	--min-age 2s --quota-size 64MiB

@@ -7,10 +7,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
-emu_setup "$PROFILE"
-sleep 600 &
-target=$!
-trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
+emu_with_target "$PROFILE"
 
 # a goal the kernel cannot measure on this profile: the agent feeds it
 expect_rc 0 "$D" start --action collapse --pid "$target" --goal-bp 500 --min-age 1s

@@ -5,11 +5,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
-emu_setup "$PROFILE"
-
-sleep 600 &
-target=$!
-trap 'kill $target 2>/dev/null || true; emu_cleanup' EXIT
+emu_with_target "$PROFILE"
 s=$ADMIN/kdamonds/0/contexts/0/schemes/0
 
 expect_rc 0 "$D" start --pid "$target" --action stat --goal user_input=100 --quota-size 1GiB
