@@ -42,6 +42,10 @@ int started_lock(struct damonctl_ctx *ctx)
 		if (fd < 0)
 			return -errno;
 		while (flock(fd, LOCK_EX)) {
+			/* a kernel built without file locking (CONFIG_FILE_LOCKING=n, as small
+			 * guests are): nothing to serialise with but ourselves, go on unlocked */
+			if (errno == ENOSYS)
+				break;
 			if (errno != EINTR) {
 				r = -errno;
 				close(fd);
