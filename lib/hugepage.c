@@ -124,7 +124,8 @@ static int open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name)
 /* PAGEMAP_SCAN: the PMD-mapped ranges, reported by the kernel directly. -ENOTTY before 6.7. */
 static int huge_scan(int fd, uint64_t start, uint64_t end, damonctl_range_fn fn, void *data)
 {
-	struct page_region vec[128];
+	/* zeroed: valgrind does not know that PAGEMAP_SCAN fills it */
+	struct page_region vec[128] = { { 0 } };
 
 	while (start < end) {
 		struct pm_scan_arg arg = {

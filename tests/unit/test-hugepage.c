@@ -194,6 +194,8 @@ static void test_plan_own_memory(void **state)
 
 	/* collapsing from user space: the first two only */
 	pidfd = damonctl_pidfd_open(getpid());
+	if (pidfd == -ENOSYS)
+		goto out;	/* no pidfd_open(2) (valgrind, for one, does not know it) */
 	assert_true(pidfd >= 0);
 	{
 		struct damonctl_collapse_result res = { .sz = sizeof(res) };
