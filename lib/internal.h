@@ -18,7 +18,6 @@ struct damonctl_ctx {
 	damonctl_log_fn log_fn;
 	void *log_data;
 	enum damonctl_log_level log_level;
-	unsigned int read_flags;	/* DAMONCTL_READ_*, for the tree read under way */
 	damonctl_txn_fn txn_fn;
 	void *txn_data;
 	/* the last failed access */

@@ -15,7 +15,8 @@
 
 #define VALBUF 4096
 
-static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const char *rel);
+static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const char *rel,
+		    unsigned int flags);
 
 static int fail(struct damonctl_ctx *ctx, int err, const char *rel, const char *file)
 {
@@ -78,7 +79,7 @@ int dctl_list_indexes(int dirfd, const char *dir, unsigned int **out, size_t *nr
 }
 
 static int read_child(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsigned int list,
-		      unsigned int i, const char *rel)
+		      unsigned int i, const char *rel, unsigned int flags)
 {
 	const struct list_desc *ld = &dctl_kinds[o->kind].lists[list];
 	char sub[PATH_MAX], childrel[PATH_MAX];
@@ -96,13 +97,13 @@ static int read_child(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsig
 		close(fd);
 		return -ENOMEM;
 	}
-	r = read_obj(ctx, fd, c, childrel);
+	r = read_obj(ctx, fd, c, childrel, flags);
 	close(fd);
 	return r;
 }
 
 static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsigned int list,
-		     const char *rel)
+		     const char *rel, unsigned int flags)
 {
 	const struct list_desc *ld = &dctl_kinds[o->kind].lists[list];
 	char buf[64];
@@ -112,7 +113,7 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 	int r;
 
 	if (o->kind == K_SCHEME && list == L_SCHEME_TRIED &&
-	    (ctx->read_flags & DAMONCTL_READ_NO_TRIED_REGIONS))
+	    (flags & DAMONCTL_READ_NO_TRIED_REGIONS))
 		return 0;
 	if (!ld->nr_file) {
 		r = dctl_list_indexes(dirfd, ld->dir, &idx, &nr);
@@ -122,7 +123,7 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 			return fail(ctx, r, rel, ld->dir);
 		o->lists_has |= 1u << list;
 		for (i = 0, r = 0; i < nr && !r; i++) {
-			r = read_child(ctx, dirfd, o, list, idx[i], rel);
+			r = read_child(ctx, dirfd, o, list, idx[i], rel, flags);
 			/* Results the kernel rebuilds (an update_schemes_tried_regions running
 			 * meanwhile, from damonc's agent or anyone) may vanish under us: that
 			 * entry is gone (ENOENT, or ENODEV from a file whose directory went
@@ -148,14 +149,15 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 		return fail(ctx, -EBADMSG, rel, ld->nr_file);
 	o->lists_has |= 1u << list;
 	for (i = 0; i < n; i++) {
-		r = read_child(ctx, dirfd, o, list, i, rel);
+		r = read_child(ctx, dirfd, o, list, i, rel, flags);
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
-static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const char *rel)
+static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const char *rel,
+		    unsigned int flags)
 {
 	const struct kind_desc *kd = &dctl_kinds[o->kind];
 	char buf[VALBUF];
@@ -176,7 +178,7 @@ static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const c
 		o->has |= UINT64_C(1) << a;
 	}
 	for (l = 0; l < kd->nr_lists; l++) {
-		r = read_list(ctx, dirfd, o, l, rel);
+		r = read_list(ctx, dirfd, o, l, rel, flags);
 		if (r)
 			return r;
 	}
@@ -199,9 +201,7 @@ DAMONCTL_API int damonctl_tree_read_flags(struct damonctl_ctx *ctx, unsigned int
 		close(fd);
 		return -ENOMEM;
 	}
-	ctx->read_flags = flags;
-	r = read_obj(ctx, fd, t, "");
-	ctx->read_flags = 0;
+	r = read_obj(ctx, fd, t, "", flags);
 	close(fd);
 	if (r) {
 		dobj_free(t);
@@ -233,7 +233,7 @@ DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int in
 		return -ENOMEM;
 	}
 	k->index = index;
-	r = read_obj(ctx, fd, k, rel);
+	r = read_obj(ctx, fd, k, rel, 0);
 	close(fd);
 	if (r) {
 		dobj_free(k);
