@@ -739,7 +739,6 @@ static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
 {
 	const struct fallback *fb = &s->e.fbs.fb[fi];
 	uint64_t total;
-	bool has_passed;
 	int n, r;
 
 	if (!s->plan[fi]) {
@@ -748,7 +747,7 @@ static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
 			return r;
 	}
 	n = damonctl_tried_regions_read(ag->cli->ctx, s->e.kdamond, 0, fb->observer, regs, cap,
-					&total, &has_passed);
+					&total, NULL);
 	if (n < 0)
 		return n;
 	r = damonctl_hugepage_plan_observe(ag->cli->ctx, s->plan[fi], pid, *regs, (size_t)n,
@@ -1048,7 +1047,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
 		return -ENOSPC;
 	}
-	r = damonctl_tree_read(ag->cli->ctx, &have);
+	r = damonctl_tree_read_flags(ag->cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &have);
 	if (!r)
 		r = damonctl_features_from_tree(ag->cli->ctx, have, &f);
 	if (r) {

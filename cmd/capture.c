@@ -302,7 +302,7 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		free(c);
 		return r;
 	}
-	r = damonctl_tree_read(cli->ctx, &c->orig);
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &c->orig);
 	if (r) {
 		started_unlock(lock);
 		free(c);

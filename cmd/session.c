@@ -152,7 +152,7 @@ static int snapshot_take(struct snapshot *snap, const struct session *s)
 		r = damonctl_path(snap->ctx, DAMONCTL_BASE_RUN, "kdamonds.json", snap->started_path,
 				  sizeof(snap->started_path)) < 0 ? -ENAMETOOLONG : 0;
 	if (!r)
-		r = damonctl_tree_read(snap->ctx, &snap->tree);
+		r = damonctl_tree_read_flags(snap->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &snap->tree);
 	if (!r) {
 		r = read_all(snap->started_path, &snap->started);
 		if (r == -ENOENT)
@@ -192,7 +192,7 @@ static int snapshot_restore(struct snapshot *snap)
 	unsigned int nr_restarted = 0;
 	int r, first = 0;
 
-	r = damonctl_tree_read(ctx, &now);
+	r = damonctl_tree_read_flags(ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &now);
 	if (r)
 		return r;
 	damonctl_for_each_kdamond(now, k, i) {

@@ -105,7 +105,7 @@ static void cand_kdamonds(void)
 	unsigned int i, n;
 	char buf[16];
 
-	if (!shell_ctx || damonctl_tree_read(shell_ctx, &t))
+	if (!shell_ctx || damonctl_tree_read_flags(shell_ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t))
 		return;
 	n = damonctl_tree_nr_kdamonds(t);
 	for (i = 0; i < n; i++) {

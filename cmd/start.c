@@ -593,7 +593,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		 * killed in between, the next command rolls the start back */
 		journal_hold();
 	}
-	r = damonctl_tree_read(cli->ctx, &have);
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &have);
 	if (r) {
 		ret = lib_error(cli, r, "reading the DAMON tree");
 		goto out;

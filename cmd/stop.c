@@ -103,7 +103,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 		return lib_error(cli, lock, "locking damonc's run directory");
 	/* what a killed damonc left (a half-built kdamond, a capture scheme) goes first */
 	recover_leftovers(cli);
-	r = damonctl_tree_read(cli->ctx, &t);
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);
 	if (r) {
 		started_unlock(lock);
 		return lib_error(cli, r, "reading the DAMON tree");

@@ -311,7 +311,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
 	if (lock >= 0)
 		recover_leftovers(cli);	/* what a killed damonc left goes first */
-	r = damonctl_tree_read(cli->ctx, &have);
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &have);
 	if (r) {
 		started_unlock(lock);
 		return lib_error(cli, r, "reading the DAMON tree");
@@ -432,7 +432,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 			       "started (%s)", strerror(-r));
 	}
 	/* read back what the kernel has now */
-	r = damonctl_tree_read(cli->ctx, &after);
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &after);
 	if (r) {
 		ret = lib_error(cli, r, "reading the tree back");
 		goto out;

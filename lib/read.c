@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -113,8 +114,14 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 	int r;
 
 	if (o->kind == K_SCHEME && list == L_SCHEME_TRIED &&
-	    (flags & DAMONCTL_READ_NO_TRIED_REGIONS))
+	    (flags & DAMONCTL_READ_NO_TRIED_REGIONS)) {
+		struct stat st;
+
+		/* left out, but the kernel has them: feature detection still knows */
+		if (!fstatat(dirfd, ld->dir, &st, 0) && S_ISDIR(st.st_mode))
+			o->lists_has |= 1u << list;
 		return 0;
+	}
 	if (!ld->nr_file) {
 		r = dctl_list_indexes(dirfd, ld->dir, &idx, &nr);
 		if (r == -ENOENT)

@@ -78,7 +78,7 @@ DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned 
 #undef RD
 		rg->nr_accesses = na > UINT32_MAX ? UINT32_MAX : (uint32_t)na;
 		rg->age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
-		if (i == 0 || has_sz) {
+		if (has_sz_filter_passed && (i == 0 || has_sz)) {
 			snprintf(file, sizeof(file), "%u/sz_filter_passed", idx[i]);
 			r = read_u64(fd, file, &rg->sz_filter_passed);
 			if (r && r != -ENOENT)
@@ -94,7 +94,8 @@ DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned 
 		goto out;
 	}
 	*total_bytes = has_total ? v : total;
-	*has_sz_filter_passed = has_sz;
+	if (has_sz_filter_passed)
+		*has_sz_filter_passed = has_sz;
 	r = (int)nr;
 out:
 	if (r < 0 && r != -ENOENT)

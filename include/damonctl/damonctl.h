@@ -1049,7 +1049,9 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
  * straight from sysfs into @regions (grown with realloc as needed; *cap is its capacity),
  * without building a model: what `damonc record` does for every snapshot. Returns the
  * number of regions or -errno. *total_bytes gets tried_regions/total_bytes (or the sum of
- * the sizes on kernels without it); *has_sz_filter_passed whether regions have that file.
+ * the sizes on kernels without it); *has_sz_filter_passed whether regions have that file
+ * (@has_sz_filter_passed NULL: that file is not read, a fifth fewer reads for callers that
+ * do not need it).
  */
 DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned int kdamond,
 					     unsigned int context, unsigned int scheme,

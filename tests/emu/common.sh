@@ -9,6 +9,11 @@ D=${DAMONC:?DAMONC is not set}
 
 fail() {
 	echo "FAIL: $*" >&2
+	# what the agent did, if one ran: the first thing to read when a goal is not kept
+	if [ -n "${SYSROOT:-}" ] && [ -n "${AGENT_LOG_REL:-}" ] && [ -s "$SYSROOT/$AGENT_LOG_REL" ]; then
+		echo "the agent's log:" >&2
+		tail -n 40 "$SYSROOT/$AGENT_LOG_REL" | sed 's/^/  /' >&2
+	fi
 	exit 1
 }
 

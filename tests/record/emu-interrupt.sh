@@ -28,8 +28,9 @@ snapshots() { # FILE: snapshots a report reads from it (0 when none yet)
 	"$DAMONC" --json report wss -i "$1" 2>/dev/null | py 'd["snapshots"]' 2>/dev/null || echo 0
 }
 has_snapshots() { [ "$(snapshots "$1")" -ge "$2" ]; }
-wait_snapshots() { # FILE N
-	fair_wait 30000 has_snapshots "$1" "$2" || fail "$1 never reached $2 snapshots"
+wait_snapshots() { # FILE N: its record's messages are FILE.err when there are any
+	fair_wait 30000 has_snapshots "$1" "$2" ||
+		fail "$1 never reached $2 snapshots: $(cat "$1.err" 2>/dev/null)"
 }
 
 # kill -9 in the middle of a recording

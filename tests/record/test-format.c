@@ -517,6 +517,10 @@ static void test_tried_regions_read(void **state)
 	assert_int_equal(damonctl_tried_regions_read(ctx, 0, 0, 1, &regions, &cap, &total,
 						     &has_sz), 12);
 	assert_true(has_sz && total == 999 && regions[11].sz_filter_passed == 512);
+	/* no has_sz_filter_passed: the file is not read */
+	assert_int_equal(damonctl_tried_regions_read(ctx, 0, 0, 1, &regions, &cap, &total,
+						     NULL), 12);
+	assert_true(regions[11].sz_filter_passed == 0 && regions[11].age == 7);
 	/* a damaged value names its file */
 	snprintf(rel, sizeof(rel), "%s/3/age", tr);
 	put(root, rel, "x");
