@@ -261,8 +261,30 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 		print_scheme(out, s, i, sample, aggr, regions);
 }
 
+/* The pid of kdamond @k when it runs, else 0. */
+static int running_pid(const struct damonctl_kdamond *k)
+{
+	const char *state = damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE);
+	int64_t pid = damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID);
+
+	return state && !strcmp(state, "on") && pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
+}
+
+/* A running kdamond's CPU: its thread's time, and the share of a CPU over its life. */
+static void print_cpu(FILE *out, const struct damonctl_kdamond *k, const struct status_extra *x)
+{
+	uint64_t cpu, run;
+	char a[32], b[32];
+	int pid = running_pid(k);
+
+	if (!pid || !x || !x->cpu || !x->cpu(pid, &cpu, &run, x->data))
+		return;
+	fprintf(out, "  cpu: %s over %s running (%.2f%% of a CPU)\n", fmt_time(cpu, a, sizeof(a)),
+		fmt_time(run, b, sizeof(b)), run ? 100.0 * (double)cpu / (double)run : 0.0);
+}
+
 void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
-			  int regions)
+			  int regions, const struct status_extra *x)
 {
 	struct damonctl_context *c;
 	unsigned int i;
@@ -281,6 +303,7 @@ void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const cha
 	if (note)
 		fprintf(out, " (%s)", note);
 	fprintf(out, "\n");
+	print_cpu(out, k, x);
 	if (!damonctl_kdamond_nr_contexts(k))
 		fprintf(out, "  no context\n");
 	damonctl_for_each_context(k, c, i)
@@ -300,7 +323,7 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 			continue;
 		status_print_kdamond(out, k, started && started_owns(started, k) ?
 				     "started by damonc" : "not started by damonc",
-				     all_regions ? REGIONS_ALL : REGIONS_COUNT);
+				     all_regions ? REGIONS_ALL : REGIONS_COUNT, x);
 		if (x && x->leftover && x->leftover(i, x->data))
 			fprintf(out, "  leftover: %s\n", x->leftover(i, x->data));
 		if (x && x->text && started && started_owns(started, k))
@@ -338,6 +361,22 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		json_object_object_add(k, "index", json_object_new_int((int)i));
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
 			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
+		if (x && x->cpu) {
+			const struct damonctl_kdamond *kd = damonctl_tree_kdamond(t,
+									  (unsigned int)i);
+			uint64_t cpu, run;
+			int pid = running_pid(kd);
+
+			if (pid && x->cpu(pid, &cpu, &run, x->data)) {
+				json_object *c = json_object_new_object();
+
+				json_object_object_add(c, "time_us", json_object_new_uint64(cpu));
+				json_object_object_add(c, "run_time_us", json_object_new_uint64(run));
+				json_object_object_add(c, "usage_percent", json_object_new_double(
+					run ? (double)(cpu * 10000 / run) / 100 : 0));
+				json_object_object_add(k, "cpu", c);
+			}
+		}
 		if (x && x->leftover && x->leftover((unsigned int)i, x->data))
 			json_object_object_add(k, "damonc_leftover", json_object_new_string(
 				x->leftover((unsigned int)i, x->data)));

@@ -346,7 +346,7 @@ static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
 	}
 	for (k = 0; k < nr; k++)
 		status_print_kdamond(stdout, damonctl_tree_kdamond(want, idx[k]), "would start",
-				     REGIONS_NO_RESULTS);
+				     REGIONS_NO_RESULTS, NULL);
 	if (fbs->nr)
 		printf("user-space fallbacks: %s\n", desc);
 	printf("\nsysfs writes (relative to %s%s):\n",

@@ -135,10 +135,20 @@ static json_object *extra_json(unsigned int kdamond, void *data)
 	return e ? agent_view_json(x->cli, e) : NULL;
 }
 
+static bool extra_cpu(int pid, uint64_t *cpu_us, uint64_t *run_us, void *data)
+{
+	struct extra_data *x = data;
+	bool ok = !damonctl_proc_cpu_time(x->cli->ctx, pid, cpu_us) &&
+		  !damonctl_proc_run_time(x->cli->ctx, pid, run_us);
+
+	damonctl_clear_error(x->cli->ctx);
+	return ok;
+}
+
 static int status_run(struct cli *cli, int argc, char **argv)
 {
 	struct extra_data xd = { .cli = cli };
-	struct status_extra x = { extra_text, extra_json, &xd, extra_leftover };
+	struct status_extra x = { extra_text, extra_json, &xd, extra_leftover, extra_cpu };
 	struct damonctl_features *f = NULL;
 	struct damonctl_tree *t;
 	struct started started;

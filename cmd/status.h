@@ -17,6 +17,9 @@ struct status_extra {
 	/* What a killed damonc command left on the kdamond (a sentence), or NULL: shown as
 	 * text and as the JSON member "damonc_leftover" of any kdamond. */
 	const char *(*leftover)(unsigned int kdamond, void *data);
+	/* The CPU time a running kdamond's thread @pid has used and how long it has run,
+	 * in microseconds; false when they cannot be read (it stopped meanwhile). */
+	bool (*cpu)(int pid, uint64_t *cpu_us, uint64_t *run_us, void *data);
 };
 
 /* @only: a kdamond index, or -1 for all. @started and @x may be NULL. */
@@ -27,8 +30,8 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 /* How much of the results to show: none (a config, e.g. start --dry-run), the number of
  * tried regions, or every one. */
 enum { REGIONS_NO_RESULTS, REGIONS_COUNT, REGIONS_ALL };
-/* One kdamond's text. */
+/* One kdamond's text (@x: its CPU use, when it has a cpu callback; may be NULL). */
 void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
-			  int regions);
+			  int regions, const struct status_extra *x);
 
 #endif

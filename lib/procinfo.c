@@ -100,11 +100,11 @@ DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *
 	return read_proc(ctx, rel, buf, size);
 }
 
-DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint64_t *us)
+/* Fields 14, 15 and 22 of /proc/PID/stat (utime, stime, starttime: clock ticks). */
+static int proc_stat_times(struct damonctl_ctx *ctx, int pid, unsigned long long *utime,
+			   unsigned long long *stime, unsigned long long *start)
 {
-	unsigned long long utime, stime;
 	char rel[64], buf[1024], *p;
-	long hz = sysconf(_SC_CLK_TCK);
 	int r;
 
 	if (pid <= 0)
@@ -113,13 +113,51 @@ DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint6
 	r = read_proc(ctx, rel, buf, sizeof(buf));
 	if (r < 0)
 		return r;
-	/* fields 14 and 15 (utime, stime, in clock ticks) after "pid (comm) ", where comm may
-	 * hold spaces and parentheses: count from the last ')' */
+	/* counted after "pid (comm) ", where comm may hold spaces and parentheses: from the
+	 * last ')' */
 	p = strrchr(buf, ')');
-	if (!p || hz <= 0 ||
-	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
-		   &stime) != 2)
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d "
+			 "%*d %*d %*d %*d %llu", utime, stime, start) != 3)
 		return -EBADMSG;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint64_t *us)
+{
+	unsigned long long utime, stime, start;
+	long hz = sysconf(_SC_CLK_TCK);
+	int r;
+
+	if (hz <= 0)
+		return -EINVAL;
+	r = proc_stat_times(ctx, pid, &utime, &stime, &start);
+	if (r)
+		return r;
 	*us = (uint64_t)(utime + stime) * 1000000 / (uint64_t)hz;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_proc_run_time(struct damonctl_ctx *ctx, int pid, uint64_t *us)
+{
+	unsigned long long utime, stime, start, up_s, up_cs = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	char buf[128];
+	uint64_t up_us, start_us;
+	int r;
+
+	if (hz <= 0)
+		return -EINVAL;
+	r = proc_stat_times(ctx, pid, &utime, &stime, &start);
+	if (r)
+		return r;
+	/* /proc/uptime: seconds since boot, with two decimals */
+	r = read_proc(ctx, "uptime", buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	if (sscanf(buf, "%llu.%2llu", &up_s, &up_cs) < 1)
+		return -EBADMSG;
+	up_us = (uint64_t)up_s * 1000000 + (uint64_t)up_cs * 10000;
+	start_us = (uint64_t)start * 1000000 / (uint64_t)hz;
+	*us = up_us > start_us ? up_us - start_us : 0;
 	return 0;
 }

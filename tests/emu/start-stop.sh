@@ -7,6 +7,7 @@ source "$(dirname "$0")/common.sh"
 PROFILE=${1:?profile}
 emu_with_target "$PROFILE"
 
+t_start=$(date +%s%N)
 expect_rc 0 "$D" start --pid "$target" --action pageout --min-size 4KiB --access-rate 0%,0% \
 	--min-age 2s --quota-size 64MiB
 [[ $OUT =~ started\ kdamond\ 0\ \(pid\ ([0-9]+)\) ]] || fail "unexpected output: $OUT"
@@ -30,6 +31,26 @@ grep -q "started by damonc" <<<"$OUT" || fail "status does not say damonc starte
 expect_rc 0 "$D" status --json
 [ "$(json_get 'j["kdamonds"][0]["started_by_damonc"]')" = True ] || fail "json started_by_damonc"
 [ "$(json_get 'j["kdamonds"][0]["pid"]')" = "$kpid" ] || fail "json pid"
+# its CPU: the thread's /proc stat (read before and after the status), over a life no
+# longer than since the start (ticks and /proc/uptime's hundredths: 50 ms of rounding)
+ticks() { awk '{ print $14 + $15 }' "/proc/$kpid/stat"; }
+hz=$(getconf CLK_TCK)
+before=$(ticks)
+expect_rc 0 "$D" --json status
+after=$(ticks)
+lived_us=$((($(date +%s%N) - t_start) / 1000))
+cpu=$(json_get 'j["kdamonds"][0]["cpu"]["time_us"]')
+run=$(json_get 'j["kdamonds"][0]["cpu"]["run_time_us"]')
+pct=$(json_get 'j["kdamonds"][0]["cpu"]["usage_percent"]')
+{ [ "$cpu" -ge $((before * 1000000 / hz)) ] && [ "$cpu" -le $((after * 1000000 / hz)) ]; } ||
+	fail "cpu time_us $cpu, not between $before and $after ticks of /proc/$kpid/stat"
+{ [ "$run" -gt 0 ] && [ "$run" -le $((lived_us + 50000)) ]; } ||
+	fail "cpu run_time_us $run, the kdamond has existed for at most $lived_us us"
+python3 -c "import sys; sys.exit(abs($cpu * 100 / $run - $pct) > 0.011)" ||
+	fail "usage_percent $pct is not $cpu us over $run us"
+expect_rc 0 "$D" status
+grep -qE "^  cpu: .+ over .+ running \([0-9]+\.[0-9]{2}% of a CPU\)$" <<<"$OUT" ||
+	fail "status shows no CPU line for the running kdamond: $OUT"
 
 # a second start adds nothing while ours runs: the kernel cannot add a kdamond then
 expect_rc 4 "$D" start --pid "$target" --action stat
@@ -38,6 +59,8 @@ grep -q "stop it first with 'damonc stop'" <<<"$ERR" || fail "busy message: $ERR
 expect_rc 0 "$D" stop
 grep -q "kdamond 0: stopped" <<<"$OUT" || fail "stop: $OUT"
 [ "$(cat "$k/state")" = off ] || fail "still on after stop"
+expect_rc 0 "$D" --json status
+[ "$(json_get '"cpu" in j["kdamonds"][0]')" = False ] || fail "a stopped kdamond has a CPU: $OUT"
 expect_rc 0 "$D" stop
 grep -q "no kdamond started by damonc is running" <<<"$ERR" || fail "second stop: $ERR"
 

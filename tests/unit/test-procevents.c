@@ -244,6 +244,9 @@ static void test_cpu_time(void **state)
 	assert_true(t1 > t0);
 	assert_true(sink > 0);	/* the work was done */
 	assert_int_equal(damonctl_proc_cpu_time(ctx, 0, &t1), -EINVAL);
+	/* this process has run for less than the machine has been up, and for more than 0 */
+	assert_int_equal(damonctl_proc_run_time(ctx, getpid(), &t1), 0);
+	assert_true(t1 > 0 && t1 < UINT64_C(100) * 365 * 86400 * 1000000);
 
 	root = tmpdir_new();
 	snprintf(path, sizeof(path), "%s/proc/4242/stat", root);
@@ -261,6 +264,15 @@ static void test_cpu_time(void **state)
 	assert_int_equal(damonctl_proc_cpu_time(ctx, 4343, &t1), -EBADMSG);
 	assert_int_equal(t1, 7);	/* untouched on failure */
 	assert_int_equal(damonctl_proc_cpu_time(ctx, 4444, &t1), -ESRCH);
+	/* started 100 ticks after boot, 1234.56 s ago by /proc/uptime */
+	snprintf(path, sizeof(path), "%s/proc/uptime", root);
+	write_file(path, "1234.56 2000.00\n");
+	assert_int_equal(damonctl_proc_run_time(ctx, 4242, &t1), 0);
+	assert_int_equal(t1, UINT64_C(1234560000) - 100 * UINT64_C(1000000) / (uint64_t)hz);
+	assert_int_equal(damonctl_proc_run_time(ctx, 4343, &t1), -EBADMSG);
+	assert_int_equal(damonctl_proc_run_time(ctx, 4444, &t1), -ESRCH);
+	write_file(path, "garbage\n");
+	assert_int_equal(damonctl_proc_run_time(ctx, 4242, &t1), -EBADMSG);
 	tmpdir_remove(root);
 	damonctl_free(ctx);
 }

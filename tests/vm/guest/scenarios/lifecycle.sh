@@ -47,8 +47,19 @@ check "kdamond $k: one scheme, action stat" \
 sleep 3
 expect_rc 0 "damonc status" dc_status
 check "damonc status names the workload's pid $HC_PID" grep -q "$HC_PID" /tmp/out
+check "damonc status shows the kdamond's CPU use" \
+	grep -qE "^  cpu: .+ over .+ running \([0-9]+\.[0-9]{2}% of a CPU\)$" /tmp/out
+# the kernel thread's own utime + stime (USER_HZ ticks), read around the status
+ticks_before=$(awk '{ print $14 + $15 }' "/proc/$kpid/stat")
 expect_rc 0 "damonc --json=pretty status" dc_status_json
+ticks_after=$(awk '{ print $14 + $15 }' "/proc/$kpid/stat")
 check "damonc --json=pretty status carries format_version" grep -q '"format_version"' /tmp/out
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_us=$(sed -n 's/.*"time_us": *\([0-9][0-9]*\).*/\1/p' /tmp/out | head -n 1)
+note "kdamond $k CPU: ${cpu_us:-?} us; /proc/$kpid/stat: $ticks_before..$ticks_after ticks"
+check "status --json: the kdamond's CPU time is its thread's (${cpu_us:-none} us)" \
+	test -n "$cpu_us" -a "${cpu_us:-0}" -ge $((ticks_before * 1000000 / hz)) -a \
+	"${cpu_us:-0}" -le $((ticks_after * 1000000 / hz))
 # The kernel's own numbers, refreshed by the kernel on this command.
 check "the kernel updates the scheme's stats" update_stats "$kd"
 tried=$(cat "$ctx/schemes/0/stats/nr_tried")
