@@ -93,4 +93,14 @@ for round in $(seq 1 20); do
 		fail "round $round: the winner is not recorded as damonc's"
 	expect_rc 0 "$D" stop
 done
+# start -- COMMAND (damo start's form): the command runs once its kdamond monitors it, start
+# waits for it and exits with its status; the kdamond stops with its target
+expect_rc 7 "$D" start --action stat -- sh -c \
+	"echo \$\$ >'$SYSROOT/cmd.pid'; cat '$k/state' '$k/contexts/0/targets/0/pid_target' \
+	>'$SYSROOT/cmd.seen'; exit 7"
+[ "$(cat "$SYSROOT/cmd.seen")" = "on
+$(cat "$SYSROOT/cmd.pid")" ] ||
+	fail "start -- COMMAND: the command saw '$(cat "$SYSROOT/cmd.seen")', not its own kdamond"
+stopped() { [ "$(cat "$k/state")" = off ]; }
+wait_until 10 stopped
 echo "ok: start/status/stop on profile $PROFILE"
