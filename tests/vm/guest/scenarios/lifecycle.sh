@@ -18,6 +18,10 @@ dc_status_json() { damonc --json=pretty status; }
 dc_tune() { damonc tune --action "$1" --min-age "$2"; }
 # shellcheck disable=SC2317
 dc_stop() { damonc stop; }
+# shellcheck disable=SC2317
+dc_batch() { damonc --batch /tmp/batch; }
+# shellcheck disable=SC2317
+dc_batch_atomic() { damonc --atomic --batch /tmp/batch; }
 # -------------------------------------------------------------------------------------------
 
 require_damonc_command start
@@ -85,6 +89,34 @@ expect_rc 0 "damonc stop" dc_stop
 check "after stop: kdamond $k is off" test "$(rd_locked "$kd/state")" = off
 check "after stop: kdamond $k has no pid" test "$(rd_locked "$kd/pid")" = -1
 check "after stop: the workload still runs" kill -0 "$HC_PID"
+
+# --- damonc --batch: one session of lines; --atomic puts the tree back when a line fails ----
+sch=$ctx/schemes/0
+action0=$(cat "$sch/action") quota0=$(cat "$sch/quotas/bytes")
+printf 'start --pid %s --action stat --quota-size 1GiB\ntune --min-size 8KiB\ntune --kdamond 9 --min-size 4KiB\n' \
+	"$HC_PID" >/tmp/batch
+expect_rc 2 "damonc --atomic --batch: start, tune, then a line that fails" dc_batch_atomic
+check "--atomic: the failing line is named (line 3)" grep -q "batch: line 3: " /tmp/err
+check "--atomic: the kdamond the batch started is off again" test "$(rd_locked "$kd/state")" = off
+check "--atomic: the staged scheme is put back (action $action0, quota $quota0)" \
+	test "$(cat "$sch/action")" = "$action0" -a "$(cat "$sch/quotas/bytes")" = "$quota0"
+
+expect_rc 0 "damonc start --pid $HC_PID --action stat" dc_start "$HC_PID"
+szmin=$(cat "$sch/access_pattern/sz/min")
+printf 'tune --min-size 16KiB\nstop\nstatus --kdamond 7\n' >/tmp/batch
+expect_rc 2 "damonc --atomic --batch: tune, stop, then a line that fails" dc_batch_atomic
+check "--atomic: the stopped kdamond runs again" test "$(rd_locked "$kd/state")" = on
+check "--atomic: its tuned size is put back (sz/min $szmin)" \
+	test "$(cat "$sch/access_pattern/sz/min")" = "$szmin"
+expect_rc 0 "damonc --json=pretty status" dc_status_json
+check "--atomic: damonc's record names the restarted kdamond (pid $(rd_locked "$kd/pid"))" \
+	grep -q '"started_by_damonc": *true' /tmp/out
+expect_rc 0 "damonc stop" dc_stop
+
+printf 'start --pid %s --action stat\ntune --min-age 1s\nstatus\nstop\n' "$HC_PID" >/tmp/batch
+expect_rc 0 "damonc --batch: start, tune, status, stop" dc_batch
+check "--batch: status ran inside the batch, on the running kdamond" grep -q "kdamond $k: on" /tmp/out
+check "--batch: the batch's stop stopped it" test "$(rd_locked "$kd/state")" = off
 
 # --- a kdamond damonc did not start ----------------------------------------------------------
 # Started by raw sysfs writes, as another tool would; `damonc stop` must leave it alone.
