@@ -100,14 +100,17 @@ DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *
 	return read_proc(ctx, rel, buf, size);
 }
 
-/* Fields 14, 15 and 22 of /proc/PID/stat (utime, stime, starttime: clock ticks). */
-static int proc_stat_times(struct damonctl_ctx *ctx, int pid, unsigned long long *utime,
-			   unsigned long long *stime, unsigned long long *start)
+/* From /proc/PID/stat: the CPU time used (fields 14 and 15, utime and stime) and when it
+ * started after boot (field 22), clock ticks turned into microseconds. */
+static int proc_stat_times(struct damonctl_ctx *ctx, int pid, uint64_t *cpu_us,
+			   uint64_t *start_us)
 {
+	unsigned long long utime, stime, start;
+	long hz = sysconf(_SC_CLK_TCK);
 	char rel[64], buf[1024], *p;
 	int r;
 
-	if (pid <= 0)
+	if (pid <= 0 || hz <= 0)
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "%d/stat", pid);
 	r = read_proc(ctx, rel, buf, sizeof(buf));
@@ -117,37 +120,28 @@ static int proc_stat_times(struct damonctl_ctx *ctx, int pid, unsigned long long
 	 * last ')' */
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d "
-			 "%*d %*d %*d %*d %llu", utime, stime, start) != 3)
+			 "%*d %*d %*d %*d %llu", &utime, &stime, &start) != 3)
 		return -EBADMSG;
+	*cpu_us = (uint64_t)(utime + stime) * 1000000 / (uint64_t)hz;
+	*start_us = (uint64_t)start * 1000000 / (uint64_t)hz;
 	return 0;
 }
 
 DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint64_t *us)
 {
-	unsigned long long utime, stime, start;
-	long hz = sysconf(_SC_CLK_TCK);
-	int r;
+	uint64_t start_us;
 
-	if (hz <= 0)
-		return -EINVAL;
-	r = proc_stat_times(ctx, pid, &utime, &stime, &start);
-	if (r)
-		return r;
-	*us = (uint64_t)(utime + stime) * 1000000 / (uint64_t)hz;
-	return 0;
+	return proc_stat_times(ctx, pid, us, &start_us);
 }
 
 DAMONCTL_API int damonctl_proc_run_time(struct damonctl_ctx *ctx, int pid, uint64_t *us)
 {
-	unsigned long long utime, stime, start, up_s, up_cs = 0;
-	long hz = sysconf(_SC_CLK_TCK);
+	unsigned long long up_s, up_cs = 0;
+	uint64_t cpu_us, start_us, up_us;
 	char buf[128];
-	uint64_t up_us, start_us;
 	int r;
 
-	if (hz <= 0)
-		return -EINVAL;
-	r = proc_stat_times(ctx, pid, &utime, &stime, &start);
+	r = proc_stat_times(ctx, pid, &cpu_us, &start_us);
 	if (r)
 		return r;
 	/* /proc/uptime: seconds since boot, with two decimals */
@@ -157,7 +151,6 @@ DAMONCTL_API int damonctl_proc_run_time(struct damonctl_ctx *ctx, int pid, uint6
 	if (sscanf(buf, "%llu.%2llu", &up_s, &up_cs) < 1)
 		return -EBADMSG;
 	up_us = (uint64_t)up_s * 1000000 + (uint64_t)up_cs * 10000;
-	start_us = (uint64_t)start * 1000000 / (uint64_t)hz;
 	*us = up_us > start_us ? up_us - start_us : 0;
 	return 0;
 }
