@@ -507,7 +507,8 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 	for (i = 0; i < nr_hot; i++)
 		if (!hot[i].huge && hot[i].seen >= p->confirm && !hot[i].failed)
 			p->cand[p->nr_cand++] = i;
-	qsort_r(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first, p->hot);
+	if (p->nr_cand)	/* no hot memory: no array at all, which qsort_r may not be given */
+		qsort_r(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first, p->hot);
 	memcpy(p->v, v, sizeof(v));
 	p->observed = true;
 	return 0;

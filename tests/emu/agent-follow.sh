@@ -17,7 +17,8 @@ mkfifo "$SYSROOT/go"
 # shellcheck disable=SC2016 # expanded by the inner bash
 bash -c 'exec 3<>"$1"; read -r _ <&3; sleep 300 & echo $! >"$2"; wait; read -r _ <&3' _ "$SYSROOT/go" \
 	"$SYSROOT/child.pid" >/dev/null 2>&1 &
-HC_PID=$!	# cleaned up by emu_with_scenario's trap
+HC_PID=$!
+HC_ALL+=("$HC_PID")	# cleaned up by emu_with_scenario's trap
 parent=$HC_PID
 kd=$ADMIN/kdamonds/0/contexts/0
 

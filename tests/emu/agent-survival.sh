@@ -42,7 +42,7 @@ fi
 file_has() { [ -f "$1" ] && grep -qE -- "$2" "$1"; }
 # A damonc this test runs itself (an agent, start --foreground) must not outlive a failure.
 own_pids=()
-trap 'kill "${own_pids[@]}" 2>/dev/null || true; kill "$HC_PID" 2>/dev/null || true; rm -f "$SCENARIO"; emu_cleanup' EXIT
+trap 'kill "${own_pids[@]}" 2>/dev/null || true; kill "${HC_ALL[@]}" 2>/dev/null || true; rm -f "$SCENARIO"; emu_cleanup' EXIT
 
 if [ "$CASE" = leave-running ]; then
 	"$D" start --foreground --leave-running "${start_args[@]}" >"$SYSROOT/fg.out" \

@@ -89,7 +89,10 @@ emu_with_scenario() {
 	shift
 	SCENARIO=$(mktemp "${TMPDIR:-/tmp}/damonc-scenario.XXXXXX")
 	emu_setup "$profile" --scenario "$SCENARIO" "$@"
-	trap 'kill "${HC_PID:-}" 2>/dev/null || true; rm -f "$SCENARIO"; emu_cleanup' EXIT
+	HC_ALL=()
+	# every workload started, not only the last: one left running would hold meson's
+	# output open and turn a failure into a timeout
+	trap 'kill "${HC_ALL[@]}" 2>/dev/null || true; rm -f "$SCENARIO"; emu_cleanup' EXIT
 }
 
 # start_hotcold [ARGS...]: run the workload, which writes its access scenario (hot buffer
@@ -99,6 +102,7 @@ start_hotcold() {
 	rm -f "$SYSROOT/hotcold.out"	# a second workload must not read the first one's line
 	"${HOTCOLD:?HOTCOLD is not set}" --scenario "$SCENARIO" "$@" >"$SYSROOT/hotcold.out" &
 	HC_PID=$!
+	HC_ALL+=("$HC_PID")
 	wait_until 10 test -s "$SYSROOT/hotcold.out"
 	line=$(head -n 1 "$SYSROOT/hotcold.out")
 	HOT=${line#hot=}

@@ -187,6 +187,11 @@ static void test_plan_own_memory(void **state)
 	/* the huge page now sits in a cold region: budget gone cold, with its age */
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE), HP);
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE), 4);
+	/* no region at all (a target DAMON has found nothing in yet): nothing hot, nothing
+	 * to collapse, and no sort of an array there is none of (UBSan caught that) */
+	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 0, pat), 0);
+	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 0);
+	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL), 0);
 	regs[0].nr_accesses = 20;
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
