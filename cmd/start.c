@@ -252,6 +252,8 @@ static void strip_damonc_keys(char **doc)
 			json_object_object_del(k, "index");
 			json_object_object_del(k, "started_by_damonc");
 			json_object_object_del(k, "agent");
+			json_object_object_del(k, "cpu");
+			json_object_object_del(k, "damonc_leftover");
 		}
 	}
 	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));

@@ -19,7 +19,7 @@ snapshot() {
 		"$D" status --json=compact | python3 -c 'import json, sys
 def strip(v):
     if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items() if k not in ("stats", "tried_regions")}
+        return {k: strip(x) for k, x in v.items() if k not in ("stats", "tried_regions", "cpu")}
     return [strip(x) for x in v] if isinstance(v, list) else v
 print(json.dumps(strip(json.load(sys.stdin)), sort_keys=True))' >"$SYSROOT/$1.status"
 	else

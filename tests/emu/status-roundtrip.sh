@@ -31,7 +31,7 @@ expect_rc 0 "$D" --json status
 python3 - "$status" "$OUT" <<'PY' || fail "start -c of a status document started another configuration"
 import json, sys
 RESULTS = {"state", "pid", "stats", "tried_regions", "current_value", "effective_bytes",
-           "avail_operations", "agent", "index", "started_by_damonc"}
+           "avail_operations", "agent", "index", "started_by_damonc", "cpu"}
 def config(v):
     if isinstance(v, dict):
         return {k: config(x) for k, x in v.items() if k not in RESULTS}
