@@ -127,11 +127,6 @@ struct served {
 	uint64_t first_look_ms[MAX_FALLBACKS];
 	uint64_t aggr_us;		/* the kdamond's aggregation interval (ages to time) */
 	bool fed_logged;
-	/* the ratio's figures measured this round (smaps_rollup walks the targets' page
-	 * tables: read once a round, and again only after the regions were looked at) */
-	bool meas_valid;
-	int meas_scope;
-	uint64_t meas_huge, meas_used;
 };
 
 struct agent {
@@ -302,22 +297,11 @@ static void end_served(struct agent *ag, unsigned int i, bool stop_it, const cha
 
 /* ---- measuring ---- */
 
-static int measure(struct agent *ag, struct served *s, const struct fallback *fb,
+static int measure(struct agent *ag, const struct served *s, const struct fallback *fb,
 		   uint64_t *huge, uint64_t *used)
 {
-	int r;
-
-	if (!s->meas_valid || s->meas_scope != fb->scope_pid) {
-		r = fallback_measure(ag->cli->ctx, fb->scope_pid, s->e.targets, s->e.nr_targets,
-				     &s->meas_huge, &s->meas_used);
-		if (r)
-			return r;
-		s->meas_valid = true;
-		s->meas_scope = fb->scope_pid;
-	}
-	*huge = s->meas_huge;
-	*used = s->meas_used;
-	return 0;
+	return fallback_measure(ag->cli->ctx, fb->scope_pid, s->e.targets, s->e.nr_targets,
+				huge, used);
 }
 
 /* Log when the goal of @fb becomes met or missed (once per change, not every round). */
@@ -622,29 +606,17 @@ static void note_reachability(struct agent *ag, struct served *s, unsigned int f
 	s->st.reachable_bp = damonctl_hugepage_bp(huge + hot_small, used);
 	if (!fb->target_bp || want == SIZE_MAX)
 		return;
-	if (s->unreachable[fi] == 1) {
-		/* said unreachable: until all the hot memory, counting what waits for
-		 * confirmation, would reach the goal, so that a hot page coming and going does
-		 * not flip it back and forth */
-		hot_small += damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED);
-		now = damonctl_hugepage_plan_pick(huge + hot_small, used, fb->target_bp) > 0;
-	} else {
-		/* all the hot memory is seen (nothing waits for confirmation) and still falls
-		 * short, look after look, once DAMON has had the time to tell hot regions
-		 * (their minimum age) a few times over */
-		now = want > damonctl_hugepage_plan_nr_candidates(p) &&
-		      !damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED);
-		s->short_looks[fi] = now ? s->short_looks[fi] + 1 : 0;
-		if (!s->first_look_ms[fi])
-			s->first_look_ms[fi] = now_ms();
-		now = s->short_looks[fi] >= UNREACHABLE_LOOKS &&
-		      now_ms() - s->first_look_ms[fi] >=
-		      3 * fb->hot[DAMONCTL_PAT_AGE_MIN] * s->aggr_us / 1000;
-	}
+	/* all the hot memory is seen (nothing waits for confirmation) and still falls short,
+	 * look after look, once DAMON has had the time to tell hot regions (their minimum age)
+	 * a few times over */
+	now = want > damonctl_hugepage_plan_nr_candidates(p) &&
+	      !damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED);
+	s->short_looks[fi] = now ? s->short_looks[fi] + 1 : 0;
+	if (!s->first_look_ms[fi])
+		s->first_look_ms[fi] = now_ms();
+	now = s->short_looks[fi] >= UNREACHABLE_LOOKS &&
+	      now_ms() - s->first_look_ms[fi] >= 3 * fb->hot[DAMONCTL_PAT_AGE_MIN] * s->aggr_us / 1000;
 	s->st.unreachable = now;
-	/* one who reads the log line finds the same in the stats file */
-	if ((now && s->unreachable[fi] != 1) || (!now && s->unreachable[fi] == 1))
-		agent_stats_save(ag->cli->ctx, s->e.kdamond, &s->st);
 	if (now && s->unreachable[fi] != 1)
 		agent_log("kdamond %u scheme %u: goal not reachable: hot memory is %s (%s); with "
 			  "all of it huge the ratio would be %s", s->e.kdamond, fb->scheme,
@@ -854,7 +826,6 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 				*what = "reading the regions DAMON found failed";
 				break;
 			}
-			s->meas_valid = false;
 			/* measured again next to the look at the pages: what the kernel
 			 * collapsed meanwhile is counted once */
 			r = budget_want(ag, s, i, &bd[i].want);
@@ -873,7 +844,6 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 			r = collapse_by_kernel(ag, s, i, want, what);
 		} else if (bd[i].observe && bd[i].want) {
 			r = collapse_by_agent(ag, s, i, bd[i].want, pid);
-			s->meas_valid = false;	/* what it collapsed counts now */
 		}
 	}
 	free(regs);
@@ -902,7 +872,6 @@ static bool serve_round(struct agent *ag, unsigned int i)
 	s->next_ms = t0 + interval_ms(s);
 	if (!s->e.fbs.nr)
 		return false;	/* followed only */
-	s->meas_valid = false;
 	r = feed_goals(ag, s, &what);
 	if (!r)
 		r = collapse_all(ag, s, &what);
