@@ -270,6 +270,12 @@ static int running_pid(const struct damonctl_kdamond *k)
 	return state && !strcmp(state, "on") && pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
 }
 
+/* The share of a CPU @cpu_us over @run_us, in percent to two decimals (text and JSON). */
+static double cpu_percent(uint64_t cpu_us, uint64_t run_us)
+{
+	return run_us ? (double)(cpu_us * 10000 / run_us) / 100 : 0;
+}
+
 /* A running kdamond's CPU: its thread's time, and the share of a CPU over its life. */
 static void print_cpu(FILE *out, const struct damonctl_kdamond *k, const struct status_extra *x)
 {
@@ -280,7 +286,7 @@ static void print_cpu(FILE *out, const struct damonctl_kdamond *k, const struct 
 	if (!pid || !x || !x->cpu || !x->cpu(pid, &cpu, &run, x->data))
 		return;
 	fprintf(out, "  cpu: %s over %s running (%.2f%% of a CPU)\n", fmt_time(cpu, a, sizeof(a)),
-		fmt_time(run, b, sizeof(b)), run ? 100.0 * (double)cpu / (double)run : 0.0);
+		fmt_time(run, b, sizeof(b)), cpu_percent(cpu, run));
 }
 
 void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
@@ -373,7 +379,7 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 				json_object_object_add(c, "time_us", json_object_new_uint64(cpu));
 				json_object_object_add(c, "run_time_us", json_object_new_uint64(run));
 				json_object_object_add(c, "usage_percent", json_object_new_double(
-					run ? (double)(cpu * 10000 / run) / 100 : 0));
+					cpu_percent(cpu, run)));
 				json_object_object_add(k, "cpu", c);
 			}
 		}

@@ -138,8 +138,7 @@ static json_object *extra_json(unsigned int kdamond, void *data)
 static bool extra_cpu(int pid, uint64_t *cpu_us, uint64_t *run_us, void *data)
 {
 	struct extra_data *x = data;
-	bool ok = !damonctl_proc_cpu_time(x->cli->ctx, pid, cpu_us) &&
-		  !damonctl_proc_run_time(x->cli->ctx, pid, run_us);
+	bool ok = !damonctl_proc_times(x->cli->ctx, pid, cpu_us, run_us);
 
 	damonctl_clear_error(x->cli->ctx);
 	return ok;

@@ -134,14 +134,15 @@ DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint6
 	return proc_stat_times(ctx, pid, us, &start_us);
 }
 
-DAMONCTL_API int damonctl_proc_run_time(struct damonctl_ctx *ctx, int pid, uint64_t *us)
+DAMONCTL_API int damonctl_proc_times(struct damonctl_ctx *ctx, int pid, uint64_t *cpu_us,
+				     uint64_t *run_us)
 {
 	unsigned long long up_s, up_cs = 0;
-	uint64_t cpu_us, start_us, up_us;
+	uint64_t cpu, start_us, up_us;
 	char buf[128];
 	int r;
 
-	r = proc_stat_times(ctx, pid, &cpu_us, &start_us);
+	r = proc_stat_times(ctx, pid, &cpu, &start_us);
 	if (r)
 		return r;
 	/* /proc/uptime: seconds since boot, with two decimals */
@@ -151,6 +152,7 @@ DAMONCTL_API int damonctl_proc_run_time(struct damonctl_ctx *ctx, int pid, uint6
 	if (sscanf(buf, "%llu.%2llu", &up_s, &up_cs) < 1)
 		return -EBADMSG;
 	up_us = (uint64_t)up_s * 1000000 + (uint64_t)up_cs * 10000;
-	*us = up_us > start_us ? up_us - start_us : 0;
+	*cpu_us = cpu;
+	*run_us = up_us > start_us ? up_us - start_us : 0;
 	return 0;
 }

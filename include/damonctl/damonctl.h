@@ -717,10 +717,12 @@ DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *
  * microseconds (/proc/PID/stat; a kdamond's is its thread's): 0, or -errno (-ESRCH when it
  * does not exist). */
 DAMONCTL_API int damonctl_proc_cpu_time(struct damonctl_ctx *ctx, int pid, uint64_t *us);
-/* How long process or kernel thread @pid has run, in microseconds: since it started
- * (/proc/PID/stat's starttime against /proc/uptime). With damonctl_proc_cpu_time(), the
- * share of a CPU it has used on average. 0, or -errno (-ESRCH when it does not exist). */
-DAMONCTL_API int damonctl_proc_run_time(struct damonctl_ctx *ctx, int pid, uint64_t *us);
+/* Both figures of process or kernel thread @pid from one read of /proc/PID/stat: the CPU
+ * time it has used (as damonctl_proc_cpu_time()) and how long it has run since it started
+ * (its starttime against /proc/uptime), in microseconds; their ratio is the share of a CPU
+ * it has used on average. 0, or -errno (-ESRCH when it does not exist). */
+DAMONCTL_API int damonctl_proc_times(struct damonctl_ctx *ctx, int pid, uint64_t *cpu_us,
+				     uint64_t *run_us);
 
 /* Counters of /proc/vmstat by name (0 when absent); returns how many were found. */
 DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,

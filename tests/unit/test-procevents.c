@@ -245,7 +245,7 @@ static void test_cpu_time(void **state)
 	assert_true(sink > 0);	/* the work was done */
 	assert_int_equal(damonctl_proc_cpu_time(ctx, 0, &t1), -EINVAL);
 	/* this process has run for less than the machine has been up, and for more than 0 */
-	assert_int_equal(damonctl_proc_run_time(ctx, getpid(), &t1), 0);
+	assert_int_equal(damonctl_proc_times(ctx, getpid(), &t0, &t1), 0);
 	assert_true(t1 > 0 && t1 < UINT64_C(100) * 365 * 86400 * 1000000);
 
 	root = tmpdir_new();
@@ -267,12 +267,13 @@ static void test_cpu_time(void **state)
 	/* started 100 ticks after boot, 1234.56 s ago by /proc/uptime */
 	snprintf(path, sizeof(path), "%s/proc/uptime", root);
 	write_file(path, "1234.56 2000.00\n");
-	assert_int_equal(damonctl_proc_run_time(ctx, 4242, &t1), 0);
+	assert_int_equal(damonctl_proc_times(ctx, 4242, &t0, &t1), 0);
+	assert_int_equal(t0, want);
 	assert_int_equal(t1, UINT64_C(1234560000) - 100 * UINT64_C(1000000) / (uint64_t)hz);
-	assert_int_equal(damonctl_proc_run_time(ctx, 4343, &t1), -EBADMSG);
-	assert_int_equal(damonctl_proc_run_time(ctx, 4444, &t1), -ESRCH);
+	assert_int_equal(damonctl_proc_times(ctx, 4343, &t0, &t1), -EBADMSG);
+	assert_int_equal(damonctl_proc_times(ctx, 4444, &t0, &t1), -ESRCH);
 	write_file(path, "garbage\n");
-	assert_int_equal(damonctl_proc_run_time(ctx, 4242, &t1), -EBADMSG);
+	assert_int_equal(damonctl_proc_times(ctx, 4242, &t0, &t1), -EBADMSG);
 	tmpdir_remove(root);
 	damonctl_free(ctx);
 }
