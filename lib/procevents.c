@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +36,8 @@
 struct damonctl_procevents {
 	struct nl_sock *sk;
 	int fd;
+	uint32_t nonce;		/* our subscription's cn_msg.ack: the kernel answers nonce + 1 */
+	int ack_err;		/* the error our acknowledgement carried (positive errno) */
 	char buf[RECV_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
 	size_t len, off;	/* received bytes, and how far they were parsed */
 };
@@ -49,6 +52,7 @@ static int send_op(struct damonctl_procevents *pe, enum proc_cn_mcast_op op)
 	memset(msg, 0, sizeof(msg));
 	cn->id.idx = CN_IDX_PROC;
 	cn->id.val = CN_VAL_PROC;
+	cn->ack = pe->nonce;
 	cn->len = sizeof(op);
 	memcpy(cn->data, &op, sizeof(op));
 	r = nl_send_simple(pe->sk, NLMSG_DONE, 0, msg, sizeof(msg));
@@ -87,8 +91,11 @@ static int fill(struct damonctl_procevents *pe)
 
 enum { EV_NONE_ACK = 2 };
 
-/* Parse the next connector message of the buffer: 1 with @ev filled, EV_NONE_ACK for the
- * subscription's acknowledgement, 0 when the buffer is used up. */
+/*
+ * Parse the next connector message of the buffer: 1 with @ev filled, EV_NONE_ACK for our
+ * subscription's acknowledgement, 0 when the buffer is used up. Acknowledgements go to every
+ * listener: ours is the one whose ack is our nonce + 1 (the kernel renumbers seq).
+ */
 static int parse_next(struct damonctl_procevents *pe, struct damonctl_procevent *ev)
 {
 	while (pe->off < pe->len) {
@@ -111,6 +118,9 @@ static int parse_next(struct damonctl_procevents *pe, struct damonctl_procevent 
 		e = (struct proc_event *)cn->data;
 		switch (e->what) {
 		case PROC_EVENT_NONE:
+			if (cn->ack != pe->nonce + 1)
+				continue;	/* another listener's */
+			pe->ack_err = (int)e->event_data.ack.err;
 			return EV_NONE_ACK;
 		case PROC_EVENT_FORK:
 			/* a new thread of an existing process is not a new process */
@@ -171,6 +181,8 @@ static int wait_ack(struct damonctl_procevents *pe)
 		while ((r = parse_next(pe, &ev)) != 0) {
 			if (r != EV_NONE_ACK)
 				continue;
+			if (pe->ack_err)
+				return -pe->ack_err;	/* refused, e.g. EPERM */
 			/* keep the rest of this buffer for the caller */
 			keep = pe->len - pe->off;
 			memmove(pe->buf, pe->buf + pe->off, keep);
@@ -193,6 +205,9 @@ DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out)
 		free(pe);
 		return -ENOMEM;
 	}
+	/* a nonce no other listener's subscription is likely to share */
+	if (getrandom(&pe->nonce, sizeof(pe->nonce), GRND_NONBLOCK) != sizeof(pe->nonce))
+		pe->nonce = (uint32_t)getpid() * 2654435761u ^ (uint32_t)mono_ms();
 	nl_socket_disable_seq_check(pe->sk);
 	nl_socket_disable_auto_ack(pe->sk);
 	r = nl_connect(pe->sk, NETLINK_CONNECTOR);

@@ -9,10 +9,14 @@
  * (with their parents) and two exits (with their status), and a thread must not count as a
  * process. Skipped where the connector cannot be had (not root, another user namespace, no
  * CONFIG_PROC_EVENTS): the error must then be one of the documented ones.
+ *
+ * Subscription acknowledgements go to every listener: a subscriber in a user namespace,
+ * which the kernel does not serve, must not take another listener's for its own.
  */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -180,6 +184,47 @@ static void test_watch(void **state)
 	assert_false(other);
 }
 
+/* A subscriber the kernel ignores, while others subscribe beside it: it must fail. */
+static void test_foreign_ack(void **state)
+{
+	struct damonctl_procevents *pe = NULL;
+	int child, status, r, done[2];
+	char c;
+
+	(void)state;
+	r = damonctl_procevents_open(&pe);
+	if (r == -EPERM || r == -EPROTONOSUPPORT || r == -EOPNOTSUPP)
+		skip();
+	assert_int_equal(r, 0);
+	damonctl_procevents_close(pe);
+	assert_int_equal(pipe(done), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		close(done[0]);
+		if (unshare(CLONE_NEWUSER))
+			_exit(77);
+		r = damonctl_procevents_open(&pe);
+		_exit(r == 0 ? 1 : r == -EPERM || r == -EOPNOTSUPP ? 0 : 2);
+	}
+	close(done[1]);
+	/* others' subscriptions (and their acknowledgements) until the child has decided */
+	for (;;) {
+		struct pollfd p = { .fd = done[0], .events = POLLIN };
+
+		if (poll(&p, 1, 0) > 0 && read(done[0], &c, 1) <= 0)
+			break;
+		if (!damonctl_procevents_open(&pe))
+			damonctl_procevents_close(pe);
+	}
+	close(done[0]);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();	/* no user namespaces here */
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_procinfo(void **state)
 {
 	struct damonctl_ctx *ctx;
@@ -285,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_time),
 		cmocka_unit_test(test_fork_exit),
 		cmocka_unit_test(test_watch),
+		cmocka_unit_test(test_foreign_ack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
