@@ -337,13 +337,21 @@ static bool accessed(const struct pattern *pt, const struct damonctl_rec_region 
 	return r->nr_accesses >= pt->nr_min && r->nr_accesses <= pt->nr_max;
 }
 
-/* The whole pattern: hot, in a region of the size asked, steady for long enough. */
-static bool matches(const struct pattern *pt, const struct damonctl_rec_region *r)
+/*
+ * DAMON's region boundaries say little about the memory: a quota cuts a region where the
+ * quota ends (and a scheme later in the list sees the pieces), splits fall anywhere. Adjacent
+ * regions alike for the plan (both accessed as the pattern asks, or both not accessed at
+ * all) make one run: a huge page across a boundary counts, taking the least count and age of
+ * the regions under it, and the pattern's size applies to the run, not to a piece of it.
+ */
+static bool alike(const struct pattern *pt, const struct damonctl_rec_region *a,
+		  const struct damonctl_rec_region *b)
 {
-	uint64_t sz = r->end - r->start;
-
-	return accessed(pt, r) && sz >= pt->sz_min && sz <= pt->sz_max &&
-	       r->age >= pt->age_min && r->age <= pt->age_max;
+	if (a->end != b->start)
+		return false;
+	if (accessed(pt, a))
+		return accessed(pt, b);
+	return !accessed(pt, b) && !a->nr_accesses && !b->nr_accesses;
 }
 
 static int by_addr(const void *a, const void *b)
@@ -404,7 +412,7 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 	struct ranges maps = { 0 }, huge = { 0 };
 	struct damonctl_rec_region *rs = NULL;
 	struct chunk *prev = p->hot, *hot = NULL;
-	size_t nr_prev = p->nr_hot, nr_hot = 0, cap = 0, cursor = 0, i;
+	size_t nr_prev = p->nr_hot, nr_hot = 0, cap = 0, cursor = 0, i, run_end;
 	uint64_t v[DAMONCTL_HPLAN_NR_VALUES] = { 0 }, lo = UINT64_MAX, hi = 0;
 	int r;
 
@@ -429,16 +437,39 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 	}
 	if (!r && nr && lo < hi)
 		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, &huge);
-	for (i = 0; i < nr && !r; i++) {
-		const struct damonctl_rec_region *reg = &rs[i];
-		bool is_hot = matches(&pt, reg), warm = accessed(&pt, reg), cold = !reg->nr_accesses;
-		uint64_t a;
+	for (i = 0; i < nr && !r; i = run_end) {
+		/* a run of adjacent regions alike for the plan (see alike()) */
+		uint64_t a, run_sz;
+		size_t k = i;
+		bool warm = accessed(&pt, &rs[i]);
 
-		for (a = ALIGN_UP(reg->start); a + HPAGE <= reg->end; a += HPAGE) {
+		for (run_end = i + 1; run_end < nr && alike(&pt, &rs[run_end - 1], &rs[run_end]);
+		     run_end++)
+			;
+		run_sz = rs[run_end - 1].end - rs[i].start;
+		for (a = ALIGN_UP(rs[i].start); a + HPAGE <= rs[run_end - 1].end; a += HPAGE) {
+			struct damonctl_rec_region pg = { .start = a, .end = a + HPAGE,
+							  .nr_accesses = UINT32_MAX,
+							  .age = UINT32_MAX };
+			const struct damonctl_rec_region *reg = &pg;
 			const struct chunk *old;
 			struct chunk *c;
-			bool h;
+			bool h, is_hot, cold = true;
+			size_t j;
 
+			/* the page as the regions under it say: the least count and age */
+			while (rs[k].end <= a)
+				k++;
+			for (j = k; j < run_end && rs[j].start < a + HPAGE; j++) {
+				if (rs[j].nr_accesses < pg.nr_accesses)
+					pg.nr_accesses = rs[j].nr_accesses;
+				if (rs[j].age < pg.age)
+					pg.age = rs[j].age;
+				cold = cold && !rs[j].nr_accesses;
+			}
+			/* the pattern's size is that of the run: a region's is DAMON's doing */
+			is_hot = warm && run_sz >= pt.sz_min && run_sz <= pt.sz_max &&
+				 pg.age >= pt.age_min && pg.age <= pt.age_max;
 			if (!ranges_cover(&maps, a))
 				continue;	/* straddles mappings, or none: never huge */
 			h = ranges_cover(&huge, a);

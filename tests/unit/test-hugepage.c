@@ -151,7 +151,8 @@ static void test_plan_own_memory(void **state)
 	assert_int_equal(pat[DAMONCTL_PAT_NR_ACCESSES_MIN], 5);
 	assert_int_equal(pat[DAMONCTL_PAT_AGE_MAX], UINT32_MAX);
 	/* [b+1M, b+9M): hot, 20 accesses (holds whole pages 1..3, page 2 huge);
-	 * [b+9M, b+12M): hot, 10 accesses (no whole page: 10M..12M is page 5, which it holds);
+	 * [b+9M, b+12M): hot, 10 accesses (holds page 5; page 4 lies across both regions and
+	 * counts with the lesser count, 10);
 	 * [b+12M, b+16M): cold for 30 aggregations */
 	regs[0] = (struct damonctl_rec_region){ b + (1 << 20), b + (9 << 20), 20, 4, 0 };
 	regs[1] = (struct damonctl_rec_region){ b + (9 << 20), b + (12 << 20), 10, 4, 0 };
@@ -161,25 +162,27 @@ static void test_plan_own_memory(void **state)
 	/* hot once: nothing confirmed yet */
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 0);
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_HUGE), HP);
-	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED), 3 * HP);
+	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED), 4 * HP);
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE), 0);
 
 	/* a look where the regions are young (DAMON reset their age): no count either way */
 	regs[0].age = regs[1].age = 0;
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 0);
-	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED), 3 * HP);
+	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED), 4 * HP);
 	regs[0].age = regs[1].age = 4;
 
-	/* twice: pages 1 and 3 (20 accesses) before page 5 (10), page 2 is huge already */
+	/* twice: pages 1 and 3 (20 accesses) before pages 4 and 5 (10), page 2 is huge already */
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
-	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 3);
+	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 4);
 	assert_int_equal(damonctl_hugepage_plan_candidate(p, 0), b + HP);
 	assert_int_equal(damonctl_hugepage_plan_candidate(p, 1), b + 3 * HP);
-	assert_int_equal(damonctl_hugepage_plan_candidate(p, 2), b + 5 * HP);
-	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL), 3 * HP);
+	assert_int_equal(damonctl_hugepage_plan_candidate(p, 2), b + 4 * HP);
+	assert_int_equal(damonctl_hugepage_plan_candidate(p, 3), b + 5 * HP);
+	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL), 4 * HP);
 
-	/* a page hot once, then in a cold region, is no candidate: the count starts over */
+	/* a page hot once, then in a cold region, is no candidate: the count starts over (page
+	 * 4, across a cold and a hot region, is neither) */
 	regs[0].nr_accesses = 0;
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 1);
@@ -195,7 +198,40 @@ static void test_plan_own_memory(void **state)
 	regs[0].nr_accesses = 20;
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
-	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 3);
+	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 4);
+
+	/* hot memory DAMON shows in pieces smaller than the pattern's minimum size (a quota
+	 * cuts regions where it ends, and a later scheme sees the pieces): the run of them is
+	 * what the size applies to, and pages across the cuts count */
+	{
+		struct damonctl_hugepage_plan *p2;
+		struct damonctl_rec_region cut[7];
+		uint64_t pat2[DAMONCTL_PAT_NR];
+		unsigned int k;
+
+		memcpy(pat2, pat, sizeof(pat2));
+		pat2[DAMONCTL_PAT_SZ_MIN] = 2 * HP;
+		for (k = 0; k < 6; k++)	/* [b+1M, b+10M) in pieces of 1.5 MiB */
+			cut[k] = (struct damonctl_rec_region){ b + (1 << 20) + k * (3 << 19),
+							       b + (1 << 20) + (k + 1) * (3 << 19),
+							       20, 4, 0 };
+		cut[6] = (struct damonctl_rec_region){ b + (10 << 20), b + (16 << 20), 0, 30, 0 };
+		assert_int_equal(damonctl_hugepage_plan_new(1, &p2), 0);
+		assert_int_equal(damonctl_hugepage_plan_observe(ctx, p2, getpid(), cut, 7, pat2), 0);
+		/* pages 1, 3 and 4 ([2M, 10M) but the huge page 2) */
+		assert_int_equal(damonctl_hugepage_plan_get(p2, DAMONCTL_HPLAN_HOT_HUGE), HP);
+		assert_int_equal(damonctl_hugepage_plan_nr_candidates(p2), 3);
+		assert_int_equal(damonctl_hugepage_plan_candidate(p2, 0), b + HP);
+		assert_int_equal(damonctl_hugepage_plan_candidate(p2, 2), b + 4 * HP);
+		damonctl_hugepage_plan_free(p2);
+		/* a run short of the minimum size is not hot, in one piece or several */
+		pat2[DAMONCTL_PAT_SZ_MIN] = 10 * HP;
+		assert_int_equal(damonctl_hugepage_plan_new(1, &p2), 0);
+		assert_int_equal(damonctl_hugepage_plan_observe(ctx, p2, getpid(), cut, 7, pat2), 0);
+		assert_int_equal(damonctl_hugepage_plan_nr_candidates(p2), 0);
+		assert_int_equal(damonctl_hugepage_plan_get(p2, DAMONCTL_HPLAN_UNCONFIRMED), 3 * HP);
+		damonctl_hugepage_plan_free(p2);
+	}
 
 	/* collapsing from user space: the first two only */
 	pidfd = damonctl_pidfd_open(getpid());
