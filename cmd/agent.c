@@ -122,6 +122,7 @@ struct served {
 	/* FB_COLLAPSE: the collapse plan, and what the kernel is allowed to collapse now */
 	struct damonctl_hugepage_plan *plan[MAX_FALLBACKS];
 	struct grant *grant[MAX_FALLBACKS];
+	bool recommit[MAX_FALLBACKS];	/* the grant is committed, but tune wrote the scheme */
 	int unreachable[MAX_FALLBACKS];	/* -1 unknown, 0 reachable, 1 said unreachable */
 	unsigned int short_looks[MAX_FALLBACKS];	/* looks in a row that fell short */
 	uint64_t first_look_ms[MAX_FALLBACKS];
@@ -254,6 +255,7 @@ static void served_reset(struct served *s)
 	served_free(s);
 	for (j = 0; j < MAX_FALLBACKS; j++) {
 		s->goal_state[j] = s->unreachable[j] = -1;
+		s->recommit[j] = false;
 		s->fed[j] = false;
 		s->short_looks[j] = 0;
 		s->first_look_ms[j] = 0;
@@ -555,7 +557,7 @@ static int set_grant(struct agent *ag, struct served *s, unsigned int fi, const 
 	struct damonctl_scheme *sch;
 	int r;
 
-	if (s->grant[fi] && grant_equal(s->grant[fi], g))
+	if (s->grant[fi] && grant_equal(s->grant[fi], g) && !s->recommit[fi])
 		return 0;
 	if (!s->grant[fi]) {
 		s->grant[fi] = calloc(1, sizeof(*s->grant[fi]));
@@ -575,9 +577,14 @@ static int set_grant(struct agent *ag, struct served *s, unsigned int fi, const 
 	if (!r)
 		r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
 	if (!r)
-		r = damonctl_kdamond_commit(ag->cli->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
+		r = damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
+					g->nr ? fb->quota_bytes : FB_CLOSED_QUOTA_BYTES);
 	if (!r)
+		r = damonctl_kdamond_commit(ag->cli->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
+	if (!r) {
 		*s->grant[fi] = *g;
+		s->recommit[fi] = false;
+	}
 	damonctl_features_free(f);
 	damonctl_kdamond_free(want);
 	damonctl_kdamond_free(have);
@@ -1363,6 +1370,10 @@ static void take_tuned(struct served *s, const struct started_entry *e)
 			s->e.fbs.fb[j].scope_pid = e->fbs.fb[j].scope_pid;
 			memcpy(s->e.fbs.fb[j].hot, e->fbs.fb[j].hot, sizeof(e->fbs.fb[j].hot));
 			s->e.fbs.fb[j].reset_ms = e->fbs.fb[j].reset_ms;
+			/* tune wrote the user's size quota over the agent's: commit the grant again */
+			if (s->e.fbs.fb[j].quota_bytes != e->fbs.fb[j].quota_bytes)
+				s->recommit[j] = true;
+			s->e.fbs.fb[j].quota_bytes = e->fbs.fb[j].quota_bytes;
 		}
 		return;
 	}

@@ -130,6 +130,7 @@ static int plan_collapse(struct damonctl_context *c, unsigned int si,
 		 * which would start the quota at one byte) */
 		if (has(f, DAMONCTL_FEAT_GOAL_TUNER))
 			damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "temporal");
+		fb.quota_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES);
 		/* nothing until the agent has chosen: the kernel acts on allowed pages only */
 		r = damonctl_scheme_allow_ranges(s, f, NULL, NULL, 0);
 		if (r)
@@ -303,6 +304,9 @@ void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k)
 		if (fb->kind != FB_COLLAPSE || !s)
 			continue;
 		damonctl_scheme_pattern(s, fb->hot);
+		if (fb->by_kernel &&
+		    damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES) != FB_CLOSED_QUOTA_BYTES)
+			fb->quota_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES);
 		if (damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS))
 			fb->reset_ms = damonctl_scheme_get(s,
 				DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
@@ -374,11 +378,11 @@ json_object *fallback_to_json(const struct fallbacks *fbs)
 		json_object_object_add(o, "target_bp", json_object_new_uint64(fb->target_bp));
 		json_object_object_add(o, "scope", json_object_new_string(fb->scope_pid ? "pid" :
 									  "system"));
-		if (fb->kind == FB_COLLAPSE && !fb->by_kernel) {
+		if (fb->kind == FB_COLLAPSE && !fb->by_kernel)
 			json_object_object_add(o, "quota_ms", json_object_new_uint64(fb->quota_ms));
+		if (fb->kind == FB_COLLAPSE)
 			json_object_object_add(o, "quota_bytes",
 					       json_object_new_uint64(fb->quota_bytes));
-		}
 		json_object_object_add(o, "reset_ms", json_object_new_uint64(fb->reset_ms));
 		json_object_array_add(arr, o);
 	}

@@ -48,11 +48,22 @@ struct fallback {
 	bool by_kernel;		/* FB_COLLAPSE: the kernel collapses what the agent allows */
 	uint64_t target_bp;	/* the hugepage_mem_bp goal; 0: none (FB_COLLAPSE only) */
 	bool scope_pid;		/* measure over the target processes instead of the system */
-	/* FB_COLLAPSE by the agent: the scheme's quota, enforced by the agent */
+	/* FB_COLLAPSE by the agent: the scheme's quota, enforced by the agent. By the kernel:
+	 * quota_bytes is the user's size quota, which the agent puts back when it allows
+	 * something (see FB_CLOSED_QUOTA_BYTES) */
 	uint64_t quota_ms, quota_bytes;
 	uint64_t reset_ms;	/* the quota interval: the agent's round */
 	uint64_t hot[DAMONCTL_PAT_NR];	/* FB_COLLAPSE: the scheme's access pattern */
 };
+
+/*
+ * The size quota of a kernel's collapse scheme while the agent allows it nothing. The kernel
+ * cuts a region where the effective quota ends before it looks at the filters, and does not
+ * charge what they reject: with a time quota (whose effective size is at least 4 KiB) and
+ * a goal met, every region would be cut into 4 KiB pieces at every apply, and the observer
+ * scheme would list each piece. A quota under the minimum region size cuts nothing.
+ */
+#define FB_CLOSED_QUOTA_BYTES 1
 
 struct fallbacks {
 	unsigned int nr;
