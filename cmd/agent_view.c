@@ -89,10 +89,12 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 			fprintf(out, "    scheme %u: collapse by the kernel, paced in huge pages: the "
 				"agent reads DAMON's regions (stat scheme %u) and lets the kernel "
 				"collapse the hot pages of target %u (pid %d) the goal %s needs "
-				"(%s), and no more\n", fb->scheme, fb->observer, fb->target,
+				"(%s), and no more (while it allows nothing, the scheme's size quota "
+				"is %d B)\n", fb->scheme, fb->observer, fb->target,
 				fb->target < e->nr_targets ? e->targets[fb->target] : -1,
 				fmt_bp(fb->target_bp, a, sizeof(a)),
-				fb->scope_pid ? "over the targets" : "system-wide");
+				fb->scope_pid ? "over the targets" : "system-wide",
+				FB_CLOSED_QUOTA_BYTES);
 			if (ss)
 				fprintf(out, "      agent stats: allowed %s in %" PRIu64 " steps\n",
 					fmt_size(ss->sz_tried, a, sizeof(a)), ss->nr_tried);

@@ -91,8 +91,17 @@ wait_band() {
 # and nothing more becomes huge (no collapse once met, no oscillation). Sets LO, HI.
 hold_band() {
 	_lo=$(($1 * 9 / 10)) _hi=$(($1 * 11 / 10))
-	# the round that entered the band may still be collapsing its last pages: settled is
-	# when nothing changed for 4 s (for at most 60 s)
+	# the band is entered on the way to the nearest page: settled is when the agent's
+	# latest word is "goal met" for this goal (at most 120 s, a busy TCG guest is slow)
+	_pct=$(printf '%d.%02d%%' $(($1 / 100)) $(($1 % 100)))
+	_t=0
+	while [ $_t -lt 120 ] && ! dc_agent_log | grep -E "goal met|may collapse|below goal|collapsed" |
+		tail -n 1 | grep -q "goal met (.*goal $_pct"; do
+		sleep 2
+		_t=$((_t + 2))
+	done
+	# and the kernel may still be collapsing what the last step allowed: then nothing
+	# changed for 4 s (for at most 60 s)
 	_t=0 _h0=$(huge_kb "$HC_PID")
 	while [ $_t -lt 60 ]; do
 		sleep 4
