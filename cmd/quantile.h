@@ -25,4 +25,7 @@ void qhist_add(struct qhist *h, uint64_t v);
 /* The nearest-rank @p-th percentile (0..100); 0 when empty. */
 uint64_t qhist_percentile(const struct qhist *h, double p);
 
+/* "0,50,99.9": up to @max percentiles (0..100) into @pcts; their number, or -1. */
+int qhist_parse_list(const char *arg, double *pcts, unsigned int max);
+
 #endif
