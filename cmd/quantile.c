@@ -84,3 +84,11 @@ int qhist_parse_list(const char *arg, double *pcts, unsigned int max)
 	}
 	return n ? (int)n : -1;
 }
+
+unsigned int qhist_default_list(double *pcts)
+{
+	static const double d[] = { 0, 25, 50, 75, 90, 99, 100 };
+
+	memcpy(pcts, d, sizeof(d));
+	return sizeof(d) / sizeof(d[0]);
+}

@@ -136,12 +136,8 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!no.nr_pcts) {
-		static const double d[] = { 0, 25, 50, 75, 90, 99, 100 };
-
-		memcpy(no.pcts, d, sizeof(d));
-		no.nr_pcts = 7;
-	}
+	if (!no.nr_pcts)
+		no.nr_pcts = qhist_default_list(no.pcts);
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		return e;

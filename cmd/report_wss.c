@@ -232,12 +232,8 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		free(win);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	}
-	if (!wo.nr_pcts) {
-		static const double d[] = { 0, 25, 50, 75, 90, 99, 100 };
-
-		memcpy(wo.pcts, d, sizeof(d));
-		wo.nr_pcts = 7;
-	}
+	if (!wo.nr_pcts)
+		wo.nr_pcts = qhist_default_list(wo.pcts);
 	if (wo.series && wo.window_us) {
 		e = usage_error(cli, "--series and --window: pick one");
 		goto out;
