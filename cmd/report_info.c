@@ -127,7 +127,8 @@ static bool config_applies(const struct info *n, uint32_t kdamond)
 
 	if (!n->config)
 		return false;
-	if (n->recording && json_object_object_get_ex(n->recording, "kdamond", &k) &&
+	if (n->recording && json_object_is_type(n->recording, json_type_object) &&
+	    json_object_object_get_ex(n->recording, "kdamond", &k) &&
 	    json_object_is_type(k, json_type_int))
 		return json_object_get_int64(k) == (int64_t)kdamond;
 	for (i = 0; i < n->series.nr; i++)
@@ -136,29 +137,37 @@ static bool config_applies(const struct info *n, uint32_t kdamond)
 	return true;
 }
 
+/* Element @i of the array @key of object @o, or NULL (a record's JSON is not trusted). */
+static json_object *member_at(json_object *o, const char *key, size_t i)
+{
+	json_object *a;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array) ||
+	    i >= json_object_array_length(a))
+		return NULL;
+	return json_object_array_get_idx(a, i);
+}
+
 /* The context (and target) of @k in the configuration, or NULL. */
 static json_object *config_get(const struct info *n, const struct rin_key *k, bool target)
 {
-	json_object *a, *o;
+	json_object *c;
 
-	if (!config_applies(n, k->kdamond) ||
-	    !json_object_object_get_ex(n->config, "kdamonds", &a) ||
-	    !(o = json_object_array_get_idx(a, 0)) ||
-	    !json_object_object_get_ex(o, "contexts", &a) ||
-	    !(o = json_object_array_get_idx(a, k->context)))
+	if (!config_applies(n, k->kdamond))
 		return NULL;
+	c = member_at(member_at(n->config, "kdamonds", 0), "contexts", k->context);
 	if (!target)
-		return o;
-	if (k->target < 0 || !json_object_object_get_ex(o, "targets", &a))
-		return NULL;
-	return json_object_array_get_idx(a, (size_t)k->target);
+		return c;
+	return k->target < 0 ? NULL : member_at(c, "targets", (size_t)k->target);
 }
 
 static const char *series_ops(const struct info *n, const struct rin_key *k)
 {
 	json_object *c = config_get(n, k, false), *v;
 
-	return c && json_object_object_get_ex(c, "operations", &v) &&
+	return c && json_object_is_type(c, json_type_object) &&
+	       json_object_object_get_ex(c, "operations", &v) &&
 	       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
@@ -167,7 +176,8 @@ static int64_t series_pid(const struct info *n, const struct rin_key *k)
 {
 	json_object *t = config_get(n, k, true), *v;
 
-	return t && json_object_object_get_ex(t, "pid_target", &v) &&
+	return t && json_object_is_type(t, json_type_object) &&
+	       json_object_object_get_ex(t, "pid_target", &v) &&
 	       json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
 }
 
@@ -175,7 +185,8 @@ static const char *recording_str(const struct info *n, const char *key)
 {
 	json_object *v;
 
-	return n->recording && json_object_object_get_ex(n->recording, key, &v) &&
+	return n->recording && json_object_is_type(n->recording, json_type_object) &&
+	       json_object_object_get_ex(n->recording, key, &v) &&
 	       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
@@ -305,7 +316,7 @@ static void print_text(const struct info *n, const struct rin *in)
 
 	printf("input: %s", rin_input_name(in));
 	{
-		json_object *o = rin_input_json(in), *f, *c;
+		json_object *o = rin_input_json(in), *f, *c = NULL;
 
 		if (json_object_object_get_ex(o, "format", &f)) {
 			json_object_object_get_ex(o, "complete", &c);
