@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Streaming percentiles (see quantile.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "quantile.h"
@@ -65,4 +66,29 @@ uint64_t qhist_percentile(const struct qhist *h, double p)
 		seen += h->count[b];
 	}
 	return h->max;
+}
+
+int qhist_parse_list(const char *arg, double *pcts, unsigned int max)
+{
+	unsigned int n = 0;
+	const char *p;
+
+	for (p = arg; *p;) {
+		char *end;
+		double v = strtod(p, &end);
+
+		if (end == p || !(v >= 0 && v <= 100) || (*end && *end != ',') || n >= max)
+			return -1;
+		pcts[n++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return n ? (int)n : -1;
+}
+
+unsigned int qhist_default_list(double *pcts)
+{
+	static const double d[] = { 0, 25, 50, 75, 90, 99, 100 };
+
+	memcpy(pcts, d, sizeof(d));
+	return sizeof(d) / sizeof(d[0]);
 }

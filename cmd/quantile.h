@@ -25,4 +25,9 @@ void qhist_add(struct qhist *h, uint64_t v);
 /* The nearest-rank @p-th percentile (0..100); 0 when empty. */
 uint64_t qhist_percentile(const struct qhist *h, double p);
 
+/* The reports' default percentiles, 0,25,50,75,90,99,100, into @pcts (room for 7); 7. */
+unsigned int qhist_default_list(double *pcts);
+/* "0,50,99.9": up to @max percentiles (0..100) into @pcts; their number, or -1. */
+int qhist_parse_list(const char *arg, double *pcts, unsigned int max);
+
 #endif

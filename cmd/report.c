@@ -3,7 +3,8 @@
 #include "damonc.h"
 
 extern const struct cmd cmd_report_hugepage, cmd_report_access,
-	cmd_report_heatmap, cmd_report_wss, cmd_report_schemes;
+	cmd_report_heatmap, cmd_report_wss, cmd_report_schemes,
+	cmd_report_info, cmd_report_nr_regions;
 
 static const struct cmd *const report_cmds[] = {
 	&cmd_report_hugepage,
@@ -11,6 +12,8 @@ static const struct cmd *const report_cmds[] = {
 	&cmd_report_heatmap,
 	&cmd_report_wss,
 	&cmd_report_schemes,
+	&cmd_report_info,
+	&cmd_report_nr_regions,
 	NULL,
 };
 
@@ -23,7 +26,8 @@ static int report_run(struct cli *cli, int argc, char **argv)
 
 const struct cmd cmd_report = {
 	.name = "report",
-	.summary = "reports: huge pages, and from records: access, heatmap, wss, schemes",
+	.summary = "reports: huge pages, and from records: access, heatmap, wss, schemes, info, "
+		   "nr-regions",
 	.usage = "REPORT [OPTIONS]",
 	.run = report_run,
 	.subcmds = report_cmds,

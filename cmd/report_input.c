@@ -17,6 +17,7 @@ struct rin {
 	struct capture *cap;		/* live, streaming */
 	bool live;
 	bool locked;			/* the series is chosen */
+	bool all_series;		/* rin_all_series(): no series is chosen */
 	uint32_t kdamond, context;
 	int32_t target, scheme;
 	bool have_base;
@@ -230,20 +231,18 @@ static bool pick(struct rin *in, const struct damonctl_rec_snapshot *s)
 		return false;
 	if (rin_o.target >= 0 && s->target != rin_o.target)
 		return false;
+	if (in->all_series)
+		return true;
 	if (!in->locked) {
+		struct rin_key k;
+
 		in->locked = true;
 		in->kdamond = s->kdamond;
 		in->context = s->context;
 		in->target = s->target;
 		in->scheme = s->scheme;
-		if (s->target >= 0)
-			snprintf(in->name, sizeof(in->name), "kdamond %u target %d", s->kdamond,
-				 s->target);
-		else
-			snprintf(in->name, sizeof(in->name), "kdamond %u", s->kdamond);
-		if (s->scheme >= 0)
-			snprintf(in->name + strlen(in->name), sizeof(in->name) - strlen(in->name),
-				 " scheme %d", s->scheme);
+		rin_key_of(s, &k);
+		rin_key_name(&k, in->name, sizeof(in->name));
 	}
 	return s->kdamond == in->kdamond && s->context == in->context &&
 	       s->target == in->target && s->scheme == in->scheme;
@@ -336,6 +335,11 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it)
 	}
 }
 
+void rin_all_series(struct rin *in)
+{
+	in->all_series = true;
+}
+
 int rin_rewind(struct rin *in)
 {
 	int r;
@@ -368,18 +372,65 @@ const char *rin_series_name(const struct rin *in)
 
 json_object *rin_series_json(const struct rin *in)
 {
-	json_object *o;
+	struct rin_key k = { in->kdamond, in->context, in->target, in->scheme };
 
-	if (!in->locked)
-		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "kdamond", json_object_new_int((int)in->kdamond));
-	json_object_object_add(o, "context", json_object_new_int((int)in->context));
-	json_object_object_add(o, "target", in->target >= 0 ?
-			       json_object_new_int(in->target) : NULL);
-	json_object_object_add(o, "scheme", in->scheme >= 0 ?
-			       json_object_new_int(in->scheme) : NULL);
+	return in->locked ? rin_key_json(&k) : NULL;
+}
+
+void rin_key_of(const struct damonctl_rec_snapshot *s, struct rin_key *k)
+{
+	k->kdamond = s->kdamond;
+	k->context = s->context;
+	k->target = s->target;
+	k->scheme = s->scheme;
+}
+
+const char *rin_key_name(const struct rin_key *k, char *buf, size_t size)
+{
+	int n = k->target >= 0 ? snprintf(buf, size, "kdamond %u target %d", k->kdamond, k->target)
+			       : snprintf(buf, size, "kdamond %u", k->kdamond);
+
+	if (k->scheme >= 0 && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " scheme %d", k->scheme);
+	return buf;
+}
+
+json_object *rin_key_json(const struct rin_key *k)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kdamond", json_object_new_int((int)k->kdamond));
+	json_object_object_add(o, "context", json_object_new_int((int)k->context));
+	json_object_object_add(o, "target", k->target >= 0 ? json_object_new_int(k->target) : NULL);
+	json_object_object_add(o, "scheme", k->scheme >= 0 ? json_object_new_int(k->scheme) : NULL);
 	return o;
+}
+
+void *rin_slot(struct rin_table *t, const struct damonctl_rec_snapshot *s)
+{
+	struct rin_key k;
+	size_t i;
+	char *e;
+
+	rin_key_of(s, &k);
+	for (i = 0; i < t->nr; i++) {
+		e = t->slots + i * t->size;
+		if (!memcmp(e, &k, sizeof(k)))
+			return e;
+	}
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4;
+		void *p = realloc(t->slots, cap * t->size);
+
+		if (!p)
+			return NULL;
+		t->slots = p;
+		t->cap = cap;
+	}
+	e = t->slots + t->nr++ * t->size;
+	memset(e, 0, t->size);
+	memcpy(e, &k, sizeof(k));
+	return e;
 }
 
 json_object *rin_input_json(const struct rin *in)

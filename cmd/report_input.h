@@ -53,6 +53,9 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
  * the chosen series in the time range, clipped to the address range. */
 int rin_next(struct rin *in, struct damonctl_rec_item *it);
 int rin_rewind(struct rin *in);
+/* Snapshots of every series (--kdamond and --target still narrow them), for the reports
+ * that show them side by side; call before the first rin_next(). */
+void rin_all_series(struct rin *in);
 /* Nanoseconds: the start of the record's first snapshot (the origin of every time shown). */
 uint64_t rin_base_ns(const struct rin *in);
 /* What is read: the record's name ("-" for stdin), or "a live capture". */
@@ -60,6 +63,26 @@ const char *rin_input_name(const struct rin *in);
 /* "kdamond 0 target 0" for titles; {"kdamond":..} for JSON. */
 const char *rin_series_name(const struct rin *in);
 json_object *rin_series_json(const struct rin *in);
+/* A series, for the reports that keep state per series (rin_all_series()). */
+struct rin_key {
+	uint32_t kdamond, context;
+	int32_t target, scheme;		/* -1: none */
+};
+void rin_key_of(const struct damonctl_rec_snapshot *s, struct rin_key *k);
+/* "kdamond 0 target 0 scheme 1"; returns @buf. */
+const char *rin_key_name(const struct rin_key *k, char *buf, size_t size);
+/* {"kdamond", "context", "target", "scheme"} (null: none), as rin_series_json(). */
+json_object *rin_key_json(const struct rin_key *k);
+/* Per-series state: slots of @size bytes, each beginning with its struct rin_key, in the
+ * order series first appear. Slots move when the table grows. */
+struct rin_table {
+	size_t size, nr, cap;
+	char *slots;
+};
+#define rin_table_at(t, i) ((void *)((t)->slots + (i) * (t)->size))
+/* The slot of @s's series, zeroed but for its key when new; NULL when out of memory. */
+void *rin_slot(struct rin_table *t, const struct damonctl_rec_snapshot *s);
+
 /* {"name", "format", "complete", ...} of the input (a live capture: {"live": true}). */
 json_object *rin_input_json(const struct rin *in);
 /* Warn about a cut-short record, undo a live capture; returns an exit code. */

@@ -49,27 +49,21 @@ static const struct opt wss_opts[] = {
 static int wss_parse(struct cli *cli, int key, const char *arg)
 {
 	int r = rin_parse(cli, key, arg);
-	const char *p;
 
 	if (r >= 0)
 		return r;
 	switch (key) {
 	case O_MIN_RATE:
 		return parse_percent_opt(cli, "min-access-rate", arg, &wo.min_rate_bp);
-	case O_PCTS:
-		wo.nr_pcts = 0;
-		for (p = arg; *p;) {
-			char *end;
-			double v = strtod(p, &end);
+	case O_PCTS: {
+		int n = qhist_parse_list(arg, wo.pcts, MAX_PCTS);
 
-			if (end == p || v < 0 || v > 100 || (*end && *end != ',') ||
-			    wo.nr_pcts >= MAX_PCTS)
-				return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
-						   "from 0 to 100, comma-separated", arg, MAX_PCTS);
-			wo.pcts[wo.nr_pcts++] = v;
-			p = *end ? end + 1 : end;
-		}
-		return wo.nr_pcts ? 0 : usage_error(cli, "--percentiles: empty list");
+		if (n < 0)
+			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
+					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
+		wo.nr_pcts = (unsigned int)n;
+		return 0;
+	}
 	case O_WINDOW:
 		if (parse_time_opt(cli, "window", arg, &wo.window_us))
 			return EXIT_USAGE;
@@ -238,12 +232,8 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		free(win);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	}
-	if (!wo.nr_pcts) {
-		static const double d[] = { 0, 25, 50, 75, 90, 99, 100 };
-
-		memcpy(wo.pcts, d, sizeof(d));
-		wo.nr_pcts = 7;
-	}
+	if (!wo.nr_pcts)
+		wo.nr_pcts = qhist_default_list(wo.pcts);
 	if (wo.series && wo.window_us) {
 		e = usage_error(cli, "--series and --window: pick one");
 		goto out;

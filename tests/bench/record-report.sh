@@ -46,6 +46,10 @@ for n in 1000 "$long"; do
 	cost "report wss" "$DAMONC" report wss -i "$rec"
 	cost "report wss --window 60s --json" "$DAMONC" --json report wss -i "$rec" --window 60s
 	cost "report schemes" "$DAMONC" report schemes -i "$rec"
+	cost "report info" "$DAMONC" report info -i "$rec"
+	cost "report info --json" "$DAMONC" --json report info -i "$rec"
+	cost "report nr-regions" "$DAMONC" report nr-regions -i "$rec"
+	cost "report nr-regions --series" "$DAMONC" report nr-regions -i "$rec" --series
 	# shellcheck disable=SC2016 # expanded by that sh
 	cost "report access -i - (stdin)" sh -c '"$1" report access -i - <"$2"' sh "$DAMONC" "$rec"
 	# shellcheck disable=SC2016
@@ -60,6 +64,8 @@ for n in 1000 "$long"; do
 				"$W/damo"
 		fi
 		cost "report wss -i damo's zlib JSON" "$DAMONC" report wss -i "$W/damo"
+		cost "report info -i damo's zlib JSON" "$DAMONC" report info -i "$W/damo"
+		cost "report nr-regions -i damo's zlib JSON" "$DAMONC" report nr-regions -i "$W/damo"
 		cost "record -i damo's JSON -o damonc format" "$DAMONC" record -i "$W/damo" -o "$W/c"
 	fi
 	rm -f "$rec"

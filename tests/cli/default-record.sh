@@ -14,7 +14,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 cd "$work/here"
-for r in wss schemes heatmap; do
+for r in wss schemes heatmap info nr-regions; do
 	rc=0
 	err=$(d report $r 2>&1 >/dev/null) || rc=$?
 	[ "$rc" = 2 ] || bad "report $r without damonc.rec exited $rc, expected 2"
@@ -23,7 +23,7 @@ for r in wss schemes heatmap; do
 done
 
 "$gen" --snapshots 5 --regions 20 >damonc.rec
-for r in access heatmap wss schemes; do
+for r in access heatmap wss schemes info nr-regions; do
 	want=$(d --json report $r -i damonc.rec)
 	got=$(d --json report $r) || bad "report $r did not read damonc.rec"
 	[ "$got" = "$want" ] || bad "report $r without -i differs from -i damonc.rec"

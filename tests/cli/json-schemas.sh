@@ -52,7 +52,14 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report schemes -i "$in"
 	run --json report schemes -i "$in" --window 2s
 	run --json report access -i "$in" --address-range 0-1
+	run --json report info -i "$in"
+	run --json report nr-regions -i "$in"
+	run --json report nr-regions -i "$in" --series --percentiles 50
 done
+"$gen" --snapshots 6 --regions 30 --targets 2 --vary 3 --slow-from 3 --config 77 >"$work/rec.shape"
+run --json report info -i "$work/rec.shape"
+run --json report info -i "$work/rec.shape" --time-range 100s,
+run --json report nr-regions -i "$work/rec.shape" --series --target 1
 run --json=pretty report wss -i - <"$work/rec"
 run --json report wss -i "$work/rec" --time-range 100s,
 [ $fail = 0 ] && echo "ok: the schemas are valid, complete, strict, and the reports follow them"

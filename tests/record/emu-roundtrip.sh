@@ -70,6 +70,19 @@ fi
 [ "$(py 'd["schemes"][0]["totals"]["nr_tried"]' <"$WORK/schemes.json")" -gt 0 ] ||
 	fail "the pageout scheme tried nothing: $(cat "$WORK/schemes.json")"
 
+# info: the recorded target is hotcold (pid and operations from the recorded configuration),
+# sampled every 5 ms, and nr-regions stays within --nr-regions 10,200
+"$DAMONC" --json report info -i "$WORK/rec" >"$WORK/info.json"
+[ "$(py '(d["has_config"], d["recording"]["method"] is not None, len(d["series"]))' \
+	<"$WORK/info.json")" = "(True, True, 1)" ] || fail "report info: $(cat "$WORK/info.json")"
+[ "$(py 'd["series"][0]["pid"], d["series"][0]["operations"]' <"$WORK/info.json")" = \
+	"$HC_PID vaddr" ] || fail "report info: not pid $HC_PID, vaddr: $(cat "$WORK/info.json")"
+[ "$(py 'd["series"][0]["intervals"]["sample_us"]["max"]' <"$WORK/info.json")" = 5000 ] ||
+	fail "report info: intervals: $(cat "$WORK/info.json")"
+"$DAMONC" --json report nr-regions -i "$WORK/rec" >"$WORK/nr.json"
+py '(lambda s: s["min"] >= 1 and s["max"] <= 200 and s["snapshots"] > 0)(d["series"][0])' \
+	<"$WORK/nr.json" | grep -qx True || fail "report nr-regions: $(cat "$WORK/nr.json")"
+
 # damo's format, there and back: the same regions
 "$DAMONC" record -i "$WORK/rec" --format damo-zlib -o "$WORK/rec.damo"
 "$DAMONC" record -i "$WORK/rec.damo" -o "$WORK/rec.back"

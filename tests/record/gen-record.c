@@ -3,7 +3,8 @@
  * gen-record: write a synthetic record with known content, for tests and benchmarks.
  *
  *   gen-record [--snapshots N] [--regions R] [--format damonc|damo-json|damo-zlib]
- *              [--no-compress] [--no-end] > FILE
+ *              [--no-compress] [--no-end] [--targets T] [--vary V] [--slow-from K]
+ *              [--config PID] > FILE
  *
  * One kdamond, one target: R equal regions of 1 MiB from 0x7f0000000000, one snapshot per
  * second (aggr 100 ms, sample 5 ms: nr_accesses up to 20). A hot band of R/10 regions
@@ -12,6 +13,12 @@
  * changed. Each snapshot is followed by the stats of one `pageout` scheme whose nr_applied
  * grows by 1 and sz_applied by 4 KiB per snapshot. --no-end leaves the END chunk out (a
  * recording that was killed); damo formats go through the library's exporter.
+ *
+ * For the reports on a record's shape: --targets T writes each snapshot for targets 0..T-1,
+ * target t with t more regions (cold, after the others); --vary V gives snapshot i
+ * (i % V) more regions still; --slow-from K doubles the sampling and aggregation intervals
+ * from snapshot K on; --config PID writes the kdamond's configuration first (vaddr, target
+ * t monitoring pid PID + t).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,9 +43,14 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "no-compress", no_argument, NULL, 'n' },
 		{ "no-end", no_argument, NULL, 'e' },
+		{ "targets", required_argument, NULL, 't' },
+		{ "vary", required_argument, NULL, 'v' },
+		{ "slow-from", required_argument, NULL, 'w' },
+		{ "config", required_argument, NULL, 'c' },
 		{ 0 },
 	};
-	uint64_t nsnap = 10, nreg = 100, i, j;
+	uint64_t nsnap = 10, nreg = 100, i, j, t, ntgt = 1, vary = 1, slow_from = UINT64_MAX, nmax;
+	long long pid = -1;
 	const char *format = "damonc";
 	bool compress = true, end = true;
 	struct damonctl_rec_writer *w;
@@ -64,11 +76,28 @@ int main(int argc, char **argv)
 		case 'e':
 			end = false;
 			break;
+		case 't':
+			ntgt = strtoull(optarg, NULL, 0);
+			break;
+		case 'v':
+			vary = strtoull(optarg, NULL, 0);
+			break;
+		case 'w':
+			slow_from = strtoull(optarg, NULL, 0);
+			break;
+		case 'c':
+			pid = strtoll(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: gen-record [--snapshots N] [--regions R] "
-				"[--format damonc|damo-json|damo-zlib] [--no-compress] [--no-end]\n");
+				"[--format damonc|damo-json|damo-zlib] [--no-compress] [--no-end] "
+				"[--targets T] [--vary V] [--slow-from K] [--config PID]\n");
 			return 2;
 		}
+	}
+	if (!ntgt || ntgt > 1000 || !vary || vary > 1000000) {
+		fprintf(stderr, "gen-record: bad --targets or --vary\n");
+		return 2;
 	}
 	if (!nreg || nreg > 1000000 || (strcmp(format, "damonc") && strcmp(format, "damo-json") &&
 					strcmp(format, "damo-zlib"))) {
@@ -81,18 +110,30 @@ int main(int argc, char **argv)
 			return 1;
 		unlink(tmpl);
 	}
-	regs = calloc(nreg, sizeof(*regs));
-	prev = calloc(nreg, sizeof(*prev));
+	nmax = nreg + (vary - 1) + (ntgt - 1);
+	regs = calloc(nmax, sizeof(*regs));
+	prev = calloc(nmax, sizeof(*prev));
 	if (!regs || !prev)
 		return 1;
 	r = damonctl_rec_writer_new(out, compress ? DAMONCTL_REC_COMPRESS : 0,
 				    "{\"recorder\":\"gen-record\"}", &w);
+	if (!r && pid >= 0) {
+		char cfg[64 + 32 * 1000];
+		int n = snprintf(cfg, sizeof(cfg), "{\"format_version\":1,\"kdamonds\":[{\"contexts\":"
+				 "[{\"operations\":\"vaddr\",\"targets\":[");
+
+		for (t = 0; t < ntgt; t++)
+			n += snprintf(cfg + n, sizeof(cfg) - (size_t)n, "%s{\"pid_target\":%lld}",
+				      t ? "," : "", pid + (long long)t);
+		snprintf(cfg + n, sizeof(cfg) - (size_t)n, "]}]}]}");
+		r = damonctl_rec_write_config(w, T0, cfg);
+	}
 	for (i = 0; !r && i < nsnap; i++) {
 		struct damonctl_rec_snapshot s = {
 			.kdamond = 0, .context = 0, .target = 0, .scheme = -1,
 			.start_ns = T0 + i * 1000000000ull, .end_ns = T0 + i * 1000000000ull +
 			100000000ull, .sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
-			.total_bytes = nreg * RSZ, .nr_regions = (uint32_t)nreg, .regions = regs,
+			.regions = regs,
 		};
 		struct damonctl_rec_stats st = {
 			.time_ns = s.end_ns, .scheme = 0, .action = "pageout",
@@ -101,8 +142,12 @@ int main(int argc, char **argv)
 		};
 		uint64_t band = nreg / 10 ? nreg / 10 : 1, hot0 = i % nreg;
 
-		for (j = 0; j < nreg; j++) {
-			bool hot = (j + nreg - hot0) % nreg < band;
+		if (i >= slow_from) {
+			s.sample_us *= 2;
+			s.aggr_us *= 2;
+		}
+		for (j = 0; j < nmax; j++) {
+			bool hot = j < nreg && (j + nreg - hot0) % nreg < band;
 			uint32_t na = hot ? 20 : 0;
 
 			regs[j].start = BASE + j * RSZ;
@@ -112,7 +157,12 @@ int main(int argc, char **argv)
 			regs[j].nr_accesses = na;
 			prev[j] = na;
 		}
-		r = damonctl_rec_write_snapshot(w, &s);
+		for (t = 0; !r && t < ntgt; t++) {
+			s.target = (int32_t)t;
+			s.nr_regions = (uint32_t)(nreg + i % vary + t);
+			s.total_bytes = s.nr_regions * RSZ;
+			r = damonctl_rec_write_snapshot(w, &s);
+		}
 		st.v[DAMONCTL_REC_NR_TRIED] = (i + 1) * nreg;
 		st.v[DAMONCTL_REC_SZ_TRIED] = (i + 1) * nreg * RSZ;
 		st.v[DAMONCTL_REC_NR_APPLIED] = i + 1;

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report nr-regions: how many regions DAMON kept per snapshot over time, per series
+ * (damo's nr_regions): percentiles over the record, or one line per snapshot. Percentiles
+ * come from a fixed-size histogram per series (quantile.h): memory does not grow with the
+ * record.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantile.h"
+#include "report_input.h"
+
+#define MAX_PCTS 32
+
+static struct {
+	double pcts[MAX_PCTS];
+	unsigned int nr_pcts;
+	bool series;
+} no;
+
+enum { O_PCTS = 300, O_SERIES };
+
+static const struct opt nr_regions_opts[] = {
+	RIN_OPTS,
+	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles (default "
+	  "0,25,50,75,90,99,100)" },
+	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's number of regions, in time order" },
+	{ 0 },
+};
+
+static int nr_regions_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = rin_parse(cli, key, arg), n;
+
+	if (r >= 0)
+		return r;
+	switch (key) {
+	case O_PCTS:
+		n = qhist_parse_list(arg, no.pcts, MAX_PCTS);
+		if (n < 0)
+			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
+					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
+		no.nr_pcts = (unsigned int)n;
+		return 0;
+	case O_SERIES:
+		no.series = true;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+struct nr_series {
+	struct rin_key key;		/* first: see rin_slot() */
+	uint64_t first_ns, last_ns;
+	struct qhist *h;
+};
+
+static json_object *series_json(const struct rin *in, const struct nr_series *s)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned int i;
+
+	json_object_object_add(o, "series", rin_key_json(&s->key));
+	json_object_object_add(o, "snapshots", json_object_new_uint64(s->h->n));
+	json_object_object_add(o, "first_us", json_object_new_uint64(
+		(s->first_ns - rin_base_ns(in)) / 1000));
+	json_object_object_add(o, "last_us", json_object_new_uint64(
+		(s->last_ns - rin_base_ns(in)) / 1000));
+	json_object_object_add(o, "min", json_object_new_uint64(s->h->min));
+	json_object_object_add(o, "max", json_object_new_uint64(s->h->max));
+	json_object_object_add(o, "mean", json_object_new_double(s->h->sum / (double)s->h->n));
+	for (i = 0; i < no.nr_pcts; i++) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "percentile", json_object_new_double(no.pcts[i]));
+		json_object_object_add(p, "nr_regions", json_object_new_uint64(
+			qhist_percentile(s->h, no.pcts[i])));
+		json_object_array_add(arr, p);
+	}
+	json_object_object_add(o, "percentiles", arr);
+	return o;
+}
+
+static void series_text(const struct rin *in, const struct nr_series *s)
+{
+	char name[64];
+	unsigned int i;
+
+	printf("%s: regions per snapshot over %" PRIu64 " snapshot%s, %.3f s to %.3f s\n",
+	       rin_key_name(&s->key, name, sizeof(name)), s->h->n, s->h->n == 1 ? "" : "s",
+	       rin_rel_s(in, s->first_ns), rin_rel_s(in, s->last_ns));
+	for (i = 0; i < no.nr_pcts; i++)
+		printf("  p%-6g %9" PRIu64 "\n", no.pcts[i], qhist_percentile(s->h, no.pcts[i]));
+	printf("  mean    %11.1f\n", s->h->sum / (double)s->h->n);
+}
+
+static json_object *row_json(const struct rin *in, const struct damonctl_rec_snapshot *sn)
+{
+	json_object *o = json_object_new_object();
+	struct rin_key k;
+
+	rin_key_of(sn, &k);
+	json_object_object_add(o, "time_us", json_object_new_uint64(
+		(sn->end_ns - rin_base_ns(in)) / 1000));
+	json_object_object_add(o, "series", rin_key_json(&k));
+	json_object_object_add(o, "nr_regions", json_object_new_uint64(sn->nr_regions));
+	return o;
+}
+
+static void row_text(const struct rin *in, const struct damonctl_rec_snapshot *sn,
+		     bool *header)
+{
+	struct rin_key k;
+	char name[64];
+
+	if (!*header)
+		printf("%11s %-28s %10s\n", "time", "series", "nr_regions");
+	*header = true;
+	rin_key_of(sn, &k);
+	printf("%9.3f s %-28s %10" PRIu32 "\n", rin_rel_s(in, sn->end_ns),
+	       rin_key_name(&k, name, sizeof(name)), sn->nr_regions);
+}
+
+static int nr_regions_run(struct cli *cli, int argc, char **argv)
+{
+	struct rin_table t = { .size = sizeof(struct nr_series) };
+	json_object *rows = NULL;
+	struct damonctl_rec_item it;
+	struct rin *in = NULL;
+	bool header = false;
+	size_t i;
+	int r, e;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (!no.nr_pcts)
+		no.nr_pcts = qhist_default_list(no.pcts);
+	e = rin_open(cli, false, 0, &in);
+	if (e)
+		return e;
+	rin_all_series(in);
+	if (cli->json && no.series)
+		rows = json_object_new_array();
+	while ((r = rin_next(in, &it)) == 1) {
+		struct nr_series *s;
+
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		s = rin_slot(&t, &it.snapshot);
+		if (s && !s->h && (s->h = malloc(sizeof(*s->h))))
+			qhist_reset(s->h);
+		if (!s || !s->h) {
+			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+			goto out;
+		}
+		if (!s->h->n)
+			s->first_ns = it.snapshot.end_ns;
+		s->last_ns = it.snapshot.end_ns;
+		qhist_add(s->h, it.snapshot.nr_regions);
+		if (rows)
+			json_object_array_add(rows, row_json(in, &it.snapshot));
+		else if (no.series)
+			row_text(in, &it.snapshot, &header);
+	}
+	if (r < 0) {
+		e = -r;
+		goto out;
+	}
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+
+		for (i = 0; i < t.nr; i++)
+			json_object_array_add(arr, series_json(in, rin_table_at(&t, i)));
+		json_object_object_add(doc, "input", rin_input_json(in));
+		json_object_object_add(doc, "series", arr);
+		if (rows)
+			json_object_object_add(doc, "nr_regions_series", rows);
+		rows = NULL;
+		e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	if (!t.nr) {
+		e = (usage_error(cli, "no snapshot in %s matches the selection",
+				 rin_input_name(in)), EXIT_FAIL);
+		goto out;
+	}
+	if (!no.series)
+		for (i = 0; i < t.nr; i++)
+			series_text(in, rin_table_at(&t, i));
+out:
+	json_object_put(rows);
+	for (i = 0; i < t.nr; i++)
+		free(((struct nr_series *)rin_table_at(&t, i))->h);
+	free(t.slots);
+	r = rin_close(in);
+	return e ? e : r;
+}
+
+const struct cmd cmd_report_nr_regions = {
+	.name = "nr-regions",
+	.summary = "regions per snapshot over time, per series: percentiles or every snapshot",
+	.usage = "[-i FILE|-] [--percentiles LIST] [--series] [--target N]\n"
+		 "       [--time-range START,END] [--json]",
+	.opts = nr_regions_opts,
+	.parse = nr_regions_parse,
+	.run = nr_regions_run,
+};

@@ -1,0 +1,165 @@
+#!/bin/bash
+# damonc report info and report nr-regions on generated records whose shape is known from
+# gen-record's parameters: every figure is computed here from those parameters (nearest-rank
+# percentiles in python) and compared with the reports' JSON and text; damo's formats, stdin,
+# a cut record, the selection options, and bad input (exit 2, the option or file named).
+#   report-shape.sh DAMONC GEN_RECORD
+set -euo pipefail
+damonc=$1 gen=$2
+command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/damonc-shape.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# S snapshots of T targets; target t of snapshot i has R + i % V + t regions of 1 MiB; the
+# intervals double from snapshot K on; the configuration names pids P, P+1, ...
+S=20 R=10 T=2 V=5 K=10 P=4242
+"$gen" --snapshots $S --regions $R --targets $T --vary $V --slow-from $K --config $P \
+	>"$work/rec"
+
+# compare JSON document $1 with what python expression $2 computes from S R T V K P (both
+# parsed: numbers compare as numbers)
+expect() { # WHAT JSON_FILE PYTHON_CHECK
+	local msg
+	if ! msg=$(S=$S R=$R T=$T V=$V K=$K P=$P python3 -c '
+import json, math, os, sys
+S, R, T, V, K, P = (int(os.environ[k]) for k in "S R T V K P".split())
+d = json.load(open(sys.argv[1]))
+def counts(t, snaps=range(S)):
+    return [R + i % V + t for i in snaps]
+def pct(vals, p):  # nearest rank, as damonc documents it
+    v = sorted(vals)
+    return v[min(max(math.ceil(p / 100 * len(v)), 1), len(v)) - 1]
+errors = []
+def check(what, got, want):
+    if got != want:
+        errors.append(f"{what}: got {got!r}, want {want!r}")
+exec(sys.argv[2])
+if errors:
+    print("; ".join(errors))
+    sys.exit(1)
+' "$2" "$3" 2>&1); then
+		bad "$1: $msg"
+	fi
+}
+
+"$damonc" --json report info -i "$work/rec" >"$work/info.json"
+expect "report info" "$work/info.json" '
+check("snapshots", d["snapshots"], S * T)
+check("start_ns", d["start_ns"], 1700000000000000000)
+check("duration_us", d["duration_us"], (S - 1) * 1000000 + 100000)
+check("format", d["input"]["format"], "damonc")
+check("complete", d["input"]["complete"], True)
+check("recorder", d["recording"]["recorder"], "gen-record")
+check("has_config", d["has_config"], True)
+check("series", [s["series"]["target"] for s in d["series"]], list(range(T)))
+for t, s in enumerate(d["series"]):
+    c = counts(t)
+    check(f"{t} pid", s["pid"], P + t)
+    check(f"{t} operations", s["operations"], "vaddr")
+    check(f"{t} snapshots", s["snapshots"], S)
+    check(f"{t} span", (s["start_us"], s["first_us"], s["last_us"], s["duration_us"]),
+          (0, 100000, (S - 1) * 1000000 + 100000, (S - 1) * 1000000 + 100000))
+    check(f"{t} regions", s["regions"], {"min": min(c), "mean": sum(c) / S, "max": max(c)})
+    check(f"{t} bytes", s["total_bytes"], {"min": min(c) << 20, "max": max(c) << 20})
+    iv = s["intervals"]
+    check(f"{t} sample", iv["sample_us"], {"first": 5000, "last": 10000, "min": 5000, "max": 10000})
+    check(f"{t} aggr", iv["aggr_us"], {"first": 100000, "last": 200000, "min": 100000, "max": 200000})
+    check(f"{t} update", iv["update_us"], {"first": 1000000, "last": 1000000, "min": 1000000, "max": 1000000})
+    check(f"{t} changes", iv["changes"], 1)
+check("stats", d["scheme_stats"], {"items": S, "schemes": [
+    {"kdamond": 0, "scheme": 0, "action": "pageout", "stats": S}]})
+'
+text=$("$damonc" report info -i "$work/rec")
+for want in "input: $work/rec (damonc format)" "$((S * T)) snapshots in $T series" \
+	"kdamond 0 target 1 (pid $((P + 1)), vaddr): $S snapshots from 0.100 s to $((S - 1)).100 s" \
+	"intervals: sample 5 ms to 10 ms (first 5 ms), aggregation 100 ms to 200 ms (first 100 ms), update 1 s; changed 1 time" \
+	"regions per snapshot: min $((R + 1)), mean $((R + 1 + (V - 1) / 2)).0, max $((R + V))" \
+	"scheme stats: $S" "kdamond 0 scheme 0 (pageout): $S"; do
+	grep -qF -- "$want" <<<"$text" || bad "report info's text lacks '$want': $text"
+done
+
+"$damonc" --json report nr-regions -i "$work/rec" --percentiles 0,10,50,90,100 --series \
+	>"$work/nr.json"
+expect "report nr-regions" "$work/nr.json" '
+check("series", len(d["series"]), T)
+for t, s in enumerate(d["series"]):
+    c = counts(t)
+    check(f"{t} key", s["series"], {"kdamond": 0, "context": 0, "target": t, "scheme": None})
+    check(f"{t} n", (s["snapshots"], s["min"], s["max"], s["mean"]), (S, min(c), max(c), sum(c) / S))
+    check(f"{t} span", (s["first_us"], s["last_us"]), (100000, (S - 1) * 1000000 + 100000))
+    check(f"{t} percentiles", [(p["percentile"], p["nr_regions"]) for p in s["percentiles"]],
+          [(p, pct(c, p)) for p in (0, 10, 50, 90, 100)])
+check("rows", [(r["time_us"], r["series"]["target"], r["nr_regions"]) for r in d["nr_regions_series"]],
+      [(i * 1000000 + 100000, t, R + i % V + t) for i in range(S) for t in range(T)])
+'
+# the selection: one target, a time range (snapshots that ended from 5 s to 9 s: 5..8)
+"$damonc" --json report nr-regions -i "$work/rec" --target 1 --time-range 5s,9s \
+	>"$work/sel.json"
+expect "report nr-regions --target 1 --time-range 5s,9s" "$work/sel.json" '
+check("series", [s["series"]["target"] for s in d["series"]], [1])
+c = counts(1, range(5, 9))
+check("n", (d["series"][0]["snapshots"], d["series"][0]["min"], d["series"][0]["max"]), (4, min(c), max(c)))
+'
+text=$("$damonc" report nr-regions -i "$work/rec" --series --target 0)
+[ "$(grep -c ' kdamond 0 target 0 ' <<<"$text")" = "$S" ] ||
+	bad "nr-regions --series --target 0 does not print $S rows: $text"
+grep -qE "^ +8\.100 s kdamond 0 target 0 +$((R + 8 % V))$" <<<"$text" ||
+	bad "nr-regions --series: no row for the snapshot at 8.1 s: $text"
+text=$("$damonc" report nr-regions -i "$work/rec" --percentiles 50)
+if ! grep -qF "kdamond 0 target 1: regions per snapshot over $S snapshots, 0.100 s to" \
+	<<<"$text" || ! grep -qE "^  p50 +$((R + 1 + 2))$" <<<"$text"; then
+	bad "nr-regions' text: $text"
+fi
+
+# damo's formats (no configuration: pid and operations unknown), stdin, a cut record
+for fmt in damo-json damo-zlib; do
+	"$gen" --snapshots $S --regions $R --targets $T --vary $V --format $fmt >"$work/$fmt"
+	"$damonc" --json report info -i - <"$work/$fmt" >"$work/$fmt.json"
+	expect "report info of $fmt" "$work/$fmt.json" '
+check("format", d["input"]["format"], "'$fmt'")
+check("snapshots", d["snapshots"], S * T)
+check("recorder", d["recording"]["recorder"], "damo")
+check("pid", [s["pid"] for s in d["series"]], [None] * T)
+check("regions", [s["regions"]["max"] for s in d["series"]], [R + V - 1 + t for t in range(T)])
+'
+	"$damonc" --json report nr-regions -i "$work/$fmt" >"$work/$fmt.nr.json"
+	expect "report nr-regions of $fmt" "$work/$fmt.nr.json" '
+check("p50", [s["percentiles"][2]["nr_regions"] for s in d["series"]], [pct(counts(t), 50) for t in range(T)])
+'
+done
+"$gen" --snapshots 3 --regions $R --no-end >"$work/cut"
+"$damonc" --json report info -i "$work/cut" 2>/dev/null >"$work/cut.json"
+expect "report info of a cut record" "$work/cut.json" '
+check("complete", d["input"]["complete"], False)
+check("snapshots", d["snapshots"], 3)
+'
+"$damonc" report info -i "$work/cut" 2>/dev/null | grep -qF "(damonc format, cut short)" ||
+	bad "report info does not say a record was cut short"
+
+# bad input: exit 2 and a sentence naming what was wrong
+case_() { # RC MESSAGE ARGS...
+	local want_rc=$1 want=$2 err rc=0
+	shift 2
+	err=$("$damonc" "$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" = "$want_rc" ] || bad "'damonc $*' exited $rc, not $want_rc ($err)"
+	[[ $err == *"$want"* ]] || bad "'damonc $*' says '$err', not '$want'"
+}
+for r in info nr-regions; do
+	case_ 2 "report $r: -i '$work/none': No such file" report $r -i "$work/none"
+	case_ 2 "report $r: -i '/etc/hostname': not a record" report $r -i /etc/hostname
+	case_ 2 "report $r: unknown option '--frob'" report $r -i "$work/rec" --frob
+	case_ 2 "report $r: unexpected argument 'extra'" report $r -i "$work/rec" extra
+	case_ 2 "--target 'x'" report $r -i "$work/rec" --target x
+	case_ 2 "--time-range '9s,5s': START is after END" report $r -i "$work/rec" --time-range 9s,5s
+done
+case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
+case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
+case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x
+case_ 1 "no snapshot in $work/rec matches" report nr-regions -i "$work/rec" --target 7
+[ "$("$damonc" report info -i "$work/rec" --target 7 | sed -n 3p)" = "no snapshot" ] ||
+	bad "report info does not say that no snapshot matched"
+
+[ $fail = 0 ] && echo "ok: report info and nr-regions agree with the generated records"
+exit $fail
