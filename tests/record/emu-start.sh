@@ -37,7 +37,7 @@ hot_in() {
 	end=$(py 'd["regions"][0]["end"]' <"$1.hot")
 	rate=$(py 'd["regions"][0]["access_rate_bp"]' <"$1.hot")
 	mid=$(((start + end) / 2))
-	[ "$mid" -ge "$2" ] && [ "$mid" -lt "$3" ] ||
+	{ [ "$mid" -ge "$2" ] && [ "$mid" -lt "$3" ]; } ||
 		fail "$1: the hottest region $start-$end is not in the hot buffer $2-$3"
 	[ "$rate" -ge 5000 ] || fail "$1: the hottest region is accessed in $rate bp of samples"
 }
