@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,6 +73,7 @@ struct capture {
 	bool may_write;			/* ours, or --allow-foreign: stats may be asked for */
 	uint64_t last_kept_ns[64];	/* per target: snapshots are kept one per interval */
 	uint64_t next_stats_ns;
+	int child_status;		/* the launched target's, once reaped; -1 before */
 };
 
 uint64_t capture_now_ns(void)
@@ -107,6 +109,18 @@ const char *capture_method_name(const struct capture *c)
 unsigned int capture_kdamond(const struct capture *c)
 {
 	return c->kdamond;
+}
+
+int capture_child_status(const struct capture *c)
+{
+	return c->child_status;
+}
+
+enum capture_method capture_method_for(struct damonctl_ctx *ctx, enum capture_method m)
+{
+	if (m != CAPTURE_AUTO)
+		return m;
+	return trace_available(ctx) ? CAPTURE_TRACE : CAPTURE_TRIED_REGIONS;
 }
 
 enum damonctl_rec_end_reason capture_end_reason(const struct capture *c)
@@ -202,39 +216,61 @@ static int pick_kdamond(struct capture *c, const struct damonctl_tree *t,
 			   "--kdamond N (and --allow-foreign to install the capture scheme on it)");
 }
 
+int capture_add_schemes(struct damonctl_context *c, const struct damonctl_features *f)
+{
+	unsigned int nt = damonctl_context_nr_targets(c), n, i;
+	/* one scheme per target where a target filter can tell them apart: tried_regions
+	 * lists every target's regions one after the other, without saying whose */
+	bool per_target = nt > 1 && nt <= MAX_CAPTURE_SCHEMES &&
+		damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) == DAMONCTL_YES;
+	bool apply_iv = damonctl_features_has(f, DAMONCTL_FEAT_APPLY_INTERVAL) == DAMONCTL_YES;
+	uint64_t aggr_us = damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US);
+
+	n = per_target ? nt : 1;
+	for (i = 0; i < n; i++) {
+		struct damonctl_scheme *s = damonctl_context_add_scheme(c);
+		int r = s ? set_capture_pattern(s, aggr_us, apply_iv) : -ENOMEM;
+
+		if (!r && per_target)
+			r = damonctl_scheme_keep_target(s, f, i);
+		if (r)
+			return r;
+	}
+	return (int)n;
+}
+
+/* Capture schemes [@first, @first + @n) of a context with @nt targets, as
+ * capture_add_schemes made them. */
+static void use_capture_schemes(struct capture *c, unsigned int first, unsigned int n,
+				unsigned int nt)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		c->cs[i].index = first + i;
+		c->cs[i].target = n > 1 ? (int32_t)i : nt == 1 ? 0 : -1;
+	}
+	c->nr_cs = n;
+}
+
 static int install(struct capture *c, const struct damonctl_kdamond *orig_k)
 {
 	struct damonctl_tree *want = damonctl_tree_dup(c->orig);
 	struct damonctl_kdamond *wk;
 	struct damonctl_context *wc;
-	bool per_target, apply_iv;
-	unsigned int nt, i;
 	int r;
 
 	if (!want)
 		return lib_error(c->cli, -ENOMEM, "installing the capture scheme");
 	wk = damonctl_tree_kdamond(want, c->kdamond);
 	wc = damonctl_kdamond_context(wk, 0);
-	nt = damonctl_context_nr_targets(wc);
-	/* one scheme per target where a target filter can tell them apart: tried_regions
-	 * lists every target's regions one after the other, without saying whose */
-	per_target = nt > 1 && nt <= MAX_CAPTURE_SCHEMES &&
-		damonctl_features_has(c->f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) == DAMONCTL_YES;
-	apply_iv = damonctl_features_has(c->f, DAMONCTL_FEAT_APPLY_INTERVAL) == DAMONCTL_YES;
-	c->nr_cs = per_target ? nt : 1;
-	for (i = 0; i < c->nr_cs; i++) {
-		struct damonctl_scheme *s = damonctl_context_add_scheme(wc);
-
-		r = s ? set_capture_pattern(s, c->aggr_us, apply_iv) : -ENOMEM;
-		if (!r && per_target)
-			r = damonctl_scheme_keep_target(s, c->f, i);
-		if (r) {
-			damonctl_tree_free(want);
-			return lib_error(c->cli, r, "building the capture scheme");
-		}
-		c->cs[i].index = c->nr_user_schemes + i;
-		c->cs[i].target = per_target ? (int32_t)i : nt == 1 ? 0 : -1;
+	r = capture_add_schemes(wc, c->f);
+	if (r < 0) {
+		damonctl_tree_free(want);
+		return lib_error(c->cli, r, "building the capture scheme");
 	}
+	use_capture_schemes(c, c->nr_user_schemes, (unsigned int)r,
+			    damonctl_context_nr_targets(wc));
 	r = capture_guard_write(c->cli->ctx, c->kdamond, c->kdamond_pid, c->nr_user_schemes,
 				c->nr_cs);
 	if (r) {
@@ -289,6 +325,7 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		return lib_error(cli, -ENOMEM, "starting the capture");
 	c->cli = cli;
 	c->o = *o;
+	c->child_status = -1;
 	/* installing a capture scheme is a change like start's and tune's: one at a time, and
 	 * after what killed damonc commands left is undone */
 	lock = started_lock(cli->ctx);
@@ -331,8 +368,7 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		r = EXIT_UNSUPPORTED;
 		goto fail;
 	}
-	c->o.method = o->method == CAPTURE_AUTO ?
-		(trace_available(cli->ctx) ? CAPTURE_TRACE : CAPTURE_TRIED_REGIONS) : o->method;
+	c->o.method = capture_method_for(cli->ctx, o->method);
 	if (c->o.method == CAPTURE_TRIED_REGIONS && !c->may_write) {
 		r = usage_error(cli, "kdamond %u was not started by damonc: capturing its regions "
 				"writes to it (update_schemes_tried_regions, and a capture scheme "
@@ -381,6 +417,13 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 				c->kdamond, c->nr_user_schemes, MAX_USER_SCHEMES);
 		goto fail;
 	}
+	if (o->builtin && (o->builtin > c->nr_user_schemes || o->builtin > MAX_CAPTURE_SCHEMES)) {
+		r = usage_error(cli, "kdamond %u lost the capture schemes it was started with",
+				c->kdamond);
+		goto fail;
+	}
+	if (o->builtin)
+		use_capture_schemes(c, 0, o->builtin, damonctl_context_nr_targets(ctx0));
 	damonctl_for_each_scheme(ctx0, s, i) {
 		snprintf(c->user_actions[i], sizeof(c->user_actions[i]), "%s",
 			 damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION));
@@ -393,7 +436,12 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 	{
 		struct damonctl_tree *one = damonctl_tree_new();
 
-		if (one && damonctl_tree_add_kdamond_copy(one, k))
+		struct damonctl_kdamond *kc = one ? damonctl_tree_add_kdamond_copy(one, k) : NULL;
+
+		/* the record's configuration is the monitoring, not our capture schemes */
+		for (i = 0; kc && i < o->builtin; i++)
+			damonctl_context_remove_scheme(damonctl_kdamond_context(kc, 0), 0);
+		if (kc)
 			c->config_json = damonctl_tree_to_json(one, DAMONCTL_JSON_CONFIG);
 		damonctl_tree_free(one);
 	}
@@ -436,7 +484,14 @@ fail:
 static bool targets_gone(struct capture *c)
 {
 	unsigned int i;
+	int st;
 
+	if (c->o.child > 0) {
+		/* our child: a zombie keeps its /proc directory until it is reaped */
+		if (c->child_status < 0 && waitpid(c->o.child, &st, WNOHANG) == c->o.child)
+			c->child_status = st;
+		return c->child_status >= 0;
+	}
 	if (!c->vaddr || !c->nr_pids)
 		return false;
 	for (i = 0; i < c->nr_pids; i++) {
@@ -473,7 +528,8 @@ static void take_stats(struct capture *c, uint64_t now)
 {
 	unsigned int s, i;
 
-	if (!c->nr_user_schemes)
+	/* none, or only the capture schemes the kdamond was started with */
+	if (c->nr_user_schemes <= c->o.builtin)
 		return;
 	if (damonctl_kdamond_cmd(c->cli->ctx, c->kdamond, DAMONCTL_CMD_UPDATE_SCHEMES_STATS))
 		goto out;

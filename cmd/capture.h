@@ -32,6 +32,10 @@ struct capture_opts {
 	uint64_t interval_us;		/* between snapshots; 0: the default */
 	uint64_t duration_us;		/* 0: until stopped */
 	uint64_t count;			/* snapshots per capture scheme; 0: unlimited */
+	/* the kdamond's first @builtin schemes are capture schemes its start put there
+	 * (capture_add_schemes): none is installed, and its CONFIG item leaves them out */
+	unsigned int builtin;
+	int child;			/* the launched target: reaped, it ends the capture */
 };
 
 /* Set by the caller's SIGINT/SIGTERM handler (capture_catch_signals installs one). */
@@ -50,6 +54,8 @@ void capture_request_end(struct capture *c, enum damonctl_rec_end_reason why);
 /* "tried-regions", with the kdamond index: for INFO and messages. */
 const char *capture_method_name(const struct capture *c);
 unsigned int capture_kdamond(const struct capture *c);
+/* The launched target's wait status once it was reaped, or -1. */
+int capture_child_status(const struct capture *c);
 /* Undo what capture_start installed; returns an exit code. Frees @c. */
 int capture_finish(struct capture *c);
 
@@ -57,6 +63,13 @@ int capture_finish(struct capture *c);
  * watermarks, and at most @max_filters filters: one that shows every region (0), or one
  * damonc installs to capture (a target filter each where there are several targets). */
 bool capture_pattern_all(const struct damonctl_scheme *s, unsigned int max_filters);
+
+/* The method "auto" takes on this system (others are themselves). */
+enum capture_method capture_method_for(struct damonctl_ctx *ctx, enum capture_method m);
+/* Add the capture schemes a tried-regions capture needs to @c (the context of a kdamond not
+ * yet started, its targets in place): one per target where a target filter can tell them
+ * apart, else one. How many, or -errno. */
+int capture_add_schemes(struct damonctl_context *c, const struct damonctl_features *f);
 
 /* CPU time (user + system) of this process in ns, for the recorder's own cost report. */
 uint64_t capture_cpu_ns(void);

@@ -18,6 +18,7 @@
 static struct {
 	struct cli *cli;
 	bool held;		/* start: kept past DONE until journal_release() */
+	json_object *kept;	/* journal_keep()'s, saved with each record */
 	bool written;		/* the file exists */
 	unsigned int stuck;	/* records set aside because undoing them failed */
 } jn;
@@ -93,6 +94,10 @@ static int save(const char *record, bool abandoned, unsigned int seq)
 	json_object_object_add(root, "since", json_object_new_int64((int64_t)time(NULL)));
 	if (abandoned)
 		json_object_object_add(root, "abandoned", json_object_new_boolean(true));
+	if (jn.kept) {
+		json_object_object_foreach(jn.kept, key, val)
+			json_object_object_add(root, key, json_object_get(val));
+	}
 	json_object_object_add(root, "record", rec);
 	r = journal_path(cli->ctx, (int)getpid(), seq, path, sizeof(path));
 	if (r >= 0)
@@ -158,10 +163,22 @@ void journal_hold(void)
 	jn.held = true;
 }
 
+void journal_keep(const char *key, json_object *value)
+{
+	if (!jn.kept)
+		jn.kept = json_object_new_object();
+	if (jn.kept)
+		json_object_object_add(jn.kept, key, value);
+	else
+		json_object_put(value);
+}
+
 void journal_release(struct cli *cli)
 {
 	(void)cli;
 	jn.held = false;
+	json_object_put(jn.kept);
+	jn.kept = NULL;
 	drop();
 }
 
@@ -260,6 +277,30 @@ static bool start_finished(struct damonctl_ctx *ctx, const struct leftover *l)
 	return all;
 }
 
+/* After a start is undone: the kdamonds it added are gone, and so are their entries in
+ * damonc's list (`record` lists the kdamond it starts until it removes it); a kdamond it
+ * reused gets its entry back (@root's "started_before"). */
+static void forget_removed(struct damonctl_ctx *ctx, json_object *root)
+{
+	struct damonctl_tree *t;
+	struct started_entry old;
+	struct started st;
+	json_object *v;
+
+	if (started_load(ctx, &st))
+		return;
+	if (json_object_object_get_ex(root, "started_before", &v) &&
+	    !started_entry_from_json(v, &old))
+		started_add(&st, &old);
+	if (!damonctl_tree_read_flags(ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t)) {
+		started_prune(ctx, &st, t);
+		damonctl_tree_free(t);
+	}
+	started_save(ctx, &st);
+	damonctl_clear_error(ctx);
+	started_free(&st);
+}
+
 int journal_recover(struct cli *cli)
 {
 	char dir[4096], what[512];
@@ -295,6 +336,8 @@ int journal_recover(struct cli *cli)
 				warnx_("note: 'damonc %s' (pid %d) was killed in the middle of a "
 				       "change: %s", l.command, l.pid, what);
 			unlink(j.path);
+			if (!strcmp(l.kind, "start"))
+				forget_removed(cli->ctx, j.root);
 		}
 		json_object_put(j.root);
 	}

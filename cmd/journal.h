@@ -18,6 +18,10 @@
 void journal_attach(struct cli *cli);
 /* Keep the journal after the transactions end, until journal_release(). */
 void journal_hold(void);
+/* Keep @value (taken) under @key in the journal from its next write on, for journal_recover:
+ * "started_before", the entry in damonc's list of a kdamond a start reuses, is put back
+ * when the start is undone. */
+void journal_keep(const char *key, json_object *value);
 /* Remove the journal, unless a transaction could not be undone (then it stays for the next
  * command to finish). */
 void journal_release(struct cli *cli);

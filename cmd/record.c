@@ -2,6 +2,8 @@
 /*
  * damonc record: snapshots of a running kdamond's monitoring results, written as they are
  * taken in damonc's record format (docs/record-format.md), which `damonc report` streams.
+ * Given targets (--pid, --regions, --ops, '-- COMMAND'), it starts a kdamond of its own for
+ * them through start's code (start.h), records it, and removes it at the end.
  * With -i it converts a record instead: damo's record JSON to damonc's format, or back.
  */
 #include <errno.h>
@@ -9,13 +11,20 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "capture.h"
+#include "capture_trace.h"
 #include "config.h"
 #include "record_io.h"
+#include "spec.h"
+#include "start.h"
+
+extern const struct cmd cmd_start;
 
 enum out_format { FMT_DAMONC, FMT_DAMO_JSON, FMT_DAMO_ZLIB };
 
@@ -25,9 +34,11 @@ static struct {
 	const char *input;
 	enum out_format format;
 	bool no_compress;
+	bool starts;		/* a target or monitoring option: record starts a kdamond */
 } ro = { .cap = { .kdamond = -1 }, .output = "damonc.rec" };
 
-enum { O_KDAMOND = 300, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
+/* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
+enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
        O_NO_COMPRESS };
 
 static const struct opt record_opts[] = {
@@ -51,6 +62,17 @@ static const struct opt record_opts[] = {
 	  "-i" },
 	{ 0 },
 };
+
+static struct opt record_opts_tbl[48];
+
+/* Its own options, then the targets and monitoring options of a kdamond it starts (start's
+ * and spec.c's, parsed by start). */
+__attribute__((constructor)) static void record_opts_init(void)
+{
+	const struct opt *tables[] = { record_opts, start_target_opts, spec_context_opts };
+
+	opts_merge(record_opts_tbl, 48, NULL, tables, 3);
+}
 
 static int record_parse(struct cli *cli, int key, const char *arg)
 {
@@ -112,7 +134,9 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	}
 	}
-	return EXIT_USAGE;
+	/* --pid, --regions, --ops, the intervals...: what start takes for the kdamond */
+	ro.starts = true;
+	return cmd_start.parse(cli, key, arg);
 }
 
 static int open_output(struct cli *cli, int *fd)
@@ -233,17 +257,39 @@ static void show_progress(uint64_t t0, uint64_t nr, uint64_t bytes)
 	fflush(stderr);
 }
 
-static int record_live(struct cli *cli)
+/* The launched command, still running when the recording ended (a signal, --duration,
+ * --count): asked to end with SIGTERM and waited for (SIGKILL on another signal to us). */
+static void end_command(int pid)
+{
+	int st;
+
+	if (pid <= 0)
+		return;
+	capture_stop_requested = 0;
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		if (capture_stop_requested)
+			kill(pid, SIGKILL);
+}
+
+/* @h: the kdamond it started (NULL: record a running one); *@cmd_status: the launched
+ * command's wait status when it ended the recording, else -1 */
+static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status)
 {
 	struct damonctl_rec_writer *w = NULL;
 	struct damonctl_rec_item it;
 	struct capture *c;
 	uint64_t cpu0, t0, nr = 0;
 	bool progress;
-	char *info;
+	char *info, cmd_note[64] = "";
 	int fd, r, wr, e, e2;
 
+	*cmd_status = -1;
 	capture_catch_signals();
+	/* the command runs from here on (it holds the run directory's lock until its exec,
+	 * which the capture needs); its kdamond already watches it */
+	if (h)
+		start_handoff_go(h);
 	e = capture_start(cli, &ro.cap, &c);
 	if (e)
 		return e;
@@ -281,6 +327,17 @@ static int record_live(struct cli *cli)
 		e = -r;		/* capture_next's exit code, already reported */
 		capture_request_end(c, DAMONCTL_REC_END_ERROR);
 	}
+	if (h && h->child) {
+		int st = *cmd_status = capture_child_status(c);
+
+		if (st >= 0)
+			snprintf(cmd_note, sizeof(cmd_note), "; the command %s %d",
+				 WIFEXITED(st) ? "exited with status" : "was killed by signal",
+				 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		else
+			snprintf(cmd_note, sizeof(cmd_note), "; the command is asked to end "
+				 "(SIGTERM)");
+	}
 	if (w) {
 		uint64_t bytes = damonctl_rec_writer_bytes(w);
 		enum damonctl_rec_end_reason why = capture_end_reason(c);
@@ -290,11 +347,12 @@ static int record_live(struct cli *cli)
 			e = write_error(cli, r);
 		if (!cli->json || fd == STDOUT_FILENO)
 			fprintf(stderr, "damonc: record: %" PRIu64 " snapshots of kdamond %u, %.1f KiB "
-				"in %.1f s (%s); %.3f ms of CPU per snapshot\n", nr,
+				"in %.1f s (%s); %.3f ms of CPU per snapshot%s\n", nr,
 				capture_kdamond(c), (double)bytes / 1024,
 				(double)(capture_now_ns() - t0) / 1e9,
 				damonctl_rec_end_reason_name(why),
-				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0);
+				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0,
+				cmd_note);
 		else {
 			json_object *doc = json_doc_new();
 
@@ -307,6 +365,13 @@ static int record_live(struct cli *cli)
 				damonctl_rec_end_reason_name(why)));
 			json_object_object_add(doc, "cpu_ns_per_snapshot", json_object_new_uint64(
 				nr ? (capture_cpu_ns() - cpu0) / nr : 0));
+			if (h)
+				json_object_object_add(doc, "started_kdamond",
+						       json_object_new_boolean(true));
+			if (*cmd_status >= 0)
+				json_object_object_add(doc, "command_status", json_object_new_int(
+					WIFEXITED(*cmd_status) ? WEXITSTATUS(*cmd_status) :
+					128 + WTERMSIG(*cmd_status)));
 			json_doc_print(doc);
 		}
 	} else if (r < 0 && !e) {
@@ -318,21 +383,85 @@ static int record_live(struct cli *cli)
 	return e ? e : e2;
 }
 
+static int record_amend(struct cli *cli, struct damonctl_kdamond *k,
+			const struct damonctl_features *f, void *data)
+{
+	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
+	int r;
+
+	(void)data;
+	/* no scheme of start's: only what the capture needs */
+	while (damonctl_context_nr_schemes(c))
+		damonctl_context_remove_scheme(c, 0);
+	ro.cap.builtin = 0;
+	if (ro.cap.method == CAPTURE_TRACE)
+		return 0;
+	r = capture_add_schemes(c, f);
+	if (r < 0)
+		return lib_error(cli, r, "building the capture schemes");
+	ro.cap.builtin = (unsigned int)r;
+	return 0;
+}
+
+/* Start a kdamond for the targets, record it, and put the tree back as it was. */
+static int record_started(struct cli *cli, int argc, char **argv)
+{
+	struct start_handoff h = { .label = "record", .amend = record_amend };
+	int e, e2, st;
+
+	if (ro.cap.kdamond >= 0)
+		return usage_error(cli, "--kdamond records a running kdamond; --pid, --regions, "
+				   "--ops and '-- COMMAND' start one to record: not both");
+	if (ro.cap.allow_foreign)
+		return usage_error(cli, "--allow-foreign is for a kdamond damonc did not start; "
+				   "with targets, record starts its own");
+	if (!strcmp(ro.output, "-") && argc)
+		return usage_error(cli, "-o -: the command's output would mix with the record");
+	ro.cap.method = capture_method_for(cli->ctx, ro.cap.method);
+	if (ro.cap.method == CAPTURE_TRACE && !trace_available(cli->ctx)) {
+		usage_error(cli, "--method trace: no damon_aggregated event in tracefs; "
+			    "--method tried-regions works without it");
+		return EXIT_UNSUPPORTED;
+	}
+	/* a signal from here on ends the recording, and the kdamond goes */
+	capture_catch_signals();
+	e = start_handoff_run(cli, argc, argv, &h);
+	if (e)
+		return e;
+	ro.cap.kdamond = (int)h.kdamond;
+	ro.cap.child = h.child;
+	e = record_live(cli, &h, &st);
+	if (h.child) {
+		int err = start_handoff_exec_error(&h);
+
+		if (err && !e)
+			e = (usage_error(cli, "cannot run the command: %s", strerror(err)), EXIT_FAIL);
+	}
+	e2 = start_handoff_undo(cli, &h);
+	/* the kdamond is gone first: a command slow to end keeps nothing running */
+	if (h.child && st < 0)
+		end_command(h.child);
+	return e ? e : e2;
+}
+
 static int record_run(struct cli *cli, int argc, char **argv)
 {
-	if (argc)
-		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	if (ro.input) {
 		if (ro.cap.duration_us || ro.cap.interval_us || ro.cap.count ||
-		    ro.cap.kdamond >= 0 || ro.cap.allow_foreign)
+		    ro.cap.kdamond >= 0 || ro.cap.allow_foreign || ro.starts || argc)
 			return usage_error(cli, "-i converts a record: --kdamond, --duration, "
-					   "--interval, --count and --allow-foreign do not apply");
+					   "--interval, --count, --allow-foreign, targets and "
+					   "monitoring options do not apply");
 		return convert(cli);
 	}
 	if (ro.format != FMT_DAMONC)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
 				   "convert)", ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
-	return record_live(cli);
+	if (ro.starts || argc)
+		return record_started(cli, argc, argv);
+	int st;
+
+	return record_live(cli, NULL, &st);
 }
 
 const struct cmd cmd_record = {
@@ -340,6 +469,9 @@ const struct cmd cmd_record = {
 	.summary = "record a kdamond's monitoring results (regions over time) for 'damonc report'",
 	.usage = "[-o FILE|-] [--kdamond N] [--duration TIME] [--interval TIME] [--count N]\n"
 		 "              [--allow-foreign] [--no-compress]\n"
+		 "       damonc record (--pid PID ... | --ops paddr [--regions R] | -- COMMAND ARGS)\n"
+		 "              [--sample TIME] [--aggr TIME] [--update TIME] [--nr-regions MIN,MAX]\n"
+		 "              [-o FILE] [--duration TIME] [--interval TIME] [--count N]\n"
 		 "       damonc record -i FILE|- [-o FILE|-] [--format damonc|damo-json|damo-zlib]\n\n"
 		 "Where tracefs has DAMON's damon_aggregated event, snapshots come from it and\n"
 		 "nothing is written to DAMON (--method trace). Otherwise (--method tried-regions)\n"
@@ -348,8 +480,13 @@ const struct cmd cmd_record = {
 		 "then there is no read-only way to record. On a kdamond damonc did not start this\n"
 		 "needs --allow-foreign; the kdamond's own configuration is committed back at the\n"
 		 "end (SIGINT, SIGTERM, --duration, --count, or the kdamond or its targets exiting).\n"
-		 "A record cut short (kill -9) stays readable up to its last whole chunk.",
-	.opts = record_opts,
+		 "A record cut short (kill -9) stays readable up to its last whole chunk.\n\n"
+		 "Given targets, record starts a kdamond for them as 'damonc start' would (with\n"
+		 "the capture scheme, or none with trace), records until --duration, --count,\n"
+		 "SIGINT, SIGTERM or the targets' exit, then stops and removes it. With\n"
+		 "'-- COMMAND' the recording ends when the command exits; the exit status is\n"
+		 "record's own, the command's is in the summary.",
+	.opts = record_opts_tbl,
 	.parse = record_parse,
 	.run = record_run,
 };

@@ -22,6 +22,7 @@
 #include "fallback.h"
 #include "journal.h"
 #include "spec.h"
+#include "start.h"
 #include "started.h"
 #include "status.h"
 
@@ -46,13 +47,20 @@ static struct {
 	bool leave_running;
 } so;
 
+/* set while start_handoff_run starts a kdamond for another command (start.h) */
+static struct start_handoff *handoff;
+
 enum { O_PID = 300, O_REGIONS, O_DRY_RUN, O_FOREGROUND, O_GOAL_SCOPE, O_NO_FALLBACK,
        O_FOLLOW_CHILDREN, O_LEAVE_RUNNING };
 
-static const struct opt start_own_opts[] = {
+const struct opt start_target_opts[] = {
 	{ "pid", O_PID, OV_PID, "PID", "monitor process PID (repeatable)" },
 	{ "regions", O_REGIONS, OV_REGION, "START-END[,START-END...]",
 	  "monitor these address ranges (paddr: physical; vaddr: of the last --pid)" },
+	{ 0 },
+};
+
+static const struct opt start_own_opts[] = {
 	{ "config", 'c', OV_FILE, "FILE",
 	  "start the kdamonds of a JSON config (damonc's or damo's; '-' reads stdin)" },
 	{ "dry-run", O_DRY_RUN, OV_NONE, NULL,
@@ -75,9 +83,10 @@ static struct opt start_opts_tbl[64];
 /* The command's options: its own, then the context's and the scheme's (spec.c). */
 __attribute__((constructor)) static void start_opts_init(void)
 {
-	const struct opt *tables[] = { start_own_opts, spec_context_opts, spec_scheme_opts };
+	const struct opt *tables[] = { start_target_opts, start_own_opts, spec_context_opts,
+				       spec_scheme_opts };
 
-	opts_merge(start_opts_tbl, 64, NULL, tables, 3);
+	opts_merge(start_opts_tbl, 64, NULL, tables, 4);
 }
 
 static int parse_regions(struct cli *cli, const char *arg)
@@ -512,34 +521,41 @@ static int build(struct cli *cli, const struct damonctl_tree *have, const struct
 		k = damonctl_tree_add_kdamond(*want);
 		idx[0] = damonctl_tree_nr_kdamonds(*want) - 1;
 	}
-	return k ? build_from_options(cli, k, f) : usage_error(cli, "out of memory");
+	if (!k)
+		return usage_error(cli, "out of memory");
+	r = build_from_options(cli, k, f);
+	return r || !handoff ? r : handoff->amend(cli, k, f, handoff->data);
 }
 
-/* The launched command never ran: stop and remove the kdamonds started for it, and forget
- * them. */
-static void undo_launch(struct cli *cli, const struct damonctl_tree *have, const unsigned int *idx,
-			unsigned int nr)
+/* The launched command never ran, or the command that started them is done: stop and
+ * remove the kdamonds started for it, and forget them (or put back @old, the entry of the
+ * one kdamond reused). 0 or an exit code. */
+static int undo_launch(struct cli *cli, const struct damonctl_tree *have, const unsigned int *idx,
+		       unsigned int nr, const struct started_entry *old)
 {
 	struct started st;
 	unsigned int i;
-	int lock = started_lock(cli->ctx), r;
+	int lock = started_lock(cli->ctx), r, e = 0;
 
 	if (lock < 0)
-		return;
+		return lib_error(cli, lock, "locking damonc's run directory");
 	if (!started_load(cli->ctx, &st)) {
 		for (i = 0; i < nr; i++) {
 			r = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_OFF);
 			if (r && r != -EPERM)
-				lib_error(cli, r, "stopping kdamond %u", idx[i]);
+				e = lib_error(cli, r, "stopping kdamond %u", idx[i]);
 			started_remove(&st, idx[i]);
 		}
+		if (old)
+			started_add(&st, old);
 		started_save(cli->ctx, &st);
 		started_free(&st);
 	}
 	r = damonctl_tree_restore(cli->ctx, have);
 	if (r)
-		lib_error(cli, r, "removing kdamond %u", idx[0]);
+		e = lib_error(cli, r, "removing kdamond %u", idx[0]);
 	started_unlock(lock);
+	return e;
 }
 
 static int start_run(struct cli *cli, int argc, char **argv)
@@ -619,6 +635,21 @@ static int start_run(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		so.pids[so.nr_pids++] = child;
+		/* for another command (record), the program runs first, as damo's does: DAMON
+		 * takes a process's address space when it starts, and would keep our fork's until
+		 * its next update */
+		if (handoff) {
+			int e = 0;
+
+			if (write(go_fd, "g", 1) != 1)
+				warnx_("cannot release the launched command");
+			close(go_fd);
+			go_fd = -1;
+			if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e) {
+				ret = usage_error(cli, "cannot run '%s': %s", argv[0], strerror(e));
+				goto out;
+			}
+		}
 	}
 	r = build(cli, have, &started, f, &want, idx, &nr);
 	/* What the kernel would refuse anyway is bad input, said before any write (a probe
@@ -723,6 +754,11 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				       "a kdamond is added", i);
 	}
 
+	/* a kdamond of damonc's reused for another command: its entry comes back if that
+	 * command is killed and the start undone */
+	if (handoff && started_find(&started, idx[0]))
+		journal_keep("started_before", started_entry_to_json(started_find(&started,
+									     idx[0])));
 	/* stages, starts, and on any failure puts the tree back as it was */
 	r = damonctl_tree_start(cli->ctx, want, have, idx, nr);
 	if (r) {
@@ -737,19 +773,39 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		unsigned int t;
 
 		damonctl_kdamond_is_running(cli->ctx, idx[i], &e.pid);
-		snprintf(e.label, sizeof(e.label), "%s", so.config ? so.config : so.sp.action);
+		snprintf(e.label, sizeof(e.label), "%s", handoff ? handoff->label :
+			 so.config ? so.config : so.sp.action);
 		for (t = 0; t < so.nr_pids && t < 16; t++)
 			e.targets[e.nr_targets++] = so.pids[t];
 		e.fbs = fbs;
 		e.follow_children = so.follow_children;
 		if (so.foreground || child)
 			e.server_pid = (int)getpid();	/* the background agent leaves it alone */
+		if (handoff && started_find(&started, idx[i])) {
+			handoff->had_entry = true;
+			handoff->old = *started_find(&started, idx[i]);
+		}
 		started_add(&started, &e);
 	}
 	r = started_save(cli->ctx, &started);
 	if (r)
 		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "
 		       "--kdamond N", strerror(-r));
+	if (handoff) {
+		/* the caller's now, the undo record held until start_handoff_undo */
+		handoff->kdamond = idx[0];
+		handoff->have = have;
+		handoff->child = child;
+		handoff->go_fd = go_fd;
+		handoff->exec_fd = exec_fd;
+		have = NULL;
+		child = 0;
+		go_fd = exec_fd = -1;
+		started_unlock(lock);
+		lock = -1;
+		ret = EXIT_OK;
+		goto out;
+	}
 	journal_release(cli);
 	started_unlock(lock);
 	lock = -1;
@@ -810,7 +866,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		/* exec failed after all (the checks raced with a change): its kdamond, which
 		 * stopped with it, goes as if the start had failed */
 		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
-			undo_launch(cli, have, idx, nr);
+			undo_launch(cli, have, idx, nr, NULL);
 	}
 out:
 	if (lock >= 0)
@@ -831,6 +887,62 @@ out:
 	damonctl_tree_free(have);
 	free(so.config_doc);
 	return ret;
+}
+
+int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_handoff *h)
+{
+	int r;
+
+	h->have = NULL;
+	h->had_entry = false;
+	h->child = 0;
+	h->go_fd = h->exec_fd = -1;
+	/* the action the options must have; the caller's amend makes the schemes */
+	if (!so.sp.action)
+		so.sp.action = "stat";
+	handoff = h;
+	r = start_run(cli, argc, argv);
+	handoff = NULL;
+	return r;
+}
+
+void start_handoff_go(struct start_handoff *h)
+{
+	if (h->go_fd < 0)
+		return;
+	if (write(h->go_fd, "g", 1) != 1)
+		warnx_("cannot release the launched command");
+	close(h->go_fd);
+	h->go_fd = -1;
+}
+
+int start_handoff_exec_error(struct start_handoff *h)
+{
+	int e = 0;
+
+	if (h->exec_fd < 0 || read(h->exec_fd, &e, sizeof(e)) != sizeof(e))
+		e = 0;
+	return e;
+}
+
+int start_handoff_undo(struct cli *cli, struct start_handoff *h)
+{
+	int e;
+
+	if (!h->have)
+		return EXIT_OK;
+	e = undo_launch(cli, h->have, &h->kdamond, 1, h->had_entry ? &h->old : NULL);
+	/* undone: the undo record goes; not: it stays for the next command to finish */
+	if (!e)
+		journal_release(cli);
+	if (h->go_fd >= 0)
+		close(h->go_fd);
+	if (h->exec_fd >= 0)
+		close(h->exec_fd);
+	h->go_fd = h->exec_fd = -1;
+	damonctl_tree_free(h->have);
+	h->have = NULL;
+	return e;
 }
 
 const struct cmd cmd_start = {

@@ -117,42 +117,70 @@ int started_load(struct damonctl_ctx *ctx, struct started *s)
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(arr, i), *v;
-		struct started_entry *e = &s->e[s->nr];
-
-		if (!json_object_object_get_ex(o, "kdamond", &v))
-			continue;
-		e->kdamond = (unsigned int)json_object_get_int(v);
-		if (json_object_object_get_ex(o, "pid", &v))
-			e->pid = json_object_get_int(v);
-		if (json_object_object_get_ex(o, "since", &v))
-			e->since = json_object_get_int64(v);
-		if (json_object_object_get_ex(o, "label", &v))
-			snprintf(e->label, sizeof(e->label), "%s", json_object_get_string(v));
-		if (json_object_object_get_ex(o, "targets", &v) &&
-		    json_object_is_type(v, json_type_array)) {
-			size_t t;
-
-			for (t = 0; t < json_object_array_length(v) && t < 16; t++)
-				e->targets[e->nr_targets++] =
-					json_object_get_int(json_object_array_get_idx(v, t));
-		}
-		if (json_object_object_get_ex(o, "follow_children", &v))
-			e->follow_children = json_object_get_boolean(v);
-		if (json_object_object_get_ex(o, "server_pid", &v))
-			e->server_pid = json_object_get_int(v);
-		if (json_object_object_get_ex(o, "fallbacks", &v) &&
-		    fallback_from_json(v, &e->fbs)) {
+		r = started_entry_from_json(json_object_array_get_idx(arr, i), &s->e[s->nr]);
+		if (r == -EBADMSG) {
 			free(s->e);
 			s->e = NULL;
 			s->nr = 0;
 			json_object_put(root);
-			return -EBADMSG;
+			return r;
 		}
-		s->nr++;
+		if (!r)
+			s->nr++;
 	}
 	json_object_put(root);
 	return 0;
+}
+
+int started_entry_from_json(json_object *o, struct started_entry *e)
+{
+	json_object *v;
+
+	memset(e, 0, sizeof(*e));
+	if (!json_object_object_get_ex(o, "kdamond", &v))
+		return -ENOENT;
+	e->kdamond = (unsigned int)json_object_get_int(v);
+	if (json_object_object_get_ex(o, "pid", &v))
+		e->pid = json_object_get_int(v);
+	if (json_object_object_get_ex(o, "since", &v))
+		e->since = json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "label", &v))
+		snprintf(e->label, sizeof(e->label), "%s", json_object_get_string(v));
+	if (json_object_object_get_ex(o, "targets", &v) &&
+	    json_object_is_type(v, json_type_array)) {
+		size_t t;
+
+		for (t = 0; t < json_object_array_length(v) && t < 16; t++)
+			e->targets[e->nr_targets++] =
+				json_object_get_int(json_object_array_get_idx(v, t));
+	}
+	if (json_object_object_get_ex(o, "follow_children", &v))
+		e->follow_children = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "server_pid", &v))
+		e->server_pid = json_object_get_int(v);
+	if (json_object_object_get_ex(o, "fallbacks", &v) && fallback_from_json(v, &e->fbs))
+		return -EBADMSG;
+	return 0;
+}
+
+json_object *started_entry_to_json(const struct started_entry *e)
+{
+	json_object *o = json_object_new_object(), *t;
+	unsigned int j;
+
+	json_object_object_add(o, "kdamond", json_object_new_int((int)e->kdamond));
+	json_object_object_add(o, "pid", json_object_new_int(e->pid));
+	json_object_object_add(o, "since", json_object_new_int64(e->since));
+	json_object_object_add(o, "label", json_object_new_string(e->label));
+	t = json_object_new_array();
+	for (j = 0; j < e->nr_targets; j++)
+		json_object_array_add(t, json_object_new_int(e->targets[j]));
+	json_object_object_add(o, "targets", t);
+	json_object_object_add(o, "fallbacks", fallback_to_json(&e->fbs));
+	json_object_object_add(o, "follow_children", json_object_new_boolean(e->follow_children));
+	if (e->server_pid)
+		json_object_object_add(o, "server_pid", json_object_new_int(e->server_pid));
+	return o;
 }
 
 int started_save(struct damonctl_ctx *ctx, const struct started *s)
@@ -174,28 +202,8 @@ int started_save(struct damonctl_ctx *ctx, const struct started *s)
 	arr = json_object_new_array();
 	json_object_object_add(root, "format_version", json_object_new_int(1));
 	json_object_object_add(root, "kdamonds", arr);
-	for (i = 0; i < s->nr; i++) {
-		json_object *o = json_object_new_object();
-		json_object *t;
-
-		json_object_object_add(o, "kdamond", json_object_new_int((int)s->e[i].kdamond));
-		json_object_object_add(o, "pid", json_object_new_int(s->e[i].pid));
-		json_object_object_add(o, "since", json_object_new_int64(s->e[i].since));
-		json_object_object_add(o, "label", json_object_new_string(s->e[i].label));
-		unsigned int j;
-
-		t = json_object_new_array();
-		for (j = 0; j < s->e[i].nr_targets; j++)
-			json_object_array_add(t, json_object_new_int(s->e[i].targets[j]));
-		json_object_object_add(o, "targets", t);
-		json_object_object_add(o, "fallbacks", fallback_to_json(&s->e[i].fbs));
-		json_object_object_add(o, "follow_children",
-				       json_object_new_boolean(s->e[i].follow_children));
-		if (s->e[i].server_pid)
-			json_object_object_add(o, "server_pid",
-					       json_object_new_int(s->e[i].server_pid));
-		json_object_array_add(arr, o);
-	}
+	for (i = 0; i < s->nr; i++)
+		json_object_array_add(arr, started_entry_to_json(&s->e[i]));
 	r = write_json_file(path, root);
 	json_object_put(root);
 	return r;

@@ -44,6 +44,10 @@ struct started {
 int started_lock(struct damonctl_ctx *ctx);
 void started_unlock(int fd);
 
+/* One entry as the list's file keeps it; from_json: 0, -ENOENT (not an entry), -EBADMSG. */
+json_object *started_entry_to_json(const struct started_entry *e);
+int started_entry_from_json(json_object *o, struct started_entry *e);
+
 /* Load (an absent file is an empty list). */
 int started_load(struct damonctl_ctx *ctx, struct started *s);
 /* Write atomically; removes the file when empty. */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Starting a kdamond for another command: `damonc record --pid P` (or `-- COMMAND`) starts
+ * its kdamond through start's own code (the same options, checks, undo record and list of
+ * damonc's kdamonds) and puts the tree back as it was when it is done. Until then the start's
+ * undo record stays in the journal: a recorder killed with SIGKILL leaves a kdamond that the
+ * next damonc command (stop, start, tune, record) turns off and removes.
+ */
+#ifndef DAMONC_START_H
+#define DAMONC_START_H
+
+#include "damonc.h"
+#include "started.h"
+
+/* --pid and --regions, for the commands that take start's targets */
+extern const struct opt start_target_opts[];
+
+struct start_handoff {
+	/* set by the caller */
+	const char *label;	/* what the kdamond is for, in damonc's list */
+	/* called on the kdamond built from the options, before any check: the caller's
+	 * schemes; an exit code */
+	int (*amend)(struct cli *cli, struct damonctl_kdamond *k,
+		     const struct damonctl_features *f, void *data);
+	void *data;
+	/* set by start_handoff_run */
+	unsigned int kdamond;
+	struct damonctl_tree *have;	/* the tree before */
+	bool had_entry;			/* a stopped kdamond of damonc's was reused: */
+	struct started_entry old;	/* its entry in the list, put back at the end */
+	int child;			/* '-- COMMAND': its pid, waiting for go_fd */
+	int go_fd, exec_fd;
+};
+
+/*
+ * Start the kdamond of the options cmd_start.parse took (and of '-- COMMAND' in @argv), as
+ * `damonc start` does, saying nothing on success. An exit code; on success @h holds what
+ * start_handoff_undo() needs, and a launched command waits for start_handoff_go().
+ */
+int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_handoff *h);
+/* Let the launched command run (nothing without one). */
+void start_handoff_go(struct start_handoff *h);
+/* Whether the launched command's exec failed after all (its errno, or 0). */
+int start_handoff_exec_error(struct start_handoff *h);
+/* Stop the kdamond, put the tree and damonc's list back as they were, and drop the undo
+ * record; when that fails it stays for the next command. An exit code. */
+int start_handoff_undo(struct cli *cli, struct start_handoff *h);
+
+#endif
