@@ -868,9 +868,9 @@ out:
 
 const struct cmd cmd_start = {
 	.name = "start",
-	.summary = "start a kdamond with a scheme (collapse hot memory, reclaim cold, ...)",
+	.summary = "start a kdamond with schemes (collapse hot memory, reclaim cold, ...)",
 	.usage = "(--pid PID ... | --regions R | -c FILE | -- COMMAND ARGS) --action ACTION "
-		 "[OPTIONS]",
+		 "[OPTIONS] [--action ACTION [OPTIONS]]...",
 	.opts = start_opts_tbl,
 	.parse = start_parse,
 	.run = start_run,
