@@ -244,6 +244,33 @@ bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si)
 	return false;
 }
 
+unsigned int fallback_user_scheme(const struct fallbacks *fbs, unsigned int fi)
+{
+	unsigned int i;
+
+	for (i = 0; i < fbs->nr; i++)
+		if (fbs->fb[i].kind == FB_COLLAPSE && fbs->fb[i].scheme == fbs->fb[fi].scheme)
+			return fbs->fb[i].tmpl;
+	return fbs->fb[fi].scheme;
+}
+
+int fallback_check_one_scheme(const struct fallbacks *fbs, char *why, size_t size)
+{
+	unsigned int i, first = fbs->nr ? fallback_user_scheme(fbs, 0) : 0;
+
+	for (i = 1; i < fbs->nr; i++) {
+		unsigned int si = fallback_user_scheme(fbs, i);
+
+		if (si != first)
+			return why_fail(why, size, -EINVAL, "schemes %u and %u both need the damonc "
+					"agent (a collapse budget kept in huge pages or a "
+					"hugepage_mem_bp goal this kernel cannot measure), and it "
+					"serves one scheme per kdamond: start the other with its own "
+					"'damonc start'", first < si ? first : si, first < si ? si : first);
+	}
+	return 0;
+}
+
 #define MAX_SCHEMES 256
 
 int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,

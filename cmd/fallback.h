@@ -86,6 +86,14 @@ void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k);
 bool fallback_serves(const struct fallbacks *fbs, unsigned int si);
 /* Whether scheme @si is the agent's own (an observer, a per-target copy), not the user's. */
 bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si);
+/* The user's scheme that entry @fi serves: a per-target copy stands for its template. */
+unsigned int fallback_user_scheme(const struct fallbacks *fbs, unsigned int fi);
+/*
+ * The agent keeps one set of figures per kdamond (the measured ratio, the goal, whether it
+ * is met), so it serves one of the user's schemes in each: -EINVAL with @why if @fbs asks it
+ * to serve more.
+ */
+int fallback_check_one_scheme(const struct fallbacks *fbs, char *why, size_t size);
 /* "hugepage_mem_bp goal fed by the agent; collapse by process_madvise" */
 void fallback_describe(const struct fallbacks *fbs, char *buf, size_t size);
 json_object *fallback_to_json(const struct fallbacks *fbs);

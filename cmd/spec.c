@@ -732,3 +732,47 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 		SSET(s, MAX_NR_SNAPSHOTS, sp->max_snapshots);
 	return 0;
 }
+
+/* The name of scheme option @key, for messages. */
+static const char *scheme_opt_name(int key)
+{
+	const struct opt *o;
+
+	for (o = spec_scheme_opts; o->name; o++)
+		if (o->key == key)
+			return o->name;
+	return "?";
+}
+
+int spec_line_parse(struct cli *cli, struct spec_line *l, int key, const char *arg)
+{
+	unsigned int max = l->max ? l->max : SPEC_MAX_SCHEMES, cur;
+	uint32_t bit;
+
+	if (!l->nr)
+		l->nr = 1;
+	cur = l->nr - 1;
+	if (key < K_ACTION || key > K_MAX_SNAPSHOTS)	/* the context's, or not ours */
+		return spec_parse(cli, &l->sp[0], key, arg);
+	bit = 1u << (key - K_ACTION);
+	if (key == K_ACTION && (l->given[cur] & bit)) {
+		if (max == 1)
+			return usage_error(cli, "--action '%s': this command changes one scheme, and "
+					   "--action was given twice", arg);
+		if (l->nr >= max)
+			return usage_error(cli, "--action '%s': at most %u schemes on one command "
+					   "line (for more, use -c FILE)", arg, max);
+		cur = l->nr++;
+	} else if ((l->given[cur] & bit) && key != K_GOAL && key != K_GOAL_BP &&
+		   key != K_FILTER && key != K_DEST) {
+		if (l->nr == 1)
+			return usage_error(cli, "--%s '%s': given twice for one scheme (a repeated "
+					   "--action begins a new scheme, and the options after it "
+					   "are that scheme's)", scheme_opt_name(key), arg);
+		return usage_error(cli, "--%s '%s': given twice for scheme %u (the one begun by "
+				   "--action %s)", scheme_opt_name(key), arg, cur,
+				   l->sp[cur].action ? l->sp[cur].action : "?");
+	}
+	l->given[cur] |= bit;
+	return spec_parse(cli, &l->sp[cur], key, arg);
+}

@@ -11,6 +11,7 @@
 #define SPEC_MAX_GOALS 8
 #define SPEC_MAX_FILTERS 16
 #define SPEC_MAX_DESTS 8
+#define SPEC_MAX_SCHEMES 8
 
 struct goal_spec {
 	char metric[32];
@@ -69,6 +70,21 @@ extern const struct opt spec_context_opts[];
 extern const struct opt spec_scheme_opts[];
 /* 0 if @key was not a spec option, 1 if taken, or EXIT_USAGE. */
 int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg);
+/*
+ * The options of one command line: the context and one or more schemes. A repeated
+ * --action begins a new scheme; the scheme options after it are that scheme's, those before
+ * the first --action the first scheme's. Context options always go to sp[0], whose context
+ * part is the only one read. A scheme option given twice for one scheme is an error, unless
+ * it is repeatable (--goal, --goal-bp, --filter, --dest).
+ */
+struct spec_line {
+	unsigned int max;	/* schemes allowed: SPEC_MAX_SCHEMES, or 1 (tune) */
+	unsigned int nr;	/* schemes begun: 1 + the --action options after the first */
+	uint32_t given[SPEC_MAX_SCHEMES];	/* scheme options each scheme has, by key */
+	struct spec sp[SPEC_MAX_SCHEMES];
+};
+/* As spec_parse, for @l (whose max is set; 0 reads as SPEC_MAX_SCHEMES). */
+int spec_line_parse(struct cli *cli, struct spec_line *l, int key, const char *arg);
 /* Whether any scheme or context option was given (for -c exclusivity). */
 bool spec_any_scheme(const struct spec *sp);
 bool spec_any_context(const struct spec *sp);

@@ -30,7 +30,7 @@
 #define MAX_REGIONS 64
 
 static struct {
-	struct spec sp;
+	struct spec_line sl;	/* sl.sp[0]: the context and the first scheme */
 	int pids[MAX_PIDS];
 	unsigned int nr_pids;
 	uint64_t regions[MAX_REGIONS][2];
@@ -155,8 +155,28 @@ static int start_parse(struct cli *cli, int key, const char *arg)
 		so.leave_running = true;
 		return 0;
 	}
-	r = spec_parse(cli, &so.sp, key, arg);
+	r = spec_line_parse(cli, &so.sl, key, arg);
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
+}
+
+/* What a started kdamond is for: the config, or the actions ("collapse+pageout"). */
+static void start_label(char *buf, size_t size)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	if (so.config) {
+		snprintf(buf, size, "%s", so.config);
+		return;
+	}
+	for (i = 0; i < so.sl.nr && n < size; i++) {
+		int w = snprintf(buf + n, size - n, "%s%s", i ? "+" : "", so.sl.sp[i].action);
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
 }
 
 /* Whether @pid runs (a kernel thread does too: the checks before writing say what it is). */
@@ -170,17 +190,17 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 			      const struct damonctl_features *f)
 {
 	struct damonctl_context *c = damonctl_kdamond_add_context(k);
-	struct damonctl_scheme *s = c ? damonctl_context_add_scheme(c) : NULL;
+	struct spec *sp = &so.sl.sp[0];
 	struct damonctl_target *t;
 	const char *ops;
 	unsigned int i;
 	int r;
 
-	if (!s)
+	if (!c)
 		return usage_error(cli, "out of memory");
-	if (!so.sp.ops && !so.nr_pids && so.nr_regions)
-		so.sp.ops = "paddr";	/* regions without a process are physical */
-	r = spec_apply_context(cli, &so.sp, c, f);
+	if (!sp->ops && !so.nr_pids && so.nr_regions)
+		sp->ops = "paddr";	/* regions without a process are physical */
+	r = spec_apply_context(cli, sp, c, f);
 	if (r)
 		return r;
 	ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
@@ -217,16 +237,24 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	t = damonctl_context_target(c, damonctl_context_nr_targets(c) - 1);
 	for (i = 0; i < so.nr_regions; i++)
 		damonctl_target_add_region(t, so.regions[i][0], so.regions[i][1]);
-	if (!so.sp.action)
+	if (!sp->action)
 		return usage_error(cli, "which action? --action collapse, pageout, stat, ... "
 				   "(see 'damonc start --help')");
-	r = spec_apply_scheme(cli, &so.sp, s, damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
-			      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
-	if (r)
-		return r;
+	/* one scheme per --action, in the order given */
+	for (i = 0; i < so.sl.nr; i++) {
+		struct damonctl_scheme *s = damonctl_context_add_scheme(c);
+
+		if (!s)
+			return usage_error(cli, "out of memory");
+		r = spec_apply_scheme(cli, &so.sl.sp[i], s,
+				      damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
+				      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
+		if (r)
+			return r;
+	}
 	/* let `status` and `report` see fresh stats without writing to `state` */
-	if (so.sp.has_refresh)
-		damonctl_kdamond_set(k, DAMONCTL_KDAMOND_REFRESH_MS, so.sp.refresh_ms);
+	if (sp->has_refresh)
+		damonctl_kdamond_set(k, DAMONCTL_KDAMOND_REFRESH_MS, sp->refresh_ms);
 	else if (damonctl_features_has(f, DAMONCTL_FEAT_REFRESH_MS) == DAMONCTL_YES)
 		damonctl_kdamond_set(k, DAMONCTL_KDAMOND_REFRESH_MS, 1000);
 	return 0;
@@ -570,7 +598,8 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	bool busy_ours = false, busy;
 	char why[1024];
 
-	if (so.config && (spec_any_scheme(&so.sp) || spec_any_context(&so.sp) || so.nr_pids ||
+	if (so.config && (spec_any_scheme(&so.sl.sp[0]) || spec_any_context(&so.sl.sp[0]) ||
+			  so.nr_pids ||
 			  so.nr_regions))
 		return usage_error(cli, "-c takes the whole configuration: do not combine it with "
 				   "target, context or scheme options");
@@ -591,9 +620,11 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--follow-children goes with --pid or a command, not -c");
 	if (so.scope_arg) {
 		bool hp_goal = false;
+		unsigned int g;
 
-		for (i = 0; i < so.sp.nr_goals; i++)
-			hp_goal |= !strcmp(so.sp.goals[i].metric, "hugepage_mem_bp");
+		for (i = 0; i < so.sl.nr; i++)
+			for (g = 0; g < so.sl.sp[i].nr_goals; g++)
+				hp_goal |= !strcmp(so.sl.sp[i].goals[g].metric, "hugepage_mem_bp");
 		if (!hp_goal)
 			return usage_error(cli, "--goal-scope %s: it says where a hugepage_mem_bp "
 					   "goal is measured, and none was given (--goal-bp N)",
@@ -707,6 +738,8 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				snprintf(why, sizeof(why), "the damonc agent serves one kdamond per "
 					 "start; split the config");
 			}
+			if (!r)
+				r = fallback_check_one_scheme(&one, why, sizeof(why));
 			if (!r && one.nr)
 				fbs = one;
 		}
@@ -773,8 +806,10 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		unsigned int t;
 
 		damonctl_kdamond_is_running(cli->ctx, idx[i], &e.pid);
-		snprintf(e.label, sizeof(e.label), "%s", handoff ? handoff->label :
-			 so.config ? so.config : so.sp.action);
+		if (handoff)
+			snprintf(e.label, sizeof(e.label), "%s", handoff->label);
+		else
+			start_label(e.label, sizeof(e.label));
 		for (t = 0; t < so.nr_pids && t < 16; t++)
 			e.targets[e.nr_targets++] = so.pids[t];
 		e.fbs = fbs;
@@ -898,8 +933,10 @@ int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_hando
 	h->child = 0;
 	h->go_fd = h->exec_fd = -1;
 	/* the action the options must have; the caller's amend makes the schemes */
-	if (!so.sp.action)
-		so.sp.action = "stat";
+	if (!so.sl.nr)
+		so.sl.nr = 1;
+	if (!so.sl.sp[0].action)
+		so.sl.sp[0].action = "stat";
 	handoff = h;
 	r = start_run(cli, argc, argv);
 	handoff = NULL;
@@ -947,9 +984,9 @@ int start_handoff_undo(struct cli *cli, struct start_handoff *h)
 
 const struct cmd cmd_start = {
 	.name = "start",
-	.summary = "start a kdamond with a scheme (collapse hot memory, reclaim cold, ...)",
+	.summary = "start a kdamond with schemes (collapse hot memory, reclaim cold, ...)",
 	.usage = "(--pid PID ... | --regions R | -c FILE | -- COMMAND ARGS) --action ACTION "
-		 "[OPTIONS]",
+		 "[OPTIONS] [--action ACTION [OPTIONS]]...",
 	.opts = start_opts_tbl,
 	.parse = start_parse,
 	.run = start_run,

@@ -16,13 +16,13 @@
 #include "started.h"
 
 static struct {
-	struct spec sp;
+	struct spec_line sl;	/* one scheme: sl.sp[0] */
 	int kdamond;	/* -1: the only damonc-started one */
 	int scheme;	/* -1: the only scheme */
 	bool dry_run;
 	int scope_pid;		/* -1: not given (a goal keeps its scope; a new one: system) */
 	bool no_fallback;
-} tu = { .kdamond = -1, .scheme = -1, .scope_pid = -1 };
+} tu = { .sl = { .max = 1 }, .kdamond = -1, .scheme = -1, .scope_pid = -1 };
 
 enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN, O_GOAL_SCOPE, O_NO_FALLBACK };
 
@@ -76,7 +76,7 @@ static int tune_parse(struct cli *cli, int key, const char *arg)
 		tu.no_fallback = true;
 		return 0;
 	}
-	r = spec_parse(cli, &tu.sp, key, arg);
+	r = spec_line_parse(cli, &tu.sl, key, arg);
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
 }
 
@@ -266,19 +266,19 @@ static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
 {
 	uint64_t sample = damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US);
 	uint64_t aggr = damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US);
+	struct spec *sp = &tu.sl.sp[0];
 	unsigned int si = 0, i;
 	int r = pick_scheme(cli, c, ki, entry, &si);
 
 	if (r)
 		return r;
-	*fb_changed = retarget_fallbacks(entry, si, damonctl_context_scheme(c, si), &tu.sp);
-	r = spec_apply_scheme(cli, &tu.sp, damonctl_context_scheme(c, si), sample, aggr, f,
-			      false);
+	*fb_changed = retarget_fallbacks(entry, si, damonctl_context_scheme(c, si), sp);
+	r = spec_apply_scheme(cli, sp, damonctl_context_scheme(c, si), sample, aggr, f, false);
 	for (i = 0; !r && entry && i < entry->fbs.nr; i++) {
 		const struct fallback *fb = &entry->fbs.fb[i];
 
 		if (fb->kind == FB_COLLAPSE && fb->tmpl == si && fb->scheme != si)
-			r = spec_apply_scheme(cli, &tu.sp, damonctl_context_scheme(c, fb->scheme),
+			r = spec_apply_scheme(cli, sp, damonctl_context_scheme(c, fb->scheme),
 					      sample, aggr, f, false);
 	}
 	if (!r && entry)
@@ -305,7 +305,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!spec_any_scheme(&tu.sp) && !spec_any_context(&tu.sp))
+	if (!spec_any_scheme(&tu.sl.sp[0]) && !spec_any_context(&tu.sl.sp[0]))
 		return usage_error(cli, "nothing to change: give at least one setting, e.g. "
 				   "--goal-bp 800 (see 'damonc tune --help')");
 	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
@@ -340,14 +340,14 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	entry = started_owns(&started, kh) ? started_find(&started, (unsigned int)ki) : NULL;
-	r = spec_apply_context(cli, &tu.sp, c, f);
+	r = spec_apply_context(cli, &tu.sl.sp[0], c, f);
 	if (r) {
 		ret = r;
 		goto out;
 	}
-	if (tu.sp.has_refresh)
-		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sp.refresh_ms);
-	if (spec_any_scheme(&tu.sp)) {
+	if (tu.sl.sp[0].has_refresh)
+		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sl.sp[0].refresh_ms);
+	if (spec_any_scheme(&tu.sl.sp[0])) {
 		r = tune_scheme(cli, c, ki, entry, f, &fb_changed);
 		if (r) {
 			ret = r;
@@ -361,6 +361,8 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		unsigned int before = fbs.nr;
 
 		r = fallback_plan(cli->ctx, kw, f, tu.scope_pid == 1, &fbs, why, sizeof(why));
+		if (!r)
+			r = fallback_check_one_scheme(&fbs, why, sizeof(why));
 		if (!r && fbs.nr > before && !entry) {
 			r = -EOPNOTSUPP;
 			snprintf(why, sizeof(why), "kdamond %d was not started by damonc, and what "
