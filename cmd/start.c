@@ -666,21 +666,6 @@ static int start_run(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		so.pids[so.nr_pids++] = child;
-		/* for another command (record), the program runs first, as damo's does: DAMON
-		 * takes a process's address space when it starts, and would keep our fork's until
-		 * its next update */
-		if (handoff) {
-			int e = 0;
-
-			if (write(go_fd, "g", 1) != 1)
-				warnx_("cannot release the launched command");
-			close(go_fd);
-			go_fd = -1;
-			if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e) {
-				ret = usage_error(cli, "cannot run '%s': %s", argv[0], strerror(e));
-				goto out;
-			}
-		}
 	}
 	r = build(cli, have, &started, f, &want, idx, &nr);
 	/* What the kernel would refuse anyway is bad input, said before any write (a probe
@@ -792,6 +777,21 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	if (handoff && started_find(&started, idx[0]))
 		journal_keep("started_before", started_entry_to_json(started_find(&started,
 									     idx[0])));
+	/* Everything checked: the command runs (execs) first, as damo's does. DAMON takes a
+	 * process's address space when it starts, and would keep our fork's until its next
+	 * update. */
+	if (child) {
+		int e = 0;
+
+		if (write(go_fd, "g", 1) != 1)
+			warnx_("cannot release the launched command");
+		close(go_fd);
+		go_fd = -1;
+		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e) {
+			ret = usage_error(cli, "cannot run '%s': %s", argv[0], strerror(e));
+			goto out;
+		}
+	}
 	/* stages, starts, and on any failure puts the tree back as it was */
 	r = damonctl_tree_start(cli->ctx, want, have, idx, nr);
 	if (r) {
@@ -875,13 +875,6 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	fflush(stdout);
 	ret = EXIT_OK;
 
-	if (child) {
-		/* the kdamond watches the command now: let it run */
-		if (write(go_fd, "g", 1) != 1)
-			warnx_("cannot release the launched command");
-		close(go_fd);
-		go_fd = -1;
-	}
 	if ((fbs.nr || so.follow_children) && (so.foreground || child)) {
 		/* this process serves the fallbacks until the kdamond stops */
 		r = agent_serve_foreground(cli, idx[0], so.leave_running);

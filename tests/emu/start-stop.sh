@@ -93,14 +93,27 @@ for round in $(seq 1 20); do
 		fail "round $round: the winner is not recorded as damonc's"
 	expect_rc 0 "$D" stop
 done
-# start -- COMMAND (damo start's form): the command runs once its kdamond monitors it, start
-# waits for it and exits with its status; the kdamond stops with its target
-expect_rc 7 "$D" start --action stat -- sh -c \
-	"echo \$\$ >'$SYSROOT/cmd.pid'; cat '$k/state' '$k/contexts/0/targets/0/pid_target' \
-	>'$SYSROOT/cmd.seen'; exit 7"
-[ "$(cat "$SYSROOT/cmd.seen")" = "on
-$(cat "$SYSROOT/cmd.pid")" ] ||
-	fail "start -- COMMAND: the command saw '$(cat "$SYSROOT/cmd.seen")', not its own kdamond"
+# start -- COMMAND (damo start's form): the command runs (execs) first, then its kdamond starts
+# on it: DAMON monitors the program's own address space (its first region starts at the
+# program's first mapping), not the fork's it was before exec; start waits for the command and
+# exits with its status; the kdamond stops with its target
+expect_rc 7 "$D" start --action stat -- sh -c "
+	echo \$\$ >'$SYSROOT/cmd.pid'
+	i=0
+	while [ \"\$(cat '$k/state')\" != on ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done
+	cat '$k/contexts/0/targets/0/pid_target' >'$SYSROOT/cmd.seen'
+	echo update_schemes_tried_regions >'$k/state'
+	cat '$k/contexts/0/schemes/0/tried_regions/0/start' >'$SYSROOT/cmd.first'
+	head -n 1 /proc/\$\$/maps >'$SYSROOT/cmd.maps'
+	exit 7"
+[ "$(cat "$SYSROOT/cmd.seen")" = "$(cat "$SYSROOT/cmd.pid")" ] ||
+	fail "start -- COMMAND: the kdamond monitors '$(cat "$SYSROOT/cmd.seen")', not the command"
+first_map=$((16#$(cut -d- -f1 "$SYSROOT/cmd.maps")))
+if [ -d "$k/contexts/0/schemes/0/tried_regions" ]; then	# 6.2 and later
+	[ "$(cat "$SYSROOT/cmd.first")" = "$first_map" ] ||
+		fail "start -- COMMAND: the first region starts at $(cat "$SYSROOT/cmd.first")," \
+			"the program's first mapping at $first_map ($(cat "$SYSROOT/cmd.maps"))"
+fi
 stopped() { [ "$(cat "$k/state")" = off ]; }
 wait_until 10 stopped
 echo "ok: start/status/stop on profile $PROFILE"
