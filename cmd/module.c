@@ -199,12 +199,18 @@ static int show_module(struct cli *cli, const char *name, const struct damonctl_
 		if (strlen(damonctl_module_param_name(mp, i)) > w)
 			w = strlen(damonctl_module_param_name(mp, i));
 	printf("%s: %s\n", name, module_enabled(mp) ? "enabled" : "disabled");
-	for (i = 0; i < n; i++)
-		printf("  %-*s  %s%s\n", (int)w, safe_str(damonctl_module_param_name(mp, i), b1,
-							  sizeof(b1)),
+	for (i = 0; i < n; i++) {
+		const char *pn = damonctl_module_param_name(mp, i);
+		char human[64];
+
+		if (damonctl_module_param_format(pn, damonctl_module_param_value(mp, i), human,
+						 sizeof(human)))
+			human[0] = '\0';
+		printf("  %-*s  %s%s%s%s%s\n", (int)w, safe_str(pn, b1, sizeof(b1)),
 		       safe_str(damonctl_module_param_value(mp, i), b2, sizeof(b2)),
-		       damonctl_module_param_writable(damonctl_module_param_name(mp, i)) ? "" :
-		       "  (read-only)");
+		       *human ? "  (" : "", human, *human ? ")" : "",
+		       damonctl_module_param_writable(pn) ? "" : "  (read-only)");
+	}
 	return EXIT_OK;
 }
 

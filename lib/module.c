@@ -287,6 +287,36 @@ DAMONCTL_API int damonctl_module_param_convert(const char *param, const char *in
 	return dctl_fmt(out, size, "%llu", (unsigned long long)v) ? 0 : -ERANGE;
 }
 
+DAMONCTL_API int damonctl_module_param_format(const char *param, const char *value, char *out,
+					      size_t size)
+{
+	uint64_t v;
+
+	if (!size)
+		return -ERANGE;
+	out[0] = '\0';
+	if (!value || dctl_kstrtou64(value, &v))
+		return -EINVAL;
+	switch ((enum pkind)kind_of(param)) {
+	case P_TIME_US:
+		return damonctl_fmt_time_us(v, out, size) < 0 ? -ERANGE : 0;
+	case P_TIME_MS:
+		if (v > DAMONCTL_MAX / 1000)
+			return -ERANGE;
+		return damonctl_fmt_time_us(v * 1000, out, size) < 0 ? -ERANGE : 0;
+	case P_SIZE:
+		return damonctl_fmt_size(v, out, size) < 0 ? -ERANGE : 0;
+	case P_PERMIL:
+		if (v > DAMONCTL_MAX / 10)
+			return -ERANGE;
+		return damonctl_fmt_bp(v * 10, out, size) < 0 ? -ERANGE : 0;
+	case P_BP:
+		return damonctl_fmt_bp(v, out, size) < 0 ? -ERANGE : 0;
+	default:
+		return -ENOENT;
+	}
+}
+
 static int check_param(struct damonctl_ctx *ctx, const char *module, const char *param)
 {
 	char path[PATH_MAX];

@@ -772,6 +772,11 @@ DAMONCTL_API bool damonctl_module_param_writable(const char *param);
  * not writable; -ERANGE: @out too small. A parameter the library does not know is copied. */
 DAMONCTL_API int damonctl_module_param_convert(const char *param, const char *input,
 					       char *out, size_t size);
+/* @value of @param as people read it when it is a time, size or ratio ("5 s", "1.00 GiB",
+ * "60.00%"); -ENOENT for other parameters and -EINVAL for a value that is not a number
+ * (@out is "" then). */
+DAMONCTL_API int damonctl_module_param_format(const char *param, const char *value, char *out,
+					      size_t size);
 
 #define DAMONCTL_MODULE_DRY_RUN	(1u << 0)	/* say what would be written, write nothing */
 /* Called for each write, before it is made (or instead of it, with DAMONCTL_MODULE_DRY_RUN). */

@@ -69,7 +69,8 @@ expect_rc 0 M --json
 # one module: aligned text, JSON with numbers as numbers and Y/N as booleans
 expect_rc 0 M reclaim
 grep -q '^damon_reclaim: disabled$' <<<"$OUT" || fail "show: $OUT"
-grep -Eq '^  min_age +120000000$' <<<"$OUT" || fail "show: $OUT"
+grep -Eq '^  min_age +120000000  \(2 min\)$' <<<"$OUT" || fail "show: $OUT"
+grep -Eq '^  quota_sz +134217728  \(128 MiB\)$' <<<"$OUT" || fail "show: $OUT"
 [ "$(awk 'NR > 1 { match($0, /^  [a-z_]+ +/); print RLENGTH }' <<<"$OUT" | sort -u | wc -l)" = 1 ] ||
 	fail "show: the values are not aligned: $OUT"
 grep -Eq '^  kdamond_pid +-1  \(read-only\)$' <<<"$OUT" || fail "show read-only: $OUT"

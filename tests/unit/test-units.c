@@ -421,6 +421,16 @@ static void module_params(void **state)
 	assert_null(damonctl_module_lookup("damon_bogus"));
 	assert_null(damonctl_module_lookup("damon_"));
 	assert_null(damonctl_module_name(3));
+	assert_int_equal(damonctl_module_param_format("quota_sz", "134217728", out, sizeof(out)), 0);
+	assert_string_equal(out, "128 MiB");
+	assert_int_equal(damonctl_module_param_format("quota_ms", "20", out, sizeof(out)), 0);
+	assert_string_equal(out, "20 ms");
+	assert_int_equal(damonctl_module_param_format("wmarks_high", "600", out, sizeof(out)), 0);
+	assert_string_equal(out, "60.00%");
+	assert_int_equal(damonctl_module_param_format("min_nr_regions", "10", out, sizeof(out)),
+			 -ENOENT);
+	assert_int_equal(damonctl_module_param_format("min_age", "N", out, sizeof(out)), -EINVAL);
+	assert_string_equal(out, "");
 }
 
 int main(int argc, char **argv)
