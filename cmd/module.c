@@ -245,7 +245,7 @@ static int check_exclusive(struct cli *cli, const char *name)
 
 	nr = running_kdamonds(cli, idx, pids);
 	if (nr) {
-		warnx_("damonc %s: %s and the sysfs interface exclude each other, and kdamond %u "
+		warnx_("%s: %s and the sysfs interface exclude each other, and kdamond %u "
 		       "(pid %d) is running%s", cli->cmd_name, name, idx[0], pids[0],
 		       mo.force ? "; enabling anyway (--force)" :
 		       ": stop it first, or use --force to try anyway");
@@ -262,7 +262,7 @@ static int check_exclusive(struct cli *cli, const char *name)
 		damonctl_module_params_free(mp);
 		if (!on)
 			continue;
-		warnx_("damonc %s: %s is enabled and holds DAMON exclusively%s", cli->cmd_name,
+		warnx_("%s: %s is enabled and holds DAMON exclusively%s", cli->cmd_name,
 		       other, mo.force ? "; enabling anyway (--force)" :
 		       ": disable it first, or use --force to try anyway");
 		if (!mo.force)
