@@ -17,7 +17,7 @@
 #include "session.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
-	cmd_agent, cmd_record, cmd_metrics, cmd_shell;
+	cmd_agent, cmd_record, cmd_metrics, cmd_shell, cmd_module;
 
 const struct cmd *const damonc_cmds[] = {
 	&cmd_status,
@@ -30,6 +30,7 @@ const struct cmd *const damonc_cmds[] = {
 	&cmd_record,
 	&cmd_metrics,
 	&cmd_shell,
+	&cmd_module,
 	NULL,
 };
 

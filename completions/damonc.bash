@@ -4,17 +4,20 @@ _damonc()
 {
 	# standalone: no dependency on the bash-completion package's helpers
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local -a words=("${COMP_WORDS[@]}") topic=()
-	local cword=$COMP_CWORD i cmd="" sub="" all
+	local -a words=("${COMP_WORDS[@]}") topic=() args=()
+	local cword=$COMP_CWORD i cmd="" sub="" all root=${DAMONC_SYSROOT:-}
 	all=$(damonc --list-cmds 2>/dev/null)
 
 	for ((i = 1; i < cword; i++)); do
 		case "${words[i]}" in
-		--sysroot | --batch) ((i++)) ;;
+		--sysroot) root=${words[i + 1]:-}; ((i++)) ;;
+		--batch) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $cmd ]]; then
 				cmd=${words[i]}
+			elif [[ $cmd == module ]]; then
+				args+=("${words[i]}")
 			elif [[ $cmd == help ]]; then
 				topic+=("${words[i]}")
 			elif [[ -z $sub ]] && grep -qx "$cmd ${words[i]}" <<<"$all"; then
@@ -43,6 +46,29 @@ _damonc()
 		return ;;
 	esac
 
+	if [[ $cmd == module && $cur != -* ]]; then
+		# the modules and parameters this machine (or --sysroot) has
+		local d p
+		if [[ ${#args[@]} == 0 ]]; then
+			for d in "$root"/sys/module/damon_{reclaim,lru_sort,stat}/parameters; do
+				[[ -d $d ]] && d=${d%/parameters} && offer+=("${d##*/damon_}")
+			done
+		elif [[ ${#args[@]} == 1 ]]; then
+			offer=(enable disable set)
+		elif [[ ${args[1]} == set ]]; then
+			for p in "$root/sys/module/damon_${args[0]#damon_}/parameters"/*; do
+				p=${p##*/}
+				case $p in
+				'*' | enabled | commit_inputs | kdamond_pid | nr_* | bytes_* | estimated_* | \
+					memory_idle_* | aggr_interval_us) ;;
+				*) offer+=("$p=") ;;
+				esac
+			done
+		fi
+		mapfile -t COMPREPLY < <(compgen -W "${offer[*]}" -- "$cur")
+		[[ ${COMPREPLY[0]:-} == *= ]] && compopt -o nospace 2>/dev/null
+		return
+	fi
 	if [[ -z $cmd && $cur == -* ]]; then
 		mapfile -t offer < <(damonc --list-opts '' 2>/dev/null | awk '$1 ~ /^--/ { print $1 }')
 	elif [[ -z $cmd ]]; then

@@ -28,6 +28,65 @@ function __damonc_cmd
 	string join ' ' -- $cmd
 end
 
+# The words after "module" (its NAME, action and PARAM=VALUE), and the sysroot the line or
+# $DAMONC_SYSROOT names.
+function __damonc_module_args
+	set -l tokens (commandline -opc)
+	set -l seen 0
+	set -l skip 0
+	for t in $tokens[2..-1]
+		if test $skip -eq 1
+			set skip 0
+			continue
+		end
+		switch $t
+			case --sysroot --batch
+				set skip 1
+			case '-*'
+			case '*'
+				if test $seen -eq 1
+					echo $t
+				else if test $t = module
+					set seen 1
+				end
+		end
+	end
+end
+
+function __damonc_sysroot
+	set -l tokens (commandline -opc)
+	set -l i (contains -i -- --sysroot $tokens)
+	and test (count $tokens) -gt $i
+	and echo $tokens[(math $i + 1)]
+	and return
+	set -q DAMONC_SYSROOT; and echo $DAMONC_SYSROOT
+end
+
+# the modules and parameters this machine (or --sysroot) has
+function __damonc_module_complete
+	set -l args (__damonc_module_args)
+	set -l root (__damonc_sysroot)
+	switch (count $args)
+		case 0
+			for m in reclaim lru_sort stat
+				test -d $root/sys/module/damon_$m/parameters; and echo $m
+			end
+		case 1
+			printf '%s\n' enable disable set
+		case '*'
+			test "$args[2]" = set; or return
+			set -l m (string replace -r '^damon_' '' -- $args[1])
+			for f in $root/sys/module/damon_$m/parameters/*
+				set -l p (basename $f)
+				switch $p
+					case enabled commit_inputs kdamond_pid 'nr_*' 'bytes_*' 'estimated_*' 'memory_idle_*' aggr_interval_us
+					case '*'
+						echo $p=
+				end
+			end
+	end
+end
+
 # The kind of the value the previous token asks for ("" when it is no option with a value).
 function __damonc_value_kind
 	set -l full (__damonc_cmd)
@@ -80,6 +139,10 @@ function __damonc_complete
 			__damonc_described ''
 			printf 'help\tshow the usage of a command\n'
 		end
+		return
+	end
+	if test "$words[1]" = module; and not string match -q -- '-*' $cur
+		__damonc_module_complete
 		return
 	end
 	if test "$words[1]" = help

@@ -738,6 +738,60 @@ DAMONCTL_API int damonctl_sys_read_setting(struct damonctl_ctx *ctx, const char 
 /* The largest System RAM range of /proc/iomem, [start, end); -EPERM if hidden (not root). */
 DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end);
 
+/* ------------------------------------------------------------------------------------------
+ * The DAMON modules (damon_reclaim, damon_lru_sort, damon_stat): their parameters under
+ * <sysroot>/sys/module/<module>/parameters. A module and a kdamond of the sysfs interface
+ * exclude each other (the kernel answers EBUSY to the second).
+ */
+/* The i-th module the library knows ("damon_reclaim", ...), NULL past the last. */
+DAMONCTL_API const char *damonctl_module_name(unsigned int i);
+/* The module called @name ("damon_reclaim", or "reclaim" for short), NULL when none is. */
+DAMONCTL_API const char *damonctl_module_lookup(const char *name);
+/* Whether the kernel has the module (built in or loaded): its parameters directory exists. */
+DAMONCTL_API bool damonctl_module_present(struct damonctl_ctx *ctx, const char *module);
+
+struct damonctl_module_params;
+/* Every readable parameter of @module (full name), sorted by name, values without their
+ * newline. -EINVAL: not a module name; -ENOENT: the kernel lacks it. */
+DAMONCTL_API int damonctl_module_read(struct damonctl_ctx *ctx, const char *module,
+				      struct damonctl_module_params **out);
+DAMONCTL_API void damonctl_module_params_free(struct damonctl_module_params *mp);
+DAMONCTL_API size_t damonctl_module_params_nr(const struct damonctl_module_params *mp);
+DAMONCTL_API const char *damonctl_module_param_name(const struct damonctl_module_params *mp,
+						    size_t i);
+DAMONCTL_API const char *damonctl_module_param_value(const struct damonctl_module_params *mp,
+						     size_t i);
+/* The value of parameter @name, NULL when the module has none. */
+DAMONCTL_API const char *damonctl_module_param_get(const struct damonctl_module_params *mp,
+						   const char *name);
+/* False for the modules' results (kdamond_pid, nr_*, bytes_*, damon_stat's figures). */
+DAMONCTL_API bool damonctl_module_param_writable(const char *param);
+/* What to write to @param for @input as people type it: "5s" for a time in us or ms, "1GiB"
+ * for quota_sz, "50%" for a permil or bp, yes/no/on/off/true/false/1/0 for a boolean (Y or
+ * N); a bare number is the parameter's own unit. -EINVAL: bad value; -EACCES: a result,
+ * not writable; -ERANGE: @out too small. A parameter the library does not know is copied. */
+DAMONCTL_API int damonctl_module_param_convert(const char *param, const char *input,
+					       char *out, size_t size);
+/* @value of @param as people read it when it is a time, size or ratio ("5 s", "1.00 GiB",
+ * "60.00%"); -ENOENT for other parameters and -EINVAL for a value that is not a number
+ * (@out is "" then). */
+DAMONCTL_API int damonctl_module_param_format(const char *param, const char *value, char *out,
+					      size_t size);
+
+#define DAMONCTL_MODULE_DRY_RUN	(1u << 0)	/* say what would be written, write nothing */
+/* Called for each write, before it is made (or instead of it, with DAMONCTL_MODULE_DRY_RUN). */
+typedef void (*damonctl_module_write_fn)(void *data, const char *module, const char *param,
+					 const char *value);
+/* Write @n values (as the kernel takes them: see damonctl_module_param_convert) to @module's
+ * parameters in order; then, when the module is enabled, has commit_inputs and neither
+ * enabled nor commit_inputs was among them, commit_inputs=Y so that it applies them. Every
+ * name is checked before the first write: -ENOENT (module or parameter missing), -EACCES
+ * (a result) and -EINVAL write nothing. Enabling is the write enabled=Y. */
+DAMONCTL_API int damonctl_module_write(struct damonctl_ctx *ctx, const char *module,
+				       const char *const *names, const char *const *values,
+				       size_t n, unsigned int flags, damonctl_module_write_fn fn,
+				       void *data);
+
 /*
  * Collapse a process's memory into huge pages from user space (process_madvise with
  * MADV_COLLAPSE; needs CAP_SYS_ADMIN): the whole 2 MiB-aligned huge pages of [start, end).

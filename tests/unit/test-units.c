@@ -370,6 +370,69 @@ static void conversions(void **state)
 	assert_int_equal(damonctl_age_us_to_aggrs(100, 0), 0);
 }
 
+/* What a DAMON module's parameter takes for what people type. */
+static void module_params(void **state)
+{
+	static const struct { const char *param, *in, *out; } ok[] = {
+		{ "min_age", "5s", "5000000" },
+		{ "min_age", "120000000", "120000000" },	/* bare: the parameter's us */
+		{ "cold_min_age", "2m", "120000000" },
+		{ "quota_ms", "20ms", "20" },
+		{ "quota_ms", "10", "10" },			/* bare: ms */
+		{ "quota_reset_interval_ms", "1s", "1000" },
+		{ "quota_sz", "1GiB", "1073741824" },
+		{ "wmarks_high", "60%", "600" },
+		{ "wmarks_low", "200", "200" },			/* bare: per mille */
+		{ "hot_thres_access_freq", "50%", "500" },
+		{ "active_mem_bp", "40%", "4000" },
+		{ "skip_anon", "yes", "Y" },
+		{ "filter_young_pages", "off", "N" },
+		{ "autotune_monitoring_intervals", "1", "Y" },
+		{ "monitor_region_end", "0x100000", "1048576" },
+		{ "some_future_param", "a b", "a b" },		/* unknown: copied */
+	};
+	static const struct { const char *param, *in; int err; } bad[] = {
+		{ "min_age", "soon", -EINVAL },
+		{ "quota_ms", "1500us", -EINVAL },		/* not a whole ms */
+		{ "quota_sz", "-1", -EINVAL },
+		{ "skip_anon", "maybe", -EINVAL },
+		{ "min_nr_regions", "", -EINVAL },
+		{ "min_age", "5s\n", -EINVAL },
+		{ "kdamond_pid", "1", -EACCES },
+		{ "nr_quota_exceeds", "0", -EACCES },
+		{ "estimated_memory_bandwidth", "0", -EACCES },
+	};
+	char out[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(damonctl_module_param_convert(ok[i].param, ok[i].in, out,
+							       sizeof(out)), 0);
+		assert_string_equal(out, ok[i].out);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(damonctl_module_param_convert(bad[i].param, bad[i].in, out,
+							       sizeof(out)), bad[i].err);
+	assert_int_equal(damonctl_module_param_convert("quota_sz", "1GiB", out, 4), -ERANGE);
+	assert_true(damonctl_module_param_writable("min_age"));
+	assert_false(damonctl_module_param_writable("bytes_reclaimed_regions"));
+	assert_string_equal(damonctl_module_lookup("reclaim"), "damon_reclaim");
+	assert_string_equal(damonctl_module_lookup("damon_stat"), "damon_stat");
+	assert_null(damonctl_module_lookup("damon_bogus"));
+	assert_null(damonctl_module_lookup("damon_"));
+	assert_null(damonctl_module_name(3));
+	assert_int_equal(damonctl_module_param_format("quota_sz", "134217728", out, sizeof(out)), 0);
+	assert_string_equal(out, "128 MiB");
+	assert_int_equal(damonctl_module_param_format("quota_ms", "20", out, sizeof(out)), 0);
+	assert_string_equal(out, "20 ms");
+	assert_int_equal(damonctl_module_param_format("wmarks_high", "600", out, sizeof(out)), 0);
+	assert_string_equal(out, "60.00%");
+	assert_int_equal(damonctl_module_param_format("min_nr_regions", "10", out, sizeof(out)),
+			 -ENOENT);
+	assert_int_equal(damonctl_module_param_format("min_age", "N", out, sizeof(out)), -EINVAL);
+	assert_string_equal(out, "");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +447,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(printers),
 		cmocka_unit_test(round_trips),
 		cmocka_unit_test(conversions),
+		cmocka_unit_test(module_params),
 	};
 
 	unit_init(argc, argv);
