@@ -130,7 +130,12 @@ static int plan_collapse(struct damonctl_context *c, unsigned int si,
 		 * which would start the quota at one byte) */
 		if (has(f, DAMONCTL_FEAT_GOAL_TUNER))
 			damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "temporal");
+		/* the user's size quota, which comes back when the agent allows something; the
+		 * agent's own (a status document of a served kdamond fed back) is none */
 		fb.quota_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES);
+		if (fb.quota_bytes == FB_CLOSED_QUOTA_BYTES)
+			fb.quota_bytes = 0;
+		damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_BYTES, FB_CLOSED_QUOTA_BYTES);
 		/* nothing until the agent has chosen: the kernel acts on allowed pages only */
 		r = damonctl_scheme_allow_ranges(s, f, NULL, NULL, 0);
 		if (r)
