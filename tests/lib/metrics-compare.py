@@ -57,6 +57,12 @@ class Checker:
             sys.exit(f'FAIL: {name}{labels} is {got}, status --json gives {want}')
         self.checked += 1
 
+    def one_of(self, wants, name, **labels):
+        got = self.get(name, **labels)
+        if not any(abs(got - w) <= 1e-9 * max(1.0, abs(w)) for w in wants):
+            sys.exit(f'FAIL: {name}{labels} is {got}, status --json allows {wants}')
+        self.checked += 1
+
     def between(self, lo, hi, name, **labels):
         got = self.get(name, **labels)
         if not lo <= got <= hi:
@@ -80,6 +86,8 @@ def main():
         fallbacks = agent['fallbacks'] if agent else []
         collapsed_by_agent = {f['scheme']: f for f in fallbacks if f['kind'] == 'collapse'
                               and f.get('collapsed_by', 'agent') == 'agent'}
+        paced = {f['scheme']: f for f in fallbacks if f['kind'] == 'collapse'
+                 and f.get('collapsed_by') == 'kernel'}
         fed = {(f['scheme'], f['goal']) for f in fallbacks if f['kind'] == 'hugepage_mem_bp'}
         if agent:
             c.eq(0 if agent['served_by'] == 'none' else 1, 'damonc_agent_serving', **kl)
@@ -125,7 +133,12 @@ def main():
                     c.absent('damonc_scheme_effective_quota_bytes', **sl)
                 elif 'effective_bytes' in q:
                     c.get('damonc_scheme_effective_quota_bytes', **sl)
-                c.eq(q['bytes'], 'damonc_scheme_quota_bytes', **sl)
+                if ci == 0 and si in paced:
+                    # the agent's 1 B while it allows the kernel nothing, or the user's
+                    c.one_of((1, paced[si].get('quota_bytes', 0)), 'damonc_scheme_quota_bytes',
+                             **sl)
+                else:
+                    c.eq(q['bytes'], 'damonc_scheme_quota_bytes', **sl)
                 c.eq(q['ms'] / 1000, 'damonc_scheme_quota_time_seconds', **sl)
                 c.eq(q['reset_interval_ms'] / 1000,
                      'damonc_scheme_quota_reset_interval_seconds', **sl)
