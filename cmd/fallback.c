@@ -133,9 +133,10 @@ static int plan_collapse(struct damonctl_context *c, unsigned int si,
 		/* the user's size quota, which comes back when the agent allows something; the
 		 * agent's own (a status document of a served kdamond fed back) is none */
 		fb.quota_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_BYTES);
-		if (fb.quota_bytes == FB_CLOSED_QUOTA_BYTES)
+		if (fb.quota_bytes == FB_CLOSED_QUOTA_BYTES) {
 			fb.quota_bytes = 0;
-		damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_BYTES, FB_CLOSED_QUOTA_BYTES);
+			damonctl_scheme_set(s, DAMONCTL_SCHEME_QUOTA_BYTES, 0);
+		}
 		/* nothing until the agent has chosen: the kernel acts on allowed pages only */
 		r = damonctl_scheme_allow_ranges(s, f, NULL, NULL, 0);
 		if (r)

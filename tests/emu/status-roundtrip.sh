@@ -39,6 +39,13 @@ def config(v):
         return [config(x) for x in v]
     return v
 a, b = (config(json.loads(s)["kdamonds"][0]) for s in sys.argv[1:3])
+# the agent's 1-byte size quota while it allows the collapse scheme nothing stands for the
+# user's (none here), whichever the agent had set when each status was read
+for k in (a, b):
+    for c in k["contexts"]:
+        for sc in c["schemes"]:
+            if sc["quotas"]["bytes"] == 1:
+                sc["quotas"]["bytes"] = 0
 assert a == b, (a, b)
 PY
 [ -n "$dry" ] || fail "the dry run printed nothing"
