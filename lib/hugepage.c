@@ -294,6 +294,7 @@ struct chunk {
 	uint16_t seen;			/* observations in a row it was hot */
 	uint16_t failed;		/* collapses that failed; skipped for as many rounds */
 	bool huge;
+	bool across;			/* lies across regions: the kernel collapses per region */
 };
 
 struct damonctl_hugepage_plan {
@@ -502,6 +503,7 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 			c->nr_accesses = reg->nr_accesses;
 			c->age = reg->age;
 			c->huge = h;
+			c->across = j - k > 1;
 			c->seen = old ? old->seen : 0;
 			if (is_hot && c->seen < UINT16_MAX)
 				c->seen++;
@@ -536,7 +538,9 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 	p->nr_hot = nr_hot;
 	p->cap_hot = cap;
 	for (i = 0; i < nr_hot; i++)
-		if (!hot[i].huge && hot[i].seen >= p->confirm && !hot[i].failed)
+		/* hot memory counts pages across regions; a collapse is applied to one region at
+		 * a time, so only a page inside one can be collapsed */
+		if (!hot[i].huge && hot[i].seen >= p->confirm && !hot[i].failed && !hot[i].across)
 			p->cand[p->nr_cand++] = i;
 	if (p->nr_cand)	/* no hot memory: no array at all, which qsort_r may not be given */
 		qsort_r(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first, p->hot);

@@ -151,8 +151,9 @@ static void test_plan_own_memory(void **state)
 	assert_int_equal(pat[DAMONCTL_PAT_NR_ACCESSES_MIN], 5);
 	assert_int_equal(pat[DAMONCTL_PAT_AGE_MAX], UINT32_MAX);
 	/* [b+1M, b+9M): hot, 20 accesses (holds whole pages 1..3, page 2 huge);
-	 * [b+9M, b+12M): hot, 10 accesses (holds page 5; page 4 lies across both regions and
-	 * counts with the lesser count, 10);
+	 * [b+9M, b+12M): hot, 10 accesses (holds page 5; page 4 lies across both regions: it
+	 * counts as hot memory with the lesser count, 10, but is no candidate, since a collapse
+	 * is applied to one region at a time);
 	 * [b+12M, b+16M): cold for 30 aggregations */
 	regs[0] = (struct damonctl_rec_region){ b + (1 << 20), b + (9 << 20), 20, 4, 0 };
 	regs[1] = (struct damonctl_rec_region){ b + (9 << 20), b + (12 << 20), 10, 4, 0 };
@@ -172,13 +173,13 @@ static void test_plan_own_memory(void **state)
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED), 4 * HP);
 	regs[0].age = regs[1].age = 4;
 
-	/* twice: pages 1 and 3 (20 accesses) before pages 4 and 5 (10), page 2 is huge already */
+	/* twice: pages 1 and 3 (20 accesses) before page 5 (10), page 2 is huge already, page 4
+	 * hot but across regions */
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
-	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 4);
+	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 3);
 	assert_int_equal(damonctl_hugepage_plan_candidate(p, 0), b + HP);
 	assert_int_equal(damonctl_hugepage_plan_candidate(p, 1), b + 3 * HP);
-	assert_int_equal(damonctl_hugepage_plan_candidate(p, 2), b + 4 * HP);
-	assert_int_equal(damonctl_hugepage_plan_candidate(p, 3), b + 5 * HP);
+	assert_int_equal(damonctl_hugepage_plan_candidate(p, 2), b + 5 * HP);
 	assert_int_equal(damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL), 4 * HP);
 
 	/* a page hot once, then in a cold region, is no candidate: the count starts over (page
@@ -198,11 +199,12 @@ static void test_plan_own_memory(void **state)
 	regs[0].nr_accesses = 20;
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
 	assert_int_equal(damonctl_hugepage_plan_observe(ctx, p, getpid(), regs, 3, pat), 0);
-	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 4);
+	assert_int_equal(damonctl_hugepage_plan_nr_candidates(p), 3);
 
 	/* hot memory DAMON shows in pieces smaller than the pattern's minimum size (a quota
 	 * cuts regions where it ends, and a later scheme sees the pieces): the run of them is
-	 * what the size applies to, and pages across the cuts count */
+	 * what the size applies to, and pages across the cuts count as hot memory (though no
+	 * collapse can take them until DAMON merges the pieces) */
 	{
 		struct damonctl_hugepage_plan *p2;
 		struct damonctl_rec_region cut[7];
@@ -218,11 +220,10 @@ static void test_plan_own_memory(void **state)
 		cut[6] = (struct damonctl_rec_region){ b + (10 << 20), b + (16 << 20), 0, 30, 0 };
 		assert_int_equal(damonctl_hugepage_plan_new(1, &p2), 0);
 		assert_int_equal(damonctl_hugepage_plan_observe(ctx, p2, getpid(), cut, 7, pat2), 0);
-		/* pages 1, 3 and 4 ([2M, 10M) but the huge page 2) */
+		/* pages 1, 3 and 4 ([2M, 10M) but the huge page 2), each across two pieces */
 		assert_int_equal(damonctl_hugepage_plan_get(p2, DAMONCTL_HPLAN_HOT_HUGE), HP);
-		assert_int_equal(damonctl_hugepage_plan_nr_candidates(p2), 3);
-		assert_int_equal(damonctl_hugepage_plan_candidate(p2, 0), b + HP);
-		assert_int_equal(damonctl_hugepage_plan_candidate(p2, 2), b + 4 * HP);
+		assert_int_equal(damonctl_hugepage_plan_get(p2, DAMONCTL_HPLAN_HOT_SMALL), 3 * HP);
+		assert_int_equal(damonctl_hugepage_plan_nr_candidates(p2), 0);
 		damonctl_hugepage_plan_free(p2);
 		/* a run short of the minimum size is not hot, in one piece or several */
 		pat2[DAMONCTL_PAT_SZ_MIN] = 10 * HP;
