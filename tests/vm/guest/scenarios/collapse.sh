@@ -91,7 +91,14 @@ while [ $t -lt "$window" ]; do
 	[ "$hot" -lt 49152 ] || break
 done
 check "$mode made the hot buffer (partly) huge: $hot kB of 65536 after ${t}s" test "$hot" -ge 2048
-check "the cold buffer stayed small: at most $cold_max kB huge" test "$cold_max" = 0
+# The buffers are adjacent (one mapping): a DAMON region may straddle them, and the kernel's
+# action takes a region whose accesses (averaged over it) match, cold part included. At most
+# a quarter of the cold buffer (7.2.13 once collapsed 12 MiB of it that way, with 62 MiB of the
+# hot one); the damonc agent's budget, which takes pages, not regions, is held to none.
+if [ "$action" = collapse ]; then cold_limit=16384; else cold_limit=0; fi
+check "the cold buffer stayed small: at most $cold_max kB huge (limit $cold_limit kB)" \
+	test "$cold_max" -le "$cold_limit"
+
 check "the kernel updates the scheme's stats" update_stats "$kd"
 st=$kd/contexts/0/schemes/0/stats
 for f in nr_tried sz_tried nr_applied sz_applied; do note "stats/$f = $(cat "$st/$f")"; done
