@@ -286,10 +286,6 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 
 	*cmd_status = -1;
 	capture_catch_signals();
-	/* the command runs from here on (it holds the run directory's lock until its exec,
-	 * which the capture needs); its kdamond already watches it */
-	if (h)
-		start_handoff_go(h);
 	e = capture_start(cli, &ro.cap, &c);
 	if (e)
 		return e;
@@ -431,12 +427,6 @@ static int record_started(struct cli *cli, int argc, char **argv)
 	ro.cap.kdamond = (int)h.kdamond;
 	ro.cap.child = h.child;
 	e = record_live(cli, &h, &st);
-	if (h.child) {
-		int err = start_handoff_exec_error(&h);
-
-		if (err && !e)
-			e = (usage_error(cli, "cannot run the command: %s", strerror(err)), EXIT_FAIL);
-	}
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
 	if (h.child && st < 0)

@@ -831,11 +831,8 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		handoff->kdamond = idx[0];
 		handoff->have = have;
 		handoff->child = child;
-		handoff->go_fd = go_fd;
-		handoff->exec_fd = exec_fd;
 		have = NULL;
 		child = 0;
-		go_fd = exec_fd = -1;
 		started_unlock(lock);
 		lock = -1;
 		ret = EXIT_OK;
@@ -924,7 +921,6 @@ int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_hando
 	h->have = NULL;
 	h->had_entry = false;
 	h->child = 0;
-	h->go_fd = h->exec_fd = -1;
 	/* the action the options must have; the caller's amend makes the schemes */
 	if (!so.sl.nr)
 		so.sl.nr = 1;
@@ -934,25 +930,6 @@ int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_hando
 	r = start_run(cli, argc, argv);
 	handoff = NULL;
 	return r;
-}
-
-void start_handoff_go(struct start_handoff *h)
-{
-	if (h->go_fd < 0)
-		return;
-	if (write(h->go_fd, "g", 1) != 1)
-		warnx_("cannot release the launched command");
-	close(h->go_fd);
-	h->go_fd = -1;
-}
-
-int start_handoff_exec_error(struct start_handoff *h)
-{
-	int e = 0;
-
-	if (h->exec_fd < 0 || read(h->exec_fd, &e, sizeof(e)) != sizeof(e))
-		e = 0;
-	return e;
 }
 
 int start_handoff_undo(struct cli *cli, struct start_handoff *h)
@@ -965,11 +942,6 @@ int start_handoff_undo(struct cli *cli, struct start_handoff *h)
 	/* undone: the undo record goes; not: it stays for the next command to finish */
 	if (!e)
 		journal_release(cli);
-	if (h->go_fd >= 0)
-		close(h->go_fd);
-	if (h->exec_fd >= 0)
-		close(h->exec_fd);
-	h->go_fd = h->exec_fd = -1;
 	damonctl_tree_free(h->have);
 	h->have = NULL;
 	return e;

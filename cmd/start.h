@@ -28,20 +28,15 @@ struct start_handoff {
 	struct damonctl_tree *have;	/* the tree before */
 	bool had_entry;			/* a stopped kdamond of damonc's was reused: */
 	struct started_entry old;	/* its entry in the list, put back at the end */
-	int child;			/* '-- COMMAND': its pid, waiting for go_fd */
-	int go_fd, exec_fd;
+	int child;			/* '-- COMMAND': its pid, exec'd before the kdamond started */
 };
 
 /*
  * Start the kdamond of the options cmd_start.parse took (and of '-- COMMAND' in @argv), as
  * `damonc start` does, saying nothing on success. An exit code; on success @h holds what
- * start_handoff_undo() needs, and a launched command waits for start_handoff_go().
+ * start_handoff_undo() needs; a launched command has exec'd (a failed exec is exit 2).
  */
 int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_handoff *h);
-/* Let the launched command run (nothing without one). */
-void start_handoff_go(struct start_handoff *h);
-/* Whether the launched command's exec failed after all (its errno, or 0). */
-int start_handoff_exec_error(struct start_handoff *h);
 /* Stop the kdamond, put the tree and damonc's list back as they were, and drop the undo
  * record; when that fails it stays for the next command. An exit code. */
 int start_handoff_undo(struct cli *cli, struct start_handoff *h);
