@@ -1,10 +1,9 @@
 # fish completion for damonc; commands, options, their descriptions and values come from
 # damonc itself (--describe-cmds, --list-opts, --list-values), so they never drift.
 
-# The command words typed so far: "status", "report heatmap", "help report", ...
-function __damonc_cmd
+# The words typed so far that are not options or option values (--sysroot DIR, --batch FILE).
+function __damonc_words
 	set -l tokens (commandline -opc)
-	set -l cmd
 	set -l skip 0
 	for t in $tokens[2..-1]
 		if test $skip -eq 1
@@ -16,13 +15,21 @@ function __damonc_cmd
 				set skip 1
 			case '-*'
 			case '*'
-				if test (count $cmd) -eq 0
-					set cmd $t
-				else if test "$cmd[1]" = help
-					set cmd $cmd $t
-				else if test (count $cmd) -eq 1; and damonc --list-cmds 2>/dev/null | string match -q -- "$cmd[1] $t"
-					set cmd $cmd $t
-				end
+				echo $t
+		end
+	end
+end
+
+# The command words typed so far: "status", "report heatmap", "help report", ...
+function __damonc_cmd
+	set -l cmd
+	for t in (__damonc_words)
+		if test (count $cmd) -eq 0
+			set cmd $t
+		else if test "$cmd[1]" = help
+			set cmd $cmd $t
+		else if test (count $cmd) -eq 1; and damonc --list-cmds 2>/dev/null | string match -q -- "$cmd[1] $t"
+			set cmd $cmd $t
 		end
 	end
 	string join ' ' -- $cmd
@@ -31,24 +38,12 @@ end
 # The words after "module" (its NAME, action and PARAM=VALUE), and the sysroot the line or
 # $DAMONC_SYSROOT names.
 function __damonc_module_args
-	set -l tokens (commandline -opc)
 	set -l seen 0
-	set -l skip 0
-	for t in $tokens[2..-1]
-		if test $skip -eq 1
-			set skip 0
-			continue
-		end
-		switch $t
-			case --sysroot --batch
-				set skip 1
-			case '-*'
-			case '*'
-				if test $seen -eq 1
-					echo $t
-				else if test $t = module
-					set seen 1
-				end
+	for t in (__damonc_words)
+		if test $seen -eq 1
+			echo $t
+		else if test $t = module
+			set seen 1
 		end
 	end
 end
