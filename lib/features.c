@@ -307,7 +307,9 @@ DAMONCTL_API int damonctl_features_detect(struct damonctl_ctx *ctx,
 	struct damonctl_tree *t;
 	int r;
 
-	r = damonctl_tree_read(ctx, &t);
+	/* the regions DAMON tried say nothing of features (that the directory is there does,
+	 * and is read anyway), and they can be thousands of files */
+	r = damonctl_tree_read_flags(ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);
 	if (r)
 		return r;
 	f = calloc(1, sizeof(*f));
