@@ -771,11 +771,21 @@ int capture_finish(struct capture *c)
 		orig = damonctl_tree_kdamond(c->orig, c->kdamond);
 		r = damonctl_kdamond_read(c->cli->ctx, c->kdamond, &now);
 		/* one that stopped or was restarted meanwhile gets its files staged only */
-		if (!r && kdamond_gone(c))
+		if (!r && kdamond_gone(c)) {
 			r = damonctl_kdamond_stage(c->cli->ctx, orig, now);
-		else if (!r)
+		} else if (!r) {
 			r = damonctl_kdamond_commit(c->cli->ctx, orig, now, DAMONCTL_COMMIT_F_FULL,
 						    NULL);
+			/* it stopped between the check and the commit (its target exited) */
+			if (r == -ECANCELED || (r && kdamond_gone(c))) {
+				damonctl_clear_error(c->cli->ctx);
+				damonctl_kdamond_free(now);
+				now = NULL;
+				r = damonctl_kdamond_read(c->cli->ctx, c->kdamond, &now);
+				if (!r)
+					r = damonctl_kdamond_stage(c->cli->ctx, orig, now);
+			}
+		}
 		if (r)
 			e = lib_error(c->cli, r, "restoring kdamond %u's configuration (the capture "
 				      "scheme may still be installed; the next capture retries)",
