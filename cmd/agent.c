@@ -902,82 +902,6 @@ static bool serve_round(struct agent *ag, unsigned int i)
 
 /* ---- following children: new targets, online ---- */
 
-struct vma_list {
-	uint64_t start[4096], end[4096];
-	unsigned int n;
-};
-
-static int collect_vma(void *data, const struct damonctl_vma *v)
-{
-	struct vma_list *l = data;
-
-	/* the gate area shows in maps, but is no mapping of the process's own */
-	if (!strcmp(v->name, "[vsyscall]"))
-		return 0;
-
-	if (l->n < 4096) {
-		l->start[l->n] = v->start;
-		l->end[l->n] = v->end;
-		l->n++;
-	}
-	return 0;
-}
-
-/* The kernel's initial vaddr regions (damon_va_three_regions): the mappings, less the two
- * largest gaps between them. A target added online gets them explicitly, or it would be
- * monitored only after the next update interval. */
-static unsigned int three_regions(struct agent *ag, int pid, uint64_t r[3][2])
-{
-	struct vma_list *l = calloc(1, sizeof(*l));
-	uint64_t g1s = 0, g1e = 0, g2s = 0, g2e = 0;
-	unsigned int i, n = 0;
-
-	if (!l)
-		return 0;
-	if (damonctl_proc_vmas(ag->cli->ctx, pid, collect_vma, l) || !l->n) {
-		free(l);
-		return 0;
-	}
-	for (i = 1; i < l->n; i++) {
-		uint64_t gs = l->end[i - 1], ge = l->start[i];
-
-		if (ge <= gs)
-			continue;
-		if (ge - gs > g1e - g1s) {
-			g2s = g1s;
-			g2e = g1e;
-			g1s = gs;
-			g1e = ge;
-		} else if (ge - gs > g2e - g2s) {
-			g2s = gs;
-			g2e = ge;
-		}
-	}
-	if (g2s < g1s) {
-		uint64_t ts = g1s, te = g1e;
-
-		g1s = g2s;
-		g1e = g2e;
-		g2s = ts;
-		g2e = te;
-	}
-	r[n][0] = l->start[0];
-	r[n][1] = g1e > g1s ? g1s : l->end[l->n - 1];
-	n++;
-	if (g1e > g1s) {
-		r[n][0] = g1e;
-		r[n][1] = g2e > g2s ? g2s : l->end[l->n - 1];
-		n++;
-		if (g2e > g2s) {
-			r[n][0] = g2e;
-			r[n][1] = l->end[l->n - 1];
-			n++;
-		}
-	}
-	free(l);
-	return n;
-}
-
 /* Keep budget @fb's schemes (the collapse scheme and its observer) to target @idx; a
  * collapse scheme the kernel runs is allowed nothing until the agent chooses for @idx. */
 static void keep_to(struct damonctl_context *c, const struct fallback *fb,
@@ -1045,8 +969,8 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	struct damonctl_context *cw, *ch;
 	struct damonctl_target *t;
 	struct fallbacks fbs = s->e.fbs;
-	int pids[MAX_TARGETS], r;
-	unsigned int i, n = 0, tmpl = UINT32_MAX, nr_regs;
+	int pids[MAX_TARGETS], r, nr_regs;
+	unsigned int i, n = 0, tmpl = UINT32_MAX;
 	bool moved[MAX_FALLBACKS] = { false };
 	uint64_t regs[3][2];
 
@@ -1118,8 +1042,9 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		goto out;
 	}
 	damonctl_target_set_int(t, DAMONCTL_TARGET_PID, child);
-	nr_regs = three_regions(ag, child, regs);
-	for (i = 0; i < nr_regs; i++)
+	/* or it would be monitored only from the next update interval on */
+	nr_regs = damonctl_proc_init_regions(ag->cli->ctx, child, regs);
+	for (i = 0; (int)i < nr_regs; i++)
 		damonctl_target_add_region(t, regs[i][0], regs[i][1]);
 	pids[n++] = child;
 	if (tmpl != UINT32_MAX) {

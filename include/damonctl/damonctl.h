@@ -704,6 +704,14 @@ typedef int (*damonctl_vma_fn)(void *data, const struct damonctl_vma *vma);
 DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
 				    void *data);
 
+/* The regions DAMON's vaddr operations start monitoring process @pid with (its mappings,
+ * less the two largest gaps between them): up to three [start, end) ranges into @regions;
+ * returns how many (0: it maps nothing), or -errno (-ESRCH when it does not exist). A target
+ * added to a running kdamond needs them written, or it is monitored only from the next
+ * update interval on. */
+DAMONCTL_API int damonctl_proc_init_regions(struct damonctl_ctx *ctx, int pid,
+					    uint64_t regions[3][2]);
+
 /* Whether process @pid runs: 1, or 0 when it does not exist or has exited (a zombie). */
 DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid);
 /* The children of process @pid's main thread (/proc/PID/task/PID/children): up to @max into

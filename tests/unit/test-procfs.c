@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* What libdamonctl reads of a process from procfs (a temporary sysroot's proc/). */
+#include <errno.h>
+#include <stdio.h>
+
+#include "common.h"
+
+static struct damonctl_ctx *ctx_with_maps(char *dir, int pid, const char *smaps)
+{
+	struct damonctl_ctx *ctx;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/proc/%d/smaps", dir, pid);
+	write_file(path, smaps);
+	assert_int_equal(damonctl_new(&ctx), 0);
+	assert_int_equal(damonctl_set_sysroot(ctx, dir), 0);
+	return ctx;
+}
+
+#define VMA(range, name) range " rw-p 00000000 00:00 0   " name "\nRss:  4 kB\n"
+
+/* The mappings less the two largest gaps, in address order (damon_va_three_regions). */
+static void test_init_regions(void **state)
+{
+	char *dir = tmpdir_new();
+	struct damonctl_ctx *ctx = ctx_with_maps(dir, 7,
+		VMA("1000-3000", "/bin/x")
+		VMA("3000-4000", "[heap]")			/* no gap */
+		VMA("10000-11000", "")				/* gap 0xc000 */
+		VMA("20000-21000", "")				/* gap 0xf000 */
+		VMA("7f0000000-7f0002000", "[stack]")		/* the largest gap */
+		VMA("ffffffffff600000-ffffffffff601000", "[vsyscall]"));
+	uint64_t r[3][2];
+
+	(void)state;
+	assert_int_equal(damonctl_proc_init_regions(ctx, 7, r), 3);
+	assert_int_equal(r[0][0], 0x1000);
+	assert_int_equal(r[0][1], 0x11000);	/* the smaller gap comes first in address */
+	assert_int_equal(r[1][0], 0x20000);
+	assert_int_equal(r[1][1], 0x21000);
+	assert_int_equal(r[2][0], 0x7f0000000ULL);
+	assert_int_equal(r[2][1], 0x7f0002000ULL);	/* [vsyscall] is left out */
+	assert_int_equal(damonctl_proc_init_regions(ctx, 8, r), -ESRCH);
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+
+	/* one gap: two regions; no gap: one; no mapping: none */
+	dir = tmpdir_new();
+	ctx = ctx_with_maps(dir, 9, VMA("1000-2000", "") VMA("5000-6000", ""));
+	assert_int_equal(damonctl_proc_init_regions(ctx, 9, r), 2);
+	assert_int_equal(r[0][1], 0x2000);
+	assert_int_equal(r[1][0], 0x5000);
+	damonctl_free(ctx);
+	ctx = ctx_with_maps(dir, 10, VMA("1000-2000", "") VMA("2000-6000", ""));
+	assert_int_equal(damonctl_proc_init_regions(ctx, 10, r), 1);
+	assert_int_equal(r[0][0], 0x1000);
+	assert_int_equal(r[0][1], 0x6000);
+	damonctl_free(ctx);
+	ctx = ctx_with_maps(dir, 11, "");
+	assert_int_equal(damonctl_proc_init_regions(ctx, 11, r), 0);
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_regions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
