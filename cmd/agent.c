@@ -1282,8 +1282,28 @@ static uint64_t read_aggr_us(struct agent *ag, unsigned int kdamond)
  * (a goal tuned in on a kdamond started without one) is taken whole. */
 static void take_tuned(struct served *s, const struct started_entry *e)
 {
-	unsigned int j;
-	bool same = s->e.fbs.nr == e->fbs.nr;
+	unsigned int j, nr_live = 0;
+	bool same = s->e.fbs.nr == e->fbs.nr, all_same = s->e.nr_targets == e->nr_targets;
+	bool live_same = true;
+
+	/* `tune --add-target/--remove-target`: the record names other targets than ours, as
+	 * they are (those that exited are negated in ours) or as the agent last wrote them
+	 * (the live ones only) */
+	for (j = 0; j < s->e.nr_targets; j++) {
+		int pid = s->e.targets[j] < 0 ? -s->e.targets[j] : s->e.targets[j];
+
+		all_same = all_same && pid == e->targets[j];
+		if (s->e.targets[j] > 0)
+			live_same = live_same && nr_live < e->nr_targets &&
+				    s->e.targets[j] == e->targets[nr_live++];
+	}
+	live_same = live_same && nr_live == e->nr_targets;
+	if (!all_same && !live_same) {
+		s->e.nr_targets = e->nr_targets;
+		memcpy(s->e.targets, e->targets, sizeof(e->targets));
+		s->all_gone_ms = 0;
+		agent_log("kdamond %u: its targets changed (damonc tune)", s->e.kdamond);
+	}
 
 	for (j = 0; same && j < e->fbs.nr; j++)
 		same = s->e.fbs.fb[j].kind == e->fbs.fb[j].kind &&

@@ -22,9 +22,12 @@ static struct {
 	bool dry_run;
 	int scope_pid;		/* -1: not given (a goal keeps its scope; a new one: system) */
 	bool no_fallback;
+	int add[16], remove[16];	/* --add-target, --remove-target */
+	unsigned int nr_add, nr_remove;
 } tu = { .sl = { .max = 1 }, .kdamond = -1, .scheme = -1, .scope_pid = -1 };
 
-enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN, O_GOAL_SCOPE, O_NO_FALLBACK };
+enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN, O_GOAL_SCOPE, O_NO_FALLBACK, O_ADD_TARGET,
+       O_REMOVE_TARGET };
 
 static const struct opt tune_own_opts[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N",
@@ -35,6 +38,10 @@ static const struct opt tune_own_opts[] = {
 	  "a hugepage_mem_bp goal tuned in measures system-wide (default) or over the targets" },
 	{ "no-fallback", O_NO_FALLBACK, OV_NONE, NULL,
 	  "fail (exit 3) rather than bring in the damonc agent for what the kernel lacks" },
+	{ "add-target", O_ADD_TARGET, OV_PID, "PID",
+	  "monitor process PID too, from now on (repeatable)" },
+	{ "remove-target", O_REMOVE_TARGET, OV_PID, "PID",
+	  "stop monitoring process PID (repeatable)" },
 	{ 0 },
 };
 
@@ -75,6 +82,22 @@ static int tune_parse(struct cli *cli, int key, const char *arg)
 	case O_NO_FALLBACK:
 		tu.no_fallback = true;
 		return 0;
+	case O_ADD_TARGET:
+	case O_REMOVE_TARGET: {
+		bool add = key == O_ADD_TARGET;
+		int *list = add ? tu.add : tu.remove;
+		unsigned int *nr = add ? &tu.nr_add : &tu.nr_remove;
+		const char *name = add ? "add-target" : "remove-target";
+
+		if (*nr >= 16)
+			return usage_error(cli, "--%s: at most 16", name);
+		if (parse_uint_opt(cli, name, arg, INT32_MAX, &v))
+			return EXIT_USAGE;
+		if (!v)
+			return usage_error(cli, "--%s '%s': expected a process id", name, arg);
+		list[(*nr)++] = (int)v;
+		return 0;
+	}
 	}
 	r = spec_line_parse(cli, &tu.sl, key, arg);
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
@@ -286,6 +309,178 @@ static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
 	return r;
 }
 
+/* The pid of target @i of @c, or 0 for one marked obsolete (it is on its way out). */
+static int target_pid(const struct damonctl_context *c, unsigned int i)
+{
+	const struct damonctl_target *t = damonctl_context_target(c, i);
+
+	if (damonctl_target_has(t, DAMONCTL_TARGET_OBSOLETE) &&
+	    damonctl_target_get(t, DAMONCTL_TARGET_OBSOLETE))
+		return 0;
+	return (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID);
+}
+
+static int find_target(const struct damonctl_context *c, int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < damonctl_context_nr_targets(c); i++)
+		if (target_pid(c, i) == pid)
+			return (int)i;
+	return -1;
+}
+
+/* Target filters name targets by index: those after target @gone move down with it; one
+ * that names it keeps the scheme to a process that is leaving, which is refused. */
+static int renumber_target_filters(struct cli *cli, struct damonctl_context *c,
+				   unsigned int gone, int pid)
+{
+	static const enum damonctl_filter_dir dirs[] = {
+		DAMONCTL_FILTERS_LEGACY, DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS };
+	unsigned int s, d, i;
+
+	for (s = 0; s < damonctl_context_nr_schemes(c); s++) {
+		struct damonctl_scheme *sc = damonctl_context_scheme(c, s);
+
+		for (d = 0; d < 3; d++) {
+			for (i = 0; i < damonctl_scheme_nr_filters(sc, dirs[d]); i++) {
+				struct damonctl_filter *fl = damonctl_scheme_filter(sc, dirs[d], i);
+				uint64_t idx;
+
+				if (strcmp(damonctl_filter_get_str(fl, DAMONCTL_FILTER_TYPE),
+					   "target"))
+					continue;
+				idx = damonctl_filter_get(fl, DAMONCTL_FILTER_TARGET_IDX);
+				if (idx == gone)
+					return usage_error(cli, "--remove-target %d: scheme %u has a "
+							   "target filter for it (target %u); "
+							   "change that scheme's filters first", pid,
+							   s, gone);
+				if (idx > gone)
+					damonctl_filter_set(fl, DAMONCTL_FILTER_TARGET_IDX, idx - 1);
+			}
+		}
+	}
+	return 0;
+}
+
+/* Give target @t the regions vaddr starts process @pid with, or it is monitored only from
+ * the next update interval on (60 s by default). */
+static void seed_regions(struct cli *cli, struct damonctl_target *t, int pid)
+{
+	uint64_t r[3][2];
+	int i, n = damonctl_proc_init_regions(cli->ctx, pid, r);
+
+	damonctl_target_clear_regions(t);
+	for (i = 0; i < n; i++)
+		damonctl_target_add_region(t, r[i][0], r[i][1]);
+}
+
+/*
+ * --remove-target and --add-target on @c, a copy of the running context. Where the kernel
+ * has obsolete_target (6.19), a target removed is marked, and the commit drops it (the
+ * caller then stages the list without it: the kernel pairs the files' targets with its own
+ * by index); without, the targets after it move down one place and take its slot, each
+ * with its own pid and regions (@moved: their monitoring starts over). Targets added go
+ * last. @entry, damonc's record of the kdamond, follows.
+ */
+static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
+			const struct damonctl_features *f, struct started_entry *entry,
+			bool *marked, bool *moved)
+{
+	const char *ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
+	bool obsolete = damonctl_features_has(f, DAMONCTL_FEAT_OBSOLETE_TARGET) == DAMONCTL_YES;
+	unsigned int i, j, left = 0;
+	int r;
+
+	if (strcmp(ops, "vaddr") && strcmp(ops, "fvaddr"))
+		return usage_error(cli, "--%s: kdamond %d monitors physical memory (%s), not "
+				   "processes", tu.nr_add ? "add-target" : "remove-target", ki, ops);
+	for (i = 0; entry && i < entry->fbs.nr; i++)
+		if (entry->fbs.fb[i].kind == FB_COLLAPSE) {
+			usage_error(cli, "the damonc agent keeps kdamond %d's collapse budget per "
+				    "target, and does not follow targets changed online: change "
+				    "them with 'damonc stop' and 'damonc start'", ki);
+			return EXIT_UNSUPPORTED;
+		}
+	for (i = 0; i < tu.nr_remove; i++) {
+		int pid = tu.remove[i], at = find_target(c, pid);
+
+		if (at < 0)
+			return usage_error(cli, "--remove-target %d: kdamond %d has no target with "
+					   "that pid", pid, ki);
+		r = renumber_target_filters(cli, c, (unsigned int)at, pid);
+		if (r)
+			return r;
+		if (obsolete) {
+			damonctl_target_set(damonctl_context_target(c, (unsigned int)at),
+					    DAMONCTL_TARGET_OBSOLETE, 1);
+			*marked = true;
+			continue;
+		}
+		damonctl_context_remove_target(c, (unsigned int)at);
+		for (j = (unsigned int)at; j < damonctl_context_nr_targets(c); j++) {
+			struct damonctl_target *t = damonctl_context_target(c, j);
+
+			seed_regions(cli, t, (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID));
+			*moved = true;
+		}
+	}
+	for (i = 0; i < tu.nr_add; i++) {
+		int pid = tu.add[i];
+		struct damonctl_target *t;
+
+		if (find_target(c, pid) >= 0)
+			return usage_error(cli, "--add-target %d: it is a target of kdamond %d "
+					   "already", pid, ki);
+		if (damonctl_proc_alive(cli->ctx, pid) != 1)
+			return usage_error(cli, "--add-target %d: no such process", pid);
+		t = damonctl_context_add_target(c);
+		if (!t)
+			return lib_error(cli, -ENOMEM, "adding target %d", pid);
+		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, pid);
+		seed_regions(cli, t, pid);
+	}
+	for (i = 0; i < damonctl_context_nr_targets(c); i++)
+		left += target_pid(c, i) != 0;
+	if (!left)
+		return usage_error(cli, "--remove-target: kdamond %d would have no target left: "
+				   "stop it with 'damonc stop'", ki);
+	if (entry) {
+		entry->nr_targets = 0;
+		for (i = 0; i < damonctl_context_nr_targets(c) && entry->nr_targets < 16; i++)
+			if (target_pid(c, i))
+				entry->targets[entry->nr_targets++] = target_pid(c, i);
+	}
+	return 0;
+}
+
+/* After a commit that dropped the targets marked obsolete: the files without them too. */
+static int stage_without_obsolete(struct cli *cli, const struct damonctl_kdamond *kw)
+{
+	struct damonctl_kdamond *want = damonctl_kdamond_dup(kw), *now = NULL;
+	struct damonctl_context *c = want ? damonctl_kdamond_context(want, 0) : NULL;
+	unsigned int i = 0;
+	int r;
+
+	if (!c) {
+		damonctl_kdamond_free(want);
+		return -ENOMEM;
+	}
+	while (i < damonctl_context_nr_targets(c)) {
+		if (!target_pid(c, i))
+			damonctl_context_remove_target(c, i);
+		else
+			i++;
+	}
+	r = damonctl_kdamond_read(cli->ctx, damonctl_kdamond_index(kw), &now);
+	if (!r)
+		r = damonctl_kdamond_stage(cli->ctx, want, now);
+	damonctl_kdamond_free(now);
+	damonctl_kdamond_free(want);
+	return r;
+}
+
 static int tune_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
@@ -298,14 +493,15 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	struct changes ch = { 0 };
 	enum damonctl_commit_how how;
 	enum damonctl_cmd cmd;
-	bool fb_changed = false, agent_added = false;
+	bool fb_changed = false, agent_added = false, marked = false, moved = false;
 	unsigned int i;
 	int ki, r, ret = EXIT_FAIL, lock;
 	char why[1024];
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!spec_any_scheme(&tu.sl.sp[0]) && !spec_any_context(&tu.sl.sp[0]))
+	if (!spec_any_scheme(&tu.sl.sp[0]) && !spec_any_context(&tu.sl.sp[0]) && !tu.nr_add &&
+	    !tu.nr_remove)
 		return usage_error(cli, "nothing to change: give at least one setting, e.g. "
 				   "--goal-bp 800 (see 'damonc tune --help')");
 	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
@@ -347,6 +543,14 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	}
 	if (tu.sl.sp[0].has_refresh)
 		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sl.sp[0].refresh_ms);
+	if (tu.nr_add || tu.nr_remove) {
+		r = tune_targets(cli, ki, c, f, entry, &marked, &moved);
+		if (r) {
+			ret = r;
+			goto out;
+		}
+		fb_changed |= entry != NULL;	/* damonc's record names the targets */
+	}
 	if (spec_any_scheme(&tu.sl.sp[0])) {
 		r = tune_scheme(cli, c, ki, entry, f, &fb_changed);
 		if (r) {
@@ -419,6 +623,13 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 			ret = lib_error(cli, r, "tuning kdamond %d", ki);
 			goto out;
 		}
+		r = marked ? stage_without_obsolete(cli, kw) : 0;
+		if (r) {
+			ret = lib_error(cli, r, "kdamond %d dropped the targets removed, but "
+					"staging its files without them (a later commit would drop "
+					"the targets now in their places)", ki);
+			goto out;
+		}
 	}
 	if (fb_changed) {
 		r = started_save(cli->ctx, &started);
@@ -462,6 +673,9 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		       "agent goal updated");
 		for (i = 0; i < ch.nr; i++)
 			printf("  %s: %s -> %s\n", ch.c[i].path, ch.c[i].before, ch.c[i].after);
+		if (moved)
+			printf("  note: this kernel has no obsolete_target (6.19): the targets after "
+			       "the one removed moved down a place, and their monitoring starts over\n");
 		if (fb_changed)
 			for (i = 0; entry && i < entry->fbs.nr; i++)
 				printf("  agent: %s goal %llu bp\n", entry->fbs.fb[i].kind ==

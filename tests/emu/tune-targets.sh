@@ -1,0 +1,107 @@
+#!/bin/bash
+# damonc tune --add-target / --remove-target: processes join and leave a running kdamond
+# online. Where the kernel has obsolete_target (6.19) the one removed is marked, the commit
+# drops it, and the files are staged without it afterwards; before, the targets after it move
+# down a place. Either way the files and the running kdamond (its regions, read through
+# tried regions) agree, and damonc's record names the new targets.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+PROFILE=${1:?profile}
+emu_with_target "$PROFILE"
+sleep 600 &
+t2=$!
+sleep 600 &
+t3=$!
+trap 'kill $target $t2 $t3 2>/dev/null || true; emu_cleanup' EXIT
+ctx=$ADMIN/kdamonds/0/contexts/0
+
+pids() { # the targets' pids as the files list them
+	local n i out=""
+	n=$(cat "$ctx/targets/nr_targets")
+	for ((i = 0; i < n; i++)); do out+="$(cat "$ctx/targets/$i/pid_target") "; done
+	echo "${out% }"
+}
+recorded() { # the targets damonc's record names
+	python3 -c 'import json, sys
+print(" ".join(str(p) for p in json.load(open(sys.argv[1]))["kdamonds"][0]["targets"]))' \
+		"$SYSROOT/run/damonc/kdamonds.json"
+}
+
+tried_in() { # PID: whether a tried region overlaps one of its mappings
+	echo update_schemes_tried_regions >"$ADMIN/kdamonds/0/state"
+	python3 -c 'import os, sys
+maps = [tuple(int(x, 16) for x in l.split()[0].split("-")) for l in open("/proc/%s/maps" % sys.argv[1])]
+d = sys.argv[2]
+regions = [(int(open(f"{d}/{r}/start").read()), int(open(f"{d}/{r}/end").read()))
+           for r in os.listdir(d) if r.isdigit()]
+sys.exit(not any(s < me and ms < e for s, e in regions for ms, me in maps))' "$1" \
+		"$ctx/schemes/0/tried_regions"
+}
+
+expect_rc 0 "$D" start --pid "$target" --action stat --sample 5ms --aggr 50ms
+: >"$EMU_LOG"
+expect_rc 0 "$D" tune --add-target "$t2" --add-target "$t3"
+grep -q "kdamond 0: commit" <<<"$OUT" || fail "add: $OUT"
+[ "$(pids)" = "$target $t2 $t3" ] || fail "after adding: the files list $(pids)"
+[ "$(recorded)" = "$target $t2 $t3" ] || fail "after adding: damonc's record: $(recorded)"
+# a target added gets its regions at once (the mappings less the two largest gaps), not
+# at the next update interval
+[ "$(cat "$ctx/targets/1/regions/nr_regions")" -ge 1 ] || fail "target added without regions"
+start=$(cat "$ctx/targets/1/regions/0/start")
+python3 -c 'import sys
+starts = {int(l.split("-")[0], 16) for l in open("/proc/%s/maps" % sys.argv[1])}
+sys.exit(int(sys.argv[2]) not in starts)' "$t2" "$start" ||
+	fail "region 0 of the target added starts at $start, where no mapping of $t2 does"
+[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+# and it monitors the target added (the stat scheme's tried regions cover every region of
+# every target)
+wait_until 30 tried_in "$t2"
+
+# remove the middle one
+: >"$EMU_LOG"
+expect_rc 0 "$D" tune --remove-target "$t2" --json
+[ "$(json_get 'j["committed"]')" = commit ] || fail "remove --json: $OUT"
+[ "$(pids)" = "$target $t3" ] || fail "after removing $t2: the files list $(pids)"
+[ "$(recorded)" = "$target $t3" ] || fail "after removing $t2: damonc's record: $(recorded)"
+[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+if [ -e "$ctx/targets/0/obsolete_target" ]; then
+	grep -q "obsolete_target 'Y'" "$EMU_LOG" || fail "not marked obsolete: $(cat "$EMU_LOG")"
+	for f in "$ctx"/targets/*/obsolete_target; do
+		[ "$(cat "$f")" = N ] || fail "$f still says $(cat "$f")"
+	done
+else
+	grep -q "obsolete_target" "$EMU_LOG" && fail "obsolete_target written on $PROFILE"
+fi
+# a later commit keeps both (the kernel pairs the files' targets with its own by index)
+expect_rc 0 "$D" tune --min-size 8KiB
+[ "$(pids)" = "$target $t3" ] || fail "after a later tune: $(pids)"
+expect_rc 0 "$D" status --json
+[ "$(json_get 'j["kdamonds"][0]["started_by_damonc"]')" = True ] || fail "status: $OUT"
+# the running kdamond monitors $t3 and no longer $t2: the stat scheme's tried regions (every
+# region of every target) reach into $t3's mappings and into none of $t2's
+wait_until 30 tried_in "$t3"
+! tried_in "$t2" || fail "the kdamond still monitors $t2, removed"
+
+# bad input: exit 2, nothing written
+: >"$EMU_LOG"
+expect_rc 2 "$D" tune --remove-target "$t2"
+grep -q -- "--remove-target $t2: kdamond 0 has no target with that pid" <<<"$ERR" || fail "$ERR"
+expect_rc 2 "$D" tune --add-target "$t3"
+grep -q -- "--add-target $t3: it is a target of kdamond 0 already" <<<"$ERR" || fail "$ERR"
+expect_rc 2 "$D" tune --add-target 999999999
+grep -q -- "--add-target 999999999: no such process" <<<"$ERR" || fail "$ERR"
+expect_rc 2 "$D" tune --add-target abc
+grep -q -- "--add-target" <<<"$ERR" || fail "$ERR"
+expect_rc 2 "$D" tune --remove-target "$target" --remove-target "$t3"
+grep -q "would have no target left" <<<"$ERR" || fail "$ERR"
+! grep -q '^W' "$EMU_LOG" || fail "bad input wrote: $(grep '^W' "$EMU_LOG")"
+
+# the first one goes; then one comes back
+expect_rc 0 "$D" tune --remove-target "$target"
+[ "$(pids)" = "$t3" ] || fail "after removing the first: $(pids)"
+expect_rc 0 "$D" tune --add-target "$target"
+[ "$(pids)" = "$t3 $target" ] || fail "after adding back: $(pids)"
+[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+expect_rc 0 "$D" stop
+echo "ok: tune targets on profile $PROFILE"
