@@ -17,6 +17,9 @@ dc_status_json() { damonc --json=pretty status; }
 # shellcheck disable=SC2317
 dc_tune() { damonc tune --action "$1" --min-age "$2"; }
 # shellcheck disable=SC2317
+dc_tune_targets() { damonc tune "$@"; }
+dc_tune_has_targets() { damonc tune --help 2>&1 | grep -q -- --add-target; }
+# shellcheck disable=SC2317
 dc_stop() { damonc stop; }
 # shellcheck disable=SC2317
 dc_batch() { damonc --batch /tmp/batch; }
@@ -83,6 +86,84 @@ sleep 2
 check "the kernel updates the scheme's stats" update_stats "$kd"
 check "the kdamond keeps working after the commit (nr_tried $(cat "$ctx/schemes/0/stats/nr_tried"))" \
 	test "$(cat "$ctx/schemes/0/stats/nr_tried")" -gt 0
+
+# --- tune: processes join and leave online ------------------------------------------------
+# pids CTX: the targets' pids as the files list them
+pids() {
+	_n=$(cat "$1/targets/nr_targets") _i=0 _out=""
+	while [ "$_i" -lt "$_n" ]; do
+		_out="$_out$(cat "$1/targets/$_i/pid_target") "
+		_i=$((_i + 1))
+	done
+	echo "${_out% }"
+}
+# tried_in PID: a region the kernel tried the scheme on (every region of every target with
+# age >= 2 s) lies in one of PID's mappings: the kernel monitors PID (6.2+: tried_regions)
+tried_in() {
+	echo update_schemes_tried_regions 2>/dev/null >"$kd/state" || return 1
+	for _r in "$ctx"/schemes/0/tried_regions/[0-9]*; do
+		[ -d "$_r" ] || continue
+		_s=$(cat "$_r/start") _e=$(cat "$_r/end")
+		while read -r _range _; do
+			case $_range in ffffffffff*) continue ;; esac
+			_ms=$((0x${_range%-*})) _me=$((0x${_range#*-}))
+			[ "$_s" -lt "$_me" ] && [ "$_ms" -lt "$_e" ] && return 0
+		done <"/proc/$1/maps"
+	done
+	return 1
+}
+# wait_tried_in PID: up to 20 s (the regions are tried once they are 2 s old)
+# shellcheck disable=SC2317 # called through check
+wait_tried_in() {
+	_i=0
+	while [ "$_i" -lt 40 ]; do
+		tried_in "$1" && return 0
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+	return 1
+}
+if dc_tune_has_targets; then
+	s2=$(spawn_sleeper)
+	s3=$(spawn_sleeper)
+	expect_rc 0 "damonc tune --add-target $s2 --add-target $s3" \
+		dc_tune_targets --add-target "$s2" --add-target "$s3"
+	check "after --add-target: the targets are $HC_PID $s2 $s3 ($(pids "$ctx"))" \
+		test "$(pids "$ctx")" = "$HC_PID $s2 $s3"
+	check "after --add-target: the same kdamond runs (pid $kpid)" \
+		test "$(rd_locked "$kd/state")" = on -a "$(rd_locked "$kd/pid")" = "$kpid"
+	check "a target added has its regions at once ($(cat "$ctx/targets/1/regions/nr_regions"))" \
+		test "$(cat "$ctx/targets/1/regions/nr_regions")" -ge 1
+	if [ -e "$ctx/schemes/0/tried_regions" ]; then
+		check "the kernel monitors the target added ($s2): a tried region in its mappings" \
+			wait_tried_in "$s2"
+	fi
+	expect_rc 0 "damonc tune --remove-target $s2 (the middle one)" \
+		dc_tune_targets --remove-target "$s2"
+	check "after --remove-target: the targets are $HC_PID $s3 ($(pids "$ctx"))" \
+		test "$(pids "$ctx")" = "$HC_PID $s3"
+	check "after --remove-target: the same kdamond runs (pid $kpid)" \
+		test "$(rd_locked "$kd/state")" = on -a "$(rd_locked "$kd/pid")" = "$kpid"
+	if [ -e "$ctx/targets/0/obsolete_target" ]; then
+		check "no target is left marked obsolete" \
+			sh -c "! grep -qx Y $ctx/targets/*/obsolete_target"
+	fi
+	if [ -e "$ctx/schemes/0/tried_regions" ]; then
+		check "the kernel monitors $s3, which took the removed one's place" wait_tried_in "$s3"
+		if tried_in "$s2"; then
+			fail "the kernel still tries regions of $s2 after --remove-target"
+		else
+			pass "the kernel no longer monitors the target removed ($s2)"
+		fi
+	fi
+	expect_rc 0 "damonc tune --min-size 8KiB (a later commit keeps both targets)" \
+		dc_tune_targets --min-size 8KiB
+	check "after a later commit: the targets are $HC_PID $s3 ($(pids "$ctx"))" \
+		test "$(pids "$ctx")" = "$HC_PID $s3"
+	kill "$s2" "$s3" 2>/dev/null
+else
+	note "not tested: tune --add-target/--remove-target ('damonc tune --help' lists none)"
+fi
 
 # --- stop --------------------------------------------------------------------------------
 expect_rc 0 "damonc stop" dc_stop
