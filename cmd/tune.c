@@ -24,10 +24,12 @@ static struct {
 	bool no_fallback;
 	int add[16], remove[16];	/* --add-target, --remove-target */
 	unsigned int nr_add, nr_remove;
-} tu = { .sl = { .max = 1 }, .kdamond = -1, .scheme = -1, .scope_pid = -1 };
+	bool add_scheme;	/* the scheme options make a new scheme */
+	int remove_scheme;	/* -1: none */
+} tu = { .sl = { .max = 1 }, .kdamond = -1, .scheme = -1, .scope_pid = -1, .remove_scheme = -1 };
 
 enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN, O_GOAL_SCOPE, O_NO_FALLBACK, O_ADD_TARGET,
-       O_REMOVE_TARGET };
+       O_REMOVE_TARGET, O_ADD_SCHEME, O_REMOVE_SCHEME };
 
 static const struct opt tune_own_opts[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N",
@@ -42,6 +44,10 @@ static const struct opt tune_own_opts[] = {
 	  "monitor process PID too, from now on (repeatable)" },
 	{ "remove-target", O_REMOVE_TARGET, OV_PID, "PID",
 	  "stop monitoring process PID (repeatable)" },
+	{ "add-scheme", O_ADD_SCHEME, OV_NONE, NULL,
+	  "the scheme options make a new scheme, added last (--action needed)" },
+	{ "remove-scheme", O_REMOVE_SCHEME, OV_INT, "S",
+	  "remove scheme S (the later ones move down a place)" },
 	{ 0 },
 };
 
@@ -81,6 +87,16 @@ static int tune_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_NO_FALLBACK:
 		tu.no_fallback = true;
+		return 0;
+	case O_ADD_SCHEME:
+		tu.add_scheme = true;
+		return 0;
+	case O_REMOVE_SCHEME:
+		if (tu.remove_scheme >= 0)
+			return usage_error(cli, "--remove-scheme: one scheme per tune");
+		if (parse_uint_opt(cli, "remove-scheme", arg, 1u << 20, &v))
+			return EXIT_USAGE;
+		tu.remove_scheme = (int)v;
 		return 0;
 	case O_ADD_TARGET:
 	case O_REMOVE_TARGET: {
@@ -378,7 +394,7 @@ static void seed_regions(struct cli *cli, struct damonctl_target *t, int pid)
 
 /*
  * --remove-target and --add-target on @c, a copy of the running context. Where the kernel
- * has obsolete_target (6.19), a target removed is marked, and the commit drops it (the
+ * has obsolete_target (6.19), a live target removed is marked, and the commit drops it (the
  * caller then stages the list without it: the kernel pairs the files' targets with its own
  * by index); without, the targets after it move down one place and take its slot, each
  * with its own pid and regions (@moved: their monitoring starts over). Targets added go
@@ -412,7 +428,9 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 		r = renumber_target_filters(cli, c, (unsigned int)at, pid);
 		if (r)
 			return r;
-		if (obsolete) {
+		/* the kernel resolves an obsolete target's pid too: one that exited goes by
+		 * moving the later ones down */
+		if (obsolete && damonctl_proc_alive(cli->ctx, pid) == 1) {
 			damonctl_target_set(damonctl_context_target(c, (unsigned int)at),
 					    DAMONCTL_TARGET_OBSOLETE, 1);
 			*marked = true;
@@ -481,6 +499,61 @@ static int stage_without_obsolete(struct cli *cli, const struct damonctl_kdamond
 	return r;
 }
 
+/*
+ * --remove-scheme: the kernel pairs the schemes it runs with the files' by index, so the
+ * later ones move down a place, each into the slot before (whose stats and quota state the
+ * kernel keeps). Refused where the agent or a recording names schemes by index.
+ */
+static int remove_scheme(struct cli *cli, int ki, struct damonctl_context *c,
+			 const struct started_entry *entry)
+{
+	unsigned int si = (unsigned int)tu.remove_scheme, i;
+	char note[64], path[4096];
+
+	if (si >= damonctl_context_nr_schemes(c))
+		return usage_error(cli, "--remove-scheme %u: kdamond %d has %u schemes", si, ki,
+				   damonctl_context_nr_schemes(c));
+	for (i = 0; entry && i < entry->fbs.nr; i++) {
+		const struct fallback *fb = &entry->fbs.fb[i];
+
+		if (fb->scheme >= si || fb->observer >= si ||
+		    (fb->kind == FB_COLLAPSE && fb->tmpl >= si)) {
+			usage_error(cli, "--remove-scheme %u: the damonc agent serves scheme %u of "
+				    "kdamond %d by its index%s; stop and start it with the schemes "
+				    "wanted", si, fb->scheme, ki,
+				    fb->scheme == si || fb->tmpl == si ? "" : ", which would move");
+			return EXIT_UNSUPPORTED;
+		}
+	}
+	/* a live recorder's note (those of dead ones went with recover_leftovers) */
+	snprintf(note, sizeof(note), "capture-%d.json", ki);
+	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, note, path, sizeof(path)) >= 0 &&
+	    !access(path, F_OK)) {
+		warnx_("tune: --remove-scheme %u: damonc record is capturing kdamond %d through a "
+		       "scheme of its own, found by index: try again once it ends", si, ki);
+		return EXIT_BUSY;
+	}
+	return damonctl_context_remove_scheme(c, si) ?
+	       lib_error(cli, -ENOMEM, "removing scheme %u", si) : 0;
+}
+
+/* --add-scheme: the scheme options given, on a new scheme with damonc's defaults. */
+static int add_scheme(struct cli *cli, struct damonctl_context *c,
+		      const struct damonctl_features *f)
+{
+	struct damonctl_scheme *s;
+
+	if (!tu.sl.sp[0].action)
+		return usage_error(cli, "--add-scheme: which action? --action collapse, pageout, "
+				   "stat, ...");
+	s = damonctl_context_add_scheme(c);
+	if (!s)
+		return lib_error(cli, -ENOMEM, "adding a scheme");
+	return spec_apply_scheme(cli, &tu.sl.sp[0], s,
+				 damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
+				 damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
+}
+
 static int tune_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
@@ -501,9 +574,16 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	if (!spec_any_scheme(&tu.sl.sp[0]) && !spec_any_context(&tu.sl.sp[0]) && !tu.nr_add &&
-	    !tu.nr_remove)
+	    !tu.nr_remove && !tu.add_scheme && tu.remove_scheme < 0)
 		return usage_error(cli, "nothing to change: give at least one setting, e.g. "
 				   "--goal-bp 800 (see 'damonc tune --help')");
+	if (tu.add_scheme && tu.scheme >= 0)
+		return usage_error(cli, "--add-scheme makes a new scheme: --scheme %d names an "
+				   "existing one", tu.scheme);
+	if (tu.remove_scheme >= 0 && !tu.add_scheme && spec_any_scheme(&tu.sl.sp[0]))
+		return usage_error(cli, "--remove-scheme %d: the scheme options would apply to "
+				   "no scheme (tune the others in another call, or give "
+				   "--add-scheme for a new one)", tu.remove_scheme);
 	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
 	if (lock >= 0)
 		recover_leftovers(cli);	/* what a killed damonc left goes first */
@@ -551,7 +631,20 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		}
 		fb_changed |= entry != NULL;	/* damonc's record names the targets */
 	}
-	if (spec_any_scheme(&tu.sl.sp[0])) {
+	if (tu.remove_scheme >= 0) {
+		r = remove_scheme(cli, ki, c, entry);
+		if (r) {
+			ret = r;
+			goto out;
+		}
+	}
+	if (tu.add_scheme) {
+		r = add_scheme(cli, c, f);
+		if (r) {
+			ret = r;
+			goto out;
+		}
+	} else if (spec_any_scheme(&tu.sl.sp[0])) {
 		r = tune_scheme(cli, c, ki, entry, f, &fb_changed);
 		if (r) {
 			ret = r;
@@ -696,7 +789,8 @@ out:
 
 const struct cmd cmd_tune = {
 	.name = "tune",
-	.summary = "change a running kdamond online (goals, quotas, pattern, action, filters)",
+	.summary = "change a running kdamond online (goals, quotas, pattern, action, filters, "
+		   "schemes, targets)",
 	.usage = "[--kdamond N] [--scheme S] SETTINGS...",
 	.opts = tune_opts_tbl,
 	.parse = tune_parse,

@@ -180,7 +180,14 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 		why = "the value is out of range for this file";
 		break;
 	case ESRCH:
-		why = "no such process";
+		if (ends_with(path, "pid_target")) {
+			snprintf(whybuf, sizeof(whybuf), "target process %s has exited: 7.3 refuses "
+				 "a commit that names it, and 6.1 to 6.12 stop the kdamond; remove "
+				 "the target first", value);
+			why = whybuf;
+		} else {
+			why = "no such process";
+		}
 		break;
 	case ENXIO:
 		why = "not a regular file (a FIFO, socket or device where a sysfs or procfs file "

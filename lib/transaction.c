@@ -106,8 +106,9 @@ static int restage(struct damonctl_ctx *ctx, const struct damonctl_kdamond *have
 	return r;
 }
 
-/* Every target of @want reads back its pid: a commit with a pid the kernel cannot find, or
- * with a target still at pid 0 (nr_targets recreates them), stops or kills the kdamond. */
+/* Every target of @want reads back its pid, and (vaddr, fvaddr) runs: a commit with a pid
+ * the kernel cannot find, or with a target still at pid 0 (nr_targets recreates them), is
+ * refused by 7.3 and stopped the kdamond on 6.1 and 6.12 (seen under qemu). */
 static int verify_targets(struct damonctl_ctx *ctx, const struct damonctl_kdamond *want)
 {
 	struct damonctl_context *c;
@@ -115,6 +116,9 @@ static int verify_targets(struct damonctl_ctx *ctx, const struct damonctl_kdamon
 	unsigned int ci, ti;
 
 	damonctl_for_each_context(want, c, ci) {
+		const char *ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
+		bool procs = ops && (!strcmp(ops, "vaddr") || !strcmp(ops, "fvaddr"));
+
 		damonctl_for_each_target(c, t, ti) {
 			char rel[128], val[32];
 			int64_t pid = damonctl_target_get_int(t, DAMONCTL_TARGET_PID), got;
@@ -128,6 +132,10 @@ static int verify_targets(struct damonctl_ctx *ctx, const struct damonctl_kdamon
 			if (dctl_kstrtos64(val, &got) || got != pid) {
 				dctl_set_error(ctx, -ESTALE, false, rel, val);
 				return -ESTALE;
+			}
+			if (procs && damonctl_proc_alive(ctx, (int)pid) == 0) {
+				dctl_set_error(ctx, -ESRCH, false, rel, val);
+				return -ESRCH;
 			}
 		}
 	}
