@@ -776,8 +776,13 @@ int capture_finish(struct capture *c)
 		} else if (!r) {
 			r = damonctl_kdamond_commit(c->cli->ctx, orig, now, DAMONCTL_COMMIT_F_FULL,
 						    NULL);
-			/* it stopped between the check and the commit (its target exited) */
-			if (r == -ECANCELED || (r && kdamond_gone(c))) {
+			/* it stopped between the check and the commit (its target exited), or
+			 * a target exited and no commit may name it: the files at least */
+			if (r == -ECANCELED || r == -ESRCH || (r && kdamond_gone(c))) {
+				if (r == -ESRCH && !kdamond_gone(c))
+					warnx_("record: kdamond %u keeps the capture scheme until "
+					       "its next commit: a target of it exited (its files "
+					       "are put back)", c->kdamond);
 				damonctl_clear_error(c->cli->ctx);
 				damonctl_kdamond_free(now);
 				now = NULL;
