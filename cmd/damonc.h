@@ -92,9 +92,10 @@ void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *v
 
 
 /* Concatenate NULL-name-terminated option tables into @dst (room for @max entries, the
- * terminator included), leaving out the option named @skip (or none when NULL). */
-void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt *const *tables,
-		size_t nr_tables);
+ * terminator included), leaving out the options named in the NULL-terminated @skip (or none
+ * when NULL). */
+void opts_merge(struct opt *dst, size_t max, const char *const *skip,
+		const struct opt *const *tables, size_t nr_tables);
 
 /* @s with control characters and bytes that are not UTF-8 written as \n, \t, \xHH (a value
  * from a file, the command line or the tree is shown, never acted on by a terminal), cut to

@@ -70,8 +70,9 @@ static struct opt record_opts_tbl[48];
 __attribute__((constructor)) static void record_opts_init(void)
 {
 	const struct opt *tables[] = { record_opts, start_target_opts, spec_context_opts };
+	static const char *const skip[] = { "pause", "resume", NULL };	/* it records nothing */
 
-	opts_merge(record_opts_tbl, 48, NULL, tables, 3);
+	opts_merge(record_opts_tbl, 48, skip, tables, 3);
 }
 
 static int record_parse(struct cli *cli, int key, const char *arg)

@@ -8,7 +8,7 @@
 
 enum {
 	K_OPS = 400, K_SAMPLE, K_AGGR, K_UPDATE, K_NR_REGIONS, K_INTERVALS_GOAL, K_REFRESH,
-	K_ACTION, K_MIN_SIZE, K_MAX_SIZE, K_ACCESS_RATE, K_MIN_AGE, K_MAX_AGE,
+	K_PAUSE, K_RESUME, K_ACTION, K_MIN_SIZE, K_MAX_SIZE, K_ACCESS_RATE, K_MIN_AGE, K_MAX_AGE,
 	K_APPLY_INTERVAL, K_QUOTA_TIME, K_QUOTA_SIZE, K_QUOTA_RESET, K_QUOTA_WEIGHTS, K_GOAL,
 	K_GOAL_BP, K_GOAL_TUNER, K_FILTER, K_WMARKS, K_TARGET_NID, K_DEST, K_FAIL_CHARGE,
 	K_MAX_SNAPSHOTS,
@@ -25,6 +25,9 @@ const struct opt spec_context_opts[] = {
 	  "auto-tune the intervals for ACCESS% of samples accessed ('auto': 4%,3,5ms,10s)" },
 	{ "refresh", K_REFRESH, OV_TIME, "TIME",
 	  "let the kernel refresh stats every TIME (default 1s where supported; 0: never)" },
+	{ "pause", K_PAUSE, OV_NONE, NULL,
+	  "the context monitors and applies nothing, but takes online commits (7.2)" },
+	{ "resume", K_RESUME, OV_NONE, NULL, "a paused context goes on (7.2)" },
 	{ 0 },
 };
 
@@ -315,6 +318,13 @@ int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
 			return usage_error(cli, "--refresh '%s': whole milliseconds only", arg);
 		sp->refresh_ms = v / 1000;
 		return 1;
+	case K_PAUSE:
+	case K_RESUME:
+		if (sp->has_pause)
+			return usage_error(cli, "--pause and --resume: one of them");
+		sp->has_pause = true;
+		sp->pause = key == K_PAUSE;
+		return 1;
 	case K_ACTION:
 		if (damonctl_keyword_feature(DAMONCTL_KW_ACTION, arg, &feat))
 			return usage_error(cli, "--action '%s': unknown action (willneed, cold, "
@@ -462,7 +472,7 @@ bool spec_any_scheme(const struct spec *sp)
 bool spec_any_context(const struct spec *sp)
 {
 	return sp->ops || sp->has_sample || sp->has_aggr || sp->has_update || sp->has_nr_regions ||
-	       sp->has_intervals_goal || sp->has_refresh;
+	       sp->has_intervals_goal || sp->has_refresh || sp->has_pause;
 }
 
 static int set_failed(struct cli *cli, int r, const char *what)
@@ -497,6 +507,8 @@ int spec_apply_context(struct cli *cli, const struct spec *sp, struct damonctl_c
 		CSET(c, MIN_NR_REGIONS, sp->nr_regions_min);
 		CSET(c, MAX_NR_REGIONS, sp->nr_regions_max);
 	}
+	if (sp->has_pause)
+		CSET(c, PAUSE, sp->pause);
 	if (sp->has_intervals_goal) {
 		CSET(c, GOAL_ACCESS_BP, sp->ig_access_bp);
 		CSET(c, GOAL_AGGRS, sp->ig_aggrs);

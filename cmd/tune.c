@@ -56,9 +56,10 @@ static struct opt tune_opts_tbl[64];
 __attribute__((constructor)) static void tune_opts_init(void)
 {
 	const struct opt *tables[] = { tune_own_opts, spec_context_opts, spec_scheme_opts };
-
 	/* a running context keeps its operations set */
-	opts_merge(tune_opts_tbl, 64, "ops", tables, 3);
+	static const char *const skip[] = { "ops", NULL };
+
+	opts_merge(tune_opts_tbl, 64, skip, tables, 3);
 }
 
 static int tune_parse(struct cli *cli, int key, const char *arg)

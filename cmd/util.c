@@ -10,15 +10,23 @@
 
 #include "damonc.h"
 
-void opts_merge(struct opt *dst, size_t max, const char *skip, const struct opt *const *tables,
-		size_t nr_tables)
+static bool skipped(const char *name, const char *const *skip)
+{
+	for (; skip && *skip; skip++)
+		if (!strcmp(name, *skip))
+			return true;
+	return false;
+}
+
+void opts_merge(struct opt *dst, size_t max, const char *const *skip,
+		const struct opt *const *tables, size_t nr_tables)
 {
 	size_t t, n = 0;
 	const struct opt *o;
 
 	for (t = 0; t < nr_tables; t++)
 		for (o = tables[t]; o->name && n + 1 < max; o++)
-			if (!skip || strcmp(o->name, skip))
+			if (!skipped(o->name, skip))
 				dst[n++] = *o;
 	memset(&dst[n], 0, sizeof(*dst));
 }

@@ -192,6 +192,30 @@ if damonc tune --help 2>&1 | grep -q -- --add-scheme; then
 else
 	note "not tested: tune --add-scheme/--remove-scheme ('damonc tune --help' lists none)"
 fi
+# --pause (7.2): the kdamond stays, its scheme is tried no more until --resume
+if ! damonc tune --help 2>&1 | grep -q -- --pause; then
+	note "not tested: tune --pause ('damonc tune --help' lists none)"
+elif [ -e "$ctx/pause" ]; then
+	expect_rc 0 "damonc tune --pause" dc_tune_targets --pause
+	check "after --pause: the pause file says Y" test "$(cat "$ctx/pause")" = Y
+	check "after --pause: the same kdamond runs (pid $kpid)" \
+		test "$(rd_locked "$kd/state")" = on -a "$(rd_locked "$kd/pid")" = "$kpid"
+	sleep 1
+	update_stats "$kd"
+	_p0=$(cat "$ctx/schemes/0/stats/nr_tried")
+	sleep 2
+	update_stats "$kd"
+	check "paused: the scheme is tried no more (nr_tried $_p0 -> $(cat "$ctx/schemes/0/stats/nr_tried"))" \
+		test "$(cat "$ctx/schemes/0/stats/nr_tried")" = "$_p0"
+	expect_rc 0 "damonc tune --resume" dc_tune_targets --resume
+	sleep 2
+	update_stats "$kd"
+	check "resumed: the scheme is tried again (nr_tried $_p0 -> $(cat "$ctx/schemes/0/stats/nr_tried"))" \
+		test "$(cat "$ctx/schemes/0/stats/nr_tried")" -gt "$_p0"
+else
+	expect_rc 3 "damonc tune --pause on $(uname -r) (no pause file)" dc_tune_targets --pause
+	check "the error names the missing feature" grep -q "pause" /tmp/err
+fi
 
 # --- stop --------------------------------------------------------------------------------
 expect_rc 0 "damonc stop" dc_stop
