@@ -88,7 +88,18 @@ int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
 	return (int)n;
 }
 
-int dctl_write_at(int dirfd, const char *file, const char *value)
+/* The nr_* files (which make and remove directories) take DAMON's sysfs lock with a
+ * trylock as well: EBUSY while a stats refresh or a tried-regions update holds it, which a
+ * retry outlasts. Not nr_kdamonds, whose EBUSY also means that a kdamond runs. */
+static bool takes_lock(const char *rel)
+{
+	const char *base = strrchr(rel, '/');
+
+	base = base ? base + 1 : rel;
+	return !strncmp(base, "nr_", 3) && strcmp(base, "nr_kdamonds");
+}
+
+static int write_once(int dirfd, const char *file, const char *value)
 {
 	size_t len = strlen(value);
 	int fd, err = 0;
@@ -105,6 +116,16 @@ int dctl_write_at(int dirfd, const char *file, const char *value)
 		err = -EIO;
 	close(fd);
 	return err;
+}
+
+int dctl_write_at(int dirfd, const char *file, const char *value)
+{
+	int r, tries = 0;
+
+	while ((r = write_once(dirfd, file, value)) == -EBUSY && takes_lock(file) &&
+	       ++tries < BUSY_RETRIES)
+		dctl_busy_wait(tries);
+	return r;
 }
 
 int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel)

@@ -30,6 +30,17 @@ expect_rc 0 "$D" tune --add-scheme --action lru_prio --json
 [ "$(cat "$ADMIN/kdamonds/0/pid")" = "$pid" ] || fail "the kdamond restarted"
 wait_until 20 grows 2
 
+# DAMON's sysfs lock, taken with a trylock by the nr_* files too, is held by a stats refresh
+# now and then: an EBUSY there is waited out
+echo "path=*/schemes/nr_schemes errno=EBUSY times=3" >"$EMU_FAULTS.new"
+mv "$EMU_FAULTS.new" "$EMU_FAULTS"
+expect_rc 0 "$D" tune --add-scheme --action stat
+[ "$(actions)" = "stat pageout lru_prio stat" ] || fail "after a busy --add-scheme: $(actions)"
+[ "$(grep -c "nr_schemes '4' EBUSY fault" "$EMU_LOG")" = 3 ] ||
+	fail "not retried as the faults say: $(grep nr_schemes "$EMU_LOG")"
+: >"$EMU_FAULTS"
+expect_rc 0 "$D" tune --remove-scheme 3
+
 # remove the middle one: lru_prio moves to slot 1, in the files and in the kernel
 expect_rc 0 "$D" tune --remove-scheme 1
 [ "$(actions)" = "stat lru_prio" ] || fail "after --remove-scheme 1: $(actions)"
