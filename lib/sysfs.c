@@ -88,15 +88,17 @@ int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
 	return (int)n;
 }
 
-/* The nr_* files (which make and remove directories) take DAMON's sysfs lock with a
- * trylock as well: EBUSY while a stats refresh or a tried-regions update holds it, which a
- * retry outlasts. Not nr_kdamonds, whose EBUSY also means that a kdamond runs. */
+/* The nr_* files (which make and remove directories) and the memcg paths take DAMON's
+ * sysfs lock with a trylock as well: EBUSY while a stats refresh or a tried-regions update
+ * holds it, which a retry outlasts. Not nr_kdamonds, whose EBUSY also means that a kdamond
+ * runs. */
 static bool takes_lock(const char *rel)
 {
 	const char *base = strrchr(rel, '/');
 
 	base = base ? base + 1 : rel;
-	return !strncmp(base, "nr_", 3) && strcmp(base, "nr_kdamonds");
+	return (!strncmp(base, "nr_", 3) && strcmp(base, "nr_kdamonds")) ||
+	       !strcmp(base, "memcg_path") || !strcmp(base, "path");
 }
 
 static int write_once(int dirfd, const char *file, const char *value)
