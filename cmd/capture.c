@@ -481,27 +481,41 @@ fail:
 	return r;
 }
 
+/* Has our child (the '-- COMMAND') exited? Reaps it: a zombie keeps its /proc directory. */
+static bool child_exited(struct capture *c)
+{
+	int st;
+
+	if (c->child_status < 0 && waitpid(c->o.child, &st, WNOHANG) == c->o.child)
+		c->child_status = st;
+	return c->child_status >= 0;
+}
+
+/* Has the process of target @t exited (a zombie has: it holds no memory any more)? */
+static bool target_exited(struct capture *c, unsigned int t)
+{
+	bool gone;
+
+	if (c->o.child > 0)
+		return child_exited(c);
+	if (!c->vaddr || t >= c->nr_pids)
+		return false;
+	gone = damonctl_proc_alive(c->cli->ctx, c->pids[t]) == 0;
+	damonctl_clear_error(c->cli->ctx);
+	return gone;
+}
+
 static bool targets_gone(struct capture *c)
 {
 	unsigned int i;
-	int st;
 
-	if (c->o.child > 0) {
-		/* our child: a zombie keeps its /proc directory until it is reaped */
-		if (c->child_status < 0 && waitpid(c->o.child, &st, WNOHANG) == c->o.child)
-			c->child_status = st;
-		return c->child_status >= 0;
-	}
+	if (c->o.child > 0)
+		return child_exited(c);
 	if (!c->vaddr || !c->nr_pids)
 		return false;
-	for (i = 0; i < c->nr_pids; i++) {
-		char path[4096], rel[32];
-
-		snprintf(rel, sizeof(rel), "%d", c->pids[i]);
-		if (damonctl_path(c->cli->ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0 ||
-		    !access(path, F_OK))
+	for (i = 0; i < c->nr_pids; i++)
+		if (!target_exited(c, i))
 			return false;
-	}
 	return true;
 }
 
@@ -574,6 +588,7 @@ static int tick(struct capture *c)
 {
 	uint64_t now;
 	unsigned int i;
+	bool skipped = false;
 	int r;
 
 	c->nr_pending = c->next_pending = 0;
@@ -613,6 +628,12 @@ static int tick(struct capture *c)
 			return lib_error(c->cli, r, "reading the tried regions of kdamond %u",
 					 c->kdamond);
 		}
+		/* a target that exited since the last tick has no regions left (its mm is gone):
+		 * that is no snapshot of its memory, and would end the record as an empty one */
+		if (!r && (cs->target < 0 ? targets_gone(c) : target_exited(c, (unsigned)cs->target))) {
+			skipped = true;
+			continue;
+		}
 		memset(it, 0, sizeof(*it));
 		it->type = DAMONCTL_REC_SNAPSHOT;
 		s->kdamond = c->kdamond;
@@ -629,6 +650,10 @@ static int tick(struct capture *c)
 		s->nr_regions = (uint32_t)r;
 		s->regions = cs->regions;
 		c->nr_pending++;
+	}
+	if (skipped && !c->nr_pending && targets_gone(c)) {
+		capture_request_end(c, DAMONCTL_REC_END_TARGET_EXITED);
+		return 0;
 	}
 	take_stats(c, now);
 	c->nr_ticks++;
