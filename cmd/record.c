@@ -4,7 +4,8 @@
  * taken in damonc's record format (docs/record-format.md), which `damonc report` streams.
  * Given targets (--pid, --regions, --ops, '-- COMMAND'), it starts a kdamond of its own for
  * them through start's code (start.h), records it, and removes it at the end.
- * With -i it converts a record instead: damo's record JSON to damonc's format, or back.
+ * With -i it converts a record instead: damo's record JSON to damonc's format, or back; with
+ * --time-range, --address-range, --kdamond or --target too it writes that subset of it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include "capture_trace.h"
 #include "config.h"
 #include "record_io.h"
+#include "report_input.h"
 #include "spec.h"
 #include "start.h"
 
@@ -34,18 +36,20 @@ static struct {
 	const char *input;
 	enum out_format format;
 	bool no_compress;
+	bool subset;		/* -i with --time-range, --address-range or --target */
 	bool starts;		/* a target or monitoring option: record starts a kdamond */
 } ro = { .cap = { .kdamond = -1 }, .output = "damonc.rec" };
 
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
-       O_NO_COMPRESS };
+       O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE };
 
 static const struct opt record_opts[] = {
 	{ "output", 'o', OV_FILE, "FILE", "write the record to FILE, '-' for stdout "
 	  "(default: damonc.rec)" },
 	{ "kdamond", O_KDAMOND, OV_INT, "N",
-	  "record kdamond N (default: the running kdamond damonc started)" },
+	  "record kdamond N (default: the running kdamond damonc started); with -i: keep "
+	  "kdamond N's snapshots" },
 	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME (default: until interrupted "
 	  "or the target exits)" },
 	{ "interval", O_INTERVAL, OV_TIME, "TIME", "time between snapshots (default: 1s)" },
@@ -57,6 +61,12 @@ static const struct opt record_opts[] = {
 	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording" },
+	{ "time-range", O_TIME_RANGE, OV_RANGE, "START,END", "with -i: keep the snapshots that "
+	  "ended from START to END after the record began (e.g. 5s,1m; either may be empty)" },
+	{ "address-range", O_ADDRESS_RANGE, OV_REGION, "START-END", "with -i: keep the memory in "
+	  "[START, END) (regions are clipped to it)" },
+	{ "target", O_TARGET, OV_INT, "N", "with -i: keep target N's snapshots (and --kdamond N: "
+	  "kdamond N's)" },
 	{ "format", O_FORMAT, OV_FORMAT, "damonc|damo-json|damo-zlib", "output format: damonc "
 	  "(default), damo-json or damo-zlib (damo's compressed JSON); other than damonc needs "
 	  "-i" },
@@ -125,6 +135,15 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 	case O_NO_COMPRESS:
 		ro.no_compress = true;
 		return 0;
+	case O_TARGET:
+		ro.subset = true;
+		return rin_parse(cli, 501, arg);
+	case O_TIME_RANGE:
+		ro.subset = true;
+		return rin_parse(cli, 502, arg);
+	case O_ADDRESS_RANGE:
+		ro.subset = true;
+		return rin_parse(cli, 503, arg);
 	case O_FORMAT: {
 		/* the metavar's order is enum out_format's */
 		int i = opt_choice(cli, record_opts, O_FORMAT, arg);
@@ -142,10 +161,18 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 
 static int open_output(struct cli *cli, int *fd)
 {
+	struct stat in_st, out_st;
+
 	if (!strcmp(ro.output, "-")) {
 		*fd = STDOUT_FILENO;
 		return 0;
 	}
+	/* truncating the record being read would lose it */
+	if (ro.input && strcmp(ro.input, "-") && !stat(ro.input, &in_st) &&
+	    !stat(ro.output, &out_st) && in_st.st_dev == out_st.st_dev &&
+	    in_st.st_ino == out_st.st_ino)
+		return usage_error(cli, "-o '%s' is the record -i reads: write to another file",
+				   ro.output);
 	*fd = open(ro.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (*fd < 0)
 		return usage_error(cli, "-o '%s': %s", ro.output, strerror(errno));
@@ -175,6 +202,25 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 	}
 	if (source)
 		json_object_object_add(o, "converted_from", json_object_new_string(source));
+	if (source && ro.subset) {
+		json_object *sub = json_object_new_object();
+
+		if (rin_o.have_time) {
+			json_object_object_add(sub, "from_us", json_object_new_uint64(rin_o.t_min_us));
+			if (rin_o.t_max_us != UINT64_MAX)
+				json_object_object_add(sub, "to_us",
+						       json_object_new_uint64(rin_o.t_max_us));
+		}
+		if (rin_o.have_addr) {
+			json_object_object_add(sub, "address_start", json_object_new_uint64(rin_o.a_min));
+			json_object_object_add(sub, "address_end", json_object_new_uint64(rin_o.a_max));
+		}
+		if (rin_o.cap.kdamond >= 0)
+			json_object_object_add(sub, "kdamond", json_object_new_int(rin_o.cap.kdamond));
+		if (rin_o.target >= 0)
+			json_object_object_add(sub, "target", json_object_new_int(rin_o.target));
+		json_object_object_add(o, "subset", sub);
+	}
 	s = strdup(json_object_to_json_string_ext(o, DAMONC_JSON_PLAIN));
 	json_object_put(o);
 	return s;
@@ -244,6 +290,56 @@ out:
 		e = record_in_report_loss(cli, &in);
 	record_in_close(&in);
 	return e;
+}
+
+/* -i with a selection: the snapshots (clipped), stats and configurations it keeps, streamed
+ * into a new record in damonc's format. */
+static int subset(struct cli *cli)
+{
+	struct damonctl_rec_writer *w = NULL;
+	struct damonctl_rec_item it;
+	struct rin *in;
+	char *info;
+	int fd, r, e, e2;
+
+	rin_o.input = ro.input;
+	rin_o.cap.kdamond = ro.cap.kdamond;
+	e = rin_open(cli, false, 0, &in);
+	if (e)
+		return e;
+	rin_all_series(in);
+	e = open_output(cli, &fd);
+	if (e) {
+		rin_close(in);
+		return e;
+	}
+	info = info_json(cli, NULL, ro.input);
+	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
+	free(info);
+	e = 0;
+	while (!r) {
+		r = rin_next(in, &it);
+		if (r != 1) {
+			if (r < 0) {	/* reported: an exit code */
+				e = -r;
+				r = 0;
+			}
+			break;
+		}
+		r = write_item(w, &it);
+	}
+	if (r < 0 || e) {
+		if (w)
+			damonctl_rec_writer_finish(w, -1);
+		e = e ? e : write_error(cli, r);
+	} else {
+		r = damonctl_rec_writer_finish(w, DAMONCTL_REC_END_CONVERTED);
+		e = r ? write_error(cli, r) : EXIT_OK;
+	}
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	e2 = rin_close(in);
+	return e ? e : e2;
 }
 
 /* On a terminal, one line on stderr that each snapshot redraws: elapsed time, snapshots,
@@ -439,12 +535,19 @@ static int record_run(struct cli *cli, int argc, char **argv)
 {
 	if (ro.input) {
 		if (ro.cap.duration_us || ro.cap.interval_us || ro.cap.count ||
-		    ro.cap.kdamond >= 0 || ro.cap.allow_foreign || ro.starts || argc)
-			return usage_error(cli, "-i converts a record: --kdamond, --duration, "
-					   "--interval, --count, --allow-foreign, targets and "
-					   "monitoring options do not apply");
-		return convert(cli);
+		    ro.cap.allow_foreign || ro.starts || argc)
+			return usage_error(cli, "-i converts a record: --duration, --interval, "
+					   "--count, --allow-foreign, targets and monitoring "
+					   "options do not apply");
+		if ((ro.subset || ro.cap.kdamond >= 0) && ro.format != FMT_DAMONC)
+			return usage_error(cli, "--format %s converts a whole record: write the "
+					   "subset in damonc's format, then convert it",
+					   ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
+		return ro.subset || ro.cap.kdamond >= 0 ? subset(cli) : convert(cli);
 	}
+	if (ro.subset)
+		return usage_error(cli, "--time-range, --address-range and --target select from a "
+				   "record: they need -i FILE");
 	if (ro.format != FMT_DAMONC)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
 				   "convert)", ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");

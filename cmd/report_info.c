@@ -181,6 +181,25 @@ static int64_t series_pid(const struct info *n, const struct rin_key *k)
 	       json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
 }
 
+/* The INFO item's "subset" (what `record -i ... --time-range ...` kept), or NULL. */
+static json_object *recording_subset(const struct info *n)
+{
+	json_object *v;
+
+	return n->recording && json_object_is_type(n->recording, json_type_object) &&
+	       json_object_object_get_ex(n->recording, "subset", &v) &&
+	       json_object_is_type(v, json_type_object) ? v : NULL;
+}
+
+/* A member of the subset object as a number (-1: absent). */
+static int64_t subset_num(json_object *sub, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(sub, key, &v) && json_object_is_type(v, json_type_int) ?
+	       json_object_get_int64(v) : -1;
+}
+
 static const char *recording_str(const struct info *n, const char *key)
 {
 	json_object *v;
@@ -264,6 +283,22 @@ static int print_json(const struct info *n, const struct rin *in)
 
 		json_object_object_add(rec, rec_keys[i], v ? json_object_new_string(v) : NULL);
 	}
+	{
+		json_object *sub = recording_subset(n), *o = NULL;
+		static const char *const keys[] = { "from_us", "to_us", "address_start",
+						    "address_end", "kdamond", "target" };
+
+		if (sub) {	/* the known keys, as numbers or null */
+			o = json_object_new_object();
+			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+				int64_t x = subset_num(sub, keys[i]);
+
+				json_object_object_add(o, keys[i], x < 0 ? NULL :
+						       json_object_new_uint64((uint64_t)x));
+			}
+		}
+		json_object_object_add(rec, "subset", o);
+	}
 	for (i = 0; i < n->series.nr; i++) {
 		const struct info_series *s = rin_table_at(&n->series, i);
 
@@ -335,7 +370,25 @@ static void print_text(const struct info *n, const struct rin *in)
 	if ((v = recording_str(n, "kernel")))
 		printf(", kernel %s", v);
 	if ((v = recording_str(n, "converted_from")))
-		printf(", converted from %s", v);
+		printf(", %s %s", recording_subset(n) ? "a subset of" : "converted from", v);
+	if (recording_subset(n)) {
+		json_object *sub = recording_subset(n);
+		int64_t a = subset_num(sub, "from_us"), b = subset_num(sub, "to_us");
+		int64_t lo = subset_num(sub, "address_start"), hi = subset_num(sub, "address_end");
+		int64_t k = subset_num(sub, "kdamond"), t = subset_num(sub, "target");
+
+		if (a >= 0)
+			printf(" (from %.3f s%s", (double)a / 1e6, b >= 0 ? "" : " on");
+		if (a >= 0 && b >= 0)
+			printf(" to %.3f s", (double)b / 1e6);
+		printf("%s", a >= 0 ? ")" : "");
+		if (lo >= 0)
+			printf(" [0x%" PRIx64 ", 0x%" PRIx64 ")", (uint64_t)lo, (uint64_t)hi);
+		if (k >= 0)
+			printf(" kdamond %" PRId64, k);
+		if (t >= 0)
+			printf(" target %" PRId64, t);
+	}
 	if (recorder)
 		printf("\n");
 	for (i = 0; i < n->series.nr; i++) {

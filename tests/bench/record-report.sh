@@ -50,6 +50,11 @@ for n in 1000 "$long"; do
 	cost "report info --json" "$DAMONC" --json report info -i "$rec"
 	cost "report nr-regions" "$DAMONC" report nr-regions -i "$rec"
 	cost "report nr-regions --series" "$DAMONC" report nr-regions -i "$rec" --series
+	cost "record -i --time-range (the middle half)" "$DAMONC" record -i "$rec" \
+		--time-range "$((n / 4))s,$((3 * n / 4))s" -o "$W/subset"
+	cost "record -i --address-range (a fifth)" "$DAMONC" record -i "$rec" \
+		--address-range 0x7f0000000000-0x7f0006400000 -o "$W/subset"
+	rm -f "$W/subset"
 	# shellcheck disable=SC2016 # expanded by that sh
 	cost "report access -i - (stdin)" sh -c '"$1" report access -i - <"$2"' sh "$DAMONC" "$rec"
 	# shellcheck disable=SC2016

@@ -18,6 +18,10 @@ S=20 R=10 T=2 V=5 K=10 P=4242
 "$gen" --snapshots $S --regions $R --targets $T --vary $V --slow-from $K --config $P \
 	>"$work/rec"
 
+# the figures of report nr-regions' JSON that do not depend on where the time begins
+py_pick() {
+	python3 -c 'import json,sys; d=json.load(sys.stdin); print([(s["snapshots"], s["min"], s["max"], s["percentiles"]) for s in d["series"]])'
+}
 # compare JSON document $1 with what python expression $2 computes from S R T V K P (both
 # parsed: numbers compare as numbers)
 expect() { # WHAT JSON_FILE PYTHON_CHECK
@@ -113,6 +117,34 @@ if ! grep -qF "kdamond 0 target 1: regions per snapshot over $S snapshots, 0.100
 	bad "nr-regions' text: $text"
 fi
 
+# a subset saved as a new record: target 1, snapshots that ended from 5 s to 9 s (5..8),
+# memory in [BASE + 2 MiB, BASE + 5.5 MiB): regions 2, 3, 4 whole and half of 5
+base=$((0x7f0000000000)) mib=$((1 << 20))
+"$damonc" record -i "$work/rec" --target 1 --time-range 5s,9s \
+	--address-range $((base + 2 * mib))-$((base + 11 * mib / 2)) -o "$work/sub" ||
+	bad "record -i --target --time-range --address-range failed"
+"$damonc" --json report info -i "$work/sub" >"$work/sub.json"
+expect "report info of a subset" "$work/sub.json" '
+check("series", [(s["series"]["target"], s["snapshots"]) for s in d["series"]], [(1, 4)])
+check("regions", (d["series"][0]["regions"]["min"], d["series"][0]["regions"]["max"]), (4, 4))
+check("bytes", (d["series"][0]["total_bytes"]["min"], d["series"][0]["total_bytes"]["max"]), (7 << 19, 7 << 19))
+check("stats", d["scheme_stats"]["items"], 4)
+check("subset", d["recording"]["subset"], {"from_us": 5000000, "to_us": 9000000, "address_start": 0x7f0000000000 + (2 << 20), "address_end": 0x7f0000000000 + (11 << 19), "kdamond": None, "target": 1})
+check("complete", (d["input"]["complete"], d["input"]["end_reason"]), (True, "converted"))
+'
+"$damonc" --json report access -i "$work/sub" >"$work/sub.access.json"
+expect "report access of a subset" "$work/sub.access.json" '
+check("regions", [(r["start"] - 0x7f0000000000, r["end"] - 0x7f0000000000) for r in d["regions"]], [(2 << 20, 3 << 20), (3 << 20, 4 << 20), (4 << 20, 5 << 20), (5 << 20, 11 << 19)])
+'
+# the same selection read from the whole record says the same (times are the subset's own)
+a=$("$damonc" --json report nr-regions -i "$work/rec" --target 1 --time-range 5s,9s \
+	--address-range $((base + 2 * mib))-$((base + 11 * mib / 2)) | py_pick)
+b=$("$damonc" --json report nr-regions -i "$work/sub" | py_pick)
+[ "$a" = "$b" ] || bad "nr-regions of the subset ($b) differs from the selection ($a)"
+# through pipes: stdin in, stdout out
+"$damonc" record -i - --target 0 -o - <"$work/rec" | "$damonc" report info -i - |
+	grep -qF "$S snapshots in 1 series" || bad "record -i - --target 0 -o - | report info -i -"
+
 # damo's formats (no configuration: pid and operations unknown), stdin, a cut record
 for fmt in damo-json damo-zlib; do
 	"$gen" --snapshots $S --regions $R --targets $T --vary $V --format $fmt >"$work/$fmt"
@@ -154,6 +186,13 @@ for r in info nr-regions; do
 	case_ 2 "--target 'x'" report $r -i "$work/rec" --target x
 	case_ 2 "--time-range '9s,5s': START is after END" report $r -i "$work/rec" --time-range 9s,5s
 done
+case_ 2 "-o '$work/rec' is the record -i reads" record -i "$work/rec" --target 0 -o "$work/rec"
+case_ 2 "they need -i FILE" record --time-range 1s,2s -o "$work/x"
+case_ 2 "--format damo-json converts a whole record" record -i "$work/rec" --target 0 \
+	--format damo-json -o "$work/x"
+case_ 2 "--address-range '5-1'" record -i "$work/rec" --address-range 5-1 -o "$work/x"
+[ ! -e "$work/x" ] || bad "a refused record -i wrote its output"
+"$damonc" report info -i "$work/rec" | grep -qF "$((S * T)) snapshots" || bad "-o = -i harmed the record"
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x
