@@ -63,7 +63,10 @@ struct capture {
 	uint64_t sample_us, aggr_us, update_us;
 	char *config_json;
 	/* the items of the current tick */
+	/* snapshots, stats, and a CONFIG or a FOOTPRINT */
 	struct damonctl_rec_item pending[MAX_CAPTURE_SCHEMES + MAX_USER_SCHEMES + 1];
+	char *footprint_json;		/* the current tick's FOOTPRINT */
+	uint64_t next_footprint_ns;	/* method "trace" */
 	unsigned int nr_pending, next_pending;
 	uint64_t start_ns, next_tick_ns, nr_ticks;
 	bool ended;
@@ -477,6 +480,7 @@ fail:
 	damonctl_features_free(c->f);
 	damonctl_tree_free(c->orig);
 	free(c->config_json);
+	free(c->footprint_json);
 	free(c);
 	return r;
 }
@@ -583,6 +587,56 @@ out:
 	damonctl_clear_error(c->cli->ctx);
 }
 
+/* The memory footprint now, as the FOOTPRINT item docs/record-format.md describes: the
+ * system's, and each monitored process's (those that exited are left out). Nothing when it
+ * cannot be read: a footprint is an extra, never a reason to stop recording. */
+static void take_footprint(struct capture *c, uint64_t now)
+{
+	struct damonctl_meminfo m;
+	json_object *o, *sys, *arr;
+	unsigned int i;
+	const char *s;
+
+	if (c->o.no_footprints || damonctl_meminfo_read(c->cli->ctx, &m)) {
+		damonctl_clear_error(c->cli->ctx);
+		return;
+	}
+	o = json_object_new_object();
+	sys = json_object_new_object();
+	json_object_object_add(sys, "total", json_object_new_uint64(m.total));
+	json_object_object_add(sys, "free", json_object_new_uint64(m.free));
+	json_object_object_add(sys, "available", json_object_new_uint64(m.available));
+	json_object_object_add(sys, "huge", json_object_new_uint64(damonctl_meminfo_huge(&m)));
+	json_object_object_add(o, "system", sys);
+	arr = json_object_new_array();
+	for (i = 0; c->vaddr && i < c->nr_pids; i++) {
+		uint64_t vsz, rss;
+		json_object *t;
+
+		if (damonctl_proc_statm(c->cli->ctx, c->pids[i], &vsz, &rss))
+			continue;
+		t = json_object_new_object();
+		json_object_object_add(t, "target", json_object_new_int((int)i));
+		json_object_object_add(t, "pid", json_object_new_int(c->pids[i]));
+		json_object_object_add(t, "vsz", json_object_new_uint64(vsz));
+		json_object_object_add(t, "rss", json_object_new_uint64(rss));
+		json_object_array_add(arr, t);
+	}
+	damonctl_clear_error(c->cli->ctx);
+	json_object_object_add(o, "targets", arr);
+	s = json_object_to_json_string_ext(o, DAMONC_JSON_PLAIN);
+	free(c->footprint_json);
+	c->footprint_json = s ? strdup(s) : NULL;
+	json_object_put(o);
+	if (!c->footprint_json)
+		return;
+	memset(&c->pending[c->nr_pending], 0, sizeof(c->pending[0]));
+	c->pending[c->nr_pending].type = DAMONCTL_REC_FOOTPRINT;
+	c->pending[c->nr_pending].time_ns = now;
+	c->pending[c->nr_pending].json = c->footprint_json;
+	c->nr_pending++;
+}
+
 /* One snapshot of every capture scheme, then the stats: an exit code, or 0. */
 static int tick(struct capture *c)
 {
@@ -656,6 +710,7 @@ static int tick(struct capture *c)
 		return 0;
 	}
 	take_stats(c, now);
+	take_footprint(c, now);
 	c->nr_ticks++;
 	return 0;
 }
@@ -754,6 +809,10 @@ static int trace_next_item(struct capture *c, struct damonctl_rec_item *item)
 			take_stats(c, now);
 			c->next_stats_ns = now + c->o.interval_us * 1000;
 		}
+		if (now >= c->next_footprint_ns) {
+			take_footprint(c, now);
+			c->next_footprint_ns = now + c->o.interval_us * 1000;
+		}
 	}
 }
 
@@ -830,6 +889,7 @@ int capture_finish(struct capture *c)
 	damonctl_features_free(c->f);
 	damonctl_tree_free(c->orig);
 	free(c->config_json);
+	free(c->footprint_json);
 	free(c);
 	return e;
 }

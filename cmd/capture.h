@@ -36,6 +36,7 @@ struct capture_opts {
 	 * (capture_add_schemes): none is installed, and its CONFIG item leaves them out */
 	unsigned int builtin;
 	int child;			/* the launched target: reaped, it ends the capture */
+	bool no_footprints;		/* no FOOTPRINT items */
 };
 
 /* Set by the caller's SIGINT/SIGTERM handler (capture_catch_signals installs one). */

@@ -42,7 +42,7 @@ static struct {
 
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
-       O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE };
+       O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS };
 
 static const struct opt record_opts[] = {
 	{ "output", 'o', OV_FILE, "FILE", "write the record to FILE, '-' for stdout "
@@ -59,6 +59,8 @@ static const struct opt record_opts[] = {
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "allow writing to a kdamond damonc did not "
 	  "start: commands, and a capture scheme restored afterwards" },
 	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
+	{ "no-footprints", O_NO_FOOTPRINTS, OV_NONE, NULL, "do not record the memory footprint "
+	  "(the system's and each target's size and RSS) with each snapshot" },
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording" },
 	{ "time-range", O_TIME_RANGE, OV_RANGE, "START,END", "with -i: keep the snapshots that "
@@ -134,6 +136,9 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_NO_COMPRESS:
 		ro.no_compress = true;
+		return 0;
+	case O_NO_FOOTPRINTS:
+		ro.cap.no_footprints = true;
 		return 0;
 	case O_TARGET:
 		ro.subset = true;
@@ -233,19 +238,10 @@ static int write_error(struct cli *cli, int r)
 	return usage_error(cli, "writing '%s': %s", ro.output, strerror(-r)) ? EXIT_FAIL : 0;
 }
 
-/* Write one item read from a record or a capture; 0 or -errno. */
-static int write_item(struct damonctl_rec_writer *w, const struct damonctl_rec_item *it)
+/* What -i copies: everything but the footprints when --no-footprints says so. */
+static bool keep_item(const struct damonctl_rec_item *it)
 {
-	switch (it->type) {
-	case DAMONCTL_REC_CONFIG:
-		return damonctl_rec_write_config(w, it->time_ns, it->json);
-	case DAMONCTL_REC_SNAPSHOT:
-		return damonctl_rec_write_snapshot(w, &it->snapshot);
-	case DAMONCTL_REC_STATS:
-		return damonctl_rec_write_stats(w, &it->stats);
-	default:
-		return 0;
-	}
+	return !(ro.cap.no_footprints && it->type == DAMONCTL_REC_FOOTPRINT);
 }
 
 /* -i: damonc <-> damo conversion, streaming for damonc output. */
@@ -275,7 +271,7 @@ static int convert(struct cli *cli)
 	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
 	free(info);
 	while (!r && (r = damonctl_rec_next(in.r, &it)) == 1)
-		r = write_item(w, &it);
+		r = keep_item(&it) ? record_write_item(w, &it) : 0;
 	if (r < 0) {
 		damonctl_rec_writer_finish(w, -1);
 		e = write_error(cli, r);
@@ -326,7 +322,7 @@ static int subset(struct cli *cli)
 			}
 			break;
 		}
-		r = write_item(w, &it);
+		r = keep_item(&it) ? record_write_item(w, &it) : 0;
 	}
 	if (r < 0 || e) {
 		if (w)
@@ -403,7 +399,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	if (progress && w)
 		show_progress(t0, 0, damonctl_rec_writer_bytes(w));
 	while (!r && (r = capture_next(c, &it)) == 1) {
-		r = wr = write_item(w, &it);
+		r = wr = record_write_item(w, &it);
 		nr += it.type == DAMONCTL_REC_SNAPSHOT;
 		if (progress && it.type == DAMONCTL_REC_SNAPSHOT)
 			show_progress(t0, nr, damonctl_rec_writer_bytes(w));

@@ -143,3 +143,21 @@ void record_in_close(struct record_in *in)
 		close(in->fd);
 	in->fd = -1;
 }
+
+int record_write_item(struct damonctl_rec_writer *w, const struct damonctl_rec_item *it)
+{
+	switch (it->type) {
+	case DAMONCTL_REC_CONFIG:
+		return damonctl_rec_write_config(w, it->time_ns, it->json);
+	case DAMONCTL_REC_FOOTPRINT:
+		return damonctl_rec_write_footprint(w, it->time_ns, it->json);
+	case DAMONCTL_REC_SNAPSHOT:
+		return damonctl_rec_write_snapshot(w, &it->snapshot);
+	case DAMONCTL_REC_STATS:
+		return damonctl_rec_write_stats(w, &it->stats);
+	case DAMONCTL_REC_INFO:
+	case DAMONCTL_REC_END:
+		break;
+	}
+	return 0;
+}

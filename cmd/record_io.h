@@ -19,5 +19,7 @@ int record_in_report_loss(struct cli *cli, struct record_in *in);
 /* {"complete", "corrupt", "bytes_lost", "snapshots"} for --json documents. */
 json_object *record_in_status_json(struct record_in *in);
 void record_in_close(struct record_in *in);
+/* Write one item read from a record or a capture (INFO and END: nothing); 0 or -errno. */
+int record_write_item(struct damonctl_rec_writer *w, const struct damonctl_rec_item *it);
 
 #endif

@@ -140,16 +140,8 @@ static int capture_to_file(struct rin *in)
 		return e;
 	}
 	r = damonctl_rec_writer_new(fd, 0, NULL, &w);
-	while (!r && (r = capture_next(c, &it)) == 1) {
-		if (it.type == DAMONCTL_REC_SNAPSHOT)
-			r = damonctl_rec_write_snapshot(w, &it.snapshot);
-		else if (it.type == DAMONCTL_REC_STATS)
-			r = damonctl_rec_write_stats(w, &it.stats);
-		else if (it.type == DAMONCTL_REC_CONFIG)
-			r = damonctl_rec_write_config(w, it.time_ns, it.json);
-		else
-			r = 0;
-	}
+	while (!r && (r = capture_next(c, &it)) == 1)
+		r = record_write_item(w, &it);
 	e = r < 0 && r > -256 ? (usage_error(in->cli, "writing the capture: %s", strerror(-r)),
 				 EXIT_FAIL) : r < 0 ? -r : 0;
 	if (w)
@@ -321,6 +313,9 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it)
 				return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
 		} else if (it->type == DAMONCTL_REC_END) {
 			in->end_reason = (int)it->end.reason;
+		} else if (it->type == DAMONCTL_REC_FOOTPRINT) {
+			if (!in_time(in, it->time_ns))
+				continue;
 		} else if (it->type == DAMONCTL_REC_STATS) {
 			if (!in->have_base) {
 				in->have_base = true;

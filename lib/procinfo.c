@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Processes from procfs under the sysroot: whether one runs, its children, its command line
  * (what a program serving DAMON targets needs to follow them), its CPU time (what a kdamond
- * costs). */
+ * costs), its memory footprint (what a record keeps beside the regions). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -55,6 +55,30 @@ DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid)
 	if (!p || p[1] != ' ' || !p[2])
 		return -EBADMSG;
 	return p[2] != 'Z' && p[2] != 'X';
+}
+
+DAMONCTL_API int damonctl_proc_statm(struct damonctl_ctx *ctx, int pid, uint64_t *vsz,
+				     uint64_t *rss)
+{
+	char rel[64], buf[256];
+	unsigned long long size, resident;
+	long page = sysconf(_SC_PAGESIZE);
+	int r;
+
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(rel, sizeof(rel), "%d/statm", pid);
+	r = read_proc(ctx, rel, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	/* "size resident shared text lib data dt", in pages; a zombie's is all zeros */
+	if (sscanf(buf, "%llu %llu", &size, &resident) != 2)
+		return -EBADMSG;
+	if (!size)
+		return -ESRCH;
+	*vsz = (uint64_t)size * (uint64_t)(page > 0 ? page : 4096);
+	*rss = (uint64_t)resident * (uint64_t)(page > 0 ? page : 4096);
+	return 0;
 }
 
 DAMONCTL_API int damonctl_proc_children(struct damonctl_ctx *ctx, int pid, int *pids,

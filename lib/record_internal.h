@@ -24,6 +24,7 @@ enum rec_chunk_type {
 	REC_CHUNK_SNAPSHOT = 3,
 	REC_CHUNK_STATS = 4,
 	REC_CHUNK_END = 5,
+	REC_CHUNK_FOOTPRINT = 6,
 };
 
 #define REC_CHUNK_ZLIB (1u << 0)	/* the payload is a zlib stream */

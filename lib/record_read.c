@@ -356,11 +356,13 @@ static int next_damonc(struct damonctl_rec_reader *r, struct damonctl_rec_item *
 			item->json = (const char *)r->payload;
 			break;
 		case REC_CHUNK_CONFIG:
+		case REC_CHUNK_FOOTPRINT:
 			if (raw < 8) {
 				ret = -EBADMSG;
 				break;
 			}
-			item->type = DAMONCTL_REC_CONFIG;
+			item->type = type == REC_CHUNK_CONFIG ? DAMONCTL_REC_CONFIG :
+				     DAMONCTL_REC_FOOTPRINT;
 			item->time_ns = get_le64(r->payload);
 			item->json = (const char *)r->payload + 8;
 			break;

@@ -191,6 +191,12 @@ DAMONCTL_API int damonctl_rec_write_config(struct damonctl_rec_writer *w, uint64
 	return write_text(w, REC_CHUNK_CONFIG, time_ns, true, json);
 }
 
+DAMONCTL_API int damonctl_rec_write_footprint(struct damonctl_rec_writer *w, uint64_t time_ns,
+					      const char *json)
+{
+	return write_text(w, REC_CHUNK_FOOTPRINT, time_ns, true, json);
+}
+
 DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
 					     const struct damonctl_rec_snapshot *s)
 {

@@ -714,6 +714,10 @@ DAMONCTL_API int damonctl_proc_init_regions(struct damonctl_ctx *ctx, int pid,
 
 /* Whether process @pid runs: 1, or 0 when it does not exist or has exited (a zombie). */
 DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid);
+/* Virtual and resident size of a process in bytes (/proc/PID/statm: cheap, no page-table
+ * walk); -ESRCH when it has exited (a zombie too) or does not exist. */
+DAMONCTL_API int damonctl_proc_statm(struct damonctl_ctx *ctx, int pid, uint64_t *vsz,
+				     uint64_t *rss);
 /* The children of process @pid's main thread (/proc/PID/task/PID/children): up to @max into
  * @pids; returns how many it has, or -errno (-ESRCH when it does not exist). */
 DAMONCTL_API int damonctl_proc_children(struct damonctl_ctx *ctx, int pid, int *pids,
@@ -1051,12 +1055,13 @@ struct damonctl_rec_end {
 enum damonctl_rec_item_type {
 	DAMONCTL_REC_INFO = 1, DAMONCTL_REC_CONFIG, DAMONCTL_REC_SNAPSHOT, DAMONCTL_REC_STATS,
 	DAMONCTL_REC_END,
+	DAMONCTL_REC_FOOTPRINT,	/* json, time_ns: the memory footprint (docs/record-format.md) */
 };
 
 struct damonctl_rec_item {
 	enum damonctl_rec_item_type type;
-	const char *json;			/* INFO, CONFIG: NUL-terminated JSON text */
-	uint64_t time_ns;			/* CONFIG */
+	const char *json;			/* INFO, CONFIG, FOOTPRINT: NUL-terminated JSON */
+	uint64_t time_ns;			/* CONFIG, FOOTPRINT */
 	struct damonctl_rec_snapshot snapshot;	/* SNAPSHOT */
 	struct damonctl_rec_stats stats;	/* STATS */
 	struct damonctl_rec_end end;		/* END */
@@ -1072,6 +1077,9 @@ DAMONCTL_API int damonctl_rec_write_config(struct damonctl_rec_writer *w, uint64
 					   const char *json);
 DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
 					     const struct damonctl_rec_snapshot *s);
+/* The memory footprint at @time_ns: a JSON object as docs/record-format.md describes. */
+DAMONCTL_API int damonctl_rec_write_footprint(struct damonctl_rec_writer *w, uint64_t time_ns,
+					      const char *json);
 DAMONCTL_API int damonctl_rec_write_stats(struct damonctl_rec_writer *w,
 					  const struct damonctl_rec_stats *st);
 /* Writes END (unless @reason < 0: leave the record open-ended) and frees @w. Does not close

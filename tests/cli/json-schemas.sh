@@ -60,6 +60,12 @@ done
 run --json report info -i "$work/rec.shape"
 run --json report info -i "$work/rec.shape" --time-range 100s,
 run --json report nr-regions -i "$work/rec.shape" --series --target 1
+"$gen" --snapshots 6 --targets 2 --config 77 --footprints >"$work/rec.fp"
+run --json report footprints -i "$work/rec.fp"
+run --json report footprints -i "$work/rec.fp" --series --target 1 --percentiles 50
+"$damonc" record -i "$work/rec.fp" --time-range 2s, --address-range 0-1 -o "$work/rec.sub"
+run --json report info -i "$work/rec.sub"
+run --json report footprints -i "$work/rec.sub" --series
 run --json=pretty report wss -i - <"$work/rec"
 run --json report wss -i "$work/rec" --time-range 100s,
 [ $fail = 0 ] && echo "ok: the schemas are valid, complete, strict, and the reports follow them"

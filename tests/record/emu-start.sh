@@ -55,6 +55,12 @@ grep -q '4 snapshots of kdamond 0' "$WORK/pid.err" || fail "no summary: $(cat "$
 [ "$("$DAMONC" --json report wss -i "$WORK/pid" | py 'd["input"]["end_reason"]')" = count ] ||
 	fail "end reason of --count"
 hot_in "$WORK/pid" "$HOT_START" "$HOT_END"
+# a footprint per snapshot: hotcold's 16 MiB written are resident, the system's figures are there
+"$DAMONC" --json report footprints -i "$WORK/pid" >"$WORK/pid.fp" || fail "report footprints"
+fp=$(py '(d["samples"], sorted((m["metric"], m["pid"]) for m in d["metrics"] if m["target"] is not None))' <"$WORK/pid.fp")
+[ "$fp" = "(4, [('rss', $HC_PID), ('vsz', $HC_PID)])" ] || fail "footprints of record --pid: $fp"
+py '[m["min"] for m in d["metrics"] if m["metric"] == "rss"][0] >= 16 << 20 and [m["min"] for m in d["metrics"] if m["metric"] == "used"][0] > 0 or sys.exit(1)' <"$WORK/pid.fp" >/dev/null ||
+	fail "footprints of record --pid: $(cat "$WORK/pid.fp")"
 
 # from here on, kdamond 0 is a stopped one of damonc's: record reuses it and puts it back
 rec_start --pid "$HC_PID" --action stat --min-size 8KiB --aggr 100ms

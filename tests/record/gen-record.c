@@ -19,6 +19,10 @@
  * (i % V) more regions still; --slow-from K doubles the sampling and aggregation intervals
  * from snapshot K on; --config PID writes the kdamond's configuration first (vaddr, target
  * t monitoring pid PID + t).
+ *
+ * --footprints writes a FOOTPRINT after each snapshot's stats: the system's total 8 GiB, free
+ * 7 GiB - i * 16 MiB (available the same), huge (i % 4) * 2 MiB; target t (pid PID + t, or
+ * 1000 + t without --config) vsz 100 + t MiB and rss 10 + i % V + t MiB.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,12 +51,13 @@ int main(int argc, char **argv)
 		{ "vary", required_argument, NULL, 'v' },
 		{ "slow-from", required_argument, NULL, 'w' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "footprints", no_argument, NULL, 'p' },
 		{ 0 },
 	};
 	uint64_t nsnap = 10, nreg = 100, i, j, t, ntgt = 1, vary = 1, slow_from = UINT64_MAX, nmax;
 	long long pid = -1;
 	const char *format = "damonc";
-	bool compress = true, end = true;
+	bool compress = true, end = true, footprints = false;
 	struct damonctl_rec_writer *w;
 	struct damonctl_rec_region *regs;
 	uint32_t *prev;
@@ -88,10 +93,13 @@ int main(int argc, char **argv)
 		case 'c':
 			pid = strtoll(optarg, NULL, 0);
 			break;
+		case 'p':
+			footprints = true;
+			break;
 		default:
 			fprintf(stderr, "usage: gen-record [--snapshots N] [--regions R] "
 				"[--format damonc|damo-json|damo-zlib] [--no-compress] [--no-end] "
-				"[--targets T] [--vary V] [--slow-from K] [--config PID]\n");
+				"[--targets T] [--vary V] [--slow-from K] [--config PID] [--footprints]\n");
 			return 2;
 		}
 	}
@@ -169,6 +177,21 @@ int main(int argc, char **argv)
 		st.v[DAMONCTL_REC_SZ_APPLIED] = (i + 1) * 4096;
 		if (!r)
 			r = damonctl_rec_write_stats(w, &st);
+		if (!r && footprints) {
+			char fp[128 + 96 * 1000];
+			uint64_t free_ = ((uint64_t)7 << 30) - i * ((uint64_t)16 << 20);
+			int n = snprintf(fp, sizeof(fp), "{\"system\":{\"total\":%llu,\"free\":%" PRIu64
+					 ",\"available\":%" PRIu64 ",\"huge\":%" PRIu64 "},\"targets\":[",
+					 8ull << 30, free_, free_, (uint64_t)(i % 4) * (2u << 20));
+
+			for (t = 0; t < ntgt; t++)
+				n += snprintf(fp + n, sizeof(fp) - (size_t)n, "%s{\"target\":%" PRIu64
+					      ",\"pid\":%lld,\"vsz\":%" PRIu64 ",\"rss\":%" PRIu64 "}",
+					      t ? "," : "", t, (pid >= 0 ? pid : 1000) + (long long)t,
+					      (uint64_t)((100 + t) * RSZ), (uint64_t)((10 + i % vary + t) * RSZ));
+			snprintf(fp + n, sizeof(fp) - (size_t)n, "]}");
+			r = damonctl_rec_write_footprint(w, s.end_ns, fp);
+		}
 	}
 	if (!r)
 		r = damonctl_rec_writer_finish(w, end ? DAMONCTL_REC_END_COUNT : -1);

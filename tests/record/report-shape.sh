@@ -22,6 +22,7 @@ S=20 R=10 T=2 V=5 K=10 P=4242
 py_pick() {
 	python3 -c 'import json,sys; d=json.load(sys.stdin); print([(s["snapshots"], s["min"], s["max"], s["percentiles"]) for s in d["series"]])'
 }
+py_get() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 # compare JSON document $1 with what python expression $2 computes from S R T V K P (both
 # parsed: numbers compare as numbers)
 expect() { # WHAT JSON_FILE PYTHON_CHECK
@@ -145,6 +146,47 @@ b=$("$damonc" --json report nr-regions -i "$work/sub" | py_pick)
 "$damonc" record -i - --target 0 -o - <"$work/rec" | "$damonc" report info -i - |
 	grep -qF "$S snapshots in 1 series" || bad "record -i - --target 0 -o - | report info -i -"
 
+# footprints: the system's used memory and huge pages, each target's vsz and rss (gen-record
+# --footprints gives the figures; nearest-rank percentiles computed here)
+"$gen" --snapshots $S --targets $T --vary $V --config $P --footprints >"$work/fp"
+"$damonc" --json report footprints -i "$work/fp" --series >"$work/fp.json"
+expect "report footprints" "$work/fp.json" '
+MiB = 1 << 20
+used = [(1 << 30) + i * 16 * MiB for i in range(S)]
+huge = [(i % 4) * 2 * MiB for i in range(S)]
+want = {("used", None): used, ("huge", None): huge,
+        ("huge_bp", None): [h * 10000 // u for h, u in zip(huge, used)]}
+for t in range(T):
+    want[("vsz", t)] = [(100 + t) * MiB] * S
+    want[("rss", t)] = [(10 + i % V + t) * MiB for i in range(S)]
+check("samples", (d["samples"], d["first_us"], d["last_us"]), (S, 100000, (S - 1) * 1000000 + 100000))
+check("metrics", sorted((m["metric"], m["target"] if m["target"] is not None else -1) for m in d["metrics"]),
+      sorted((k[0], k[1] if k[1] is not None else -1) for k in want))
+for m in d["metrics"]:
+    v = want[(m["metric"], m["target"])]
+    check(m["metric"] + str(m["target"]), (m["samples"], m["min"], m["max"], m["pid"]),
+          (S, min(v), max(v), None if m["target"] is None else P + m["target"]))
+    check(m["metric"] + str(m["target"]) + " percentiles",
+          [(p["percentile"], p["value"]) for p in m["percentiles"]],
+          [(p, pct(v, p)) for p in (0, 25, 50, 75, 90, 99, 100)])
+check("rows", [(r["time_us"], r["used"], [(x["target"], x["rss"]) for x in r["targets"]]) for r in d["footprints_series"]],
+      [(i * 1000000 + 100000, used[i], [(t, (10 + i % V + t) * MiB) for t in range(T)]) for i in range(S)])
+'
+"$damonc" --json report footprints -i "$work/fp" --target 1 --time-range 5s,9s >"$work/fp1.json"
+expect "report footprints --target 1 --time-range 5s,9s" "$work/fp1.json" '
+check("samples", d["samples"], 4)
+check("targets", sorted({m["target"] for m in d["metrics"] if m["target"] is not None}), [1])
+check("rss", [m["max"] for m in d["metrics"] if m["metric"] == "rss"], [max((10 + i % V + 1) << 20 for i in range(5, 9))])
+'
+text=$("$damonc" report footprints -i "$work/fp" --percentiles 50)
+grep -qE "^target 1 \(pid $((P + 1))\) rss +$((10 + 2 + 1)) MiB$" <<<"$text" ||
+	bad "report footprints' text: $text"
+# a subset keeps the footprints of its time range; --no-footprints drops them
+"$damonc" record -i "$work/fp" --time-range 5s,9s -o "$work/fp-sub"
+[ "$("$damonc" --json report footprints -i "$work/fp-sub" | py_get samples)" = 4 ] ||
+	bad "the subset does not hold the 4 footprints of its time range"
+"$damonc" record -i "$work/fp" --no-footprints -o "$work/fp-none"
+
 # damo's formats (no configuration: pid and operations unknown), stdin, a cut record
 for fmt in damo-json damo-zlib; do
 	"$gen" --snapshots $S --regions $R --targets $T --vary $V --format $fmt >"$work/$fmt"
@@ -193,6 +235,9 @@ case_ 2 "--format damo-json converts a whole record" record -i "$work/rec" --tar
 case_ 2 "--address-range '5-1'" record -i "$work/rec" --address-range 5-1 -o "$work/x"
 [ ! -e "$work/x" ] || bad "a refused record -i wrote its output"
 "$damonc" report info -i "$work/rec" | grep -qF "$((S * T)) snapshots" || bad "-o = -i harmed the record"
+case_ 1 "no footprint in $work/fp-none" report footprints -i "$work/fp-none"
+case_ 2 "--percentiles 'x'" report footprints -i "$work/fp" --percentiles x
+case_ 2 "report footprints: unexpected argument 'rss'" report footprints -i "$work/fp" rss
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x

@@ -84,6 +84,8 @@ static int make_record(bool compress, bool end, size_t *len)
 		assert_int_equal(damonctl_rec_write_snapshot(w, &s), 0);
 		if (i == 1)
 			assert_int_equal(damonctl_rec_write_stats(w, &st), 0);
+		if (i == 2)
+			assert_int_equal(damonctl_rec_write_footprint(w, 99, "{\"system\":{}}"), 0);
 	}
 	*len = (size_t)damonctl_rec_writer_bytes(w);
 	assert_int_equal(damonctl_rec_writer_finish(w, end ? DAMONCTL_REC_END_SIGNAL : -1), 0);
@@ -146,6 +148,11 @@ static unsigned int read_all(int fd, struct damonctl_rec_status *st, int *end_re
 			assert_int_equal(it.stats.has, 0x5);
 			assert_true(it.stats.v[0] == 7 && it.stats.v[2] == 9);
 			assert_string_equal(it.stats.action, "pageout");
+			break;
+		case DAMONCTL_REC_FOOTPRINT:
+			assert_int_equal(n, 3);
+			assert_true(it.time_ns == 99);
+			assert_string_equal(it.json, "{\"system\":{}}");
 			break;
 		case DAMONCTL_REC_END:
 			*end_reason = (int)it.end.reason;

@@ -2,6 +2,7 @@
 /* What libdamonctl reads of a process from procfs (a temporary sysroot's proc/). */
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -62,10 +63,39 @@ static void test_init_regions(void **state)
 	tmpdir_remove(dir);
 }
 
+/* statm's first two fields, in pages, as bytes; a zombie's zeros and a missing process are
+ * -ESRCH, text that is no statm -EBADMSG */
+static void test_statm(void **state)
+{
+	char *dir = tmpdir_new(), path[4096];
+	struct damonctl_ctx *ctx;
+	uint64_t vsz = 1, rss = 1, page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/proc/5/statm", dir);
+	write_file(path, "5229 1286 1030 1 0 224 0\n");
+	snprintf(path, sizeof(path), "%s/proc/6/statm", dir);
+	write_file(path, "0 0 0 0 0 0 0\n");
+	snprintf(path, sizeof(path), "%s/proc/7/statm", dir);
+	write_file(path, "garbage\n");
+	assert_int_equal(damonctl_new(&ctx), 0);
+	assert_int_equal(damonctl_set_sysroot(ctx, dir), 0);
+	assert_int_equal(damonctl_proc_statm(ctx, 5, &vsz, &rss), 0);
+	assert_true(vsz == 5229 * page && rss == 1286 * page);
+	assert_int_equal(damonctl_proc_statm(ctx, 6, &vsz, &rss), -ESRCH);
+	assert_int_equal(damonctl_proc_statm(ctx, 7, &vsz, &rss), -EBADMSG);
+	assert_int_equal(damonctl_proc_statm(ctx, 8, &vsz, &rss), -ESRCH);
+	assert_int_equal(damonctl_proc_statm(ctx, 0, &vsz, &rss), -ESRCH);
+	assert_true(vsz == 5229 * page && rss == 1286 * page);	/* untouched on failure */
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_regions),
+		cmocka_unit_test(test_statm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

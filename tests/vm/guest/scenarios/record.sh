@@ -5,7 +5,8 @@
 # 1 MiB or more (its stack page is as hot) must lie in the hot buffer, no region of the cold
 # buffer may be hot, and the median working set (regions accessed at all in an aggregation)
 # must be about the hot buffer. A recording killed with SIGKILL must stay readable, and a
-# clean one must leave the kdamond's schemes as they were. Kernels before 6.2 have no
+# clean one must leave the kdamond's schemes as they were, and hold a memory footprint (the
+# target's RSS covers what hotcold wrote) with each snapshot. Kernels before 6.2 have no
 # tried_regions: record must say so (exit 3) when no trace event stands in.
 # shellcheck source=tests/vm/guest/lib.sh disable=SC1091 # lib.sh comes with branch vm
 . /vm/lib.sh
@@ -28,6 +29,8 @@ dc_cold_hot() { damonc --json=pretty report access -i /tmp/rec --address-range "
 	--access-rate 50%,; }
 # shellcheck disable=SC2317
 dc_wss() { damonc --json=pretty report wss -i /tmp/rec --time-range 4s,; }
+# shellcheck disable=SC2317
+dc_footprints() { damonc --json=pretty report footprints -i /tmp/rec --percentiles 0; }
 # shellcheck disable=SC2317
 dc_heatmap() { damonc report heatmap -i /tmp/rec --bins 40x10; }
 # shellcheck disable=SC2317
@@ -130,6 +133,14 @@ hot=$((he - hs))
 data "WSS_P50 $p50 HOT $hot"
 check "median working set $p50 is about the hot buffer ($hot)" \
 	test -n "$p50" -a "$p50" -ge $((hot / 2)) -a "$p50" -le $((hot * 3 / 2))
+
+expect_rc 0 "memory footprints of the record" dc_footprints
+samples=$(num samples)
+rss_min=$(sed -n '/"metric": "rss"/,/"min"/s/.*"min": \([0-9]*\).*/\1/p' /tmp/out | head -n1)
+data "FOOTPRINTS $samples RSS_MIN $rss_min"
+check "a footprint with each snapshot ($samples)" test "${samples:-0}" -ge 10
+check "hotcold's RSS (${rss_min:-?} at least) holds the 64 MiB it wrote" \
+	test "${rss_min:-0}" -ge 67108864
 
 expect_rc 0 "a text heatmap" dc_heatmap
 

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report footprints: the memory footprint a record kept beside its snapshots (damo's
+ * `report footprints`): each target's virtual size and RSS, the system's used memory and its
+ * huge pages, as percentiles over the record or one line per sample. Percentiles come from a
+ * fixed-size histogram per metric (quantile.h): memory does not grow with the record.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantile.h"
+#include "report_input.h"
+
+#define MAX_PCTS 32
+#define MAX_TARGETS 64
+
+static struct {
+	double pcts[MAX_PCTS];
+	unsigned int nr_pcts;
+	bool series;
+} fo;
+
+enum { O_PCTS = 300, O_SERIES };
+
+static const struct opt footprints_opts[] = {
+	RIN_OPTS,
+	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles (default "
+	  "0,25,50,75,90,99,100)" },
+	{ "series", O_SERIES, OV_NONE, NULL, "every sample, in time order" },
+	{ 0 },
+};
+
+static int footprints_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = rin_parse(cli, key, arg), n;
+
+	if (r >= 0)
+		return r;
+	switch (key) {
+	case O_PCTS:
+		n = qhist_parse_list(arg, fo.pcts, MAX_PCTS);
+		if (n < 0)
+			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
+					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
+		fo.nr_pcts = (unsigned int)n;
+		return 0;
+	case O_SERIES:
+		fo.series = true;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* One metric over the record: a target's vsz or rss, or the system's used, huge, huge_bp. */
+struct metric {
+	const char *name;
+	int target;			/* -1: the system's */
+	int pid;
+	bool bp;			/* basis points, not bytes */
+	struct qhist h;
+};
+
+struct footprints {
+	uint64_t n, first_ns, last_ns;
+	struct metric *m[3 + 2 * MAX_TARGETS];
+	unsigned int nr;
+	json_object *rows;		/* --series --json */
+	bool header;
+};
+
+static struct metric *metric_of(struct footprints *f, const char *name, int target, int pid,
+				bool bp)
+{
+	struct metric *m;
+	unsigned int i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->m[i]->target == target && !strcmp(f->m[i]->name, name))
+			return f->m[i];
+	if (f->nr == sizeof(f->m) / sizeof(f->m[0]) || !(m = malloc(sizeof(*m))))
+		return NULL;
+	m->name = name;
+	m->target = target;
+	m->pid = pid;
+	m->bp = bp;
+	qhist_reset(&m->h);
+	f->m[f->nr++] = m;
+	return m;
+}
+
+static uint64_t get_u64(json_object *o, const char *key, bool *ok)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int)) {
+		*ok = false;
+		return 0;
+	}
+	return json_object_get_uint64(v);
+}
+
+static int add(struct footprints *f, const char *name, int target, int pid, bool bp,
+	       uint64_t v)
+{
+	struct metric *m = metric_of(f, name, target, pid, bp);
+
+	if (!m)
+		return -ENOMEM;
+	qhist_add(&m->h, v);
+	return 0;
+}
+
+static const char *size_or_bp(const struct metric *m, uint64_t v, char *buf, size_t size)
+{
+	if (m->bp) {
+		snprintf(buf, size, "%" PRIu64 " bp", v);
+		return buf;
+	}
+	return fmt_size(v, buf, size);
+}
+
+/* One FOOTPRINT item: its figures into the histograms, and a --series line. */
+static int take(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it)
+{
+	json_object *doc = json_tokener_parse(it->json), *sys, *tgts, *row = NULL, *rt = NULL;
+	uint64_t used = 0, huge = 0, bp = 0;
+	bool ok = true, have_sys;
+	size_t i, n;
+	int r = 0;
+
+	if (!doc)
+		return 0;	/* a damaged footprint is no figure; the rest of the record is */
+	have_sys = json_object_object_get_ex(doc, "system", &sys) &&
+		   json_object_is_type(sys, json_type_object);
+	if (have_sys) {
+		uint64_t total = get_u64(sys, "total", &ok), free_ = get_u64(sys, "free", &ok);
+
+		huge = get_u64(sys, "huge", &ok);
+		used = total > free_ ? total - free_ : 0;
+		bp = damonctl_hugepage_bp(huge, used);
+		have_sys = ok;
+	}
+	if (!f->n)
+		f->first_ns = it->time_ns;
+	f->last_ns = it->time_ns;
+	f->n++;
+	if (have_sys && (add(f, "used", -1, 0, false, used) || add(f, "huge", -1, 0, false, huge) ||
+			 add(f, "huge_bp", -1, 0, true, bp)))
+		r = -ENOMEM;
+	if (fo.series && f->rows) {
+		row = json_object_new_object();
+		json_object_object_add(row, "time_us", json_object_new_uint64(
+			it->time_ns > rin_base_ns(in) ? (it->time_ns - rin_base_ns(in)) / 1000 : 0));
+		json_object_object_add(row, "used", have_sys ? json_object_new_uint64(used) : NULL);
+		json_object_object_add(row, "huge", have_sys ? json_object_new_uint64(huge) : NULL);
+		rt = json_object_new_array();
+	} else if (fo.series) {
+		char a[32], b[32];
+
+		if (!f->header)
+			printf("%11s %10s %10s  %s\n", "time", "used", "huge", "targets (rss/vsz)");
+		f->header = true;
+		printf("%9.3f s %10s %10s ", rin_rel_s(in, it->time_ns),
+		       have_sys ? fmt_size(used, a, sizeof(a)) : "-",
+		       have_sys ? fmt_size(huge, b, sizeof(b)) : "-");
+	}
+	n = json_object_object_get_ex(doc, "targets", &tgts) &&
+	    json_object_is_type(tgts, json_type_array) ? json_object_array_length(tgts) : 0;
+	for (i = 0; !r && i < n; i++) {
+		json_object *t = json_object_array_get_idx(tgts, i);
+		uint64_t target, pid, vsz, rss;
+
+		ok = true;
+		target = get_u64(t, "target", &ok);
+		pid = get_u64(t, "pid", &ok);
+		vsz = get_u64(t, "vsz", &ok);
+		rss = get_u64(t, "rss", &ok);
+		if (!ok || target >= MAX_TARGETS ||
+		    (rin_o.target >= 0 && target != (uint64_t)rin_o.target))
+			continue;
+		if (add(f, "vsz", (int)target, (int)pid, false, vsz) ||
+		    add(f, "rss", (int)target, (int)pid, false, rss))
+			r = -ENOMEM;
+		if (rt) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "target", json_object_new_int((int)target));
+			json_object_object_add(o, "pid", json_object_new_int((int)pid));
+			json_object_object_add(o, "vsz", json_object_new_uint64(vsz));
+			json_object_object_add(o, "rss", json_object_new_uint64(rss));
+			json_object_array_add(rt, o);
+		} else if (fo.series) {
+			char a[32], b[32];
+
+			printf(" %d: %s/%s", (int)target, fmt_size(rss, a, sizeof(a)),
+			       fmt_size(vsz, b, sizeof(b)));
+		}
+	}
+	if (row) {
+		json_object_object_add(row, "targets", rt);
+		json_object_array_add(f->rows, row);
+	} else if (fo.series) {
+		putchar('\n');
+	}
+	json_object_put(doc);
+	return r;
+}
+
+static const char *metric_label(const struct metric *m, char *buf, size_t size)
+{
+	static const struct { const char *name, *label; } sys[] = {
+		{ "used", "system used" }, { "huge", "system huge pages" },
+		{ "huge_bp", "system huge/used" },
+	};
+	unsigned int i;
+
+	if (m->target >= 0) {
+		snprintf(buf, size, "target %d (pid %d) %s", m->target, m->pid, m->name);
+		return buf;
+	}
+	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+		if (!strcmp(m->name, sys[i].name))
+			return sys[i].label;
+	return m->name;
+}
+
+static void print_text(const struct footprints *f, const struct rin *in)
+{
+	char label[64], v[32], p[16];
+	unsigned int i, j;
+
+	printf("footprints: %" PRIu64 " sample%s, %.3f s to %.3f s\n", f->n, f->n == 1 ? "" : "s",
+	       rin_rel_s(in, f->first_ns), rin_rel_s(in, f->last_ns));
+	printf("%-32s", "what");
+	for (j = 0; j < fo.nr_pcts; j++) {
+		snprintf(p, sizeof(p), "p%g", fo.pcts[j]);
+		printf(" %10s", p);
+	}
+	putchar('\n');
+	for (i = 0; i < f->nr; i++) {
+		const struct metric *m = f->m[i];
+
+		printf("%-32s", metric_label(m, label, sizeof(label)));
+		for (j = 0; j < fo.nr_pcts; j++)
+			printf(" %10s", size_or_bp(m, qhist_percentile(&m->h, fo.pcts[j]), v,
+						   sizeof(v)));
+		putchar('\n');
+	}
+}
+
+static json_object *metric_json(const struct metric *m)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned int i;
+
+	json_object_object_add(o, "metric", json_object_new_string(m->name));
+	json_object_object_add(o, "unit", json_object_new_string(m->bp ? "bp" : "bytes"));
+	json_object_object_add(o, "target", m->target >= 0 ? json_object_new_int(m->target) : NULL);
+	json_object_object_add(o, "pid", m->target >= 0 ? json_object_new_int(m->pid) : NULL);
+	json_object_object_add(o, "samples", json_object_new_uint64(m->h.n));
+	json_object_object_add(o, "min", json_object_new_uint64(m->h.min));
+	json_object_object_add(o, "max", json_object_new_uint64(m->h.max));
+	json_object_object_add(o, "mean", json_object_new_double(m->h.sum / (double)m->h.n));
+	for (i = 0; i < fo.nr_pcts; i++) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "percentile", json_object_new_double(fo.pcts[i]));
+		json_object_object_add(p, "value", json_object_new_uint64(
+			qhist_percentile(&m->h, fo.pcts[i])));
+		json_object_array_add(arr, p);
+	}
+	json_object_object_add(o, "percentiles", arr);
+	return o;
+}
+
+static int footprints_run(struct cli *cli, int argc, char **argv)
+{
+	struct footprints f = { 0 };
+	struct damonctl_rec_item it;
+	struct rin *in = NULL;
+	unsigned int i;
+	int r, e;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (!fo.nr_pcts)
+		fo.nr_pcts = qhist_default_list(fo.pcts);
+	e = rin_open(cli, false, 0, &in);
+	if (e)
+		return e;
+	rin_all_series(in);
+	if (cli->json && fo.series)
+		f.rows = json_object_new_array();
+	while ((r = rin_next(in, &it)) == 1) {
+		if (it.type != DAMONCTL_REC_FOOTPRINT)
+			continue;
+		if (take(&f, in, &it)) {
+			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+			goto out;
+		}
+	}
+	if (r < 0) {
+		e = -r;
+		goto out;
+	}
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+
+		for (i = 0; i < f.nr; i++)
+			json_object_array_add(arr, metric_json(f.m[i]));
+		json_object_object_add(doc, "input", rin_input_json(in));
+		json_object_object_add(doc, "samples", json_object_new_uint64(f.n));
+		json_object_object_add(doc, "first_us", f.n ? json_object_new_uint64(
+			(f.first_ns - rin_base_ns(in)) / 1000) : NULL);
+		json_object_object_add(doc, "last_us", f.n ? json_object_new_uint64(
+			(f.last_ns - rin_base_ns(in)) / 1000) : NULL);
+		json_object_object_add(doc, "metrics", arr);
+		if (f.rows)
+			json_object_object_add(doc, "footprints_series", f.rows);
+		f.rows = NULL;
+		e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	if (!f.n) {
+		e = (usage_error(cli, "no footprint in %s%s (recorded with --no-footprints, by "
+				 "damo, or before damonc 0.2?)", rin_input_name(in),
+				 rin_o.have_time ? " in the time range" : ""), EXIT_FAIL);
+		goto out;
+	}
+	if (!fo.series)
+		print_text(&f, in);
+out:
+	json_object_put(f.rows);
+	for (i = 0; i < f.nr; i++)
+		free(f.m[i]);
+	r = rin_close(in);
+	return e ? e : r;
+}
+
+const struct cmd cmd_report_footprints = {
+	.name = "footprints",
+	.summary = "memory footprints over a record: each target's size and RSS, the system's "
+		   "used memory and huge pages",
+	.usage = "[-i FILE|-] [--percentiles LIST] [--series] [--target N]\n"
+		 "       [--time-range START,END] [--json]",
+	.opts = footprints_opts,
+	.parse = footprints_parse,
+	.run = footprints_run,
+};
