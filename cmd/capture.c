@@ -77,6 +77,9 @@ struct capture {
 	uint64_t last_kept_ns[64];	/* per target: snapshots are kept one per interval */
 	uint64_t next_stats_ns;
 	int child_status;		/* the launched target's, once reaped; -1 before */
+	/* keeping up with the interval (capture_pace) */
+	uint64_t nr_missed;		/* snapshots due that were not taken */
+	uint64_t work_ns, max_late_ns;	/* time spent taking snapshots; worst lateness */
 };
 
 uint64_t capture_now_ns(void)
@@ -112,6 +115,20 @@ const char *capture_method_name(const struct capture *c)
 unsigned int capture_kdamond(const struct capture *c)
 {
 	return c->kdamond;
+}
+
+void capture_pace(const struct capture *c, struct capture_pace *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->interval_us = c->o.interval_us;
+	if (c->trace && c->aggr_us > p->interval_us)
+		p->interval_us = c->aggr_us;
+	p->taken = c->nr_ticks;
+	p->missed = c->nr_missed;
+	p->max_late_us = c->max_late_ns / 1000;
+	p->trace = c->trace != NULL;
+	if (!c->trace && c->nr_ticks)
+		p->mean_work_us = c->work_ns / 1000 / c->nr_ticks;
 }
 
 int capture_child_status(const struct capture *c)
@@ -751,9 +768,19 @@ static bool wait_tick(struct capture *c)
 			nanosleep(&ts, NULL);
 		}
 	}
-	c->next_tick_ns += c->o.interval_us * 1000;
-	if (c->next_tick_ns < mono_ns())	/* fell behind: do not burst to catch up */
-		c->next_tick_ns = mono_ns() + c->o.interval_us * 1000;
+	{
+		uint64_t now = mono_ns(), iv = c->o.interval_us * 1000;
+
+		if (now - c->next_tick_ns > c->max_late_ns)
+			c->max_late_ns = now - c->next_tick_ns;
+		c->next_tick_ns += iv;
+		/* fell behind: the snapshots due meanwhile are missed (counted, not taken in a
+		 * burst to catch up) */
+		if (c->next_tick_ns < now) {
+			c->nr_missed += (now - c->next_tick_ns) / iv + 1;
+			c->next_tick_ns = now + iv;
+		}
+	}
 	return true;
 }
 
@@ -792,6 +819,18 @@ static int trace_next_item(struct capture *c, struct damonctl_rec_item *item)
 		    (c->last_kept_ns[snap.target] &&
 		     snap.end_ns - c->last_kept_ns[snap.target] + 500000 < c->o.interval_us * 1000))
 			continue;
+		if (c->last_kept_ns[snap.target]) {
+			/* the events come once per aggregation: a gap of more than one and a
+			 * half of the intervals they can come at is missed snapshots */
+			uint64_t iv = (c->o.interval_us > c->aggr_us ? c->o.interval_us :
+				       c->aggr_us) * 1000;
+			uint64_t gap = snap.end_ns - c->last_kept_ns[snap.target];
+
+			if (gap > iv + iv / 2)
+				c->nr_missed += (gap + iv / 2) / iv - 1;
+			if (gap > iv && gap - iv > c->max_late_ns)
+				c->max_late_ns = gap - iv;
+		}
 		c->last_kept_ns[snap.target] = snap.end_ns;
 		c->nr_pending = c->next_pending = 0;
 		memset(&c->pending[0], 0, sizeof(c->pending[0]));
@@ -823,9 +862,13 @@ int capture_next(struct capture *c, struct damonctl_rec_item *item)
 	while (c->next_pending >= c->nr_pending) {
 		int r;
 
+		uint64_t t;
+
 		if (c->ended || !wait_tick(c))
 			return 0;
+		t = mono_ns();
 		r = tick(c);
+		c->work_ns += mono_ns() - t;
 		if (r)
 			return -r;
 		if (c->ended)

@@ -55,6 +55,15 @@ void capture_request_end(struct capture *c, enum damonctl_rec_end_reason why);
 /* "tried-regions", with the kdamond index: for INFO and messages. */
 const char *capture_method_name(const struct capture *c);
 unsigned int capture_kdamond(const struct capture *c);
+/* How well the capture kept up with its interval. */
+struct capture_pace {
+	uint64_t interval_us;		/* the interval snapshots were due at */
+	uint64_t taken, missed;		/* snapshots (ticks) taken, and due but not taken */
+	uint64_t mean_work_us;		/* tried-regions: the time one tick takes */
+	uint64_t max_late_us;		/* the worst lateness of a snapshot */
+	bool trace;			/* events came from the trace (no work time) */
+};
+void capture_pace(const struct capture *c, struct capture_pace *p);
 /* The launched target's wait status once it was reaped, or -1. */
 int capture_child_status(const struct capture *c);
 /* Undo what capture_start installed; returns an exit code. Frees @c. */

@@ -350,6 +350,41 @@ static void show_progress(uint64_t t0, uint64_t nr, uint64_t bytes)
 	fflush(stderr);
 }
 
+/* A record that could not keep its interval says so, and why (stderr). */
+static void warn_pace(const struct capture_pace *p)
+{
+	char iv[32], late[32];
+
+	if (!p->missed)
+		return;
+	fmt_time(p->interval_us, iv, sizeof(iv));
+	fmt_time(p->max_late_us, late, sizeof(late));
+	fprintf(stderr, "damonc: record: warning: missed %" PRIu64 " of %" PRIu64 " snapshots due "
+		"every %s: ", p->missed, p->missed + p->taken, iv);
+	if (p->trace)
+		fprintf(stderr, "the trace's events came up to %s late (the kdamond was held up, "
+			"or events were lost)\n", late);
+	else if (p->mean_work_us * 10 >= p->interval_us * 8)
+		fprintf(stderr, "taking one takes %.1f ms, about the interval or more: ask for a "
+			"longer --interval (or fewer regions)\n", (double)p->mean_work_us / 1000);
+	else
+		fprintf(stderr, "damonc ran up to %s late although taking one takes %.1f ms (a "
+			"busy machine left it no CPU)\n", late, (double)p->mean_work_us / 1000);
+}
+
+static json_object *pace_json(const struct capture_pace *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "interval_us", json_object_new_uint64(p->interval_us));
+	json_object_object_add(o, "taken", json_object_new_uint64(p->taken));
+	json_object_object_add(o, "missed", json_object_new_uint64(p->missed));
+	json_object_object_add(o, "mean_work_us", p->trace ? NULL :
+			       json_object_new_uint64(p->mean_work_us));
+	json_object_object_add(o, "max_late_us", json_object_new_uint64(p->max_late_us));
+	return o;
+}
+
 /* The launched command, still running when the recording ended (a signal, --duration,
  * --count): asked to end with SIGTERM and waited for (SIGKILL on another signal to us). */
 static void end_command(int pid)
@@ -430,7 +465,9 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	if (w) {
 		uint64_t bytes = damonctl_rec_writer_bytes(w);
 		enum damonctl_rec_end_reason why = capture_end_reason(c);
+		struct capture_pace pace;
 
+		capture_pace(c, &pace);
 		r = damonctl_rec_writer_finish(w, r == -EPIPE ? -1 : (int)why);
 		if (r && r != -EPIPE && !e)
 			e = write_error(cli, r);
@@ -442,7 +479,8 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 				damonctl_rec_end_reason_name(why),
 				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0,
 				cmd_note);
-		else {
+		warn_pace(&pace);
+		if (cli->json && fd != STDOUT_FILENO) {
 			json_object *doc = json_doc_new();
 
 			json_object_object_add(doc, "output", json_object_new_string(ro.output));
@@ -454,6 +492,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 				damonctl_rec_end_reason_name(why)));
 			json_object_object_add(doc, "cpu_ns_per_snapshot", json_object_new_uint64(
 				nr ? (capture_cpu_ns() - cpu0) / nr : 0));
+			json_object_object_add(doc, "pace", pace_json(&pace));
 			if (h)
 				json_object_object_add(doc, "started_kdamond",
 						       json_object_new_boolean(true));
