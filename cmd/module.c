@@ -38,6 +38,8 @@ static int module_parse(struct cli *cli, int key, const char *arg)
 }
 
 #define MAX_KDAMONDS 64
+/* how long enable and disable wait for the module to start or stop its kdamond */
+#define MODULE_SETTLE_MS 3000
 
 /* The sysfs interface's running kdamonds: their indexes and pids (none without the
  * interface). */
@@ -237,7 +239,7 @@ static void on_write(void *data, const char *module, const char *param, const ch
 }
 
 /* Enabling while DAMON is held: another module enabled or a sysfs kdamond running. */
-static int check_exclusive(struct cli *cli, const char *name)
+static int check_exclusive(struct cli *cli, const char *name, bool *held)
 {
 	unsigned int idx[MAX_KDAMONDS], nr, i;
 	int pids[MAX_KDAMONDS];
@@ -251,6 +253,7 @@ static int check_exclusive(struct cli *cli, const char *name)
 		       ": stop it first, or use --force to try anyway");
 		if (!mo.force)
 			return EXIT_BUSY;
+		*held = true;
 	}
 	for (i = 0; (other = damonctl_module_name(i)); i++) {
 		struct damonctl_module_params *mp;
@@ -267,16 +270,42 @@ static int check_exclusive(struct cli *cli, const char *name)
 		       ": disable it first, or use --force to try anyway");
 		if (!mo.force)
 			return EXIT_BUSY;
+		*held = true;
 	}
 	return 0;
 }
 
+/* After enable or disable: did the module do it? An exit code, and its kdamond's pid. */
+static int settle(struct cli *cli, const char *name, bool enable, bool held, int *pid)
+{
+	int r = damonctl_module_settle(cli->ctx, name, enable, MODULE_SETTLE_MS, pid);
+
+	if (r == -ECANCELED) {
+		warnx_("%s: the kernel turned %s back %s%s", cli->cmd_name, name,
+		       enable ? "off: it could not start DAMON" : "on",
+		       enable ? (held ? " while something else holds it (above)" :
+				 " (a bad parameter? see the kernel log)") : "");
+		return enable && held ? EXIT_BUSY : EXIT_FAIL;
+	}
+	if (r == -ETIMEDOUT) {
+		warnx_("%s: %s reads %s, but its kdamond has not %s within %d s", cli->cmd_name,
+		       name, enable ? "enabled" : "disabled", enable ? "started" : "stopped",
+		       MODULE_SETTLE_MS / 1000);
+		return EXIT_FAIL;
+	}
+	if (r)
+		return lib_error(cli, r, "reading back %s's state", name);
+	return EXIT_OK;
+}
+
+/* @enable: 1 or 0 when the writes enable or disable the module (its state is confirmed and
+ * reported), -1 otherwise; @held: something held DAMON when enabling (--force). */
 static int do_writes(struct cli *cli, const char *name, const char *const *names,
-		     const char *const *values, size_t n)
+		     const char *const *values, size_t n, int enable, bool held)
 {
 	struct writes w = { cli, NULL };
 	json_object *doc = NULL;
-	int r;
+	int r, pid = -1;
 
 	if (cli->json) {
 		doc = json_doc_new();
@@ -289,11 +318,23 @@ static int do_writes(struct cli *cli, const char *name, const char *const *names
 		json_object_put(w.arr);
 		return lib_error(cli, r, "writing the parameters of %s", name);
 	}
+	if (enable >= 0 && !mo.dry_run) {
+		r = settle(cli, name, enable, held, &pid);
+		if (r) {
+			json_object_put(doc);
+			json_object_put(w.arr);
+			return r;
+		}
+		if (!doc && enable && pid > 0)
+			printf("%s runs: its kdamond's pid is %d\n", name, pid);
+	}
 	if (!doc)
 		return EXIT_OK;
 	json_object_object_add(doc, "module", json_object_new_string(name));
 	json_object_object_add(doc, "dry_run", json_object_new_boolean(mo.dry_run));
 	json_object_object_add(doc, "writes", w.arr);
+	if (enable >= 0)
+		json_object_object_add(doc, "kdamond_pid", pid > 0 ? json_object_new_int(pid) : NULL);
 	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -338,7 +379,7 @@ static int set_params(struct cli *cli, const char *name, const struct damonctl_m
 		names[i] = keys[i];
 		values[i] = vals[i];
 	}
-	return do_writes(cli, name, names, values, (size_t)argc);
+	return do_writes(cli, name, names, values, (size_t)argc, -1, false);
 }
 
 static int module_run(struct cli *cli, int argc, char **argv)
@@ -373,13 +414,13 @@ static int module_run(struct cli *cli, int argc, char **argv)
 	if (argc == 1) {
 		r = show_module(cli, name, mp);
 	} else if (!strcmp(argv[1], "enable") || !strcmp(argv[1], "disable")) {
-		bool enable = argv[1][0] == 'e';
+		bool enable = argv[1][0] == 'e', held = false;
 
 		if (argc > 2)
 			r = usage_error(cli, "unexpected argument '%s'",
 					safe_str(argv[2], b, sizeof(b)));
-		else if (!enable || !(r = check_exclusive(cli, name)))
-			r = do_writes(cli, name, on, enable ? yes : no, 1);
+		else if (!enable || !(r = check_exclusive(cli, name, &held)))
+			r = do_writes(cli, name, on, enable ? yes : no, 1, enable, held);
 	} else if (!strcmp(argv[1], "set")) {
 		r = set_params(cli, name, mp, argc - 2, argv + 2);
 	} else {

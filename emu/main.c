@@ -14,6 +14,7 @@
 #include "faults.h"
 #include "fs.h"
 #include "layout.h"
+#include "modules.h"
 #include "refresh.h"
 #include "state.h"
 #include "wlog.h"
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (fuse_set_signal_handlers(se) || fuse_daemonize(emu_opt.foreground) ||
-	    emu_refresh_start()) {
+	    emu_refresh_start() || emu_modules_start()) {
 		fprintf(stderr, "damon-emu: cannot start serving %s\n", emu_opt.mountpoint);
 		fuse_session_unmount(se);
 		fuse_session_destroy(se);
@@ -89,6 +90,7 @@ int main(int argc, char **argv)
 		r = 0;
 
 	emu_refresh_stop();
+	emu_modules_stop();
 	/* no request is in flight any more: stop the kdamonds, then drop the tree */
 	pthread_mutex_lock(&emu_sysfs_lock);
 	pthread_mutex_lock(&emu_tree_lock);

@@ -134,6 +134,9 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 	case EBUSY:
 		if (ends_with(path, "nr_kdamonds")) {
 			why = "nr_kdamonds cannot change while any kdamond runs";
+		} else if (ends_with(path, "/parameters/enabled")) {
+			why = "DAMON is in use: the module runs DAMON exclusively, and a kdamond of "
+			      "the sysfs interface or another module holds it";
 		} else if (start) {
 			const char *holder = exclusive_holder(ctx);
 

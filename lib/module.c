@@ -416,3 +416,56 @@ DAMONCTL_API int damonctl_module_write(struct damonctl_ctx *ctx, const char *mod
 		return write_param(ctx, module, "commit_inputs", "Y", flags, fn, data);
 	return 0;
 }
+
+/* "Y"/"N" of enabled: 1, 0, or -errno. */
+static int read_enabled(struct damonctl_ctx *ctx, const char *module)
+{
+	char path[PATH_MAX], buf[16];
+	int r = params_dir(ctx, module, "enabled", path, sizeof(path));
+
+	if (r)
+		return r;
+	r = dctl_read_at(AT_FDCWD, path, buf, sizeof(buf));
+	return r < 0 ? r : buf[0] == 'Y';
+}
+
+DAMONCTL_API int damonctl_module_settle(struct damonctl_ctx *ctx, const char *module,
+					bool enable, unsigned int timeout_ms, int *pid)
+{
+	char path[PATH_MAX], buf[32];
+	bool has_pid;
+	unsigned int waited = 0, same = 0;
+	int r;
+
+	r = params_dir(ctx, module, "kdamond_pid", path, sizeof(path));
+	if (r)
+		return r;
+	has_pid = access(path, F_OK) == 0;
+	*pid = -1;
+	for (;;) {
+		r = read_enabled(ctx, module);
+		if (r < 0)
+			return r;
+		if (r != enable)
+			return -ECANCELED;	/* the kernel's work turned it back */
+		if (has_pid) {
+			long long v;
+
+			if (dctl_read_at(AT_FDCWD, path, buf, sizeof(buf)) >= 0 &&
+			    sscanf(buf, "%lld", &v) == 1) {
+				if (enable && v > 0) {
+					*pid = (int)v;
+					return 0;
+				}
+				if (!enable && v <= 0)
+					return 0;
+			}
+		} else if (++same >= 10) {
+			return 0;	/* no pid to wait for: enabled held for 100 ms */
+		}
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		usleep(10000);
+		waited += 10;
+	}
+}

@@ -803,6 +803,14 @@ DAMONCTL_API int damonctl_module_write(struct damonctl_ctx *ctx, const char *mod
 				       const char *const *names, const char *const *values,
 				       size_t n, unsigned int flags, damonctl_module_write_fn fn,
 				       void *data);
+/* After enabled=Y (@enable) or N: wait, at most @timeout_ms, until the module did it. Linux
+ * 6.1 accepts the write and starts or stops DAMON later, in a work item, turning enabled back
+ * when that fails (DAMON held by a sysfs kdamond or another module, a bad parameter); later
+ * kernels refuse the write itself. 0: done, *pid its kdamond's pid (-1: off, or the module
+ * shows none); -ECANCELED: enabled reads the old value again, the kernel undid the write;
+ * -ETIMEDOUT: enabled reads as written, but its kdamond did not come (or go) in time. */
+DAMONCTL_API int damonctl_module_settle(struct damonctl_ctx *ctx, const char *module,
+					bool enable, unsigned int timeout_ms, int *pid);
 
 /*
  * Collapse a process's memory into huge pages from user space (process_madvise with

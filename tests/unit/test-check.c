@@ -330,6 +330,9 @@ static void sentences(void **state)
 	write_file(p, "N\n");
 	free(p);
 	assert_contains(say(ctx, -EBUSY), "already running, or an exclusive DAMON user");
+	/* section 7: a module's enabled gives EBUSY (6.12 and later) while DAMON is held */
+	dctl_set_error(ctx, -EBUSY, true, "/sys/module/damon_reclaim/parameters/enabled", "Y");
+	assert_contains(say(ctx, -EBUSY), "DAMON is in use: the module runs DAMON exclusively");
 
 	/* section 3: off after a self-stop is EPERM, off before any on is EINVAL */
 	dctl_set_error(ctx, -EPERM, true, "kdamonds/0/state", "off");
