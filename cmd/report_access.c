@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * damonc report access: the regions of one snapshot (the last in the time range, or the one
- * at --at), filtered by size, access rate and age, sorted by address or hotness.
+ * at --at), filtered by size, access rate and age, sorted by address, hotness or damo's
+ * temperature; as a table, one line per region from a --format template (damo's keywords),
+ * or the total size only.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +12,7 @@
 
 #include "report_input.h"
 
-enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE };
+enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
 
 static struct {
 	bool have_at;
@@ -20,24 +22,70 @@ static struct {
 	uint64_t sz_min, sz_max;
 	uint64_t rate_min_bp, rate_max_bp;
 	uint64_t age_min_us, age_max_us;
-} ao = { .sz_max = UINT64_MAX, .rate_max_bp = 10000, .age_max_us = UINT64_MAX };
+	double weights[3];		/* damo's temperature: size, access rate (%), age (us) */
+	bool raw, total_only;
+	const char *format;
+} ao = { .sz_max = UINT64_MAX, .rate_max_bp = 10000, .age_max_us = UINT64_MAX,
+	 .weights = { 0, 100, 100 } };
 
-enum { O_AT = 300, O_SORT, O_TOP, O_SIZE, O_RATE, O_AGE };
+enum { O_AT = 300, O_SORT, O_TOP, O_SIZE, O_RATE, O_AGE, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
 	{ "at", O_AT, OV_TIME, "TIME", "the snapshot that ended at or after TIME since the record "
 	  "began (default: the last one)" },
-	{ "sort", O_SORT, OV_STRING, "address|hot|cold|size|age", "the order of the regions "
-	  "(default: address)" },
+	{ "sort", O_SORT, OV_STRING, "address|hot|cold|size|age|temperature", "the order of the "
+	  "regions (default: address; temperature: damo's, hottest first)" },
+	{ "temperature-weights", O_WEIGHTS, OV_STRING, "SIZE,RATE,AGE", "damo's temperature: "
+	  "SIZE x bytes + RATE x access % + AGE x age in us, negative for unaccessed regions "
+	  "(default 0,100,100)" },
 	{ "top", O_TOP, OV_INT, "N", "only the first N regions after sorting" },
 	{ "size", O_SIZE, OV_RANGE, "MIN,MAX", "only regions of MIN to MAX bytes (e.g. 2MiB,)" },
 	{ "access-rate", O_RATE, OV_RANGE, "MIN,MAX", "only regions accessed in MIN to MAX of "
 	  "the samples (e.g. 50%,100%)" },
 	{ "age", O_AGE, OV_RANGE, "MIN,MAX", "only regions whose access rate has not changed for "
 	  "MIN to MAX (e.g. 10s,)" },
+	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
+	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
+	  "<temperature>" },
+	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
+	  "microseconds, decimal addresses" },
+	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown" },
 	{ 0 },
 };
+
+/* --format: damo's region keywords */
+static const char *const keywords[] = {
+	"<index>", "<start address>", "<end address>", "<size>", "<access rate>",
+	"<nr_accesses>", "<age>", "<temperature>",
+};
+#define NR_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
+
+/* The keyword @p starts with, or -1. */
+static int keyword_at(const char *p)
+{
+	for (unsigned int i = 0; i < NR_KEYWORDS; i++)
+		if (!strncmp(p, keywords[i], strlen(keywords[i])))
+			return (int)i;
+	return -1;
+}
+
+static int check_format(struct cli *cli, const char *t)
+{
+	for (const char *p = t; *p; p++) {
+		const char *close;
+
+		if (*p != '<' || keyword_at(p) >= 0)
+			continue;
+		close = strchr(p, '>');
+		if (close)
+			return usage_error(cli, "--format: unknown keyword '%.*s' (known: <index>, "
+					   "<start address>, <end address>, <size>, <access rate>, "
+					   "<nr_accesses>, <age>, <temperature>)",
+					   (int)(close - p + 1), p);
+	}
+	return 0;
+}
 
 /* "A,B" with either side empty; @parse fills one side. */
 static int split_range(struct cli *cli, const char *opt, const char *arg,
@@ -93,6 +141,28 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	case O_AGE:
 		return split_range(cli, "age", arg, damonctl_parse_time_us, &ao.age_min_us,
 				   &ao.age_max_us, "times such as 100ms or 10s");
+	case O_WEIGHTS: {
+		char *end;
+		const char *p = arg;
+
+		for (int i = 0; i < 3; i++) {
+			ao.weights[i] = strtod(p, &end);
+			if (end == p || *end != (i < 2 ? ',' : '\0') || ao.weights[i] < 0)
+				return usage_error(cli, "--temperature-weights '%s': expected three "
+						   "weights SIZE,RATE,AGE, 0 or more", arg);
+			p = end + 1;
+		}
+		return 0;
+	}
+	case O_RAW:
+		ao.raw = true;
+		return 0;
+	case O_TOTAL:
+		ao.total_only = true;
+		return 0;
+	case O_FORMAT:
+		ao.format = arg;
+		return check_format(cli, arg);
 	}
 	return EXIT_USAGE;
 }
@@ -102,7 +172,18 @@ struct row {
 	uint64_t start, end;
 	uint32_t nr_accesses, age;
 	uint64_t rate_bp, age_us;
+	double temperature;
 };
+
+/* damo's temperature of a region: weighted size, access rate (percent) and age (us), negated
+ * for a region not accessed at all, so that the coldest come last. */
+static double temperature(const struct row *r)
+{
+	double t = (double)(r->end - r->start) * ao.weights[0] +
+		   (double)r->rate_bp / 100 * ao.weights[1] + (double)r->age_us * ao.weights[2];
+
+	return r->rate_bp ? t : -t;
+}
 
 static uint64_t rate_bp(uint32_t nr, uint64_t sample_us, uint64_t aggr_us)
 {
@@ -140,6 +221,10 @@ static int cmp_rows(const void *a, const void *b)
 		if (x->age_us != y->age_us)
 			return x->age_us > y->age_us ? -1 : 1;
 		break;
+	case SORT_TEMPERATURE:
+		if (x->temperature != y->temperature)
+			return x->temperature > y->temperature ? -1 : 1;
+		break;
 	case SORT_ADDRESS:
 		break;
 	}
@@ -171,27 +256,107 @@ static int keep(struct kept *k, const struct damonctl_rec_snapshot *s)
 	return 0;
 }
 
+static const char *size_str(uint64_t v, char *buf, size_t size)
+{
+	if (!ao.raw)
+		return fmt_size(v, buf, size);
+	snprintf(buf, size, "%" PRIu64, v);
+	return buf;
+}
+
+static const char *time_str(uint64_t us, char *buf, size_t size)
+{
+	if (!ao.raw)
+		return fmt_time(us, buf, size);
+	snprintf(buf, size, "%" PRIu64, us);
+	return buf;
+}
+
+static const char *addr_str(uint64_t a, char *buf, size_t size)
+{
+	snprintf(buf, size, ao.raw ? "%" PRIu64 : "0x%016" PRIx64, a);
+	return buf;
+}
+
+/* One line of --format for row @i. */
+static void print_formatted(const struct row *r, size_t i)
+{
+	char v[48];
+
+	for (const char *p = ao.format; *p;) {
+		int kw = keyword_at(p);
+
+		if (kw < 0) {
+			putchar(*p++);
+			continue;
+		}
+		switch (kw) {
+		case 0:
+			printf("%zu", i);
+			break;
+		case 1:
+			fputs(addr_str(r->start, v, sizeof(v)), stdout);
+			break;
+		case 2:
+			fputs(addr_str(r->end, v, sizeof(v)), stdout);
+			break;
+		case 3:
+			fputs(size_str(r->end - r->start, v, sizeof(v)), stdout);
+			break;
+		case 4:
+			if (ao.raw)
+				printf("%" PRIu64, r->rate_bp);	/* basis points */
+			else
+				printf("%.2f%%", (double)r->rate_bp / 100);
+			break;
+		case 5:
+			printf("%" PRIu32, r->nr_accesses);
+			break;
+		case 6:
+			fputs(time_str(r->age_us, v, sizeof(v)), stdout);
+			break;
+		case 7:
+			printf("%.0f", r->temperature);
+			break;
+		}
+		p += strlen(keywords[kw]);
+	}
+	putchar('\n');
+}
+
 static void print_text(const struct rin *in, const struct kept *k, const struct row *rows,
 		       size_t n, uint64_t shown)
 {
 	char a[32], b[32], c[32], d[32];
 	size_t i;
 
+	if (ao.total_only) {
+		printf("%s\n", size_str(shown, a, sizeof(a)));
+		return;
+	}
+	if (ao.format) {
+		for (i = 0; i < n; i++)
+			print_formatted(&rows[i], i);
+		return;
+	}
 	printf("%s, snapshot at %.3f s (sample %s, aggr %s): %u regions, %s; %zu shown, %s\n",
 	       rin_series_name(in), rin_rel_s(in, k->s.end_ns),
 	       fmt_time(k->s.sample_us, a, sizeof(a)), fmt_time(k->s.aggr_us, b, sizeof(b)),
-	       k->s.nr_regions, fmt_size(k->s.total_bytes, c, sizeof(c)), n,
-	       fmt_size(shown, d, sizeof(d)));
+	       k->s.nr_regions, size_str(k->s.total_bytes, c, sizeof(c)), n,
+	       size_str(shown, d, sizeof(d)));
 	if (!n)
 		return;
 	printf("%-18s %-18s %11s %8s %12s %11s\n", "start", "end", "size", "access",
 	       "nr_accesses", "age");
-	for (i = 0; i < n; i++)
-		printf("0x%016" PRIx64 " 0x%016" PRIx64 " %11s %7.2f%% %12" PRIu32 " %11s\n",
-		       rows[i].start, rows[i].end, fmt_size(rows[i].end - rows[i].start, a,
-							     sizeof(a)),
+	for (i = 0; i < n; i++) {
+		char s1[32], s2[32];
+
+		printf("%-18s %-18s %11s %7.2f%% %12" PRIu32 " %11s\n",
+		       addr_str(rows[i].start, s1, sizeof(s1)), addr_str(rows[i].end, s2, sizeof(s2)),
+		       size_str(rows[i].end - rows[i].start, a, sizeof(a)),
 		       (double)rows[i].rate_bp / 100, rows[i].nr_accesses,
-		       fmt_time(rows[i].age_us, b, sizeof(b)));
+		       time_str(rows[i].age_us, b, sizeof(b)));
+	}
 }
 
 static int print_json(const struct rin *in, const struct kept *k, const struct row *rows,
@@ -229,6 +394,7 @@ static int print_json(const struct rin *in, const struct kept *k, const struct r
 		json_object_object_add(o, "access_rate_bp", json_object_new_uint64(rows[i].rate_bp));
 		json_object_object_add(o, "age_aggrs", json_object_new_uint64(rows[i].age));
 		json_object_object_add(o, "age_us", json_object_new_uint64(rows[i].age_us));
+		json_object_object_add(o, "temperature", json_object_new_double(rows[i].temperature));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(doc, "regions", arr);
@@ -282,12 +448,13 @@ static int access_run(struct cli *cli, int argc, char **argv)
 		const struct damonctl_rec_region *rg = &k.s.regions[i];
 		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
 				 rate_bp(rg->nr_accesses, k.s.sample_us, k.s.aggr_us),
-				 (uint64_t)rg->age * k.s.aggr_us };
+				 (uint64_t)rg->age * k.s.aggr_us, 0 };
 
 		if (w.end - w.start < ao.sz_min || w.end - w.start > ao.sz_max ||
 		    w.rate_bp < ao.rate_min_bp || w.rate_bp > ao.rate_max_bp ||
 		    w.age_us < ao.age_min_us || w.age_us > ao.age_max_us)
 			continue;
+		w.temperature = temperature(&w);
 		rows[n++] = w;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_rows);
@@ -309,8 +476,9 @@ out:
 const struct cmd cmd_report_access = {
 	.name = "access",
 	.summary = "the regions of a snapshot: address, size, access rate, age; hottest/coldest",
-	.usage = "[-i FILE|-] [--at TIME] [--sort address|hot|cold|size|age] [--top N]\n"
-		 "       [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX] [--json]",
+	.usage = "[-i FILE|-] [--at TIME] [--sort address|hot|cold|size|age|temperature]\n"
+		 "       [--top N] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
+		 "       [--format TEMPLATE | --total-size] [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,
 	.run = access_run,

@@ -187,6 +187,33 @@ grep -qE "^target 1 \(pid $((P + 1))\) rss +$((10 + 2 + 1)) MiB$" <<<"$text" ||
 	bad "the subset does not hold the 4 footprints of its time range"
 "$damonc" record -i "$work/fp" --no-footprints -o "$work/fp-none"
 
+# report access as damo's users know it: --sort temperature (its weights), --format with
+# damo's keywords, --raw-number, --total-size, all from the same rows as the JSON
+"$damonc" --json report access -i "$work/rec" --target 0 --sort temperature \
+	--temperature-weights 1,100,200 >"$work/temp.json"
+expect "report access --sort temperature" "$work/temp.json" '
+def temp(r):
+    t = r["size"] * 1 + r["access_rate_bp"] / 100 * 100 + r["age_us"] * 200
+    return t if r["access_rate_bp"] else -t
+rows = d["regions"]
+check("temperatures", [r["temperature"] for r in rows], [temp(r) for r in rows])
+check("order", [r["temperature"] for r in rows], sorted((temp(r) for r in rows), reverse=True))
+check("hot first", rows[0]["access_rate_bp"] > 0 and rows[-1]["access_rate_bp"] == 0, True)
+'
+fmt=$("$damonc" report access -i "$work/rec" --target 0 --sort temperature \
+	--temperature-weights 1,100,200 --raw-number \
+	--format '<index>: <start address>-<end address> <size> <access rate> <nr_accesses> <age> <temperature>')
+want=$(python3 -c 'import json,sys
+for i, r in enumerate(json.load(open(sys.argv[1]))["regions"]):
+    print("%d: %d-%d %d %d %d %d %.0f" % (i, r["start"], r["end"], r["size"], r["access_rate_bp"],
+          r["nr_accesses"], r["age_us"], r["temperature"]))' "$work/temp.json")
+[ "$fmt" = "$want" ] || bad "report access --format --raw-number: $(diff <(echo "$want") <(echo "$fmt"))"
+total=$("$damonc" report access -i "$work/rec" --target 0 --access-rate 1%, --total-size --raw-number)
+[ "$total" = "$(python3 -c 'import json,sys; print(sum(r["size"] for r in json.load(open(sys.argv[1]))["regions"] if r["access_rate_bp"]))' "$work/temp.json")" ] ||
+	bad "report access --total-size: $total"
+[ "$("$damonc" report access -i "$work/rec" --target 0 --total-size)" = "$((R + (S - 1) % V)) MiB" ] ||
+	bad "report access --total-size: $("$damonc" report access -i "$work/rec" --target 0 --total-size)"
+
 # damo's formats (no configuration: pid and operations unknown), stdin, a cut record
 for fmt in damo-json damo-zlib; do
 	"$gen" --snapshots $S --regions $R --targets $T --vary $V --format $fmt >"$work/$fmt"
@@ -238,6 +265,9 @@ case_ 2 "--address-range '5-1'" record -i "$work/rec" --address-range 5-1 -o "$w
 case_ 1 "no footprint in $work/fp-none" report footprints -i "$work/fp-none"
 case_ 2 "--percentiles 'x'" report footprints -i "$work/fp" --percentiles x
 case_ 2 "report footprints: unexpected argument 'rss'" report footprints -i "$work/fp" rss
+case_ 2 "--format: unknown keyword '<start>'" report access -i "$work/rec" --format '<start>'
+case_ 2 "--temperature-weights '1,2'" report access -i "$work/rec" --temperature-weights 1,2
+case_ 2 "--sort 'warm'" report access -i "$work/rec" --sort warm
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x
