@@ -64,9 +64,11 @@ else
 		"kdamonds/0/contexts/0/schemes/0/action <= pageout"; do
 		grep -qxF "$want" <<<"$out" || bad "the EXAMPLE does not print '$want': $out"
 	done
-	ldd "$dest/example" | grep -q "$root/$libdir/libdamonctl.so.0" ||
-		LD_LIBRARY_PATH=$root/$libdir ldd "$dest/example" | grep -q "$root/$libdir/libdamonctl" ||
-		bad "the EXAMPLE is not linked with the installed library"
+	# ldd's output taken whole: grep -q leaving early would SIGPIPE ldd, a failure under
+	# pipefail
+	linked=$(LD_LIBRARY_PATH=$root/$libdir ldd "$dest/example")
+	grep -q "$root/$libdir/libdamonctl.so.0" <<<"$linked" ||
+		bad "the EXAMPLE is not linked with the installed library: $linked"
 fi
 LD_LIBRARY_PATH=$root/$libdir "$root/bin/damonc" --version >/dev/null || bad "installed damonc does not run"
 [ $fail = 0 ] && echo "ok: installed under $prefix as documented; the EXAMPLE builds and runs"
