@@ -301,7 +301,26 @@ static void strip_damonc_keys(char **doc)
 	}
 }
 
-/* Append the kdamonds of a JSON config to @want; *nr tells how many. */
+/* A configuration that does not start as a JSON object does is YAML (as damo takes): turned
+ * into JSON in place. 0, or -EINVAL with the reason in @why. */
+static int yaml_to_json(char **doc, char *why, size_t size)
+{
+	const char *p = *doc;
+	char *json;
+	int r;
+
+	p += strspn(p, " \t\r\n");
+	if (*p == '{')
+		return 0;
+	r = damonctl_yaml_to_json(*doc, strlen(*doc), &json, why, size);
+	if (r)
+		return r;
+	free(*doc);
+	*doc = json;
+	return 0;
+}
+
+/* Append the kdamonds of a JSON or YAML config to @want; *nr tells how many. */
 static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsigned int *nr)
 {
 	struct damonctl_tree *cfg;
@@ -314,6 +333,10 @@ static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsign
 		r = read_all(so.config, &so.config_doc);
 		if (r)
 			return input_error(cli, "-c", so.config, r);
+		r = yaml_to_json(&so.config_doc, why, sizeof(why));
+		if (r)
+			return usage_error(cli, "-c %s: not JSON, and not YAML either: %s",
+					   so.config, why);
 		strip_damonc_keys(&so.config_doc);
 	}
 	r = damonctl_tree_from_json(so.config_doc, &cfg, why, sizeof(why));

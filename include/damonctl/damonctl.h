@@ -662,6 +662,14 @@ DAMONCTL_API char *damonctl_tree_to_json(const struct damonctl_tree *t, unsigned
  */
 DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree **out,
 					 char *why, size_t size);
+/*
+ * A YAML document (damo takes its configurations in YAML as well as JSON) as JSON text for
+ * damonctl_tree_from_json(): *json is malloc'd. Plain scalars take YAML 1.1's types as damo's
+ * PyYAML resolves them (null, true/false/yes/no/on/off, integers, floats), quoted ones stay
+ * strings. -EINVAL with the line and the problem in @why.
+ */
+DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json, char *why,
+				       size_t size);
 #define DAMONCTL_JSON_FORMAT_VERSION 1
 /*
  * Whether the @len bytes of @doc are exactly one strict JSON document (RFC 8259): UTF-8, no

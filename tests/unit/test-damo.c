@@ -547,6 +547,56 @@ static void told_apart(void **state)
 		   "\"vaddr\"}]}]}", -EINVAL);
 }
 
+/* damo 3.3 prints the same configuration in YAML and in JSON (`damo args damon --format yaml`
+ * and `--format json`, fixtures README): both give the same model, and the hand-derived one of
+ * args-vaddr-pageout.json for the values both key sets have. */
+static void yaml_as_json(void **state)
+{
+	char *yaml = fixture_text("damo/damo-output-vaddr-pageout.yaml"), *json = NULL, why[256];
+	char *doc = fixture_text("damo/damo-output-vaddr-pageout.json");
+	struct damonctl_tree *from_yaml, *from_json = json_ok(doc);
+	struct damonctl_context *c;
+
+	(void)state;
+	assert_int_equal(damonctl_yaml_to_json(yaml, strlen(yaml), &json, why, sizeof(why)), 0);
+	from_yaml = json_ok(json);
+	assert_models_equal(CDOBJ(from_json), CDOBJ(from_yaml));
+	c = ctx0(from_yaml);
+	assert_int_equal(damonctl_target_get_int(damonctl_context_target(c, 0),
+						 DAMONCTL_TARGET_PID), 4242);
+	assert_int_equal(damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), 200000);
+	assert_int_equal(damonctl_context_get(c, DAMONCTL_CONTEXT_MAX_NR_REGIONS), 2000);
+	damonctl_tree_free(from_yaml);
+	damonctl_tree_free(from_json);
+	free(json);
+	free(yaml);
+	free(doc);
+}
+
+/* YAML 1.1's plain scalars as PyYAML resolves them; quoted ones stay strings; aliases */
+static void yaml_scalars(void **state)
+{
+	static const char doc[] =
+		"a: yes\nb: 'yes'\nc: off\nd: y\ne: 12\nf: -3\ng: 0x10\nh: 1.5\ni: ~\n"
+		"j:\nk: 1,000\nl: \"7\"\nm: &x [1, two]\nn: *x\no: 5 ms\n";
+	char *json = NULL, why[256];
+
+	(void)state;
+	assert_int_equal(damonctl_yaml_to_json(doc, strlen(doc), &json, why, sizeof(why)), 0);
+	assert_string_equal(json, "{\"a\":true,\"b\":\"yes\",\"c\":false,\"d\":\"y\",\"e\":12,"
+			    "\"f\":-3,\"g\":16,\"h\":1.5,\"i\":null,\"j\":null,\"k\":\"1,000\","
+			    "\"l\":\"7\",\"m\":[1,\"two\"],\"n\":[1,\"two\"],\"o\":\"5 ms\"}");
+	free(json);
+	/* not YAML: the line and the problem */
+	assert_int_equal(damonctl_yaml_to_json("a: [1, 2\n", 9, &json, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "line "));
+	assert_int_equal(damonctl_yaml_to_json("? [a]\n: 1\n", 10, &json, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "not a scalar"));
+	assert_int_equal(damonctl_yaml_to_json("", 0, &json, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "empty"));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -559,6 +609,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(errors_name_the_key),
 		cmocka_unit_test(development_parts),
 		cmocka_unit_test(told_apart),
+		cmocka_unit_test(yaml_as_json),
+		cmocka_unit_test(yaml_scalars),
 	};
 
 	unit_init(argc, argv);
