@@ -6,7 +6,8 @@
 # buffer may be hot, and the median working set (regions accessed at all in an aggregation)
 # must be about the hot buffer. A recording killed with SIGKILL must stay readable, and a
 # clean one must leave the kdamond's schemes as they were, and hold a memory footprint (the
-# target's RSS covers what hotcold wrote) with each snapshot. Kernels before 6.2 have no
+# target's RSS covers what hotcold wrote) with each snapshot. record --pid and record --
+# COMMAND start a kdamond of their own and remove it (the tree as before). Kernels before 6.2 have no
 # tried_regions: record must say so (exit 3) when no trace event stands in.
 # shellcheck source=tests/vm/guest/lib.sh disable=SC1091 # lib.sh comes with branch vm
 . /vm/lib.sh
@@ -39,6 +40,16 @@ dc_schemes_count() { damonc --json=pretty status | grep -c '"action"'; }
 dc_report_cut() { damonc --json=pretty report wss -i /tmp/k9; }
 # run in the background only: exec, so that $! is damonc's own pid (kill -9 reaches it)
 dc_record_k9() { exec damonc record --method tried-regions -o /tmp/k9 --interval 200ms; }
+# shellcheck disable=SC2317
+dc_stop() { damonc stop; }
+# shellcheck disable=SC2317
+dc_record_pid() { damonc record --pid "$HC_PID" --sample 5ms --aggr 100ms --count 3 \
+	--interval 500ms -o /tmp/rpid; }
+# shellcheck disable=SC2317
+dc_record_cmd() { damonc record --sample 5ms --aggr 100ms --interval 300ms -o /tmp/rcmd -- \
+	sh -c 'sleep 3; exit 5'; }
+# shellcheck disable=SC2317
+dc_info() { damonc --json=pretty report info -i "$1"; }
 # shellcheck disable=SC2317
 dc_record_short() { damonc record --method tried-regions -o /tmp/rec2 --count 2 \
 	--interval 200ms; }
@@ -165,4 +176,26 @@ schemes_after=$(dc_schemes_count)
 check "the kdamond has its own schemes only ($schemes_after, $schemes_before before)" \
 	test "$schemes_after" = "$schemes_before"
 check "no capture note is left" test ! -e /run/damonc/capture-"$(running_kdamond)".json
+
+# record starting its own kdamond: for --pid, and for a command it launches, then removing it
+expect_rc 0 "stop the kdamond" dc_stop
+# the configuration: a kdamond started again has fresh stats
+config_tree() { dump_tree "$ADMIN" | grep -v -e /stats/ -e effective_bytes -e /tried_regions/; }
+config_tree >/tmp/config.before
+expect_rc 0 "record --pid: a kdamond of its own, three snapshots" dc_record_pid
+check "record --pid says it recorded 3 snapshots" grep -q "3 snapshots of kdamond" /tmp/err
+config_tree >/tmp/config.now
+check "record --pid removed its kdamond: the configuration is as before" \
+	cmp -s /tmp/config.before /tmp/config.now
+expect_rc 0 "report info of record --pid" dc_info /tmp/rpid
+check "the record holds 3 snapshots" grep -q '"snapshots": 3,' /tmp/out
+expect_rc 0 "record -- COMMAND: recorded until it exits" dc_record_cmd
+check "record says how the command ended" grep -q "the command exited with status 5" /tmp/err
+config_tree >/tmp/config.now
+check "record -- COMMAND removed its kdamond: the configuration is as before" \
+	cmp -s /tmp/config.before /tmp/config.now
+expect_rc 0 "report info of record -- COMMAND" dc_info /tmp/rcmd
+n=$(sed -n 's/^  "snapshots": \([0-9]*\),$/\1/p' /tmp/out)
+data "RECORD_CMD_SNAPSHOTS $n"
+check "the command's record has snapshots ($n)" test "${n:-0}" -ge 2
 finish
