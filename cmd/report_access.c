@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +26,16 @@ static struct {
 	double weights[3];		/* damo's temperature: size, access rate (%), age (us) */
 	bool raw, total_only;
 	const char *format;
+	int hist;			/* -1, or enum hist_by */
+	unsigned int bins;
 } ao = { .sz_max = UINT64_MAX, .rate_max_bp = 10000, .age_max_us = UINT64_MAX,
-	 .weights = { 0, 100, 100 } };
+	 .weights = { 0, 100, 100 }, .hist = -1, .bins = 10 };
 
-enum { O_AT = 300, O_SORT, O_TOP, O_SIZE, O_RATE, O_AGE, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT };
+/* damo's temperature-sz-hist and recency-sz-hist styles */
+enum hist_by { HIST_TEMPERATURE, HIST_RECENCY };
+
+enum { O_AT = 300, O_SORT, O_TOP, O_SIZE, O_RATE, O_AGE, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
+       O_HIST, O_BINS };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -51,6 +58,10 @@ static const struct opt access_opts[] = {
 	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
 	  "microseconds, decimal addresses" },
 	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown" },
+	{ "histogram", O_HIST, OV_STRING, "temperature|recency", "the size of memory per range of "
+	  "temperature (size weight 0) or of idle time, as damo's temperature-sz-hist and "
+	  "recency-sz-hist styles" },
+	{ "bins", O_BINS, OV_INT, "N", "ranges of --histogram (default 10)" },
 	{ 0 },
 };
 
@@ -163,6 +174,22 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	case O_FORMAT:
 		ao.format = arg;
 		return check_format(cli, arg);
+	case O_HIST:
+		r = opt_choice(cli, access_opts, O_HIST, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		ao.hist = r;
+		return 0;
+	case O_BINS: {
+		uint64_t v;
+
+		if (parse_uint_opt(cli, "bins", arg, 1000, &v))
+			return EXIT_USAGE;
+		if (!v)
+			return usage_error(cli, "--bins '%s': at least 1", arg);
+		ao.bins = (unsigned int)v;
+		return 0;
+	}
 	}
 	return EXIT_USAGE;
 }
@@ -359,8 +386,95 @@ static void print_text(const struct rin *in, const struct kept *k, const struct 
 	}
 }
 
+/* --histogram: the metric of a row (damo's: temperature without the size weight; idle time,
+ * 0 for an accessed region, else its age and one aggregation) */
+static double hist_metric(const struct row *r, uint64_t aggr_us)
+{
+	if (ao.hist == HIST_RECENCY)
+		return r->rate_bp ? 0 : (double)(r->age_us + aggr_us);
+	{
+		double t = (double)r->rate_bp / 100 * ao.weights[1] + (double)r->age_us * ao.weights[2];
+
+		return r->rate_bp ? t : -t;
+	}
+}
+
+struct bin {
+	double lo, hi;
+	uint64_t bytes;
+};
+
+/* damo's linear ranges: [min + i * w, min + (i + 1) * w), w = ceil((max + 1 - min) / bins) */
+static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us)
+{
+	struct bin *b = calloc(ao.bins, sizeof(*b));
+	double lo = 0, hi = 0, w;
+	size_t i;
+
+	if (!b || !n)
+		return b;
+	for (i = 0; i < n; i++) {
+		double m = hist_metric(&rows[i], aggr_us);
+
+		lo = !i || m < lo ? m : lo;
+		hi = !i || m > hi ? m : hi;
+	}
+	w = ceil((hi + 1 - lo) / ao.bins);
+	if (w < 1)
+		w = 1;
+	for (i = 0; i < ao.bins; i++) {
+		b[i].lo = lo + w * (double)i;
+		b[i].hi = lo + w * (double)(i + 1);
+	}
+	for (i = 0; i < n; i++) {
+		double m = hist_metric(&rows[i], aggr_us);
+		size_t k = (size_t)((m - lo) / w);
+
+		b[k < ao.bins ? k : ao.bins - 1].bytes += rows[i].end - rows[i].start;
+	}
+	return b;
+}
+
+static void print_histogram(const struct bin *b)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, step;
+	char range[96], x1[32], x2[32], sz[32];
+	int wr = 0, ws = 0;
+	unsigned int i;
+
+	for (i = 0; i < ao.bins; i++) {
+		lo = b[i].bytes < lo ? b[i].bytes : lo;
+		hi = b[i].bytes > hi ? b[i].bytes : hi;
+	}
+	step = (hi - lo) / 20 ? (hi - lo) / 20 : 1;
+	for (i = 0; i < ao.bins; i++) {
+		int a = ao.hist == HIST_RECENCY ? (int)strlen(time_str((uint64_t)b[i].lo, x1, sizeof(x1))) +
+			(int)strlen(time_str((uint64_t)b[i].hi, x2, sizeof(x2))) :
+			snprintf(x1, sizeof(x1), "%.0f", b[i].lo) + snprintf(x2, sizeof(x2), "%.0f", b[i].hi);
+		int c = (int)strlen(size_str(b[i].bytes, sz, sizeof(sz)));
+
+		wr = a + 4 > wr ? a + 4 : wr;
+		ws = c > ws ? c : ws;
+	}
+	for (i = 0; i < ao.bins; i++) {
+		uint64_t dots = (b[i].bytes - lo + step - 1) / step;
+
+		if (ao.hist == HIST_RECENCY) {
+			time_str((uint64_t)b[i].lo, x1, sizeof(x1));
+			time_str((uint64_t)b[i].hi, x2, sizeof(x2));
+		} else {
+			snprintf(x1, sizeof(x1), "%.0f", b[i].lo);
+			snprintf(x2, sizeof(x2), "%.0f", b[i].hi);
+		}
+		snprintf(range, sizeof(range), "[%s, %s)", x1, x2);
+		dots = dots > 20 ? 20 : dots;
+		printf("%-*s %*s |%.*s%*s|\n", wr, range, ws, size_str(b[i].bytes, sz, sizeof(sz)),
+		       (int)dots, "********************", 20 - (int)dots, "");
+	}
+}
+
 static int print_json(const struct rin *in, const struct kept *k, const struct row *rows,
-		      size_t n, uint64_t shown)
+		      size_t n, uint64_t shown, const struct bin *bins)
 {
 	json_object *doc = json_doc_new(), *snap = json_object_new_object();
 	json_object *arr = json_object_new_array();
@@ -399,6 +513,22 @@ static int print_json(const struct rin *in, const struct kept *k, const struct r
 	}
 	json_object_object_add(doc, "regions", arr);
 	json_object_object_add(doc, "shown_bytes", json_object_new_uint64(shown));
+	if (bins) {
+		json_object *h = json_object_new_object(), *ba = json_object_new_array();
+
+		json_object_object_add(h, "metric", json_object_new_string(
+			ao.hist == HIST_RECENCY ? "idle_us" : "temperature"));
+		for (i = 0; n && i < ao.bins; i++) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "min", json_object_new_double(bins[i].lo));
+			json_object_object_add(o, "max", json_object_new_double(bins[i].hi));
+			json_object_object_add(o, "bytes", json_object_new_uint64(bins[i].bytes));
+			json_object_array_add(ba, o);
+		}
+		json_object_object_add(h, "bins", ba);
+		json_object_object_add(doc, "histogram", h);
+	}
 	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -407,6 +537,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	struct damonctl_rec_item it;
 	struct kept k = { 0 };
 	struct row *rows = NULL;
+	struct bin *bins = NULL;
 	struct rin *in;
 	size_t n = 0, i;
 	uint64_t shown = 0;
@@ -459,14 +590,23 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	}
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 	if (ao.top && n > ao.top)
-		n = ao.top;
+		n = ao.top;	/* the histogram too is of the regions shown */
 	for (i = 0; i < n; i++)
 		shown += rows[i].end - rows[i].start;
+	if (ao.hist >= 0 && !(bins = histogram(rows, n, k.s.aggr_us))) {
+		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		goto out;
+	}
 	if (cli->json)
-		e = print_json(in, &k, rows, n, shown);
+		e = print_json(in, &k, rows, n, shown, bins);
+	else if (bins && n)
+		print_histogram(bins);
+	else if (bins)
+		printf("no region in the snapshot matches\n");
 	else
 		print_text(in, &k, rows, n, shown);
 out:
+	free(bins);
 	free(rows);
 	free(k.regions);
 	r = rin_close(in);
@@ -478,7 +618,8 @@ const struct cmd cmd_report_access = {
 	.summary = "the regions of a snapshot: address, size, access rate, age; hottest/coldest",
 	.usage = "[-i FILE|-] [--at TIME] [--sort address|hot|cold|size|age|temperature]\n"
 		 "       [--top N] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
-		 "       [--format TEMPLATE | --total-size] [--raw-number] [--json]",
+		 "       [--format TEMPLATE | --total-size | --histogram temperature|recency]\n"
+		 "       [--bins N] [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,
 	.run = access_run,

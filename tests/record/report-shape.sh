@@ -211,6 +211,17 @@ for i, r in enumerate(json.load(open(sys.argv[1]))["regions"]):
 total=$("$damonc" report access -i "$work/rec" --target 0 --access-rate 1%, --total-size --raw-number)
 [ "$total" = "$(python3 -c 'import json,sys; print(sum(r["size"] for r in json.load(open(sys.argv[1]))["regions"] if r["access_rate_bp"]))' "$work/temp.json")" ] ||
 	bad "report access --total-size: $total"
+# damo's recency-sz-hist: every region's bytes in the bin of its idle time
+"$damonc" --json report access -i "$work/rec" --target 0 --histogram recency --bins 4 >"$work/hist.json"
+expect "report access --histogram recency" "$work/hist.json" '
+rows, bins, aggr = d["regions"], d["histogram"]["bins"], d["snapshot"]["aggr_us"]
+idle = [0 if r["access_rate_bp"] else r["age_us"] + aggr for r in rows]
+w = max(math.ceil((max(idle) + 1 - min(idle)) / 4), 1)
+check("ranges", [(b["min"], b["max"]) for b in bins], [(min(idle) + w * i, min(idle) + w * (i + 1)) for i in range(4)])
+check("bytes", [b["bytes"] for b in bins], [sum(r["size"] for r, x in zip(rows, idle) if b["min"] <= x < b["max"]) for b in bins])
+'
+[ "$("$damonc" report access -i "$work/rec" --target 0 --histogram temperature | grep -c '|$')" = 10 ] ||
+	bad "report access --histogram temperature does not print 10 bars"
 [ "$("$damonc" report access -i "$work/rec" --target 0 --total-size)" = "$((R + (S - 1) % V)) MiB" ] ||
 	bad "report access --total-size: $("$damonc" report access -i "$work/rec" --target 0 --total-size)"
 
@@ -268,6 +279,8 @@ case_ 2 "report footprints: unexpected argument 'rss'" report footprints -i "$wo
 case_ 2 "--format: unknown keyword '<start>'" report access -i "$work/rec" --format '<start>'
 case_ 2 "--temperature-weights '1,2'" report access -i "$work/rec" --temperature-weights 1,2
 case_ 2 "--sort 'warm'" report access -i "$work/rec" --sort warm
+case_ 2 "--histogram 'age'" report access -i "$work/rec" --histogram age
+case_ 2 "--bins '0'" report access -i "$work/rec" --histogram recency --bins 0
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x
