@@ -335,6 +335,19 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 		if (x && x->text && started && started_owns(started, k))
 			x->text(out, i, x->data);
 	}
+	for (i = 0; x && x->module; i++) {
+		int pid;
+		const char *name = x->module(i, &pid, x->data);
+		char p[32] = "";
+
+		if (!name)
+			break;
+		if (pid > 0)
+			snprintf(p, sizeof(p), " (its kdamond: pid %d)", pid);
+		fprintf(out, "module %s is enabled%s: it holds DAMON exclusively, so no kdamond of "
+			"the sysfs interface can start ('damonc module %s disable' frees it)\n",
+			name, p, name + 6);
+	}
 	return output_flush(out);
 }
 
@@ -396,5 +409,20 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		json_object_array_add(out_arr, json_object_get(k));
 	}
 	json_object_object_add(doc, "kdamonds", out_arr);
+	if (x && x->module) {
+		json_object *mods = json_object_new_array();
+		const char *name;
+		int pid;
+
+		for (i = 0; (name = x->module((unsigned int)i, &pid, x->data)); i++) {
+			json_object *m = json_object_new_object();
+
+			json_object_object_add(m, "name", json_object_new_string(name));
+			json_object_object_add(m, "kdamond_pid", pid > 0 ?
+					       json_object_new_int(pid) : NULL);
+			json_object_array_add(mods, m);
+		}
+		json_object_object_add(doc, "modules_enabled", mods);
+	}
 	return json_doc_print(doc) ? -1 : 0;
 }

@@ -261,7 +261,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 }
 
 /* damonc's status and dry-run documents add "index", "started_by_damonc" and "agent" to
- * each kdamond, and "writes" and "fallbacks" to the document: facts about one system, not
+ * each kdamond, and "writes", "fallbacks" and "modules_enabled" to the document: facts about one system, not
  * configuration. Drop them so such a document can be fed back. Anything unparsable is
  * left for the library to report. */
 static void strip_damonc_keys(char **doc)
@@ -279,6 +279,7 @@ static void strip_damonc_keys(char **doc)
 	}
 	json_object_object_del(root, "writes");
 	json_object_object_del(root, "fallbacks");
+	json_object_object_del(root, "modules_enabled");
 	if (json_object_object_get_ex(root, "kdamonds", &arr) &&
 	    json_object_is_type(arr, json_type_array)) {
 		for (i = 0; i < json_object_array_length(arr); i++) {

@@ -144,10 +144,38 @@ static bool extra_cpu(int pid, uint64_t *cpu_us, uint64_t *run_us, void *data)
 	return ok;
 }
 
+/* The enabled modules, read once (damonctl_module_read) */
+static const char *extra_module(unsigned int i, int *pid, void *data)
+{
+	struct extra_data *x = data;
+	const char *name;
+	unsigned int m, n = 0;
+
+	for (m = 0; (name = damonctl_module_name(m)); m++) {
+		struct damonctl_module_params *mp;
+		const char *en, *kp;
+		bool on;
+
+		if (damonctl_module_read(x->cli->ctx, name, &mp)) {
+			damonctl_clear_error(x->cli->ctx);
+			continue;
+		}
+		en = damonctl_module_param_get(mp, "enabled");
+		kp = damonctl_module_param_get(mp, "kdamond_pid");
+		on = en && en[0] == 'Y';
+		*pid = kp ? atoi(kp) : -1;
+		damonctl_module_params_free(mp);
+		if (on && n++ == i)
+			return name;
+	}
+	return NULL;
+}
+
 static int status_run(struct cli *cli, int argc, char **argv)
 {
 	struct extra_data xd = { .cli = cli };
-	struct status_extra x = { extra_text, extra_json, &xd, extra_leftover, extra_cpu };
+	struct status_extra x = { extra_text, extra_json, &xd, extra_leftover, extra_cpu,
+				  extra_module };
 	struct damonctl_features *f = NULL;
 	struct damonctl_tree *t;
 	struct started started;

@@ -20,6 +20,10 @@ struct status_extra {
 	/* The CPU time a running kdamond's thread @pid has used and how long it has run,
 	 * in microseconds; false when they cannot be read (it stopped meanwhile). */
 	bool (*cpu)(int pid, uint64_t *cpu_us, uint64_t *run_us, void *data);
+	/* The @i-th DAMON module that is enabled (it holds DAMON exclusively, so no kdamond
+	 * of the sysfs interface can start), *pid its kdamond's or -1; NULL past the last.
+	 * Text after the kdamonds; JSON "modules_enabled". */
+	const char *(*module)(unsigned int i, int *pid, void *data);
 };
 
 /* @only: a kdamond index, or -1 for all. @started and @x may be NULL. */

@@ -130,6 +130,13 @@ kpid=$(cat "$R/kdamond_pid")
 if [ "$kpid" -le 0 ] || ! grep -q "damon_reclaim runs: its kdamond's pid is $kpid" <<<"$OUT"; then
 	fail "enable does not name the module's kdamond: $OUT ($kpid)"
 fi
+# status says that the module holds DAMON, and how to free it
+expect_rc 0 "$D" --sysroot "$SYSROOT" status
+grep -q "module damon_reclaim is enabled (its kdamond: pid $kpid): it holds DAMON exclusively, so no kdamond of the sysfs interface can start ('damonc module reclaim disable' frees it)" <<<"$OUT" ||
+	fail "status does not name the module holding DAMON: $OUT"
+expect_rc 0 "$D" --sysroot "$SYSROOT" --json status
+[ "$(json_get '[(m["name"], m["kdamond_pid"]) for m in j["modules_enabled"]]')" = "[('damon_reclaim', $kpid)]" ] ||
+	fail "status --json modules_enabled: $OUT"
 expect_rc 0 M reclaim set aggr_interval=200ms
 grep -q "parameters/aggr_interval <= 200000" <<<"$OUT" || fail "set output: $OUT"
 [ "$(tail -n 1 <<<"$OUT")" = "write sys/module/damon_reclaim/parameters/commit_inputs <= Y" ] ||
@@ -145,6 +152,8 @@ grep -q "damon_reclaim is enabled and holds DAMON" <<<"$ERR" || fail "module con
 [ "$(snap)" = "$before" ] || fail "the refused enable wrote"
 expect_rc 0 M reclaim disable
 [ "$(cat "$R/enabled") $(cat "$R/commit_inputs")" = "N N" ] || fail "disable"
+expect_rc 0 "$D" --sysroot "$SYSROOT" --json status
+[ "$(json_get 'j["modules_enabled"]')" = "[]" ] || fail "status --json after disable: $OUT"
 
 # a kdamond of the sysfs interface runs: enable is refused (exit 4) unless --force
 expect_rc 0 "$D" --sysroot "$SYSROOT" start --pid "$target" --action stat

@@ -35,6 +35,8 @@ dc_set_live() { damonc module reclaim set min_age=9s; }
 dc_start() { damonc start --pid "$SL" --action stat; }
 # shellcheck disable=SC2317
 dc_stop() { damonc stop; }
+# shellcheck disable=SC2317
+dc_status() { damonc status; }
 # -------------------------------------------------------------------------------------------
 
 require_damonc_command module
@@ -83,6 +85,9 @@ check "enable waited for the module's kdamond and names it ($kpid)" \
 	grep -q "damon_reclaim runs: its kdamond's pid is $kpid" /tmp/out
 data "RECLAIM_KDAMOND_PID $kpid"
 check "the module's kdamond runs (pid $kpid)" test -d "/proc/$kpid"
+expect_rc 0 "status while the module runs" dc_status
+check "status says damon_reclaim holds DAMON" \
+	grep -q "module damon_reclaim is enabled (its kdamond: pid $kpid): it holds DAMON exclusively" /tmp/out
 expect_rc 0 "list the modules while it runs" dc_list
 check "the list gives its kdamond's pid" grep -q "\"kdamond_pid\": $kpid" /tmp/out
 expect_rc 0 "set a parameter of the running module" dc_set_live
