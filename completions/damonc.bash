@@ -10,6 +10,19 @@ _damonc()
 
 	for ((i = 1; i < cword; i++)); do
 		case "${words[i]}" in
+		--)
+			# '-- COMMAND ARGS' (start, record): the command's own line from here on
+			if [[ -n $cmd ]]; then
+				if declare -F _command_offset >/dev/null; then
+					_command_offset $((i + 1))
+				elif ((cword == i + 1)); then
+					mapfile -t COMPREPLY < <(compgen -c -- "$cur" | sort -u)
+				else
+					mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+				fi
+				return
+			fi
+			;;
 		--sysroot) root=${words[i + 1]:-}; ((i++)) ;;
 		--batch) ((i++)) ;;
 		-*) ;;

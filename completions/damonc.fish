@@ -109,6 +109,13 @@ end
 
 # What to offer at the cursor.
 function __damonc_complete
+	# '-- COMMAND ARGS' (start, record): the command's own line from there on
+	set -l tokens (commandline -opc)
+	set -l dd (contains -i -- -- $tokens[3..-1])
+	if test -n "$dd"
+		__fish_complete_subcommand --commandline $tokens[(math $dd + 3)..-1] (commandline -ct)
+		return
+	end
 	set -l full (__damonc_cmd)
 	set -l words (string split ' ' -- $full)
 	set -l kind (__damonc_value_kind)
