@@ -12,12 +12,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "emu.h"
 #include "modules.h"
 #include "state.h"
+#include "ticker.h"
 #include "tree.h"
 #include "util.h"
 
@@ -26,10 +26,6 @@
 static const char *const names[] = { "damon_reclaim", "damon_lru_sort", "damon_stat" };
 #define NR_MODULES (sizeof(names) / sizeof(names[0]))
 
-static pthread_t thread;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cond;
-static bool stopping, started;
 static bool running[NR_MODULES];
 
 static void param_path(unsigned int m, const char *param, char *path, size_t size)
@@ -104,32 +100,10 @@ static void work(void)
 	}
 }
 
-static void *modules_main(void *arg)
-{
-	(void)arg;
-	pthread_mutex_lock(&lock);
-	while (!stopping) {
-		struct timespec until;
-		uint64_t t = emu_now_ns() + TICK_NS;
-
-		until.tv_sec = (time_t)(t / 1000000000ull);
-		until.tv_nsec = (long)(t % 1000000000ull);
-		pthread_cond_timedwait(&cond, &lock, &until);
-		if (stopping)
-			break;
-		pthread_mutex_unlock(&lock);
-		work();
-		pthread_mutex_lock(&lock);
-	}
-	pthread_mutex_unlock(&lock);
-	return NULL;
-}
+static struct emu_ticker ticker = { .fn = work, .period_ns = TICK_NS };
 
 int emu_modules_start(void)
 {
-	pthread_condattr_t attr;
-	int err;
-
 	if (!emu_opt.modules_dir)
 		return 0;
 	/* those enabled at the start run (as after boot), whatever holds DAMON */
@@ -138,24 +112,10 @@ int emu_modules_start(void)
 			running[m] = true;
 			put(m, "kdamond_pid", own_pid());
 		}
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&cond, &attr);
-	pthread_condattr_destroy(&attr);
-	err = pthread_create(&thread, NULL, modules_main, NULL);
-	started = !err;
-	return -err;
+	return emu_ticker_start(&ticker);
 }
 
 void emu_modules_stop(void)
 {
-	if (!started)
-		return;
-	pthread_mutex_lock(&lock);
-	stopping = true;
-	pthread_cond_signal(&cond);
-	pthread_mutex_unlock(&lock);
-	pthread_join(thread, NULL);
-	pthread_cond_destroy(&cond);
-	started = false;
+	emu_ticker_stop(&ticker);
 }
