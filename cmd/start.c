@@ -302,16 +302,27 @@ static void strip_damonc_keys(char **doc)
 	}
 }
 
-/* A configuration that does not start as a JSON object does is YAML (as damo takes): turned
- * into JSON in place. 0, or -EINVAL with the reason in @why. */
-static int yaml_to_json(char **doc, char *why, size_t size)
+/* Is the configuration YAML (as damo takes it)? By its name (.json, .yaml, .yml), else by
+ * its first character: JSON begins with '{' (or, wrongly, a comment or '['). */
+static bool is_yaml(const char *name, const char *doc)
 {
-	const char *p = *doc;
+	const char *dot = strrchr(name, '.');
+
+	if (dot && !strcmp(dot, ".json"))
+		return false;
+	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
+		return true;
+	doc += strspn(doc, " \t\r\n");
+	return !strchr("{[/", *doc);
+}
+
+/* A YAML configuration turned into JSON in place. 0, or -EINVAL with the reason in @why. */
+static int yaml_to_json(const char *name, char **doc, char *why, size_t size)
+{
 	char *json;
 	int r;
 
-	p += strspn(p, " \t\r\n");
-	if (*p == '{')
+	if (!is_yaml(name, *doc))
 		return 0;
 	r = damonctl_yaml_to_json(*doc, strlen(*doc), &json, why, size);
 	if (r)
@@ -334,10 +345,9 @@ static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsign
 		r = read_all(so.config, &so.config_doc);
 		if (r)
 			return input_error(cli, "-c", so.config, r);
-		r = yaml_to_json(&so.config_doc, why, sizeof(why));
+		r = yaml_to_json(so.config, &so.config_doc, why, sizeof(why));
 		if (r)
-			return usage_error(cli, "-c %s: not JSON, and not YAML either: %s",
-					   so.config, why);
+			return usage_error(cli, "-c %s: not JSON, nor YAML: %s", so.config, why);
 		strip_damonc_keys(&so.config_doc);
 	}
 	r = damonctl_tree_from_json(so.config_doc, &cfg, why, sizeof(why));

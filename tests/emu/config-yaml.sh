@@ -52,7 +52,14 @@ before=$(emu_dump)
 : >"$EMU_LOG"
 printf 'kdamonds:\n- contexts: [\n' >"$W/bad.yaml"
 expect_rc 2 "$D" start -c "$W/bad.yaml"
-grep -q "c $W/bad.yaml: not JSON, and not YAML either: line 3" <<<"$ERR" || fail "bad YAML: $ERR"
+grep -q "c $W/bad.yaml: not JSON, nor YAML: line 3" <<<"$ERR" || fail "bad YAML: $ERR"
+# by content when the name does not say (stdin): not '{', so YAML
+expect_rc 2 "$D" start -c - <"$W/bad.yaml"
+grep -q "c -: not JSON, nor YAML: line 3" <<<"$ERR" || fail "bad YAML on stdin: $ERR"
+# a .json file is JSON whatever it begins with: the strict reader's sentence
+printf '# a comment\n{"kdamonds": []}\n' >"$W/hash.json"
+expect_rc 2 "$D" start -c "$W/hash.json"
+grep -q "line 1, column 1" <<<"$ERR" || fail "a .json file read as YAML: $ERR"
 printf '{"kdamonds": [' >"$W/bad.json"
 expect_rc 2 "$D" start -c "$W/bad.json"
 ! grep -q '^W' "$EMU_LOG" || fail "a refused config wrote: $(grep '^W' "$EMU_LOG")"
