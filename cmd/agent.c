@@ -613,11 +613,12 @@ static void note_reachability(struct agent *ag, struct served *s, unsigned int f
 	s->st.reachable_bp = damonctl_hugepage_bp(huge + hot_small, used);
 	if (!fb->target_bp || want == SIZE_MAX)
 		return;
-	/* all the hot memory is seen (nothing waits for confirmation) and still falls short,
+	/* all the hot memory falls short, even what still waits for confirmation (hot in
+	 * fewer looks than it takes: at the edges of moving regions there may always be some),
 	 * look after look, once DAMON has had the time to tell hot regions (their minimum age)
 	 * a few times over */
-	now = want > damonctl_hugepage_plan_nr_candidates(p) &&
-	      !damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED);
+	now = want > damonctl_hugepage_plan_nr_candidates(p) +
+		     damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED) / HPAGE;
 	s->short_looks[fi] = now ? s->short_looks[fi] + 1 : 0;
 	if (!s->first_look_ms[fi])
 		s->first_look_ms[fi] = now_ms();
