@@ -204,12 +204,17 @@ struct row {
 
 /* damo's temperature of a region: weighted size, access rate (percent) and age (us), negated
  * for a region not accessed at all, so that the coldest come last. */
-static double temperature(const struct row *r)
+static double temperature_w(const struct row *r, double size_weight)
 {
-	double t = (double)(r->end - r->start) * ao.weights[0] +
+	double t = (double)(r->end - r->start) * size_weight +
 		   (double)r->rate_bp / 100 * ao.weights[1] + (double)r->age_us * ao.weights[2];
 
 	return r->rate_bp ? t : -t;
+}
+
+static double temperature(const struct row *r)
+{
+	return temperature_w(r, ao.weights[0]);
 }
 
 static uint64_t rate_bp(uint32_t nr, uint64_t sample_us, uint64_t aggr_us)
@@ -392,11 +397,7 @@ static double hist_metric(const struct row *r, uint64_t aggr_us)
 {
 	if (ao.hist == HIST_RECENCY)
 		return r->rate_bp ? 0 : (double)(r->age_us + aggr_us);
-	{
-		double t = (double)r->rate_bp / 100 * ao.weights[1] + (double)r->age_us * ao.weights[2];
-
-		return r->rate_bp ? t : -t;
-	}
+	return temperature_w(r, 0);
 }
 
 struct bin {

@@ -85,6 +85,9 @@ struct extra_data {
 	int cap_pid[16];
 	unsigned int nr_cap;
 	char buf[512];
+	const char *mods[4];		/* the enabled DAMON modules, read once */
+	int mod_pids[4];
+	unsigned int nr_mods;
 };
 
 /* What killed damonc commands left on kdamond @kdamond, said for people: status only reads,
@@ -144,17 +147,15 @@ static bool extra_cpu(int pid, uint64_t *cpu_us, uint64_t *run_us, void *data)
 	return ok;
 }
 
-/* The enabled modules, read once (damonctl_module_read) */
-static const char *extra_module(unsigned int i, int *pid, void *data)
+/* The enabled DAMON modules, read once before printing */
+static void read_modules(struct extra_data *x)
 {
-	struct extra_data *x = data;
 	const char *name;
-	unsigned int m, n = 0;
+	unsigned int m;
 
-	for (m = 0; (name = damonctl_module_name(m)); m++) {
+	for (m = 0; (name = damonctl_module_name(m)) && x->nr_mods < 4; m++) {
 		struct damonctl_module_params *mp;
 		const char *en, *kp;
-		bool on;
 
 		if (damonctl_module_read(x->cli->ctx, name, &mp)) {
 			damonctl_clear_error(x->cli->ctx);
@@ -162,13 +163,22 @@ static const char *extra_module(unsigned int i, int *pid, void *data)
 		}
 		en = damonctl_module_param_get(mp, "enabled");
 		kp = damonctl_module_param_get(mp, "kdamond_pid");
-		on = en && en[0] == 'Y';
-		*pid = kp ? atoi(kp) : -1;
+		if (en && en[0] == 'Y') {
+			x->mod_pids[x->nr_mods] = kp ? atoi(kp) : -1;
+			x->mods[x->nr_mods++] = name;
+		}
 		damonctl_module_params_free(mp);
-		if (on && n++ == i)
-			return name;
 	}
-	return NULL;
+}
+
+static const char *extra_module(unsigned int i, int *pid, void *data)
+{
+	struct extra_data *x = data;
+
+	if (i >= x->nr_mods)
+		return NULL;
+	*pid = x->mod_pids[i];
+	return x->mods[i];
 }
 
 static int status_run(struct cli *cli, int argc, char **argv)
@@ -217,6 +227,7 @@ static int status_run(struct cli *cli, int argc, char **argv)
 	xd.started = &started;
 	journal_leftovers(cli->ctx, &xd.left, &xd.nr_left);
 	xd.nr_cap = capture_guard_leftovers(cli->ctx, xd.cap_kdamond, xd.cap_pid, 16);
+	read_modules(&xd);
 	r = cli->json ? status_print_json(t, &started, sopts.kdamond, &x)
 		      : status_print_text(stdout, t, &started, sopts.kdamond, sopts.regions, &x);
 	started_free(&started);
