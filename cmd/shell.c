@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,22 +292,37 @@ static void build_prompt(char *buf, size_t size, const struct session *s, int la
 
 /* ---- Ctrl-C at the prompt and between repeats ---- */
 
-/* readline's input: a Ctrl-C (which ends the read: session_catch_sigint has no SA_RESTART)
- * drops the line typed so far and gives a new prompt, as shells do. */
+/* readline's input: a Ctrl-C drops the line typed so far and gives a new prompt, as shells
+ * do. SIGINT stays blocked but while ppoll waits, so one that comes while readline handles
+ * the previous key is seen here, not left until a key that may never come. */
 static int getc_or_interrupt(FILE *in)
 {
-	for (;;) {
-		unsigned char c;
-		ssize_t n = read(fileno(in), &c, 1);
+	sigset_t intr, old;
 
-		if (n == 1)
-			return c;
-		if (!n || errno != EINTR)
-			return EOF;
+	sigemptyset(&intr);
+	sigaddset(&intr, SIGINT);
+	for (;;) {
+		struct pollfd p = { .fd = fileno(in), .events = POLLIN };
+		unsigned char c;
+		ssize_t n;
+		int r;
+
+		sigprocmask(SIG_BLOCK, &intr, &old);
+		r = session_sigint ? 0 : ppoll(&p, 1, NULL, &old);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (session_sigint) {
 			rl_replace_line("", 0);
 			return '\n';	/* accepts the now empty line */
 		}
+		if (r < 0 && errno != EINTR)
+			return EOF;
+		if (r <= 0)
+			continue;
+		n = read(fileno(in), &c, 1);
+		if (n == 1)
+			return c;
+		if (!n || errno != EINTR)
+			return EOF;
 	}
 }
 
