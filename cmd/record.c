@@ -244,53 +244,9 @@ static bool keep_item(const struct damonctl_rec_item *it)
 	return !(ro.cap.no_footprints && it->type == DAMONCTL_REC_FOOTPRINT);
 }
 
-/* -i: damonc <-> damo conversion, streaming for damonc output. */
-static int convert(struct cli *cli)
-{
-	struct record_in in;
-	struct damonctl_rec_writer *w = NULL;
-	struct damonctl_rec_item it;
-	char *info;
-	int fd, r, e;
-
-	e = record_in_open(cli, ro.input, ro.format != FMT_DAMONC, &in);
-	if (e)
-		return e;
-	e = open_output(cli, &fd);
-	if (e) {
-		record_in_close(&in);
-		return e;
-	}
-	if (ro.format != FMT_DAMONC) {
-		r = damonctl_rec_export_damo(in.r, fd, ro.format == FMT_DAMO_ZLIB);
-		e = r ? usage_error(cli, "converting '%s' to damo's format: %s", ro.input,
-				    strerror(-r)), EXIT_FAIL : EXIT_OK;
-		goto out;
-	}
-	info = info_json(cli, NULL, ro.input);
-	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
-	free(info);
-	while (!r && (r = damonctl_rec_next(in.r, &it)) == 1)
-		r = keep_item(&it) ? record_write_item(w, &it) : 0;
-	if (r < 0) {
-		damonctl_rec_writer_finish(w, -1);
-		e = write_error(cli, r);
-		goto out;
-	}
-	r = damonctl_rec_writer_finish(w, DAMONCTL_REC_END_CONVERTED);
-	e = r ? write_error(cli, r) : EXIT_OK;
-out:
-	if (fd != STDOUT_FILENO)
-		close(fd);
-	if (!e)
-		e = record_in_report_loss(cli, &in);
-	record_in_close(&in);
-	return e;
-}
-
-/* -i with a selection: the snapshots (clipped), stats and configurations it keeps, streamed
- * into a new record in damonc's format. */
-static int subset(struct cli *cli)
+/* -i into damonc's format: a damo record converted, or a damonc one copied, whole or with a
+ * selection (the snapshots, clipped, and the stats and configurations it keeps), streamed. */
+static int copy_record(struct cli *cli)
 {
 	struct damonctl_rec_writer *w = NULL;
 	struct damonctl_rec_item it;
@@ -336,6 +292,31 @@ static int subset(struct cli *cli)
 		close(fd);
 	e2 = rin_close(in);
 	return e ? e : e2;
+}
+
+/* -i --format damo-json|damo-zlib: a whole record in damo's format. */
+static int export_damo(struct cli *cli)
+{
+	struct record_in in;
+	int fd, r, e;
+
+	e = record_in_open(cli, ro.input, true, &in);
+	if (e)
+		return e;
+	e = open_output(cli, &fd);
+	if (e) {
+		record_in_close(&in);
+		return e;
+	}
+	r = damonctl_rec_export_damo(in.r, fd, ro.format == FMT_DAMO_ZLIB);
+	e = r ? usage_error(cli, "converting '%s' to damo's format: %s", ro.input,
+			    strerror(-r)), EXIT_FAIL : EXIT_OK;
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	if (!e)
+		e = record_in_report_loss(cli, &in);
+	record_in_close(&in);
+	return e;
 }
 
 /* On a terminal, one line on stderr that each snapshot redraws: elapsed time, snapshots,
@@ -578,7 +559,7 @@ static int record_run(struct cli *cli, int argc, char **argv)
 			return usage_error(cli, "--format %s converts a whole record: write the "
 					   "subset in damonc's format, then convert it",
 					   ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
-		return ro.subset || ro.cap.kdamond >= 0 ? subset(cli) : convert(cli);
+		return ro.format == FMT_DAMONC ? copy_record(cli) : export_damo(cli);
 	}
 	if (ro.subset)
 		return usage_error(cli, "--time-range, --address-range and --target select from a "
