@@ -135,10 +135,12 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 	have_sys = json_object_object_get_ex(doc, "system", &sys) &&
 		   json_object_is_type(sys, json_type_object);
 	if (have_sys) {
-		uint64_t total = get_u64(sys, "total", &ok), free_ = get_u64(sys, "free", &ok);
+		/* the record keeps MemTotal and MemFree: "used" as the library defines it */
+		struct damonctl_meminfo m = { .total = get_u64(sys, "total", &ok),
+					      .free = get_u64(sys, "free", &ok) };
 
 		huge = get_u64(sys, "huge", &ok);
-		used = total > free_ ? total - free_ : 0;
+		used = damonctl_meminfo_used(&m);
 		bp = damonctl_hugepage_bp(huge, used);
 		have_sys = ok;
 	}
