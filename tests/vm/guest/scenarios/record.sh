@@ -181,19 +181,21 @@ check "no capture note is left" test ! -e /run/damonc/capture-"$(running_kdamond
 expect_rc 0 "stop the kdamond" dc_stop
 # the configuration: a kdamond started again has fresh stats
 config_tree() { dump_tree "$ADMIN" | grep -v -e /stats/ -e effective_bytes -e /tried_regions/; }
+# config_as_before WHAT: the configuration is as it was before the records
+config_as_before() {
+	config_tree >/tmp/config.now
+	check "$1 removed its kdamond: the configuration is as before" \
+		cmp -s /tmp/config.before /tmp/config.now
+}
 config_tree >/tmp/config.before
 expect_rc 0 "record --pid: a kdamond of its own, three snapshots" dc_record_pid
 check "record --pid says it recorded 3 snapshots" grep -q "3 snapshots of kdamond" /tmp/err
-config_tree >/tmp/config.now
-check "record --pid removed its kdamond: the configuration is as before" \
-	cmp -s /tmp/config.before /tmp/config.now
+config_as_before "record --pid"
 expect_rc 0 "report info of record --pid" dc_info /tmp/rpid
 check "the record holds 3 snapshots" grep -q '"snapshots": 3,' /tmp/out
 expect_rc 0 "record -- COMMAND: recorded until it exits" dc_record_cmd
 check "record says how the command ended" grep -q "the command exited with status 5" /tmp/err
-config_tree >/tmp/config.now
-check "record -- COMMAND removed its kdamond: the configuration is as before" \
-	cmp -s /tmp/config.before /tmp/config.now
+config_as_before "record -- COMMAND"
 expect_rc 0 "report info of record -- COMMAND" dc_info /tmp/rcmd
 n=$(sed -n 's/^  "snapshots": \([0-9]*\),$/\1/p' /tmp/out)
 data "RECORD_CMD_SNAPSHOTS $n"
