@@ -970,10 +970,9 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	struct damonctl_context *cw, *ch;
 	struct damonctl_target *t;
 	struct fallbacks fbs = s->e.fbs;
-	int pids[MAX_TARGETS], r, nr_regs;
+	int pids[MAX_TARGETS], r;
 	unsigned int i, n = 0, tmpl = UINT32_MAX;
 	bool moved[MAX_FALLBACKS] = { false };
-	uint64_t regs[3][2];
 
 	if (s->e.nr_targets >= MAX_TARGETS) {
 		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
@@ -1044,9 +1043,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	}
 	damonctl_target_set_int(t, DAMONCTL_TARGET_PID, child);
 	/* or it would be monitored only from the next update interval on */
-	nr_regs = damonctl_proc_init_regions(ag->cli->ctx, child, regs);
-	for (i = 0; (int)i < nr_regs; i++)
-		damonctl_target_add_region(t, regs[i][0], regs[i][1]);
+	damonctl_target_seed_regions(ag->cli->ctx, t, child);
 	pids[n++] = child;
 	if (tmpl != UINT32_MAX) {
 		int reuse = -1;

@@ -383,16 +383,6 @@ static int renumber_target_filters(struct cli *cli, struct damonctl_context *c,
 
 /* Give target @t the regions vaddr starts process @pid with, or it is monitored only from
  * the next update interval on (60 s by default). */
-static void seed_regions(struct cli *cli, struct damonctl_target *t, int pid)
-{
-	uint64_t r[3][2];
-	int i, n = damonctl_proc_init_regions(cli->ctx, pid, r);
-
-	damonctl_target_clear_regions(t);
-	for (i = 0; i < n; i++)
-		damonctl_target_add_region(t, r[i][0], r[i][1]);
-}
-
 /*
  * --remove-target and --add-target on @c, a copy of the running context. Where the kernel
  * has obsolete_target (6.19), a live target removed is marked, and the commit drops it (the
@@ -441,7 +431,8 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 		for (j = (unsigned int)at; j < damonctl_context_nr_targets(c); j++) {
 			struct damonctl_target *t = damonctl_context_target(c, j);
 
-			seed_regions(cli, t, (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID));
+			damonctl_target_seed_regions(cli->ctx, t,
+						     (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID));
 			*moved = true;
 		}
 	}
@@ -458,7 +449,7 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 		if (!t)
 			return lib_error(cli, -ENOMEM, "adding target %d", pid);
 		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, pid);
-		seed_regions(cli, t, pid);
+		damonctl_target_seed_regions(cli->ctx, t, pid);
 	}
 	for (i = 0; i < damonctl_context_nr_targets(c); i++)
 		left += target_pid(c, i) != 0;

@@ -83,3 +83,20 @@ DAMONCTL_API int damonctl_proc_init_regions(struct damonctl_ctx *ctx, int pid,
 	free(s.r);
 	return n;
 }
+
+DAMONCTL_API int damonctl_target_seed_regions(struct damonctl_ctx *ctx,
+					      struct damonctl_target *t, int pid)
+{
+	uint64_t r[3][2];
+	int i, n = damonctl_proc_init_regions(ctx, pid, r);
+
+	/* cleared in any case: the regions a target had may be another process's */
+	damonctl_target_clear_regions(t);
+	for (i = 0; i < n; i++) {
+		int e = damonctl_target_add_region(t, r[i][0], r[i][1]);
+
+		if (e)
+			return e;
+	}
+	return n;
+}

@@ -719,6 +719,10 @@ DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_
  * update interval on. */
 DAMONCTL_API int damonctl_proc_init_regions(struct damonctl_ctx *ctx, int pid,
 					    uint64_t regions[3][2]);
+/* Target @t's regions replaced by those of process @pid (damonctl_proc_init_regions): how
+ * many, or -errno (its regions are cleared then too). */
+DAMONCTL_API int damonctl_target_seed_regions(struct damonctl_ctx *ctx,
+					      struct damonctl_target *t, int pid);
 
 /* Whether process @pid runs: 1, or 0 when it does not exist or has exited (a zombie). */
 DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid);

@@ -20,6 +20,37 @@ static struct damonctl_ctx *ctx_with_maps(char *dir, int pid, const char *smaps)
 
 #define VMA(range, name) range " rw-p 00000000 00:00 0   " name "\nRss:  4 kB\n"
 
+/* A target's regions replaced by a process's; cleared when the process is gone. */
+static void test_seed_regions(void **state)
+{
+	char *dir = tmpdir_new();
+	struct damonctl_ctx *ctx = ctx_with_maps(dir, 9, VMA("1000-2000", "") VMA("5000-6000", ""));
+	struct damonctl_tree *tree = damonctl_tree_new();
+	struct damonctl_kdamond *k;
+	struct damonctl_context *c;
+	struct damonctl_target *t;
+	uint64_t st, en;
+
+	(void)state;
+	assert_non_null(k = damonctl_tree_add_kdamond(tree));
+	assert_non_null(c = damonctl_kdamond_add_context(k));
+	assert_non_null(t = damonctl_context_add_target(c));
+	assert_int_equal(damonctl_target_add_region(t, 0x100000, 0x200000), 0);
+	assert_int_equal(damonctl_target_seed_regions(ctx, t, 9), 2);
+	assert_int_equal(damonctl_target_nr_regions(t), 2);
+	assert_int_equal(damonctl_target_region(t, 0, &st, &en), 0);
+	assert_int_equal(st, 0x1000);
+	assert_int_equal(en, 0x2000);
+	assert_int_equal(damonctl_target_region(t, 1, &st, &en), 0);
+	assert_int_equal(st, 0x5000);
+	assert_int_equal(en, 0x6000);
+	assert_int_equal(damonctl_target_seed_regions(ctx, t, 12), -ESRCH);
+	assert_int_equal(damonctl_target_nr_regions(t), 0);
+	damonctl_tree_free(tree);
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+}
+
 /* The mappings less the two largest gaps, in address order (damon_va_three_regions). */
 static void test_init_regions(void **state)
 {
@@ -95,6 +126,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_regions),
+		cmocka_unit_test(test_seed_regions),
 		cmocka_unit_test(test_statm),
 	};
 
