@@ -175,10 +175,16 @@ static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_reg
 		uint64_t start = damonctl_tried_region_get(r, DAMONCTL_TRIED_START);
 		uint64_t end = damonctl_tried_region_get(r, DAMONCTL_TRIED_END);
 
+		unsigned int p;
+
 		fprintf(out, "        %u: 0x%" PRIx64 "-0x%" PRIx64 " (%s) accesses %" PRIu64
-			" age %" PRIu64 "\n", i, start, end, fmt_size(end - start, a, sizeof(a)),
+			" age %" PRIu64, i, start, end, fmt_size(end - start, a, sizeof(a)),
 			damonctl_tried_region_get(r, DAMONCTL_TRIED_NR_ACCESSES),
 			damonctl_tried_region_get(r, DAMONCTL_TRIED_AGE));
+		for (p = 0; p < damonctl_tried_region_nr_probes(r); p++)
+			fprintf(out, "%s%" PRIu64, p ? "," : " probe hits ",
+				damonctl_tried_region_probe_hits(r, p));
+		fprintf(out, "\n");
 	}
 }
 
@@ -205,6 +211,35 @@ static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned in
 	(void)b;
 	if (regions != REGIONS_NO_RESULTS)
 		print_stats(out, s, regions == REGIONS_ALL);
+}
+
+static void print_probes(FILE *out, const struct damonctl_context *c)
+{
+	struct damonctl_probe *p;
+	struct damonctl_probe_filter *f;
+	unsigned int i, j;
+
+	damonctl_for_each_probe(c, p, i) {
+		fprintf(out, "    probe %u:", i);
+		if (!damonctl_probe_nr_filters(p))
+			fprintf(out, " all memory");
+		damonctl_for_each_probe_filter(p, f, j) {
+			const char *type = damonctl_probe_filter_get_str(f, DAMONCTL_PROBE_FILTER_TYPE);
+
+			fprintf(out, "%s %s %s%s", j ? ";" : "",
+				damonctl_probe_filter_get(f, DAMONCTL_PROBE_FILTER_ALLOW) ?
+				"allow" : "reject",
+				damonctl_probe_filter_get(f, DAMONCTL_PROBE_FILTER_MATCHING) ?
+				"" : "non-", SAFE(type));
+			if (!strcmp(type, "memcg"))
+				fprintf(out, " %s", SAFE(damonctl_probe_filter_get_str(
+					f, DAMONCTL_PROBE_FILTER_PATH)));
+		}
+		if (damonctl_probe_has(p, DAMONCTL_PROBE_WEIGHT) &&
+		    damonctl_probe_get(p, DAMONCTL_PROBE_WEIGHT))
+			fprintf(out, ", weight %" PRIu64, damonctl_probe_get(p, DAMONCTL_PROBE_WEIGHT));
+		fprintf(out, "\n");
+	}
 }
 
 static void print_context(FILE *out, const struct damonctl_context *c, unsigned int ci,
@@ -241,6 +276,7 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 			" aggregations, sampling %s..%s\n", fmt_bp(CG(c, GOAL_ACCESS_BP), a, sizeof(a)),
 			CG(c, GOAL_AGGRS), fmt_time(CG(c, GOAL_MIN_SAMPLE_US), b, sizeof(b)),
 			fmt_time(CG(c, GOAL_MAX_SAMPLE_US), d, sizeof(d)));
+	print_probes(out, c);
 	damonctl_for_each_target(c, t, i) {
 		fprintf(out, "    target %u:", i);
 		if (strcmp(damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS), "paddr"))
@@ -351,6 +387,43 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 	return output_flush(out);
 }
 
+/* Each tried region's probes/N/hits as damo shows them: one array of numbers, probe_hits. */
+static void flatten_probe_hits(json_object *kdamond)
+{
+	json_object *ctxs, *schemes, *tried, *regions, *probes;
+	size_t c, s, r, p;
+
+	if (!json_object_object_get_ex(kdamond, "contexts", &ctxs))
+		return;
+	for (c = 0; c < json_object_array_length(ctxs); c++) {
+		if (!json_object_object_get_ex(json_object_array_get_idx(ctxs, c), "schemes",
+					       &schemes))
+			continue;
+		for (s = 0; s < json_object_array_length(schemes); s++) {
+			if (!json_object_object_get_ex(json_object_array_get_idx(schemes, s),
+						       "tried_regions", &tried) ||
+			    !json_object_object_get_ex(tried, "regions", &regions))
+				continue;
+			for (r = 0; r < json_object_array_length(regions); r++) {
+				json_object *reg = json_object_array_get_idx(regions, r), *hits;
+
+				if (!json_object_object_get_ex(reg, "probes", &probes))
+					continue;
+				hits = json_object_new_array();
+				for (p = 0; p < json_object_array_length(probes); p++) {
+					json_object *h;
+
+					json_object_object_get_ex(json_object_array_get_idx(probes, p),
+								  "hits", &h);
+					json_object_array_add(hits, json_object_get(h));
+				}
+				json_object_object_del(reg, "probes");
+				json_object_object_add(reg, "probe_hits", hits);
+			}
+		}
+	}
+}
+
 int status_print_json(const struct damonctl_tree *t, const struct started *started, int only,
 		      const struct status_extra *x)
 {
@@ -378,6 +451,7 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		if (only >= 0 && (int)i != only)
 			continue;
 		json_object_object_add(k, "index", json_object_new_int((int)i));
+		flatten_probe_hits(k);
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
 			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
 		if (x && x->cpu) {

@@ -170,20 +170,21 @@ static int parse_goal(struct cli *cli, struct spec *sp, const char *arg)
 	return 0;
 }
 
-static int parse_filter(struct cli *cli, struct spec *sp, const char *arg)
+/*
+ * One filter, allow|reject:[!]TYPE[:ARG], of the types of @set, into @f; @opt and @arg (the
+ * option's whole value) name it in messages.
+ */
+static int parse_one_filter(struct cli *cli, const char *opt, const char *arg, const char *text,
+			    enum damonctl_kwset set, struct filter_spec *f)
 {
-	struct filter_spec *f;
 	char buf[512], *type, *rest;
 	enum damonctl_feature feat;
 
-	if (sp->nr_filters >= SPEC_MAX_FILTERS)
-		return usage_error(cli, "--filter: at most %d filters", SPEC_MAX_FILTERS);
-	f = &sp->filters[sp->nr_filters];
 	memset(f, 0, sizeof(*f));
-	snprintf(buf, sizeof(buf), "%s", arg);
+	snprintf(buf, sizeof(buf), "%s", text);
 	type = split2(buf, ':');
 	if (!type || (strcmp(buf, "allow") && strcmp(buf, "reject")))
-		return usage_error(cli, "--filter '%s': expected allow:TYPE or reject:TYPE", arg);
+		return usage_error(cli, "--%s '%s': expected allow:TYPE or reject:TYPE", opt, arg);
 	f->allow = !strcmp(buf, "allow");
 	f->matching = true;
 	if (*type == '!') {
@@ -191,32 +192,71 @@ static int parse_filter(struct cli *cli, struct spec *sp, const char *arg)
 		type++;
 	}
 	rest = split2(type, ':');
-	if (damonctl_keyword_feature(DAMONCTL_KW_FILTER_TYPE, type, &feat))
-		return usage_error(cli, "--filter '%s': unknown type '%s' (anon, active, memcg, "
-				   "young, hugepage_size, unmapped, addr, target)", arg, type);
+	if (damonctl_keyword_feature(set, type, &feat))
+		return usage_error(cli, "--%s '%s': unknown type '%s' (%s)", opt, arg, type,
+				   set == DAMONCTL_KW_FILTER_TYPE ? "anon, active, memcg, young, "
+				   "hugepage_size, unmapped, addr, target" : "anon or memcg");
 	snprintf(f->type, sizeof(f->type), "%s", type);
 	if (!strcmp(type, "memcg")) {
 		if (!rest || !*rest)
-			return usage_error(cli, "--filter '%s': memcg needs a path", arg);
+			return usage_error(cli, "--%s '%s': memcg needs a path", opt, arg);
 		snprintf(f->memcg, sizeof(f->memcg), "%s", rest);
 	} else if (!strcmp(type, "addr")) {
-		if (!rest || parse_pair(cli, "filter", rest, '-', p_addr, &f->lo, &f->hi, true))
-			return usage_error(cli, "--filter '%s': addr needs START-END", arg);
+		if (!rest || parse_pair(cli, opt, rest, '-', p_addr, &f->lo, &f->hi, true))
+			return usage_error(cli, "--%s '%s': addr needs START-END", opt, arg);
 	} else if (!strcmp(type, "hugepage_size")) {
-		if (!rest || parse_pair(cli, "filter", rest, '-', parse_size_opt, &f->lo, &f->hi,
-					true))
-			return usage_error(cli, "--filter '%s': hugepage_size needs MIN-MAX", arg);
+		if (!rest || parse_pair(cli, opt, rest, '-', parse_size_opt, &f->lo, &f->hi, true))
+			return usage_error(cli, "--%s '%s': hugepage_size needs MIN-MAX", opt, arg);
 	} else if (!strcmp(type, "target")) {
 		uint64_t v;
 
-		if (!rest || parse_uint_opt(cli, "filter", rest, UINT32_MAX, &v))
-			return usage_error(cli, "--filter '%s': target needs an index", arg);
+		if (!rest || parse_uint_opt(cli, opt, rest, UINT32_MAX, &v))
+			return usage_error(cli, "--%s '%s': target needs an index", opt, arg);
 		f->target_idx = (unsigned int)v;
 	} else if (rest) {
-		return usage_error(cli, "--filter '%s': %s takes no argument", arg, type);
+		return usage_error(cli, "--%s '%s': %s takes no argument", opt, arg, type);
 	}
+	return 0;
+}
+
+static int parse_filter(struct cli *cli, struct spec *sp, const char *arg)
+{
+	int r;
+
+	if (sp->nr_filters >= SPEC_MAX_FILTERS)
+		return usage_error(cli, "--filter: at most %d filters", SPEC_MAX_FILTERS);
+	r = parse_one_filter(cli, "filter", arg, arg, DAMONCTL_KW_FILTER_TYPE,
+			     &sp->filters[sp->nr_filters]);
+	if (r)
+		return r;
 	sp->nr_filters++;
 	sp->filters_given = true;
+	return 0;
+}
+
+int spec_parse_probe(struct cli *cli, const char *arg, struct probe_spec *p)
+{
+	char buf[1024], *tok, *next;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	if (!strcmp(arg, "all"))
+		return 0;
+	if (!*arg || strlen(arg) >= sizeof(buf))
+		return usage_error(cli, "--probe '%s': expected 'all' or FILTER[;FILTER...], each "
+				   "allow|reject:[!]anon or allow|reject:[!]memcg:PATH", arg);
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = buf; tok; tok = next) {
+		next = split2(tok, ';');
+		if (p->nr >= SPEC_MAX_PROBE_FILTERS)
+			return usage_error(cli, "--probe '%s': at most %d filters per probe", arg,
+					   SPEC_MAX_PROBE_FILTERS);
+		r = parse_one_filter(cli, "probe", arg, tok, DAMONCTL_KW_PROBE_FILTER_TYPE,
+				     &p->f[p->nr]);
+		if (r)
+			return r;
+		p->nr++;
+	}
 	return 0;
 }
 
@@ -787,4 +827,32 @@ int spec_line_parse(struct cli *cli, struct spec_line *l, int key, const char *a
 	}
 	l->given[cur] |= bit;
 	return spec_parse(cli, &l->sp[cur], key, arg);
+}
+
+int spec_apply_probe(struct cli *cli, const struct probe_spec *p, struct damonctl_context *c)
+{
+	struct damonctl_probe *probe = damonctl_context_add_probe(c);
+	unsigned int i;
+
+	if (!probe)
+		return usage_error(cli, "out of memory");
+	for (i = 0; i < p->nr; i++) {
+		struct damonctl_probe_filter *f = damonctl_probe_add_filter(probe);
+		int r;
+
+		if (!f)
+			return usage_error(cli, "out of memory");
+		r = damonctl_probe_filter_set_str(f, DAMONCTL_PROBE_FILTER_TYPE, p->f[i].type);
+		if (!r)
+			r = damonctl_probe_filter_set(f, DAMONCTL_PROBE_FILTER_MATCHING,
+						      p->f[i].matching);
+		if (!r)
+			r = damonctl_probe_filter_set(f, DAMONCTL_PROBE_FILTER_ALLOW, p->f[i].allow);
+		if (!r && !strcmp(p->f[i].type, "memcg"))
+			r = damonctl_probe_filter_set_str(f, DAMONCTL_PROBE_FILTER_PATH,
+							  p->f[i].memcg);
+		if (r)
+			return set_failed(cli, r, "a probe filter");
+	}
+	return 0;
 }

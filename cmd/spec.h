@@ -31,6 +31,13 @@ struct filter_spec {
 	unsigned int target_idx;
 };
 
+/* An access probe (7.2): its filters, none for every access. */
+#define SPEC_MAX_PROBE_FILTERS 8
+struct probe_spec {
+	unsigned int nr;
+	struct filter_spec f[SPEC_MAX_PROBE_FILTERS];
+};
+
 /* Each field counts only when its `has_` flag is set. */
 struct spec {
 	/* context */
@@ -100,6 +107,11 @@ int spec_apply_context(struct cli *cli, const struct spec *sp, struct damonctl_c
 int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
 		      uint64_t sample_us, uint64_t aggr_us, const struct damonctl_features *f,
 		      bool fresh);
+/* One --probe value into @p: "all", or FILTER[;FILTER...], each spelt as --filter's
+ * (allow|reject:[!]TYPE[:ARG]) with the probe filter types, anon and memcg:PATH. */
+int spec_parse_probe(struct cli *cli, const char *arg, struct probe_spec *p);
+/* Append probe @p to @c. */
+int spec_apply_probe(struct cli *cli, const struct probe_spec *p, struct damonctl_context *c);
 /* Where a filter of @type goes on this kernel. */
 enum damonctl_filter_dir spec_filter_dir(const char *type, const struct damonctl_features *f);
 

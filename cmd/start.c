@@ -35,6 +35,8 @@ static struct {
 	unsigned int nr_pids;
 	uint64_t regions[MAX_REGIONS][2];
 	unsigned int nr_regions;
+	struct probe_spec probes[DAMONCTL_MAX_PROBES];
+	unsigned int nr_probes;
 	const char *config;
 	char *config_doc;
 	char prog[4096];	/* the command to launch, as found in PATH */
@@ -51,7 +53,7 @@ static struct {
 static struct start_handoff *handoff;
 
 enum { O_PID = 300, O_REGIONS, O_DRY_RUN, O_FOREGROUND, O_GOAL_SCOPE, O_NO_FALLBACK,
-       O_FOLLOW_CHILDREN, O_LEAVE_RUNNING };
+       O_FOLLOW_CHILDREN, O_LEAVE_RUNNING, O_PROBE };
 
 const struct opt start_target_opts[] = {
 	{ "pid", O_PID, OV_PID, "PID", "monitor process PID (repeatable)" },
@@ -75,6 +77,9 @@ static const struct opt start_own_opts[] = {
 	  "the damonc agent adds new children of the targets as targets, online" },
 	{ "leave-running", O_LEAVE_RUNNING, OV_NONE, NULL,
 	  "with --foreground: on SIGTERM/SIGINT, leave the kdamond running" },
+	{ "probe", O_PROBE, OV_STRING, "FILTER[;FILTER...]|all",
+	  "an access probe (7.2) counting accesses to what its filters pass: allow|reject:"
+	  "[!]anon or allow|reject:[!]memcg:PATH (repeatable, at most 4)" },
 	{ 0 },
 };
 
@@ -154,6 +159,11 @@ static int start_parse(struct cli *cli, int key, const char *arg)
 	case O_LEAVE_RUNNING:
 		so.leave_running = true;
 		return 0;
+	case O_PROBE:
+		if (so.nr_probes >= DAMONCTL_MAX_PROBES)
+			return usage_error(cli, "--probe '%s': at most %d probes (the kernel's "
+					   "DAMON_MAX_PROBES)", arg, DAMONCTL_MAX_PROBES);
+		return spec_parse_probe(cli, arg, &so.probes[so.nr_probes++]);
 	}
 	r = spec_line_parse(cli, &so.sl, key, arg);
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
@@ -201,6 +211,8 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	if (!sp->ops && !so.nr_pids && so.nr_regions)
 		sp->ops = "paddr";	/* regions without a process are physical */
 	r = spec_apply_context(cli, sp, c, f);
+	for (i = 0; !r && i < so.nr_probes; i++)
+		r = spec_apply_probe(cli, &so.probes[i], c);
 	if (r)
 		return r;
 	ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
@@ -633,8 +645,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	char why[1024];
 
 	if (so.config && (spec_any_scheme(&so.sl.sp[0]) || spec_any_context(&so.sl.sp[0]) ||
-			  so.nr_pids ||
-			  so.nr_regions))
+			  so.nr_pids || so.nr_regions || so.nr_probes))
 		return usage_error(cli, "-c takes the whole configuration: do not combine it with "
 				   "target, context or scheme options");
 	if (argc && (so.config || so.nr_pids))

@@ -235,6 +235,26 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 						j);
 		}
 	}
+	if (c->lists[L_CONTEXT_PROBES].nr > DAMONCTL_MAX_PROBES)
+		return why_fail(why, size, -EINVAL, c, "%u access probes; the kernel takes at most "
+				"%d (DAMON_MAX_PROBES)", c->lists[L_CONTEXT_PROBES].nr,
+				DAMONCTL_MAX_PROBES);
+	for (i = 0; i < c->lists[L_CONTEXT_PROBES].nr; i++) {
+		const struct dobj *p = c->lists[L_CONTEXT_PROBES].items[i];
+
+		for (j = 0; j < p->lists[L_PROBE_FILTERS].nr; j++) {
+			const struct dobj *f = p->lists[L_PROBE_FILTERS].items[j];
+			const char *path = f->v[DAMONCTL_PROBE_FILTER_PATH].s;
+
+			if (!strcmp(f->v[DAMONCTL_PROBE_FILTER_TYPE].s ?
+				    f->v[DAMONCTL_PROBE_FILTER_TYPE].s : "anon", "memcg") &&
+			    !*(path ? path : ""))
+				return why_fail(why, size, -EINVAL, f,
+						"a memcg filter needs a path");
+			if (check_path_text(f, "path", path, why, size))
+				return -EINVAL;
+		}
+	}
 	for (i = 0; i < c->lists[L_CONTEXT_SCHEMES].nr; i++) {
 		const struct dobj *s = c->lists[L_CONTEXT_SCHEMES].items[i];
 		static const struct { unsigned int lo, hi; const char *what; } ranges[] = {
@@ -430,6 +450,21 @@ DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
 			if (!r)
 				return why_fail(why, size, -ESRCH, t, "process %lld %s",
 						(long long)pid, what);
+		}
+		for (i = 0; i < cx->lists[L_CONTEXT_PROBES].nr; i++) {
+			const struct dobj *p = cx->lists[L_CONTEXT_PROBES].items[i];
+
+			for (n = 0; n < p->lists[L_PROBE_FILTERS].nr; n++) {
+				const struct dobj *f = p->lists[L_PROBE_FILTERS].items[n];
+				const char *type = f->v[DAMONCTL_PROBE_FILTER_TYPE].s;
+
+				if (!type || strcmp(type, "memcg"))
+					continue;
+				r = check_memcg(f, "path", f->v[DAMONCTL_PROBE_FILTER_PATH].s, root,
+						why, size);
+				if (r)
+					return r;
+			}
 		}
 		for (i = 0; i < cx->lists[L_CONTEXT_SCHEMES].nr; i++) {
 			const struct dobj *s = cx->lists[L_CONTEXT_SCHEMES].items[i];

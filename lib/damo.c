@@ -14,6 +14,9 @@
  *   intervals.intervals_goal.{access_bp, aggrs, min_sample_us, max_sample_us}
  *                                           .../intervals_goal/ (same names; bp, count, time)
  *   nr_regions.{min,max}                    monitoring_attrs/nr_regions/{min,max}
+ *   probes[].filters[].filter_type, matching, allow, path
+ *                                           monitoring_attrs/probes/N/filters/M/{type,
+ *                                           matching,allow,path}; path of memcg ones only
  *   schemes[].action, target_nid, apply_interval_us, dests[].{id,weight}: same names
  *   access_pattern.sz_bytes.{min,max}       access_pattern/sz/{min,max}      size
  *   access_pattern.nr_accesses.{min,max}    access_pattern/nr_accesses/{min,max}: "N %" (bare
@@ -847,6 +850,44 @@ static int read_scheme(json_object *j, struct dobj *s, const char *where, struct
 	return r;
 }
 
+/* DamonFilter.from_kvpairs() of a probe (not DamosFilter: other keys, fewer types) */
+static int read_probe_filter(json_object *j, struct dobj *f, const char *where,
+			     struct derr *e)
+{
+	static const char *const keys[] = { "filter_type", "matching", "allow", "path", NULL };
+	json_object *v, *path = NULL;
+	int r;
+
+	r = check_keys(j, keys, "probe filter", where, e);
+	if (r)
+		return r;
+	if (!get(j, "filter_type", &v) || !get(j, "matching", &v))
+		return dfail(e, -EINVAL, where, "a damo probe filter needs filter_type and "
+			     "matching");
+	r = str_attr(j, "filter_type", "a probe filter type (anon or memcg)", f,
+		     DAMONCTL_PROBE_FILTER_TYPE, where, e);
+	if (!r)
+		r = bool_attr(j, "matching", f, DAMONCTL_PROBE_FILTER_MATCHING, where, e);
+	if (!r)
+		r = bool_attr(j, "allow", f, DAMONCTL_PROBE_FILTER_ALLOW, where, e);
+	if (!r)
+		r = member(j, "path", json_type_string, "a cgroup path", where, e, &path);
+	/* damo writes the path of memcg filters only */
+	if (!r && path && !strcmp(f->v[DAMONCTL_PROBE_FILTER_TYPE].s, "memcg"))
+		r = dobj_set_str(f, DAMONCTL_PROBE_FILTER_PATH, json_object_get_string(path));
+	return r;
+}
+
+static int read_probe(json_object *j, struct dobj *p, const char *where, struct derr *e)
+{
+	static const char *const keys[] = { "filters", NULL };
+	int r = check_keys(j, keys, "probe", where, e);
+
+	if (!r)
+		r = read_list(j, "filters", p, L_PROBE_FILTERS, read_probe_filter, where, e);
+	return r;
+}
+
 /* Parts of damo's context that only damon/next kernels have: accepted at their defaults. */
 static int read_devel_parts(json_object *j, const char *where, struct derr *e)
 {
@@ -859,14 +900,7 @@ static int read_devel_parts(json_object *j, const char *where, struct derr *e)
 	bool b;
 	int r;
 
-	r = member(j, "probes", json_type_array, "an array", where, e, &v);
-	if (!r && v && json_object_array_length(v)) {
-		at_key(w, where, "probes");
-		return dfail(e, -EOPNOTSUPP, w, "access probes are not in libdamonctl's model "
-			     "yet");
-	}
-	if (!r)
-		r = member(j, "sample_control", json_type_object, "an object", where, e, &v);
+	r = member(j, "sample_control", json_type_object, "an object", where, e, &v);
 	if (!r && v) {
 		json_object *pe = NULL;
 
@@ -940,6 +974,8 @@ static int read_context(json_object *j, struct dobj *c, const char *where, struc
 		r = bool_attr(j, "pause", c, DAMONCTL_CONTEXT_PAUSE, where, e);
 	if (!r)
 		r = read_devel_parts(j, where, e);
+	if (!r)
+		r = read_list(j, "probes", c, L_CONTEXT_PROBES, read_probe, where, e);
 	if (!r && !(r = member(j, "intervals", json_type_object, "an object", where, e, &v)) &&
 	    v) {
 		at_key(w, where, "intervals");

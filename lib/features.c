@@ -74,6 +74,8 @@ static const struct {
 					    "the collapse action (MADV_COLLAPSE)" },
 	[DAMONCTL_FEAT_HUGEPAGE_MEM_BP] = { "hugepage_mem_bp", V(7, 4) | QUEUED,
 					    "the hugepage_mem_bp quota goal metric" },
+	[DAMONCTL_FEAT_PROBE_WEIGHT] = { "probe_weight", V(7, 3) | QUEUED,
+					 "access probe weights (weight)" },
 };
 
 int dctl_feature_version(enum damonctl_feature f)
@@ -115,6 +117,7 @@ DAMONCTL_API const char *damonctl_feature_since(enum damonctl_feature f)
 		[DAMONCTL_FEAT_PROBES] = "7.2", [DAMONCTL_FEAT_FAIL_CHARGE] = "7.2",
 		[DAMONCTL_FEAT_ACTION_COLLAPSE] = "7.2",
 		[DAMONCTL_FEAT_HUGEPAGE_MEM_BP] = "queued for 7.4",
+		[DAMONCTL_FEAT_PROBE_WEIGHT] = "queued for 7.3",
 	};
 
 	return (unsigned int)f < DAMONCTL_NR_FEATURES ? since[f] : NULL;
@@ -466,6 +469,8 @@ DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
 		"contexts/0/schemes/0/core_filters/nr_filters",
 		"contexts/0/schemes/0/ops_filters/nr_filters",
 		"contexts/0/schemes/0/dests/nr_dests",
+		/* a probe directory shows whether it has a weight file */
+		"contexts/0/monitoring_attrs/probes/nr_probes",
 	};
 	struct damonctl_tree *have, *want;
 	struct damonctl_kdamond *k;

@@ -38,7 +38,7 @@ void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *p
 /* ---- the schema: one table row per sysfs file or child list ---- */
 enum dkind {
 	K_TREE, K_KDAMOND, K_CONTEXT, K_TARGET, K_REGION, K_SCHEME, K_GOAL, K_FILTER, K_DEST,
-	K_TRIED, NR_KINDS
+	K_TRIED, K_PROBE, K_PROBE_FILTER, K_TRIED_PROBE, NR_KINDS
 };
 
 enum vtype {
@@ -88,11 +88,14 @@ extern const struct kind_desc dctl_kinds[NR_KINDS];
 /* List indexes per kind, in table order. */
 enum { L_TREE_KDAMONDS };
 enum { L_KDAMOND_CONTEXTS };
-enum { L_CONTEXT_TARGETS, L_CONTEXT_SCHEMES };
+enum { L_CONTEXT_TARGETS, L_CONTEXT_SCHEMES, L_CONTEXT_PROBES };
 enum { L_TARGET_REGIONS };
 enum { L_SCHEME_GOALS, L_SCHEME_FILTERS, L_SCHEME_CORE_FILTERS, L_SCHEME_OPS_FILTERS,
        L_SCHEME_DESTS, L_SCHEME_TRIED };
 enum { A_REGION_START, A_REGION_END };
+enum { L_PROBE_FILTERS };
+enum { L_TRIED_PROBES };
+enum { A_TRIED_PROBE_HITS };
 
 /* ---- keywords ---- */
 struct keyword {

@@ -377,6 +377,8 @@ DEFINE_ATTRS(goal, K_GOAL)
 DEFINE_ATTRS(filter, K_FILTER)
 DEFINE_ATTRS(dest, K_DEST)
 DEFINE_ATTRS(tried_region, K_TRIED)
+DEFINE_ATTRS(probe, K_PROBE)
+DEFINE_ATTRS(probe_filter, K_PROBE_FILTER)
 
 DAMONCTL_API struct damonctl_tree *damonctl_tree_new(void)
 {
@@ -431,6 +433,7 @@ DEFINE_LIST(context, scheme, L_CONTEXT_SCHEMES)
 DEFINE_LIST(scheme, goal, L_SCHEME_GOALS)
 DEFINE_LIST(scheme, dest, L_SCHEME_DESTS)
 DEFINE_LIST(scheme, tried_region, L_SCHEME_TRIED)
+DEFINE_LIST(context, probe, L_CONTEXT_PROBES)
 
 #define DEFINE_ADD(parent, child, LIST)							\
 	DAMONCTL_API struct damonctl_##child *damonctl_##parent##_add_##child(			\
@@ -443,6 +446,7 @@ DEFINE_ADD(context, target, L_CONTEXT_TARGETS)
 DEFINE_ADD(context, scheme, L_CONTEXT_SCHEMES)
 DEFINE_ADD(scheme, goal, L_SCHEME_GOALS)
 DEFINE_ADD(scheme, dest, L_SCHEME_DESTS)
+DEFINE_ADD(context, probe, L_CONTEXT_PROBES)
 
 DAMONCTL_API int damonctl_tree_remove_kdamond(struct damonctl_tree *t, unsigned int i)
 {
@@ -505,6 +509,47 @@ DAMONCTL_API int damonctl_context_remove_target(struct damonctl_context *c, unsi
 DAMONCTL_API int damonctl_context_remove_scheme(struct damonctl_context *c, unsigned int i)
 {
 	return dobj_remove(DOBJ(c), L_CONTEXT_SCHEMES, i);
+}
+
+DAMONCTL_API int damonctl_context_remove_probe(struct damonctl_context *c, unsigned int i)
+{
+	return dobj_remove(DOBJ(c), L_CONTEXT_PROBES, i);
+}
+
+/* A probe's filters are probe filters, not struct damonctl_filter: DEFINE_LIST would name
+ * the wrong type. */
+DAMONCTL_API unsigned int damonctl_probe_nr_filters(const struct damonctl_probe *p)
+{
+	return dobj_nr(CDOBJ(p), L_PROBE_FILTERS);
+}
+
+DAMONCTL_API struct damonctl_probe_filter *damonctl_probe_filter(const struct damonctl_probe *p,
+								 unsigned int i)
+{
+	return (struct damonctl_probe_filter *)dobj_child(CDOBJ(p), L_PROBE_FILTERS, i);
+}
+
+DAMONCTL_API struct damonctl_probe_filter *damonctl_probe_add_filter(struct damonctl_probe *p)
+{
+	return (struct damonctl_probe_filter *)dobj_add(DOBJ(p), L_PROBE_FILTERS);
+}
+
+DAMONCTL_API int damonctl_probe_remove_filter(struct damonctl_probe *p, unsigned int i)
+{
+	return dobj_remove(DOBJ(p), L_PROBE_FILTERS, i);
+}
+
+DAMONCTL_API unsigned int damonctl_tried_region_nr_probes(const struct damonctl_tried_region *r)
+{
+	return dobj_nr(CDOBJ(r), L_TRIED_PROBES);
+}
+
+DAMONCTL_API uint64_t damonctl_tried_region_probe_hits(const struct damonctl_tried_region *r,
+						       unsigned int i)
+{
+	const struct dobj *h = dobj_child(CDOBJ(r), L_TRIED_PROBES, i);
+
+	return h ? h->v[A_TRIED_PROBE_HITS].u : 0;
 }
 
 DAMONCTL_API int damonctl_scheme_remove_dest(struct damonctl_scheme *s, unsigned int i)

@@ -61,6 +61,24 @@ static const struct list_desc context_lists[] = {
 				FEAT_NONE, 0 },
 	[L_CONTEXT_SCHEMES] = { "schemes", "schemes/nr_schemes", "schemes", K_SCHEME,
 				FEAT_NONE, 0 },
+	[L_CONTEXT_PROBES] = { MA "probes", MA "probes/nr_probes", MA "probes", K_PROBE,
+			       DAMONCTL_FEAT_PROBES, 0 },
+};
+
+static const struct attr_desc probe_attrs[] = {
+	[DAMONCTL_PROBE_WEIGHT] = U32("weight", 0, DAMONCTL_FEAT_PROBE_WEIGHT, 0),
+};
+static const struct list_desc probe_lists[] = {
+	[L_PROBE_FILTERS] = { "filters", "filters/nr_filters", "filters", K_PROBE_FILTER,
+			      FEAT_NONE, 0 },
+};
+
+static const struct attr_desc probe_filter_attrs[] = {
+	[DAMONCTL_PROBE_FILTER_TYPE] = KW("type", DAMONCTL_KW_PROBE_FILTER_TYPE, "anon",
+					  FEAT_NONE, 0),
+	[DAMONCTL_PROBE_FILTER_MATCHING] = BOOL("matching", FEAT_NONE),
+	[DAMONCTL_PROBE_FILTER_ALLOW] = BOOL("allow", FEAT_NONE),
+	[DAMONCTL_PROBE_FILTER_PATH] = STR("path", FEAT_NONE),
 };
 
 static const struct attr_desc target_attrs[] = {
@@ -176,6 +194,15 @@ static const struct attr_desc tried_attrs[] = {
 	[DAMONCTL_TRIED_SZ_FILTER_PASSED] = U64("sz_filter_passed", 0,
 						DAMONCTL_FEAT_FILTER_ALLOW, RESULT),
 };
+/* probes/ is there on 7.2 even when the context has no probe */
+static const struct list_desc tried_lists[] = {
+	[L_TRIED_PROBES] = { "probes", NULL, "probes", K_TRIED_PROBE, DAMONCTL_FEAT_PROBES,
+			     A_RO },
+};
+
+static const struct attr_desc tried_probe_attrs[] = {
+	[A_TRIED_PROBE_HITS] = U32("hits", 0, FEAT_NONE, RESULT),
+};
 
 #define KIND(n, a, l) { n, a, ARRAY_SIZE(a), l, ARRAY_SIZE(l) }
 #define KIND_NOLISTS(n, a) { n, a, ARRAY_SIZE(a), NULL, 0 }
@@ -190,7 +217,10 @@ const struct kind_desc dctl_kinds[NR_KINDS] = {
 	[K_GOAL] = KIND_NOLISTS("goal", goal_attrs),
 	[K_FILTER] = KIND_NOLISTS("filter", filter_attrs),
 	[K_DEST] = KIND_NOLISTS("dest", dest_attrs),
-	[K_TRIED] = KIND_NOLISTS("tried region", tried_attrs),
+	[K_TRIED] = KIND("tried region", tried_attrs, tried_lists),
+	[K_PROBE] = KIND("probe", probe_attrs, probe_lists),
+	[K_PROBE_FILTER] = KIND_NOLISTS("probe filter", probe_filter_attrs),
+	[K_TRIED_PROBE] = KIND_NOLISTS("probe hits", tried_probe_attrs),
 };
 
 _Static_assert(ARRAY_SIZE(kdamond_attrs) == DAMONCTL_KDAMOND_NR_ATTRS, "kdamond table");
@@ -201,4 +231,7 @@ _Static_assert(ARRAY_SIZE(goal_attrs) == DAMONCTL_GOAL_NR_ATTRS, "goal table");
 _Static_assert(ARRAY_SIZE(filter_attrs) == DAMONCTL_FILTER_NR_ATTRS, "filter table");
 _Static_assert(ARRAY_SIZE(dest_attrs) == DAMONCTL_DEST_NR_ATTRS, "dest table");
 _Static_assert(ARRAY_SIZE(tried_attrs) == DAMONCTL_TRIED_NR_ATTRS, "tried region table");
+_Static_assert(ARRAY_SIZE(probe_attrs) == DAMONCTL_PROBE_NR_ATTRS, "probe table");
+_Static_assert(ARRAY_SIZE(probe_filter_attrs) == DAMONCTL_PROBE_FILTER_NR_ATTRS,
+	       "probe filter table");
 _Static_assert(DAMONCTL_SCHEME_NR_ATTRS <= 64, "attribute bits fit in dobj.has");

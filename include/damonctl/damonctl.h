@@ -12,8 +12,8 @@
  * - Time is in microseconds and sizes in bytes, as in the kernel ABI; the unit helpers at
  *   the end turn "5s", "2MiB" and "80%" into those and back.
  * - The model is a tree of opaque objects mirroring the sysfs tree: a tree holds kdamonds,
- *   a kdamond contexts, a context targets and schemes, a scheme goals, filters, dests and
- *   tried regions. Attributes are addressed by per-object enums; new kernel files become
+ *   a kdamond contexts, a context targets, schemes and access probes, a probe its filters,
+ *   a scheme goals, filters, dests and tried regions. Attributes are addressed by per-object enums; new kernel files become
  *   new enum values, so the API grows without breaking callers.
  */
 #ifndef DAMONCTL_DAMONCTL_H
@@ -118,6 +118,7 @@ enum damonctl_feature {
 	DAMONCTL_FEAT_FAIL_CHARGE,		/* 7.2 */
 	DAMONCTL_FEAT_ACTION_COLLAPSE,		/* 7.2 node_eligible_mem_bp too */
 	DAMONCTL_FEAT_HUGEPAGE_MEM_BP,		/* queued for 7.4: keyword only */
+	DAMONCTL_FEAT_PROBE_WEIGHT,		/* queued for 7.3: monitoring_attrs/probes/N/weight */
 	DAMONCTL_NR_FEATURES
 };
 
@@ -178,6 +179,7 @@ enum damonctl_kwset {
 	DAMONCTL_KW_OPERATIONS, DAMONCTL_KW_ACTION, DAMONCTL_KW_FILTER_TYPE,
 	DAMONCTL_KW_GOAL_METRIC, DAMONCTL_KW_GOAL_TUNER, DAMONCTL_KW_WMARK_METRIC,
 	DAMONCTL_KW_STATE,
+	DAMONCTL_KW_PROBE_FILTER_TYPE,	/* anon, memcg (7.2) */
 };
 /* The @i-th keyword of @set (kernel order), or NULL past the end. */
 DAMONCTL_API const char *damonctl_keyword(enum damonctl_kwset set, unsigned int i);
@@ -200,6 +202,8 @@ struct damonctl_goal;
 struct damonctl_filter;
 struct damonctl_dest;
 struct damonctl_tried_region;
+struct damonctl_probe;
+struct damonctl_probe_filter;
 
 enum damonctl_kdamond_attr {
 	DAMONCTL_KDAMOND_STATE,		/* str, read-only: "on" or "off" */
@@ -297,6 +301,24 @@ enum damonctl_tried_region_attr {
 	DAMONCTL_TRIED_SZ_FILTER_PASSED, DAMONCTL_TRIED_NR_ATTRS
 };
 
+/* An access probe (7.2, monitoring_attrs/probes/N): the kernel counts, per region, the
+ * sampled accesses to the memory its filters pass (see the tried regions' probe hits). */
+enum damonctl_probe_attr {
+	DAMONCTL_PROBE_WEIGHT,		/* queued for 7.3 */
+	DAMONCTL_PROBE_NR_ATTRS
+};
+/* The kernel takes at most this many probes per context (DAMON_MAX_PROBES). */
+#define DAMONCTL_MAX_PROBES 4
+
+/* A probe's filter: its own files, not a scheme filter's. */
+enum damonctl_probe_filter_attr {
+	DAMONCTL_PROBE_FILTER_TYPE,	/* str keyword of DAMONCTL_KW_PROBE_FILTER_TYPE */
+	DAMONCTL_PROBE_FILTER_MATCHING,	/* bool */
+	DAMONCTL_PROBE_FILTER_ALLOW,	/* bool */
+	DAMONCTL_PROBE_FILTER_PATH,	/* str: the memcg path of a memcg filter */
+	DAMONCTL_PROBE_FILTER_NR_ATTRS
+};
+
 /* Which directory of a scheme a filter lives in. */
 enum damonctl_filter_dir {
 	DAMONCTL_FILTERS_LEGACY,	/* filters/ (6.3) */
@@ -337,6 +359,8 @@ DAMONCTL_DECLARE_ATTRS(goal);
 DAMONCTL_DECLARE_ATTRS(filter);
 DAMONCTL_DECLARE_ATTRS(dest);
 DAMONCTL_DECLARE_ATTRS(tried_region);
+DAMONCTL_DECLARE_ATTRS(probe);
+DAMONCTL_DECLARE_ATTRS(probe_filter);
 
 /* Trees. */
 DAMONCTL_API struct damonctl_tree *damonctl_tree_new(void);
@@ -372,6 +396,16 @@ DAMONCTL_API struct damonctl_scheme *damonctl_context_scheme(const struct damonc
 							     unsigned int i);
 DAMONCTL_API struct damonctl_scheme *damonctl_context_add_scheme(struct damonctl_context *c);
 DAMONCTL_API int damonctl_context_remove_scheme(struct damonctl_context *c, unsigned int i);
+DAMONCTL_API unsigned int damonctl_context_nr_probes(const struct damonctl_context *c);
+DAMONCTL_API struct damonctl_probe *damonctl_context_probe(const struct damonctl_context *c,
+							   unsigned int i);
+DAMONCTL_API struct damonctl_probe *damonctl_context_add_probe(struct damonctl_context *c);
+DAMONCTL_API int damonctl_context_remove_probe(struct damonctl_context *c, unsigned int i);
+DAMONCTL_API unsigned int damonctl_probe_nr_filters(const struct damonctl_probe *p);
+DAMONCTL_API struct damonctl_probe_filter *damonctl_probe_filter(const struct damonctl_probe *p,
+								 unsigned int i);
+DAMONCTL_API struct damonctl_probe_filter *damonctl_probe_add_filter(struct damonctl_probe *p);
+DAMONCTL_API int damonctl_probe_remove_filter(struct damonctl_probe *p, unsigned int i);
 /* Append a deep copy of scheme @s (goals, filters and dests included). */
 DAMONCTL_API struct damonctl_scheme *damonctl_context_add_scheme_copy(
 	struct damonctl_context *c, const struct damonctl_scheme *s);
@@ -406,6 +440,11 @@ DAMONCTL_API int damonctl_scheme_remove_dest(struct damonctl_scheme *s, unsigned
 DAMONCTL_API unsigned int damonctl_scheme_nr_tried_regions(const struct damonctl_scheme *s);
 DAMONCTL_API struct damonctl_tried_region *damonctl_scheme_tried_region(
 	const struct damonctl_scheme *s, unsigned int i);
+/* A tried region's hits of each probe of its context (7.2: probes/N/hits), in probe order;
+ * 0 past the last. */
+DAMONCTL_API unsigned int damonctl_tried_region_nr_probes(const struct damonctl_tried_region *r);
+DAMONCTL_API uint64_t damonctl_tried_region_probe_hits(const struct damonctl_tried_region *r,
+						       unsigned int i);
 
 #define damonctl_for_each_kdamond(t, k, i)						\
 	for ((i) = 0; (i) < damonctl_tree_nr_kdamonds(t) &&				\
@@ -425,6 +464,12 @@ DAMONCTL_API struct damonctl_tried_region *damonctl_scheme_tried_region(
 #define damonctl_for_each_filter(s, dir, f, i)						\
 	for ((i) = 0; (i) < damonctl_scheme_nr_filters(s, dir) &&			\
 		      ((f) = damonctl_scheme_filter(s, dir, i)); (i)++)
+#define damonctl_for_each_probe(c, p, i)						\
+	for ((i) = 0; (i) < damonctl_context_nr_probes(c) &&				\
+		      ((p) = damonctl_context_probe(c, i)); (i)++)
+#define damonctl_for_each_probe_filter(p, f, i)						\
+	for ((i) = 0; (i) < damonctl_probe_nr_filters(p) &&				\
+		      ((f) = damonctl_probe_filter(p, i)); (i)++)
 #define damonctl_for_each_tried_region(s, r, i)						\
 	for ((i) = 0; (i) < damonctl_scheme_nr_tried_regions(s) &&			\
 		      ((r) = damonctl_scheme_tried_region(s, i)); (i)++)
@@ -472,9 +517,9 @@ DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *k,
 /*
  * What the kernel would refuse at `on` or `commit` that depends on this machine rather than
  * on the model, checked before writing: a vaddr/fvaddr target process that does not exist,
- * has exited or is a kernel thread (no user memory to monitor); a memcg path (filter or goal)
- * that does not start with '/' or names no cgroup in <sysroot>/sys/fs/cgroup (looked up only
- * where that directory is a cgroup hierarchy). 0, or -ESRCH / -ENOENT / -EINVAL with a
+ * has exited or is a kernel thread (no user memory to monitor); a memcg path (filter, probe
+ * filter or goal) that does not start with '/' or names no cgroup in <sysroot>/sys/fs/cgroup
+ * (looked up only where that directory is a cgroup hierarchy). 0, or -ESRCH / -ENOENT / -EINVAL with a
  * sentence naming the target or filter and the value in @why.
  */
 DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,

@@ -510,10 +510,6 @@ static void development_parts(void **state)
 		    "\"all\", \"tids\": \"\"}, \"sample_control\": {\"primitives_enabled\": "
 		    "{\"page_table\": true, \"page_fault\": false}, \"sample_filters\": []}}]}]}");
 	damonctl_tree_free(t);
-	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"ops\": \"vaddr\", \"probes\": "
-			 "[{\"filters\": []}]}]}]}", -EOPNOTSUPP);
-	assert_string_equal(why, "kdamonds[0].contexts[0].probes: access probes are not in "
-			    "libdamonctl's model yet");
 	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"ops\": \"vaddr\", \"sample_control\": "
 			 "{\"primitives_enabled\": {\"page_table\": true, \"page_fault\": true}}}]}]}",
 			 -EOPNOTSUPP);
@@ -522,6 +518,60 @@ static void development_parts(void **state)
 	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"ops\": \"vaddr\", \"ops_attrs\": "
 			 "{\"cpus\": \"0-3\"}}]}]}", -EOPNOTSUPP);
 	assert_non_null(strstr(why, "kdamonds[0].contexts[0].ops_attrs: operations attributes"));
+}
+
+/* damo's DamonProbe/DamonFilter kvpairs (7.2 access probes) */
+static void probes(void **state)
+{
+	struct damonctl_tree *t;
+	struct damonctl_context *c;
+	struct damonctl_probe *p;
+	struct damonctl_probe_filter *f;
+	const char *why;
+
+	(void)state;
+	t = json_ok("{\"kdamonds\": [{\"contexts\": [{\"ops\": \"vaddr\", \"probes\": ["
+		    "{\"filters\": [{\"filter_type\": \"anon\", \"matching\": true, "
+		    "\"allow\": true, \"path\": null}]}, "
+		    "{\"filters\": [{\"filter_type\": \"memcg\", \"matching\": \"no\", "
+		    "\"allow\": false, \"path\": \"/workload.slice\"}, "
+		    "{\"filter_type\": \"anon\", \"matching\": false, \"allow\": false, "
+		    "\"path\": \"/ignored\"}]}, {\"filters\": []}]}]}]}");
+	c = ctx0(t);
+	assert_int_equal(damonctl_context_nr_probes(c), 3);
+	p = damonctl_context_probe(c, 0);
+	assert_int_equal(damonctl_probe_nr_filters(p), 1);
+	f = damonctl_probe_filter(p, 0);
+	assert_string_equal(damonctl_probe_filter_get_str(f, DAMONCTL_PROBE_FILTER_TYPE), "anon");
+	assert_int_equal(damonctl_probe_filter_get(f, DAMONCTL_PROBE_FILTER_MATCHING), 1);
+	assert_int_equal(damonctl_probe_filter_get(f, DAMONCTL_PROBE_FILTER_ALLOW), 1);
+	p = damonctl_context_probe(c, 1);
+	assert_int_equal(damonctl_probe_nr_filters(p), 2);
+	f = damonctl_probe_filter(p, 0);
+	assert_string_equal(damonctl_probe_filter_get_str(f, DAMONCTL_PROBE_FILTER_TYPE), "memcg");
+	assert_int_equal(damonctl_probe_filter_get(f, DAMONCTL_PROBE_FILTER_MATCHING), 0);
+	assert_string_equal(damonctl_probe_filter_get_str(f, DAMONCTL_PROBE_FILTER_PATH),
+			    "/workload.slice");
+	/* as damo writes it: the path of memcg filters only */
+	f = damonctl_probe_filter(p, 1);
+	assert_string_equal(damonctl_probe_filter_get_str(f, DAMONCTL_PROBE_FILTER_PATH), "");
+	assert_int_equal(damonctl_probe_nr_filters(damonctl_context_probe(c, 2)), 0);
+	same_through_damonc(t);
+	damonctl_tree_free(t);
+
+	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"ops\": \"vaddr\", \"probes\": "
+			 "[{\"filters\": [{\"filter_type\": \"young\", \"matching\": true}]}]}]}]}",
+			 -EINVAL);
+	assert_string_equal(why, "kdamonds[0].contexts[0].probes[0].filters[0].filter_type: "
+			    "'young' is not a probe filter type (anon or memcg)");
+	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"ops\": \"vaddr\", \"probes\": "
+			 "[{\"filters\": [{\"filter_type\": \"anon\"}]}]}]}]}", -EINVAL);
+	assert_string_equal(why, "kdamonds[0].contexts[0].probes[0].filters[0]: a damo probe "
+			    "filter needs filter_type and matching");
+	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"ops\": \"vaddr\", \"probes\": "
+			 "[{\"weight\": 1, \"filters\": []}]}]}]}", -EINVAL);
+	assert_string_equal(why, "kdamonds[0].contexts[0].probes[0].weight: unknown key in "
+			    "damo's probe");
 }
 
 static void told_apart(void **state)
@@ -608,6 +658,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(goals_and_filters),
 		cmocka_unit_test(errors_name_the_key),
 		cmocka_unit_test(development_parts),
+		cmocka_unit_test(probes),
 		cmocka_unit_test(told_apart),
 		cmocka_unit_test(yaml_as_json),
 		cmocka_unit_test(yaml_scalars),

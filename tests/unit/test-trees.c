@@ -13,27 +13,10 @@
 
 #include "common.h"
 
-/* Files of the captures the model does not hold (ABI section 2: probes [7.2]). */
-static const char *const unmodelled[] = { "monitoring_attrs/probes/nr_probes", NULL };
-
 /* The 6.18 host (ABI source S1) has CONFIG_DAMON_VADDR=n: only paddr is registered. */
 static const char *const host_618[] = {
 	"kdamonds/0/contexts/0/avail_operations", "paddr\n", NULL,
 };
-
-static bool is_unmodelled(const char *path)
-{
-	unsigned int i;
-	size_t n = strlen(path);
-
-	for (i = 0; unmodelled[i]; i++) {
-		size_t m = strlen(unmodelled[i]);
-
-		if (n >= m && !strcmp(path + n - m, unmodelled[i]))
-			return true;
-	}
-	return false;
-}
 
 /* The value a capture shows for @path as the reader returns it: one newline stripped. */
 static bool capture_value(const struct sysroot *s, const char *path, char *buf, size_t size)
@@ -114,7 +97,7 @@ static void check_read(const char *capture, const char *const *overrides)
 	assert_int_equal(damonctl_tree_read(s.ctx, &t), 0);
 	matched = walk_model(&s, CDOBJ(t), NULL);
 	for (i = 0; i < s.tree.n; i++)
-		if (!s.tree.e[i].dir && !is_unmodelled(s.tree.e[i].path))
+		if (!s.tree.e[i].dir)
 			files++;
 	/* and every file of the capture was found by the walk */
 	assert_int_equal(matched, files);
@@ -395,6 +378,7 @@ static void features_612(void **state)
 		{ DAMONCTL_FEAT_GOAL_TUNER, N }, { DAMONCTL_FEAT_PAUSE, N },
 		{ DAMONCTL_FEAT_PROBES, N }, { DAMONCTL_FEAT_FAIL_CHARGE, N },
 		{ DAMONCTL_FEAT_ACTION_COLLAPSE, N }, { DAMONCTL_FEAT_HUGEPAGE_MEM_BP, N },
+		{ DAMONCTL_FEAT_PROBE_WEIGHT, N },
 	};
 	enum damonctl_support want[DAMONCTL_NR_FEATURES];
 	unsigned int i;
@@ -430,6 +414,7 @@ static void features_618(void **state)
 		{ DAMONCTL_FEAT_GOAL_TUNER, N }, { DAMONCTL_FEAT_PAUSE, N },
 		{ DAMONCTL_FEAT_PROBES, N }, { DAMONCTL_FEAT_FAIL_CHARGE, N },
 		{ DAMONCTL_FEAT_ACTION_COLLAPSE, N }, { DAMONCTL_FEAT_HUGEPAGE_MEM_BP, N },
+		{ DAMONCTL_FEAT_PROBE_WEIGHT, N },
 	};
 	enum damonctl_support want[DAMONCTL_NR_FEATURES];
 	unsigned int i;
@@ -444,8 +429,9 @@ static void features_618(void **state)
 
 /*
  * 7.2: every file damonc knows is there (pause and fail_charge_* are 7.2), nothing sets a
- * ceiling. collapse (7.2) and probes (7.2) follow from the floor; hugepage_mem_bp is queued
- * for 7.4 and only a probe can tell.
+ * ceiling. collapse (7.2) follows from the floor, probes (7.2) from nr_probes;
+ * hugepage_mem_bp is queued for 7.4 and only a probe can tell, and so is a probe's weight
+ * (queued for 7.3) while no probe directory exists.
  */
 static void features_72(void **state)
 {
@@ -456,6 +442,7 @@ static void features_72(void **state)
 	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
 		want[i] = Y;
 	want[DAMONCTL_FEAT_HUGEPAGE_MEM_BP] = U;
+	want[DAMONCTL_FEAT_PROBE_WEIGHT] = U;
 	check_features("7.2-defaults.txt", "behaviour-7.2.13.txt", NULL, want,
 		       DAMONCTL_VERSION(7, 2), 0, "7.2 or later");
 }
