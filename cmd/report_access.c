@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_input.h"
+#include "report_pattern.h"
 
 enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
 
@@ -20,21 +20,18 @@ static struct {
 	uint64_t at_us;
 	enum sort_by sort;
 	uint64_t top;
-	uint64_t sz_min, sz_max;
-	uint64_t rate_min_bp, rate_max_bp;
-	uint64_t age_min_us, age_max_us;
+	struct pattern pat;
 	double weights[3];		/* damo's temperature: size, access rate (%), age (us) */
 	bool raw, total_only;
 	const char *format;
 	int hist;			/* -1, or enum hist_by */
 	unsigned int bins;
-} ao = { .sz_max = UINT64_MAX, .rate_max_bp = 10000, .age_max_us = UINT64_MAX,
-	 .weights = { 0, 100, 100 }, .hist = -1, .bins = 10 };
+} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .bins = 10 };
 
 /* damo's temperature-sz-hist and recency-sz-hist styles */
 enum hist_by { HIST_TEMPERATURE, HIST_RECENCY };
 
-enum { O_AT = 300, O_SORT, O_TOP, O_SIZE, O_RATE, O_AGE, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
+enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS };
 
 static const struct opt access_opts[] = {
@@ -47,11 +44,7 @@ static const struct opt access_opts[] = {
 	  "SIZE x bytes + RATE x access % + AGE x age in us, negative for unaccessed regions "
 	  "(default 0,100,100)" },
 	{ "top", O_TOP, OV_INT, "N", "only the first N regions after sorting" },
-	{ "size", O_SIZE, OV_RANGE, "MIN,MAX", "only regions of MIN to MAX bytes (e.g. 2MiB,)" },
-	{ "access-rate", O_RATE, OV_RANGE, "MIN,MAX", "only regions accessed in MIN to MAX of "
-	  "the samples (e.g. 50%,100%)" },
-	{ "age", O_AGE, OV_RANGE, "MIN,MAX", "only regions whose access rate has not changed for "
-	  "MIN to MAX (e.g. 10s,)" },
+	PATTERN_OPTS,
 	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
 	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
 	  "<temperature>" },
@@ -98,31 +91,12 @@ static int check_format(struct cli *cli, const char *t)
 	return 0;
 }
 
-/* "A,B" with either side empty; @parse fills one side. */
-static int split_range(struct cli *cli, const char *opt, const char *arg,
-		       int (*parse)(const char *, uint64_t *), uint64_t *lo, uint64_t *hi,
-		       const char *expect)
-{
-	const char *comma = strchr(arg, ',');
-	char a[64];
-	size_t n;
-
-	if (!comma || (n = (size_t)(comma - arg)) >= sizeof(a))
-		return usage_error(cli, "--%s '%s': expected MIN,MAX (either may be empty)", opt,
-				   arg);
-	memcpy(a, arg, n);
-	a[n] = '\0';
-	if ((n && parse(a, lo)) || (comma[1] && parse(comma + 1, hi)))
-		return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
-	if (*lo > *hi)
-		return usage_error(cli, "--%s '%s': MIN is above MAX", opt, arg);
-	return 0;
-}
-
 static int access_parse(struct cli *cli, int key, const char *arg)
 {
 	int r = rin_parse(cli, key, arg);
 
+	if (r < 0)
+		r = pattern_parse(cli, &ao.pat, key, arg);
 	if (r >= 0)
 		return r;
 	switch (key) {
@@ -140,18 +114,6 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		if (parse_uint_opt(cli, "top", arg, UINT32_MAX, &ao.top))
 			return EXIT_USAGE;
 		return ao.top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
-	case O_SIZE:
-		return split_range(cli, "size", arg, damonctl_parse_size, &ao.sz_min, &ao.sz_max,
-				   "sizes such as 4K or 2MiB");
-	case O_RATE:
-		r = split_range(cli, "access-rate", arg, damonctl_parse_percent_bp,
-				&ao.rate_min_bp, &ao.rate_max_bp, "percentages such as 5% or 50%");
-		if (!r && ao.rate_max_bp > 10000)
-			return usage_error(cli, "--access-rate '%s': at most 100%%", arg);
-		return r;
-	case O_AGE:
-		return split_range(cli, "age", arg, damonctl_parse_time_us, &ao.age_min_us,
-				   &ao.age_max_us, "times such as 100ms or 10s");
 	case O_WEIGHTS: {
 		char *end;
 		const char *p = arg;
@@ -215,16 +177,6 @@ static double temperature_w(const struct row *r, double size_weight)
 static double temperature(const struct row *r)
 {
 	return temperature_w(r, ao.weights[0]);
-}
-
-static uint64_t rate_bp(uint32_t nr, uint64_t sample_us, uint64_t aggr_us)
-{
-	uint64_t bp;
-
-	if (!aggr_us || !sample_us)
-		return 0;
-	bp = damonctl_nr_accesses_to_rate_bp(nr, sample_us, aggr_us);
-	return bp > 10000 ? 10000 : bp;
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -579,12 +531,10 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	for (i = 0; i < k.s.nr_regions; i++) {
 		const struct damonctl_rec_region *rg = &k.s.regions[i];
 		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
-				 rate_bp(rg->nr_accesses, k.s.sample_us, k.s.aggr_us),
+				 pattern_rate_bp(rg->nr_accesses, k.s.sample_us, k.s.aggr_us),
 				 (uint64_t)rg->age * k.s.aggr_us, 0 };
 
-		if (w.end - w.start < ao.sz_min || w.end - w.start > ao.sz_max ||
-		    w.rate_bp < ao.rate_min_bp || w.rate_bp > ao.rate_max_bp ||
-		    w.age_us < ao.age_min_us || w.age_us > ao.age_max_us)
+		if (!pattern_match(&ao.pat, &k.s, rg))
 			continue;
 		w.temperature = temperature(&w);
 		rows[n++] = w;
