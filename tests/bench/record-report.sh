@@ -50,6 +50,9 @@ for n in 1000 "$long"; do
 	cost "report info --json" "$DAMONC" --json report info -i "$rec"
 	cost "report nr-regions" "$DAMONC" report nr-regions -i "$rec"
 	cost "report nr-regions --series" "$DAMONC" report nr-regions -i "$rec" --series
+	cost "report times --access-rate 50%, (one region)" "$DAMONC" report times -i "$rec" \
+		--access-rate 50%, --address-range 0x7f0000000000-0x7f0000100000
+	cost "report times --age 1s, --json" "$DAMONC" --json report times -i "$rec" --age 1s,
 	cost "record -i --time-range (the middle half)" "$DAMONC" record -i "$rec" \
 		--time-range "$((n / 4))s,$((3 * n / 4))s" -o "$W/subset"
 	cost "record -i --address-range (a fifth)" "$DAMONC" record -i "$rec" \
