@@ -38,6 +38,9 @@ for n in 1000 "$long"; do
 	cost "report access --sort hot --top 10" "$DAMONC" report access -i "$rec" --sort hot \
 		--top 10
 	cost "report access --json" "$DAMONC" --json report access -i "$rec"
+	cost "report access --percentiles-of recency" "$DAMONC" report access -i "$rec" \
+		--percentiles-of recency
+	cost "report access --boxes" "$DAMONC" report access -i "$rec" --boxes
 	cost "report heatmap (text)" "$DAMONC" report heatmap -i "$rec"
 	cost "report heatmap --format raw" "$DAMONC" report heatmap -i "$rec" --format raw
 	cost "report heatmap -o PNG (200x100 cells)" "$DAMONC" report heatmap -i "$rec" \

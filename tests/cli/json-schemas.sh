@@ -53,6 +53,9 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report schemes -i "$in" --window 2s
 	run --json report access -i "$in" --address-range 0-1
 	run --json report access -i "$in" --histogram temperature --sort temperature
+	run --json report access -i "$in" --percentiles-of temperature
+	run --json report access -i "$in" --percentiles-of size --size 1GiB,
+	run --json report access -i "$in" --boxes --top 5
 	run --json report info -i "$in"
 	run --json report nr-regions -i "$in"
 	run --json report nr-regions -i "$in" --series --percentiles 50

@@ -222,6 +222,64 @@ check("bytes", [b["bytes"] for b in bins], [sum(r["size"] for r, x in zip(rows, 
 '
 [ "$("$damonc" report access -i "$work/rec" --target 0 --histogram temperature | grep -c '|$')" = 10 ] ||
 	bad "report access --histogram temperature does not print 10 bars"
+# damo's per-byte percentiles (temperature-percentiles, recency-percentiles, and the regions'
+# own attributes): the metric of the region holding the byte at p% of the total, regions in
+# the metric's order, computed here from the JSON's rows
+for m in temperature recency access-rate age size; do
+	"$damonc" --json report access -i "$work/rec" --target 1 --percentiles-of $m \
+		--percentiles 0,1,10,50,90,100 --temperature-weights 0,100,200 >"$work/pct.json"
+	expect "report access --percentiles-of $m" "$work/pct.json" '
+m, rows, aggr = "'$m'", d["regions"], d["snapshot"]["aggr_us"]
+def metric(r):
+    if m == "temperature":
+        t = r["access_rate_bp"] / 100 * 100 + r["age_us"] * 200
+        return t if r["access_rate_bp"] else -t
+    if m == "recency":
+        return 0 if r["access_rate_bp"] else r["age_us"] + aggr
+    return {"access-rate": r["access_rate_bp"], "age": r["age_us"], "size": r["size"]}[m]
+by = sorted(rows, key=metric)
+total = sum(r["size"] for r in rows)
+def at(p):
+    cum = 0
+    for r in by:
+        cum += r["size"]
+        if cum * 100 >= p * total:
+            return metric(r)
+check("metric", d["percentiles"]["metric"], {"temperature": "temperature", "recency": "idle_us",
+      "access-rate": "access_rate_bp", "age": "age_us", "size": "bytes"}[m])
+check("values", [(v["percentile"], v["value"]) for v in d["percentiles"]["values"]],
+      [(p, at(p)) for p in (0, 1, 10, 50, 90, 100)])
+'
+done
+text=$("$damonc" report access -i "$work/rec" --target 1 --percentiles-of age --raw-number)
+want=$("$damonc" --json report access -i "$work/rec" --target 1 --percentiles-of age | python3 -c '
+import json, sys
+for v in json.load(sys.stdin)["percentiles"]["values"]:
+    print("%g %d" % (v["percentile"], v["value"]))')
+[ "$(awk 'NR > 1 { print $1, $2 }' <<<"$text")" = "$want" ] ||
+	bad "report access --percentiles-of age's text: $text (want $want)"
+# damo's simple-boxes: the length the age on a log2 scale (1 to 40 columns), the digit the
+# access rate (0 to 9), both between the extremes of the regions shown; the text draws them
+"$damonc" --json report access -i "$work/rec" --target 1 --boxes --sort hot >"$work/boxes.json"
+expect "report access --boxes" "$work/boxes.json" '
+rows, b = d["regions"], d["boxes"]
+lg = lambda v: math.log2(v) if v > 0 else 0
+def rescale(v, lo, hi, to_lo, to_hi):
+    return int((v - lo) * ((to_hi - to_lo) / (hi - lo) if hi > lo else 1) + to_lo)
+ages, rates = [r["age_us"] for r in rows], [r["access_rate_bp"] for r in rows]
+check("scale", b, {"columns": 40, "age_us_min": min(ages), "age_us_max": max(ages),
+      "access_rate_bp_min": min(rates), "access_rate_bp_max": max(rates)})
+check("lengths", [r["box_length"] for r in rows],
+      [rescale(lg(a), lg(min(ages)), lg(max(ages)), 1, 40) for a in ages])
+check("levels", [r["box_level"] for r in rows], [rescale(x, min(rates), max(rates), 0, 9) for x in rates])
+check("both ends", (min(r["box_length"] for r in rows), max(r["box_length"] for r in rows),
+      rows[0]["box_level"], rows[-1]["box_level"]), (1, 40, 9, 0))
+'
+got=$("$damonc" report access -i "$work/rec" --target 1 --boxes --sort hot | grep -oE '^ *\|[0-9]+\|')
+want=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["regions"]:
+    print(" " * (40 - r["box_length"]) + "|" + str(r["box_level"]) * r["box_length"] + "|")' "$work/boxes.json")
+[ "$got" = "$want" ] || bad "report access --boxes' boxes: $(diff <(echo "$want") <(echo "$got"))"
 [ "$("$damonc" report access -i "$work/rec" --target 0 --total-size)" = "$((R + (S - 1) % V)) MiB" ] ||
 	bad "report access --total-size: $("$damonc" report access -i "$work/rec" --target 0 --total-size)"
 
@@ -340,6 +398,11 @@ case_ 2 "--temperature-weights '1,2'" report access -i "$work/rec" --temperature
 case_ 2 "--sort 'warm'" report access -i "$work/rec" --sort warm
 case_ 2 "--histogram 'age'" report access -i "$work/rec" --histogram age
 case_ 2 "--bins '0'" report access -i "$work/rec" --histogram recency --bins 0
+case_ 2 "--percentiles-of 'warm'" report access -i "$work/rec" --percentiles-of warm
+case_ 2 "--percentiles '101'" report access -i "$work/rec" --percentiles-of age --percentiles 101
+case_ 2 "--percentiles: of which metric?" report access -i "$work/rec" --percentiles 50
+case_ 2 "different outputs: choose one" report access -i "$work/rec" --boxes --histogram recency
+case_ 2 "different outputs: choose one" report access -i "$work/rec" --percentiles-of age --total-size
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x
