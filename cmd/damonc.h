@@ -139,6 +139,17 @@ json_object *json_doc_new(void);
 int output_flush(FILE *f);
 extern int output_errno;
 int json_doc_print(json_object *doc);	/* prints and frees */
+/* A document with an array too long to hold (one element per snapshot or so):
+ * json_stream_begin() prints @head's members and opens array @key, json_stream_add() prints
+ * one element, json_stream_end() closes it and prints @tail's members (what is known only at
+ * the end) after it. Each frees the objects it is given; 0 or -EIO. */
+struct json_stream {
+	bool pretty;
+	size_t n;
+};
+int json_stream_begin(struct json_stream *s, json_object *head, const char *key);
+int json_stream_add(struct json_stream *s, json_object *elem);
+int json_stream_end(struct json_stream *s, json_object *tail);
 /* json-c's flags for a document in that style, going to stdout or (!@to_stdout) a file. */
 int json_doc_flags(bool to_stdout);
 /* One line of JSON Lines (--watch): always compact, flushed; prints and frees. */

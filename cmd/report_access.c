@@ -3,7 +3,7 @@
  * damonc report access: the regions of one snapshot (the last in the time range, or the one
  * at --at), filtered by size, access rate and age, sorted by address, hotness or damo's
  * temperature; as a table, one line per region from a --format template (damo's keywords),
- * or the total size only.
+ * damo's boxes, the total size only, a histogram or per-byte percentiles of a metric.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_input.h"
+#include "quantile.h"
+#include "report_pattern.h"
+
+#define MAX_PCTS 32
 
 enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
 
@@ -20,22 +23,25 @@ static struct {
 	uint64_t at_us;
 	enum sort_by sort;
 	uint64_t top;
-	uint64_t sz_min, sz_max;
-	uint64_t rate_min_bp, rate_max_bp;
-	uint64_t age_min_us, age_max_us;
+	struct pattern pat;
 	double weights[3];		/* damo's temperature: size, access rate (%), age (us) */
 	bool raw, total_only;
 	const char *format;
-	int hist;			/* -1, or enum hist_by */
+	int hist;			/* -1, or enum metric (temperature, recency) */
 	unsigned int bins;
-} ao = { .sz_max = UINT64_MAX, .rate_max_bp = 10000, .age_max_us = UINT64_MAX,
-	 .weights = { 0, 100, 100 }, .hist = -1, .bins = 10 };
+	int pct_of;			/* -1, or enum metric */
+	double pcts[MAX_PCTS];
+	unsigned int nr_pcts;
+	bool boxes;
+} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .bins = 10,
+	 .pct_of = -1 };
 
-/* damo's temperature-sz-hist and recency-sz-hist styles */
-enum hist_by { HIST_TEMPERATURE, HIST_RECENCY };
+/* What --histogram and --percentiles-of measure, in their metavars' order: damo's
+ * temperature (size weight 0) and idle time, then a region's own attributes. */
+enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
-enum { O_AT = 300, O_SORT, O_TOP, O_SIZE, O_RATE, O_AGE, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
-       O_HIST, O_BINS };
+enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
+       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -47,11 +53,7 @@ static const struct opt access_opts[] = {
 	  "SIZE x bytes + RATE x access % + AGE x age in us, negative for unaccessed regions "
 	  "(default 0,100,100)" },
 	{ "top", O_TOP, OV_INT, "N", "only the first N regions after sorting" },
-	{ "size", O_SIZE, OV_RANGE, "MIN,MAX", "only regions of MIN to MAX bytes (e.g. 2MiB,)" },
-	{ "access-rate", O_RATE, OV_RANGE, "MIN,MAX", "only regions accessed in MIN to MAX of "
-	  "the samples (e.g. 50%,100%)" },
-	{ "age", O_AGE, OV_RANGE, "MIN,MAX", "only regions whose access rate has not changed for "
-	  "MIN to MAX (e.g. 10s,)" },
+	PATTERN_OPTS,
 	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
 	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
 	  "<temperature>" },
@@ -62,6 +64,13 @@ static const struct opt access_opts[] = {
 	  "temperature (size weight 0) or of idle time, as damo's temperature-sz-hist and "
 	  "recency-sz-hist styles" },
 	{ "bins", O_BINS, OV_INT, "N", "ranges of --histogram (default 10)" },
+	{ "percentiles-of", O_PCT_OF, OV_STRING, "temperature|recency|access-rate|age|size",
+	  "per-byte percentiles of a metric over the regions shown, as damo's "
+	  "temperature-percentiles and recency-percentiles styles" },
+	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles --percentiles-of shows "
+	  "(default damo's 0,1,25,50,75,99,100)" },
+	{ "boxes", O_BOXES, OV_NONE, NULL, "each region as a box, damo's simple-boxes style: "
+	  "its length the age (log scale), its digits the access rate (0-9)" },
 	{ 0 },
 };
 
@@ -98,31 +107,12 @@ static int check_format(struct cli *cli, const char *t)
 	return 0;
 }
 
-/* "A,B" with either side empty; @parse fills one side. */
-static int split_range(struct cli *cli, const char *opt, const char *arg,
-		       int (*parse)(const char *, uint64_t *), uint64_t *lo, uint64_t *hi,
-		       const char *expect)
-{
-	const char *comma = strchr(arg, ',');
-	char a[64];
-	size_t n;
-
-	if (!comma || (n = (size_t)(comma - arg)) >= sizeof(a))
-		return usage_error(cli, "--%s '%s': expected MIN,MAX (either may be empty)", opt,
-				   arg);
-	memcpy(a, arg, n);
-	a[n] = '\0';
-	if ((n && parse(a, lo)) || (comma[1] && parse(comma + 1, hi)))
-		return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
-	if (*lo > *hi)
-		return usage_error(cli, "--%s '%s': MIN is above MAX", opt, arg);
-	return 0;
-}
-
 static int access_parse(struct cli *cli, int key, const char *arg)
 {
 	int r = rin_parse(cli, key, arg);
 
+	if (r < 0)
+		r = pattern_parse(cli, &ao.pat, key, arg);
 	if (r >= 0)
 		return r;
 	switch (key) {
@@ -140,18 +130,6 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		if (parse_uint_opt(cli, "top", arg, UINT32_MAX, &ao.top))
 			return EXIT_USAGE;
 		return ao.top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
-	case O_SIZE:
-		return split_range(cli, "size", arg, damonctl_parse_size, &ao.sz_min, &ao.sz_max,
-				   "sizes such as 4K or 2MiB");
-	case O_RATE:
-		r = split_range(cli, "access-rate", arg, damonctl_parse_percent_bp,
-				&ao.rate_min_bp, &ao.rate_max_bp, "percentages such as 5% or 50%");
-		if (!r && ao.rate_max_bp > 10000)
-			return usage_error(cli, "--access-rate '%s': at most 100%%", arg);
-		return r;
-	case O_AGE:
-		return split_range(cli, "age", arg, damonctl_parse_time_us, &ao.age_min_us,
-				   &ao.age_max_us, "times such as 100ms or 10s");
 	case O_WEIGHTS: {
 		char *end;
 		const char *p = arg;
@@ -190,6 +168,22 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		ao.bins = (unsigned int)v;
 		return 0;
 	}
+	case O_PCT_OF:
+		r = opt_choice(cli, access_opts, O_PCT_OF, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		ao.pct_of = r;
+		return 0;
+	case O_PCTS:
+		r = qhist_parse_list(arg, ao.pcts, MAX_PCTS);
+		if (r < 0)
+			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
+					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
+		ao.nr_pcts = (unsigned int)r;
+		return 0;
+	case O_BOXES:
+		ao.boxes = true;
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -215,16 +209,6 @@ static double temperature_w(const struct row *r, double size_weight)
 static double temperature(const struct row *r)
 {
 	return temperature_w(r, ao.weights[0]);
-}
-
-static uint64_t rate_bp(uint32_t nr, uint64_t sample_us, uint64_t aggr_us)
-{
-	uint64_t bp;
-
-	if (!aggr_us || !sample_us)
-		return 0;
-	bp = damonctl_nr_accesses_to_rate_bp(nr, sample_us, aggr_us);
-	return bp > 10000 ? 10000 : bp;
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -356,10 +340,22 @@ static void print_formatted(const struct row *r, size_t i)
 	putchar('\n');
 }
 
+/* The snapshot, its intervals, and how much of it is shown */
+static void print_title(const struct rin *in, const struct kept *k, size_t n, uint64_t shown)
+{
+	char a[32], b[32], c[32], d[32];
+
+	printf("%s, snapshot at %.3f s (sample %s, aggr %s): %u regions, %s; %zu shown, %s\n",
+	       rin_series_name(in), rin_rel_s(in, k->s.end_ns),
+	       fmt_time(k->s.sample_us, a, sizeof(a)), fmt_time(k->s.aggr_us, b, sizeof(b)),
+	       k->s.nr_regions, size_str(k->s.total_bytes, c, sizeof(c)), n,
+	       size_str(shown, d, sizeof(d)));
+}
+
 static void print_text(const struct rin *in, const struct kept *k, const struct row *rows,
 		       size_t n, uint64_t shown)
 {
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32];
 	size_t i;
 
 	if (ao.total_only) {
@@ -371,11 +367,7 @@ static void print_text(const struct rin *in, const struct kept *k, const struct 
 			print_formatted(&rows[i], i);
 		return;
 	}
-	printf("%s, snapshot at %.3f s (sample %s, aggr %s): %u regions, %s; %zu shown, %s\n",
-	       rin_series_name(in), rin_rel_s(in, k->s.end_ns),
-	       fmt_time(k->s.sample_us, a, sizeof(a)), fmt_time(k->s.aggr_us, b, sizeof(b)),
-	       k->s.nr_regions, size_str(k->s.total_bytes, c, sizeof(c)), n,
-	       size_str(shown, d, sizeof(d)));
+	print_title(in, k, n, shown);
 	if (!n)
 		return;
 	printf("%-18s %-18s %11s %8s %12s %11s\n", "start", "end", "size", "access",
@@ -391,13 +383,50 @@ static void print_text(const struct rin *in, const struct kept *k, const struct 
 	}
 }
 
-/* --histogram: the metric of a row (damo's: temperature without the size weight; idle time,
- * 0 for an accessed region, else its age and one aggregation) */
-static double hist_metric(const struct row *r, uint64_t aggr_us)
+/* A row's metric @m (damo's: temperature without the size weight; idle time, 0 for an
+ * accessed region, else its age and one aggregation) */
+static double metric_of(const struct row *r, int m, uint64_t aggr_us)
 {
-	if (ao.hist == HIST_RECENCY)
+	switch (m) {
+	case M_RECENCY:
 		return r->rate_bp ? 0 : (double)(r->age_us + aggr_us);
+	case M_ACCESS_RATE:
+		return (double)r->rate_bp;
+	case M_AGE:
+		return (double)r->age_us;
+	case M_SIZE:
+		return (double)(r->end - r->start);
+	}
 	return temperature_w(r, 0);
+}
+
+/* Its name in the JSON, with the unit of the values */
+static const char *metric_json_name(int m)
+{
+	static const char *const names[] = { "temperature", "idle_us", "access_rate_bp",
+					     "age_us", "bytes" };
+
+	return names[m];
+}
+
+/* A value of metric @m for people (or, --raw-number, programs) */
+static const char *metric_str(int m, double v, char *buf, size_t size)
+{
+	switch (m) {
+	case M_RECENCY:
+	case M_AGE:
+		return time_str((uint64_t)v, buf, size);
+	case M_SIZE:
+		return size_str((uint64_t)v, buf, size);
+	case M_ACCESS_RATE:
+		if (ao.raw)
+			snprintf(buf, size, "%.0f", v);
+		else
+			snprintf(buf, size, "%.2f%%", v / 100);
+		return buf;
+	}
+	snprintf(buf, size, "%.0f", v + 0.0);	/* + 0.0: an unaccessed region's -0 is 0 */
+	return buf;
 }
 
 struct bin {
@@ -415,7 +444,7 @@ static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us)
 	if (!b || !n)
 		return b;
 	for (i = 0; i < n; i++) {
-		double m = hist_metric(&rows[i], aggr_us);
+		double m = metric_of(&rows[i], ao.hist, aggr_us);
 
 		lo = !i || m < lo ? m : lo;
 		hi = !i || m > hi ? m : hi;
@@ -428,7 +457,7 @@ static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us)
 		b[i].hi = lo + w * (double)(i + 1);
 	}
 	for (i = 0; i < n; i++) {
-		double m = hist_metric(&rows[i], aggr_us);
+		double m = metric_of(&rows[i], ao.hist, aggr_us);
 		size_t k = (size_t)((m - lo) / w);
 
 		b[k < ao.bins ? k : ao.bins - 1].bytes += rows[i].end - rows[i].start;
@@ -449,9 +478,8 @@ static void print_histogram(const struct bin *b)
 	}
 	step = (hi - lo) / 20 ? (hi - lo) / 20 : 1;
 	for (i = 0; i < ao.bins; i++) {
-		int a = ao.hist == HIST_RECENCY ? (int)strlen(time_str((uint64_t)b[i].lo, x1, sizeof(x1))) +
-			(int)strlen(time_str((uint64_t)b[i].hi, x2, sizeof(x2))) :
-			snprintf(x1, sizeof(x1), "%.0f", b[i].lo) + snprintf(x2, sizeof(x2), "%.0f", b[i].hi);
+		int a = (int)strlen(metric_str(ao.hist, b[i].lo, x1, sizeof(x1))) +
+			(int)strlen(metric_str(ao.hist, b[i].hi, x2, sizeof(x2)));
 		int c = (int)strlen(size_str(b[i].bytes, sz, sizeof(sz)));
 
 		wr = a + 4 > wr ? a + 4 : wr;
@@ -460,25 +488,172 @@ static void print_histogram(const struct bin *b)
 	for (i = 0; i < ao.bins; i++) {
 		uint64_t dots = (b[i].bytes - lo + step - 1) / step;
 
-		if (ao.hist == HIST_RECENCY) {
-			time_str((uint64_t)b[i].lo, x1, sizeof(x1));
-			time_str((uint64_t)b[i].hi, x2, sizeof(x2));
-		} else {
-			snprintf(x1, sizeof(x1), "%.0f", b[i].lo);
-			snprintf(x2, sizeof(x2), "%.0f", b[i].hi);
-		}
-		snprintf(range, sizeof(range), "[%s, %s)", x1, x2);
+		snprintf(range, sizeof(range), "[%s, %s)", metric_str(ao.hist, b[i].lo, x1, sizeof(x1)),
+			 metric_str(ao.hist, b[i].hi, x2, sizeof(x2)));
 		dots = dots > 20 ? 20 : dots;
 		printf("%-*s %*s |%.*s%*s|\n", wr, range, ws, size_str(b[i].bytes, sz, sizeof(sz)),
 		       (int)dots, "********************", 20 - (int)dots, "");
 	}
 }
 
+struct metric_value {
+	double v;
+	uint64_t bytes;
+};
+
+static int cmp_values(const void *a, const void *b)
+{
+	const struct metric_value *x = a, *y = b;
+
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* --percentiles-of, damo's per-byte percentiles: with the regions in the order of the
+ * metric, the p-th percentile is the metric of the region that holds the byte at p% of their
+ * total size. Into @out (ao.nr_pcts values); -ENOMEM. */
+static int percentiles(const struct row *rows, size_t n, uint64_t aggr_us, double *out)
+{
+	struct metric_value *m = malloc((n ? n : 1) * sizeof(*m));
+	uint64_t total = 0;
+	size_t i;
+
+	if (!m)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		m[i] = (struct metric_value){ metric_of(&rows[i], ao.pct_of, aggr_us),
+					      rows[i].end - rows[i].start };
+		total += m[i].bytes;
+	}
+	qsort(m, n, sizeof(*m), cmp_values);
+	for (unsigned int k = 0; k < ao.nr_pcts; k++) {
+		uint64_t cum = 0;
+
+		out[k] = 0;
+		for (i = 0; i < n; i++) {
+			cum += m[i].bytes;
+			out[k] = m[i].v;
+			if ((double)cum * 100 >= ao.pcts[k] * (double)total)
+				break;
+		}
+	}
+	free(m);
+	return 0;
+}
+
+static const char *const metric_titles[] = { "temperature", "idle time", "access rate", "age",
+					      "size" };
+
+/* damo's layout: the percentile, the value, a bar of up to 20 stars from the smallest value
+ * shown to the largest */
+static void print_percentiles(const double *v)
+{
+	double lo = v[0], hi = v[0], per_dot;
+	int wp = 10, wv = (int)strlen(metric_titles[ao.pct_of]);
+	char buf[48];
+	unsigned int k;
+
+	for (k = 0; k < ao.nr_pcts; k++) {
+		int l = (int)strlen(metric_str(ao.pct_of, v[k], buf, sizeof(buf)));
+
+		wv = l > wv ? l : wv;
+		lo = v[k] < lo ? v[k] : lo;
+		hi = v[k] > hi ? v[k] : hi;
+	}
+	per_dot = hi > lo ? (hi - lo) / 20 : 1;
+	if (ao.pct_of == M_TEMPERATURE)
+		printf("%*s  %*s  (weights 0,%g,%g)\n", wp, "percentile", wv, metric_titles[0],
+		       ao.weights[1], ao.weights[2]);
+	else
+		printf("%*s  %*s\n", wp, "percentile", wv, metric_titles[ao.pct_of]);
+	for (k = 0; k < ao.nr_pcts; k++) {
+		int dots = (int)((v[k] - lo) / per_dot);
+
+		dots = dots > 20 ? 20 : dots;
+		printf("%*g  %*s  |%.*s%*s|\n", wp, ao.pcts[k], wv,
+		       metric_str(ao.pct_of, v[k], buf, sizeof(buf)), dots, "********************",
+		       20 - dots, "");
+	}
+}
+
+/* --boxes: damo's simple-boxes style, a box per region whose length is its age on a log2
+ * scale (1 to BOX_COLUMNS columns) and whose digits are its access rate (0 to 9), both
+ * between the smallest and the largest of the regions shown */
+#define BOX_COLUMNS 40
+
+struct box_scale {
+	uint64_t age_min, age_max, rate_min, rate_max;
+};
+
+static struct box_scale box_scale(const struct row *rows, size_t n)
+{
+	struct box_scale b = { UINT64_MAX, 0, UINT64_MAX, 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		b.age_min = rows[i].age_us < b.age_min ? rows[i].age_us : b.age_min;
+		b.age_max = rows[i].age_us > b.age_max ? rows[i].age_us : b.age_max;
+		b.rate_min = rows[i].rate_bp < b.rate_min ? rows[i].rate_bp : b.rate_min;
+		b.rate_max = rows[i].rate_bp > b.rate_max ? rows[i].rate_bp : b.rate_max;
+	}
+	return b;
+}
+
+static double log2_or_0(uint64_t v)
+{
+	return v ? log2((double)v) : 0;
+}
+
+/* damo's rescale(): @v from [@lo, @hi] to [@to_lo, @to_hi], the lowest when lo = hi */
+static unsigned int rescale(double v, double lo, double hi, unsigned int to_lo,
+			    unsigned int to_hi)
+{
+	double ratio = hi > lo ? (double)(to_hi - to_lo) / (hi - lo) : 1;
+
+	return (unsigned int)((v - lo) * ratio + to_lo);
+}
+
+static unsigned int box_length(const struct box_scale *b, const struct row *r)
+{
+	return rescale(log2_or_0(r->age_us), log2_or_0(b->age_min), log2_or_0(b->age_max), 1,
+		       BOX_COLUMNS);
+}
+
+static unsigned int box_level(const struct box_scale *b, const struct row *r)
+{
+	return rescale((double)r->rate_bp, (double)b->rate_min, (double)b->rate_max, 0, 9);
+}
+
+static void print_boxes(const struct rin *in, const struct kept *k, const struct row *rows,
+			size_t n, uint64_t shown)
+{
+	struct box_scale b = box_scale(rows, n);
+	char digits[BOX_COLUMNS + 1], s1[32], s2[32];
+	size_t i;
+
+	print_title(in, k, n, shown);
+	for (i = 0; i < n; i++) {
+		unsigned int len = box_length(&b, &rows[i]);
+
+		memset(digits, '0' + (int)box_level(&b, &rows[i]), len);
+		digits[len] = '\0';
+		printf("%*s|%s| size %-11s access %7.2f%% age %s\n", BOX_COLUMNS - (int)len, "",
+		       digits, size_str(rows[i].end - rows[i].start, s1, sizeof(s1)),
+		       (double)rows[i].rate_bp / 100, time_str(rows[i].age_us, s2, sizeof(s2)));
+	}
+	if (!n)
+		return;
+	printf("# length: age, %s to %s in 1 to %d columns (log scale)\n",
+	       time_str(b.age_min, s1, sizeof(s1)), time_str(b.age_max, s2, sizeof(s2)),
+	       BOX_COLUMNS);
+	printf("# digits: access rate, %.2f%% to %.2f%% as 0 to 9\n", (double)b.rate_min / 100,
+	       (double)b.rate_max / 100);
+}
+
 static int print_json(const struct rin *in, const struct kept *k, const struct row *rows,
-		      size_t n, uint64_t shown, const struct bin *bins)
+		      size_t n, uint64_t shown, const struct bin *bins, const double *pcts)
 {
 	json_object *doc = json_doc_new(), *snap = json_object_new_object();
 	json_object *arr = json_object_new_array();
+	struct box_scale bs = box_scale(rows, n);
 	size_t i;
 
 	json_object_object_add(doc, "input", rin_input_json(in));
@@ -510,6 +685,12 @@ static int print_json(const struct rin *in, const struct kept *k, const struct r
 		json_object_object_add(o, "age_aggrs", json_object_new_uint64(rows[i].age));
 		json_object_object_add(o, "age_us", json_object_new_uint64(rows[i].age_us));
 		json_object_object_add(o, "temperature", json_object_new_double(rows[i].temperature));
+		if (ao.boxes) {
+			json_object_object_add(o, "box_length", json_object_new_uint64(
+				box_length(&bs, &rows[i])));
+			json_object_object_add(o, "box_level", json_object_new_uint64(
+				box_level(&bs, &rows[i])));
+		}
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(doc, "regions", arr);
@@ -518,7 +699,7 @@ static int print_json(const struct rin *in, const struct kept *k, const struct r
 		json_object *h = json_object_new_object(), *ba = json_object_new_array();
 
 		json_object_object_add(h, "metric", json_object_new_string(
-			ao.hist == HIST_RECENCY ? "idle_us" : "temperature"));
+			ao.hist == M_RECENCY ? "idle_us" : "temperature"));
 		for (i = 0; n && i < ao.bins; i++) {
 			json_object *o = json_object_new_object();
 
@@ -530,6 +711,33 @@ static int print_json(const struct rin *in, const struct kept *k, const struct r
 		json_object_object_add(h, "bins", ba);
 		json_object_object_add(doc, "histogram", h);
 	}
+	if (pcts) {
+		json_object *p = json_object_new_object(), *pa = json_object_new_array();
+
+		json_object_object_add(p, "metric", json_object_new_string(
+			metric_json_name(ao.pct_of)));
+		for (i = 0; n && i < ao.nr_pcts; i++) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "percentile", json_object_new_double(ao.pcts[i]));
+			json_object_object_add(o, "value", ao.pct_of == M_TEMPERATURE ?
+					       json_object_new_double(pcts[i]) :
+					       json_object_new_uint64((uint64_t)pcts[i]));
+			json_object_array_add(pa, o);
+		}
+		json_object_object_add(p, "values", pa);
+		json_object_object_add(doc, "percentiles", p);
+	}
+	if (ao.boxes && n) {
+		json_object *b = json_object_new_object();
+
+		json_object_object_add(b, "columns", json_object_new_int(BOX_COLUMNS));
+		json_object_object_add(b, "age_us_min", json_object_new_uint64(bs.age_min));
+		json_object_object_add(b, "age_us_max", json_object_new_uint64(bs.age_max));
+		json_object_object_add(b, "access_rate_bp_min", json_object_new_uint64(bs.rate_min));
+		json_object_object_add(b, "access_rate_bp_max", json_object_new_uint64(bs.rate_max));
+		json_object_object_add(doc, "boxes", b);
+	}
 	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -539,6 +747,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	struct kept k = { 0 };
 	struct row *rows = NULL;
 	struct bin *bins = NULL;
+	double *pcts = NULL;
 	struct rin *in;
 	size_t n = 0, i;
 	uint64_t shown = 0;
@@ -546,6 +755,18 @@ static int access_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	/* each shows the regions its own way */
+	if (!!ao.format + ao.total_only + (ao.hist >= 0) + (ao.pct_of >= 0) + ao.boxes > 1)
+		return usage_error(cli, "--format, --total-size, --histogram, --percentiles-of and "
+				   "--boxes are different outputs: choose one");
+	if (ao.nr_pcts && ao.pct_of < 0)
+		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
+	if (!ao.nr_pcts) {
+		static const double damo[] = { 0, 1, 25, 50, 75, 99, 100 };
+
+		memcpy(ao.pcts, damo, sizeof(damo));
+		ao.nr_pcts = sizeof(damo) / sizeof(damo[0]);
+	}
 	e = rin_open(cli, false, 1, &in);
 	if (e)
 		return e;
@@ -579,12 +800,10 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	for (i = 0; i < k.s.nr_regions; i++) {
 		const struct damonctl_rec_region *rg = &k.s.regions[i];
 		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
-				 rate_bp(rg->nr_accesses, k.s.sample_us, k.s.aggr_us),
+				 pattern_rate_bp(rg->nr_accesses, k.s.sample_us, k.s.aggr_us),
 				 (uint64_t)rg->age * k.s.aggr_us, 0 };
 
-		if (w.end - w.start < ao.sz_min || w.end - w.start > ao.sz_max ||
-		    w.rate_bp < ao.rate_min_bp || w.rate_bp > ao.rate_max_bp ||
-		    w.age_us < ao.age_min_us || w.age_us > ao.age_max_us)
+		if (!pattern_match(&ao.pat, &k.s, rg))
 			continue;
 		w.temperature = temperature(&w);
 		rows[n++] = w;
@@ -594,19 +813,26 @@ static int access_run(struct cli *cli, int argc, char **argv)
 		n = ao.top;	/* the histogram too is of the regions shown */
 	for (i = 0; i < n; i++)
 		shown += rows[i].end - rows[i].start;
-	if (ao.hist >= 0 && !(bins = histogram(rows, n, k.s.aggr_us))) {
+	if ((ao.hist >= 0 && !(bins = histogram(rows, n, k.s.aggr_us))) ||
+	    (ao.pct_of >= 0 && (!(pcts = calloc(ao.nr_pcts, sizeof(*pcts))) ||
+				percentiles(rows, n, k.s.aggr_us, pcts)))) {
 		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
 		goto out;
 	}
 	if (cli->json)
-		e = print_json(in, &k, rows, n, shown, bins);
-	else if (bins && n)
-		print_histogram(bins);
-	else if (bins)
+		e = print_json(in, &k, rows, n, shown, bins, pcts);
+	else if ((bins || pcts) && !n)
 		printf("no region in the snapshot matches\n");
+	else if (bins)
+		print_histogram(bins);
+	else if (pcts)
+		print_percentiles(pcts);
+	else if (ao.boxes)
+		print_boxes(in, &k, rows, n, shown);
 	else
 		print_text(in, &k, rows, n, shown);
 out:
+	free(pcts);
 	free(bins);
 	free(rows);
 	free(k.regions);
@@ -619,8 +845,10 @@ const struct cmd cmd_report_access = {
 	.summary = "the regions of a snapshot: address, size, access rate, age; hottest/coldest",
 	.usage = "[-i FILE|-] [--at TIME] [--sort address|hot|cold|size|age|temperature]\n"
 		 "       [--top N] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
-		 "       [--format TEMPLATE | --total-size | --histogram temperature|recency]\n"
-		 "       [--bins N] [--raw-number] [--json]",
+		 "       [--format TEMPLATE | --total-size | --boxes |\n"
+		 "        --histogram temperature|recency [--bins N] |\n"
+		 "        --percentiles-of temperature|recency|access-rate|age|size [--percentiles LIST]]\n"
+		 "       [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,
 	.run = access_run,

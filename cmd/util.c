@@ -424,6 +424,77 @@ int json_doc_print(json_object *doc)
 	return json_print(doc, json_pretty(true));
 }
 
+/* @text with each line after the first indented by @indent spaces (pretty output only) */
+static int print_indented(const char *text, int indent)
+{
+	for (const char *p = text; *p; p++)
+		if (putchar(*p) == EOF || (*p == '\n' && printf("%*s", indent, "") < 0))
+			return -1;
+	return 0;
+}
+
+static int stream_status(int printed)
+{
+	if (printed < 0 && !output_errno)
+		output_errno = errno;
+	return printed < 0 || ferror(stdout) ? -EIO : 0;
+}
+
+int json_stream_begin(struct json_stream *s, json_object *head, const char *key)
+{
+	const char *text;
+	size_t len;
+	int r;
+
+	s->pretty = json_pretty(true);
+	s->n = 0;
+	if (!head)
+		return -ENOMEM;
+	json_make_utf8(head);
+	text = json_object_to_json_string_ext(head, json_doc_flags(true));
+	/* the closing brace (and, pretty, the newline before it) comes after the array */
+	len = strlen(text);
+	while (len && text[len - 1] != '}')
+		len--;
+	if (len)
+		len--;
+	while (s->pretty && len && text[len - 1] == '\n')
+		len--;
+	r = printf(s->pretty ? "%.*s,\n  \"%s\": [" : "%.*s,\"%s\":[", (int)len, text, key);
+	json_object_put(head);
+	return stream_status(r);
+}
+
+int json_stream_add(struct json_stream *s, json_object *elem)
+{
+	int r;
+
+	json_make_utf8(elem);
+	r = printf(s->pretty ? "%s\n    " : "%s", s->n++ ? "," : "");
+	if (r >= 0)
+		r = print_indented(json_object_to_json_string_ext(elem, json_doc_flags(true)),
+				   s->pretty ? 4 : 0);
+	json_object_put(elem);
+	return stream_status(r);
+}
+
+int json_stream_end(struct json_stream *s, json_object *tail)
+{
+	const char *text;
+	int r;
+
+	if (!tail)
+		return -ENOMEM;
+	json_make_utf8(tail);
+	/* @tail's members (at least one) without its opening brace close the document */
+	text = json_object_to_json_string_ext(tail, json_doc_flags(true));
+	r = printf(s->pretty && s->n ? "\n  ],%s\n" : "],%s\n", text + 1);
+	json_object_put(tail);
+	if (stream_status(r))
+		return -EIO;
+	return output_flush(stdout) ? -EIO : 0;
+}
+
 int json_line_print(json_object *line)
 {
 	return json_print(line, false);

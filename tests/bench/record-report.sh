@@ -38,6 +38,9 @@ for n in 1000 "$long"; do
 	cost "report access --sort hot --top 10" "$DAMONC" report access -i "$rec" --sort hot \
 		--top 10
 	cost "report access --json" "$DAMONC" --json report access -i "$rec"
+	cost "report access --percentiles-of recency" "$DAMONC" report access -i "$rec" \
+		--percentiles-of recency
+	cost "report access --boxes" "$DAMONC" report access -i "$rec" --boxes
 	cost "report heatmap (text)" "$DAMONC" report heatmap -i "$rec"
 	cost "report heatmap --format raw" "$DAMONC" report heatmap -i "$rec" --format raw
 	cost "report heatmap -o PNG (200x100 cells)" "$DAMONC" report heatmap -i "$rec" \
@@ -50,6 +53,9 @@ for n in 1000 "$long"; do
 	cost "report info --json" "$DAMONC" --json report info -i "$rec"
 	cost "report nr-regions" "$DAMONC" report nr-regions -i "$rec"
 	cost "report nr-regions --series" "$DAMONC" report nr-regions -i "$rec" --series
+	cost "report times --access-rate 50%, (one region)" "$DAMONC" report times -i "$rec" \
+		--access-rate 50%, --address-range 0x7f0000000000-0x7f0000100000
+	cost "report times --age 1s, --json" "$DAMONC" --json report times -i "$rec" --age 1s,
 	cost "record -i --time-range (the middle half)" "$DAMONC" record -i "$rec" \
 		--time-range "$((n / 4))s,$((3 * n / 4))s" -o "$W/subset"
 	cost "record -i --address-range (a fifth)" "$DAMONC" record -i "$rec" \

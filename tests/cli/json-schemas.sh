@@ -53,9 +53,14 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report schemes -i "$in" --window 2s
 	run --json report access -i "$in" --address-range 0-1
 	run --json report access -i "$in" --histogram temperature --sort temperature
+	run --json report access -i "$in" --percentiles-of temperature
+	run --json report access -i "$in" --percentiles-of size --size 1GiB,
+	run --json report access -i "$in" --boxes --top 5
 	run --json report info -i "$in"
 	run --json report nr-regions -i "$in"
 	run --json report nr-regions -i "$in" --series --percentiles 50
+	run --json report times -i "$in" --access-rate 50%,
+	run --json report times -i "$in" --size 1GiB,
 done
 "$gen" --snapshots 6 --regions 30 --targets 2 --vary 3 --slow-from 3 --config 77 >"$work/rec.shape"
 run --json report info -i "$work/rec.shape"
@@ -68,6 +73,7 @@ run --json report footprints -i "$work/rec.fp" --series --target 1 --percentiles
 run --json report info -i "$work/rec.sub"
 run --json report footprints -i "$work/rec.sub" --series
 run --json=pretty report wss -i - <"$work/rec"
+run --json=pretty report times -i - --age 1s, <"$work/rec"
 run --json report wss -i "$work/rec" --time-range 100s,
 [ $fail = 0 ] && echo "ok: the schemas are valid, complete, strict, and the reports follow them"
 exit $fail

@@ -1,5 +1,5 @@
 #!/bin/bash
-# damonc report info and report nr-regions on generated records whose shape is known from
+# damonc report info, nr-regions, footprints, access and times on generated records whose shape is known from
 # gen-record's parameters: every figure is computed here from those parameters (nearest-rank
 # percentiles in python) and compared with the reports' JSON and text; damo's formats, stdin,
 # a cut record, the selection options, and bad input (exit 2, the option or file named).
@@ -222,8 +222,125 @@ check("bytes", [b["bytes"] for b in bins], [sum(r["size"] for r, x in zip(rows, 
 '
 [ "$("$damonc" report access -i "$work/rec" --target 0 --histogram temperature | grep -c '|$')" = 10 ] ||
 	bad "report access --histogram temperature does not print 10 bars"
+# damo's per-byte percentiles (temperature-percentiles, recency-percentiles, and the regions'
+# own attributes): the metric of the region holding the byte at p% of the total, regions in
+# the metric's order, computed here from the JSON's rows
+for m in temperature recency access-rate age size; do
+	"$damonc" --json report access -i "$work/rec" --target 1 --percentiles-of $m \
+		--percentiles 0,1,10,50,90,100 --temperature-weights 0,100,200 >"$work/pct.json"
+	expect "report access --percentiles-of $m" "$work/pct.json" '
+m, rows, aggr = "'$m'", d["regions"], d["snapshot"]["aggr_us"]
+def metric(r):
+    if m == "temperature":
+        t = r["access_rate_bp"] / 100 * 100 + r["age_us"] * 200
+        return t if r["access_rate_bp"] else -t
+    if m == "recency":
+        return 0 if r["access_rate_bp"] else r["age_us"] + aggr
+    return {"access-rate": r["access_rate_bp"], "age": r["age_us"], "size": r["size"]}[m]
+by = sorted(rows, key=metric)
+total = sum(r["size"] for r in rows)
+def at(p):
+    cum = 0
+    for r in by:
+        cum += r["size"]
+        if cum * 100 >= p * total:
+            return metric(r)
+check("metric", d["percentiles"]["metric"], {"temperature": "temperature", "recency": "idle_us",
+      "access-rate": "access_rate_bp", "age": "age_us", "size": "bytes"}[m])
+check("values", [(v["percentile"], v["value"]) for v in d["percentiles"]["values"]],
+      [(p, at(p)) for p in (0, 1, 10, 50, 90, 100)])
+'
+done
+text=$("$damonc" report access -i "$work/rec" --target 1 --percentiles-of age --raw-number)
+want=$("$damonc" --json report access -i "$work/rec" --target 1 --percentiles-of age | python3 -c '
+import json, sys
+for v in json.load(sys.stdin)["percentiles"]["values"]:
+    print("%g %d" % (v["percentile"], v["value"]))')
+[ "$(awk 'NR > 1 { print $1, $2 }' <<<"$text")" = "$want" ] ||
+	bad "report access --percentiles-of age's text: $text (want $want)"
+# damo's simple-boxes: the length the age on a log2 scale (1 to 40 columns), the digit the
+# access rate (0 to 9), both between the extremes of the regions shown; the text draws them
+"$damonc" --json report access -i "$work/rec" --target 1 --boxes --sort hot >"$work/boxes.json"
+expect "report access --boxes" "$work/boxes.json" '
+rows, b = d["regions"], d["boxes"]
+lg = lambda v: math.log2(v) if v > 0 else 0
+def rescale(v, lo, hi, to_lo, to_hi):
+    return int((v - lo) * ((to_hi - to_lo) / (hi - lo) if hi > lo else 1) + to_lo)
+ages, rates = [r["age_us"] for r in rows], [r["access_rate_bp"] for r in rows]
+check("scale", b, {"columns": 40, "age_us_min": min(ages), "age_us_max": max(ages),
+      "access_rate_bp_min": min(rates), "access_rate_bp_max": max(rates)})
+check("lengths", [r["box_length"] for r in rows],
+      [rescale(lg(a), lg(min(ages)), lg(max(ages)), 1, 40) for a in ages])
+check("levels", [r["box_level"] for r in rows], [rescale(x, min(rates), max(rates), 0, 9) for x in rates])
+check("both ends", (min(r["box_length"] for r in rows), max(r["box_length"] for r in rows),
+      rows[0]["box_level"], rows[-1]["box_level"]), (1, 40, 9, 0))
+'
+got=$("$damonc" report access -i "$work/rec" --target 1 --boxes --sort hot | grep -oE '^ *\|[0-9]+\|')
+want=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["regions"]:
+    print(" " * (40 - r["box_length"]) + "|" + str(r["box_level"]) * r["box_length"] + "|")' "$work/boxes.json")
+[ "$got" = "$want" ] || bad "report access --boxes' boxes: $(diff <(echo "$want") <(echo "$got"))"
 [ "$("$damonc" report access -i "$work/rec" --target 0 --total-size)" = "$((R + (S - 1) % V)) MiB" ] ||
 	bad "report access --total-size: $("$damonc" report access -i "$work/rec" --target 0 --total-size)"
+
+# report times: gen-record's regions simulated here (the hot band, the ages, the intervals
+# doubling from K), the matching snapshots grouped into runs; compared with the JSON ranges
+times_check() { # WHAT TARGET ADDR_LO ADDR_HI RATE_MIN RATE_MAX AGE_MIN_US BYTES_MIN [OPTIONS...]
+	local what=$1 t=$2 lo=$3 hi=$4 rmin=$5 rmax=$6 amin=$7 bmin=$8
+	shift 8
+	"$damonc" --json report times -i "$work/rec" --target "$t" "$@" >"$work/times.json"
+	expect "report times $what" "$work/times.json" '
+t, lo, hi, rmin, rmax, amin, bmin = '"$t, $lo, $hi, $rmin, $rmax, $amin, $bmin"'
+MiB, base = 1 << 20, 0x7f0000000000
+nmax = R + V - 1 + T - 1
+prev, age, matched = [0] * nmax, [0] * nmax, []
+for i in range(S):
+    aggr, band = (200000 if i >= K else 100000), max(R // 10, 1)
+    for j in range(nmax):
+        na = 20 if j < R and (j + R - i % R) % R < band else 0
+        age[j] = age[j] + 10 if i and prev[j] == na else 0
+        prev[j] = na
+    b = 0
+    for j in range(R + i % V + t):
+        s, e = max(base + j * MiB, lo), min(base + (j + 1) * MiB, hi)
+        rate = 10000 if prev[j] else 0
+        if s < e and rmin <= rate <= rmax and age[j] * aggr >= amin:
+            b += e - s
+    matched.append(b if b and b >= bmin else 0)
+want, i = [], 0
+while i < S:
+    if not matched[i]:
+        i += 1
+        continue
+    j = i
+    while j < S and matched[j]:
+        j += 1
+    run = matched[i:j]
+    want.append({"start_us": i * 1000000, "end_us": (j - 1) * 1000000 + 100000,
+                 "snapshots": j - i, "min_bytes": min(run), "max_bytes": max(run)})
+    i = j
+check("ranges", d["ranges"], want)
+check("series", d["series"]["target"], t)
+check("some", len(want) > 0, True)
+'
+}
+times_check "hot in [2 MiB, 4.5 MiB)" 0 $((base + 2 * mib)) $((base + 9 * mib / 2)) 5000 10000 0 0 \
+	--access-rate 50%, --address-range $((base + 2 * mib))-$((base + 9 * mib / 2))
+times_check "cold for 3 s, 8 MiB of it" 1 0 $((1 << 62)) 0 0 3000000 $((8 * mib)) \
+	--access-rate 0%,0% --age 3s, --snapshot-size 8MiB,
+times_check "of every region" 0 0 $((1 << 62)) 0 10000 0 0
+# the text: one line per range, the JSON's
+"$damonc" --json report times -i "$work/rec" --access-rate 50%, --address-range \
+	$((base + 2 * mib))-$((base + 4 * mib)) >"$work/times.json"
+text=$("$damonc" report times -i "$work/rec" --access-rate 50%, --address-range \
+	$((base + 2 * mib))-$((base + 4 * mib)))
+want=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["ranges"]:
+    print("%9.3f s to %9.3f s" % (r["start_us"] / 1e6, r["end_us"] / 1e6), r["snapshots"])' "$work/times.json")
+got=$(sed -E 's/^( *[0-9.]+ s to +[0-9.]+ s) .*  ([0-9]+) snapshots?, .*/\1 \2/' <<<"$text")
+[ -n "$want" ] && [ "$got" = "$want" ] || bad "report times' text: $text (want $want)"
+[ "$("$damonc" report times -i "$work/rec" --size 2MiB,)" = "no snapshot has regions of the pattern" ] ||
+	bad "report times with no match: $("$damonc" report times -i "$work/rec" --size 2MiB,)"
 
 # damo's formats (no configuration: pid and operations unknown), stdin, a cut record
 for fmt in damo-json damo-zlib; do
@@ -258,7 +375,7 @@ case_() { # RC MESSAGE ARGS...
 	[ "$rc" = "$want_rc" ] || bad "'damonc $*' exited $rc, not $want_rc ($err)"
 	[[ $err == *"$want"* ]] || bad "'damonc $*' says '$err', not '$want'"
 }
-for r in info nr-regions; do
+for r in info nr-regions times; do
 	case_ 2 "report $r: -i '$work/none': No such file" report $r -i "$work/none"
 	case_ 2 "report $r: -i '/etc/hostname': not a record" report $r -i /etc/hostname
 	case_ 2 "report $r: unknown option '--frob'" report $r -i "$work/rec" --frob
@@ -281,12 +398,23 @@ case_ 2 "--temperature-weights '1,2'" report access -i "$work/rec" --temperature
 case_ 2 "--sort 'warm'" report access -i "$work/rec" --sort warm
 case_ 2 "--histogram 'age'" report access -i "$work/rec" --histogram age
 case_ 2 "--bins '0'" report access -i "$work/rec" --histogram recency --bins 0
+case_ 2 "--percentiles-of 'warm'" report access -i "$work/rec" --percentiles-of warm
+case_ 2 "--percentiles '101'" report access -i "$work/rec" --percentiles-of age --percentiles 101
+case_ 2 "--percentiles: of which metric?" report access -i "$work/rec" --percentiles 50
+case_ 2 "different outputs: choose one" report access -i "$work/rec" --boxes --histogram recency
+case_ 2 "different outputs: choose one" report access -i "$work/rec" --percentiles-of age --total-size
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x
 case_ 1 "no snapshot in $work/rec matches" report nr-regions -i "$work/rec" --target 7
+case_ 1 "no snapshot in $work/rec matches" report times -i "$work/rec" --target 7
+case_ 2 "--snapshot-size '1G': expected MIN,MAX" report times -i "$work/rec" --snapshot-size 1G
+case_ 2 "--snapshot-size 'x,': expected sizes" report times -i "$work/rec" --snapshot-size x,
+case_ 2 "--age '5s,1s': MIN is above MAX" report times -i "$work/rec" --age 5s,1s
+case_ 2 "--access-rate '0%,200%': at most 100%" report times -i "$work/rec" --access-rate 0%,200%
+case_ 2 "--size '1x,'" report times -i "$work/rec" --size 1x,
 [ "$("$damonc" report info -i "$work/rec" --target 7 | sed -n 3p)" = "no snapshot" ] ||
 	bad "report info does not say that no snapshot matched"
 
-[ $fail = 0 ] && echo "ok: report info and nr-regions agree with the generated records"
+[ $fail = 0 ] && echo "ok: the reports agree with the generated records"
 exit $fail

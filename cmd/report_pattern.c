@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The access pattern options of the reports (report_pattern.h). */
+#include <string.h>
+
+#include "report_pattern.h"
+
+int parse_min_max(struct cli *cli, const char *opt, const char *arg,
+		  int (*parse)(const char *, uint64_t *), uint64_t *lo, uint64_t *hi,
+		  const char *expect)
+{
+	const char *comma = strchr(arg, ',');
+	char a[64];
+	size_t n;
+
+	if (!comma || (n = (size_t)(comma - arg)) >= sizeof(a))
+		return usage_error(cli, "--%s '%s': expected MIN,MAX (either may be empty)", opt,
+				   arg);
+	memcpy(a, arg, n);
+	a[n] = '\0';
+	if ((n && parse(a, lo)) || (comma[1] && parse(comma + 1, hi)))
+		return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
+	if (*lo > *hi)
+		return usage_error(cli, "--%s '%s': MIN is above MAX", opt, arg);
+	return 0;
+}
+
+int pattern_parse(struct cli *cli, struct pattern *p, int key, const char *arg)
+{
+	int r;
+
+	switch (key) {
+	case 520:
+		return parse_min_max(cli, "size", arg, damonctl_parse_size, &p->sz_min,
+				     &p->sz_max, "sizes such as 4K or 2MiB");
+	case 521:
+		r = parse_min_max(cli, "access-rate", arg, damonctl_parse_percent_bp,
+				  &p->rate_min_bp, &p->rate_max_bp, "percentages such as 5% or 50%");
+		if (!r && p->rate_max_bp > 10000)
+			return usage_error(cli, "--access-rate '%s': at most 100%%", arg);
+		return r;
+	case 522:
+		return parse_min_max(cli, "age", arg, damonctl_parse_time_us, &p->age_min_us,
+				     &p->age_max_us, "times such as 100ms or 10s");
+	}
+	return -1;
+}
+
+uint64_t pattern_rate_bp(uint32_t nr_accesses, uint64_t sample_us, uint64_t aggr_us)
+{
+	uint64_t bp;
+
+	if (!aggr_us || !sample_us)
+		return 0;
+	bp = damonctl_nr_accesses_to_rate_bp(nr_accesses, sample_us, aggr_us);
+	return bp > 10000 ? 10000 : bp;
+}
+
+bool pattern_match(const struct pattern *p, const struct damonctl_rec_snapshot *s,
+		   const struct damonctl_rec_region *r)
+{
+	uint64_t sz = r->end - r->start, age_us = (uint64_t)r->age * s->aggr_us;
+	uint64_t bp = pattern_rate_bp(r->nr_accesses, s->sample_us, s->aggr_us);
+
+	return sz >= p->sz_min && sz <= p->sz_max && bp >= p->rate_min_bp &&
+	       bp <= p->rate_max_bp && age_us >= p->age_min_us && age_us <= p->age_max_us;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report times: when a record holds regions of an access pattern (damo's report
+ * times). A snapshot matches when at least one of its regions in the address range has the
+ * pattern (and, with --snapshot-size, those regions' bytes are in range); consecutive
+ * matching snapshots of the series make one time range, from the first's start to the last's
+ * end. Ranges are printed as they close: memory stays bounded by one snapshot.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "report_pattern.h"
+
+static struct {
+	struct pattern pat;
+	uint64_t bytes_min, bytes_max;
+} to = { .pat = PATTERN_ANY, .bytes_max = UINT64_MAX };
+
+enum { O_SNAPSHOT_SIZE = 300 };
+
+static const struct opt times_opts[] = {
+	RIN_OPTS,
+	PATTERN_OPTS,
+	{ "snapshot-size", O_SNAPSHOT_SIZE, OV_RANGE, "MIN,MAX", "only snapshots whose regions "
+	  "of the pattern total MIN to MAX bytes (damo's --sz_snapshot; e.g. 1GiB,)" },
+	{ 0 },
+};
+
+static int times_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = rin_parse(cli, key, arg);
+
+	if (r < 0)
+		r = pattern_parse(cli, &to.pat, key, arg);
+	if (r >= 0)
+		return r;
+	if (key == O_SNAPSHOT_SIZE)
+		return parse_min_max(cli, "snapshot-size", arg, damonctl_parse_size,
+				     &to.bytes_min, &to.bytes_max, "sizes such as 4K or 2MiB");
+	return EXIT_USAGE;
+}
+
+/* A time range being built: snapshots that matched one after another. */
+struct span {
+	bool open;
+	uint64_t start_ns, end_ns, snapshots, bytes_min, bytes_max;
+};
+
+struct out {
+	const struct rin *in;
+	bool json, begun;
+	struct json_stream js;
+	uint64_t nr;
+};
+
+static uint64_t rel_us(const struct rin *in, uint64_t ns)
+{
+	return ns > rin_base_ns(in) ? (ns - rin_base_ns(in)) / 1000 : 0;
+}
+
+/* The document's members before the ranges: the series is known once a snapshot was read
+ * (the input, whether it was read whole, only at the end). */
+static int begin(struct out *o)
+{
+	json_object *head;
+
+	o->begun = true;
+	if (!o->json)
+		return 0;
+	head = json_doc_new();
+	json_object_object_add(head, "series", rin_series_json(o->in));
+	return json_stream_begin(&o->js, head, "ranges");
+}
+
+static int emit(struct out *o, const struct span *sp)
+{
+	char a[32], b[32], c[32];
+	json_object *e;
+	int r = o->begun ? 0 : begin(o);
+
+	o->nr++;
+	if (r || !o->json) {
+		if (!r)
+			printf("%9.3f s to %9.3f s  %s  %" PRIu64 " snapshot%s, %s to %s\n",
+			       rin_rel_s(o->in, sp->start_ns), rin_rel_s(o->in, sp->end_ns),
+			       fmt_time((sp->end_ns - sp->start_ns) / 1000, a, sizeof(a)),
+			       sp->snapshots, sp->snapshots == 1 ? "" : "s",
+			       fmt_size(sp->bytes_min, b, sizeof(b)),
+			       fmt_size(sp->bytes_max, c, sizeof(c)));
+		return r;
+	}
+	e = json_object_new_object();
+	json_object_object_add(e, "start_us", json_object_new_uint64(rel_us(o->in, sp->start_ns)));
+	json_object_object_add(e, "end_us", json_object_new_uint64(rel_us(o->in, sp->end_ns)));
+	json_object_object_add(e, "snapshots", json_object_new_uint64(sp->snapshots));
+	json_object_object_add(e, "min_bytes", json_object_new_uint64(sp->bytes_min));
+	json_object_object_add(e, "max_bytes", json_object_new_uint64(sp->bytes_max));
+	return json_stream_add(&o->js, e);
+}
+
+/* The bytes of @s's regions that have the pattern, or 0 when the snapshot does not match. */
+static uint64_t matched_bytes(const struct damonctl_rec_snapshot *s)
+{
+	uint64_t bytes = 0;
+	bool any = false;
+
+	for (uint32_t i = 0; i < s->nr_regions; i++)
+		if (pattern_match(&to.pat, s, &s->regions[i])) {
+			bytes += s->regions[i].end - s->regions[i].start;
+			any = true;
+		}
+	return any && bytes >= to.bytes_min && bytes <= to.bytes_max ? bytes : 0;
+}
+
+static int times_run(struct cli *cli, int argc, char **argv)
+{
+	struct out o = { .json = cli->json };
+	struct damonctl_rec_item it;
+	struct span sp = { 0 };
+	uint64_t seen = 0;
+	struct rin *in;
+	int r, e = 0;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	e = rin_open(cli, false, 0, &in);
+	if (e)
+		return e;
+	o.in = in;
+	while (!e && (r = rin_next(in, &it)) == 1) {
+		const struct damonctl_rec_snapshot *s = &it.snapshot;
+		uint64_t bytes;
+
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		seen++;
+		bytes = matched_bytes(s);
+		if (!bytes) {
+			if (sp.open && emit(&o, &sp))
+				e = EXIT_FAIL;
+			sp.open = false;
+			continue;
+		}
+		if (!sp.open)
+			sp = (struct span){ true, s->start_ns, 0, 0, bytes, bytes };
+		sp.end_ns = s->end_ns;
+		sp.snapshots++;
+		sp.bytes_min = bytes < sp.bytes_min ? bytes : sp.bytes_min;
+		sp.bytes_max = bytes > sp.bytes_max ? bytes : sp.bytes_max;
+	}
+	if (!e && r < 0)
+		e = -r;
+	if (!e && sp.open && emit(&o, &sp))
+		e = EXIT_FAIL;
+	if (!e && !seen && !o.json)
+		e = (usage_error(cli, "no snapshot in %s matches the selection",
+				 rin_input_name(in)), EXIT_FAIL);
+	else if (!e && !o.nr && !o.json)
+		printf("no snapshot has regions of the pattern\n");
+	if (!e && o.json) {
+		json_object *tail = json_object_new_object();
+
+		json_object_object_add(tail, "input", rin_input_json(in));
+		if ((!o.begun && begin(&o)) || json_stream_end(&o.js, tail))
+			e = EXIT_FAIL;
+	}
+	r = rin_close(in);
+	return e ? e : r;
+}
+
+const struct cmd cmd_report_times = {
+	.name = "times",
+	.summary = "when a record holds regions of an access pattern: time ranges",
+	.usage = "[-i FILE|-] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
+		 "       [--address-range START-END] [--snapshot-size MIN,MAX] [--target N]\n"
+		 "       [--time-range START,END] [--json]",
+	.opts = times_opts,
+	.parse = times_parse,
+	.run = times_run,
+};
