@@ -338,7 +338,7 @@ want=$(python3 -c 'import json,sys
 for r in json.load(open(sys.argv[1]))["ranges"]:
     print("%9.3f s to %9.3f s" % (r["start_us"] / 1e6, r["end_us"] / 1e6), r["snapshots"])' "$work/times.json")
 got=$(sed -E 's/^( *[0-9.]+ s to +[0-9.]+ s) .*  ([0-9]+) snapshots?, .*/\1 \2/' <<<"$text")
-[ -n "$want" ] && [ "$got" = "$want" ] || bad "report times' text: $text (want $want)"
+if [ -z "$want" ] || [ "$got" != "$want" ]; then bad "report times' text: $text (want $want)"; fi
 [ "$("$damonc" report times -i "$work/rec" --size 2MiB,)" = "no snapshot has regions of the pattern" ] ||
 	bad "report times with no match: $("$damonc" report times -i "$work/rec" --size 2MiB,)"
 
