@@ -11,7 +11,11 @@ dc_start() { damonc --json=pretty start --pid "$1" --ops vaddr --action stat; }
 # The index of the kdamond `damonc --json=pretty start` started ({"started": [{"index": N, ...}]}).
 dc_started_index() { sed -n 's/.*"index": *\([0-9][0-9]*\).*/\1/p' /tmp/out | head -n 1; }
 # shellcheck disable=SC2317
+dc_start_probes() { damonc --json=pretty start --pid "$1" --action stat --probe allow:anon --probe all; }
+# shellcheck disable=SC2317
 dc_status() { damonc status; }
+# shellcheck disable=SC2317
+dc_status_regions() { damonc status --regions; }
 # shellcheck disable=SC2317
 dc_status_json() { damonc --json=pretty status; }
 # shellcheck disable=SC2317
@@ -250,6 +254,28 @@ printf 'start --pid %s --action stat\ntune --min-age 1s\nstatus\nstop\n' "$HC_PI
 expect_rc 0 "damonc --batch: start, tune, status, stop" dc_batch
 check "--batch: status ran inside the batch, on the running kdamond" grep -q "kdamond $k: on" /tmp/out
 check "--batch: the batch's stop stopped it" test "$(rd_locked "$kd/state")" = off
+
+# --- start --probe (7.2 access probes): the kernel takes them; its tried regions count hits ---
+if [ -d "$ctx/monitoring_attrs/probes" ]; then
+	expect_rc 0 "damonc start --probe allow:anon --probe all" dc_start_probes "$HC_PID"
+	pk=$ADMIN/kdamonds/$(dc_started_index)
+	pr=$pk/contexts/0/monitoring_attrs/probes
+	check "two probes in the files" test "$(cat "$pr/nr_probes")" = 2
+	check "probe 0: one filter, anon, allowed" test "$(cat "$pr/0/filters/nr_filters")" = 1 -a \
+		"$(cat "$pr/0/filters/0/type")" = anon -a "$(cat "$pr/0/filters/0/allow")" = Y
+	check "probe 1: no filter" test "$(cat "$pr/1/filters/nr_filters")" = 0
+	sleep 2
+	check "the kernel fills the tried regions" \
+		sh -c "echo update_schemes_tried_regions >$pk/state"
+	expect_rc 0 "damonc status --regions" dc_status_regions
+	check "status --regions: each tried region's hits of the two probes" \
+		grep -qE " probe hits [0-9]+,[0-9]+$" /tmp/out
+	expect_rc 0 "damonc stop" dc_stop
+else
+	expect_rc 3 "damonc start --probe on $(uname -r) (no probes directory)" dc_start_probes "$HC_PID"
+	check "the error names access probes" grep -q "access probes" /tmp/err
+	check "nothing runs after the refused start" test "$(rd_locked "$kd/state")" = off
+fi
 
 # --- a kdamond damonc did not start ----------------------------------------------------------
 # Started by raw sysfs writes, as another tool would; `damonc stop` must leave it alone.
