@@ -28,13 +28,12 @@ static struct {
 	bool raw, total_only;
 	const char *format;
 	int hist;			/* -1, or enum metric (temperature, recency) */
-	unsigned int bins;
+	unsigned int bins;		/* 0: not given (10) */
 	int pct_of;			/* -1, or enum metric */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool boxes;
-} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .bins = 10,
-	 .pct_of = -1 };
+} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1 };
 
 /* What --histogram and --percentiles-of measure, in their metavars' order: damo's
  * temperature (size weight 0) and idle time, then a region's own attributes. */
@@ -761,6 +760,10 @@ static int access_run(struct cli *cli, int argc, char **argv)
 				   "--boxes are different outputs: choose one");
 	if (ao.nr_pcts && ao.pct_of < 0)
 		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
+	if (ao.bins && ao.hist < 0)
+		return usage_error(cli, "--bins: the ranges of which histogram? (--histogram)");
+	if (!ao.bins)
+		ao.bins = 10;
 	if (!ao.nr_pcts) {
 		static const double damo[] = { 0, 1, 25, 50, 75, 99, 100 };
 

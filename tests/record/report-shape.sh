@@ -401,6 +401,7 @@ case_ 2 "--bins '0'" report access -i "$work/rec" --histogram recency --bins 0
 case_ 2 "--percentiles-of 'warm'" report access -i "$work/rec" --percentiles-of warm
 case_ 2 "--percentiles '101'" report access -i "$work/rec" --percentiles-of age --percentiles 101
 case_ 2 "--percentiles: of which metric?" report access -i "$work/rec" --percentiles 50
+case_ 2 "--bins: the ranges of which histogram?" report access -i "$work/rec" --bins 5
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --boxes --histogram recency
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --percentiles-of age --total-size
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
