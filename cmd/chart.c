@@ -286,6 +286,21 @@ static void time_axis(cairo_t *cr, double px, double pw, double py, double ph, d
 
 static const unsigned int palette[] = { 0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd };
 
+/* How wide series @k is drawn: 2 px, and 4 px more for each solid series drawn after it
+ * (up to three), so a line that another one covers (a system's ratio equal to its one
+ * process's) still shows on both sides of it. */
+static double series_width(const struct chart_ts *c, size_t k)
+{
+	unsigned int later = 0;
+	size_t j;
+
+	if (c->series[k].dashed)
+		return 2;
+	for (j = k + 1; j < c->nr_series; j++)
+		later += !c->series[j].dashed;
+	return 2 + 4 * (later < 3 ? later : 3);
+}
+
 /* Series @k of @c as a line (broken at NaN), its points marked when they are few (so one
  * or two are seen) unless it is dashed (a goal or a median). */
 static void draw_series(cairo_t *cr, const struct chart_ts *c, size_t k, double px, double py,
@@ -296,7 +311,7 @@ static void draw_series(cairo_t *cr, const struct chart_ts *c, size_t k, double 
 	size_t j;
 
 	colour(cr, palette[k % (sizeof(palette) / sizeof(palette[0]))]);
-	cairo_set_line_width(cr, 2);
+	cairo_set_line_width(cr, series_width(c, k));
 	cairo_set_dash(cr, &dash, c->series[k].dashed ? 1 : 0, 0);
 	for (j = 0; j < c->n; j++) {
 		double v = c->series[k].y[j];
