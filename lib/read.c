@@ -16,6 +16,10 @@
 
 #define VALBUF 4096
 
+/* internal: the tried regions of a scheme whose context has no probes skip probes/ */
+#define READ_NO_TRIED_PROBES (1u << 30)
+#define MA_PROBES_NR "monitoring_attrs/probes/nr_probes"
+
 static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const char *rel,
 		    unsigned int flags);
 
@@ -121,6 +125,16 @@ static int read_list(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, unsign
 		if (!fstatat(dirfd, ld->dir, &st, 0) && S_ISDIR(st.st_mode))
 			o->lists_has |= 1u << list;
 		return 0;
+	}
+	if (o->kind == K_TRIED && list == L_TRIED_PROBES && (flags & READ_NO_TRIED_PROBES))
+		return 0;
+	if (o->kind == K_SCHEME && list == L_SCHEME_TRIED) {
+		/* 7.2 gives every tried region a probes directory, its context's probes or
+		 * none: read them only where there are probes (a listing per region through
+		 * thousands of regions is what an agent's round would pay) */
+		r = dctl_read_at(dirfd, "../../" MA_PROBES_NR, buf, sizeof(buf));
+		if (r < 0 || (!dctl_kstrtou64(buf, &n) && !n))
+			flags |= READ_NO_TRIED_PROBES;
 	}
 	if (!ld->nr_file) {
 		r = dctl_list_indexes(dirfd, ld->dir, &idx, &nr);

@@ -265,6 +265,15 @@ static void tried_region_hits(void **state)
 		put(&s, region[i][0], region[i][1]);
 	put(&s, TR "0/probes/0/hits", "5\n");
 	put(&s, TR "0/probes/1/hits", "0\n");
+	/* no probe in the context: the regions' probes directories are not read */
+	assert_int_equal(damonctl_tree_read(s.ctx, &t), 0);
+	r = damonctl_scheme_tried_region(damonctl_context_scheme(ctx0(t), 0), 0);
+	assert_non_null(r);
+	assert_int_equal(damonctl_tried_region_nr_probes(r), 0);
+	damonctl_tree_free(t);
+	put(&s, PR "nr_probes", "2\n");
+	put(&s, PR "0/filters/nr_filters", "0\n");
+	put(&s, PR "1/filters/nr_filters", "0\n");
 	assert_int_equal(damonctl_tree_read(s.ctx, &t), 0);
 	sch = damonctl_context_scheme(ctx0(t), 0);
 	r = damonctl_scheme_tried_region(sch, 0);
