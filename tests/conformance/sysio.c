@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conform.h"
@@ -130,6 +131,22 @@ static void print_escaped(const char *s, size_t len)
 		putchar(s[i] == '\n' ? '|' : s[i]);
 }
 
+/*
+ * A read, tried again while it fails with EBUSY. pid and state try damon_sysfs_lock, which
+ * the kdamond's periodic refresh (refresh_ms) holds for a moment: that EBUSY says when the
+ * file was read, not what the tree is. One that lasts (a lock held by a blocked write) is
+ * still dumped as <EBUSY>, after 1000 tries a millisecond apart.
+ */
+static int read_settled(const char *path, char **val, size_t *len)
+{
+	const struct timespec ms = { 0, 1000000 };
+	int err, tries = 1000;
+
+	while ((err = sys_read(path, val, len)) == EBUSY && --tries)
+		nanosleep(&ms, NULL);
+	return err;
+}
+
 /* The fixtures' format: "D 755 path", "F 600 path = value|" ("|" for each newline). */
 int dump_tree(const char *root)
 {
@@ -158,7 +175,7 @@ int dump_tree(const char *root)
 			printf("D %o %s\n", st.st_mode & 07777, list[i]);
 		} else {
 			printf("F %o %s = ", st.st_mode & 07777, list[i]);
-			err = sys_read(path, &val, &len);
+			err = read_settled(path, &val, &len);
 			if (err) {
 				printf("<%s>\n", errno_name(err));
 			} else {
