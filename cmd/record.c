@@ -5,7 +5,8 @@
  * Given targets (--pid, --regions, --ops, '-- COMMAND'), it starts a kdamond of its own for
  * them through start's code (start.h), records it, and removes it at the end.
  * With -i it converts a record instead: damo's record JSON to damonc's format, or back; with
- * --time-range, --address-range, --kdamond or --target too it writes that subset of it.
+ * --time-range, --address-range, --kdamond or --target too it writes that subset of it, and
+ * with --aggregate its snapshots merged into longer aggregations (libdamonctl's merger).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,13 +37,14 @@ static struct {
 	const char *input;
 	enum out_format format;
 	bool no_compress;
-	bool subset;		/* -i with --time-range, --address-range or --target */
+	bool subset;		/* -i with --time-range, --address-range, --target or --aggregate */
+	uint64_t aggregate_us;	/* -i --aggregate: the new aggregation window */
 	bool starts;		/* a target or monitoring option: record starts a kdamond */
 } ro = { .cap = { .kdamond = -1 }, .output = "damonc.rec" };
 
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
-       O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS };
+       O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS, O_AGGREGATE };
 
 static const struct opt record_opts[] = {
 	{ "output", 'o', OV_FILE, "FILE", "write the record to FILE, '-' for stdout "
@@ -69,6 +71,9 @@ static const struct opt record_opts[] = {
 	  "[START, END) (regions are clipped to it)" },
 	{ "target", O_TARGET, OV_INT, "N", "with -i: keep target N's snapshots (and --kdamond N: "
 	  "kdamond N's)" },
+	{ "aggregate", O_AGGREGATE, OV_TIME, "TIME", "with -i: merge each series' snapshots into "
+	  "one per TIME of monitoring, as a longer aggregation interval would show them "
+	  "(accesses summed, regions cut at every boundary)" },
 	{ "format", O_FORMAT, OV_FORMAT, "damonc|damo-json|damo-zlib", "output format: damonc "
 	  "(default), damo-json or damo-zlib (damo's compressed JSON); other than damonc needs "
 	  "-i" },
@@ -149,6 +154,13 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 	case O_ADDRESS_RANGE:
 		ro.subset = true;
 		return rin_parse(cli, 503, arg);
+	case O_AGGREGATE:
+		if (parse_time_opt(cli, "aggregate", arg, &ro.aggregate_us))
+			return EXIT_USAGE;
+		if (ro.aggregate_us < 1000 || ro.aggregate_us == DAMONCTL_MAX)
+			return usage_error(cli, "--aggregate '%s': at least 1ms", arg);
+		ro.subset = true;
+		return 0;
 	case O_FORMAT: {
 		/* the metavar's order is enum out_format's */
 		int i = opt_choice(cli, record_opts, O_FORMAT, arg);
@@ -224,6 +236,9 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 			json_object_object_add(sub, "kdamond", json_object_new_int(rin_o.cap.kdamond));
 		if (rin_o.target >= 0)
 			json_object_object_add(sub, "target", json_object_new_int(rin_o.target));
+		if (ro.aggregate_us)
+			json_object_object_add(sub, "aggregate_us",
+					       json_object_new_uint64(ro.aggregate_us));
 		json_object_object_add(o, "subset", sub);
 	}
 	s = strdup(json_object_to_json_string_ext(o, DAMONC_JSON_PLAIN));
@@ -249,6 +264,8 @@ static bool keep_item(const struct damonctl_rec_item *it)
 static int copy_record(struct cli *cli)
 {
 	struct damonctl_rec_writer *w = NULL;
+	struct damonctl_rec_merger *m = NULL;
+	struct damonctl_rec_snapshot merged;
 	struct damonctl_rec_item it;
 	struct rin *in;
 	char *info;
@@ -268,6 +285,8 @@ static int copy_record(struct cli *cli)
 	info = info_json(cli, NULL, ro.input);
 	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
 	free(info);
+	if (!r && ro.aggregate_us)
+		r = damonctl_rec_merger_new(ro.aggregate_us, &m);
 	e = 0;
 	while (!r) {
 		r = rin_next(in, &it);
@@ -278,8 +297,18 @@ static int copy_record(struct cli *cli)
 			}
 			break;
 		}
+		if (m && it.type == DAMONCTL_REC_SNAPSHOT) {
+			r = damonctl_rec_merger_add(m, &it.snapshot, &merged);
+			if (r == 1)
+				r = damonctl_rec_write_snapshot(w, &merged);
+			continue;
+		}
 		r = keep_item(&it) ? record_write_item(w, &it) : 0;
 	}
+	/* the windows still open at the end, before END */
+	while (m && !r && !e && (r = damonctl_rec_merger_flush(m, &merged)) == 1)
+		r = damonctl_rec_write_snapshot(w, &merged);
+	damonctl_rec_merger_free(m);
 	if (r < 0 || e) {
 		if (w)
 			damonctl_rec_writer_finish(w, -1);
@@ -562,8 +591,8 @@ static int record_run(struct cli *cli, int argc, char **argv)
 		return ro.format == FMT_DAMONC ? copy_record(cli) : export_damo(cli);
 	}
 	if (ro.subset)
-		return usage_error(cli, "--time-range, --address-range and --target select from a "
-				   "record: they need -i FILE");
+		return usage_error(cli, "--time-range, --address-range, --target and --aggregate "
+				   "work on a record: they need -i FILE");
 	if (ro.format != FMT_DAMONC)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
 				   "convert)", ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
@@ -582,7 +611,8 @@ const struct cmd cmd_record = {
 		 "       damonc record (--pid PID ... | --ops paddr [--regions R] | -- COMMAND ARGS)\n"
 		 "              [--sample TIME] [--aggr TIME] [--update TIME] [--nr-regions MIN,MAX]\n"
 		 "              [-o FILE] [--duration TIME] [--interval TIME] [--count N]\n"
-		 "       damonc record -i FILE|- [-o FILE|-] [--format damonc|damo-json|damo-zlib]\n\n"
+		 "       damonc record -i FILE|- [-o FILE|-] [--format damonc|damo-json|damo-zlib]\n"
+		 "              [--time-range A,B] [--address-range S-E] [--target N] [--aggregate TIME]\n\n"
 		 "Where tracefs has DAMON's damon_aggregated event, snapshots come from it and\n"
 		 "nothing is written to DAMON (--method trace). Otherwise (--method tried-regions)\n"
 		 "each snapshot writes update_schemes_tried_regions to the kdamond's state file, and\n"

@@ -286,7 +286,8 @@ static int print_json(const struct info *n, const struct rin *in)
 	{
 		json_object *sub = recording_subset(n), *o = NULL;
 		static const char *const keys[] = { "from_us", "to_us", "address_start",
-						    "address_end", "kdamond", "target" };
+						    "address_end", "kdamond", "target",
+						    "aggregate_us" };
 
 		if (sub) {	/* the known keys, as numbers or null */
 			o = json_object_new_object();
@@ -376,6 +377,7 @@ static void print_text(const struct info *n, const struct rin *in)
 		int64_t a = subset_num(sub, "from_us"), b = subset_num(sub, "to_us");
 		int64_t lo = subset_num(sub, "address_start"), hi = subset_num(sub, "address_end");
 		int64_t k = subset_num(sub, "kdamond"), t = subset_num(sub, "target");
+		int64_t g = subset_num(sub, "aggregate_us");
 
 		if (a >= 0)
 			printf(" (from %.3f s%s", (double)a / 1e6, b >= 0 ? "" : " on");
@@ -388,6 +390,8 @@ static void print_text(const struct info *n, const struct rin *in)
 			printf(" kdamond %" PRId64, k);
 		if (t >= 0)
 			printf(" target %" PRId64, t);
+		if (g >= 0)
+			printf(", aggregated to %.3f s windows", (double)g / 1e6);
 	}
 	if (recorder)
 		printf("\n");

@@ -1186,6 +1186,26 @@ DAMONCTL_API void damonctl_rec_status(const struct damonctl_rec_reader *r,
 DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd, bool zlib);
 
 /*
+ * Re-aggregation: each series' snapshots merged into one per @window_us of monitoring, as a
+ * longer aggregation interval would show them (damo adjust --aggregate_interval). Windows lie
+ * on a grid from the series' first snapshot; a snapshot joins the window its end falls in.
+ * Merged regions are cut at every boundary of the merged ones: a byte's nr_accesses is the
+ * sum of those of the regions that held it, its age the newest one's (in the new aggregation
+ * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact).
+ * damonctl_rec_merger_add() returns 1 when @s began a new window and @out holds the window
+ * before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the windows
+ * still open, one per call (1), then 0. @out's regions stay valid until the next call.
+ */
+struct damonctl_rec_merger;
+DAMONCTL_API int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec_merger **out);
+DAMONCTL_API int damonctl_rec_merger_add(struct damonctl_rec_merger *m,
+					 const struct damonctl_rec_snapshot *s,
+					 struct damonctl_rec_snapshot *out);
+DAMONCTL_API int damonctl_rec_merger_flush(struct damonctl_rec_merger *m,
+					   struct damonctl_rec_snapshot *out);
+DAMONCTL_API void damonctl_rec_merger_free(struct damonctl_rec_merger *m);
+
+/*
  * Reading one scheme's tried regions (after DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS)
  * straight from sysfs into @regions (grown with realloc as needed; *cap is its capacity),
  * without building a model: what `damonc record` does for every snapshot. Returns the

@@ -130,7 +130,7 @@ check("series", [(s["series"]["target"], s["snapshots"]) for s in d["series"]], 
 check("regions", (d["series"][0]["regions"]["min"], d["series"][0]["regions"]["max"]), (4, 4))
 check("bytes", (d["series"][0]["total_bytes"]["min"], d["series"][0]["total_bytes"]["max"]), (7 << 19, 7 << 19))
 check("stats", d["scheme_stats"]["items"], 4)
-check("subset", d["recording"]["subset"], {"from_us": 5000000, "to_us": 9000000, "address_start": 0x7f0000000000 + (2 << 20), "address_end": 0x7f0000000000 + (11 << 19), "kdamond": None, "target": 1})
+check("subset", d["recording"]["subset"], {"from_us": 5000000, "to_us": 9000000, "address_start": 0x7f0000000000 + (2 << 20), "address_end": 0x7f0000000000 + (11 << 19), "kdamond": None, "target": 1, "aggregate_us": None})
 check("complete", (d["input"]["complete"], d["input"]["end_reason"]), (True, "converted"))
 '
 "$damonc" --json report access -i "$work/sub" >"$work/sub.access.json"
@@ -145,6 +145,56 @@ b=$("$damonc" --json report nr-regions -i "$work/sub" | py_pick)
 # through pipes: stdin in, stdout out
 "$damonc" record -i - --target 0 -o - <"$work/rec" | "$damonc" report info -i - |
 	grep -qF "$S snapshots in 1 series" || bad "record -i - --target 0 -o - | report info -i -"
+
+# re-aggregated: 5 s windows of 5 snapshots each (a snapshot ends 100 ms into its second);
+# every MiB's accesses summed over the snapshots that held it, its age the newest one's in
+# the window's aggregations, alike neighbours joined; read back through damo's JSON
+"$damonc" record -i "$work/rec" --aggregate 5s -o "$work/agg" || bad "record -i --aggregate 5s failed"
+"$damonc" record -i "$work/agg" --format damo-json -o "$work/agg.json" ||
+	bad "record -i (aggregated) --format damo-json failed"
+expect "record -i --aggregate 5s" "$work/agg.json" '
+band, nmax, MiB, BASE = max(R // 10, 1), R + V - 1 + T - 1, 1 << 20, 0x7f0000000000
+ages, prev, snaps = [0] * nmax, [None] * nmax, []
+for i in range(S):
+    nrs = []
+    for j in range(nmax):
+        na = 20 if j < R and (j + R - i % R) % R < band else 0
+        ages[j] = ages[j] + 10 if i and prev[j] == na else 0
+        prev[j] = na
+        nrs.append(na)
+    snaps.append((nrs, list(ages), 200000 if i >= K else 100000))
+check("records", [(r["target_id"], len(r["snapshots"])) for r in d], [(t, S // 5) for t in range(T)])
+for rec in d:
+    t = rec["target_id"]
+    for w, sn in enumerate(rec["snapshots"]):
+        idx = range(5 * w, 5 * w + 5)
+        aggr = sum(snaps[i][2] for i in idx)
+        units = []
+        for j in range(max(R + i % V + t for i in idx)):
+            held = [i for i in idx if j < R + i % V + t]
+            units.append((sum(snaps[i][0][j] for i in held),
+                          snaps[held[-1]][1][j] * snaps[held[-1]][2]))
+        want = []
+        for j, u in enumerate(units):
+            if want and want[-1][3] == u:
+                want[-1][1] += MiB
+            else:
+                want.append([BASE + j * MiB, BASE + (j + 1) * MiB, u[0], u])
+        want = [(a, b, n, u[1] // aggr) for a, b, n, u in want]
+        got = [(int(r["start"]), int(r["end"]), r["nr_accesses"]["samples"],
+                int(r["age"]["aggr_intervals"])) for r in sn["regions"]]
+        check(f"target {t} window {w}", got, want)
+        check(f"target {t} window {w} time", (int(sn["start_time"]), int(sn["end_time"])),
+              (1700000000000000000 + 5 * w * 10**9, 1700000000000000000 + (5 * w + 4) * 10**9 + 10**8))
+'
+"$damonc" --json report info -i "$work/agg" >"$work/agg.info.json"
+expect "report info of an aggregated record" "$work/agg.info.json" '
+check("snapshots", d["snapshots"], T * S // 5)
+check("aggregate_us", d["recording"]["subset"]["aggregate_us"], 5000000)
+check("stats", d["scheme_stats"]["items"], S)
+'
+"$damonc" report info -i "$work/agg" | grep -qF "aggregated to 5.000 s windows" ||
+	bad "report info does not say the record was aggregated"
 
 # footprints: the system's used memory and huge pages, each target's vsz and rss (gen-record
 # --footprints gives the figures; nearest-rank percentiles computed here)
