@@ -60,6 +60,8 @@ for n in 1000 "$long"; do
 		--time-range "$((n / 4))s,$((3 * n / 4))s" -o "$W/subset"
 	cost "record -i --address-range (a fifth)" "$DAMONC" record -i "$rec" \
 		--address-range 0x7f0000000000-0x7f0006400000 -o "$W/subset"
+	cost "record -i --aggregate 10s (10 snapshots each)" "$DAMONC" record -i "$rec" \
+		--aggregate 10s -o "$W/subset"
 	rm -f "$W/subset"
 	# shellcheck disable=SC2016 # expanded by that sh
 	cost "report access -i - (stdin)" sh -c '"$1" report access -i - <"$2"' sh "$DAMONC" "$rec"
