@@ -55,7 +55,7 @@ if [ "$CASE" = leave-running ]; then
 	wait "$fg" || rc=$?
 	grep -q "Terminated received: leaving the kdamonds running" "$SYSROOT/fg.err" ||
 		fail "no word of leaving it running: $(cat "$SYSROOT/fg.err")"
-	[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond was stopped"
+	[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond was stopped"
 	expect_rc 0 "$D" status
 	grep -q "served in user space by nobody: the damonc agent is not running" <<<"$OUT" ||
 		fail "status does not say that nobody serves it now: $OUT"
@@ -162,7 +162,7 @@ refusal-once)
 	wait_logged 20 "the kernel refused $agent_cmd: .*\(1 of 3 refusals in a row: retrying next round\)"
 	wait_logged 10 "the kernel accepts the agent's commands again"
 	kill -0 "$pid" || fail "the agent exited after one refusal"
-	[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped after one refusal"
+	[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped after one refusal"
 	expect_rc 0 "$D" stop
 	wait_logged 10 "no longer served \(stopped with 'damonc stop'\)"
 	;;

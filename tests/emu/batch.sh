@@ -14,7 +14,7 @@ started=$SYSROOT/run/damonc/kdamonds.json
 # snapshot NAME: the tree, damonc's view of it and its record, to compare after a batch;
 # while a kdamond runs, its results (stats, tried regions) move on by themselves: left out
 snapshot() {
-	if [ "$(cat "$ADMIN/kdamonds/0/state" 2>/dev/null)" = on ]; then
+	if [ "$(sysfs_read "$ADMIN/kdamonds/0/state" 2>/dev/null)" = on ]; then
 		emu_dump | grep -v -e '/stats/' -e 'tried_regions' >"$SYSROOT/$1.tree"
 		"$D" status --json=compact | python3 -c 'import json, sys
 def strip(v):
@@ -61,11 +61,11 @@ grep -q "kdamond 0: stopped" <<<"$OUT" || fail "atomic: stop did not run: $OUT"
 emu_dump | grep -v -e '^F 400 ' -e '/stats/' -e '/pid =' -e 'tried_regions' >"$SYSROOT/now.config"
 diff -u "$SYSROOT/running.config" "$SYSROOT/now.config" >&2 ||
 	fail "atomic: the running kdamond's configuration was not put back"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "atomic: the stopped kdamond is not on again"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "atomic: the stopped kdamond is not on again"
 expect_rc 0 "$D" status --json
 [ "$(json_get 'j["kdamonds"][0]["started_by_damonc"]')" = True ] ||
 	fail "atomic: damonc's record does not name the restarted kdamond: $(cat "$started")"
-[ "$(json_get 'j["kdamonds"][0]["pid"]')" = "$(cat "$ADMIN/kdamonds/0/pid")" ] ||
+[ "$(json_get 'j["kdamonds"][0]["pid"]')" = "$(sysfs_read "$ADMIN/kdamonds/0/pid")" ] ||
 	fail "atomic: status --json pid"
 
 # a bad line (a bad option value, an unknown command): exit 2 with its number; with

@@ -54,15 +54,9 @@ foreign_kdamond() {
 	echo 4096 >"$a/0/contexts/0/schemes/0/access_pattern/sz/min"
 }
 
-# kdamond_state K: kdamonds/K/state, read again while DAMON's sysfs lock is busy (a read of
-# state takes it with a trylock, and the agent's tried-regions updates hold it a moment).
+# kdamond_state K: kdamonds/K/state (sysfs_read), or "unreadable".
 kdamond_state() {
-	local _ v
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		v=$(cat "$ADMIN/kdamonds/$1/state" 2>/dev/null) && { echo "$v"; return 0; }
-		sleep 0.2
-	done
-	echo "unreadable"
+	sysfs_read "$ADMIN/kdamonds/$1/state" 2>/dev/null || echo "unreadable"
 }
 
 # anon_huge_kb PID START: AnonHugePages (kB) of the mapping of PID that starts at START.
@@ -187,8 +181,8 @@ assert_nothing_left() {
 		pgrep -af -- "--sysroot $SYSROOT agent" >&2
 		fail "a damonc agent still runs"
 	fi
-	[ "$(cat "$ADMIN/kdamonds/0/state")" = "$want" ] ||
-		fail "kdamond 0 is $(cat "$ADMIN/kdamonds/0/state"), expected $want"
+	[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = "$want" ] ||
+		fail "kdamond 0 is $(sysfs_read "$ADMIN/kdamonds/0/state"), expected $want"
 	# under ASan/UBSan the agent's reports (leaks at its exit too) land in its log
 	if agent_logged "Sanitizer|runtime error"; then
 		agent_log >&2

@@ -27,7 +27,7 @@ fi
 config() {
 	local k
 	for k in "$ADMIN"/kdamonds/[0-9]*; do
-		[ "$(cat "$k/state")" = on ] && break
+		[ "$(sysfs_read "$k/state")" = on ] && break
 	done
 	k=${k##*/}
 	emu_dump | grep "kdamonds/$k/" | sed "s#kdamonds/$k/#kdamonds/K/#" |

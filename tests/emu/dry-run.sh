@@ -32,7 +32,7 @@ expect_rc 0 "$D" start --dry-run --json --pid "$target" --action collapse --goal
 [ "$(grep -c '^W' "$EMU_LOG" || true)" = 0 ] || fail "the dry runs wrote"
 
 expect_rc 0 "$D" start -c - <<<"$config"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "start -c - did not start"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "start -c - did not start"
 [ "$(cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/access_pattern/sz/min")" = 2097152 ] ||
 	fail "start -c - lost the size"
 expect_rc 0 "$D" stop

@@ -155,12 +155,12 @@ tune)
 	one() {
 		local k=$1 when=$2 now
 		expect_rc 0 "$D" "${sargs[@]}"
-		pid=$(cat "$A/0/pid")
+		pid=$(sysfs_read "$A/0/pid")
 		run_killed "$k" "$when" "${targs[@]}"
 		check_status "$orig" tune
 		# the next tune undoes the leftover first, then finds its own change to make
 		expect_rc 0 "$D" tune --quota-size 3MiB
-		[ "$(cat "$A/0/pid")" = "$pid" ] || fail "tune killed at write $k ($when): the kdamond was restarted or stopped"
+		[ "$(sysfs_read "$A/0/pid")" = "$pid" ] || fail "tune killed at write $k ($when): the kdamond was restarted or stopped"
 		expect_rc 0 "$D" stop
 		now=$(config_dump)
 		now=${now//quotas\/bytes = 3145728/quotas\/bytes = X}

@@ -13,7 +13,7 @@ tried() { echo update_schemes_stats >"$k/state"; cat "$sch/stats/nr_tried"; }
 grows() { local a; a=$(tried); sleep 0.5; [ "$(tried)" -gt "$a" ]; }
 
 expect_rc 0 "$D" start --pid "$target" --action stat --sample 5ms --aggr 20ms
-pid=$(cat "$k/pid")
+pid=$(sysfs_read "$k/pid")
 if [ ! -e "$k/contexts/0/pause" ]; then
 	: >"$EMU_LOG"
 	expect_rc 3 "$D" tune --pause
@@ -28,7 +28,7 @@ wait_until 20 grows
 expect_rc 0 "$D" tune --pause
 grep -q "pause: N -> Y" <<<"$OUT" || fail "tune --pause: $OUT"
 [ "$(cat "$k/contexts/0/pause")" = Y ] || fail "the pause file says $(cat "$k/contexts/0/pause")"
-{ [ "$(cat "$k/state")" = on ] && [ "$(cat "$k/pid")" = "$pid" ]; } || fail "the kdamond restarted"
+{ [ "$(sysfs_read "$k/state")" = on ] && [ "$(sysfs_read "$k/pid")" = "$pid" ]; } || fail "the kdamond restarted"
 # paused: the scheme is tried no more (a commit in between may finish the round it was in)
 a=$(tried)
 sleep 1

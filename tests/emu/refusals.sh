@@ -73,10 +73,10 @@ before=$(emu_dump)
 expect_rc 4 "$D" start --pid "$target" --action stat
 grep -q "kdamond 0 is running (not started by damonc)" <<<"$ERR" || fail "busy: $ERR"
 expect_rc 0 "$D" stop
-[ "$(cat "$A/0/state")" = on ] || fail "damonc stop stopped a kdamond it did not start"
+[ "$(sysfs_read "$A/0/state")" = on ] || fail "damonc stop stopped a kdamond it did not start"
 expect_rc 2 "$D" tune --goal-bp 500
 grep -q "no running kdamond started by damonc" <<<"$ERR" || fail "tune: $ERR"
 unchanged "start/stop/tune next to a foreign kdamond"
 expect_rc 0 "$D" stop --kdamond 0
-[ "$(cat "$A/0/state")" = off ] || fail "stop --kdamond 0 did not stop it"
+[ "$(sysfs_read "$A/0/state")" = off ] || fail "stop --kdamond 0 did not stop it"
 echo "ok: refusals on profile $PROFILE"

@@ -9,7 +9,7 @@ emu_with_target "$PROFILE"
 export XDG_STATE_HOME=$SYSROOT/state
 
 python3 "$(dirname "$0")/shell-pty.py" "$D" "$SYSROOT" "$target"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = off ] || fail "the kdamond the shell started still runs"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = off ] || fail "the kdamond the shell started still runs"
 grep -qx "status --regions " "$XDG_STATE_HOME/damonc/history" || fail "no history file"
 
 # a pipe: no prompt, no line editing; stops at the first failing line with its status

@@ -13,8 +13,8 @@ expect_rc 0 "$D" start --pid "$target" --action pageout --min-size 4KiB --access
 [[ $OUT =~ started\ kdamond\ 0\ \(pid\ ([0-9]+)\) ]] || fail "unexpected output: $OUT"
 kpid=${BASH_REMATCH[1]}
 k=$ADMIN/kdamonds/0
-[ "$(cat "$k/state")" = on ] || fail "state is not on"
-[ "$(cat "$k/pid")" = "$kpid" ] || fail "pid file $(cat "$k/pid") != $kpid"
+[ "$(sysfs_read "$k/state")" = on ] || fail "state is not on"
+[ "$(sysfs_read "$k/pid")" = "$kpid" ] || fail "pid file $(sysfs_read "$k/pid") != $kpid"
 [ "$(cat "/proc/$kpid/comm")" = kdamond.0 ] || fail "pid $kpid is $(cat "/proc/$kpid/comm")"
 s=$k/contexts/0/schemes/0
 [ "$(cat "$s/action")" = pageout ] || fail "action $(cat "$s/action")"
@@ -58,7 +58,7 @@ grep -q "stop it first with 'damonc stop'" <<<"$ERR" || fail "busy message: $ERR
 
 expect_rc 0 "$D" stop
 grep -q "kdamond 0: stopped" <<<"$OUT" || fail "stop: $OUT"
-[ "$(cat "$k/state")" = off ] || fail "still on after stop"
+[ "$(sysfs_read "$k/state")" = off ] || fail "still on after stop"
 expect_rc 0 "$D" --json status
 [ "$(json_get '"cpu" in j["kdamonds"][0]')" = False ] || fail "a stopped kdamond has a CPU: $OUT"
 expect_rc 0 "$D" stop
@@ -114,6 +114,6 @@ if [ -d "$k/contexts/0/schemes/0/tried_regions" ]; then	# 6.2 and later
 		fail "start -- COMMAND: the first region starts at $(cat "$SYSROOT/cmd.first")," \
 			"the program's first mapping at $first_map ($(cat "$SYSROOT/cmd.maps"))"
 fi
-stopped() { [ "$(cat "$k/state")" = off ]; }
+stopped() { [ "$(sysfs_read "$k/state")" = off ]; }
 wait_until 10 stopped
 echo "ok: start/status/stop on profile $PROFILE"

@@ -35,8 +35,8 @@ n=$(cat "$admin/kdamonds/nr_kdamonds")
 [ "$(json_get 'len(j["kdamonds"])')" = "$n" ] || fail "kdamond count"
 for ((k = 0; k < n; k++)); do
 	kd=$admin/kdamonds/$k
-	[ "$(jv "['kdamonds'][$k]['state']")" = "$(cat "$kd/state")" ] || fail "state $k"
-	[ "$(jv "['kdamonds'][$k]['pid']")" = "$(cat "$kd/pid")" ] || fail "pid $k"
+	[ "$(jv "['kdamonds'][$k]['state']")" = "$(sysfs_read "$kd/state")" ] || fail "state $k"
+	[ "$(jv "['kdamonds'][$k]['pid']")" = "$(sysfs_read "$kd/pid")" ] || fail "pid $k"
 	[ -d "$kd/contexts/0" ] || continue
 	c=$kd/contexts/0
 	[ "$(jv "['kdamonds'][$k]['contexts'][0]['operations']")" = "$(cat "$c/operations")" ] ||
@@ -69,5 +69,5 @@ done
 expect_rc 0 "$D" status --json
 # and the text for people names the same kdamond
 expect_rc 0 "$D" status
-grep -q "kdamond 0: $(cat "$admin/kdamonds/0/state")" <<<"$OUT" || fail "text status: $OUT"
+grep -q "kdamond 0: $(sysfs_read "$admin/kdamonds/0/state")" <<<"$OUT" || fail "text status: $OUT"
 echo "ok: status matches the host's $n kdamond(s) and wrote nothing"

@@ -19,7 +19,7 @@ tried() { echo update_schemes_stats >"$ADMIN/kdamonds/0/state"; cat "$ctx/scheme
 grows() { local a; a=$(tried "$1"); sleep 0.3; [ "$(tried "$1")" -gt "$a" ]; }
 
 expect_rc 0 "$D" start --pid "$target" --action stat --sample 5ms --aggr 50ms
-pid=$(cat "$ADMIN/kdamonds/0/pid")
+pid=$(sysfs_read "$ADMIN/kdamonds/0/pid")
 expect_rc 0 "$D" tune --add-scheme --action pageout --min-age 5s --quota-size 1MiB
 grep -q "kdamond 0: commit" <<<"$OUT" || fail "add: $OUT"
 [ "$(actions)" = "stat pageout" ] || fail "after --add-scheme: $(actions)"
@@ -27,7 +27,7 @@ grep -q "kdamond 0: commit" <<<"$OUT" || fail "add: $OUT"
 expect_rc 0 "$D" tune --add-scheme --action lru_prio --json
 [ "$(json_get 'j["committed"]')" = commit ] || fail "add --json: $OUT"
 [ "$(actions)" = "stat pageout lru_prio" ] || fail "after a second --add-scheme: $(actions)"
-[ "$(cat "$ADMIN/kdamonds/0/pid")" = "$pid" ] || fail "the kdamond restarted"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/pid")" = "$pid" ] || fail "the kdamond restarted"
 wait_until 20 grows 2
 
 # DAMON's sysfs lock, taken with a trylock by the nr_* files too, is held by a stats refresh
@@ -44,8 +44,8 @@ expect_rc 0 "$D" tune --remove-scheme 3
 # remove the middle one: lru_prio moves to slot 1, in the files and in the kernel
 expect_rc 0 "$D" tune --remove-scheme 1
 [ "$(actions)" = "stat lru_prio" ] || fail "after --remove-scheme 1: $(actions)"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
-[ "$(cat "$ADMIN/kdamonds/0/pid")" = "$pid" ] || fail "the kdamond restarted"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/pid")" = "$pid" ] || fail "the kdamond restarted"
 # the scheme options apply to one scheme: with several, --scheme names it
 expect_rc 2 "$D" tune --min-size 8KiB
 grep -q "choose one with --scheme" <<<"$ERR" || fail "$ERR"

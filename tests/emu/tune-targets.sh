@@ -53,7 +53,7 @@ python3 -c 'import sys
 starts = {int(l.split("-")[0], 16) for l in open("/proc/%s/maps" % sys.argv[1])}
 sys.exit(int(sys.argv[2]) not in starts)' "$t2" "$start" ||
 	fail "region 0 of the target added starts at $start, where no mapping of $t2 does"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
 # and it monitors the target added (the stat scheme's tried regions cover every region of
 # every target)
 wait_until 30 tried_at 1
@@ -64,7 +64,7 @@ expect_rc 0 "$D" tune --remove-target "$t2" --json
 [ "$(json_get 'j["committed"]')" = commit ] || fail "remove --json: $OUT"
 [ "$(pids)" = "$target $t3" ] || fail "after removing $t2: the files list $(pids)"
 [ "$(recorded)" = "$target $t3" ] || fail "after removing $t2: damonc's record: $(recorded)"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
 if [ -e "$ctx/targets/0/obsolete_target" ]; then
 	grep -q "obsolete_target 'Y'" "$EMU_LOG" || fail "not marked obsolete: $(cat "$EMU_LOG")"
 	for f in "$ctx"/targets/*/obsolete_target; do
@@ -104,7 +104,7 @@ expect_rc 1 "$D" tune --min-size 4KiB
 grep -q "target process $t3 has exited" <<<"$ERR" || fail "tune with an exited target: $ERR"
 [ "$(cat "$ctx/schemes/0/access_pattern/sz/min")" = "$before" ] ||
 	fail "a refused tune left its value staged"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
 expect_rc 0 "$D" tune --remove-target "$t3"
 [ "$(pids)" = "$target" ] || fail "after removing the exited $t3: $(pids)"
 sleep 600 &
@@ -116,6 +116,6 @@ expect_rc 0 "$D" tune --remove-target "$target"
 [ "$(pids)" = "$t3" ] || fail "after removing the first: $(pids)"
 expect_rc 0 "$D" tune --add-target "$target"
 [ "$(pids)" = "$t3 $target" ] || fail "after adding back: $(pids)"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
 expect_rc 0 "$D" stop
 echo "ok: tune targets on profile $PROFILE"

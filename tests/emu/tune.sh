@@ -36,7 +36,7 @@ expect_rc 0 "$D" tune --min-size 8KiB --action pageout --json
 [ "$(json_get 'len(j["changes"])')" = 2 ] || fail "tune --json changes: $OUT"
 [ "$(cat "$s/action")" = pageout ] || fail "action not staged"
 grep -q "state 'commit'" "$EMU_LOG" || fail "no commit written"
-[ "$(cat "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
+[ "$(sysfs_read "$ADMIN/kdamonds/0/state")" = on ] || fail "the kdamond stopped"
 
 # nothing changes: nothing is written
 : >"$EMU_LOG"

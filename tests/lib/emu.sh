@@ -217,6 +217,25 @@ emu_reset() {
 }
 
 # One line per entry: "D 755 path" or "F 600 path = value|", sorted by path (C locale).
+# sysfs_read FILE: a DAMON file that takes damon_sysfs_lock with a trylock (state, pid,
+# memcg_path), read again while that fails with EBUSY: the kdamond's periodic refresh and a
+# damonc command or agent writing state hold the lock for moments, and a read then says
+# when it came, not what the file holds. Other errors are said at once; an EBUSY that
+# lasts 500 tries (a lock held by a blocked write) is said too.
+sysfs_read() {
+	local v _
+	for _ in $(seq 1 500); do
+		if v=$(cat -- "$1" 2>&1); then
+			printf '%s\n' "$v"
+			return 0
+		fi
+		[[ $v == *"Device or resource busy"* ]] || break
+		sleep 0.01
+	done
+	printf '%s\n' "$v" >&2
+	return 1
+}
+
 emu_dump() {
 	if [ -n "${DAMON_CONFORM:-}" ]; then
 		"$DAMON_CONFORM" dump --root "$ADMIN" | tail -n +2

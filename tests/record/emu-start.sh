@@ -108,7 +108,7 @@ rec=$!
 fair_wait 30000 has_snapshots "$WORK/k9" 2 || fail "no snapshots before kill -9"
 kill -9 "$rec"
 wait "$rec" 2>/dev/null || true
-running0() { [ "$(cat "$ADMIN/kdamonds/0/state" 2>/dev/null)" = on ]; }
+running0() { [ "$(sysfs_read "$ADMIN/kdamonds/0/state" 2>/dev/null)" = on ]; }
 fair_wait 2000 running0 || fail "kill -9: the kdamond is not running, nothing was tested"
 "$DAMONC" status >"$WORK/k9.status" 2>&1
 grep -q "leftover: 'damonc record' (pid $rec) was killed" "$WORK/k9.status" ||
