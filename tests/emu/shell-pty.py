@@ -9,6 +9,7 @@ prompt, `every` until Ctrl-C, and a failing command's status in the prompt and a
 
 Each wait is bounded by what the shell prints (the prompt coming back), never a fixed sleep.
 """
+import errno
 import os
 import pty
 import re
@@ -97,6 +98,21 @@ def last_history():
     return lines[-1] if lines else ""
 
 
+def sysfs_read(p):
+    """A file read again while it fails with EBUSY (up to 500 times): state, pid and the
+    paths take damon_sysfs_lock with a trylock, which the kdamond's refresh holds a moment."""
+    for _ in range(500):
+        try:
+            with open(p) as f:
+                return f.read()
+        except OSError as e:
+            if e.errno != errno.EBUSY:
+                raise
+            time.sleep(0.01)
+    with open(p) as f:
+        return f.read()
+
+
 def config():
     """The writable files of the tree (the configuration and the state) and their values."""
     files = {}
@@ -105,8 +121,7 @@ def config():
             p = os.path.join(d, n)
             if os.stat(p).st_mode & 0o200:
                 try:
-                    with open(p) as f:
-                        files[os.path.relpath(p, ADMIN)] = f.read()
+                    files[os.path.relpath(p, ADMIN)] = sysfs_read(p)
                 except OSError as e:
                     files[os.path.relpath(p, ADMIN)] = "error %d" % e.errno
     return files
@@ -150,7 +165,7 @@ for _ in range(200):
     sh.send("stop --all")
     sh.send(b"\x03")
     sh.prompt("Ctrl-C at the prompt")
-if open(os.path.join(ADMIN, "kdamonds/0/state")).read().strip() != "on":
+if sysfs_read(os.path.join(ADMIN, "kdamonds/0/state")).strip() != "on":
     fail("Ctrl-C at the prompt ran the line", sh.out)
 
 # every INTERVAL COMMAND: runs again until Ctrl-C
