@@ -75,6 +75,7 @@ struct capture {
 	struct trace_src *trace;
 	bool may_write;			/* ours, or --allow-foreign: stats may be asked for */
 	uint64_t last_kept_ns[64];	/* per target: snapshots are kept one per interval */
+	uint64_t vma_hash[64];		/* per target: its mappings at the last FOOTPRINT (0: none) */
 	uint64_t next_stats_ns;
 	int child_status;		/* the launched target's, once reaped; -1 before */
 	/* keeping up with the interval (capture_pace) */
@@ -604,11 +605,71 @@ out:
 	damonctl_clear_error(c->cli->ctx);
 }
 
-/* The memory footprint now, as the FOOTPRINT item docs/record-format.md describes: the
- * system's, and each monitored process's (those that exited are left out). Nothing when it
- * cannot be read: a footprint is an extra, never a reason to stop recording. */
-static void take_footprint(struct capture *c, uint64_t now)
+/* A process's mappings as FOOTPRINT's "vmas" ([start, end, perms, name] each), and their
+ * FNV-1a hash, by which a footprint keeps only those that changed. */
+struct vma_list {
+	json_object *arr;
+	uint64_t hash;
+};
+
+static void fnv(uint64_t *h, const void *p, size_t n)
 {
+	for (size_t i = 0; i < n; i++)
+		*h = (*h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
+}
+
+static int add_vma(void *data, const struct damonctl_vma *v)
+{
+	struct vma_list *l = data;
+	json_object *e = json_object_new_array();
+
+	fnv(&l->hash, &v->start, sizeof(v->start));
+	fnv(&l->hash, &v->end, sizeof(v->end));
+	fnv(&l->hash, v->perms, strlen(v->perms) + 1);
+	fnv(&l->hash, v->name, strlen(v->name) + 1);
+	json_object_array_add(e, json_object_new_uint64(v->start));
+	json_object_array_add(e, json_object_new_uint64(v->end));
+	json_object_array_add(e, json_object_new_string(v->perms));
+	json_object_array_add(e, json_object_new_string(v->name));
+	json_object_array_add(l->arr, e);
+	return 0;
+}
+
+/* Target @i's footprint: its sizes, CPU time, and its mappings when they changed since its
+ * last footprint; NULL when it has exited. */
+static json_object *target_footprint(struct capture *c, unsigned int i)
+{
+	struct vma_list l = { NULL, 0xcbf29ce484222325ull };
+	uint64_t vsz, rss, cpu_us, run_us;
+	json_object *t;
+
+	if (damonctl_proc_statm(c->cli->ctx, c->pids[i], &vsz, &rss))
+		return NULL;
+	t = json_object_new_object();
+	json_object_object_add(t, "target", json_object_new_int((int)i));
+	json_object_object_add(t, "pid", json_object_new_int(c->pids[i]));
+	json_object_object_add(t, "vsz", json_object_new_uint64(vsz));
+	json_object_object_add(t, "rss", json_object_new_uint64(rss));
+	if (!damonctl_proc_times(c->cli->ctx, c->pids[i], &cpu_us, &run_us))
+		json_object_object_add(t, "cpu_us", json_object_new_uint64(cpu_us));
+	l.arr = json_object_new_array();
+	if (!damonctl_proc_maps(c->cli->ctx, c->pids[i], add_vma, &l) && l.hash != c->vma_hash[i]) {
+		c->vma_hash[i] = l.hash;
+		json_object_object_add(t, "vmas", l.arr);
+	} else {
+		json_object_put(l.arr);
+	}
+	return t;
+}
+
+/* The memory footprint now, as the FOOTPRINT item docs/record-format.md describes: the
+ * system's, the kdamond's CPU time, and each monitored process's (those that exited are
+ * left out). Nothing when it cannot be read: a footprint is an extra, never a reason to
+ * stop recording. Its time is when it is read, not when the tick began: reading the
+ * regions before it may take a while, and CPU shares divide by the time between two. */
+static void take_footprint(struct capture *c)
+{
+	uint64_t now = capture_now_ns(), cpu_us, run_us;
 	struct damonctl_meminfo m;
 	json_object *o, *sys, *arr;
 	unsigned int i;
@@ -625,19 +686,20 @@ static void take_footprint(struct capture *c, uint64_t now)
 	json_object_object_add(sys, "available", json_object_new_uint64(m.available));
 	json_object_object_add(sys, "huge", json_object_new_uint64(damonctl_meminfo_huge(&m)));
 	json_object_object_add(o, "system", sys);
+	if (c->kdamond_pid > 0 &&
+	    !damonctl_proc_times(c->cli->ctx, c->kdamond_pid, &cpu_us, &run_us)) {
+		json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "pid", json_object_new_int(c->kdamond_pid));
+		json_object_object_add(k, "cpu_us", json_object_new_uint64(cpu_us));
+		json_object_object_add(o, "kdamond", k);
+	}
 	arr = json_object_new_array();
 	for (i = 0; c->vaddr && i < c->nr_pids; i++) {
-		uint64_t vsz, rss;
-		json_object *t;
+		json_object *t = target_footprint(c, i);
 
-		if (damonctl_proc_statm(c->cli->ctx, c->pids[i], &vsz, &rss))
-			continue;
-		t = json_object_new_object();
-		json_object_object_add(t, "target", json_object_new_int((int)i));
-		json_object_object_add(t, "pid", json_object_new_int(c->pids[i]));
-		json_object_object_add(t, "vsz", json_object_new_uint64(vsz));
-		json_object_object_add(t, "rss", json_object_new_uint64(rss));
-		json_object_array_add(arr, t);
+		if (t)
+			json_object_array_add(arr, t);
 	}
 	damonctl_clear_error(c->cli->ctx);
 	json_object_object_add(o, "targets", arr);
@@ -727,7 +789,7 @@ static int tick(struct capture *c)
 		return 0;
 	}
 	take_stats(c, now);
-	take_footprint(c, now);
+	take_footprint(c);
 	c->nr_ticks++;
 	return 0;
 }
@@ -849,7 +911,7 @@ static int trace_next_item(struct capture *c, struct damonctl_rec_item *item)
 			c->next_stats_ns = now + c->o.interval_us * 1000;
 		}
 		if (now >= c->next_footprint_ns) {
-			take_footprint(c, now);
+			take_footprint(c);
 			c->next_footprint_ns = now + c->o.interval_us * 1000;
 		}
 	}

@@ -61,8 +61,9 @@ static const struct opt record_opts[] = {
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "allow writing to a kdamond damonc did not "
 	  "start: commands, and a capture scheme restored afterwards" },
 	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
-	{ "no-footprints", O_NO_FOOTPRINTS, OV_NONE, NULL, "do not record the memory footprint "
-	  "(the system's and each target's size and RSS) with each snapshot" },
+	{ "no-footprints", O_NO_FOOTPRINTS, OV_NONE, NULL, "do not record the footprint (the "
+	  "system's memory, the kdamond's CPU time, each target's size, RSS, CPU time and "
+	  "mappings) with each snapshot" },
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording" },
 	{ "time-range", O_TIME_RANGE, OV_RANGE, "START,END", "with -i: keep the snapshots that "

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * damonc report footprints: the memory footprint a record kept beside its snapshots (damo's
- * `report footprints`): each target's virtual size and RSS, the system's used memory and its
- * huge pages, as percentiles over the record or one line per sample. Percentiles come from a
+ * `report footprints`): each target's virtual size, RSS, share of a CPU and number of
+ * mappings, the system's used memory and its huge pages, and the kdamond's share of a CPU,
+ * as percentiles over the record or one line per sample. CPU shares come from the CPU times
+ * of two footprints in a row; mappings are recorded when they change and carried forward. Percentiles come from a
  * fixed-size histogram per metric (quantile.h): memory does not grow with the record.
  */
 #include <errno.h>
@@ -53,25 +55,36 @@ static int footprints_parse(struct cli *cli, int key, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* One metric over the record: a target's vsz or rss, or the system's used, huge, huge_bp. */
+/* One metric over the record: a target's vsz, rss, cpu_bp or vmas, or the system's used,
+ * huge, huge_bp, or the kdamond's kdamond_cpu_bp. */
+enum unit { U_BYTES, U_BP, U_COUNT };
 struct metric {
 	const char *name;
 	int target;			/* -1: the system's */
 	int pid;
-	bool bp;			/* basis points, not bytes */
+	enum unit unit;
 	struct qhist h;
+};
+
+/* A CPU time at a time, for the share of a CPU until the next one. */
+struct cpu_prev {
+	int pid;			/* 0: none yet */
+	uint64_t ns, cpu_us;
 };
 
 struct footprints {
 	uint64_t n, first_ns, last_ns;
-	struct metric *m[3 + 2 * MAX_TARGETS];
+	struct metric *m[4 + 4 * MAX_TARGETS];
+	struct cpu_prev cpu[MAX_TARGETS], kd_cpu;
+	int64_t nr_vmas[MAX_TARGETS];	/* the last recorded count (-1: none yet) */
+	int vmas_pid[MAX_TARGETS];
 	unsigned int nr;
 	json_object *rows;		/* --series --json */
 	bool header;
 };
 
 static struct metric *metric_of(struct footprints *f, const char *name, int target, int pid,
-				bool bp)
+				enum unit unit)
 {
 	struct metric *m;
 	unsigned int i;
@@ -84,7 +97,7 @@ static struct metric *metric_of(struct footprints *f, const char *name, int targ
 	m->name = name;
 	m->target = target;
 	m->pid = pid;
-	m->bp = bp;
+	m->unit = unit;
 	qhist_reset(&m->h);
 	f->m[f->nr++] = m;
 	return m;
@@ -101,10 +114,10 @@ static uint64_t get_u64(json_object *o, const char *key, bool *ok)
 	return json_object_get_uint64(v);
 }
 
-static int add(struct footprints *f, const char *name, int target, int pid, bool bp,
+static int add(struct footprints *f, const char *name, int target, int pid, enum unit unit,
 	       uint64_t v)
 {
-	struct metric *m = metric_of(f, name, target, pid, bp);
+	struct metric *m = metric_of(f, name, target, pid, unit);
 
 	if (!m)
 		return -ENOMEM;
@@ -112,13 +125,45 @@ static int add(struct footprints *f, const char *name, int target, int pid, bool
 	return 0;
 }
 
-static const char *size_or_bp(const struct metric *m, uint64_t v, char *buf, size_t size)
+static const char *value_text(const struct metric *m, uint64_t v, char *buf, size_t size)
 {
-	if (m->bp) {
+	if (m->unit == U_BP) {
 		snprintf(buf, size, "%" PRIu64 " bp", v);
 		return buf;
 	}
+	if (m->unit == U_COUNT) {
+		snprintf(buf, size, "%" PRIu64, v);
+		return buf;
+	}
 	return fmt_size(v, buf, size);
+}
+
+/* The share of a CPU (bp) used since @p's time, by the same @pid: -1 when unknown (the
+ * first sample, a new process, or no time between them). @p becomes this sample. */
+static int64_t cpu_share(struct cpu_prev *p, int pid, uint64_t ns, uint64_t cpu_us)
+{
+	int64_t bp = -1;
+
+	if (p->pid == pid && ns > p->ns && cpu_us >= p->cpu_us)
+		bp = (int64_t)((cpu_us - p->cpu_us) * 10000000u / (ns - p->ns));
+	p->pid = pid;
+	p->ns = ns;
+	p->cpu_us = cpu_us;
+	return bp;
+}
+
+/* A target's mapping count: the recorded one, else the last one of the same process. */
+static int64_t vma_count(struct footprints *f, json_object *t, uint64_t target, int pid)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(t, "vmas", &v) && json_object_is_type(v, json_type_array)) {
+		f->nr_vmas[target] = (int64_t)json_object_array_length(v);
+		f->vmas_pid[target] = pid;
+	} else if (f->vmas_pid[target] != pid) {
+		f->nr_vmas[target] = -1;
+	}
+	return f->nr_vmas[target];
 }
 
 /* One FOOTPRINT item: its figures into the histograms, and a --series line. */
@@ -126,6 +171,7 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 {
 	json_object *doc = json_tokener_parse(it->json), *sys, *tgts, *row = NULL, *rt = NULL;
 	uint64_t used = 0, huge = 0, bp = 0;
+	int64_t kd_bp = -1;
 	bool ok = true, have_sys;
 	size_t i, n;
 	int r = 0;
@@ -148,15 +194,33 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 		f->first_ns = it->time_ns;
 	f->last_ns = it->time_ns;
 	f->n++;
-	if (have_sys && (add(f, "used", -1, 0, false, used) || add(f, "huge", -1, 0, false, huge) ||
-			 add(f, "huge_bp", -1, 0, true, bp)))
+	if (have_sys && (add(f, "used", -1, 0, U_BYTES, used) ||
+			 add(f, "huge", -1, 0, U_BYTES, huge) || add(f, "huge_bp", -1, 0, U_BP, bp)))
 		r = -ENOMEM;
+	{
+		json_object *k;
+		bool kok = true;
+		uint64_t kpid, kcpu;
+
+		if (json_object_object_get_ex(doc, "kdamond", &k) &&
+		    json_object_is_type(k, json_type_object)) {
+			kpid = get_u64(k, "pid", &kok);
+			kcpu = get_u64(k, "cpu_us", &kok);
+			if (kok)
+				kd_bp = cpu_share(&f->kd_cpu, (int)kpid, it->time_ns, kcpu);
+			if (kd_bp >= 0 && add(f, "kdamond_cpu_bp", -1, (int)kpid, U_BP,
+					      (uint64_t)kd_bp))
+				r = -ENOMEM;
+		}
+	}
 	if (fo.series && f->rows) {
 		row = json_object_new_object();
 		json_object_object_add(row, "time_us", json_object_new_uint64(
 			it->time_ns > rin_base_ns(in) ? (it->time_ns - rin_base_ns(in)) / 1000 : 0));
 		json_object_object_add(row, "used", have_sys ? json_object_new_uint64(used) : NULL);
 		json_object_object_add(row, "huge", have_sys ? json_object_new_uint64(huge) : NULL);
+		json_object_object_add(row, "kdamond_cpu_bp",
+				       kd_bp >= 0 ? json_object_new_int64(kd_bp) : NULL);
 		rt = json_object_new_array();
 	} else if (fo.series) {
 		char a[32], b[32];
@@ -172,7 +236,9 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 	    json_object_is_type(tgts, json_type_array) ? json_object_array_length(tgts) : 0;
 	for (i = 0; !r && i < n; i++) {
 		json_object *t = json_object_array_get_idx(tgts, i);
-		uint64_t target, pid, vsz, rss;
+		uint64_t target, pid, vsz, rss, cpu;
+		int64_t cpu_bp = -1, nr_vmas;
+		bool have_cpu = true;
 
 		ok = true;
 		target = get_u64(t, "target", &ok);
@@ -182,8 +248,15 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 		if (!ok || target >= MAX_TARGETS ||
 		    (rin_o.target >= 0 && target != (uint64_t)rin_o.target))
 			continue;
-		if (add(f, "vsz", (int)target, (int)pid, false, vsz) ||
-		    add(f, "rss", (int)target, (int)pid, false, rss))
+		cpu = get_u64(t, "cpu_us", &have_cpu);
+		if (have_cpu)
+			cpu_bp = cpu_share(&f->cpu[target], (int)pid, it->time_ns, cpu);
+		nr_vmas = vma_count(f, t, target, (int)pid);
+		if (add(f, "vsz", (int)target, (int)pid, U_BYTES, vsz) ||
+		    add(f, "rss", (int)target, (int)pid, U_BYTES, rss) ||
+		    (cpu_bp >= 0 && add(f, "cpu_bp", (int)target, (int)pid, U_BP, (uint64_t)cpu_bp)) ||
+		    (nr_vmas >= 0 && add(f, "vmas", (int)target, (int)pid, U_COUNT,
+					 (uint64_t)nr_vmas)))
 			r = -ENOMEM;
 		if (rt) {
 			json_object *o = json_object_new_object();
@@ -192,6 +265,10 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 			json_object_object_add(o, "pid", json_object_new_int((int)pid));
 			json_object_object_add(o, "vsz", json_object_new_uint64(vsz));
 			json_object_object_add(o, "rss", json_object_new_uint64(rss));
+			json_object_object_add(o, "cpu_bp",
+					       cpu_bp >= 0 ? json_object_new_int64(cpu_bp) : NULL);
+			json_object_object_add(o, "vmas",
+					       nr_vmas >= 0 ? json_object_new_int64(nr_vmas) : NULL);
 			json_object_array_add(rt, o);
 		} else if (fo.series) {
 			char a[32], b[32];
@@ -219,7 +296,14 @@ static const char *metric_label(const struct metric *m, char *buf, size_t size)
 	unsigned int i;
 
 	if (m->target >= 0) {
-		snprintf(buf, size, "target %d (pid %d) %s", m->target, m->pid, m->name);
+		const char *what = !strcmp(m->name, "cpu_bp") ? "CPU" :
+				   !strcmp(m->name, "vmas") ? "mappings" : m->name;
+
+		snprintf(buf, size, "target %d (pid %d) %s", m->target, m->pid, what);
+		return buf;
+	}
+	if (!strcmp(m->name, "kdamond_cpu_bp")) {
+		snprintf(buf, size, "kdamond (pid %d) CPU", m->pid);
 		return buf;
 	}
 	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
@@ -246,7 +330,7 @@ static void print_text(const struct footprints *f, const struct rin *in)
 
 		printf("%-32s", metric_label(m, label, sizeof(label)));
 		for (j = 0; j < fo.nr_pcts; j++)
-			printf(" %10s", size_or_bp(m, qhist_percentile(&m->h, fo.pcts[j]), v,
+			printf(" %10s", value_text(m, qhist_percentile(&m->h, fo.pcts[j]), v,
 						   sizeof(v)));
 		putchar('\n');
 	}
@@ -258,9 +342,12 @@ static json_object *metric_json(const struct metric *m)
 	unsigned int i;
 
 	json_object_object_add(o, "metric", json_object_new_string(m->name));
-	json_object_object_add(o, "unit", json_object_new_string(m->bp ? "bp" : "bytes"));
+	static const char *const units[] = { "bytes", "bp", "count" };
+
+	json_object_object_add(o, "unit", json_object_new_string(units[m->unit]));
 	json_object_object_add(o, "target", m->target >= 0 ? json_object_new_int(m->target) : NULL);
-	json_object_object_add(o, "pid", m->target >= 0 ? json_object_new_int(m->pid) : NULL);
+	json_object_object_add(o, "pid", m->target >= 0 || m->pid ? json_object_new_int(m->pid) :
+				       NULL);
 	json_object_object_add(o, "samples", json_object_new_uint64(m->h.n));
 	json_object_object_add(o, "min", json_object_new_uint64(m->h.min));
 	json_object_object_add(o, "max", json_object_new_uint64(m->h.max));
@@ -343,8 +430,8 @@ out:
 
 const struct cmd cmd_report_footprints = {
 	.name = "footprints",
-	.summary = "memory footprints over a record: each target's size and RSS, the system's "
-		   "used memory and huge pages",
+	.summary = "memory footprints over a record: each target's size, RSS, CPU and "
+		   "mappings, the system's used memory and huge pages, the kdamond's CPU",
 	.usage = "[-i FILE|-] [--percentiles LIST] [--series] [--target N]\n"
 		 "       [--time-range START,END] [--json]",
 	.opts = footprints_opts,

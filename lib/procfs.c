@@ -125,8 +125,9 @@ DAMONCTL_API int damonctl_proc_mem_read(struct damonctl_ctx *ctx, int pid,
 	return 0;
 }
 
-DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
-				    void *data)
+/* The mappings of /proc/PID/maps, or of smaps with their sizes (@smaps). */
+static int read_mappings(struct damonctl_ctx *ctx, int pid, bool smaps, damonctl_vma_fn fn,
+			 void *data)
 {
 	struct damonctl_vma v;
 	const struct kb_field fields[] = {
@@ -137,7 +138,7 @@ DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_
 	FILE *f;
 	int r = 0;
 
-	snprintf(rel, sizeof(rel), "%d/smaps", pid);
+	snprintf(rel, sizeof(rel), "%d/%s", pid, smaps ? "smaps" : "maps");
 	f = open_under(ctx, DAMONCTL_BASE_PROC, rel);
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
@@ -159,13 +160,25 @@ DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_
 			have = true;
 			continue;
 		}
-		if (have)
+		if (have && smaps)
 			kb_line(line, fields, ARRAY_SIZE(fields));
 	}
 	if (!r && have)
 		r = fn(data, &v);
 	fclose(f);
 	return r;
+}
+
+DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
+				    void *data)
+{
+	return read_mappings(ctx, pid, true, fn, data);
+}
+
+DAMONCTL_API int damonctl_proc_maps(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
+				    void *data)
+{
+	return read_mappings(ctx, pid, false, fn, data);
 }
 
 DAMONCTL_API int damonctl_vmstat_read(struct damonctl_ctx *ctx, const char *const *names,

@@ -756,6 +756,9 @@ struct damonctl_vma {
 typedef int (*damonctl_vma_fn)(void *data, const struct damonctl_vma *vma);
 DAMONCTL_API int damonctl_proc_vmas(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
 				    void *data);
+/* The same from /proc/PID/maps: no page-table walk, so rss, anon and anon_huge are 0. */
+DAMONCTL_API int damonctl_proc_maps(struct damonctl_ctx *ctx, int pid, damonctl_vma_fn fn,
+				    void *data);
 
 /* The regions DAMON's vaddr operations start monitoring process @pid with (its mappings,
  * less the two largest gaps between them): up to three [start, end) ranges into @regions;

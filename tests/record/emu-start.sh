@@ -58,7 +58,15 @@ hot_in "$WORK/pid" "$HOT_START" "$HOT_END"
 # a footprint per snapshot: hotcold's 16 MiB written are resident, the system's figures are there
 "$DAMONC" --json report footprints -i "$WORK/pid" >"$WORK/pid.fp" || fail "report footprints"
 fp=$(py '(d["samples"], sorted((m["metric"], m["pid"]) for m in d["metrics"] if m["target"] is not None))' <"$WORK/pid.fp")
-[ "$fp" = "(4, [('rss', $HC_PID), ('vsz', $HC_PID)])" ] || fail "footprints of record --pid: $fp"
+[ "$fp" = "(4, [('cpu_bp', $HC_PID), ('rss', $HC_PID), ('vmas', $HC_PID), ('vsz', $HC_PID)])" ] ||
+	fail "footprints of record --pid: $fp"
+# hotcold's CPU share between footprints (3 of them: the first has no time before it), its
+# mappings as /proc lists them, the kdamond's CPU share
+n_maps=$(wc -l <"/proc/$HC_PID/maps")
+got=$(py '[(m["metric"], m["samples"], m["min"], m["max"]) for m in d["metrics"] if m["metric"] in ("cpu_bp", "vmas", "kdamond_cpu_bp")]' <"$WORK/pid.fp")
+ok=$(py '(lambda m: m["cpu_bp"]["samples"] == 3 and m["cpu_bp"]["max"] > 0 and m["vmas"]["samples"] == 4 and m["vmas"]["min"] == m["vmas"]["max"] == '"$n_maps"' and m["kdamond_cpu_bp"]["samples"] == 3)({x["metric"]: x for x in d["metrics"]})' <"$WORK/pid.fp" || true)
+[ "$ok" = True ] ||
+	fail "cpu, mappings ($n_maps in /proc) and kdamond cpu of record --pid: $got"
 py '[m["min"] for m in d["metrics"] if m["metric"] == "rss"][0] >= 16 << 20 and [m["min"] for m in d["metrics"] if m["metric"] == "used"][0] > 0 or sys.exit(1)' <"$WORK/pid.fp" >/dev/null ||
 	fail "footprints of record --pid: $(cat "$WORK/pid.fp")"
 

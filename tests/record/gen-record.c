@@ -21,8 +21,10 @@
  * t monitoring pid PID + t).
  *
  * --footprints writes a FOOTPRINT after each snapshot's stats: the system's total 8 GiB, free
- * 7 GiB - i * 16 MiB (available the same), huge (i % 4) * 2 MiB; target t (pid PID + t, or
- * 1000 + t without --config) vsz 100 + t MiB and rss 10 + i % V + t MiB.
+ * 7 GiB - i * 16 MiB (available the same), huge (i % 4) * 2 MiB; the kdamond (pid 99) with
+ * i * 20 ms of CPU time; target t (pid PID + t, or 1000 + t without --config) vsz 100 + t MiB,
+ * rss 10 + i % V + t MiB, i * (100 + 50 t) ms of CPU time, and, in every fifth (i % 5 == 0),
+ * 3 + (i / 5) % 8 + t mappings of 1 MiB from 0x400000.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -181,14 +183,29 @@ int main(int argc, char **argv)
 			char fp[128 + 96 * 1000];
 			uint64_t free_ = ((uint64_t)7 << 30) - i * ((uint64_t)16 << 20);
 			int n = snprintf(fp, sizeof(fp), "{\"system\":{\"total\":%llu,\"free\":%" PRIu64
-					 ",\"available\":%" PRIu64 ",\"huge\":%" PRIu64 "},\"targets\":[",
-					 8ull << 30, free_, free_, (uint64_t)(i % 4) * (2u << 20));
+					 ",\"available\":%" PRIu64 ",\"huge\":%" PRIu64 "},\"kdamond\":"
+					 "{\"pid\":99,\"cpu_us\":%" PRIu64 "},\"targets\":[",
+					 8ull << 30, free_, free_, (uint64_t)(i % 4) * (2u << 20),
+					 i * 20000);
 
-			for (t = 0; t < ntgt; t++)
+			for (t = 0; t < ntgt; t++) {
 				n += snprintf(fp + n, sizeof(fp) - (size_t)n, "%s{\"target\":%" PRIu64
-					      ",\"pid\":%lld,\"vsz\":%" PRIu64 ",\"rss\":%" PRIu64 "}",
+					      ",\"pid\":%lld,\"vsz\":%" PRIu64 ",\"rss\":%" PRIu64
+					      ",\"cpu_us\":%" PRIu64,
 					      t ? "," : "", t, (pid >= 0 ? pid : 1000) + (long long)t,
-					      (uint64_t)((100 + t) * RSZ), (uint64_t)((10 + i % vary + t) * RSZ));
+					      (uint64_t)((100 + t) * RSZ), (uint64_t)((10 + i % vary + t) * RSZ),
+					      i * (100000 + 50000 * t));
+				if (i % 5 == 0) {
+					n += snprintf(fp + n, sizeof(fp) - (size_t)n, ",\"vmas\":[");
+					for (j = 0; j < 3 + (i / 5) % 8 + t; j++)
+						n += snprintf(fp + n, sizeof(fp) - (size_t)n,
+							      "%s[%" PRIu64 ",%" PRIu64 ",\"rw-p\",\"\"]",
+							      j ? "," : "", (uint64_t)(0x400000 + j * RSZ),
+							      (uint64_t)(0x400000 + (j + 1) * RSZ));
+					n += snprintf(fp + n, sizeof(fp) - (size_t)n, "]");
+				}
+				n += snprintf(fp + n, sizeof(fp) - (size_t)n, "}");
+			}
 			snprintf(fp + n, sizeof(fp) - (size_t)n, "]}");
 			r = damonctl_rec_write_footprint(w, s.end_ns, fp);
 		}

@@ -209,18 +209,25 @@ want = {("used", None): used, ("huge", None): huge,
 for t in range(T):
     want[("vsz", t)] = [(100 + t) * MiB] * S
     want[("rss", t)] = [(10 + i % V + t) * MiB for i in range(S)]
+    # i * (100 + 50 t) ms of CPU time a second apart: from the second sample on
+    want[("cpu_bp", t)] = [1000 + 500 * t] * (S - 1)
+    # mappings recorded every fifth sample, carried forward
+    want[("vmas", t)] = [3 + (i // 5) % 8 + t for i in range(S)]
+want[("kdamond_cpu_bp", None)] = [200] * (S - 1)
+pids = {"kdamond_cpu_bp": 99}
 check("samples", (d["samples"], d["first_us"], d["last_us"]), (S, 100000, (S - 1) * 1000000 + 100000))
 check("metrics", sorted((m["metric"], m["target"] if m["target"] is not None else -1) for m in d["metrics"]),
       sorted((k[0], k[1] if k[1] is not None else -1) for k in want))
 for m in d["metrics"]:
     v = want[(m["metric"], m["target"])]
     check(m["metric"] + str(m["target"]), (m["samples"], m["min"], m["max"], m["pid"]),
-          (S, min(v), max(v), None if m["target"] is None else P + m["target"]))
+          (len(v), min(v), max(v), pids.get(m["metric"]) if m["target"] is None else P + m["target"]))
     check(m["metric"] + str(m["target"]) + " percentiles",
           [(p["percentile"], p["value"]) for p in m["percentiles"]],
           [(p, pct(v, p)) for p in (0, 25, 50, 75, 90, 99, 100)])
-check("rows", [(r["time_us"], r["used"], [(x["target"], x["rss"]) for x in r["targets"]]) for r in d["footprints_series"]],
-      [(i * 1000000 + 100000, used[i], [(t, (10 + i % V + t) * MiB) for t in range(T)]) for i in range(S)])
+check("rows", [(r["time_us"], r["used"], r["kdamond_cpu_bp"], [(x["target"], x["rss"], x["cpu_bp"], x["vmas"]) for x in r["targets"]]) for r in d["footprints_series"]],
+      [(i * 1000000 + 100000, used[i], 200 if i else None,
+        [(t, (10 + i % V + t) * MiB, 1000 + 500 * t if i else None, 3 + (i // 5) % 8 + t) for t in range(T)]) for i in range(S)])
 '
 "$damonc" --json report footprints -i "$work/fp" --target 1 --time-range 5s,9s >"$work/fp1.json"
 expect "report footprints --target 1 --time-range 5s,9s" "$work/fp1.json" '

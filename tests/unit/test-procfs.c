@@ -94,6 +94,54 @@ static void test_init_regions(void **state)
 	tmpdir_remove(dir);
 }
 
+struct seen {
+	unsigned int n;
+	struct damonctl_vma v[4];
+};
+
+static int collect_vma(void *data, const struct damonctl_vma *v)
+{
+	struct seen *s = data;
+
+	if (s->n < 4)
+		s->v[s->n] = *v;
+	s->n++;
+	return 0;
+}
+
+/* maps and smaps give the same mappings (range, perms, name); only smaps has sizes. */
+static void test_maps(void **state)
+{
+	char *dir = tmpdir_new(), path[4096];
+	const char *maps = "1000-3000 r-xp 00000000 08:01 42   /bin/x\n"
+			   "7f0000000-7f0002000 rw-p 00000000 00:00 0 \n";
+	struct damonctl_ctx *ctx = ctx_with_maps(dir, 7,
+		"1000-3000 r-xp 00000000 08:01 42   /bin/x\nRss:  8 kB\nAnonymous:  0 kB\n"
+		"7f0000000-7f0002000 rw-p 00000000 00:00 0 \nRss:  8 kB\nAnonymous:  8 kB\n");
+	struct seen a = { 0 }, b = { 0 };
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/proc/7/maps", dir);
+	write_file(path, maps);
+	assert_int_equal(damonctl_proc_maps(ctx, 7, collect_vma, &a), 0);
+	assert_int_equal(damonctl_proc_vmas(ctx, 7, collect_vma, &b), 0);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(b.n, 2);
+	for (unsigned int i = 0; i < 2; i++) {
+		assert_true(a.v[i].start == b.v[i].start && a.v[i].end == b.v[i].end);
+		assert_string_equal(a.v[i].perms, b.v[i].perms);
+		assert_string_equal(a.v[i].name, b.v[i].name);
+		assert_int_equal(a.v[i].rss, 0);
+		assert_int_equal(b.v[i].rss, 8192);
+	}
+	assert_string_equal(a.v[0].name, "/bin/x");
+	assert_string_equal(a.v[1].name, "");
+	assert_int_equal(a.v[1].start, 0x7f0000000ULL);
+	assert_int_equal(damonctl_proc_maps(ctx, 8, collect_vma, &a), -ESRCH);
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+}
+
 /* statm's first two fields, in pages, as bytes; a zombie's zeros and a missing process are
  * -ESRCH, text that is no statm -EBADMSG */
 static void test_statm(void **state)
@@ -126,6 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_regions),
+		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_seed_regions),
 		cmocka_unit_test(test_statm),
 	};
