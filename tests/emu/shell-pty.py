@@ -170,8 +170,8 @@ if sysfs_read(os.path.join(ADMIN, "kdamonds/0/state")).strip() != "on":
 
 # every INTERVAL COMMAND: runs again until Ctrl-C
 sh.send("every 200ms features --json\r")
-sh.read_until(re.compile(rb"Every 200ms: features --json(.|\n)*Every 200ms: features --json"
-                         rb"(.|\n)*format_version"), "a second run of every")
+sh.read_until(re.compile(rb"Every 200ms: features --json[\s\S]*Every 200ms: features --json"
+                         rb"[\s\S]*format_version"), "a second run of every")
 sh.send(b"\x03")
 sh.prompt("Ctrl-C during every")
 
