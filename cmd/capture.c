@@ -640,7 +640,7 @@ static int add_vma(void *data, const struct damonctl_vma *v)
 static json_object *target_footprint(struct capture *c, unsigned int i)
 {
 	struct vma_list l = { NULL, 0xcbf29ce484222325ull };
-	uint64_t vsz, rss, cpu_us, run_us;
+	uint64_t vsz, rss, cpu_us;
 	json_object *t;
 
 	if (damonctl_proc_statm(c->cli->ctx, c->pids[i], &vsz, &rss))
@@ -650,7 +650,7 @@ static json_object *target_footprint(struct capture *c, unsigned int i)
 	json_object_object_add(t, "pid", json_object_new_int(c->pids[i]));
 	json_object_object_add(t, "vsz", json_object_new_uint64(vsz));
 	json_object_object_add(t, "rss", json_object_new_uint64(rss));
-	if (!damonctl_proc_times(c->cli->ctx, c->pids[i], &cpu_us, &run_us))
+	if (!damonctl_proc_cpu_time(c->cli->ctx, c->pids[i], &cpu_us))
 		json_object_object_add(t, "cpu_us", json_object_new_uint64(cpu_us));
 	l.arr = json_object_new_array();
 	if (!damonctl_proc_maps(c->cli->ctx, c->pids[i], add_vma, &l) && l.hash != c->vma_hash[i]) {
@@ -669,7 +669,7 @@ static json_object *target_footprint(struct capture *c, unsigned int i)
  * regions before it may take a while, and CPU shares divide by the time between two. */
 static void take_footprint(struct capture *c)
 {
-	uint64_t now = capture_now_ns(), cpu_us, run_us;
+	uint64_t now = capture_now_ns(), cpu_us;
 	struct damonctl_meminfo m;
 	json_object *o, *sys, *arr;
 	unsigned int i;
@@ -687,7 +687,7 @@ static void take_footprint(struct capture *c)
 	json_object_object_add(sys, "huge", json_object_new_uint64(damonctl_meminfo_huge(&m)));
 	json_object_object_add(o, "system", sys);
 	if (c->kdamond_pid > 0 &&
-	    !damonctl_proc_times(c->cli->ctx, c->kdamond_pid, &cpu_us, &run_us)) {
+	    !damonctl_proc_cpu_time(c->cli->ctx, c->kdamond_pid, &cpu_us)) {
 		json_object *k = json_object_new_object();
 
 		json_object_object_add(k, "pid", json_object_new_int(c->kdamond_pid));

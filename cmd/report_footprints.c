@@ -4,8 +4,9 @@
  * `report footprints`): each target's virtual size, RSS, share of a CPU and number of
  * mappings, the system's used memory and its huge pages, and the kdamond's share of a CPU,
  * as percentiles over the record or one line per sample. CPU shares come from the CPU times
- * of two footprints in a row; mappings are recorded when they change and carried forward. Percentiles come from a
- * fixed-size histogram per metric (quantile.h): memory does not grow with the record.
+ * of two footprints in a row; mappings are recorded when they change and carried forward.
+ * Percentiles come from a fixed-size histogram per metric (quantile.h): memory does not grow
+ * with the record.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -166,6 +167,23 @@ static int64_t vma_count(struct footprints *f, json_object *t, uint64_t target, 
 	return f->nr_vmas[target];
 }
 
+/* The kdamond's CPU share since the footprint before (*@bp, -1: unknown) into its metric. */
+static int take_kdamond(struct footprints *f, json_object *doc, uint64_t ns, int64_t *bp)
+{
+	json_object *k;
+	bool ok = true;
+	uint64_t pid, cpu;
+
+	if (!json_object_object_get_ex(doc, "kdamond", &k) ||
+	    !json_object_is_type(k, json_type_object))
+		return 0;
+	pid = get_u64(k, "pid", &ok);
+	cpu = get_u64(k, "cpu_us", &ok);
+	if (ok)
+		*bp = cpu_share(&f->kd_cpu, (int)pid, ns, cpu);
+	return *bp >= 0 ? add(f, "kdamond_cpu_bp", -1, (int)pid, U_BP, (uint64_t)*bp) : 0;
+}
+
 /* One FOOTPRINT item: its figures into the histograms, and a --series line. */
 static int take(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it)
 {
@@ -197,22 +215,8 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 	if (have_sys && (add(f, "used", -1, 0, U_BYTES, used) ||
 			 add(f, "huge", -1, 0, U_BYTES, huge) || add(f, "huge_bp", -1, 0, U_BP, bp)))
 		r = -ENOMEM;
-	{
-		json_object *k;
-		bool kok = true;
-		uint64_t kpid, kcpu;
-
-		if (json_object_object_get_ex(doc, "kdamond", &k) &&
-		    json_object_is_type(k, json_type_object)) {
-			kpid = get_u64(k, "pid", &kok);
-			kcpu = get_u64(k, "cpu_us", &kok);
-			if (kok)
-				kd_bp = cpu_share(&f->kd_cpu, (int)kpid, it->time_ns, kcpu);
-			if (kd_bp >= 0 && add(f, "kdamond_cpu_bp", -1, (int)kpid, U_BP,
-					      (uint64_t)kd_bp))
-				r = -ENOMEM;
-		}
-	}
+	if (!r && take_kdamond(f, doc, it->time_ns, &kd_bp))
+		r = -ENOMEM;
 	if (fo.series && f->rows) {
 		row = json_object_new_object();
 		json_object_object_add(row, "time_us", json_object_new_uint64(
@@ -338,12 +342,11 @@ static void print_text(const struct footprints *f, const struct rin *in)
 
 static json_object *metric_json(const struct metric *m)
 {
+	static const char *const units[] = { "bytes", "bp", "count" };
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	unsigned int i;
 
 	json_object_object_add(o, "metric", json_object_new_string(m->name));
-	static const char *const units[] = { "bytes", "bp", "count" };
-
 	json_object_object_add(o, "unit", json_object_new_string(units[m->unit]));
 	json_object_object_add(o, "target", m->target >= 0 ? json_object_new_int(m->target) : NULL);
 	json_object_object_add(o, "pid", m->target >= 0 || m->pid ? json_object_new_int(m->pid) :
