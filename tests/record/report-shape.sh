@@ -445,6 +445,11 @@ case_ 2 "they need -i FILE" record --time-range 1s,2s -o "$work/x"
 case_ 2 "--format damo-json converts a whole record" record -i "$work/rec" --target 0 \
 	--format damo-json -o "$work/x"
 case_ 2 "--address-range '5-1'" record -i "$work/rec" --address-range 5-1 -o "$work/x"
+case_ 2 "--aggregate '0': at least 1ms" record -i "$work/rec" --aggregate 0 -o "$work/x"
+case_ 2 "--aggregate 'soon'" record -i "$work/rec" --aggregate soon -o "$work/x"
+case_ 2 "--aggregate work on a record: they need -i FILE" record --aggregate 5s -o "$work/x"
+case_ 2 "--format damo-json converts a whole record" record -i "$work/rec" --aggregate 5s \
+	--format damo-json -o "$work/x"
 [ ! -e "$work/x" ] || bad "a refused record -i wrote its output"
 "$damonc" report info -i "$work/rec" | grep -qF "$((S * T)) snapshots" || bad "-o = -i harmed the record"
 case_ 1 "no footprint in $work/fp-none" report footprints -i "$work/fp-none"
