@@ -28,6 +28,8 @@ DAMONCTL_API int damonctl_new(struct damonctl_ctx **out)
 
 DAMONCTL_API void damonctl_free(struct damonctl_ctx *ctx)
 {
+	if (ctx)
+		free(ctx->staging);
 	free(ctx);
 }
 
@@ -122,6 +124,27 @@ DAMONCTL_API bool damonctl_last_error(const struct damonctl_ctx *ctx, struct dam
 DAMONCTL_API void damonctl_clear_error(struct damonctl_ctx *ctx)
 {
 	ctx->have_err = false;
+}
+
+/* The error that made a transaction undo is the one to tell, not one the undo meets. */
+void dctl_keep_error(struct damonctl_ctx *ctx, struct dctl_kept_error *k)
+{
+	struct damonctl_error e;
+
+	k->kept = damonctl_last_error(ctx, &e);
+	if (!k->kept)
+		return;
+	k->err = e.err;
+	k->write = e.write;
+	snprintf(k->path, sizeof(k->path), "%s", e.path);
+	snprintf(k->value, sizeof(k->value), "%s", e.value);
+}
+
+void dctl_put_back_error(struct damonctl_ctx *ctx, const struct dctl_kept_error *k)
+{
+	damonctl_clear_error(ctx);
+	if (k->kept)
+		dctl_set_error(ctx, k->err, k->write, k->path, k->value);
 }
 
 bool dctl_fmt(char *buf, size_t size, const char *fmt, ...)

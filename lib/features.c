@@ -331,10 +331,23 @@ DAMONCTL_API int damonctl_features_from_tree(struct damonctl_ctx *ctx,
 					     struct damonctl_features **out)
 {
 	struct damonctl_features *f = calloc(1, sizeof(*f));
+	struct damonctl_tree *base = NULL;
+	int r;
 
 	if (!f)
 		return -ENOMEM;
+	/* staging: what the kernel showed, not kdamonds the model added (whose files and
+	 * avail_operations no kernel has shown yet) */
+	if (ctx && ctx->staging) {
+		r = dctl_staged_base(ctx, &base);
+		if (r) {
+			free(f);
+			return r;
+		}
+		t = base;
+	}
 	detect(ctx, CDOBJ(t), f);
+	damonctl_tree_free(base);
 	*out = f;
 	return 0;
 }

@@ -20,6 +20,7 @@ struct damonctl_ctx {
 	enum damonctl_log_level log_level;
 	damonctl_txn_fn txn_fn;
 	void *txn_data;
+	char *staging;		/* damonctl_set_staging(): the model's file, or NULL */
 	/* the last failed access */
 	bool have_err;
 	struct {
@@ -34,6 +35,26 @@ void dctl_log(const struct damonctl_ctx *ctx, enum damonctl_log_level level, con
 	      ...) __attribute__((format(printf, 3, 4)));
 void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *path,
 		    const char *value);
+/* The error that made a transaction undo, kept while the undo meets others. */
+struct dctl_kept_error {
+	bool kept, write;
+	int err;
+	char path[PATH_MAX], value[256];
+};
+void dctl_keep_error(struct damonctl_ctx *ctx, struct dctl_kept_error *k);
+void dctl_put_back_error(struct damonctl_ctx *ctx, const struct dctl_kept_error *k);
+
+/* A staging context (staging.c) reads and changes its model instead of the kernel. */
+int dctl_staged_tree(struct damonctl_ctx *ctx, struct damonctl_tree **out);
+int dctl_staged_base(struct damonctl_ctx *ctx, struct damonctl_tree **out);
+int dctl_staged_kdamond(struct damonctl_ctx *ctx, unsigned int index,
+			struct damonctl_kdamond **out);
+int dctl_staged_is_running(struct damonctl_ctx *ctx, unsigned int index, int *pid);
+int dctl_staged_kdamond_stage(struct damonctl_ctx *ctx, const struct damonctl_kdamond *want);
+int dctl_staged_tree_stage(struct damonctl_ctx *ctx, const struct damonctl_tree *want);
+int dctl_staged_tree_start(struct damonctl_ctx *ctx, const struct damonctl_tree *want,
+			   const unsigned int *idx, unsigned int nr);
+int dctl_staged_cmd(struct damonctl_ctx *ctx, unsigned int index, enum damonctl_cmd cmd);
 
 /* ---- the schema: one table row per sysfs file or child list ---- */
 enum dkind {

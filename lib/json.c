@@ -180,6 +180,9 @@ DAMONCTL_API char *damonctl_tree_to_json(const struct damonctl_tree *t, unsigned
 struct jerr {
 	char *buf;
 	size_t size;
+	/* a staged tree read back (staging.c): results too, and only the files and lists
+	 * written out are present, as in the tree that was written */
+	bool exact;
 };
 
 static int jfail(struct jerr *e, int err, const char *fmt, ...)
@@ -266,6 +269,27 @@ static int parse_human(enum unit_class uc, const char *s, uint64_t *v)
 	}
 }
 
+/* A newline-separated list (avail_operations) from its array of strings. */
+static int lines_from_json(struct dobj *o, unsigned int a, json_object *arr)
+{
+	size_t i, n = json_object_array_length(arr), len = 1;
+	char *s;
+
+	for (i = 0; i < n; i++)
+		len += strlen(json_object_get_string(json_object_array_get_idx(arr, i))) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		strcat(s, json_object_get_string(json_object_array_get_idx(arr, i)));
+		if (i + 1 < n)
+			strcat(s, "\n");
+	}
+	free(o->v[a].s);
+	o->v[a].s = s;
+	return 0;
+}
+
 static int attr_from_json(struct dobj *o, unsigned int a, json_object *v, const char *where,
 			  struct jerr *e)
 {
@@ -298,6 +322,8 @@ static int attr_from_json(struct dobj *o, unsigned int a, json_object *v, const 
 				     json_object_get_string(v));
 		return r;
 	case V_LINES:
+		if (e->exact && t == json_type_array)
+			return lines_from_json(o, a, v);
 		return 0;	/* read-only lists (avail_operations) are output only */
 	case V_INT:
 		if (t == json_type_int) {
@@ -365,6 +391,8 @@ static int list_from_json(struct dobj *o, unsigned int l, json_object *arr, cons
 		c = dobj_add(o, l);
 		if (!c)
 			return -ENOMEM;
+		if (e->exact)
+			c->has = c->lists_has = 0;
 		r = obj_from_json(c, item, "", w, e);
 		if (r)
 			return r;
@@ -391,10 +419,11 @@ static int obj_from_json(struct dobj *o, json_object *j, const char *prefix, con
 			continue;
 		for (a = 0; a < kd->nr_attrs; a++) {
 			if (!strcmp(kd->attrs[a].file, path)) {
-				if (kd->attrs[a].flags & A_RO)
+				if ((kd->attrs[a].flags & A_RO) && !e->exact)
 					found = true;	/* results are output only: ignore */
 				else if ((r = attr_from_json(o, a, val, w, e)))
 					return r;
+				o->has |= UINT64_C(1) << a;
 				found = true;
 				break;
 			}
@@ -404,6 +433,7 @@ static int obj_from_json(struct dobj *o, json_object *j, const char *prefix, con
 				if (!(kd->lists[l].flags & A_RO) &&
 				    (r = list_from_json(o, l, val, w, e)))
 					return r;
+				o->lists_has |= 1u << l;
 				found = true;
 			}
 		}
@@ -435,7 +465,7 @@ static int obj_from_json(struct dobj *o, json_object *j, const char *prefix, con
 DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree **out, char *why,
 					 size_t size)
 {
-	struct jerr e = { why, size };
+	struct jerr e = { why, size, false };
 	json_object *root, *fv;
 	struct dobj *t;
 	int r;
@@ -487,5 +517,32 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
 		return r;
 	}
 	*out = (struct damonctl_tree *)t;
+	return 0;
+}
+
+int dctl_tree_from_json_exact(const char *doc, struct dobj **out)
+{
+	struct jerr e = { NULL, 0, true };
+	json_object *root = json_tokener_parse(doc);
+	struct dobj *t;
+	int r;
+
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		json_object_put(root);
+		return -EINVAL;
+	}
+	t = dobj_new(K_TREE);
+	if (!t) {
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	t->has = t->lists_has = 0;
+	r = obj_from_json(t, root, "", "", &e);
+	json_object_put(root);
+	if (r) {
+		dobj_free(t);
+		return r;
+	}
+	*out = t;
 	return 0;
 }

@@ -214,6 +214,8 @@ DAMONCTL_API int damonctl_tree_read_flags(struct damonctl_ctx *ctx, unsigned int
 
 	if (flags & ~(unsigned int)DAMONCTL_READ_NO_TRIED_REGIONS)
 		return -EINVAL;
+	if (ctx->staging)
+		return dctl_staged_tree(ctx, out);
 	fd = dctl_admin_open(ctx, "");
 	if (fd < 0)
 		return fd;
@@ -244,6 +246,8 @@ DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int in
 	struct dobj *k;
 	int fd, r;
 
+	if (ctx->staging)
+		return dctl_staged_kdamond(ctx, index, out);
 	snprintf(rel, sizeof(rel), "kdamonds/%u", index);
 	fd = dctl_admin_open(ctx, rel);
 	if (fd < 0)

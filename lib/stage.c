@@ -215,6 +215,11 @@ DAMONCTL_API int damonctl_plan_apply(struct damonctl_ctx *ctx, const struct damo
 	size_t i;
 	int fd, r = 0;
 
+	if (ctx->staging) {
+		if (p->nr)
+			dctl_set_error(ctx, -EROFS, true, p->w[0].path, p->w[0].value);
+		return p->nr ? -EROFS : 0;
+	}
 	fd = dctl_admin_open(ctx, "");
 	if (fd < 0)
 		return fd;
@@ -240,7 +245,7 @@ DAMONCTL_API int damonctl_tree_stage(struct damonctl_ctx *ctx, const struct damo
 
 	if (r)
 		return r;
-	r = damonctl_plan_apply(ctx, p);
+	r = ctx->staging ? dctl_staged_tree_stage(ctx, want) : damonctl_plan_apply(ctx, p);
 	damonctl_plan_free(p);
 	return r;
 }
@@ -254,7 +259,7 @@ DAMONCTL_API int damonctl_kdamond_stage(struct damonctl_ctx *ctx,
 
 	if (r)
 		return r;
-	r = damonctl_plan_apply(ctx, p);
+	r = ctx->staging ? dctl_staged_kdamond_stage(ctx, want) : damonctl_plan_apply(ctx, p);
 	damonctl_plan_free(p);
 	return r;
 }
@@ -300,6 +305,8 @@ DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int ind
 
 	if (!name)
 		return -EINVAL;
+	if (ctx->staging)
+		return dctl_staged_cmd(ctx, index, cmd);
 	snprintf(rel, sizeof(rel), "kdamonds/%u/state", index);
 	/* EBUSY is DAMON's sysfs lock held by another writer for a moment (a tried-regions
 	 * update waits for the kdamond with it held, an aggregation interval or more; the
@@ -317,6 +324,8 @@ DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned 
 	char rel[64], buf[32];
 	int r;
 
+	if (ctx->staging)
+		return dctl_staged_is_running(ctx, index, pid);
 	snprintf(rel, sizeof(rel), "kdamonds/%u/state", index);
 	r = damonctl_read(ctx, rel, buf, sizeof(buf));
 	if (r)

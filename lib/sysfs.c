@@ -150,7 +150,8 @@ int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *valu
 
 	if (r < 0)
 		return r;
-	r = dctl_write_at(AT_FDCWD, path, value);
+	/* a staging context changes its model only (staging.c) */
+	r = ctx->staging ? -EROFS : dctl_write_at(AT_FDCWD, path, value);
 	dctl_log(ctx, DAMONCTL_LOG_DEBUG, "write %s <= '%s': %s", rel, value,
 		 r ? strerror(-r) : "ok");
 	if (r)

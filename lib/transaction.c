@@ -62,47 +62,20 @@ DAMONCTL_API int damonctl_kdamond_commit_plan(struct damonctl_ctx *ctx,
 	return 0;
 }
 
-/* The error that made us undo is the one to tell, not one the undo meets. */
-struct kept_error {
-	bool kept, write;
-	int err;
-	char path[PATH_MAX], value[256];
-};
-
-static void keep_error(struct damonctl_ctx *ctx, struct kept_error *k)
-{
-	struct damonctl_error e;
-
-	k->kept = damonctl_last_error(ctx, &e);
-	if (!k->kept)
-		return;
-	k->err = e.err;
-	k->write = e.write;
-	snprintf(k->path, sizeof(k->path), "%s", e.path);
-	snprintf(k->value, sizeof(k->value), "%s", e.value);
-}
-
-static void put_back_error(struct damonctl_ctx *ctx, const struct kept_error *k)
-{
-	damonctl_clear_error(ctx);
-	if (k->kept)
-		dctl_set_error(ctx, k->err, k->write, k->path, k->value);
-}
-
 /* Put the staged files of kdamond @have's index back to @have's values; 0 or -errno. */
 static int restage(struct damonctl_ctx *ctx, const struct damonctl_kdamond *have)
 {
 	struct damonctl_kdamond *now;
-	struct kept_error k;
+	struct dctl_kept_error k;
 	int r;
 
-	keep_error(ctx, &k);
+	dctl_keep_error(ctx, &k);
 	r = damonctl_kdamond_read(ctx, damonctl_kdamond_index(have), &now);
 	if (!r) {
 		r = damonctl_kdamond_stage(ctx, have, now);
 		damonctl_kdamond_free(now);
 	}
-	put_back_error(ctx, &k);
+	dctl_put_back_error(ctx, &k);
 	return r;
 }
 
@@ -158,8 +131,18 @@ DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
 		return r;
 	cmd = h == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
 	      DAMONCTL_CMD_COMMIT;
-	if (h == DAMONCTL_COMMIT_NOTHING) {
+	if (h == DAMONCTL_COMMIT_NOTHING || ctx->staging) {
 		damonctl_plan_free(plan);
+		/* staging: the kdamond's new configuration goes into the model, the targets
+		 * checked as a commit would */
+		if (h != DAMONCTL_COMMIT_NOTHING) {
+			r = h == DAMONCTL_COMMIT_ALL ? damonctl_kdamond_check_system(ctx, want,
+										NULL, 0) : 0;
+			if (!r)
+				r = dctl_staged_kdamond_stage(ctx, want);
+			if (r)
+				return r;
+		}
 		if (how)
 			*how = h;
 		return 0;
@@ -194,10 +177,14 @@ DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damo
 				     unsigned int nr)
 {
 	unsigned int i, j;
-	struct kept_error k;
+	struct dctl_kept_error k;
 	struct dctl_txn txn;
 	bool clean = true;
-	int r = dctl_txn_begin_start(&txn, ctx, have, idx, nr);
+	int r;
+
+	if (ctx->staging)
+		return dctl_staged_tree_start(ctx, want, idx, nr);
+	r = dctl_txn_begin_start(&txn, ctx, have, idx, nr);
 
 	if (r)
 		return r;
@@ -211,7 +198,7 @@ DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damo
 		return 0;
 	}
 	dctl_txn_event(&txn, DAMONCTL_TXN_UNDO);
-	keep_error(ctx, &k);
+	dctl_keep_error(ctx, &k);
 	/* turn off what this call started (the i-th failed), then the tree as it was */
 	for (j = 0; j + 1 < i; j++) {
 		int off = damonctl_kdamond_cmd(ctx, idx[j], DAMONCTL_CMD_OFF);
@@ -220,7 +207,7 @@ DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damo
 	}
 	clean &= !damonctl_tree_restore(ctx, have);
 	dctl_txn_end(&txn, clean);
-	put_back_error(ctx, &k);
+	dctl_put_back_error(ctx, &k);
 	return r;
 }
 

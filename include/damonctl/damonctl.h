@@ -693,6 +693,33 @@ DAMONCTL_API int damonctl_scheme_allow_ranges(struct damonctl_scheme *s,
 					      unsigned int nr);
 
 /* ------------------------------------------------------------------------------------------
+ * Staging: transactions made on a model in a file, committed to the kernel later as one.
+ *
+ * A context given a staging file writes nothing under DAMON (a write is -EROFS): its reads
+ * (damonctl_tree_read*, damonctl_kdamond_read, damonctl_kdamond_is_running) give the staged
+ * tree, and its transactions change that tree: damonctl_tree_start() turns kdamonds on in it
+ * (pid 0: no kernel thread yet), damonctl_kdamond_commit() and the _stage() calls replace
+ * configurations, damonctl_kdamond_cmd() `off` turns one off. The file holds the whole model
+ * (results, state, which files the kernel has), so programs that run one after another (a
+ * batch's lines) add to it in turn, each seeing what those before it did.
+ */
+/* Write the tree as it is now to @path, a new staging file. */
+DAMONCTL_API int damonctl_staging_begin(struct damonctl_ctx *ctx, const char *path);
+/* Make @ctx a staging context on @path (NULL: back to the kernel). */
+DAMONCTL_API int damonctl_set_staging(struct damonctl_ctx *ctx, const char *path);
+/* The staged tree of @path (for a dry run: damonctl_tree_plan() against the kernel's). */
+DAMONCTL_API int damonctl_staging_read(const char *path, struct damonctl_tree **out);
+/*
+ * Make the kernel run the staged tree of @path, with @ctx not staging: kdamonds it turned off
+ * go off, those running in both get one commit (damonctl_kdamond_commit), then the rest is
+ * staged and the kdamonds it turned on are turned on (damonctl_tree_start). -ESTALE, with no
+ * write, when the tree changed since damonctl_staging_begin() (a goal's current_value aside);
+ * on any failure the tree is put back as it was, kdamonds that ran turned on again (with new
+ * pids), and damonctl_last_error() names the write that failed first.
+ */
+DAMONCTL_API int damonctl_staging_commit(struct damonctl_ctx *ctx, const char *path);
+
+/* ------------------------------------------------------------------------------------------
  * JSON: damonc's own schema (docs in damonctl-json(5)) and damo's kdamonds JSON.
  */
 enum damonctl_json_flags {
