@@ -74,6 +74,7 @@ struct cli {
 	bool json;
 	int verbose;
 	const char *sysroot;
+	bool staging;	/* a line of an --atomic batch: start, tune and stop change its model */
 };
 
 /* The command table (main.c). */

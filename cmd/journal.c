@@ -347,7 +347,13 @@ int journal_recover(struct cli *cli)
 
 int recover_leftovers(struct cli *cli)
 {
-	int e = journal_recover(cli), e2 = capture_guard_recover(cli);
+	int e, e2;
+
+	/* a line of an --atomic batch: the batch recovered before it began staging */
+	if (cli->staging)
+		return 0;
+	e = journal_recover(cli);
+	e2 = capture_guard_recover(cli);
 
 	return e ? e : e2;
 }

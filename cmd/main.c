@@ -15,6 +15,7 @@
 #include "damonc.h"
 #include "journal.h"
 #include "session.h"
+#include "started.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_start, cmd_stop, cmd_tune, cmd_report,
 	cmd_agent, cmd_record, cmd_metrics, cmd_shell, cmd_module;
@@ -437,6 +438,20 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 		return usage_error(cli, "not inside a batch or another shell");
 	if (damonc_session.check_only)
 		return EXIT_OK;	/* a batch's line checked before any runs */
+	if (damonc_session.staging && session_stages(c->name)) {
+		static char started_path[4096];
+		char path[4096];
+		int e;
+
+		snprintf(path, sizeof(path), "%s/tree.json", damonc_session.staging);
+		e = damonctl_set_staging(cli->ctx, path);
+		if (e)
+			return lib_error(cli, e, "staging the batch");
+		snprintf(started_path, sizeof(started_path), "%s/kdamonds.json",
+			 damonc_session.staging);
+		started_use_file(started_path);
+		cli->staging = true;
+	}
 	damonctl_set_log(cli->ctx, log_to_stderr, NULL,
 			 cli->verbose ? DAMONCTL_LOG_DEBUG : DAMONCTL_LOG_WARN);
 	journal_attach(cli);

@@ -16,7 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "damonc.h"
+#include "journal.h"
 #include "session.h"
 #include "started.h"
 #include "words.h"
@@ -82,7 +84,8 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
 				dup2(null, STDOUT_FILENO);
 		}
 		/* a line of its own: none of the session's modes (--batch, --atomic, ...) */
-		damonc_session = (struct session){ .in_line = true, .check_only = check_only };
+		damonc_session = (struct session){ .in_line = true, .check_only = check_only,
+						   .staging = s->staging };
 		exit(damonc_main(argc, argv));
 	}
 	if (pid < 0) {
@@ -121,133 +124,6 @@ static void print_line(FILE *f, char *const *v, int n)
 
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? " " : "", v[i]);
-}
-
-/* ---- --atomic: what is put back when a line fails ---- */
-
-struct snapshot {
-	struct damonctl_ctx *ctx;
-	struct damonctl_tree *tree;
-	char *started;		/* the record of damonc's kdamonds, NULL when there is none */
-	char started_path[4096];
-};
-
-static void snapshot_free(struct snapshot *snap)
-{
-	damonctl_tree_free(snap->tree);
-	free(snap->started);
-	damonctl_free(snap->ctx);
-	memset(snap, 0, sizeof(*snap));
-}
-
-static int snapshot_take(struct snapshot *snap, const struct session *s)
-{
-	int r;
-
-	memset(snap, 0, sizeof(*snap));
-	r = damonctl_new(&snap->ctx);
-	if (!r && s->sysroot)
-		r = damonctl_set_sysroot(snap->ctx, s->sysroot);
-	if (!r)
-		r = damonctl_path(snap->ctx, DAMONCTL_BASE_RUN, "kdamonds.json", snap->started_path,
-				  sizeof(snap->started_path)) < 0 ? -ENAMETOOLONG : 0;
-	if (!r)
-		r = damonctl_tree_read_flags(snap->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &snap->tree);
-	if (!r) {
-		r = read_all(snap->started_path, &snap->started);
-		if (r == -ENOENT)
-			r = 0;
-	}
-	if (r) {
-		char why[512] = "out of memory";
-
-		if (snap->ctx)
-			damonctl_strerror(snap->ctx, r, why, sizeof(why));
-		warnx_("batch: --atomic: cannot read the state to put back: %s", why);
-		snapshot_free(snap);
-	}
-	return r;
-}
-
-static bool is_on(const struct damonctl_kdamond *k)
-{
-	const char *state = damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE);
-
-	return state && !strcmp(state, "on");
-}
-
-/*
- * Put the tree back as it was: kdamonds that run now and ran before get their old
- * configuration committed online, those that run now only are turned off, every staged file
- * is put back (damonctl_tree_restore), and those that ran before only are turned on again
- * (with a new pid, which damonc's record then names). The first error is returned, the
- * rest is still tried.
- */
-static int snapshot_restore(struct snapshot *snap)
-{
-	struct damonctl_ctx *ctx = snap->ctx;
-	const struct damonctl_kdamond *k, *was;
-	struct damonctl_tree *now;
-	unsigned int i, nr_was = damonctl_tree_nr_kdamonds(snap->tree), restarted[64];
-	unsigned int nr_restarted = 0;
-	int r, first = 0;
-
-	r = damonctl_tree_read_flags(ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &now);
-	if (r)
-		return r;
-	damonctl_for_each_kdamond(now, k, i) {
-		was = i < nr_was ? damonctl_tree_kdamond(snap->tree, i) : NULL;
-		if (!is_on(k))
-			continue;
-		if (was && is_on(was))
-			r = damonctl_kdamond_commit(ctx, was, k, 0, NULL);
-		else
-			r = damonctl_kdamond_cmd(ctx, i, DAMONCTL_CMD_OFF);
-		if (r && !first)
-			first = r;
-	}
-	r = damonctl_tree_restore(ctx, snap->tree);
-	if (r && !first)
-		first = r;
-	damonctl_for_each_kdamond(snap->tree, was, i) {
-		k = i < damonctl_tree_nr_kdamonds(now) ? damonctl_tree_kdamond(now, i) : NULL;
-		if (!is_on(was) || (k && is_on(k)))
-			continue;
-		r = damonctl_kdamond_cmd(ctx, i, DAMONCTL_CMD_ON);
-		if (r && !first)
-			first = r;
-		if (!r && nr_restarted < sizeof(restarted) / sizeof(restarted[0]))
-			restarted[nr_restarted++] = i;
-	}
-	damonctl_tree_free(now);
-
-	/* damonc's record as it was, with the new pid of a kdamond turned on again */
-	if (snap->started)
-		r = write_file_atomic(snap->started_path, snap->started, strlen(snap->started), 0);
-	else
-		r = unlink(snap->started_path) && errno != ENOENT ? -errno : 0;
-	if (r && !first)
-		first = r;
-	if (nr_restarted) {
-		struct started st;
-		int lock = started_lock(ctx);
-
-		r = started_load(ctx, &st);
-		for (i = 0; !r && i < nr_restarted; i++) {
-			struct started_entry *e = started_find(&st, restarted[i]);
-			int pid;
-
-			if (e && damonctl_kdamond_is_running(ctx, restarted[i], &pid) == 1)
-				e->pid = pid;
-		}
-		if (!r)
-			r = started_save(ctx, &st);
-		started_free(&st);
-		started_unlock(lock);
-		if (r && !first)
-			first = r;
-	}
-	return first;
 }
 
 /* ---- the lines ---- */
@@ -400,11 +276,232 @@ static int batch_stream(const struct session *s, FILE *in, int child_in)
 	return status;
 }
 
-/* --atomic: every line read and checked first, the state saved, then the lines run. */
+/* ---- --atomic: the lines staged into one model, committed once ---- */
+
+bool session_stages(const char *cmd)
+{
+	return !strcmp(cmd, "start") || !strcmp(cmd, "tune") || !strcmp(cmd, "stop");
+}
+
+/* The model's directory: the staged tree (libdamonctl's staging file) and damonc's record of
+ * its kdamonds as the lines leave it. */
+struct staging {
+	char dir[4096], tree[4200], started[4200];
+};
+
+static void staging_remove(struct staging *st)
+{
+	char tmp[4300];
+
+	if (!st->dir[0])
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.new", st->tree);
+	unlink(tmp);
+	unlink(st->tree);
+	unlink(st->started);
+	rmdir(st->dir);
+	st->dir[0] = '\0';
+}
+
+static int staging_make(struct staging *st, struct damonctl_ctx *ctx)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct started rec;
+	int r;
+
+	snprintf(st->dir, sizeof(st->dir), "%s/damonc-batch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(st->dir)) {
+		r = -errno;
+		st->dir[0] = '\0';
+		return r;
+	}
+	snprintf(st->tree, sizeof(st->tree), "%s/tree.json", st->dir);
+	snprintf(st->started, sizeof(st->started), "%s/kdamonds.json", st->dir);
+	r = damonctl_staging_begin(ctx, st->tree);
+	if (!r)
+		r = started_load(ctx, &rec);
+	if (!r) {
+		started_use_file(st->started);
+		r = started_save(ctx, &rec);
+		started_use_file(NULL);
+		started_free(&rec);
+	}
+	if (r)
+		staging_remove(st);
+	return r;
+}
+
+static bool is_on(const struct damonctl_kdamond *k)
+{
+	return k && !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on");
+}
+
+static struct damonctl_kdamond *kdamond_at(const struct damonctl_tree *t, unsigned int i)
+{
+	return i < damonctl_tree_nr_kdamonds(t) ? damonctl_tree_kdamond(t, i) : NULL;
+}
+
+static int any_diff(void *data, const char *path, const char *old, const char *new)
+{
+	(void)data;
+	(void)path;
+	(void)old;
+	(void)new;
+	return 1;
+}
+
+/* What the commit does (did) to kdamond @i: "on", "off", "commit" or NULL (nothing). */
+static const char *kdamond_change(const struct damonctl_tree *before,
+				  const struct damonctl_tree *after, unsigned int i)
+{
+	const struct damonctl_kdamond *b = kdamond_at(before, i), *a = kdamond_at(after, i);
+
+	if (is_on(a) != is_on(b))
+		return is_on(a) ? "on" : "off";
+	if (!b || (a && damonctl_kdamond_diff(b, a, 0, any_diff, NULL)))
+		return is_on(a) ? "commit" : "staged";
+	return NULL;
+}
+
+/* --dry-run: the writes the commit would make, then what each kdamond would do. */
+static int print_commit_plan(struct cli *cli, const struct staging *st)
+{
+	struct damonctl_tree *now = NULL, *staged = NULL;
+	struct damonctl_plan *plan = NULL;
+	unsigned int i, n;
+	size_t w;
+	int r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &now);
+
+	if (!r)
+		r = damonctl_staging_read(st->tree, &staged);
+	if (!r)
+		r = damonctl_tree_plan(cli->ctx, staged, now, &plan);
+	if (r) {
+		r = lib_error(cli, r, "--atomic: planning the commit");
+		goto out;
+	}
+	printf("batch: the commit would write:\n");
+	for (w = 0; w < damonctl_plan_nr_writes(plan); w++) {
+		const char *path, *value;
+
+		damonctl_plan_write(plan, w, &path, &value);
+		printf("  %s <= %s\n", path, value);
+	}
+	n = damonctl_tree_nr_kdamonds(staged);
+	for (i = 0; i < n || i < damonctl_tree_nr_kdamonds(now); i++) {
+		const char *what = kdamond_change(now, staged, i);
+
+		if (what)
+			printf("  kdamond %u: %s\n", i, what);
+	}
+out:
+	damonctl_plan_free(plan);
+	damonctl_tree_free(staged);
+	damonctl_tree_free(now);
+	return r;
+}
+
+/* A commit that failed turned the kdamonds that ran before on again, with new pids: damonc's
+ * record follows those it named. */
+static void record_follows(struct cli *cli, const struct damonctl_tree *before)
+{
+	struct started rec;
+	unsigned int i;
+
+	if (started_load(cli->ctx, &rec))
+		return;
+	for (i = 0; i < rec.nr; i++) {
+		const struct damonctl_kdamond *b = kdamond_at(before, rec.e[i].kdamond);
+		int pid;
+
+		if (is_on(b) && damonctl_kdamond_get_int(b, DAMONCTL_KDAMOND_PID) == rec.e[i].pid &&
+		    damonctl_kdamond_is_running(cli->ctx, rec.e[i].kdamond, &pid) == 1)
+			rec.e[i].pid = pid;
+	}
+	started_save(cli->ctx, &rec);
+	started_free(&rec);
+}
+
+/* Commit the staged model; damonc's record becomes the staged one, with the pids of the
+ * kdamonds that run now. */
+static int commit_staged(struct cli *cli, const struct staging *st)
+{
+	struct damonctl_tree *before = NULL, *after = NULL;
+	struct started rec = { 0 };
+	bool agent = false;
+	unsigned int i;
+	int r, lock = started_lock(cli->ctx), ret = EXIT_OK;
+
+	if (lock < 0)
+		return lib_error(cli, lock, "locking damonc's run directory");
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &before);
+	if (!r)
+		r = damonctl_staging_commit(cli->ctx, st->tree);
+	if (r == -ESTALE) {
+		warnx_("batch: --atomic: the DAMON tree changed while the batch was staged (another "
+		       "program wrote it): nothing of the batch was committed");
+		ret = EXIT_BUSY;
+		goto out;
+	}
+	if (r) {
+		ret = lib_error(cli, r, "--atomic: committing the batch (nothing of it is left)");
+		if (before)
+			record_follows(cli, before);
+		goto out;
+	}
+	started_use_file(st->started);
+	r = started_load(cli->ctx, &rec);
+	started_use_file(NULL);
+	for (i = 0; !r && i < rec.nr; i++) {
+		int pid;
+
+		if (damonctl_kdamond_is_running(cli->ctx, rec.e[i].kdamond, &pid) == 1)
+			rec.e[i].pid = pid;
+		agent |= rec.e[i].fbs.nr || rec.e[i].follow_children;
+	}
+	if (!r)
+		r = started_save(cli->ctx, &rec);
+	if (r)
+		warnx_("batch: cannot record the started kdamonds (%s): 'damonc stop' will need "
+		       "--kdamond N", strerror(-r));
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &after);
+	for (i = 0; !r && (i < damonctl_tree_nr_kdamonds(after) ||
+			   i < damonctl_tree_nr_kdamonds(before)); i++) {
+		const char *what = kdamond_change(before, after, i);
+
+		if (!what)
+			continue;
+		printf("batch: kdamond %u: %s", i, what);
+		if (!strcmp(what, "on"))
+			printf(" (pid %lld)", (long long)damonctl_kdamond_get_int(
+				damonctl_tree_kdamond(after, i), DAMONCTL_KDAMOND_PID));
+		putchar('\n');
+	}
+	started_unlock(lock);
+	lock = -1;
+	if (agent) {
+		r = agent_ensure_running(cli);
+		if (r)
+			warnx_("batch: what the batch started needs the damonc agent, and it could "
+			       "not be started (%s)", strerror(-r));
+	}
+out:
+	started_free(&rec);
+	started_unlock(lock);
+	damonctl_tree_free(after);
+	damonctl_tree_free(before);
+	return ret;
+}
+
+/* --atomic: every line read and checked first; then run, start, tune and stop staged into
+ * one model (lines that read see the kernel as it is); then the model committed, once per
+ * kdamond, or with --dry-run its writes printed. */
 static int batch_atomic(const struct session *s, FILE *in, int child_in)
 {
 	struct batch b = { 0 };
-	struct snapshot snap;
+	struct session staged = *s;
+	struct staging st = { 0 };
+	struct cli cli = { .cmd_name = "batch", .sysroot = s->sysroot };
 	unsigned int no, i;
 	int r, status = EXIT_OK;
 
@@ -441,37 +538,55 @@ static int batch_atomic(const struct session *s, FILE *in, int child_in)
 		b.lines[b.nr] = w;
 		b.no[b.nr++] = no;
 	}
-	for (i = 0; i < b.nr; i++) {
-		r = session_run(s, b.lines[i].v, b.lines[i].n, true, child_in);
-		if (r) {
-			line_failed(b.no[i], &b.lines[i], r);
-			fprintf(stderr, "damonc: batch: nothing was run\n");
-			batch_free(&b);
-			return r;
+	for (i = 0; i < b.nr && !status; i++) {
+		const char *cmd = line_command(b.lines[i].v, b.lines[i].n);
+
+		status = session_run(s, b.lines[i].v, b.lines[i].n, true, child_in);
+		if (status) {
+			line_failed(b.no[i], &b.lines[i], status);
+		} else if (!session_stages(cmd) && dry_for(cmd) != DRY_AS_IS) {
+			warnx_("batch: line %u: %s: an --atomic batch holds start, tune and stop "
+			       "lines, which it commits as one, and lines that only read (status, "
+			       "features, report, metrics, help)", b.no[i], cmd);
+			status = EXIT_USAGE;
 		}
 	}
-	if (!s->dry_run && snapshot_take(&snap, s)) {
+	if (status) {
+		fprintf(stderr, "damonc: batch: nothing was run\n");
 		batch_free(&b);
-		return EXIT_FAIL;
+		return status;
 	}
+
+	r = damonctl_new(&cli.ctx);
+	if (!r && s->sysroot)
+		r = damonctl_set_sysroot(cli.ctx, s->sysroot);
+	if (!r) {
+		journal_attach(&cli);
+		/* what a killed damonc left goes first: the model starts from a clean tree */
+		if (!s->dry_run)
+			recover_leftovers(&cli);
+		r = staging_make(&st, cli.ctx);
+	}
+	if (r) {
+		status = cli.ctx ? lib_error(&cli, r, "--atomic: saving the tree to stage on") :
+			 EXIT_FAIL;
+		goto out;
+	}
+	staged.staging = st.dir;
 	for (i = 0; i < b.nr && !status; i++) {
-		r = interrupted(run_line(s, b.no[i], &b.lines[i], child_in));
+		r = interrupted(session_run(&staged, b.lines[i].v, b.lines[i].n, false, child_in));
 		if (r)
 			status = line_failed(b.no[i], &b.lines[i], r);
 	}
-	if (status && !s->dry_run) {
-		fprintf(stderr, "damonc: batch: --atomic: putting back the DAMON tree and damonc's "
-			"kdamonds as they were before line %u\n", b.no[0]);
-		r = snapshot_restore(&snap);
-		if (r) {
-			char why[512];
-
-			damonctl_strerror(snap.ctx, r, why, sizeof(why));
-			warnx_("batch: --atomic: could not put everything back: %s", why);
-		}
-	}
-	if (!s->dry_run)
-		snapshot_free(&snap);
+	if (status)
+		fprintf(stderr, "damonc: batch: --atomic: nothing of the batch was committed\n");
+	else if (s->dry_run)
+		status = print_commit_plan(&cli, &st);
+	else
+		status = commit_staged(&cli, &st);
+out:
+	staging_remove(&st);
+	damonctl_free(cli.ctx);
 	batch_free(&b);
 	return status;
 }

@@ -14,6 +14,7 @@ struct session {
 	const char *sysroot;	/* --sysroot, for the shell's prompt and --atomic's snapshot */
 	bool in_line;		/* this process runs one line of a batch or of the shell */
 	bool check_only;	/* ... and only checks its words: options parsed, nothing run */
+	const char *staging;	/* ... of an --atomic batch: the directory of its staged model */
 	char *global[16];	/* the global options given before the command, for every line */
 	int nr_global;
 };
@@ -27,6 +28,9 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
  * that it catches between fork and exec-like reset raises SIGINT on itself. */
 extern volatile sig_atomic_t session_sigint;
 void session_catch_sigint(void);
+/* Whether an --atomic batch stages command @cmd's line into its model (start, tune, stop);
+ * commands that only read run as they are, and others cannot be part of one. */
+bool session_stages(const char *cmd);
 /* damonc --batch FILE|-: the exit status. */
 int batch_main(struct session *s);
 /* The lines of @in, as a batch runs them (the shell reading no terminal too). */

@@ -653,6 +653,10 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				   argv[0]);
 	if (argc && so.dry_run)
 		return usage_error(cli, "--dry-run does not launch commands");
+	if (cli->staging && (argc || so.foreground))
+		return usage_error(cli, "%s: an --atomic batch stages its start lines and starts "
+				   "them at its end, and cannot %s", argc ? argv[0] : "--foreground",
+				   argc ? "launch a command" : "serve one in the foreground");
 	if (argc) {
 		r = find_program(argv[0], so.prog, sizeof(so.prog));
 		if (r)
@@ -732,7 +736,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	/* Features no directory shows (a fresh machine, or keyword-only ones such as
 	 * hugepage_mem_bp): probe on a temporary kdamond, which puts the tree back as it
 	 * was, and build again with what it found. Never in a dry run: that writes nothing. */
-	if (!r && !busy && !so.dry_run) {
+	if (!r && !busy && !so.dry_run && !cli->staging) {
 		bool unknown = false;
 
 		for (i = 0; i < nr; i++)
@@ -896,6 +900,8 @@ static int start_run(struct cli *cli, int argc, char **argv)
 
 			json_object_object_add(o, "index", json_object_new_int((int)idx[i]));
 			json_object_object_add(o, "pid", json_object_new_int(e ? e->pid : -1));
+			if (cli->staging)
+				json_object_object_add(o, "staged", json_object_new_boolean(true));
 			json_object_array_add(arr, o);
 		}
 		json_object_object_add(doc, "started", arr);
@@ -905,7 +911,11 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		for (i = 0; i < nr; i++) {
 			struct started_entry *e = started_find(&started, idx[i]);
 
-			printf("started kdamond %u (pid %d)\n", idx[i], e ? e->pid : -1);
+			if (cli->staging)
+				printf("kdamond %u: start staged (the batch starts it at its end)\n",
+				       idx[i]);
+			else
+				printf("started kdamond %u (pid %d)\n", idx[i], e ? e->pid : -1);
 		}
 		if (fbs.nr) {
 			fallback_describe(&fbs, why, sizeof(why));
@@ -922,7 +932,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		r = agent_serve_foreground(cli, idx[0], so.leave_running);
 		if (r && !child)
 			ret = r;
-	} else if (fbs.nr || so.follow_children) {
+	} else if ((fbs.nr || so.follow_children) && !cli->staging) {
 		r = agent_ensure_running(cli);
 		if (r)
 			warnx_("the fallbacks need 'damonc agent' running, and it could not be "

@@ -14,8 +14,18 @@
 
 #define STARTED_FILE "kdamonds.json"
 
+/* started_use_file(): an --atomic batch's line keeps its record beside its staged tree */
+static const char *staged_file;
+
+void started_use_file(const char *path)
+{
+	staged_file = path;
+}
+
 static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 {
+	if (staged_file)
+		return snprintf(buf, size, "%s", staged_file) >= (int)size ? -ENAMETOOLONG : 0;
 	return damonctl_path(ctx, DAMONCTL_BASE_RUN, STARTED_FILE, buf, size);
 }
 

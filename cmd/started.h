@@ -50,6 +50,8 @@ int started_entry_from_json(json_object *o, struct started_entry *e);
 
 /* Load (an absent file is an empty list). */
 int started_load(struct damonctl_ctx *ctx, struct started *s);
+/* Load and save the record at @path instead of damonc's (NULL: damonc's again). */
+void started_use_file(const char *path);
 /* Write atomically; removes the file when empty. */
 int started_save(struct damonctl_ctx *ctx, const struct started *s);
 void started_free(struct started *s);

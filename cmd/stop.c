@@ -155,17 +155,21 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 				e->follow_children = false;
 				e->server_pid = 0;
 			}
-			agent_stats_remove(cli->ctx, i);
+			if (!cli->staging)
+				agent_stats_remove(cli->ctx, i);
 		}
 		if (cli->json) {
 			o = json_object_new_object();
 			json_object_object_add(o, "index", json_object_new_int((int)i));
 			json_object_object_add(o, "was_running", json_object_new_boolean(running));
 			json_object_object_add(o, "started_by_damonc", json_object_new_boolean(ours));
+			if (cli->staging)
+				json_object_object_add(o, "staged", json_object_new_boolean(true));
 			json_object_array_add(arr, o);
 		} else {
-			printf("kdamond %u: %s%s\n", i, running ? "stopped" : "was already off",
-			       ours ? "" : " (not started by damonc)");
+			printf("kdamond %u: %s%s\n", i, !running ? "was already off" :
+			       cli->staging ? "stop staged (the batch stops it at its end)" :
+			       "stopped", ours ? "" : " (not started by damonc)");
 		}
 		nr_stopped++;
 	}

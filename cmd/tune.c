@@ -721,7 +721,8 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		if (r)
 			warnx_("cannot record the new goal for the agent: %s", strerror(-r));
 	}
-	if (agent_added && !(entry->server_pid && entry->server_pid != (int)getpid())) {
+	if (agent_added && !cli->staging &&
+	    !(entry->server_pid && entry->server_pid != (int)getpid())) {
 		started_unlock(lock);
 		lock = -1;
 		r = agent_ensure_running(cli);
@@ -743,6 +744,8 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		json_object_object_add(doc, "kdamond", json_object_new_int(ki));
 		json_object_object_add(doc, "committed", json_object_new_string(
 			ch.nr ? damonctl_cmd_name(cmd) : "none"));
+		if (cli->staging)
+			json_object_object_add(doc, "staged", json_object_new_boolean(true));
 		for (i = 0; i < ch.nr; i++) {
 			json_object *o = json_object_new_object();
 
@@ -754,8 +757,9 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		json_object_object_add(doc, "changes", arr);
 		json_doc_print(doc);
 	} else {
-		printf("kdamond %d: %s\n", ki, ch.nr ? damonctl_cmd_name(cmd) :
-		       "agent goal updated");
+		printf("kdamond %d: %s%s\n", ki, ch.nr ? damonctl_cmd_name(cmd) :
+		       "agent goal updated", cli->staging ? " staged (the batch commits it at its "
+		       "end)" : "");
 		for (i = 0; i < ch.nr; i++)
 			printf("  %s: %s -> %s\n", ch.c[i].path, ch.c[i].before, ch.c[i].after);
 		if (moved)

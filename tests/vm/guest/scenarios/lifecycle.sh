@@ -235,7 +235,7 @@ check "after stop: kdamond $k is off" test "$(rd_locked "$kd/state")" = off
 check "after stop: kdamond $k has no pid" test "$(rd_locked "$kd/pid")" = -1
 check "after stop: the workload still runs" kill -0 "$HC_PID"
 
-# --- damonc --batch: one session of lines; --atomic puts the tree back when a line fails ----
+# --- damonc --batch: one session of lines; --atomic stages them and commits them as one ----
 sch=$ctx/schemes/0
 action0=$(cat "$sch/action") quota0=$(cat "$sch/quotas/bytes")
 printf 'start --pid %s --action stat --quota-size 1GiB\ntune --min-size 8KiB\ntune --kdamond 9 --min-size 4KiB\n' \
@@ -247,12 +247,18 @@ check "--atomic: the staged scheme is put back (action $action0, quota $quota0)"
 	test "$(cat "$sch/action")" = "$action0" -a "$(cat "$sch/quotas/bytes")" = "$quota0"
 
 expect_rc 0 "damonc start --pid $HC_PID --action stat" dc_start "$HC_PID"
-szmin=$(cat "$sch/access_pattern/sz/min")
+szmin=$(cat "$sch/access_pattern/sz/min") kpid=$(rd_locked "$kd/pid")
 printf 'tune --min-size 16KiB\nstop\nstatus --kdamond 7\n' >/tmp/batch
 expect_rc 2 "damonc --atomic --batch: tune, stop, then a line that fails" dc_batch_atomic
-check "--atomic: the stopped kdamond runs again" test "$(rd_locked "$kd/state")" = on
-check "--atomic: its tuned size is put back (sz/min $szmin)" \
+check "--atomic: the staged stop never reached the kernel (pid $kpid)" \
+	test "$(rd_locked "$kd/state")" = on -a "$(rd_locked "$kd/pid")" = "$kpid"
+check "--atomic: the staged size never reached the kernel (sz/min $szmin)" \
 	test "$(cat "$sch/access_pattern/sz/min")" = "$szmin"
+printf 'tune --min-size 16KiB\ntune --quota-size 2GiB\n' >/tmp/batch
+expect_rc 0 "damonc --atomic --batch: two tunes, committed as one" dc_batch_atomic
+check "--atomic: both tunes committed to the running kdamond (pid $kpid)" \
+	test "$(cat "$sch/access_pattern/sz/min")" = 16384 -a \
+	"$(cat "$sch/quotas/bytes")" = 2147483648 -a "$(rd_locked "$kd/pid")" = "$kpid"
 expect_rc 0 "damonc --json=pretty status" dc_status_json
 check "--atomic: damonc's record names the restarted kdamond (pid $(rd_locked "$kd/pid"))" \
 	grep -q '"started_by_damonc": *true' /tmp/out
