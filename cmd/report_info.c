@@ -200,6 +200,22 @@ static int64_t subset_num(json_object *sub, const char *key)
 	       json_object_get_int64(v) : -1;
 }
 
+/* How a file that `record -i` wrote came from its input: a subset of it (a part chosen),
+ * aggregated from it (all of it, in longer windows), or converted. */
+static const char *what_of(json_object *sub)
+{
+	static const char *const part[] = { "from_us", "to_us", "address_start", "address_end",
+					    "kdamond", "target" };
+	unsigned int i;
+
+	if (!sub)
+		return "converted from";
+	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		if (subset_num(sub, part[i]) >= 0)
+			return "a subset of";
+	return "aggregated from";
+}
+
 static const char *recording_str(const struct info *n, const char *key)
 {
 	json_object *v;
@@ -371,7 +387,7 @@ static void print_text(const struct info *n, const struct rin *in)
 	if ((v = recording_str(n, "kernel")))
 		printf(", kernel %s", v);
 	if ((v = recording_str(n, "converted_from")))
-		printf(", %s %s", recording_subset(n) ? "a subset of" : "converted from", v);
+		printf(", %s %s", what_of(recording_subset(n)), v);
 	if (recording_subset(n)) {
 		json_object *sub = recording_subset(n);
 		int64_t a = subset_num(sub, "from_us"), b = subset_num(sub, "to_us");

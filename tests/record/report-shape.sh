@@ -193,8 +193,12 @@ check("snapshots", d["snapshots"], T * S // 5)
 check("aggregate_us", d["recording"]["subset"]["aggregate_us"], 5000000)
 check("stats", d["scheme_stats"]["items"], S)
 '
-"$damonc" report info -i "$work/agg" | grep -qF "aggregated to 5.000 s windows" ||
+"$damonc" report info -i "$work/agg" >"$work/agg.info.txt"
+grep -qF "aggregated to 5.000 s windows" "$work/agg.info.txt" ||
 	bad "report info does not say the record was aggregated"
+# all of the input, in longer windows: not "a subset of" it
+grep -q ", aggregated from " "$work/agg.info.txt" ||
+	bad "report info of an aggregated record: $(cat "$work/agg.info.txt")"
 
 # footprints: the system's used memory and huge pages, each target's vsz and rss (gen-record
 # --footprints gives the figures; nearest-rank percentiles computed here)
