@@ -605,8 +605,8 @@ out:
 	damonctl_clear_error(c->cli->ctx);
 }
 
-/* A process's mappings as FOOTPRINT's "vmas" ([start, end, perms, name] each), and their
- * FNV-1a hash, by which a footprint keeps only those that changed. */
+/* A process's mappings as FOOTPRINT's "vmas" ([start, end, perms, name] each, when @arr is
+ * given), and their FNV-1a hash, by which a footprint keeps only those that changed. */
 struct vma_list {
 	json_object *arr;
 	uint64_t hash;
@@ -621,12 +621,15 @@ static void fnv(uint64_t *h, const void *p, size_t n)
 static int add_vma(void *data, const struct damonctl_vma *v)
 {
 	struct vma_list *l = data;
-	json_object *e = json_object_new_array();
+	json_object *e;
 
 	fnv(&l->hash, &v->start, sizeof(v->start));
 	fnv(&l->hash, &v->end, sizeof(v->end));
 	fnv(&l->hash, v->perms, strlen(v->perms) + 1);
 	fnv(&l->hash, v->name, strlen(v->name) + 1);
+	if (!l->arr)
+		return 0;
+	e = json_object_new_array();
 	json_object_array_add(e, json_object_new_uint64(v->start));
 	json_object_array_add(e, json_object_new_uint64(v->end));
 	json_object_array_add(e, json_object_new_string(v->perms));
@@ -652,8 +655,13 @@ static json_object *target_footprint(struct capture *c, unsigned int i)
 	json_object_object_add(t, "rss", json_object_new_uint64(rss));
 	if (!damonctl_proc_cpu_time(c->cli->ctx, c->pids[i], &cpu_us))
 		json_object_object_add(t, "cpu_us", json_object_new_uint64(cpu_us));
+	/* hashed first, and only mappings that changed (rarely, after the first) read again
+	 * into JSON: most ticks build nothing */
+	if (damonctl_proc_maps(c->cli->ctx, c->pids[i], add_vma, &l) || l.hash == c->vma_hash[i])
+		return t;
 	l.arr = json_object_new_array();
-	if (!damonctl_proc_maps(c->cli->ctx, c->pids[i], add_vma, &l) && l.hash != c->vma_hash[i]) {
+	l.hash = 0xcbf29ce484222325ull;
+	if (!damonctl_proc_maps(c->cli->ctx, c->pids[i], add_vma, &l)) {
 		c->vma_hash[i] = l.hash;
 		json_object_object_add(t, "vmas", l.arr);
 	} else {
