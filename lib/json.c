@@ -462,6 +462,25 @@ static int obj_from_json(struct dobj *o, json_object *j, const char *prefix, con
 	return 0;
 }
 
+/* The tree of JSON object @root (exact: only what it holds present, see struct jerr). */
+static int tree_from_object(json_object *root, struct jerr *e, struct dobj **out)
+{
+	struct dobj *t = dobj_new(K_TREE);
+	int r;
+
+	if (!t)
+		return -ENOMEM;
+	if (e->exact)
+		t->has = t->lists_has = 0;
+	r = obj_from_json(t, root, "", "", e);
+	if (r) {
+		dobj_free(t);
+		return r;
+	}
+	*out = t;
+	return 0;
+}
+
 DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree **out, char *why,
 					 size_t size)
 {
@@ -505,44 +524,18 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
 		json_object_put(root);
 		return r;
 	}
-	t = dobj_new(K_TREE);
-	if (!t) {
-		json_object_put(root);
-		return -ENOMEM;
-	}
-	r = obj_from_json(t, root, "", "", &e);
+	r = tree_from_object(root, &e, &t);
 	json_object_put(root);
-	if (r) {
-		dobj_free(t);
-		return r;
-	}
-	*out = (struct damonctl_tree *)t;
-	return 0;
+	if (!r)
+		*out = (struct damonctl_tree *)t;
+	return r;
 }
 
-int dctl_tree_from_json_exact(const char *doc, struct dobj **out)
+int dctl_tree_from_json_exact(json_object *root, struct dobj **out)
 {
 	struct jerr e = { NULL, 0, true };
-	json_object *root = json_tokener_parse(doc);
-	struct dobj *t;
-	int r;
 
-	if (!root || !json_object_is_type(root, json_type_object)) {
-		json_object_put(root);
+	if (!json_object_is_type(root, json_type_object))
 		return -EINVAL;
-	}
-	t = dobj_new(K_TREE);
-	if (!t) {
-		json_object_put(root);
-		return -ENOMEM;
-	}
-	t->has = t->lists_has = 0;
-	r = obj_from_json(t, root, "", "", &e);
-	json_object_put(root);
-	if (r) {
-		dobj_free(t);
-		return r;
-	}
-	*out = t;
-	return 0;
+	return tree_from_object(root, &e, out);
 }

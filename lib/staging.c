@@ -53,9 +53,9 @@ static int load(const char *path, struct dobj **base, struct dobj **tree)
 	    json_object_get_int(v) == STAGING_FORMAT &&
 	    json_object_object_get_ex(root, "base", &b) &&
 	    json_object_object_get_ex(root, "tree", &t)) {
-		r = dctl_tree_from_json_exact(json_object_to_json_string(b), base);
+		r = dctl_tree_from_json_exact(b, base);
 		if (!r)
-			r = dctl_tree_from_json_exact(json_object_to_json_string(t), tree);
+			r = dctl_tree_from_json_exact(t, tree);
 	}
 	json_object_put(root);
 	if (r) {
