@@ -593,6 +593,7 @@ int damonc_main(int argc, char **argv)
 	}
 	cmd_at = i;
 	s->sysroot = cli.sysroot;
+	s->json = cli.json;
 	if (s->batch) {
 		if (cmd_at < argc) {
 			fprintf(stderr, "damonc: --batch runs the commands of its file, not '%s'\n",

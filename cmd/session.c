@@ -363,6 +363,32 @@ static const char *kdamond_change(const struct damonctl_tree *before,
 	return NULL;
 }
 
+/* What the commit does (did) to each kdamond, as JSON: index, change, pid when running. */
+static json_object *changes_json(const struct damonctl_tree *before,
+				 const struct damonctl_tree *after)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < damonctl_tree_nr_kdamonds(after) || i < damonctl_tree_nr_kdamonds(before);
+	     i++) {
+		const char *what = kdamond_change(before, after, i);
+		const struct damonctl_kdamond *k = kdamond_at(after, i);
+		json_object *o;
+
+		if (!what)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "index", json_object_new_int((int)i));
+		json_object_object_add(o, "change", json_object_new_string(what));
+		if (is_on(k))
+			json_object_object_add(o, "pid", json_object_new_int64(
+				damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID)));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 /* --dry-run: the writes the commit would make, then what each kdamond would do. */
 static int print_commit_plan(struct cli *cli, const struct staging *st)
 {
@@ -378,6 +404,26 @@ static int print_commit_plan(struct cli *cli, const struct staging *st)
 		r = damonctl_tree_plan(cli->ctx, staged, now, &plan);
 	if (r) {
 		r = lib_error(cli, r, "--atomic: planning the commit");
+		goto out;
+	}
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *b = json_object_new_object();
+		json_object *ws = json_object_new_array();
+
+		json_object_object_add(doc, "batch", b);
+		json_object_object_add(b, "dry_run", json_object_new_boolean(true));
+		for (w = 0; w < damonctl_plan_nr_writes(plan); w++) {
+			json_object *o = json_object_new_object();
+			const char *path, *value;
+
+			damonctl_plan_write(plan, w, &path, &value);
+			json_object_object_add(o, "path", json_object_new_string(path));
+			json_object_object_add(o, "value", json_object_new_string(value));
+			json_object_array_add(ws, o);
+		}
+		json_object_object_add(b, "writes", ws);
+		json_object_object_add(b, "kdamonds", changes_json(now, staged));
+		json_doc_print(doc);
 		goto out;
 	}
 	printf("batch: the commit would write:\n");
@@ -465,7 +511,15 @@ static int commit_staged(struct cli *cli, const struct staging *st)
 		warnx_("batch: cannot record the started kdamonds (%s): 'damonc stop' will need "
 		       "--kdamond N", strerror(-r));
 	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &after);
-	for (i = 0; !r && (i < damonctl_tree_nr_kdamonds(after) ||
+	if (!r && cli->json) {
+		json_object *doc = json_doc_new(), *b = json_object_new_object();
+
+		json_object_object_add(doc, "batch", b);
+		json_object_object_add(b, "dry_run", json_object_new_boolean(false));
+		json_object_object_add(b, "kdamonds", changes_json(before, after));
+		json_doc_print(doc);
+	}
+	for (i = 0; !r && !cli->json && (i < damonctl_tree_nr_kdamonds(after) ||
 			   i < damonctl_tree_nr_kdamonds(before)); i++) {
 		const char *what = kdamond_change(before, after, i);
 
@@ -501,7 +555,7 @@ static int batch_atomic(const struct session *s, FILE *in, int child_in)
 	struct batch b = { 0 };
 	struct session staged = *s;
 	struct staging st = { 0 };
-	struct cli cli = { .cmd_name = "batch", .sysroot = s->sysroot };
+	struct cli cli = { .cmd_name = "batch", .sysroot = s->sysroot, .json = s->json };
 	unsigned int no, i;
 	int r, status = EXIT_OK;
 

@@ -11,7 +11,8 @@
 struct session {
 	const char *batch;	/* --batch FILE|- */
 	bool force, atomic, dry_run;
-	const char *sysroot;	/* --sysroot, for the shell's prompt and --atomic's snapshot */
+	const char *sysroot;	/* --sysroot, for the shell's prompt and --atomic's commit */
+	bool json;		/* --json: the batch's own output (--atomic's commit) too */
 	bool in_line;		/* this process runs one line of a batch or of the shell */
 	bool check_only;	/* ... and only checks its words: options parsed, nothing run */
 	const char *staging;	/* ... of an --atomic batch: the directory of its staged model */

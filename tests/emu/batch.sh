@@ -90,6 +90,19 @@ if [ "$(cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/access_pattern/sz/min")" != 
 	fail "atomic: the two tunes were not both committed"
 fi
 grep -q "batch: kdamond 0: commit" <<<"$OUT" || fail "atomic: the commit's summary: $OUT"
+# with --json, the lines' documents and then the batch's own (damonc-batch.schema.json)
+expect_rc 0 "$D" --json=compact --atomic --batch - <<<'tune --min-size 20KiB'
+python3 -c 'import json, sys
+line, batch = [json.loads(l) for l in sys.stdin.read().splitlines()]
+assert line["staged"] is True and line["committed"] == "commit", line
+assert batch["batch"] == {"dry_run": False, "kdamonds": [{"index": 0, "change": "commit",
+                                                         "pid": int(sys.argv[1])}]}, batch
+' "$pid0" <<<"$OUT" || fail "atomic --json: $OUT"
+expect_rc 0 "$D" --json=compact --atomic --dry-run --batch - <<<'stop'
+python3 -c 'import json, sys
+batch = json.loads(sys.stdin.read().splitlines()[-1])["batch"]
+assert batch["dry_run"] is True and batch["kdamonds"] == [{"index": 0, "change": "off"}], batch
+' <<<"$OUT" || fail "atomic --json --dry-run: $OUT"
 
 # --atomic with the kdamond running: tune and stop staged, then a line fails: the kdamond
 # runs on untouched (the same pid: it was never stopped), nothing written
