@@ -155,6 +155,40 @@ static void commit_merges(void **state)
 	teardown(&fx);
 }
 
+/* A kdamond added after the staging began: the staging's indexes may name another one now,
+ * so nothing is committed. */
+static void commit_stale(void **state)
+{
+	struct damonctl_kdamond *have, *want;
+	struct fixture fx;
+	char *cmd, *p, *before, *after;
+
+	(void)state;
+	setup(&fx, "7.2-defaults.txt");
+	assert_int_equal(damonctl_kdamond_read(fx.stg, 0, &have), 0);
+	want = damonctl_kdamond_dup(have);
+	assert_int_equal(damonctl_kdamond_set(want, DAMONCTL_KDAMOND_REFRESH_MS, 500), 0);
+	assert_int_equal(damonctl_kdamond_stage(fx.stg, want, have), 0);
+	/* another program adds kdamond 1 */
+	p = admin_path(&fx.s, "kdamonds");
+	assert_true(asprintf(&cmd, "cp -r '%s/0' '%s/1'", p, p) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(p);
+	p = admin_path(&fx.s, "kdamonds/nr_kdamonds");
+	write_file(p, "2\n");
+	free(p);
+	before = admin_file(&fx, "kdamonds/0/refresh_ms");
+	assert_int_equal(damonctl_staging_commit(fx.s.ctx, fx.file), -ESTALE);
+	after = admin_file(&fx, "kdamonds/0/refresh_ms");
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	damonctl_kdamond_free(want);
+	damonctl_kdamond_free(have);
+	teardown(&fx);
+}
+
 /* Not a staging file: -EINVAL; none: -ENOENT. */
 static void bad_files(void **state)
 {
@@ -178,6 +212,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(model_is_the_tree),
 		cmocka_unit_test(staged_not_written),
 		cmocka_unit_test(commit_merges),
+		cmocka_unit_test(commit_stale),
 		cmocka_unit_test(bad_files),
 	};
 

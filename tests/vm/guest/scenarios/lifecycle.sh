@@ -242,8 +242,8 @@ printf 'start --pid %s --action stat --quota-size 1GiB\ntune --min-size 8KiB\ntu
 	"$HC_PID" >/tmp/batch
 expect_rc 2 "damonc --atomic --batch: start, tune, then a line that fails" dc_batch_atomic
 check "--atomic: the failing line is named (line 3)" grep -q "batch: line 3: " /tmp/err
-check "--atomic: the kdamond the batch started is off again" test "$(rd_locked "$kd/state")" = off
-check "--atomic: the staged scheme is put back (action $action0, quota $quota0)" \
+check "--atomic: the kdamond the batch staged to start stays off" test "$(rd_locked "$kd/state")" = off
+check "--atomic: the scheme is as before (action $action0, quota $quota0)" \
 	test "$(cat "$sch/action")" = "$action0" -a "$(cat "$sch/quotas/bytes")" = "$quota0"
 
 expect_rc 0 "damonc start --pid $HC_PID --action stat" dc_start "$HC_PID"
@@ -260,7 +260,7 @@ check "--atomic: both tunes committed to the running kdamond (pid $kpid)" \
 	test "$(cat "$sch/access_pattern/sz/min")" = 16384 -a \
 	"$(cat "$sch/quotas/bytes")" = 2147483648 -a "$(rd_locked "$kd/pid")" = "$kpid"
 expect_rc 0 "damonc --json=pretty status" dc_status_json
-check "--atomic: damonc's record names the restarted kdamond (pid $(rd_locked "$kd/pid"))" \
+check "--atomic: damonc's record names the kdamond (pid $(rd_locked "$kd/pid"))" \
 	grep -q '"started_by_damonc": *true' /tmp/out
 expect_rc 0 "damonc stop" dc_stop
 
