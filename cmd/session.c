@@ -484,8 +484,9 @@ static int commit_staged(struct cli *cli, const struct staging *st)
 	if (!r)
 		r = damonctl_staging_commit(cli->ctx, st->tree);
 	if (r == -ESTALE) {
-		warnx_("batch: --atomic: the DAMON tree changed while the batch was staged (another "
-		       "program wrote it): nothing of the batch was committed");
+		warnx_("batch: --atomic: another program added or removed kdamonds while the batch "
+		       "was staged, so its kdamond indexes may name others now: nothing of the "
+		       "batch was committed");
 		ret = EXIT_BUSY;
 		goto out;
 	}
