@@ -126,6 +126,8 @@ struct served {
 	int unreachable[MAX_FALLBACKS];	/* -1 unknown, 0 reachable, 1 said unreachable */
 	unsigned int short_looks[MAX_FALLBACKS];	/* looks in a row that fell short */
 	uint64_t first_look_ms[MAX_FALLBACKS];
+	uint64_t said_hot[MAX_FALLBACKS];	/* the hot memory the last "not reachable" said, */
+	uint64_t said_ms[MAX_FALLBACKS];	/* ... and when */
 	uint64_t aggr_us;		/* the kdamond's aggregation interval (ages to time) */
 	bool fed_logged;
 };
@@ -259,6 +261,7 @@ static void served_reset(struct served *s)
 		s->fed[j] = false;
 		s->short_looks[j] = 0;
 		s->first_look_ms[j] = 0;
+		s->said_hot[j] = s->said_ms[j] = 0;
 	}
 	s->fed_logged = false;
 }
@@ -625,12 +628,20 @@ static void note_reachability(struct agent *ag, struct served *s, unsigned int f
 	now = s->short_looks[fi] >= UNREACHABLE_LOOKS &&
 	      now_ms() - s->first_look_ms[fi] >= 3 * fb->hot[DAMONCTL_PAT_AGE_MIN] * s->aggr_us / 1000;
 	s->st.unreachable = now;
-	if (now && s->unreachable[fi] != 1)
+	/* said again once DAMON tells hot memory where it told none yet when it was said (a
+	 * "0 B" would stay in the log), and when the hot memory doubled or halved, at most once
+	 * a minute (a hot set that moves must not fill the log) */
+	if (now && (s->unreachable[fi] != 1 || (!s->said_hot[fi] && s->st.hot_bytes) ||
+		    ((s->st.hot_bytes > 2 * s->said_hot[fi] ||
+		      s->st.hot_bytes < s->said_hot[fi] / 2) &&
+		     now_ms() - s->said_ms[fi] >= 60000))) {
 		agent_log("kdamond %u scheme %u: goal not reachable: hot memory is %s (%s); with "
 			  "all of it huge the ratio would be %s", s->e.kdamond, fb->scheme,
 			  fmt_size(s->st.hot_bytes, a, sizeof(a)), pct(s->st.hot_bp, b, sizeof(b)),
 			  pct(s->st.reachable_bp, c, sizeof(c)));
-	else if (!now && s->unreachable[fi] == 1)
+		s->said_hot[fi] = s->st.hot_bytes;
+		s->said_ms[fi] = now_ms();
+	} else if (!now && s->unreachable[fi] == 1)
 		agent_log("kdamond %u scheme %u: the goal is reachable again (hot memory %s)",
 			  s->e.kdamond, fb->scheme, fmt_size(s->st.hot_bytes, a, sizeof(a)));
 	s->unreachable[fi] = now;
