@@ -152,6 +152,8 @@ struct dobj *dobj_new(enum dkind kind);
 void dobj_free(struct dobj *o);
 struct dobj *dobj_dup(const struct dobj *o, struct dobj *parent);
 struct dobj *dobj_add(struct dobj *o, unsigned int list);
+/* Append @child (made by dobj_new/dobj_dup) to list @list of @o, which owns it then. */
+int dobj_append(struct dobj *o, unsigned int list, struct dobj *child);
 int dobj_remove(struct dobj *o, unsigned int list, unsigned int i);
 void dobj_clear_list(struct dobj *o, unsigned int list);
 struct dobj *dobj_child(const struct dobj *o, unsigned int list, unsigned int i);

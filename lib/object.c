@@ -82,7 +82,7 @@ void dobj_free(struct dobj *o)
 	free(o);
 }
 
-static int list_append(struct dobj *o, unsigned int list, struct dobj *child)
+int dobj_append(struct dobj *o, unsigned int list, struct dobj *child)
 {
 	struct dlist *l = &o->lists[list];
 
@@ -125,7 +125,7 @@ struct dobj *dobj_dup(const struct dobj *o, struct dobj *parent)
 		for (i = 0; i < o->lists[l].nr; i++) {
 			struct dobj *c = dobj_dup(o->lists[l].items[i], n);
 
-			if (!c || list_append(n, l, c)) {
+			if (!c || dobj_append(n, l, c)) {
 				dobj_free(c);
 				goto fail;
 			}
@@ -143,7 +143,7 @@ struct dobj *dobj_add(struct dobj *o, unsigned int list)
 
 	if (!c)
 		return NULL;
-	if (list_append(o, list, c)) {
+	if (dobj_append(o, list, c)) {
 		dobj_free(c);
 		errno = ENOMEM;
 		return NULL;
@@ -458,7 +458,7 @@ DAMONCTL_API struct damonctl_kdamond *damonctl_tree_add_kdamond_copy(
 {
 	struct dobj *c = dobj_dup(CDOBJ(k), DOBJ(t));
 
-	if (!c || list_append(DOBJ(t), L_TREE_KDAMONDS, c)) {
+	if (!c || dobj_append(DOBJ(t), L_TREE_KDAMONDS, c)) {
 		dobj_free(c);
 		errno = ENOMEM;
 		return NULL;
@@ -471,7 +471,7 @@ DAMONCTL_API struct damonctl_scheme *damonctl_context_add_scheme_copy(
 {
 	struct dobj *n = dobj_dup(CDOBJ(s), DOBJ(c));
 
-	if (!n || list_append(DOBJ(c), L_CONTEXT_SCHEMES, n)) {
+	if (!n || dobj_append(DOBJ(c), L_CONTEXT_SCHEMES, n)) {
 		dobj_free(n);
 		errno = ENOMEM;
 		return NULL;

@@ -207,23 +207,6 @@ static int change(struct damonctl_ctx *ctx, int (*fn)(struct dobj *tree, const v
 	return r;
 }
 
-/* Append @c to list @l of @o. */
-static int append(struct dobj *o, unsigned int l, struct dobj *c)
-{
-	struct dlist *list = &o->lists[l];
-	struct dobj **items = realloc(list->items, (list->nr + 1) * sizeof(*items));
-
-	if (!items)
-		return -ENOMEM;
-	list->items = items;
-	c->parent = o;
-	c->index = list->nr;
-	list->items[list->nr++] = c;
-	if (list->nr > list->cap)
-		list->cap = list->nr;
-	return 0;
-}
-
 /* Kdamond @k's configuration in place of the model's (its state stays the model's); a new
  * kdamond, off, when @k is one past the last. */
 static int put_kdamond(struct dobj *tree, const struct dobj *k)
@@ -247,7 +230,7 @@ static int put_kdamond(struct dobj *tree, const struct dobj *k)
 		l->items[k->index] = n;
 		return 0;
 	}
-	r = append(tree, L_TREE_KDAMONDS, n);
+	r = dobj_append(tree, L_TREE_KDAMONDS, n);
 	if (r)
 		dobj_free(n);
 	return r;
@@ -386,7 +369,7 @@ static int merge(struct dobj *out, const struct dobj *base, const struct dobj *s
 
 			if (!c)
 				return -ENOMEM;
-			r = append(out, l, c);
+			r = dobj_append(out, l, c);
 			if (r) {
 				dobj_free(c);
 				return r;
@@ -412,7 +395,7 @@ static int merged(const struct dobj *base, const struct dobj *staged, const stru
 
 		if (!k) {
 			k = dobj_dup(s, t);
-			r = k ? append(t, L_TREE_KDAMONDS, k) : -ENOMEM;
+			r = k ? dobj_append(t, L_TREE_KDAMONDS, k) : -ENOMEM;
 			if (r)
 				dobj_free(k);
 			continue;
