@@ -57,6 +57,7 @@ struct capture {
 	unsigned int nr_user_schemes;
 	char user_actions[MAX_USER_SCHEMES][24];
 	bool vaddr;
+	uint64_t addr_unit;		/* paddr: bytes per address DAMON gives */
 	int pids[64];
 	unsigned int nr_pids;
 	bool tuned;			/* intervals auto-tuning is on and can be read back */
@@ -429,6 +430,8 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 		damonctl_context_set(ctx0, DAMONCTL_CONTEXT_AGGR_US, c->aggr_us);
 	}
 	c->vaddr = strcmp(damonctl_context_get_str(ctx0, DAMONCTL_CONTEXT_OPERATIONS), "paddr");
+	c->addr_unit = !c->vaddr && damonctl_context_has(ctx0, DAMONCTL_CONTEXT_ADDR_UNIT) ?
+		       damonctl_context_get(ctx0, DAMONCTL_CONTEXT_ADDR_UNIT) : 1;
 	damonctl_for_each_target(ctx0, t, i)
 		if (c->nr_pids < 64)
 			c->pids[c->nr_pids++] = (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID);
@@ -925,7 +928,7 @@ static int trace_next_item(struct capture *c, struct damonctl_rec_item *item)
 	}
 }
 
-int capture_next(struct capture *c, struct damonctl_rec_item *item)
+static int next_item(struct capture *c, struct damonctl_rec_item *item)
 {
 	if (c->trace && c->next_pending >= c->nr_pending)
 		return trace_next_item(c, item);
@@ -946,6 +949,26 @@ int capture_next(struct capture *c, struct damonctl_rec_item *item)
 	}
 	*item = c->pending[c->next_pending++];
 	return 1;
+}
+
+int capture_next(struct capture *c, struct damonctl_rec_item *item)
+{
+	int r = next_item(c, item);
+
+	/* DAMON gives paddr addresses in units of addr_unit (6.18); a record holds bytes */
+	if (r == 1 && item->type == DAMONCTL_REC_SNAPSHOT && c->addr_unit > 1) {
+		struct damonctl_rec_snapshot *s = &item->snapshot;
+		/* the capture's own buffer, consumed once */
+		struct damonctl_rec_region *rg = (struct damonctl_rec_region *)s->regions;
+
+		for (uint32_t i = 0; i < s->nr_regions; i++) {
+			rg[i].start *= c->addr_unit;
+			rg[i].end *= c->addr_unit;
+			rg[i].sz_filter_passed *= c->addr_unit;
+		}
+		s->total_bytes *= c->addr_unit;
+	}
+	return r;
 }
 
 int capture_finish(struct capture *c)

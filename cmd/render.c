@@ -145,7 +145,9 @@ static void print_filters(FILE *out, const struct damonctl_scheme *s)
 	}
 }
 
-static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_regions)
+/* @unit: the context's address unit (paddr, 6.18): region addresses are in units of it */
+static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_regions,
+			uint64_t unit)
 {
 	char a[32], b[32];
 	struct damonctl_tried_region *r;
@@ -178,7 +180,7 @@ static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_reg
 		unsigned int p;
 
 		fprintf(out, "        %u: 0x%" PRIx64 "-0x%" PRIx64 " (%s) accesses %" PRIu64
-			" age %" PRIu64, i, start, end, fmt_size(end - start, a, sizeof(a)),
+			" age %" PRIu64, i, start, end, fmt_size((end - start) * unit, a, sizeof(a)),
 			damonctl_tried_region_get(r, DAMONCTL_TRIED_NR_ACCESSES),
 			damonctl_tried_region_get(r, DAMONCTL_TRIED_AGE));
 		for (p = 0; p < damonctl_tried_region_nr_probes(r); p++)
@@ -189,7 +191,7 @@ static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_reg
 }
 
 static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned int i,
-			 uint64_t sample_us, uint64_t aggr_us, int regions)
+			 uint64_t sample_us, uint64_t aggr_us, int regions, uint64_t unit)
 {
 	char a[32], b[32], c[32];
 
@@ -210,7 +212,7 @@ static void print_scheme(FILE *out, const struct damonctl_scheme *s, unsigned in
 	print_filters(out, s);
 	(void)b;
 	if (regions != REGIONS_NO_RESULTS)
-		print_stats(out, s, regions == REGIONS_ALL);
+		print_stats(out, s, regions == REGIONS_ALL, unit);
 }
 
 static void print_probes(FILE *out, const struct damonctl_context *c)
@@ -246,6 +248,8 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 			  int regions)
 {
 	uint64_t sample = CG(c, SAMPLE_US), aggr = CG(c, AGGR_US);
+	uint64_t unit = damonctl_context_has(c, DAMONCTL_CONTEXT_ADDR_UNIT) &&
+			CG(c, ADDR_UNIT) ? CG(c, ADDR_UNIT) : 1;
 	const char *avail = damonctl_context_get_str(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS);
 	struct damonctl_target *t;
 	struct damonctl_scheme *s;
@@ -265,8 +269,8 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 	}
 	if (damonctl_context_has(c, DAMONCTL_CONTEXT_PAUSE) && CG(c, PAUSE))
 		fprintf(out, ", paused");
-	if (damonctl_context_has(c, DAMONCTL_CONTEXT_ADDR_UNIT) && CG(c, ADDR_UNIT) != 1)
-		fprintf(out, ", address unit %" PRIu64, CG(c, ADDR_UNIT));
+	if (unit != 1)
+		fprintf(out, ", addresses in units of %" PRIu64 " bytes", unit);
 	fprintf(out, "\n    intervals: sample %s, aggregate %s, update %s; regions %" PRIu64
 		"..%" PRIu64 "\n", fmt_time(sample, a, sizeof(a)), fmt_time(aggr, b, sizeof(b)),
 		fmt_time(CG(c, UPDATE_US), d, sizeof(d)), CG(c, MIN_NR_REGIONS),
@@ -289,12 +293,12 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 
 			damonctl_target_region(t, j, &st, &en);
 			fprintf(out, "%s 0x%" PRIx64 "-0x%" PRIx64 " (%s)", j ? "," : " regions",
-				st, en, fmt_size(en - st, a, sizeof(a)));
+				st, en, fmt_size((en - st) * unit, a, sizeof(a)));
 		}
 		fprintf(out, "\n");
 	}
 	damonctl_for_each_scheme(c, s, i)
-		print_scheme(out, s, i, sample, aggr, regions);
+		print_scheme(out, s, i, sample, aggr, regions, unit);
 }
 
 /* The pid of kdamond @k when it runs, else 0. */

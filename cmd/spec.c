@@ -11,7 +11,7 @@ enum {
 	K_PAUSE, K_RESUME, K_ACTION, K_MIN_SIZE, K_MAX_SIZE, K_ACCESS_RATE, K_MIN_AGE, K_MAX_AGE,
 	K_APPLY_INTERVAL, K_QUOTA_TIME, K_QUOTA_SIZE, K_QUOTA_RESET, K_QUOTA_WEIGHTS, K_GOAL,
 	K_GOAL_BP, K_GOAL_TUNER, K_FILTER, K_WMARKS, K_TARGET_NID, K_DEST, K_FAIL_CHARGE,
-	K_MAX_SNAPSHOTS,
+	K_MAX_SNAPSHOTS, K_ADDR_UNIT,
 };
 
 const struct opt spec_context_opts[] = {
@@ -28,6 +28,8 @@ const struct opt spec_context_opts[] = {
 	{ "pause", K_PAUSE, OV_NONE, NULL,
 	  "the context monitors and applies nothing, but takes online commits (7.2)" },
 	{ "resume", K_RESUME, OV_NONE, NULL, "a paused context goes on (7.2)" },
+	{ "addr-unit", K_ADDR_UNIT, OV_SIZE, "SIZE",
+	  "paddr: DAMON's addresses are in units of SIZE bytes (6.18; --regions too)" },
 	{ 0 },
 };
 
@@ -358,6 +360,13 @@ int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
 			return usage_error(cli, "--refresh '%s': whole milliseconds only", arg);
 		sp->refresh_ms = v / 1000;
 		return 1;
+	case K_ADDR_UNIT:
+		sp->has_addr_unit = true;
+		if (parse_size_opt(cli, "addr-unit", arg, &sp->addr_unit))
+			return EXIT_USAGE;
+		if (!sp->addr_unit)
+			return usage_error(cli, "--addr-unit '%s': the unit is at least 1 byte", arg);
+		return 1;
 	case K_PAUSE:
 	case K_RESUME:
 		if (sp->has_pause)
@@ -512,7 +521,7 @@ bool spec_any_scheme(const struct spec *sp)
 bool spec_any_context(const struct spec *sp)
 {
 	return sp->ops || sp->has_sample || sp->has_aggr || sp->has_update || sp->has_nr_regions ||
-	       sp->has_intervals_goal || sp->has_refresh || sp->has_pause;
+	       sp->has_intervals_goal || sp->has_refresh || sp->has_pause || sp->has_addr_unit;
 }
 
 static int set_failed(struct cli *cli, int r, const char *what)
@@ -549,6 +558,8 @@ int spec_apply_context(struct cli *cli, const struct spec *sp, struct damonctl_c
 	}
 	if (sp->has_pause)
 		CSET(c, PAUSE, sp->pause);
+	if (sp->has_addr_unit)
+		CSET(c, ADDR_UNIT, sp->addr_unit);
 	if (sp->has_intervals_goal) {
 		CSET(c, GOAL_ACCESS_BP, sp->ig_access_bp);
 		CSET(c, GOAL_AGGRS, sp->ig_aggrs);

@@ -43,7 +43,8 @@ struct spec {
 	/* context */
 	const char *ops;
 	bool has_sample, has_aggr, has_update, has_nr_regions, has_intervals_goal, has_refresh;
-	bool has_pause, pause;
+	bool has_pause, pause, has_addr_unit;
+	uint64_t addr_unit;
 	uint64_t sample_us, aggr_us, update_us, nr_regions_min, nr_regions_max, refresh_ms;
 	uint64_t ig_access_bp, ig_aggrs, ig_min_sample_us, ig_max_sample_us;
 	/* scheme */

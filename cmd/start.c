@@ -216,6 +216,9 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	if (r)
 		return r;
 	ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
+	if (sp->has_addr_unit && strcmp(ops, "paddr"))
+		return usage_error(cli, "--addr-unit: only --ops paddr has an address unit (%s "
+				   "addresses are bytes)", ops);
 	if (strcmp(ops, "paddr")) {
 		if (!so.nr_pids)
 			return usage_error(cli, "%s monitoring needs --pid PID (or '-- COMMAND')",
@@ -244,6 +247,11 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 				return usage_error(cli, "paddr needs --regions: cannot read the System "
 						   "RAM ranges of /proc/iomem (%s)", strerror(-r));
 			so.nr_regions = 1;
+			if (sp->has_addr_unit) {	/* in units, the whole ones inside */
+				so.regions[0][0] = so.regions[0][0] / sp->addr_unit +
+						   !!(so.regions[0][0] % sp->addr_unit);
+				so.regions[0][1] /= sp->addr_unit;
+			}
 		}
 	}
 	t = damonctl_context_target(c, damonctl_context_nr_targets(c) - 1);

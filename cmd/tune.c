@@ -56,8 +56,9 @@ static struct opt tune_opts_tbl[64];
 __attribute__((constructor)) static void tune_opts_init(void)
 {
 	const struct opt *tables[] = { tune_own_opts, spec_context_opts, spec_scheme_opts };
-	/* a running context keeps its operations set */
-	static const char *const skip[] = { "ops", NULL };
+	/* a running context keeps its operations set and address unit (the unit scales every
+	 * region it has) */
+	static const char *const skip[] = { "ops", "addr-unit", NULL };
 
 	opts_merge(tune_opts_tbl, 64, skip, tables, 3);
 }

@@ -178,6 +178,8 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 	uint64_t aggr = c->v[DAMONCTL_CONTEXT_AGGR_US].u;
 	uint64_t rmin = c->v[DAMONCTL_CONTEXT_MIN_NR_REGIONS].u;
 	uint64_t rmax = c->v[DAMONCTL_CONTEXT_MAX_NR_REGIONS].u;
+	uint64_t unit = c->v[DAMONCTL_CONTEXT_ADDR_UNIT].u;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	const char *ops = c->v[DAMONCTL_CONTEXT_OPERATIONS].s ?
 		c->v[DAMONCTL_CONTEXT_OPERATIONS].s : "vaddr";
 	unsigned int i, j;
@@ -210,6 +212,14 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 					"[%llu, %llu] us", (unsigned long long)sample,
 					(unsigned long long)lo, (unsigned long long)hi);
 	}
+	if (!unit)
+		return why_fail(why, size, -EINVAL, c, "addr_unit is 0; the unit is at least 1 byte");
+	/* paddr's smallest region is a page in units (at least 1), which DAMON wants a power
+	 * of 2 (6.18.y) */
+	if (!strcmp(ops, "paddr") && unit < page && ((page / unit) & (page / unit - 1)))
+		return why_fail(why, size, -EINVAL, c, "addr_unit %llu: the page size (%llu) over "
+				"it, %llu, is not a power of 2", (unsigned long long)unit,
+				(unsigned long long)page, (unsigned long long)(page / unit));
 	if (!strcmp(ops, "paddr") && c->lists[L_CONTEXT_TARGETS].nr > 1)
 		return why_fail(why, size, -EINVAL, c,
 				"paddr monitors one target, not %u",

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -175,6 +176,41 @@ static int kcheck(struct damonctl_kdamond *k, char *why, size_t size)
 {
 	why[0] = '\0';
 	return damonctl_kdamond_check(k, NULL, why, size);
+}
+
+/* addr_unit (6.18): 0 is refused at write; on paddr, a page over the unit is the smallest
+ * region, which `on` wants a power of 2 (6.18.y); other operations sets ignore the unit */
+static void addr_unit_refused(void **state)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	struct damonctl_kdamond *k;
+	struct damonctl_context *c;
+	struct damonctl_tree *t;
+	char why[512];
+
+	(void)state;
+	k = one_kdamond(&t, "paddr");
+	c = damonctl_kdamond_context(k, 0);
+	assert_int_equal(damonctl_context_set(c, DAMONCTL_CONTEXT_ADDR_UNIT, 0), 0);
+	assert_int_equal(kcheck(k, why, sizeof(why)), -EINVAL);
+	assert_contains(why, "addr_unit is 0");
+	assert_int_equal(damonctl_context_set(c, DAMONCTL_CONTEXT_ADDR_UNIT, 3), 0);
+	assert_int_equal(kcheck(k, why, sizeof(why)), -EINVAL);
+	assert_contains(why, "addr_unit 3: the page size");
+	assert_contains(why, "is not a power of 2");
+	/* a power of 2 below a page, a page, and any unit above a page (the region is 1) */
+	assert_int_equal(damonctl_context_set(c, DAMONCTL_CONTEXT_ADDR_UNIT, page / 4), 0);
+	assert_int_equal(kcheck(k, why, sizeof(why)), 0);
+	assert_int_equal(damonctl_context_set(c, DAMONCTL_CONTEXT_ADDR_UNIT, page), 0);
+	assert_int_equal(kcheck(k, why, sizeof(why)), 0);
+	assert_int_equal(damonctl_context_set(c, DAMONCTL_CONTEXT_ADDR_UNIT, 3 * page), 0);
+	assert_int_equal(kcheck(k, why, sizeof(why)), 0);
+	damonctl_tree_free(t);
+	k = one_kdamond(&t, "vaddr");
+	c = damonctl_kdamond_context(k, 0);
+	assert_int_equal(damonctl_context_set(c, DAMONCTL_CONTEXT_ADDR_UNIT, 3), 0);
+	assert_int_equal(kcheck(k, why, sizeof(why)), 0);
+	damonctl_tree_free(t);
 }
 
 static void refused_at_on(void **state)
@@ -389,6 +425,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(captures_pass),
 		cmocka_unit_test(too_new_for_the_kernel),
 		cmocka_unit_test(refused_at_on),
+		cmocka_unit_test(addr_unit_refused),
 		cmocka_unit_test(sentences),
 	};
 

@@ -51,6 +51,9 @@ dc_record_cmd() { damonc record --sample 5ms --aggr 100ms --interval 300ms -o /t
 # shellcheck disable=SC2317
 dc_info() { damonc --json=pretty report info -i "$1"; }
 # shellcheck disable=SC2317
+dc_record_unit() { damonc record --ops paddr --addr-unit 4096 --sample 5ms --aggr 100ms \
+	--count 2 --interval 300ms -o /tmp/runit; }
+# shellcheck disable=SC2317
 dc_record_short() { damonc record --method tried-regions -o /tmp/rec2 --count 2 \
 	--interval 200ms; }
 # -------------------------------------------------------------------------------------------
@@ -225,4 +228,25 @@ expect_rc 0 "report info of record -- COMMAND" dc_info /tmp/rcmd
 n=$(sed -n 's/^  "snapshots": \([0-9]*\),$/\1/p' /tmp/out)
 data "RECORD_CMD_SNAPSHOTS $n"
 check "the command's record has snapshots ($n)" test "${n:-0}" -ge 2
+
+# --addr-unit (6.18): DAMON counts paddr addresses in pages; the record holds bytes, so it
+# monitored about the biggest System RAM range, not 1/4096 of it
+if [ "$(kver)" -ge 6018 ]; then
+	ram=0
+	sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/\1 \2/p' /proc/iomem >/tmp/ram
+	while read -r lo hi; do
+		sz=$((0x$hi - 0x$lo + 1))
+		[ "$sz" -gt "$ram" ] && ram=$sz
+	done </tmp/ram
+	expect_rc 0 "record --ops paddr --addr-unit 4096" dc_record_unit
+	config_as_before "record --addr-unit"
+	expect_rc 0 "report info of the --addr-unit record" dc_info /tmp/runit
+	mon=$(sed -n '/"total_bytes"/,/"max"/s/.*"max": \([0-9]*\).*/\1/p' /tmp/out | head -n1)
+	data "ADDR_UNIT_MONITORED ${mon:-none} RAM $ram"
+	check "the --addr-unit record monitored the System RAM in bytes (${mon:-none} of $ram)" \
+		test "${mon:-0}" -ge $((ram / 2)) -a "${mon:-0}" -le "$ram"
+else
+	expect_rc 3 "--addr-unit on $(uname -r): no addr_unit before 6.18" dc_record_unit
+	config_as_before "a refused --addr-unit"
+fi
 finish
