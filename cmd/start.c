@@ -28,6 +28,7 @@
 
 #define MAX_PIDS 16
 #define MAX_REGIONS 64
+#define MAX_NODES 16
 
 static struct {
 	struct spec_line sl;	/* sl.sp[0]: the context and the first scheme */
@@ -35,6 +36,10 @@ static struct {
 	unsigned int nr_pids;
 	uint64_t regions[MAX_REGIONS][2];
 	unsigned int nr_regions;
+	bool user_regions;	/* --regions given (else damonc found them) */
+	int nodes[MAX_NODES];	/* --numa-node */
+	unsigned int nr_nodes;
+	bool nodes_read;	/* their ranges are in regions (built once per start) */
 	struct probe_spec probes[DAMONCTL_MAX_PROBES];
 	unsigned int nr_probes;
 	const char *config;
@@ -53,12 +58,14 @@ static struct {
 static struct start_handoff *handoff;
 
 enum { O_PID = 300, O_REGIONS, O_DRY_RUN, O_FOREGROUND, O_GOAL_SCOPE, O_NO_FALLBACK,
-       O_FOLLOW_CHILDREN, O_LEAVE_RUNNING, O_PROBE };
+       O_FOLLOW_CHILDREN, O_LEAVE_RUNNING, O_PROBE, O_NUMA_NODE };
 
 const struct opt start_target_opts[] = {
 	{ "pid", O_PID, OV_PID, "PID", "monitor process PID (repeatable)" },
 	{ "regions", O_REGIONS, OV_REGION, "START-END[,START-END...]",
 	  "monitor these address ranges (paddr: physical; vaddr: of the last --pid)" },
+	{ "numa-node", O_NUMA_NODE, OV_INT, "N[,N...]",
+	  "monitor the System RAM of NUMA node N (paddr; see 'damonc report pa-layout')" },
 	{ 0 },
 };
 
@@ -120,8 +127,101 @@ static int parse_regions(struct cli *cli, const char *arg)
 		so.regions[so.nr_regions][0] = s;
 		so.regions[so.nr_regions][1] = e;
 		so.nr_regions++;
+		so.user_regions = true;
 	}
 	return 0;
+}
+
+static int parse_nodes(struct cli *cli, const char *arg)
+{
+	char buf[256], *tok, *save;
+	uint64_t n;
+
+	if (!*arg || strlen(arg) >= sizeof(buf))
+		return usage_error(cli, "--numa-node '%s': expected N[,N...]", arg);
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (damonctl_parse_u64(tok, &n) || n > INT32_MAX)
+			return usage_error(cli, "--numa-node '%s': '%s' is not a node number", arg,
+					   tok);
+		if (so.nr_nodes >= MAX_NODES)
+			return usage_error(cli, "--numa-node: at most %d nodes", MAX_NODES);
+		so.nodes[so.nr_nodes++] = (int)n;
+	}
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* --numa-node: the nodes' System RAM ranges, in address order, adjacent ones merged */
+static int node_regions(struct cli *cli)
+{
+	struct damonctl_pa_layout *l;
+	unsigned int i, j;
+	size_t nr;
+	int r = damonctl_pa_layout_read(cli->ctx, &l);
+
+	if (r)
+		return lib_error(cli, r, "--numa-node: reading the physical address layout");
+	for (i = 0; !r && i < so.nr_nodes; i++) {
+		r = damonctl_node_ram(l, so.nodes[i], &so.regions[so.nr_regions],
+				      MAX_REGIONS - so.nr_regions, &nr);
+		if (r == -ENODEV) {
+			usage_error(cli, "--numa-node: this kernel shows no memory blocks "
+				    "(/sys/devices/system/memory needs CONFIG_MEMORY_HOTPLUG), so "
+				    "no node's ranges");
+			r = EXIT_UNSUPPORTED;
+		} else if (r == -ENOENT)
+			r = usage_error(cli, "--numa-node %d: no System RAM on that node (see "
+					"'damonc report pa-layout')", so.nodes[i]);
+		else if (r == -E2BIG)
+			r = usage_error(cli, "--numa-node: more than %d ranges", MAX_REGIONS);
+		else
+			so.nr_regions += (unsigned int)nr;
+	}
+	damonctl_pa_layout_free(l);
+	if (r)
+		return r;
+	qsort(so.regions, so.nr_regions, sizeof(so.regions[0]), by_start);
+	for (i = 0, j = 0; i < so.nr_regions; i++) {
+		if (j && so.regions[j - 1][1] >= so.regions[i][0]) {
+			if (so.regions[i][1] > so.regions[j - 1][1])
+				so.regions[j - 1][1] = so.regions[i][1];
+		} else {
+			so.regions[j][0] = so.regions[i][0];
+			so.regions[j++][1] = so.regions[i][1];
+		}
+	}
+	so.nr_regions = j;
+	/* whole pages only: DAMON widens a region to pages, which would take in the part of a
+	 * page that is not RAM (the 0x9fc00 end of the first range of a PC) */
+	for (i = 0, j = 0; i < so.nr_regions; i++) {
+		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+		uint64_t s = (so.regions[i][0] + page - 1) / page * page;
+		uint64_t e = so.regions[i][1] / page * page;
+
+		if (s < e) {
+			so.regions[j][0] = s;
+			so.regions[j++][1] = e;
+		}
+	}
+	so.nr_regions = j;
+	return 0;
+}
+
+/* Byte ranges damonc found (System RAM, a node's) in addr_unit units: the whole units
+ * inside each (--regions are the user's, in units already). */
+static void regions_to_units(uint64_t unit)
+{
+	for (unsigned int i = 0; i < so.nr_regions; i++) {
+		so.regions[i][0] = so.regions[i][0] / unit + !!(so.regions[i][0] % unit);
+		so.regions[i][1] /= unit;
+	}
 }
 
 static int start_parse(struct cli *cli, int key, const char *arg)
@@ -135,6 +235,8 @@ static int start_parse(struct cli *cli, int key, const char *arg)
 		return parse_pid_opt(cli, "pid", arg, &so.pids[so.nr_pids++]);
 	case O_REGIONS:
 		return parse_regions(cli, arg);
+	case O_NUMA_NODE:
+		return parse_nodes(cli, arg);
 	case 'c':
 		so.config = arg;
 		return 0;
@@ -208,7 +310,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 
 	if (!c)
 		return usage_error(cli, "out of memory");
-	if (!sp->ops && !so.nr_pids && so.nr_regions)
+	if (!sp->ops && !so.nr_pids && (so.nr_regions || so.nr_nodes))
 		sp->ops = "paddr";	/* regions without a process are physical */
 	r = spec_apply_context(cli, sp, c, f);
 	for (i = 0; !r && i < so.nr_probes; i++)
@@ -219,6 +321,8 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	if (sp->has_addr_unit && strcmp(ops, "paddr"))
 		return usage_error(cli, "--addr-unit: only --ops paddr has an address unit (%s "
 				   "addresses are bytes)", ops);
+	if (so.nr_nodes && strcmp(ops, "paddr"))
+		return usage_error(cli, "--numa-node monitors physical memory (paddr), not %s", ops);
 	if (strcmp(ops, "paddr")) {
 		if (!so.nr_pids)
 			return usage_error(cli, "%s monitoring needs --pid PID (or '-- COMMAND')",
@@ -239,19 +343,25 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	} else {
 		if (so.nr_pids)
 			return usage_error(cli, "--pid does not go with --ops paddr (physical memory)");
+		if (so.nr_nodes && so.user_regions)
+			return usage_error(cli, "--numa-node and --regions: one of them");
 		if (!damonctl_context_add_target(c))
 			return usage_error(cli, "out of memory");
-		if (!so.nr_regions) {
+		if (so.nr_nodes && !so.nodes_read) {
+			r = node_regions(cli);
+			if (r)
+				return r;
+			if (sp->has_addr_unit)
+				regions_to_units(sp->addr_unit);
+			so.nodes_read = true;
+		} else if (!so.nr_regions) {
 			r = damonctl_system_ram(cli->ctx, &so.regions[0][0], &so.regions[0][1]);
 			if (r)
 				return usage_error(cli, "paddr needs --regions: cannot read the System "
 						   "RAM ranges of /proc/iomem (%s)", strerror(-r));
 			so.nr_regions = 1;
-			if (sp->has_addr_unit) {	/* in units, the whole ones inside */
-				so.regions[0][0] = so.regions[0][0] / sp->addr_unit +
-						   !!(so.regions[0][0] % sp->addr_unit);
-				so.regions[0][1] /= sp->addr_unit;
-			}
+			if (sp->has_addr_unit)
+				regions_to_units(sp->addr_unit);
 		}
 	}
 	t = damonctl_context_target(c, damonctl_context_nr_targets(c) - 1);

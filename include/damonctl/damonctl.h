@@ -837,6 +837,27 @@ DAMONCTL_API int damonctl_sys_read_setting(struct damonctl_ctx *ctx, const char 
 /* The largest System RAM range of /proc/iomem, [start, end); -EPERM if hidden (not root). */
 DAMONCTL_API int damonctl_system_ram(struct damonctl_ctx *ctx, uint64_t *start, uint64_t *end);
 
+/* The physical address layout (damo's pa_layout): /proc/iomem's top-level resources, each
+ * cut where the memory blocks under <sysroot>/sys/devices/system/node/node<N>/memory<M>
+ * change node or state; ascending. -EPERM when /proc/iomem hides the addresses (not root).
+ * Without memory block directories (no CONFIG_MEMORY_HOTPLUG) every range has node -1. */
+struct damonctl_pa_layout;
+DAMONCTL_API int damonctl_pa_layout_read(struct damonctl_ctx *ctx,
+					 struct damonctl_pa_layout **out);
+DAMONCTL_API size_t damonctl_pa_layout_nr(const struct damonctl_pa_layout *l);
+/* Range @i: [start, end), its NUMA node (-1: no memory block covers it), the block's state
+ * ("online", "offline"; "" without a block) and the resource's name ("System RAM", ...).
+ * Any out-pointer may be NULL; -ERANGE past the end. */
+DAMONCTL_API int damonctl_pa_layout_range(const struct damonctl_pa_layout *l, size_t i,
+					  uint64_t *start, uint64_t *end, int *node,
+					  const char **state, const char **resource);
+DAMONCTL_API void damonctl_pa_layout_free(struct damonctl_pa_layout *l);
+/* NUMA node @node's System RAM, adjacent ranges merged: the first @cap into @ranges, how
+ * many there are in *nr. -E2BIG when more than @cap, -ENOENT when the node has none,
+ * -ENODEV when the layout knows no node at all (no memory block directories). */
+DAMONCTL_API int damonctl_node_ram(const struct damonctl_pa_layout *l, int node,
+				   uint64_t (*ranges)[2], size_t cap, size_t *nr);
+
 /* ------------------------------------------------------------------------------------------
  * The DAMON modules (damon_reclaim, damon_lru_sort, damon_stat): their parameters under
  * <sysroot>/sys/module/<module>/parameters. A module and a kdamond of the sysfs interface

@@ -170,6 +170,97 @@ static void test_statm(void **state)
 	tmpdir_remove(dir);
 }
 
+/* The physical address layout: /proc/iomem's top-level resources cut at the memory blocks'
+ * nodes and states; a node's System RAM. Blocks of 128 MiB: 0 and 1 on node 0, 2 on node 1,
+ * 32 on node 1 and offline. */
+static void test_pa_layout(void **state)
+{
+	static const struct {
+		uint64_t s, e;
+		int node;
+		const char *state, *res;
+	} want[] = {
+		{ 0x0, 0x1000, 0, "online", "Reserved" },
+		{ 0x1000, 0xa0000, 0, "online", "System RAM" },
+		{ 0xa0000, 0x100000, 0, "online", "Reserved" },
+		{ 0x100000, 0x10000000, 0, "online", "System RAM" },
+		{ 0x10000000, 0x18000000, 1, "online", "System RAM" },
+		{ 0xf0000000, 0xf1000000, -1, "", "PCI Bus 0000:00" },
+		{ 0x100000000, 0x108000000, 1, "offline", "System RAM" },
+	};
+	static const char *const blocks[][2] = {
+		{ "node0/memory0", "online" }, { "node0/memory1", "online" },
+		{ "node1/memory2", "online" }, { "node1/memory32", "offline" },
+		{ "node1/memory_failure", "" },
+	};
+	char *dir = tmpdir_new(), path[4096];
+	struct damonctl_pa_layout *l;
+	struct damonctl_ctx *ctx;
+	uint64_t ranges[2][2], s, e;
+	const char *st, *res;
+	size_t i, nr;
+	int node;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/proc/iomem", dir);
+	write_file(path, "00000000-00000fff : Reserved\n"
+		   "00001000-0009ffff : System RAM\n"
+		   "  00001000-00001fff : nested, not top-level\n"
+		   "000a0000-000fffff : Reserved\n"
+		   "00100000-17ffffff : System RAM\n"
+		   "f0000000-f0ffffff : PCI Bus 0000:00\n"
+		   "100000000-107ffffff : System RAM\n");
+	snprintf(path, sizeof(path), "%s/sys/devices/system/memory/block_size_bytes", dir);
+	write_file(path, "8000000\n");
+	for (i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/%s/state", dir,
+			 blocks[i][0]);
+		write_file(path, blocks[i][1]);
+	}
+	assert_int_equal(damonctl_new(&ctx), 0);
+	assert_int_equal(damonctl_set_sysroot(ctx, dir), 0);
+	assert_int_equal(damonctl_pa_layout_read(ctx, &l), 0);
+	assert_int_equal(damonctl_pa_layout_nr(l), sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(damonctl_pa_layout_range(l, i, &s, &e, &node, &st, &res), 0);
+		assert_true(s == want[i].s && e == want[i].e);
+		assert_int_equal(node, want[i].node);
+		assert_string_equal(st, want[i].state);
+		assert_string_equal(res, want[i].res);
+	}
+	assert_int_equal(damonctl_pa_layout_range(l, i, NULL, NULL, NULL, NULL, NULL), -ERANGE);
+	/* node 0: two ranges (Reserved between them); node 1: the online and offline blocks */
+	assert_int_equal(damonctl_node_ram(l, 0, ranges, 2, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_true(ranges[0][0] == 0x1000 && ranges[0][1] == 0xa0000);
+	assert_true(ranges[1][0] == 0x100000 && ranges[1][1] == 0x10000000);
+	assert_int_equal(damonctl_node_ram(l, 1, ranges, 2, &nr), 0);
+	assert_true(ranges[0][0] == 0x10000000 && ranges[0][1] == 0x18000000);
+	assert_true(ranges[1][0] == 0x100000000 && ranges[1][1] == 0x108000000);
+	assert_int_equal(damonctl_node_ram(l, 0, ranges, 1, &nr), -E2BIG);
+	assert_int_equal(nr, 2);
+	assert_int_equal(damonctl_node_ram(l, 2, ranges, 2, &nr), -ENOENT);
+	damonctl_pa_layout_free(l);
+
+	/* no memory blocks (no CONFIG_MEMORY_HOTPLUG): ranges without a node */
+	snprintf(path, sizeof(path), "%s/sys/devices/system/memory/block_size_bytes", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(damonctl_pa_layout_read(ctx, &l), 0);
+	assert_int_equal(damonctl_pa_layout_range(l, 1, NULL, NULL, &node, &st, NULL), 0);
+	assert_int_equal(node, -1);
+	assert_string_equal(st, "");
+	assert_int_equal(damonctl_node_ram(l, 0, ranges, 2, &nr), -ENODEV);
+	damonctl_pa_layout_free(l);
+
+	/* what a user without CAP_SYS_ADMIN reads */
+	snprintf(path, sizeof(path), "%s/proc/iomem", dir);
+	write_file(path, "00000000-00000000 : Reserved\n00000000-00000000 : System RAM\n");
+	assert_int_equal(damonctl_pa_layout_read(ctx, &l), -EPERM);
+	assert_null(l);
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_seed_regions),
 		cmocka_unit_test(test_statm),
+		cmocka_unit_test(test_pa_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,6 +54,11 @@ dc_info() { damonc --json=pretty report info -i "$1"; }
 dc_record_unit() { damonc record --ops paddr --addr-unit 4096 --sample 5ms --aggr 100ms \
 	--count 2 --interval 300ms -o /tmp/runit; }
 # shellcheck disable=SC2317
+dc_record_node() { damonc record --numa-node 0 --sample 5ms --aggr 100ms --count 2 \
+	--interval 300ms -o /tmp/rnode; }
+# shellcheck disable=SC2317
+dc_pa_layout() { damonc --json=pretty report pa-layout --node 0; }
+# shellcheck disable=SC2317
 dc_record_short() { damonc record --method tried-regions -o /tmp/rec2 --count 2 \
 	--interval 200ms; }
 # -------------------------------------------------------------------------------------------
@@ -229,19 +234,35 @@ n=$(sed -n 's/^  "snapshots": \([0-9]*\),$/\1/p' /tmp/out)
 data "RECORD_CMD_SNAPSHOTS $n"
 check "the command's record has snapshots ($n)" test "${n:-0}" -ge 2
 
+# the System RAM of /proc/iomem: its biggest range ($ram) and all of it ($ram_all)
+ram=0 ram_all=0
+sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/\1 \2/p' /proc/iomem >/tmp/ram
+while read -r lo hi; do
+	sz=$((0x$hi - 0x$lo + 1))
+	ram_all=$((ram_all + sz))
+	[ "$sz" -gt "$ram" ] && ram=$sz
+done </tmp/ram
+total_max() { sed -n '/"total_bytes"/,/"max"/s/.*"max": \([0-9]*\).*/\1/p' /tmp/out | head -n1; }
+
+# the physical address layout and --numa-node on the kernel's memory blocks: the guest has
+# one node, whose System RAM is all of it (more than the biggest range start takes)
+expect_rc 0 "the physical address layout of node 0" dc_pa_layout
+check "report pa-layout gives node 0 System RAM" grep -q '"resource": "System RAM"' /tmp/out
+expect_rc 0 "record --numa-node 0" dc_record_node
+config_as_before "record --numa-node"
+expect_rc 0 "report info of the --numa-node record" dc_info /tmp/rnode
+mon=$(total_max)
+data "NUMA_NODE0_MONITORED ${mon:-none} RAM_ALL $ram_all BIGGEST $ram"
+check "--numa-node 0 monitored the guest's System RAM (${mon:-none}; all $ram_all, biggest range $ram)" \
+	test "${mon:-0}" -gt "$ram" -a "${mon:-0}" -le "$ram_all"
+
 # --addr-unit (6.18): DAMON counts paddr addresses in pages; the record holds bytes, so it
 # monitored about the biggest System RAM range, not 1/4096 of it
 if [ "$(kver)" -ge 6018 ]; then
-	ram=0
-	sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/\1 \2/p' /proc/iomem >/tmp/ram
-	while read -r lo hi; do
-		sz=$((0x$hi - 0x$lo + 1))
-		[ "$sz" -gt "$ram" ] && ram=$sz
-	done </tmp/ram
 	expect_rc 0 "record --ops paddr --addr-unit 4096" dc_record_unit
 	config_as_before "record --addr-unit"
 	expect_rc 0 "report info of the --addr-unit record" dc_info /tmp/runit
-	mon=$(sed -n '/"total_bytes"/,/"max"/s/.*"max": \([0-9]*\).*/\1/p' /tmp/out | head -n1)
+	mon=$(total_max)
 	data "ADDR_UNIT_MONITORED ${mon:-none} RAM $ram"
 	check "the --addr-unit record monitored the System RAM in bytes (${mon:-none} of $ram)" \
 		test "${mon:-0}" -ge $((ram / 2)) -a "${mon:-0}" -le "$ram"

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report pa-layout: the physical address layout (damo's report pa_layout), what a
+ * paddr user picks --regions or --numa-node from: /proc/iomem's resources with the NUMA
+ * node and state of their memory blocks, and the range `start --ops paddr` monitors when
+ * given none.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "damonc.h"
+
+static struct {
+	bool has_node;
+	int node;
+} po;
+
+enum { O_NODE = 300 };
+
+static const struct opt pa_opts[] = {
+	{ "node", O_NODE, OV_INT, "N", "only the ranges of NUMA node N" },
+	{ 0 },
+};
+
+static int pa_parse(struct cli *cli, int key, const char *arg)
+{
+	uint64_t v;
+
+	if (key != O_NODE)
+		return EXIT_USAGE;
+	if (damonctl_parse_u64(arg, &v) || v > INT32_MAX)
+		return usage_error(cli, "--node '%s': expected a node number", arg);
+	po.has_node = true;
+	po.node = (int)v;
+	return 0;
+}
+
+static json_object *range_json(uint64_t s, uint64_t e)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "start", json_object_new_uint64(s));
+	json_object_object_add(o, "end", json_object_new_uint64(e));
+	json_object_object_add(o, "size", json_object_new_uint64(e - s));
+	return o;
+}
+
+static int pa_run(struct cli *cli, int argc, char **argv)
+{
+	json_object *doc = NULL, *arr = NULL;
+	struct damonctl_pa_layout *l;
+	uint64_t ds = 0, de = 0;
+	char a[32], b[32], name[128];
+	size_t i, shown = 0;
+	bool has_default;
+	int r;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	r = damonctl_pa_layout_read(cli->ctx, &l);
+	if (r == -EPERM) {
+		usage_error(cli, "/proc/iomem hides the addresses from this user: run as root");
+		return EXIT_FAIL;
+	}
+	if (r)
+		return lib_error(cli, r, "reading the physical address layout");
+	has_default = !damonctl_system_ram(cli->ctx, &ds, &de);
+	damonctl_clear_error(cli->ctx);
+	if (cli->json) {
+		doc = json_doc_new();
+		arr = json_object_new_array();
+	} else {
+		printf("%-18s %-18s %10s %5s %-8s %s\n", "start", "end", "size", "node", "state",
+		       "resource");
+	}
+	for (i = 0; i < damonctl_pa_layout_nr(l); i++) {
+		const char *state, *res;
+		uint64_t s, e;
+		int node;
+
+		damonctl_pa_layout_range(l, i, &s, &e, &node, &state, &res);
+		if (po.has_node && node != po.node)
+			continue;
+		shown++;
+		if (arr) {
+			json_object *o = range_json(s, e);
+
+			json_object_object_add(o, "node", node < 0 ? NULL :
+					       json_object_new_int(node));
+			json_object_object_add(o, "state", *state ?
+					       json_object_new_string(state) : NULL);
+			json_object_object_add(o, "resource", json_object_new_string(res));
+			json_object_array_add(arr, o);
+			continue;
+		}
+		snprintf(b, sizeof(b), "%d", node);
+		printf("0x%016" PRIx64 " 0x%016" PRIx64 " %10s %5s %-8s %s\n", s, e,
+		       fmt_size(e - s, a, sizeof(a)), node < 0 ? "-" : b, *state ? state : "-",
+		       safe_str(res, name, sizeof(name)));
+	}
+	damonctl_pa_layout_free(l);
+	if (doc) {
+		json_object_object_add(doc, "ranges", arr);
+		json_object_object_add(doc, "default_range", has_default ? range_json(ds, de) : NULL);
+		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+	}
+	if (po.has_node && !shown)
+		printf("no range is on node %d\n", po.node);
+	if (has_default)
+		printf("start --ops paddr monitors, without --regions: 0x%" PRIx64 "-0x%" PRIx64
+		       " (%s, the largest System RAM range)\n", ds, de,
+		       fmt_size(de - ds, a, sizeof(a)));
+	return EXIT_OK;
+}
+
+const struct cmd cmd_report_pa_layout = {
+	.name = "pa-layout",
+	.summary = "the physical address layout: System RAM and other ranges, NUMA nodes",
+	.usage = "[--node N] [--json]",
+	.opts = pa_opts,
+	.parse = pa_parse,
+	.run = pa_run,
+};
