@@ -2,8 +2,8 @@
 /*
  * damonc report nr-regions: how many regions DAMON kept per snapshot over time, per series
  * (damo's nr_regions): percentiles over the record, or one line per snapshot. Percentiles
- * come from a fixed-size histogram per series (quantile.h): memory does not grow with the
- * record.
+ * come from a fixed-size histogram per series (quantile.h), and --series --json streams its
+ * rows (struct json_stream): memory does not grow with the record.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -124,11 +124,32 @@ static void row_text(const struct rin *in, const struct damonctl_rec_snapshot *s
 	       rin_key_name(&k, name, sizeof(name)), sn->nr_regions);
 }
 
+/* --series --json: the rows stream as snapshots are read, under "nr_regions_series"; the
+ * document's head (format_version) is printed with the first row, so that an input that
+ * fails before any snapshot prints nothing, and the summaries follow the rows. */
+struct rows {
+	bool on, begun;
+	struct json_stream js;
+};
+
+static int rows_begin(struct rows *w)
+{
+	w->begun = true;
+	return json_stream_begin(&w->js, json_doc_new(), "nr_regions_series");
+}
+
+static int rows_add(struct rows *w, const struct rin *in, const struct damonctl_rec_snapshot *sn)
+{
+	if (!w->begun && rows_begin(w))
+		return -EIO;
+	return json_stream_add(&w->js, row_json(in, sn));
+}
+
 static int nr_regions_run(struct cli *cli, int argc, char **argv)
 {
 	struct rin_table t = { .size = sizeof(struct nr_series) };
-	json_object *rows = NULL;
 	struct damonctl_rec_item it;
+	struct rows rows = { 0 };
 	struct rin *in = NULL;
 	bool header = false;
 	size_t i;
@@ -142,8 +163,7 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 	if (e)
 		return e;
 	rin_all_series(in);
-	if (cli->json && no.series)
-		rows = json_object_new_array();
+	rows.on = cli->json && no.series;
 	while ((r = rin_next(in, &it)) == 1) {
 		struct nr_series *s;
 
@@ -160,26 +180,33 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 			s->first_ns = it.snapshot.end_ns;
 		s->last_ns = it.snapshot.end_ns;
 		qhist_add(s->h, it.snapshot.nr_regions);
-		if (rows)
-			json_object_array_add(rows, row_json(in, &it.snapshot));
-		else if (no.series)
+		if (rows.on) {
+			if (rows_add(&rows, in, &it.snapshot)) {
+				e = EXIT_FAIL;	/* main says why the output failed */
+				goto out;
+			}
+		} else if (no.series) {
 			row_text(in, &it.snapshot, &header);
+		}
 	}
 	if (r < 0) {
 		e = -r;
 		goto out;
 	}
 	if (cli->json) {
-		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+		json_object *doc = rows.on ? json_object_new_object() : json_doc_new();
+		json_object *arr = json_object_new_array();
 
 		for (i = 0; i < t.nr; i++)
 			json_object_array_add(arr, series_json(in, rin_table_at(&t, i)));
 		json_object_object_add(doc, "input", rin_input_json(in));
 		json_object_object_add(doc, "series", arr);
-		if (rows)
-			json_object_object_add(doc, "nr_regions_series", rows);
-		rows = NULL;
-		e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		if (!rows.on)
+			e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		else if (!rows.begun && rows_begin(&rows))
+			e = (json_object_put(doc), EXIT_FAIL);
+		else	/* after the rows: input says whether the record was read whole */
+			e = json_stream_end(&rows.js, doc) ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
 	if (!t.nr) {
@@ -191,7 +218,6 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 		for (i = 0; i < t.nr; i++)
 			series_text(in, rin_table_at(&t, i));
 out:
-	json_object_put(rows);
 	for (i = 0; i < t.nr; i++)
 		free(((struct nr_series *)rin_table_at(&t, i))->h);
 	free(t.slots);
