@@ -2,8 +2,9 @@
 /*
  * damonc report wss: the working set size (bytes of regions accessed in at least a given
  * share of the samples) over time, as percentiles over the whole range or per window, or
- * snapshot by snapshot. Percentiles come from a fixed-size histogram (quantile.h), so
- * memory does not grow with the record.
+ * snapshot by snapshot. Percentiles come from a fixed-size histogram (quantile.h), and the
+ * JSON's per-snapshot or per-window array streams (struct json_stream), so memory does not
+ * grow with the record.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -144,6 +145,38 @@ static json_object *window_json(const struct qhist *h, uint64_t w0)
 	return o;
 }
 
+/* --json with --series or --window: the array streams as snapshots are read. The head
+ * (format_version, the series, the rate) is printed with the first element, once the series
+ * is known and so that an input that fails before any snapshot prints nothing; the figures
+ * over the whole range and the input follow the array. */
+struct stream {
+	const char *key;		/* NULL: no array, one document at the end */
+	bool begun;
+	struct json_stream js;
+};
+
+static int stream_begin(struct stream *st, const struct rin *in)
+{
+	json_object *head = json_doc_new();
+
+	st->begun = true;
+	if (head) {
+		json_object_object_add(head, "series", rin_series_json(in));
+		json_object_object_add(head, "min_access_rate_bp",
+				       json_object_new_uint64(wo.min_rate_bp));
+	}
+	return json_stream_begin(&st->js, head, st->key);
+}
+
+static int stream_add(struct stream *st, const struct rin *in, json_object *elem)
+{
+	if (!st->begun && stream_begin(st, in)) {
+		json_object_put(elem);
+		return -EIO;
+	}
+	return json_stream_add(&st->js, elem);
+}
+
 /* Every snapshot's working set size, for the chart. */
 struct points {
 	double *t, *wss;
@@ -211,7 +244,7 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 static int wss_run(struct cli *cli, int argc, char **argv)
 {
 	struct qhist *all = malloc(sizeof(*all)), *win = malloc(sizeof(*win));
-	json_object *windows = NULL, *series = NULL;
+	struct stream st = { 0 };
 	struct points pts = { 0 };
 	struct damonctl_rec_item it;
 	bool chart;
@@ -263,10 +296,8 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		goto out;
-	if (cli->json) {
-		windows = wo.window_us ? json_object_new_array() : NULL;
-		series = wo.series ? json_object_new_array() : NULL;
-	}
+	if (cli->json)
+		st.key = wo.series ? "wss_series" : wo.window_us ? "windows" : NULL;
 	while ((r = rin_next(in, &it)) == 1) {
 		uint64_t v, t_us;
 
@@ -283,12 +314,15 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		if (wo.series) {
-			if (series) {
+			if (st.key) {
 				json_object *o = json_object_new_object();
 
 				json_object_object_add(o, "time_us", json_object_new_uint64(t_us));
 				json_object_object_add(o, "wss", json_object_new_uint64(v));
-				json_object_array_add(series, o);
+				if (stream_add(&st, in, o)) {
+					e = EXIT_FAIL;	/* main says why the output failed */
+					goto out;
+				}
 			} else {
 				if (!header)
 					printf("%11s %11s\n", "time", "wss");
@@ -301,13 +335,15 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 			uint64_t w = t_us / wo.window_us * wo.window_us;
 
 			if (win_open && w != w0) {
-				if (windows)
-					json_object_array_add(windows, window_json(win, w0));
-				else
+				if (!st.key)
 					window_row(in, win, w0);
+				else if (stream_add(&st, in, window_json(win, w0))) {
+					e = EXIT_FAIL;
+					goto out;
+				}
 				qhist_reset(win);
 			}
-			if (!windows && !header) {
+			if (!st.key && !header) {
 				printf("%11s %6s", "window", "snaps");
 				for (i = 0; i < wo.nr_pcts; i++) {
 					snprintf(buf2, sizeof(buf2), "p%g", wo.pcts[i]);
@@ -326,28 +362,33 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (win_open) {
-		if (windows)
-			json_object_array_add(windows, window_json(win, w0));
-		else
+		if (!st.key)
 			window_row(in, win, w0);
+		else if (stream_add(&st, in, window_json(win, w0))) {
+			e = EXIT_FAIL;
+			goto out;
+		}
 	}
 	if (cli->json) {
-		json_object *doc = json_doc_new();
+		json_object *doc = st.key ? json_object_new_object() : json_doc_new();
 
-		json_object_object_add(doc, "input", rin_input_json(in));
-		json_object_object_add(doc, "series", rin_series_json(in));
-		json_object_object_add(doc, "min_access_rate_bp",
-				       json_object_new_uint64(wo.min_rate_bp));
+		if (!st.key) {
+			json_object_object_add(doc, "series", rin_series_json(in));
+			json_object_object_add(doc, "min_access_rate_bp",
+					       json_object_new_uint64(wo.min_rate_bp));
+		}
 		json_object_object_add(doc, "snapshots", json_object_new_uint64(all->n));
 		json_object_object_add(doc, "percentiles", pcts_json(all));
 		json_object_object_add(doc, "mean", json_object_new_uint64(
 			all->n ? (uint64_t)(all->sum / (double)all->n) : 0));
-		if (windows)
-			json_object_object_add(doc, "windows", windows);
-		if (series)
-			json_object_object_add(doc, "wss_series", series);
-		windows = series = NULL;
-		e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		/* after the array: input says whether the record was read whole */
+		json_object_object_add(doc, "input", rin_input_json(in));
+		if (!st.key)
+			e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		else if (!st.begun && stream_begin(&st, in))
+			e = (json_object_put(doc), EXIT_FAIL);
+		else
+			e = json_stream_end(&st.js, doc) ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
 	if (!all->n) {
@@ -371,8 +412,6 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 out:
 	free(pts.t);
 	free(pts.wss);
-	json_object_put(windows);
-	json_object_put(series);
 	free(all);
 	free(win);
 	r = rin_close(in);
