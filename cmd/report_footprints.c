@@ -5,8 +5,8 @@
  * mappings, the system's used memory and its huge pages, and the kdamond's share of a CPU,
  * as percentiles over the record or one line per sample. CPU shares come from the CPU times
  * of two footprints in a row; mappings are recorded when they change and carried forward.
- * Percentiles come from a fixed-size histogram per metric (quantile.h): memory does not grow
- * with the record.
+ * Percentiles come from a fixed-size histogram per metric (quantile.h), and --series --json
+ * streams its samples (struct json_stream): memory does not grow with the record.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -80,9 +80,19 @@ struct footprints {
 	int64_t nr_vmas[MAX_TARGETS];	/* the last recorded count (-1: none yet) */
 	int vmas_pid[MAX_TARGETS];
 	unsigned int nr;
-	json_object *rows;		/* --series --json */
+	/* --series --json: the samples stream under "footprints_series" as they are read; the
+	 * head (format_version) is printed with the first, so that an input that fails before
+	 * any prints nothing, and the summaries follow them */
+	bool stream, begun;
+	struct json_stream js;
 	bool header;
 };
+
+static int rows_begin(struct footprints *f)
+{
+	f->begun = true;
+	return json_stream_begin(&f->js, json_doc_new(), "footprints_series");
+}
 
 static struct metric *metric_of(struct footprints *f, const char *name, int target, int pid,
 				enum unit unit)
@@ -184,7 +194,8 @@ static int take_kdamond(struct footprints *f, json_object *doc, uint64_t ns, int
 	return *bp >= 0 ? add(f, "kdamond_cpu_bp", -1, (int)pid, U_BP, (uint64_t)*bp) : 0;
 }
 
-/* One FOOTPRINT item: its figures into the histograms, and a --series line. */
+/* One FOOTPRINT item: its figures into the histograms, and a --series line; 0, -ENOMEM, or
+ * -EIO when the line could not be written. */
 static int take(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it)
 {
 	json_object *doc = json_tokener_parse(it->json), *sys, *tgts, *row = NULL, *rt = NULL;
@@ -217,7 +228,7 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 		r = -ENOMEM;
 	if (!r && take_kdamond(f, doc, it->time_ns, &kd_bp))
 		r = -ENOMEM;
-	if (fo.series && f->rows) {
+	if (fo.series && f->stream) {
 		row = json_object_new_object();
 		json_object_object_add(row, "time_us", json_object_new_uint64(
 			it->time_ns > rin_base_ns(in) ? (it->time_ns - rin_base_ns(in)) / 1000 : 0));
@@ -283,7 +294,12 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 	}
 	if (row) {
 		json_object_object_add(row, "targets", rt);
-		json_object_array_add(f->rows, row);
+		if (!r && !f->begun && rows_begin(f))
+			r = -EIO;
+		if (r)
+			json_object_put(row);
+		else if (json_stream_add(&f->js, row))
+			r = -EIO;
 	} else if (fo.series) {
 		putchar('\n');
 	}
@@ -383,13 +399,14 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 	if (e)
 		return e;
 	rin_all_series(in);
-	if (cli->json && fo.series)
-		f.rows = json_object_new_array();
+	f.stream = cli->json && fo.series;
 	while ((r = rin_next(in, &it)) == 1) {
 		if (it.type != DAMONCTL_REC_FOOTPRINT)
 			continue;
-		if (take(&f, in, &it)) {
-			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		r = take(&f, in, &it);
+		if (r) {
+			/* main says why the output failed */
+			e = r == -EIO ? EXIT_FAIL : (usage_error(cli, "out of memory"), EXIT_FAIL);
 			goto out;
 		}
 	}
@@ -398,21 +415,25 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (cli->json) {
-		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+		json_object *doc = f.stream ? json_object_new_object() : json_doc_new();
+		json_object *arr = json_object_new_array();
 
 		for (i = 0; i < f.nr; i++)
 			json_object_array_add(arr, metric_json(f.m[i]));
-		json_object_object_add(doc, "input", rin_input_json(in));
 		json_object_object_add(doc, "samples", json_object_new_uint64(f.n));
 		json_object_object_add(doc, "first_us", f.n ? json_object_new_uint64(
 			(f.first_ns - rin_base_ns(in)) / 1000) : NULL);
 		json_object_object_add(doc, "last_us", f.n ? json_object_new_uint64(
 			(f.last_ns - rin_base_ns(in)) / 1000) : NULL);
 		json_object_object_add(doc, "metrics", arr);
-		if (f.rows)
-			json_object_object_add(doc, "footprints_series", f.rows);
-		f.rows = NULL;
-		e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		/* after the samples: input says whether the record was read whole */
+		json_object_object_add(doc, "input", rin_input_json(in));
+		if (!f.stream)
+			e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		else if (!f.begun && rows_begin(&f))
+			e = (json_object_put(doc), EXIT_FAIL);
+		else
+			e = json_stream_end(&f.js, doc) ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
 	if (!f.n) {
@@ -424,7 +445,6 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 	if (!fo.series)
 		print_text(&f, in);
 out:
-	json_object_put(f.rows);
 	for (i = 0; i < f.nr; i++)
 		free(f.m[i]);
 	r = rin_close(in);
