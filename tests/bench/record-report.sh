@@ -1,9 +1,12 @@
 #!/bin/bash
 # Benchmark: report time and peak memory per report type on generated records of 1000
-# snapshots x 500 regions and 100 times longer, against baselines measured in the same run
-# (reading the file with cat; loading damo's JSON of the short record with python's json and
-# zlib, a lower bound of what damo does); and record's CPU per snapshot against the raw
-# cost of reading the same tried_regions files (damon-emu, 500+ regions).
+# snapshots x 500 regions (with a footprint each) and 100 times longer, against baselines
+# measured in the same run (reading the file with cat; loading damo's JSON of the short
+# record with python's json and zlib, a lower bound of what damo does); the peak RSS of the
+# reports whose --series --json prints a row per snapshot, on both records, against the same
+# report without --series (no rows): it must not grow with the record; and record's CPU per
+# snapshot against the raw cost of reading the same tried_regions files (damon-emu, 500+
+# regions).
 #
 # Env (set by meson): GEN_RECORD, DAMONC, MEASURE, RAW_TRIED, DAMON_EMU, HOTCOLD, EMU_SH.
 # BENCH_LONG=N sets the long record's snapshots (default 100000). Prints a table; run it
@@ -24,11 +27,16 @@ cost() { # LABEL COMMAND...: one table row from measure's line
 	printf '%-44s %9.3f s %9.3f s %9.1f MiB\n' "$label" "${BASH_REMATCH[1]}" \
 		"${BASH_REMATCH[2]}" "$(echo "${BASH_REMATCH[3]} / 1024" | bc -l)"
 	LAST_CPU=${BASH_REMATCH[2]}
+	LAST_RSS=${BASH_REMATCH[3]}
 }
+
+# peak RSS (KiB) of the streamed reports and of their baselines, by "report@snapshots"
+declare -A rss
+streamed=(nr-regions wss footprints)
 
 for n in 1000 "$long"; do
 	rec=$W/rec-$n
-	"$GEN_RECORD" --snapshots "$n" --regions 500 >"$rec"
+	"$GEN_RECORD" --snapshots "$n" --regions 500 --footprints >"$rec"
 	echo
 	echo "== record of $n snapshots x 500 regions: $(($(stat -c %s "$rec") / 1024)) KiB" \
 		"($(echo "$(stat -c %s "$rec") / $n / 500" | bc -l | cut -c1-4) bytes a region)"
@@ -56,6 +64,12 @@ for n in 1000 "$long"; do
 	cost "report times --access-rate 50%, (one region)" "$DAMONC" report times -i "$rec" \
 		--access-rate 50%, --address-range 0x7f0000000000-0x7f0000100000
 	cost "report times --age 1s, --json" "$DAMONC" --json report times -i "$rec" --age 1s,
+	for r in "${streamed[@]}"; do
+		cost "report $r --json (no rows)" "$DAMONC" --json report "$r" -i "$rec"
+		rss[$r-base@$n]=$LAST_RSS
+		cost "report $r --series --json" "$DAMONC" --json report "$r" -i "$rec" --series
+		rss[$r@$n]=$LAST_RSS
+	done
 	cost "record -i --time-range (the middle half)" "$DAMONC" record -i "$rec" \
 		--time-range "$((n / 4))s,$((3 * n / 4))s" -o "$W/subset"
 	cost "record -i --address-range (a fifth)" "$DAMONC" record -i "$rec" \
@@ -83,6 +97,21 @@ for n in 1000 "$long"; do
 	fi
 	rm -f "$rec"
 done
+
+# The rows of --series --json stream: the peak RSS on the record 100 times longer is the
+# short record's, as is its ratio to the same report without rows (bounded by design).
+echo
+echo "== peak RSS of --series --json, $long snapshots against 1000 (same run)"
+printf '%-28s %11s %11s %11s %11s %11s\n' "report" "1000" "$long" "$long/1000" \
+	"/base 1000" "/base $long"
+for r in "${streamed[@]}"; do
+	s=${rss[$r@1000]} l=${rss[$r@$long]} bs=${rss[$r-base@1000]} bl=${rss[$r-base@$long]}
+	printf '%-28s %7.1f MiB %7.1f MiB %10.2fx %10.2fx %10.2fx\n' "$r --series --json" \
+		"$(echo "$s / 1024" | bc -l)" "$(echo "$l / 1024" | bc -l)" "$(echo "$l / $s" | bc -l)" \
+		"$(echo "$s / $bs" | bc -l)" "$(echo "$l / $bl" | bc -l)"
+done
+echo "($long/1000: the growth with the record's length; /base: against the same report" \
+	"without --series, whose memory is bounded by design; 1.00x is flat)"
 
 # record's CPU per snapshot, against reading the same files raw
 if [ -n "${DAMON_EMU:-}" ] && [ -n "${EMU_SH:-}" ] && [ -c /dev/fuse ]; then
