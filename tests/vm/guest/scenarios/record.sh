@@ -171,9 +171,10 @@ vmas=$(sed -n '/"metric": "vmas"/,/"max"/s/.*"max": \([0-9]*\).*/\1/p' /tmp/out 
 kd_samples=$(sed -n '/"metric": "kdamond_cpu_bp"/,/"samples"/s/.*"samples": \([0-9]*\).*/\1/p' /tmp/out | head -n1)
 n_maps=$(wc -l <"/proc/$HC_PID/maps")
 data "FOOTPRINT_CPU_MAX_BP ${cpu_max:-none} VMAS ${vmas:-none} MAPS $n_maps KDAMOND_CPU_SAMPLES ${kd_samples:-none}"
-# (one thread: at most a CPU, give or take the clock ticks the kernel counts it in)
+# (one thread: at most a CPU, give or take the clock ticks the kernel counts it in; a TCG
+# guest on a busy host was seen at 11199 bp, a tick or two over 500 ms)
 check "hotcold's share of a CPU is recorded (${cpu_max:-none} bp at most)" \
-	test "${cpu_max:-0}" -gt 0 -a "${cpu_max:-0}" -le 11000
+	test "${cpu_max:-0}" -gt 0 -a "${cpu_max:-0}" -le 15000
 check "its mappings are recorded (${vmas:-none}; /proc lists $n_maps)" test "${vmas:-0}" = "$n_maps"
 check "the kdamond's CPU share is recorded (${kd_samples:-none} samples: each footprint's but the first)" \
 	test "${kd_samples:-0}" = $((${samples:-0} - 1))
