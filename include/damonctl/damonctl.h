@@ -858,6 +858,22 @@ DAMONCTL_API void damonctl_pa_layout_free(struct damonctl_pa_layout *l);
 DAMONCTL_API int damonctl_node_ram(const struct damonctl_pa_layout *l, int node,
 				   uint64_t (*ranges)[2], size_t cap, size_t *nr);
 
+/* What looks wrong with DAMON (damo's diagnose), read only: a kdamond that says "on" without
+ * a thread, a target process that exited, a huge-page scheme under transparent_hugepage
+ * "never", a scheme its free-memory watermarks turn off now, a DAMON module holding DAMON.
+ * @fn gets each finding: its level, a code naming the check ("kdamond_no_thread",
+ * "target_gone", "thp_never", "wmarks_inactive", "module_holds_damon"), the kdamond and
+ * scheme it is about (-1: none) and a sentence. Returns how many are warnings or errors. */
+enum damonctl_finding {
+	DAMONCTL_FINDING_INFO,		/* worth knowing; not wrong in itself */
+	DAMONCTL_FINDING_WARNING,	/* something will not do what it was set up for */
+	DAMONCTL_FINDING_ERROR,		/* DAMON is in a state it should not be */
+};
+typedef void (*damonctl_finding_fn)(void *data, enum damonctl_finding level, const char *code,
+				    int kdamond, int scheme, const char *message);
+DAMONCTL_API int damonctl_diagnose(struct damonctl_ctx *ctx, const struct damonctl_tree *t,
+				   damonctl_finding_fn fn, void *data);
+
 /* ------------------------------------------------------------------------------------------
  * The DAMON modules (damon_reclaim, damon_lru_sort, damon_stat): their parameters under
  * <sysroot>/sys/module/<module>/parameters. A module and a kdamond of the sysfs interface

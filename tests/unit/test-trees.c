@@ -709,6 +709,61 @@ static void sys_settings(void **state)
 	sysroot_teardown(&s);
 }
 
+/* damonctl_diagnose on the 6.18 capture: its kdamond 0 says "on"; without its thread in the
+ * sysroot's proc that is an error, with it nothing is wrong. */
+struct findings {
+	char codes[256];
+	int levels[8];
+	unsigned int nr;
+};
+
+static void note_finding(void *data, enum damonctl_finding level, const char *code,
+			 int kdamond, int scheme, const char *message)
+{
+	struct findings *f = data;
+
+	(void)kdamond;
+	(void)scheme;
+	assert_non_null(message);
+	if (f->nr < 8)
+		f->levels[f->nr] = level;
+	f->nr++;
+	strncat(f->codes, code, sizeof(f->codes) - strlen(f->codes) - 2);
+	strcat(f->codes, " ");
+}
+
+static void diagnose_thread(void **state)
+{
+	static const char *const running[] = {
+		"kdamonds/0/contexts/0/avail_operations", "paddr\n",
+		"kdamonds/0/state", "on\n", "kdamonds/0/pid", "4242\n", NULL,
+	};
+	struct findings f = { 0 };
+	struct damonctl_tree *t;
+	struct sysroot s;
+	char path[4096];
+
+	(void)state;
+	sysroot_setup(&s, "6.18-layout.txt", NULL, running);
+	assert_int_equal(damonctl_tree_read(s.ctx, &t), 0);
+	assert_int_equal(damonctl_diagnose(s.ctx, t, note_finding, &f), 1);
+	assert_string_equal(f.codes, "kdamond_no_thread ");
+	assert_int_equal(f.levels[0], DAMONCTL_FINDING_ERROR);
+	/* its thread, running: nothing wrong */
+	snprintf(path, sizeof(path), "%s/proc/4242/stat", s.dir);
+	write_file(path, "4242 (kdamond.0) S 2 0 0 0 -1\n");
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(damonctl_diagnose(s.ctx, t, note_finding, &f), 0);
+	assert_int_equal(f.nr, 0);
+	/* a zombie is no thread */
+	write_file(path, "4242 (kdamond.0) Z 2 0 0 0 -1\n");
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(damonctl_diagnose(s.ctx, t, note_finding, &f), 1);
+	assert_int_equal(damonctl_diagnose(NULL, t, NULL, NULL), -EINVAL);
+	damonctl_tree_free(t);
+	sysroot_teardown(&s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -726,6 +781,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(features_modules),
 		cmocka_unit_test(features_reuse_and_unknowns),
 		cmocka_unit_test(keywords_as_kernels_answered),
+		cmocka_unit_test(diagnose_thread),
 	};
 
 	unit_init(argc, argv);

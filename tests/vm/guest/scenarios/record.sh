@@ -59,6 +59,8 @@ dc_record_node() { damonc record --numa-node 0 --sample 5ms --aggr 100ms --count
 # shellcheck disable=SC2317
 dc_pa_layout() { damonc --json=pretty report pa-layout --node 0; }
 # shellcheck disable=SC2317
+dc_diagnose() { damonc --json=pretty diagnose; }
+# shellcheck disable=SC2317
 dc_record_short() { damonc record --method tried-regions -o /tmp/rec2 --count 2 \
 	--interval 200ms; }
 # -------------------------------------------------------------------------------------------
@@ -71,6 +73,8 @@ start_hotcold --hot 32M --cold 32M || finish
 # often it passes over its buffer depends on the emulation's speed: the checks below ask
 # where the access is, not how much of it there is.
 expect_rc 0 "start a kdamond on hotcold" dc_start
+expect_rc 0 "diagnose: nothing wrong with a healthy kdamond" dc_diagnose
+check "diagnose counts it running" grep -q '"running": 1' /tmp/out
 
 # the index of the kdamond that runs (the one dc_start started)
 running_kdamond() {

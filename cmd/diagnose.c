@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc diagnose: what looks wrong with DAMON (damo's diagnose), read only. The checks are
+ * the library's (damonctl_diagnose); this prints them with what they were run on: damonc's
+ * and the kernel's versions, the kdamonds. Exit 0 when nothing is wrong, 1 when something
+ * is (a warning or an error), so that a script can ask.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "damonc.h"
+
+static const char *const level_names[] = { "info", "warning", "error" };
+
+struct out {
+	json_object *arr;	/* --json */
+	unsigned int nr;
+};
+
+static json_object *index_json(int i)
+{
+	return i < 0 ? NULL : json_object_new_int(i);
+}
+
+static void finding(void *data, enum damonctl_finding level, const char *code, int kdamond,
+		    int scheme, const char *message)
+{
+	struct out *o = data;
+	char safe[512];
+
+	o->nr++;
+	if (o->arr) {
+		json_object *f = json_object_new_object();
+
+		json_object_object_add(f, "level", json_object_new_string(level_names[level]));
+		json_object_object_add(f, "code", json_object_new_string(code));
+		json_object_object_add(f, "kdamond", index_json(kdamond));
+		json_object_object_add(f, "scheme", index_json(scheme));
+		json_object_object_add(f, "message", json_object_new_string(message));
+		json_object_array_add(o->arr, f);
+		return;
+	}
+	printf("  %-7s  %s\n", level_names[level], safe_str(message, safe, sizeof(safe)));
+}
+
+static int diagnose_run(struct cli *cli, int argc, char **argv)
+{
+	struct out o = { .arr = cli->json ? json_object_new_array() : NULL };
+	struct damonctl_features *f = NULL;
+	struct damonctl_kdamond *k;
+	struct damonctl_tree *t;
+	unsigned int i, running = 0;
+	struct utsname u;
+	char version[64] = "unknown";
+	int serious, r;
+
+	if (argc) {
+		json_object_put(o.arr);
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	}
+	r = damonctl_tree_read(cli->ctx, &t);
+	if (r) {
+		json_object_put(o.arr);
+		return lib_error(cli, r, "reading the DAMON tree");
+	}
+	if (!damonctl_features_detect(cli->ctx, &f))
+		damonctl_features_describe_version(f, version, sizeof(version));
+	damonctl_features_free(f);
+	damonctl_clear_error(cli->ctx);
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	damonctl_for_each_kdamond(t, k, i) {
+		const char *state = damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE);
+
+		running += state && !strcmp(state, "on");
+	}
+	if (!o.arr)
+		printf("damonc %s on Linux %s (DAMON looks like Linux %s); %u kdamond%s, %u "
+		       "running\n", damonctl_version(), u.release, version,
+		       damonctl_tree_nr_kdamonds(t), damonctl_tree_nr_kdamonds(t) == 1 ? "" : "s",
+		       running);
+	serious = damonctl_diagnose(cli->ctx, t, finding, &o);
+	if (serious < 0) {
+		damonctl_tree_free(t);
+		json_object_put(o.arr);
+		return lib_error(cli, serious, "diagnosing DAMON");
+	}
+	if (o.arr) {
+		json_object *doc = json_doc_new();
+
+		json_object_object_add(doc, "damonc_version",
+				       json_object_new_string(damonctl_version()));
+		json_object_object_add(doc, "kernel_release", json_object_new_string(u.release));
+		json_object_object_add(doc, "damon_version", json_object_new_string(version));
+		json_object_object_add(doc, "kdamonds",
+				       json_object_new_int((int)damonctl_tree_nr_kdamonds(t)));
+		json_object_object_add(doc, "running", json_object_new_int((int)running));
+		json_object_object_add(doc, "findings", o.arr);
+		if (json_doc_print(doc))
+			serious = -1;
+	} else if (!o.nr) {
+		printf("  nothing looks wrong\n");
+	}
+	damonctl_tree_free(t);
+	return serious ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd cmd_diagnose = {
+	.name = "diagnose",
+	.summary = "what looks wrong with DAMON (read only); exit 1 when something is",
+	.usage = "[--json]",
+	.run = diagnose_run,
+};

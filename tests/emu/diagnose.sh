@@ -1,0 +1,60 @@
+#!/bin/bash
+# diagnose: nothing wrong on a fresh tree and with a healthy kdamond (exit 0); then each
+# check finds what it is for: a target process that exited (warning, exit 1), a collapse
+# scheme under transparent_hugepage "never" (warning), a scheme its free-memory watermarks
+# keep off (info), a DAMON module that holds DAMON (info); text and --json say the same, and
+# diagnose writes nothing.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh"
+PROFILE=${1:?profile}
+emu_with_target "$PROFILE"
+
+expect_rc 0 "$D" diagnose
+grep -q "nothing looks wrong" <<<"$OUT" || fail "a fresh tree: $OUT"
+grep -q "0 kdamonds, 0 running" <<<"$OUT" || fail "a fresh tree: $OUT"
+
+sleep 600 &
+other=$!
+expect_rc 0 "$D" start --pid "$target" --pid "$other" --action stat --sample 5ms --aggr 20ms
+expect_rc 0 "$D" diagnose
+grep -q "1 kdamond, 1 running" <<<"$OUT" || fail "a healthy kdamond: $OUT"
+grep -q "nothing looks wrong" <<<"$OUT" || fail "a healthy kdamond: $OUT"
+
+# a target exits: DAMON goes on with the other one, monitoring nothing of the first
+kill "$other"
+wait "$other" 2>/dev/null || true
+: >"$EMU_LOG"
+expect_rc 1 "$D" diagnose
+grep -q "warning  kdamond 0, target 1: process $other has exited" <<<"$OUT" ||
+	fail "no word of the exited target: $OUT"
+expect_rc 1 "$D" --json diagnose
+[ "$(json_get '[(f["level"], f["code"], f["kdamond"], f["scheme"]) for f in j["findings"]]')" = \
+	"[('warning', 'target_gone', 0, None)]" ] || fail "--json: $OUT"
+[ "$(json_get 'j["running"]')" = 1 ] || fail "--json running: $OUT"
+! grep -q '^W' "$EMU_LOG" || fail "diagnose wrote: $(grep '^W' "$EMU_LOG")"
+expect_rc 0 "$D" stop
+
+# huge pages asked for where THP is off; watermarks the free memory is below
+mkdir -p "$SYSROOT/sys/kernel/mm/transparent_hugepage"
+echo "always madvise [never]" >"$SYSROOT/sys/kernel/mm/transparent_hugepage/enabled"
+expect_rc 0 "$D" start --pid "$target" --action stat --sample 5ms --aggr 20ms \
+	--action collapse --min-age 1s --wmarks free_mem_rate,1s,1000,1000,1000
+expect_rc 1 "$D" diagnose
+grep -q "kdamond 0, scheme 1 asks for huge pages (collapse), but transparent_hugepage/enabled is 'never'" <<<"$OUT" ||
+	fail "no word of THP 'never': $OUT"
+grep -qE "info     kdamond 0, scheme 1 is inactive: free memory is [0-9]+ permil, below its watermarks \(low 1000, high 1000\)" <<<"$OUT" ||
+	fail "no word of the watermarks: $OUT"
+! grep -q "scheme 0" <<<"$OUT" || fail "scheme 0 has nothing wrong: $OUT"
+echo "always [madvise] never" >"$SYSROOT/sys/kernel/mm/transparent_hugepage/enabled"
+expect_rc 0 "$D" --json diagnose
+[ "$(json_get '[f["code"] for f in j["findings"]]')" = "['wmarks_inactive']" ] ||
+	fail "with THP on madvise: $OUT"
+expect_rc 0 "$D" stop
+
+# a module that holds DAMON
+echo Y >"$EMU_MODULES/damon_reclaim/parameters/enabled"
+expect_rc 0 "$D" diagnose
+grep -q "damon_reclaim is enabled: it holds DAMON" <<<"$OUT" || fail "no word of the module: $OUT"
+echo N >"$EMU_MODULES/damon_reclaim/parameters/enabled"
+echo "ok: diagnose on profile $PROFILE"
