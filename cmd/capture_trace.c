@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Capture through the damon_aggregated trace event (see capture_trace.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -12,32 +13,48 @@
 #include <unistd.h>
 
 #include "capture_trace.h"
+#include "trace_raw.h"
+#include "trace_snap.h"
 #include "tracefs.h"
 
 #define EVENT_NAME "damon/damon_aggregated"
 #define EVENT "events/" EVENT_NAME
 
+/*
+ * An event that reached the ring buffer up to this long before we started reading a CPU's
+ * buffer is surely in what we read (committed): later ones may still come, from any CPU.
+ */
+#define RAW_SETTLE_NS 10000000ll
+
+struct raw_ev {
+	struct traw_event ev;
+	bool lost;			/* the kernel lost events on this CPU before it */
+};
+
+struct raw_cpu {
+	int fd;				/* per_cpu/cpuN/trace_pipe_raw */
+	struct raw_ev *q;		/* decoded, not yet handed to the assembler */
+	size_t head, nr, cap;
+	bool lost;
+};
+
 struct trace_src {
 	struct tfs inst;		/* instances/damonc-record-PID */
-	int fd;				/* its trace_pipe */
 	int64_t mono_to_real_ns;	/* trace clock "mono" to CLOCK_REALTIME */
+	bool mono;			/* the trace clock is CLOCK_MONOTONIC */
+	struct trace_snap snap;
+	bool raw;
+	/* trace_pipe's text */
+	int fd;
 	char buf[1 << 16];
-	size_t len;
-	/* the target being assembled */
-	bool open;
-	uint64_t id;
-	uint32_t want;
-	uint64_t ts_ns;
-	struct damonctl_rec_region *regions;
-	uint32_t nr;
-	size_t cap;
-	/* target ids (kernel pointers before 5.16) to indexes */
-	uint64_t ids[64];
-	unsigned int nr_ids;
-	uint64_t dropped;
-	/* the snapshot handed out */
-	struct damonctl_rec_region *out;
-	size_t out_cap;
+	size_t off, len;
+	/* the binary ring buffer, per CPU */
+	struct traw_format fmt;
+	struct traw_layout lay;
+	struct raw_cpu *cpus;
+	unsigned int nr_cpus;
+	unsigned char *page;
+	uint64_t settled_ns;		/* events up to this time are all read */
 };
 
 bool trace_available(struct damonctl_ctx *ctx)
@@ -53,8 +70,77 @@ static int64_t clock_ns(clockid_t c)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The binary reader: the record's and the page's layouts, one fd per CPU. */
+static int raw_open(struct trace_src *t)
+{
+	char text[16384];
+	char dir[4200];
+	struct dirent *de;
+	DIR *d;
+	int r;
+
+	if (tfs_get(&t->inst, EVENT "/format", text, sizeof(text)) <= 0 ||
+	    traw_parse_format(text, &t->fmt))
+		return -EOPNOTSUPP;
+	if (tfs_get(&t->inst, "events/header_page", text, sizeof(text)) <= 0 ||
+	    traw_parse_header_page(text, &t->lay))
+		return -EOPNOTSUPP;
+	t->page = malloc(t->lay.page_size);
+	if (!t->page)
+		return -ENOMEM;
+	snprintf(dir, sizeof(dir), "%s/per_cpu", t->inst.dir);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	r = 0;
+	while (!r && (de = readdir(d))) {
+		char file[300];
+		unsigned int cpu;
+		void *q;
+		int fd;
+
+		if (sscanf(de->d_name, "cpu%u", &cpu) != 1)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/%s/trace_pipe_raw", de->d_name);
+		fd = tfs_open(&t->inst, file);
+		if (fd < 0) {
+			r = fd;
+			break;
+		}
+		q = realloc(t->cpus, (t->nr_cpus + 1) * sizeof(*t->cpus));
+		if (!q) {
+			close(fd);
+			r = -ENOMEM;
+			break;
+		}
+		t->cpus = q;
+		t->cpus[t->nr_cpus++] = (struct raw_cpu){ .fd = fd };
+	}
+	closedir(d);
+	if (!r && !t->nr_cpus)
+		r = -EOPNOTSUPP;
+	/* poll() says readable at the first event, not when the buffer is half full */
+	if (!r)
+		tfs_put(&t->inst, "buffer_percent", "0");
+	return r;
+}
+
+static void raw_close(struct trace_src *t)
+{
+	for (unsigned int i = 0; i < t->nr_cpus; i++) {
+		close(t->cpus[i].fd);
+		free(t->cpus[i].q);
+	}
+	free(t->cpus);
+	free(t->page);
+	t->cpus = NULL;
+	t->nr_cpus = 0;
+	t->page = NULL;
+}
+
 int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out)
 {
+	const char *reader = getenv("DAMONC_TRACE_READER");
 	struct trace_src *t = calloc(1, sizeof(*t));
 	char filter[64];
 	int r;
@@ -70,14 +156,28 @@ int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out
 	/* our own ring buffer: big enough for a burst of aggregations while we sleep */
 	tfs_put(&t->inst, "buffer_size_kb", "4096");
 	/* "mono" is CLOCK_MONOTONIC: convertible to wall-clock time */
-	if (tfs_put(&t->inst, "trace_clock", "mono"))
+	t->mono = !tfs_put(&t->inst, "trace_clock", "mono");
+	if (!t->mono)
 		tfs_put(&t->inst, "trace_clock", "global");
 	t->mono_to_real_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	snprintf(filter, sizeof(filter), "common_pid == %d", kdamond_pid);
 	r = tfs_put(&t->inst, EVENT "/filter", filter);
 	if (!r)
 		r = tfs_put(&t->inst, EVENT "/enable", "1");
-	if (!r) {
+	/*
+	 * The binary ring buffer costs less than trace_pipe's text (tests/bench/trace-read.sh);
+	 * the text stays for kernels whose layouts we cannot read. DAMONC_TRACE_READER=text or
+	 * raw picks one (for that benchmark).
+	 */
+	if (!r && (!reader || strcmp(reader, "text"))) {
+		r = raw_open(t);
+		t->raw = !r;
+		if (r && !reader) {
+			raw_close(t);
+			r = 0;
+		}
+	}
+	if (!r && !t->raw) {
 		t->fd = tfs_open_pipe(&t->inst);
 		if (t->fd < 0)
 			r = t->fd;
@@ -92,22 +192,13 @@ int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out
 
 uint64_t trace_dropped(const struct trace_src *t)
 {
-	return t->dropped;
+	return t->snap.dropped;
 }
 
-static int32_t index_of(struct trace_src *t, uint64_t id)
+static int snap_done(struct trace_src *t, struct damonctl_rec_snapshot *snap)
 {
-	unsigned int i;
-
-	/* an index already (5.16 on) */
-	if (id < 64)
-		return (int32_t)id;
-	for (i = 0; i < t->nr_ids; i++)
-		if (t->ids[i] == id)
-			return (int32_t)i;
-	if (t->nr_ids < 64)
-		t->ids[t->nr_ids++] = id;
-	return (int32_t)t->nr_ids - 1;
+	snap->end_ns = (uint64_t)((int64_t)snap->end_ns + t->mono_to_real_ns);
+	return 1;
 }
 
 /*
@@ -119,7 +210,7 @@ static int parse_line(struct trace_src *t, char *line, struct damonctl_rec_snaps
 	char *ev = strstr(line, ": damon_aggregated: "), *p;
 	unsigned long long id, start, end, sec, frac;
 	unsigned int nr, na, age;
-	int digits = 0;
+	int digits = 0, r;
 
 	if (!ev)
 		return 0;
@@ -137,70 +228,31 @@ static int parse_line(struct trace_src *t, char *line, struct damonctl_rec_snaps
 	if (sscanf(ev + 20, "target_id=%llu nr_regions=%u %llu-%llu: %u %u", &id, &nr, &start,
 		   &end, &na, &age) != 6)
 		return 0;
-	/* a region that does not follow: events were lost, the partial snapshot goes */
-	if (t->open && (id != t->id || t->nr >= t->want ||
-			(t->nr && start < t->regions[t->nr - 1].end))) {
-		t->open = false;
-		t->dropped++;
-	}
-	if (!t->open) {
-		t->open = true;
-		t->id = id;
-		t->want = nr;
-		t->nr = 0;
-		t->ts_ns = sec * 1000000000ull + frac;
-	}
-	if (t->nr >= t->cap) {
-		size_t c = t->cap ? t->cap * 2 : 1024;
-		void *q = realloc(t->regions, c * sizeof(*t->regions));
-
-		if (!q)
-			return -ENOMEM;
-		t->regions = q;
-		t->cap = c;
-	}
-	t->regions[t->nr++] = (struct damonctl_rec_region){ start, end, na, age, 0 };
-	if (t->nr < t->want)
-		return 0;
-	/* hand out a copy: the next lines may start the next snapshot at once */
-	if (t->nr > t->out_cap) {
-		void *q = realloc(t->out, t->nr * sizeof(*t->out));
-
-		if (!q)
-			return -ENOMEM;
-		t->out = q;
-		t->out_cap = t->nr;
-	}
-	memcpy(t->out, t->regions, t->nr * sizeof(*t->out));
-	memset(snap, 0, sizeof(*snap));
-	snap->target = index_of(t, id);
-	snap->scheme = -1;
-	snap->end_ns = (uint64_t)((int64_t)t->ts_ns + t->mono_to_real_ns);
-	snap->nr_regions = t->nr;
-	snap->regions = t->out;
-	for (uint32_t i = 0; i < t->nr; i++)
-		snap->total_bytes += t->out[i].end - t->out[i].start;
-	t->open = false;
-	return 1;
+	r = trace_snap_add(&t->snap, sec * 1000000000ull + frac, id, nr,
+			   &(struct damonctl_rec_region){ start, end, na, age, 0 }, snap);
+	return r == 1 ? snap_done(t, snap) : r;
 }
 
-int trace_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot *snap)
+static int text_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot *snap)
 {
 	for (;;) {
 		char *nl;
 		ssize_t n;
 
-		while ((nl = memchr(t->buf, '\n', t->len))) {
-			size_t used = (size_t)(nl - t->buf) + 1;
+		/* lines from t->off on; moved to the front once a read's lines are done with */
+		while ((nl = memchr(t->buf + t->off, '\n', t->len - t->off))) {
+			char *line = t->buf + t->off;
 			int r;
 
 			*nl = '\0';
-			r = parse_line(t, t->buf, snap);
-			memmove(t->buf, t->buf + used, t->len - used);
-			t->len -= used;
+			t->off = (size_t)(nl - t->buf) + 1;
+			r = parse_line(t, line, snap);
 			if (r)
 				return r;
 		}
+		memmove(t->buf, t->buf + t->off, t->len - t->off);
+		t->len -= t->off;
+		t->off = 0;
 		if (t->len == sizeof(t->buf))
 			t->len = 0;	/* no line is this long: not ours to read */
 		n = read(t->fd, t->buf + t->len, sizeof(t->buf) - t->len);
@@ -222,16 +274,151 @@ int trace_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot
 	}
 }
 
+static int raw_push(void *arg, const struct traw_event *ev)
+{
+	struct raw_cpu *c = arg;
+
+	if (c->nr == c->cap) {
+		if (c->head) {
+			memmove(c->q, c->q + c->head, (c->nr - c->head) * sizeof(*c->q));
+			c->nr -= c->head;
+			c->head = 0;
+		} else {
+			size_t cap = c->cap ? c->cap * 2 : 1024;
+			void *q = realloc(c->q, cap * sizeof(*c->q));
+
+			if (!q)
+				return -ENOMEM;
+			c->q = q;
+			c->cap = cap;
+		}
+	}
+	c->q[c->nr++] = (struct raw_ev){ *ev, c->lost };
+	c->lost = false;
+	return 0;
+}
+
+/* Read every CPU's buffer empty; *got: something was read. */
+static int raw_fill(struct trace_src *t, bool *got)
+{
+	uint64_t settled = UINT64_MAX;
+
+	*got = false;
+	for (unsigned int i = 0; i < t->nr_cpus; i++) {
+		struct raw_cpu *c = &t->cpus[i];
+		uint64_t early = (uint64_t)(clock_ns(CLOCK_MONOTONIC) - RAW_SETTLE_NS);
+
+		if (early < settled)
+			settled = early;
+		for (;;) {
+			ssize_t n = read(c->fd, t->page, t->lay.page_size);
+			bool missed;
+			int r;
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				break;
+			if (n < 0)
+				return -errno;
+			if (n == 0)
+				break;
+			*got = true;
+			r = traw_parse_page(&t->lay, &t->fmt, t->page, (size_t)n, raw_push, c, &missed);
+			if (missed)
+				c->lost = true;
+			if (r == -ENOMEM)
+				return r;
+			/* a page that does not add up: what follows it on the page is lost */
+			if (r)
+				c->lost = true;
+		}
+	}
+	/* with another trace clock, no telling: take everything read */
+	t->settled_ns = t->mono ? settled : UINT64_MAX;
+	return 0;
+}
+
+/* Hand the settled events to the assembler in time order (the kdamond may change CPUs). */
+static int raw_emit(struct trace_src *t, struct damonctl_rec_snapshot *snap)
+{
+	for (;;) {
+		struct raw_cpu *best = NULL;
+		struct raw_ev *e;
+		int r;
+
+		for (unsigned int i = 0; i < t->nr_cpus; i++) {
+			struct raw_cpu *c = &t->cpus[i];
+
+			if (c->head < c->nr &&
+			    (!best || c->q[c->head].ev.ts_ns < best->q[best->head].ev.ts_ns))
+				best = c;
+		}
+		if (!best || best->q[best->head].ev.ts_ns > t->settled_ns)
+			return 0;
+		e = &best->q[best->head++];
+		if (best->head == best->nr)
+			best->head = best->nr = 0;
+		if (e->lost)
+			trace_snap_lost(&t->snap);
+		r = trace_snap_add(&t->snap, e->ev.ts_ns, e->ev.target_id, e->ev.nr_regions,
+				   &(struct damonctl_rec_region){ e->ev.start, e->ev.end,
+								  e->ev.nr_accesses, e->ev.age, 0 },
+				   snap);
+		if (r)
+			return r == 1 ? snap_done(t, snap) : r;
+	}
+}
+
+static int raw_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot *snap)
+{
+	int64_t deadline = clock_ns(CLOCK_MONOTONIC) + (int64_t)timeout_ms * 1000000;
+	struct pollfd pfd[64];
+	unsigned int nfd = t->nr_cpus < 64 ? t->nr_cpus : 64;
+
+	for (;;) {
+		bool got, held = false;
+		int64_t left;
+		int r;
+
+		r = raw_fill(t, &got);
+		if (!r)
+			r = raw_emit(t, snap);
+		if (r)
+			return r;
+		if (got)
+			continue;
+		left = (deadline - clock_ns(CLOCK_MONOTONIC)) / 1000000;
+		if (left <= 0)
+			return 0;
+		for (unsigned int i = 0; i < t->nr_cpus; i++)
+			held |= t->cpus[i].head < t->cpus[i].nr;
+		/* events held back settle within RAW_SETTLE_NS: look again then */
+		if (held && left > RAW_SETTLE_NS / 1000000)
+			left = RAW_SETTLE_NS / 1000000;
+		for (unsigned int i = 0; i < nfd; i++)
+			pfd[i] = (struct pollfd){ .fd = t->cpus[i].fd, .events = POLLIN };
+		if (poll(pfd, nfd, (int)left) < 0 && errno != EINTR)
+			return -errno;
+		/* more than 64 CPUs: those beyond are read on the next round */
+	}
+}
+
+int trace_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot *snap)
+{
+	return t->raw ? raw_next(t, timeout_ms, snap) : text_next(t, timeout_ms, snap);
+}
+
 void trace_close(struct trace_src *t)
 {
+	static const char *const events[] = { EVENT_NAME, NULL };
+
 	if (!t)
 		return;
 	if (t->fd >= 0)
 		close(t->fd);
-	static const char *const events[] = { EVENT_NAME, NULL };
-
+	raw_close(t);
 	tfs_remove(&t->inst, events);
-	free(t->regions);
-	free(t->out);
+	trace_snap_free(&t->snap);
 	free(t);
 }

@@ -43,14 +43,38 @@ int tfs_put(const struct tfs *t, const char *file, const char *value)
 	return r;
 }
 
-int tfs_open_pipe(const struct tfs *t)
+int tfs_open(const struct tfs *t, const char *file)
 {
 	char path[4400];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/trace_pipe", t->dir);
+	snprintf(path, sizeof(path), "%s/%s", t->dir, file);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+int tfs_open_pipe(const struct tfs *t)
+{
+	return tfs_open(t, "trace_pipe");
+}
+
+ssize_t tfs_get(const struct tfs *t, const char *file, char *buf, size_t size)
+{
+	char path[4400];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", t->dir, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* tracefs files come in pieces: read to the end */
+	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
 }
 
 void tfs_remove(const struct tfs *t, const char *const *events)

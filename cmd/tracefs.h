@@ -21,6 +21,10 @@ int tfs_create(struct damonctl_ctx *ctx, const char *name, struct tfs *t);
 int tfs_put(const struct tfs *t, const char *file, const char *value);
 /* Its trace_pipe, non-blocking: an fd or -errno. */
 int tfs_open_pipe(const struct tfs *t);
+/* Read @file of the instance into @buf (NUL-terminated): its length or -errno. */
+ssize_t tfs_get(const struct tfs *t, const char *file, char *buf, size_t size);
+/* Open @file of the instance read-only, non-blocking: an fd or -errno. */
+int tfs_open(const struct tfs *t, const char *file);
 /* Disable @events (NULL-terminated "group/name"s), then remove the instance. */
 void tfs_remove(const struct tfs *t, const char *const *events);
 

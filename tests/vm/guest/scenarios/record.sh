@@ -19,8 +19,12 @@ dc_start() { damonc start --pid "$HC_PID" --action stat --access-rate 0%,0% --sa
 # shellcheck disable=SC2317
 dc_record() { damonc record --method tried-regions -o /tmp/rec --duration 8s --interval 500ms; }
 # shellcheck disable=SC2317
-dc_record_trace() { damonc record --method trace -o /tmp/rect --kdamond "$1" --duration 6s \
-	--interval 200ms; }
+# the binary ring buffer's reader, without its fallback to the text, which may hide it failing
+dc_record_trace() { DAMONC_TRACE_READER=raw damonc record --method trace -o /tmp/rect \
+	--kdamond "$1" --duration 6s --interval 200ms; }
+# shellcheck disable=SC2317
+dc_record_trace_text() { DAMONC_TRACE_READER=text damonc record --method trace -o /tmp/rectt \
+	--kdamond "$1" --duration 3s --interval 200ms; }
 # shellcheck disable=SC2317
 dc_hottest_trace() { damonc --json=pretty report access -i /tmp/rect --sort hot --top 1 --size 1MiB,; }
 # shellcheck disable=SC2317
@@ -111,6 +115,10 @@ if [ -d /sys/kernel/tracing/events/damon/damon_aggregated ]; then
 	data "HOTTEST_TRACE $start $end $(num access_rate_bp)"
 	check "trace: the hottest region [$start, $end) is at least 90% in the hot buffer" \
 		in_hot "${start:-0}" "${end:-0}"
+	expect_rc 0 "record through the trace event, read as trace_pipe's text" \
+		dc_record_trace_text "$kd"
+	expect_rc 0 "report info of the text reader's record" dc_info /tmp/rectt
+	check "trace (text): $(num snapshots) snapshots" test "$(num snapshots)" -gt 0 2>/dev/null
 	quiet_tree >/tmp/tree.trace-after
 	check "trace: the DAMON tree did not change" cmp -s /tmp/tree.trace-before /tmp/tree.trace-after
 	check "trace: the tracing instance is gone" test -z "$(ls /sys/kernel/tracing/instances)"
