@@ -26,6 +26,10 @@ dc_record_trace() { DAMONC_TRACE_READER=raw damonc record --method trace -o /tmp
 dc_record_trace_text() { DAMONC_TRACE_READER=text damonc record --method trace -o /tmp/rectt \
 	--kdamond "$1" --duration 3s --interval 200ms; }
 # shellcheck disable=SC2317
+dc_trace() { damonc --json trace --kdamond "$1" --count 40 -o /tmp/trace.txt >/tmp/trace.jsonl; }
+# shellcheck disable=SC2317
+dc_trace_saved() { damonc --json trace -i /tmp/trace.txt >/tmp/trace-saved.jsonl; }
+# shellcheck disable=SC2317
 dc_hottest_trace() { damonc --json=pretty report access -i /tmp/rect --sort hot --top 1 --size 1MiB,; }
 # shellcheck disable=SC2317
 dc_hottest() { damonc --json=pretty report access -i /tmp/rec --sort hot --top 1 --size 1MiB,; }
@@ -119,6 +123,24 @@ if [ -d /sys/kernel/tracing/events/damon/damon_aggregated ]; then
 		dc_record_trace_text "$kd"
 	expect_rc 0 "report info of the text reader's record" dc_info /tmp/rectt
 	check "trace (text): $(num snapshots) snapshots" test "$(num snapshots)" -gt 0 2>/dev/null
+	# damonc trace: the kdamond's own events, live, then read back from the saved lines
+	kpid=$(cat "$ADMIN/kdamonds/$kd/pid")
+	expect_rc 0 "damonc trace: 40 events of kdamond $kd" dc_trace "$kd"
+	check "damonc trace: $(wc -l </tmp/trace.jsonl) events, 40 asked for" \
+		test "$(wc -l </tmp/trace.jsonl)" -eq 40
+	check "damonc trace: every event is kdamond $kd's (pid $kpid)" \
+		test -z "$(grep -v "\"pid\":$kpid," /tmp/trace.jsonl)"
+	# shellcheck disable=SC2016 # awk's own variables
+	check "damonc trace: damon_aggregated regions, each START < END" awk -v n=0 '
+		/"event":"damon_aggregated"/ {
+			match($0, /"start":[0-9]+/); s = substr($0, RSTART + 8, RLENGTH - 8) + 0
+			match($0, /"end":[0-9]+/); e = substr($0, RSTART + 6, RLENGTH - 6) + 0
+			if (s >= e) exit 1; n++ }
+		END { exit n == 0 }' /tmp/trace.jsonl
+	data "TRACE_EVENTS $(sed 's/.*"event":"\([a-z_]*\)".*/\1/' /tmp/trace.jsonl | sort | uniq -c | tr -s ' \n' ' ')"
+	expect_rc 0 "damonc trace -i: the saved lines" dc_trace_saved
+	check "damonc trace -i: the saved lines give the live events" \
+		cmp -s /tmp/trace.jsonl /tmp/trace-saved.jsonl
 	quiet_tree >/tmp/tree.trace-after
 	check "trace: the DAMON tree did not change" cmp -s /tmp/tree.trace-before /tmp/tree.trace-after
 	check "trace: the tracing instance is gone" test -z "$(ls /sys/kernel/tracing/instances)"

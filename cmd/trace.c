@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc trace: DAMON's trace events as they happen (damo's `report trace`), or as a file
+ * of trace_pipe, `trace-cmd report` or `perf script` lines has them (-i). Live, it reads
+ * tracefs through an instance of its own (instances/damonc-trace-PID: the system's trace
+ * buffer and anybody else's instance are left alone) and writes nothing under DAMON.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "damonc.h"
+#include "trace_line.h"
+#include "tracefs.h"
+
+#define MAX_EVENTS 32
+
+/* The DAMON events kernels have had: a name outside this list is taken for a typo (exit 2),
+ * one in it that this kernel lacks for a missing feature (exit 3). */
+static const char *const known_events[] = {
+	"damon_aggregated", "damon_region_aggregated", "damos_before_apply",
+	"damon_monitor_intervals_tune", "damos_esz", "damos_stat_after_apply_interval", NULL,
+};
+
+static struct {
+	const char *events, *no_events, *input, *output;
+	bool has_kdamond, raw;
+	unsigned int kdamond;
+	uint64_t duration_us, count;
+} to;
+
+enum { O_EVENT = 300, O_NO_EVENT, O_KDAMOND, O_DURATION, O_COUNT, O_RAW };
+
+static const struct opt trace_opts[] = {
+	{ "event", O_EVENT, OV_STRING, "EVENT[,EVENT...]",
+	  "only these DAMON events (default: every one the kernel has)" },
+	{ "no-event", O_NO_EVENT, OV_STRING, "EVENT[,EVENT...]", "not these events" },
+	{ "kdamond", O_KDAMOND, OV_INT, "N", "only the events of kdamond N's thread" },
+	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME" },
+	{ "count", O_COUNT, OV_INT, "N", "stop after N events" },
+	{ "input", 'i', OV_FILE, "FILE",
+	  "read trace_pipe, trace-cmd report or perf script lines from FILE (- for stdin)" },
+	{ "output", 'o', OV_FILE, "FILE", "also save the events' lines to FILE (for -i)" },
+	{ "raw", O_RAW, OV_NONE, NULL, "print the lines as the tracer printed them" },
+	{ 0 },
+};
+
+static int trace_parse(struct cli *cli, int key, const char *arg)
+{
+	uint64_t v;
+
+	switch (key) {
+	case O_EVENT:
+		to.events = arg;
+		return 0;
+	case O_NO_EVENT:
+		to.no_events = arg;
+		return 0;
+	case O_KDAMOND:
+		if (parse_uint_opt(cli, "--kdamond", arg, INT32_MAX, &v))
+			return EXIT_USAGE;
+		to.has_kdamond = true;
+		to.kdamond = (unsigned int)v;
+		return 0;
+	case O_DURATION:
+		if (parse_time_opt(cli, "--duration", arg, &to.duration_us))
+			return EXIT_USAGE;
+		if (!to.duration_us)
+			return usage_error(cli, "--duration '%s': must be above 0", arg);
+		return 0;
+	case O_COUNT:
+		if (parse_uint_opt(cli, "--count", arg, UINT32_MAX, &to.count))
+			return EXIT_USAGE;
+		if (!to.count)
+			return usage_error(cli, "--count '%s': must be at least 1", arg);
+		return 0;
+	case 'i':
+		to.input = arg;
+		return 0;
+	case 'o':
+		to.output = arg;
+		return 0;
+	case O_RAW:
+		to.raw = true;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* The events to show: names, NUL-separated in @buf. */
+struct selection {
+	char buf[1024];
+	const char *name[MAX_EVENTS];
+	unsigned int nr;
+};
+
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+static bool known(const char *name)
+{
+	for (const char *const *k = known_events; *k; k++)
+		if (!strcmp(*k, name))
+			return true;
+	return false;
+}
+
+static bool selected(const struct selection *s, const char *event)
+{
+	for (unsigned int i = 0; i < s->nr; i++)
+		if (!strcmp(s->name[i], event))
+			return true;
+	return false;
+}
+
+/* Each name of --event and --no-event must be a DAMON event: in @have (the kernel's, live),
+ * or one DAMON has had (-i). */
+static int check_names(struct cli *cli, const char *opt, const char *list,
+		       const struct selection *have)
+{
+	char name[64];
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t n = strcspn(p, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (have ? selected(have, name) : known(name))
+			continue;
+		if (!known(name)) {
+			char all[512] = "";
+
+			for (const char *const *k = known_events; *k; k++)
+				snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+					 k == known_events ? "" : ", ", *k);
+			usage_error(cli, "%s '%s': no DAMON trace event has that name (%s)", opt,
+				    name, all);
+			return EXIT_USAGE;
+		}
+		usage_error(cli, "%s '%s': this kernel has no such DAMON trace event", opt, name);
+		return EXIT_UNSUPPORTED;
+	}
+	return 0;
+}
+
+/* The kernel's DAMON events (events/damon/ of tracefs). */
+static int kernel_events(struct cli *cli, struct selection *have)
+{
+	char path[4096];
+	struct dirent *d;
+	size_t off = 0;
+	DIR *dir;
+
+	damonctl_path(cli->ctx, DAMONCTL_BASE_TRACEFS, "events/damon", path, sizeof(path));
+	dir = opendir(path);
+	if (!dir) {
+		usage_error(cli, "no DAMON trace events in %s (is tracefs mounted? a kernel "
+			    "without CONFIG_TRACEPOINTS?)", path);
+		return EXIT_UNSUPPORTED;
+	}
+	while ((d = readdir(dir)) && have->nr < MAX_EVENTS) {
+		size_t n = strlen(d->d_name) + 1;
+		char rel[512];
+
+		snprintf(rel, sizeof(rel), "damon/%s", d->d_name);
+		if (d->d_name[0] == '.' || off + n > sizeof(have->buf) ||
+		    !tfs_has_event(cli->ctx, rel))
+			continue;
+		memcpy(have->buf + off, d->d_name, n);
+		have->name[have->nr++] = have->buf + off;
+		off += n;
+	}
+	closedir(dir);
+	return 0;
+}
+
+/* What to show: --event's names (or all of @from), less --no-event's. */
+static void select_events(const struct selection *from, struct selection *s)
+{
+	size_t off = 0;
+
+	for (unsigned int i = 0; i < from->nr; i++) {
+		size_t n = strlen(from->name[i]) + 1;
+
+		if ((to.events && !in_list(to.events, from->name[i])) ||
+		    in_list(to.no_events, from->name[i]) || off + n > sizeof(s->buf))
+			continue;
+		memcpy(s->buf + off, from->name[i], n);
+		s->name[s->nr++] = s->buf + off;
+		off += n;
+	}
+}
+
+/* --- printing ------------------------------------------------------------------------ */
+struct printer {
+	struct cli *cli;
+	FILE *save;
+	uint64_t shown;
+	/* the region index within a snapshot, per event kind that prints regions */
+	unsigned int region_idx[MAX_EVENTS];
+	const struct selection *sel;
+};
+
+static int event_index(const struct selection *s, const char *event)
+{
+	for (unsigned int i = 0; i < s->nr; i++)
+		if (!strcmp(s->name[i], event))
+			return (int)i;
+	return -1;
+}
+
+static json_object *field_json(const struct tline_field *f)
+{
+	json_object *a;
+
+	if (f->text)
+		return json_object_new_string(f->str);
+	if (!f->list && f->n == 1)
+		return json_object_new_uint64(f->v[0]);
+	a = json_object_new_array();
+	for (unsigned int i = 0; i < f->n; i++)
+		json_object_array_add(a, json_object_new_uint64(f->v[i]));
+	return a;
+}
+
+/* A region event ("START-END: ..." with nr_regions) is one of a snapshot's regions: its
+ * index, counted as damo does. -1 for other events. */
+static int region_index(struct printer *p, const struct tline *t)
+{
+	const struct tline_field *nr = tline_field(t, "nr_regions");
+	int e = event_index(p->sel, t->event);
+	int idx;
+
+	/* only the aggregation events print every region of a snapshot in turn */
+	if (!nr || !tline_field(t, "start") || e < 0 || !nr->v[0] ||
+	    !strstr(t->event, "aggregated"))
+		return -1;
+	idx = (int)(p->region_idx[e] % nr->v[0]);
+	p->region_idx[e] = (unsigned int)((idx + 1) % nr->v[0]);
+	return idx;
+}
+
+static int print_json(const struct tline *t, int idx)
+{
+	json_object *o = json_object_new_object(), *f = json_object_new_object();
+
+	json_object_object_add(o, "format_version", json_object_new_int(DAMONC_JSON_FORMAT_VERSION));
+	json_object_object_add(o, "ts_ns", json_object_new_uint64(t->ts_ns));
+	json_object_object_add(o, "task", json_object_new_string(t->task));
+	json_object_object_add(o, "pid", json_object_new_int(t->pid));
+	json_object_object_add(o, "cpu", t->cpu < 0 ? NULL : json_object_new_int(t->cpu));
+	json_object_object_add(o, "event", json_object_new_string(t->event));
+	json_object_object_add(o, "region_index", idx < 0 ? NULL : json_object_new_int(idx));
+	for (unsigned int i = 0; i < t->nr; i++)
+		json_object_object_add(f, t->f[i].key, field_json(&t->f[i]));
+	json_object_object_add(o, "fields", f);
+	return json_line_print(o);
+}
+
+static bool is_size(const char *key)
+{
+	return !strncmp(key, "sz_", 3) || !strcmp(key, "esz");
+}
+
+/* "TIME TASK-PID EVENT fields": a region as START-END (SIZE) with its index, sizes with
+ * their human form beside the exact number. */
+static void print_text(const struct tline *t, int idx)
+{
+	const struct tline_field *s = tline_field(t, "start"), *e = tline_field(t, "end");
+	char a[32], safe[64];
+
+	printf("%" PRIu64 ".%06" PRIu64 " %s-%d %s", t->ts_ns / 1000000000,
+	       t->ts_ns % 1000000000 / 1000, safe_str(t->task, safe, sizeof(safe)), t->pid,
+	       t->event);
+	for (unsigned int i = 0; i < t->nr; i++) {
+		const struct tline_field *f = &t->f[i];
+
+		if (f == e)
+			continue;
+		if (f == s && e) {
+			if (idx >= 0)
+				printf(" region=%d", idx);
+			printf(" %" PRIu64 "-%" PRIu64 " (%s)", s->v[0], e->v[0],
+			       fmt_size(e->v[0] - s->v[0], a, sizeof(a)));
+			continue;
+		}
+		printf(" %s=", f->key);
+		if (f->text)
+			printf("%s", safe_str(f->str, safe, sizeof(safe)));
+		for (unsigned int j = 0; !f->text && j < f->n; j++)
+			printf("%s%" PRIu64, j ? "," : "", f->v[j]);
+		if (!f->text && f->n == 1 && is_size(f->key))
+			printf(" (%s)", fmt_size(f->v[0], a, sizeof(a)));
+	}
+	putchar('\n');
+}
+
+/* One line: 1 when it was shown, 0 when it is no event or not one asked for, -1 output. */
+static int show(struct printer *p, const char *line, int kdamond_pid)
+{
+	struct tline t;
+	int idx;
+
+	if (tline_parse(line, &t) || !selected(p->sel, t.event) ||
+	    (kdamond_pid > 0 && t.pid != kdamond_pid))
+		return 0;
+	idx = region_index(p, &t);
+	if (p->save && fprintf(p->save, "%s%s", line,
+			       line[strlen(line) - 1] == '\n' ? "" : "\n") < 0)
+		return -1;
+	if (to.raw)
+		printf("%s%s", line, line[strlen(line) - 1] == '\n' ? "" : "\n");
+	else if (p->cli->json)
+		return print_json(&t, idx) ? -1 : 1;
+	else
+		print_text(&t, idx);
+	return output_flush(stdout) ? -1 : 1;
+}
+
+/* --- reading ------------------------------------------------------------------------- */
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static bool done(const struct printer *p, uint64_t start_us)
+{
+	return capture_stop_requested || (to.count && p->shown >= to.count) ||
+	       (to.duration_us && now_us() - start_us >= to.duration_us);
+}
+
+/* Lines from @fd (trace_pipe, non-blocking) until done; 0 or an exit code. */
+static int read_pipe(struct printer *p, int fd, int kdamond_pid)
+{
+	static char buf[1 << 16];
+	uint64_t start = now_us();
+	size_t len = 0;
+
+	while (!done(p, start)) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+		char *nl = NULL, *line;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0)
+			return lib_error(p->cli, n ? -errno : -EIO, "reading trace_pipe");
+		len += (size_t)n;
+		buf[len] = '\0';
+		for (line = buf; !done(p, start) && (nl = strchr(line, '\n')); line = nl + 1) {
+			int r;
+
+			*nl = '\0';
+			r = show(p, line, kdamond_pid);
+			if (r < 0)
+				return EXIT_FAIL;
+			p->shown += (uint64_t)r;
+		}
+		len -= (size_t)(line - buf);	/* a line's beginning, for the next read */
+		memmove(buf, line, len);
+		if (len == sizeof(buf) - 1)
+			len = 0;	/* no event is that long: drop it */
+	}
+	return EXIT_OK;
+}
+
+static int read_file_lines(struct printer *p, FILE *in)
+{
+	uint64_t start = now_us();
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = EXIT_OK;
+
+	while (!done(p, start) && getline(&line, &cap, in) > 0) {
+		int r = show(p, line, 0);
+
+		if (r < 0) {
+			rc = EXIT_FAIL;
+			break;
+		}
+		p->shown += (uint64_t)r;
+	}
+	free(line);
+	return rc;
+}
+
+/* Instances of damonc traces that were killed before removing theirs. */
+static void remove_stale(struct cli *cli, const char *const *events)
+{
+	char path[4096];
+	struct dirent *d;
+	DIR *dir;
+
+	damonctl_path(cli->ctx, DAMONCTL_BASE_TRACEFS, "instances", path, sizeof(path));
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		int pid;
+		struct tfs t;
+
+		if (sscanf(d->d_name, "damonc-trace-%d", &pid) != 1 || pid == getpid() ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(t.dir, sizeof(t.dir), "%s/%s", path, d->d_name);
+		tfs_remove(&t, events);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+static int kdamond_pid(struct cli *cli, int *pid)
+{
+	struct damonctl_tree *t;
+	struct damonctl_kdamond *k;
+	const char *state;
+	int r = damonctl_tree_read(cli->ctx, &t);
+
+	if (r)
+		return lib_error(cli, r, "reading the DAMON tree");
+	k = damonctl_tree_kdamond(t, to.kdamond);
+	state = k ? damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE) : NULL;
+	if (!k || !state || strcmp(state, "on")) {
+		damonctl_tree_free(t);
+		return usage_error(cli, "--kdamond %u: %s", to.kdamond,
+				   k ? "it is not running" : "no such kdamond");
+	}
+	*pid = (int)damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID);
+	damonctl_tree_free(t);
+	return 0;
+}
+
+static int trace_live(struct cli *cli, struct printer *p, const struct selection *sel)
+{
+	const char *paths[MAX_EVENTS + 1] = { 0 };
+	char file[256], filter[64];
+	struct tfs inst;
+	int pid = 0, r, fd;
+
+	if (to.has_kdamond && (r = kdamond_pid(cli, &pid)))
+		return r;
+	for (unsigned int i = 0; i < sel->nr; i++) {
+		static char names[MAX_EVENTS][96];
+
+		snprintf(names[i], sizeof(names[i]), "damon/%s", sel->name[i]);
+		paths[i] = names[i];
+	}
+	remove_stale(cli, paths);
+	r = tfs_create(cli->ctx, "damonc-trace", &inst);
+	if (r)
+		return lib_error(cli, r, "creating a tracefs instance");
+	snprintf(filter, sizeof(filter), "common_pid == %d", pid);
+	for (unsigned int i = 0; !r && i < sel->nr; i++) {
+		if (pid) {
+			snprintf(file, sizeof(file), "events/%s/filter", paths[i]);
+			r = tfs_put(&inst, file, filter);
+		}
+		snprintf(file, sizeof(file), "events/%s/enable", paths[i]);
+		if (!r)
+			r = tfs_put(&inst, file, "1");
+	}
+	fd = r ? r : tfs_open_pipe(&inst);
+	if (fd < 0) {
+		tfs_remove(&inst, paths);
+		return lib_error(cli, fd, "enabling the DAMON trace events");
+	}
+	r = read_pipe(p, fd, pid);
+	close(fd);
+	tfs_remove(&inst, paths);
+	return r;
+}
+
+static int trace_run(struct cli *cli, int argc, char **argv)
+{
+	struct selection have = { .nr = 0 }, sel = { .nr = 0 };
+	struct printer p = { .cli = cli, .sel = &sel };
+	FILE *in = NULL;
+	int r;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (to.input && to.has_kdamond)
+		return usage_error(cli, "--kdamond: not with -i (filter by the lines' pid "
+				   "with grep)");
+	if (to.raw && cli->json)
+		return usage_error(cli, "--raw: not with --json");
+	if (to.input) {
+		for (const char *const *k = known_events; *k; k++)
+			have.name[have.nr++] = *k;
+	} else if ((r = kernel_events(cli, &have))) {
+		return r;
+	}
+	if ((r = check_names(cli, "--event", to.events, to.input ? NULL : &have)) ||
+	    (r = check_names(cli, "--no-event", to.no_events, to.input ? NULL : &have)))
+		return r;
+	select_events(&have, &sel);
+	if (!sel.nr)
+		return usage_error(cli, "--no-event: leaves no event to trace");
+	if (to.input) {
+		in = strcmp(to.input, "-") ? fopen(to.input, "r") : stdin;
+		if (!in)
+			return input_error(cli, "-i", to.input, -errno);
+	}
+	if (to.output && !(p.save = fopen(to.output, "w"))) {
+		r = -errno;
+		if (in && in != stdin)
+			fclose(in);
+		return input_error(cli, "-o", to.output, r);
+	}
+	capture_catch_signals();
+	r = in ? read_file_lines(&p, in) : trace_live(cli, &p, &sel);
+	if (in && in != stdin)
+		fclose(in);
+	if (p.save && fclose(p.save) && !r)
+		r = lib_error(cli, -errno, "writing %s", to.output);
+	return r;
+}
+
+const struct cmd cmd_trace = {
+	.name = "trace",
+	.summary = "DAMON's trace events as they happen, or from a saved trace",
+	.usage = "[--event E,...] [--no-event E,...] [--kdamond N] [--duration TIME] "
+		 "[--count N] [-i FILE] [-o FILE] [--raw] [--json]",
+	.opts = trace_opts,
+	.parse = trace_parse,
+	.run = trace_run,
+};
