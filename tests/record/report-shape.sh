@@ -328,7 +328,8 @@ lg = lambda v: math.log2(v) if v > 0 else 0
 def rescale(v, lo, hi, to_lo, to_hi):
     return int((v - lo) * ((to_hi - to_lo) / (hi - lo) if hi > lo else 1) + to_lo)
 ages, rates = [r["age_us"] for r in rows], [r["access_rate_bp"] for r in rows]
-check("scale", b, {"columns": 40, "age_us_min": min(ages), "age_us_max": max(ages),
+check("scale", {k: b[k] for k in ("columns", "age_us_min", "age_us_max", "access_rate_bp_min",
+      "access_rate_bp_max")}, {"columns": 40, "age_us_min": min(ages), "age_us_max": max(ages),
       "access_rate_bp_min": min(rates), "access_rate_bp_max": max(rates)})
 check("lengths", [r["box_length"] for r in rows],
       [rescale(lg(a), lg(min(ages)), lg(max(ages)), 1, 40) for a in ages])
