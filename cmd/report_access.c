@@ -36,6 +36,7 @@ static struct {
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool boxes;
+	bool box_kw;			/* --format has <box> */
 	bool multi;			/* a report per snapshot */
 	bool have_index;
 	uint64_t first, last;		/* --snapshot-index */
@@ -66,7 +67,7 @@ static const struct opt access_opts[] = {
 	PATTERN_OPTS,
 	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
 	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
-	  "<temperature>" },
+	  "<temperature> <box> (--boxes' box, shaped by --box-*)" },
 	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
 	  "microseconds, decimal addresses" },
 	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown" },
@@ -88,7 +89,7 @@ static const struct opt access_opts[] = {
 /* --format: damo's region keywords */
 static const char *const keywords[] = {
 	"<index>", "<start address>", "<end address>", "<size>", "<access rate>",
-	"<nr_accesses>", "<age>", "<temperature>",
+	"<nr_accesses>", "<age>", "<temperature>", "<box>",
 };
 #define NR_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
 
@@ -112,7 +113,7 @@ static int check_format(struct cli *cli, const char *t)
 		if (close)
 			return usage_error(cli, "--format: unknown keyword '%.*s' (known: <index>, "
 					   "<start address>, <end address>, <size>, <access rate>, "
-					   "<nr_accesses>, <age>, <temperature>)",
+					   "<nr_accesses>, <age>, <temperature>, <box>)",
 					   (int)(close - p + 1), p);
 	}
 	return 0;
@@ -186,6 +187,7 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_FORMAT:
 		ao.format = arg;
+		ao.box_kw = strstr(arg, "<box>") != NULL;
 		return check_format(cli, arg);
 	case O_HIST:
 		r = opt_choice(cli, access_opts, O_HIST, arg);
@@ -334,8 +336,11 @@ static const char *addr_str(uint64_t a, char *buf, size_t size)
 	return buf;
 }
 
-/* One line of --format for row @i. */
-static void print_formatted(const struct row *r, size_t i)
+static struct box_range box_range(const struct row *rows, size_t n);
+static struct box box_of_row(const struct box_range *b, const struct row *r);
+
+/* One line of --format for row @i; its <box> on scales @b. */
+static void print_formatted(const struct row *r, size_t i, const struct box_range *b)
 {
 	char v[48];
 
@@ -374,6 +379,12 @@ static void print_formatted(const struct row *r, size_t i)
 		case 7:
 			printf("%.0f", r->temperature);
 			break;
+		case 8: {
+			struct box x = box_of_row(b, r);
+
+			box_print(stdout, &x, box_colored());
+			break;
+		}
 		}
 		p += strlen(keywords[kw]);
 	}
@@ -404,8 +415,10 @@ static void print_text(const struct rin *in, const struct damonctl_rec_snapshot 
 		return;
 	}
 	if (ao.format) {
+		struct box_range b = box_range(rows, n);
+
 		for (i = 0; i < n; i++)
-			print_formatted(&rows[i], i);
+			print_formatted(&rows[i], i, &b);
 		return;
 	}
 	print_title(in, s, n, shown);
@@ -782,7 +795,7 @@ static json_object *region_json(const struct row *r, const struct box_range *b)
 	json_object_object_add(o, "age_aggrs", json_object_new_uint64(r->age));
 	json_object_object_add(o, "age_us", json_object_new_uint64(r->age_us));
 	json_object_object_add(o, "temperature", json_object_new_double(r->temperature));
-	if (ao.boxes) {
+	if (ao.boxes || ao.box_kw) {
 		struct box x = box_of_row(b, r);
 
 		json_object_object_add(o, "box_length", json_object_new_uint64(x.length));
@@ -839,7 +852,7 @@ static void add_members(json_object *doc, const struct rin *in,
 		json_object_object_add(p, "values", pa);
 		json_object_object_add(doc, "percentiles", p);
 	}
-	if (ao.boxes && r->n)
+	if ((ao.boxes || ao.box_kw) && r->n)
 		json_object_object_add(doc, "boxes", boxes_json(&bs));
 }
 
@@ -947,9 +960,10 @@ static int check_options(struct cli *cli)
 		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
 	if (ao.bins && ao.hist < 0)
 		return usage_error(cli, "--bins: the ranges of which histogram? (--histogram)");
-	if (box_o.given && !ao.boxes)
+	if (box_o.given && !ao.boxes && !ao.box_kw)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
-				   "--box-colorset and --box-align shape --boxes: add it");
+				   "--box-colorset and --box-align shape --boxes (or --format's <box>): "
+				   "add it");
 	if (ao.have_at && (ao.multi || ao.have_index))
 		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
 				   "snapshots differently: choose one");

@@ -447,6 +447,12 @@ for r in json.load(open(sys.argv[1]))["regions"]:
 # the words after the last row of each box, in one column past the longest box
 [ "$(awk '/ size / { print index($0, " size ") }' <<<"$text" | sort -u)" = 33 ] ||
 	bad "report access --box-align left: the words are not in one column: $text"
+# --format's <box> is --boxes' box (damo's region keyword)
+got=$("$damonc" report access -i "$work/rec" --target 1 --sort hot --format '<box>')
+want=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["regions"]:
+    print(" " * (40 - r["box_length"]) + "|" + str(r["box_level"]) * r["box_length"] + "|")' "$work/boxes.json")
+[ "$got" = "$want" ] || bad "report access --format '<box>': $(diff <(echo "$want") <(echo "$got"))"
 # a digit showing nothing is drawn with '-', as damo's
 "$damonc" report access -i "$work/rec" --target 0 --boxes --box-values size,none,none |
 	grep -qE '^ {39}\|-\| size' || bad "report access --box-values size,none,none does not draw '|-|'"
@@ -592,7 +598,7 @@ case_ 2 "--box-values 'none,age,size'" report access -i "$work/rec" --boxes --bo
 case_ 2 "--box-length '0,10'" report access -i "$work/rec" --boxes --box-length 0,10
 case_ 2 "--box-height '3,2'" report access -i "$work/rec" --boxes --box-height 3,2
 case_ 2 "--color 'yes'" report access -i "$work/rec" --boxes --color yes
-case_ 2 "shape --boxes: add it" report access -i "$work/rec" --box-align left
+case_ 2 "shape --boxes (or --format's <box>): add it" report access -i "$work/rec" --box-align left
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x
