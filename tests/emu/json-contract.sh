@@ -4,8 +4,8 @@
 # features, start and start --dry-run, tune (a change, nothing to change, --dry-run), stop
 # (something, nothing), record's summary, report access of a live capture per snapshot,
 # report hugepage (plain, --regions, served by the agent, --watch lines), metrics. $D checks
-# each one as it runs
-# (tests/lib/damonc-checked); this test also makes sure that the check saw them all.
+# each one as it runs (tests/lib/damonc-checked); this test also makes sure that the check
+# saw them all.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
