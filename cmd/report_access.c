@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * damonc report access: the regions of one snapshot (the last in the time range, or the one
- * at --at), filtered by size, access rate and age, sorted by address, hotness or damo's
+ * damonc report access: the regions of one snapshot (the last in the time range, the one
+ * at --at or --snapshot-index), or of each in turn (--all-snapshots, a --snapshot-index
+ * range), filtered by size, access rate and age, sorted by address, hotness or damo's
  * temperature; as a table, one line per region from a --format template (damo's keywords),
  * damo's boxes, the total size only, a histogram or per-byte percentiles of a metric.
+ * One snapshot at a time is held, whatever the record's length.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "quantile.h"
+#include "report_boxes.h"
 #include "report_pattern.h"
 
 #define MAX_PCTS 32
@@ -33,6 +36,10 @@ static struct {
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool boxes;
+	bool box_kw;			/* --format has <box> */
+	bool multi;			/* a report per snapshot */
+	bool have_index;
+	uint64_t first, last;		/* --snapshot-index */
 } ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1 };
 
 /* What --histogram and --percentiles-of measure, in their metavars' order: damo's
@@ -40,12 +47,17 @@ static struct {
 enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
-       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES };
+       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
 	{ "at", O_AT, OV_TIME, "TIME", "the snapshot that ended at or after TIME since the record "
 	  "began (default: the last one)" },
+	{ "all-snapshots", O_ALL, OV_NONE, NULL, "a report of each snapshot in turn, each with its "
+	  "time (as damo does)" },
+	{ "snapshot-index", O_INDEX, OV_STRING, "FIRST[,LAST]", "the snapshot numbered FIRST "
+	  "(0: the first of the selection), or a report of each from FIRST to LAST (damo's "
+	  "--snapshot_idx)" },
 	{ "sort", O_SORT, OV_STRING, "address|hot|cold|size|age|temperature", "the order of the "
 	  "regions (default: address; temperature: damo's, hottest first)" },
 	{ "temperature-weights", O_WEIGHTS, OV_STRING, "SIZE,RATE,AGE", "damo's temperature: "
@@ -55,7 +67,7 @@ static const struct opt access_opts[] = {
 	PATTERN_OPTS,
 	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
 	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
-	  "<temperature>" },
+	  "<temperature> <box> (--boxes' box, shaped by --box-*)" },
 	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
 	  "microseconds, decimal addresses" },
 	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown" },
@@ -70,13 +82,14 @@ static const struct opt access_opts[] = {
 	  "(default damo's 0,1,25,50,75,99,100)" },
 	{ "boxes", O_BOXES, OV_NONE, NULL, "each region as a box, damo's simple-boxes style: "
 	  "its length the age (log scale), its digits the access rate (0-9)" },
+	BOX_OPTS,
 	{ 0 },
 };
 
 /* --format: damo's region keywords */
 static const char *const keywords[] = {
 	"<index>", "<start address>", "<end address>", "<size>", "<access rate>",
-	"<nr_accesses>", "<age>", "<temperature>",
+	"<nr_accesses>", "<age>", "<temperature>", "<box>",
 };
 #define NR_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
 
@@ -100,9 +113,31 @@ static int check_format(struct cli *cli, const char *t)
 		if (close)
 			return usage_error(cli, "--format: unknown keyword '%.*s' (known: <index>, "
 					   "<start address>, <end address>, <size>, <access rate>, "
-					   "<nr_accesses>, <age>, <temperature>)",
+					   "<nr_accesses>, <age>, <temperature>, <box>)",
 					   (int)(close - p + 1), p);
 	}
+	return 0;
+}
+
+/* --snapshot-index FIRST[,LAST]: a range is a report per snapshot */
+static int parse_index(struct cli *cli, const char *arg)
+{
+	char *end;
+
+	ao.have_index = true;
+	ao.first = strtoull(arg, &end, 10);
+	ao.last = ao.first;
+	if (end != arg && *end == ',' && end[1] != '-' && arg[0] != '-') {
+		const char *p = end + 1;
+
+		ao.last = strtoull(p, &end, 10);
+		ao.multi = true;
+		if (end == p)
+			end = (char *)"x";
+	}
+	if (end == arg || *end || arg[0] == '-' || ao.last < ao.first)
+		return usage_error(cli, "--snapshot-index '%s': expected FIRST or FIRST,LAST, "
+				   "numbers from 0, FIRST <= LAST", arg);
 	return 0;
 }
 
@@ -112,6 +147,8 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 
 	if (r < 0)
 		r = pattern_parse(cli, &ao.pat, key, arg);
+	if (r < 0)
+		r = box_parse(cli, access_opts, key, arg);
 	if (r >= 0)
 		return r;
 	switch (key) {
@@ -150,6 +187,7 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_FORMAT:
 		ao.format = arg;
+		ao.box_kw = strstr(arg, "<box>") != NULL;
 		return check_format(cli, arg);
 	case O_HIST:
 		r = opt_choice(cli, access_opts, O_HIST, arg);
@@ -183,6 +221,11 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	case O_BOXES:
 		ao.boxes = true;
 		return 0;
+	case O_ALL:
+		ao.multi = true;
+		return 0;
+	case O_INDEX:
+		return parse_index(cli, arg);
 	}
 	return EXIT_USAGE;
 }
@@ -293,8 +336,11 @@ static const char *addr_str(uint64_t a, char *buf, size_t size)
 	return buf;
 }
 
-/* One line of --format for row @i. */
-static void print_formatted(const struct row *r, size_t i)
+static struct box_range box_range(const struct row *rows, size_t n);
+static struct box box_of_row(const struct box_range *b, const struct row *r);
+
+/* One line of --format for row @i; its <box> on scales @b. */
+static void print_formatted(const struct row *r, size_t i, const struct box_range *b)
 {
 	char v[48];
 
@@ -333,6 +379,12 @@ static void print_formatted(const struct row *r, size_t i)
 		case 7:
 			printf("%.0f", r->temperature);
 			break;
+		case 8: {
+			struct box x = box_of_row(b, r);
+
+			box_print(stdout, &x, box_colored());
+			break;
+		}
 		}
 		p += strlen(keywords[kw]);
 	}
@@ -340,19 +392,20 @@ static void print_formatted(const struct row *r, size_t i)
 }
 
 /* The snapshot, its intervals, and how much of it is shown */
-static void print_title(const struct rin *in, const struct kept *k, size_t n, uint64_t shown)
+static void print_title(const struct rin *in, const struct damonctl_rec_snapshot *s, size_t n,
+			uint64_t shown)
 {
 	char a[32], b[32], c[32], d[32];
 
 	printf("%s, snapshot at %.3f s (sample %s, aggr %s): %u regions, %s; %zu shown, %s\n",
-	       rin_series_name(in), rin_rel_s(in, k->s.end_ns),
-	       fmt_time(k->s.sample_us, a, sizeof(a)), fmt_time(k->s.aggr_us, b, sizeof(b)),
-	       k->s.nr_regions, size_str(k->s.total_bytes, c, sizeof(c)), n,
+	       rin_series_name(in), rin_rel_s(in, s->end_ns),
+	       fmt_time(s->sample_us, a, sizeof(a)), fmt_time(s->aggr_us, b, sizeof(b)),
+	       s->nr_regions, size_str(s->total_bytes, c, sizeof(c)), n,
 	       size_str(shown, d, sizeof(d)));
 }
 
-static void print_text(const struct rin *in, const struct kept *k, const struct row *rows,
-		       size_t n, uint64_t shown)
+static void print_text(const struct rin *in, const struct damonctl_rec_snapshot *s,
+		       const struct row *rows, size_t n, uint64_t shown)
 {
 	char a[32], b[32];
 	size_t i;
@@ -362,11 +415,13 @@ static void print_text(const struct rin *in, const struct kept *k, const struct 
 		return;
 	}
 	if (ao.format) {
+		struct box_range b = box_range(rows, n);
+
 		for (i = 0; i < n; i++)
-			print_formatted(&rows[i], i);
+			print_formatted(&rows[i], i, &b);
 		return;
 	}
-	print_title(in, k, n, shown);
+	print_title(in, s, n, shown);
 	if (!n)
 		return;
 	printf("%-18s %-18s %11s %8s %12s %11s\n", "start", "end", "size", "access",
@@ -574,186 +629,329 @@ static void print_percentiles(const double *v)
 	}
 }
 
-/* --boxes: damo's simple-boxes style, a box per region whose length is its age on a log2
- * scale (1 to BOX_COLUMNS columns) and whose digits are its access rate (0 to 9), both
- * between the smallest and the largest of the regions shown */
-#define BOX_COLUMNS 40
-
-struct box_scale {
-	uint64_t age_min, age_max, rate_min, rate_max;
-};
-
-static struct box_scale box_scale(const struct row *rows, size_t n)
+/* --boxes: damo's region box (report_boxes.c), by default its simple-boxes style: a box per
+ * region whose length is its age on a log2 scale (1 to 40 columns) and whose digits are its
+ * access rate (0 to 9), both between the smallest and the largest of the regions shown */
+static struct box_input box_input(const struct row *r)
 {
-	struct box_scale b = { UINT64_MAX, 0, UINT64_MAX, 0 };
+	struct box_input b;
+
+	b.v[BV_SIZE] = (double)(r->end - r->start);
+	b.v[BV_ACCESS_RATE] = (double)r->rate_bp;
+	b.v[BV_AGE] = (double)r->age_us;
+	return b;
+}
+
+static struct box_range box_range(const struct row *rows, size_t n)
+{
+	struct box_range b = { .have = false };
 
 	for (size_t i = 0; i < n; i++) {
-		b.age_min = rows[i].age_us < b.age_min ? rows[i].age_us : b.age_min;
-		b.age_max = rows[i].age_us > b.age_max ? rows[i].age_us : b.age_max;
-		b.rate_min = rows[i].rate_bp < b.rate_min ? rows[i].rate_bp : b.rate_min;
-		b.rate_max = rows[i].rate_bp > b.rate_max ? rows[i].rate_bp : b.rate_max;
+		struct box_input in = box_input(&rows[i]);
+
+		box_range_add(&b, &in);
 	}
 	return b;
 }
 
-static double log2_or_0(uint64_t v)
+static struct box box_of_row(const struct box_range *b, const struct row *r)
 {
-	return v ? log2((double)v) : 0;
+	struct box_input in = box_input(r);
+
+	return box_of(b, &in);
 }
 
-/* damo's rescale(): @v from [@lo, @hi] to [@to_lo, @to_hi], the lowest when lo = hi */
-static unsigned int rescale(double v, double lo, double hi, unsigned int to_lo,
-			    unsigned int to_hi)
+/* A value of the boxes for people: bytes, access rate (bp), age (us) */
+static const char *box_value_str(enum box_value v, double x, char *buf, size_t size)
 {
-	double ratio = hi > lo ? (double)(to_hi - to_lo) / (hi - lo) : 1;
-
-	return (unsigned int)((v - lo) * ratio + to_lo);
+	if (v == BV_SIZE)
+		return size_str((uint64_t)x, buf, size);
+	if (v == BV_AGE)
+		return time_str((uint64_t)x, buf, size);
+	snprintf(buf, size, "%.2f%%", x / 100);
+	return buf;
 }
 
-static unsigned int box_length(const struct box_scale *b, const struct row *r)
+static const char *const box_titles[] = { "size", "access rate", "age" };
+
+/* What each dimension shows, over which range; the default's scales are damo's */
+static void box_legend(const struct box_range *b, bool color)
 {
-	return rescale(log2_or_0(r->age_us), log2_or_0(b->age_min), log2_or_0(b->age_max), 1,
-		       BOX_COLUMNS);
+	enum box_value v = box_o.value[BD_LENGTH];
+	char s1[32], s2[32];
+
+	printf("# length: %s, %s to %s in %u to %u columns (%s scale)\n", box_titles[v],
+	       box_value_str(v, b->min[v], s1, sizeof(s1)),
+	       box_value_str(v, b->max[v], s2, sizeof(s2)), box_o.min[BD_LENGTH],
+	       box_o.max[BD_LENGTH], box_o.log[BD_LENGTH] ? "log" : "linear");
+	v = box_o.value[BD_LEVEL];
+	if (v == BV_NONE) {
+		printf("# digits: none ('-')\n");
+	} else {
+		printf("# digits: %s, %s to %s as 0 to 9%s", box_titles[v],
+		       box_value_str(v, b->min[v], s1, sizeof(s1)),
+		       box_value_str(v, b->max[v], s2, sizeof(s2)),
+		       box_o.log[BD_LEVEL] ? " (log scale)" : "");
+		if (color) {
+			printf(", colours %s: ", box_colorset_name());
+			box_color_samples(stdout);
+		}
+		putchar('\n');
+	}
+	v = box_o.value[BD_HEIGHT];
+	if (v != BV_NONE && box_o.max[BD_HEIGHT] > 1)
+		printf("# height: %s, %s to %s in %u to %u rows (%s scale)\n", box_titles[v],
+		       box_value_str(v, b->min[v], s1, sizeof(s1)),
+		       box_value_str(v, b->max[v], s2, sizeof(s2)), box_o.min[BD_HEIGHT],
+		       box_o.max[BD_HEIGHT], box_o.log[BD_HEIGHT] ? "log" : "linear");
 }
 
-static unsigned int box_level(const struct box_scale *b, const struct row *r)
+static void print_boxes(const struct rin *in, const struct damonctl_rec_snapshot *s,
+			const struct row *rows, size_t n, uint64_t shown)
 {
-	return rescale((double)r->rate_bp, (double)b->rate_min, (double)b->rate_max, 0, 9);
-}
-
-static void print_boxes(const struct rin *in, const struct kept *k, const struct row *rows,
-			size_t n, uint64_t shown)
-{
-	struct box_scale b = box_scale(rows, n);
-	char digits[BOX_COLUMNS + 1], s1[32], s2[32];
+	struct box_range b = box_range(rows, n);
+	bool color = box_colored();
+	char s1[32], s2[32];
 	size_t i;
 
-	print_title(in, k, n, shown);
+	print_title(in, s, n, shown);
 	for (i = 0; i < n; i++) {
-		unsigned int len = box_length(&b, &rows[i]);
+		struct box x = box_of_row(&b, &rows[i]);
 
-		memset(digits, '0' + (int)box_level(&b, &rows[i]), len);
-		digits[len] = '\0';
-		printf("%*s|%s| size %-11s access %7.2f%% age %s\n", BOX_COLUMNS - (int)len, "",
-		       digits, size_str(rows[i].end - rows[i].start, s1, sizeof(s1)),
+		box_print(stdout, &x, color);
+		printf(" size %-11s access %7.2f%% age %s\n",
+		       size_str(rows[i].end - rows[i].start, s1, sizeof(s1)),
 		       (double)rows[i].rate_bp / 100, time_str(rows[i].age_us, s2, sizeof(s2)));
 	}
-	if (!n)
-		return;
-	printf("# length: age, %s to %s in 1 to %d columns (log scale)\n",
-	       time_str(b.age_min, s1, sizeof(s1)), time_str(b.age_max, s2, sizeof(s2)),
-	       BOX_COLUMNS);
-	printf("# digits: access rate, %.2f%% to %.2f%% as 0 to 9\n", (double)b.rate_min / 100,
-	       (double)b.rate_max / 100);
+	if (n)
+		box_legend(&b, color);
 }
 
-static int print_json(const struct rin *in, const struct kept *k, const struct row *rows,
-		      size_t n, uint64_t shown, const struct bin *bins, const double *pcts)
+/* The boxes' scales in the JSON: the simple-boxes keys, then what the options chose */
+static json_object *boxes_json(const struct box_range *b)
 {
-	json_object *doc = json_doc_new(), *snap = json_object_new_object();
+	static const char *const dims[] = { "length", "digit", "height" };
+	json_object *o = json_object_new_object(), *v = json_object_new_object();
+	json_object *sc = json_object_new_object();
+
+	json_object_object_add(o, "columns", json_object_new_int((int)box_o.max[BD_LENGTH]));
+	json_object_object_add(o, "age_us_min", json_object_new_uint64((uint64_t)b->min[BV_AGE]));
+	json_object_object_add(o, "age_us_max", json_object_new_uint64((uint64_t)b->max[BV_AGE]));
+	json_object_object_add(o, "access_rate_bp_min",
+			       json_object_new_uint64((uint64_t)b->min[BV_ACCESS_RATE]));
+	json_object_object_add(o, "access_rate_bp_max",
+			       json_object_new_uint64((uint64_t)b->max[BV_ACCESS_RATE]));
+	json_object_object_add(o, "bytes_min", json_object_new_uint64((uint64_t)b->min[BV_SIZE]));
+	json_object_object_add(o, "bytes_max", json_object_new_uint64((uint64_t)b->max[BV_SIZE]));
+	for (int d = 0; d < BD_NR; d++) {
+		json_object_object_add(v, dims[d], json_object_new_string(
+			box_value_name(box_o.value[d])));
+		json_object_object_add(sc, dims[d], json_object_new_string(
+			box_o.log[d] ? "log" : "linear"));
+	}
+	json_object_object_add(o, "values", v);
+	json_object_object_add(o, "scales", sc);
+	json_object_object_add(o, "length_min", json_object_new_int((int)box_o.min[BD_LENGTH]));
+	json_object_object_add(o, "height_min", json_object_new_int((int)box_o.min[BD_HEIGHT]));
+	json_object_object_add(o, "height_max", json_object_new_int((int)box_o.max[BD_HEIGHT]));
+	json_object_object_add(o, "colorset", json_object_new_string(box_colorset_name()));
+	json_object_object_add(o, "align", json_object_new_string(box_o.left ? "left" : "right"));
+	return o;
+}
+
+static json_object *snapshot_json(const struct rin *in, const struct damonctl_rec_snapshot *s)
+{
+	json_object *snap = json_object_new_object();
+
+	json_object_object_add(snap, "time_us", json_object_new_uint64(
+		s->end_ns > rin_base_ns(in) ? (s->end_ns - rin_base_ns(in)) / 1000 : 0));
+	json_object_object_add(snap, "start_ns", json_object_new_uint64(s->start_ns));
+	json_object_object_add(snap, "end_ns", json_object_new_uint64(s->end_ns));
+	json_object_object_add(snap, "sample_us", json_object_new_uint64(s->sample_us));
+	json_object_object_add(snap, "aggr_us", json_object_new_uint64(s->aggr_us));
+	json_object_object_add(snap, "nr_regions", json_object_new_uint64(s->nr_regions));
+	json_object_object_add(snap, "total_bytes", json_object_new_uint64(s->total_bytes));
+	return snap;
+}
+
+/* The report of one snapshot, its buffers reused by the next */
+struct one {
+	struct row *rows;
+	size_t cap, n;
+	uint64_t shown;
+	struct bin *bins;
+	double *pcts;
+};
+
+static json_object *region_json(const struct row *r, const struct box_range *b)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "start", json_object_new_uint64(r->start));
+	json_object_object_add(o, "end", json_object_new_uint64(r->end));
+	json_object_object_add(o, "size", json_object_new_uint64(r->end - r->start));
+	json_object_object_add(o, "nr_accesses", json_object_new_uint64(r->nr_accesses));
+	json_object_object_add(o, "access_rate_bp", json_object_new_uint64(r->rate_bp));
+	json_object_object_add(o, "age_aggrs", json_object_new_uint64(r->age));
+	json_object_object_add(o, "age_us", json_object_new_uint64(r->age_us));
+	json_object_object_add(o, "temperature", json_object_new_double(r->temperature));
+	if (ao.boxes || ao.box_kw) {
+		struct box x = box_of_row(b, r);
+
+		json_object_object_add(o, "box_length", json_object_new_uint64(x.length));
+		if (x.level >= 0)
+			json_object_object_add(o, "box_level", json_object_new_int(x.level));
+		json_object_object_add(o, "box_height", json_object_new_uint64(x.height));
+	}
+	return o;
+}
+
+/* The members of one snapshot's report into @doc */
+static void add_members(json_object *doc, const struct rin *in,
+			const struct damonctl_rec_snapshot *s, const struct one *r)
+{
 	json_object *arr = json_object_new_array();
-	struct box_scale bs = box_scale(rows, n);
+	struct box_range bs = box_range(r->rows, r->n);
 	size_t i;
 
-	json_object_object_add(doc, "input", rin_input_json(in));
-	json_object_object_add(doc, "series", rin_series_json(in));
-	if (k->have) {
-		json_object_object_add(snap, "time_us", json_object_new_uint64(
-			k->s.end_ns > rin_base_ns(in) ? (k->s.end_ns - rin_base_ns(in)) / 1000 : 0));
-		json_object_object_add(snap, "start_ns", json_object_new_uint64(k->s.start_ns));
-		json_object_object_add(snap, "end_ns", json_object_new_uint64(k->s.end_ns));
-		json_object_object_add(snap, "sample_us", json_object_new_uint64(k->s.sample_us));
-		json_object_object_add(snap, "aggr_us", json_object_new_uint64(k->s.aggr_us));
-		json_object_object_add(snap, "nr_regions", json_object_new_uint64(k->s.nr_regions));
-		json_object_object_add(snap, "total_bytes",
-				       json_object_new_uint64(k->s.total_bytes));
-		json_object_object_add(doc, "snapshot", snap);
-	} else {
-		json_object_put(snap);
-		json_object_object_add(doc, "snapshot", NULL);
-	}
-	for (i = 0; i < n; i++) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "start", json_object_new_uint64(rows[i].start));
-		json_object_object_add(o, "end", json_object_new_uint64(rows[i].end));
-		json_object_object_add(o, "size", json_object_new_uint64(rows[i].end -
-									 rows[i].start));
-		json_object_object_add(o, "nr_accesses", json_object_new_uint64(rows[i].nr_accesses));
-		json_object_object_add(o, "access_rate_bp", json_object_new_uint64(rows[i].rate_bp));
-		json_object_object_add(o, "age_aggrs", json_object_new_uint64(rows[i].age));
-		json_object_object_add(o, "age_us", json_object_new_uint64(rows[i].age_us));
-		json_object_object_add(o, "temperature", json_object_new_double(rows[i].temperature));
-		if (ao.boxes) {
-			json_object_object_add(o, "box_length", json_object_new_uint64(
-				box_length(&bs, &rows[i])));
-			json_object_object_add(o, "box_level", json_object_new_uint64(
-				box_level(&bs, &rows[i])));
-		}
-		json_object_array_add(arr, o);
-	}
+	json_object_object_add(doc, "snapshot", snapshot_json(in, s));
+	for (i = 0; i < r->n; i++)
+		json_object_array_add(arr, region_json(&r->rows[i], &bs));
 	json_object_object_add(doc, "regions", arr);
-	json_object_object_add(doc, "shown_bytes", json_object_new_uint64(shown));
-	if (bins) {
+	json_object_object_add(doc, "shown_bytes", json_object_new_uint64(r->shown));
+	if (r->bins) {
 		json_object *h = json_object_new_object(), *ba = json_object_new_array();
 
 		json_object_object_add(h, "metric", json_object_new_string(
 			ao.hist == M_RECENCY ? "idle_us" : "temperature"));
-		for (i = 0; n && i < ao.bins; i++) {
+		for (i = 0; r->n && i < ao.bins; i++) {
 			json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "min", json_object_new_double(bins[i].lo));
-			json_object_object_add(o, "max", json_object_new_double(bins[i].hi));
-			json_object_object_add(o, "bytes", json_object_new_uint64(bins[i].bytes));
+			json_object_object_add(o, "min", json_object_new_double(r->bins[i].lo));
+			json_object_object_add(o, "max", json_object_new_double(r->bins[i].hi));
+			json_object_object_add(o, "bytes", json_object_new_uint64(r->bins[i].bytes));
 			json_object_array_add(ba, o);
 		}
 		json_object_object_add(h, "bins", ba);
 		json_object_object_add(doc, "histogram", h);
 	}
-	if (pcts) {
+	if (r->pcts) {
 		json_object *p = json_object_new_object(), *pa = json_object_new_array();
 
 		json_object_object_add(p, "metric", json_object_new_string(
 			metric_json_name(ao.pct_of)));
-		for (i = 0; n && i < ao.nr_pcts; i++) {
+		for (i = 0; r->n && i < ao.nr_pcts; i++) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "percentile", json_object_new_double(ao.pcts[i]));
 			json_object_object_add(o, "value", ao.pct_of == M_TEMPERATURE ?
-					       json_object_new_double(pcts[i]) :
-					       json_object_new_uint64((uint64_t)pcts[i]));
+					       json_object_new_double(r->pcts[i]) :
+					       json_object_new_uint64((uint64_t)r->pcts[i]));
 			json_object_array_add(pa, o);
 		}
 		json_object_object_add(p, "values", pa);
 		json_object_object_add(doc, "percentiles", p);
 	}
-	if (ao.boxes && n) {
-		json_object *b = json_object_new_object();
-
-		json_object_object_add(b, "columns", json_object_new_int(BOX_COLUMNS));
-		json_object_object_add(b, "age_us_min", json_object_new_uint64(bs.age_min));
-		json_object_object_add(b, "age_us_max", json_object_new_uint64(bs.age_max));
-		json_object_object_add(b, "access_rate_bp_min", json_object_new_uint64(bs.rate_min));
-		json_object_object_add(b, "access_rate_bp_max", json_object_new_uint64(bs.rate_max));
-		json_object_object_add(doc, "boxes", b);
-	}
-	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+	if ((ao.boxes || ao.box_kw) && r->n)
+		json_object_object_add(doc, "boxes", boxes_json(&bs));
 }
 
-static int access_run(struct cli *cli, int argc, char **argv)
+/* The regions of snapshot @s shown, sorted, and what is drawn of them; -ENOMEM */
+static int build(struct one *o, const struct damonctl_rec_snapshot *s)
 {
-	struct damonctl_rec_item it;
-	struct kept k = { 0 };
-	struct row *rows = NULL;
-	struct bin *bins = NULL;
-	double *pcts = NULL;
-	struct rin *in;
-	size_t n = 0, i;
-	uint64_t shown = 0;
-	int r, e;
+	size_t i;
 
-	if (argc)
-		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (s->nr_regions > o->cap) {
+		void *p = realloc(o->rows, s->nr_regions * sizeof(*o->rows));
+
+		if (!p)
+			return -ENOMEM;
+		o->rows = p;
+		o->cap = s->nr_regions;
+	}
+	o->n = 0;
+	for (i = 0; i < s->nr_regions; i++) {
+		const struct damonctl_rec_region *rg = &s->regions[i];
+		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
+				 pattern_rate_bp(rg->nr_accesses, s->sample_us, s->aggr_us),
+				 (uint64_t)rg->age * s->aggr_us, 0 };
+
+		if (!pattern_match(&ao.pat, s, rg))
+			continue;
+		w.temperature = temperature(&w);
+		o->rows[o->n++] = w;
+	}
+	if (o->n)
+		qsort(o->rows, o->n, sizeof(*o->rows), cmp_rows);
+	if (ao.top && o->n > ao.top)
+		o->n = ao.top;	/* the histogram too is of the regions shown */
+	for (o->shown = 0, i = 0; i < o->n; i++)
+		o->shown += o->rows[i].end - o->rows[i].start;
+	free(o->bins);
+	o->bins = NULL;
+	if (ao.hist >= 0 && !(o->bins = histogram(o->rows, o->n, s->aggr_us)))
+		return -ENOMEM;
+	if (ao.pct_of >= 0 && !o->pcts && !(o->pcts = calloc(ao.nr_pcts, sizeof(*o->pcts))))
+		return -ENOMEM;
+	if (ao.pct_of >= 0 && percentiles(o->rows, o->n, s->aggr_us, o->pcts))
+		return -ENOMEM;
+	return 0;
+}
+
+/* One snapshot's report for people; @nr: how many came before (a blank line between) */
+static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *s,
+		      const struct one *o, uint64_t nr)
+{
+	if (nr && !ao.total_only)
+		putchar('\n');
+	if (o->bins || o->pcts) {
+		if (ao.multi)	/* which snapshot each is */
+			print_title(in, s, o->n, o->shown);
+		if (!o->n)
+			printf("no region in the snapshot matches\n");
+		else if (o->bins)
+			print_histogram(o->bins);
+		else
+			print_percentiles(o->pcts);
+	} else if (ao.boxes) {
+		print_boxes(in, s, o->rows, o->n, o->shown);
+	} else {
+		print_text(in, s, o->rows, o->n, o->shown);
+	}
+}
+
+/* The reports of each snapshot: the document's head at the first, its input at the end */
+struct multi {
+	struct cli *cli;
+	const struct rin *in;
+	struct json_stream js;
+	uint64_t nr;
+};
+
+static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, struct one *o)
+{
+	json_object *e;
+
+	if (build(o, s))
+		return (usage_error(m->cli, "out of memory"), EXIT_FAIL);
+	if (!m->cli->json) {
+		print_one(m->in, s, o, m->nr++);
+		return output_flush(stdout) ? EXIT_FAIL : 0;
+	}
+	if (!m->nr++) {
+		json_object *head = json_doc_new();
+
+		json_object_object_add(head, "series", rin_series_json(m->in));
+		if (json_stream_begin(&m->js, head, "snapshots"))
+			return EXIT_FAIL;
+	}
+	e = json_object_new_object();
+	add_members(e, m->in, s, o);
+	return json_stream_add(&m->js, e) ? EXIT_FAIL : 0;
+}
+
+static int check_options(struct cli *cli)
+{
 	/* each shows the regions its own way */
 	if (!!ao.format + ao.total_only + (ao.hist >= 0) + (ao.pct_of >= 0) + ao.boxes > 1)
 		return usage_error(cli, "--format, --total-size, --histogram, --percentiles-of and "
@@ -762,6 +960,15 @@ static int access_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
 	if (ao.bins && ao.hist < 0)
 		return usage_error(cli, "--bins: the ranges of which histogram? (--histogram)");
+	if (box_o.given && !ao.boxes && !ao.box_kw)
+		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
+				   "--box-colorset and --box-align shape --boxes (or --format's <box>): "
+				   "add it");
+	if (ao.have_at && (ao.multi || ao.have_index))
+		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
+				   "snapshots differently: choose one");
+	if (ao.multi && !ao.have_index)
+		ao.last = UINT64_MAX;
 	if (!ao.bins)
 		ao.bins = 10;
 	if (!ao.nr_pcts) {
@@ -770,74 +977,97 @@ static int access_run(struct cli *cli, int argc, char **argv)
 		memcpy(ao.pcts, damo, sizeof(damo));
 		ao.nr_pcts = sizeof(damo) / sizeof(damo[0]);
 	}
+	return 0;
+}
+
+/* The snapshots chosen: each of --all-snapshots or a --snapshot-index range reported as it
+ * is read, else the one of --snapshot-index, --at or the last kept; 0 or an exit code */
+static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struct multi *m,
+			  struct one *o)
+{
+	struct damonctl_rec_item it;
+	uint64_t idx = 0;
+	int r, e = 0;
+
+	while (!e && (r = rin_next(in, &it)) == 1) {
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		if (ao.have_index && idx < ao.first) {
+			idx++;
+			continue;
+		}
+		if (ao.multi) {
+			if (idx++ > ao.last)
+				break;
+			e = report_each(m, &it.snapshot, o);
+			continue;
+		}
+		if (ao.have_at && k->have && rin_rel_s(in, k->s.end_ns) * 1e6 >= (double)ao.at_us)
+			break;	/* the first snapshot at or after --at is kept */
+		if (keep(k, &it.snapshot))
+			return (usage_error(cli, "out of memory"), EXIT_FAIL);
+		if (ao.have_index)
+			break;
+	}
+	if (e)
+		return e;
+	if (r < 0)
+		return -r;
+	if (ao.have_index && !k->have && !m->nr)
+		return usage_error(cli, "--snapshot-index %" PRIu64 ": %s has %" PRIu64
+				   " snapshot%s%s", ao.first, rin_o.input ? rin_o.input :
+				   "the capture", idx, idx == 1 ? "" : "s",
+				   rin_o.have_time || rin_o.target >= 0 || rin_o.cap.kdamond >= 0 ?
+				   " in the selection" : "");
+	if (!k->have && !m->nr)
+		return (usage_error(cli, "no snapshot in %s%s", rin_o.input ? rin_o.input :
+				    "the capture", rin_o.have_time || rin_o.target >= 0 ||
+				    rin_o.cap.kdamond >= 0 ? " matches the selection" : ""),
+			EXIT_FAIL);
+	return 0;
+}
+
+static int access_run(struct cli *cli, int argc, char **argv)
+{
+	struct kept k = { 0 };
+	struct one o = { 0 };
+	struct multi m = { .cli = cli };
+	struct rin *in;
+	int r, e;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	e = check_options(cli);
+	if (e)
+		return e;
 	e = rin_open(cli, false, 1, &in);
 	if (e)
 		return e;
-	while ((r = rin_next(in, &it)) == 1) {
-		if (it.type != DAMONCTL_REC_SNAPSHOT)
-			continue;
-		if (ao.have_at && k.have && rin_rel_s(in, k.s.end_ns) * 1e6 >= (double)ao.at_us)
-			break;	/* the first snapshot at or after --at is kept */
-		if (keep(&k, &it.snapshot)) {
-			r = -EXIT_FAIL;
-			usage_error(cli, "out of memory");
-			break;
+	m.in = in;
+	e = read_snapshots(cli, in, &k, &m, &o);
+	if (!e && ao.multi && cli->json) {
+		json_object *tail = json_object_new_object();
+
+		json_object_object_add(tail, "input", rin_input_json(in));
+		if (json_stream_end(&m.js, tail))
+			e = EXIT_FAIL;
+	} else if (!e && !ao.multi) {
+		if (build(&o, &k.s)) {
+			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		} else if (cli->json) {
+			json_object *doc = json_doc_new();
+
+			json_object_object_add(doc, "input", rin_input_json(in));
+			json_object_object_add(doc, "series", rin_series_json(in));
+			add_members(doc, in, &k.s, &o);
+			e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+		} else {
+			print_one(in, &k.s, &o, 0);
 		}
 	}
-	if (r < 0) {
-		e = -r;
-		goto out;
-	}
-	if (!k.have) {
-		e = usage_error(cli, "no snapshot in %s%s", rin_o.input ? rin_o.input : "the capture",
-				rin_o.have_time || rin_o.target >= 0 || rin_o.cap.kdamond >= 0 ?
-				" matches the selection" : "");
-		e = EXIT_FAIL;
-		goto out;
-	}
-	rows = calloc(k.s.nr_regions ? k.s.nr_regions : 1, sizeof(*rows));
-	if (!rows) {
-		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-		goto out;
-	}
-	for (i = 0; i < k.s.nr_regions; i++) {
-		const struct damonctl_rec_region *rg = &k.s.regions[i];
-		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
-				 pattern_rate_bp(rg->nr_accesses, k.s.sample_us, k.s.aggr_us),
-				 (uint64_t)rg->age * k.s.aggr_us, 0 };
-
-		if (!pattern_match(&ao.pat, &k.s, rg))
-			continue;
-		w.temperature = temperature(&w);
-		rows[n++] = w;
-	}
-	qsort(rows, n, sizeof(*rows), cmp_rows);
-	if (ao.top && n > ao.top)
-		n = ao.top;	/* the histogram too is of the regions shown */
-	for (i = 0; i < n; i++)
-		shown += rows[i].end - rows[i].start;
-	if ((ao.hist >= 0 && !(bins = histogram(rows, n, k.s.aggr_us))) ||
-	    (ao.pct_of >= 0 && (!(pcts = calloc(ao.nr_pcts, sizeof(*pcts))) ||
-				percentiles(rows, n, k.s.aggr_us, pcts)))) {
-		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-		goto out;
-	}
-	if (cli->json)
-		e = print_json(in, &k, rows, n, shown, bins, pcts);
-	else if ((bins || pcts) && !n)
-		printf("no region in the snapshot matches\n");
-	else if (bins)
-		print_histogram(bins);
-	else if (pcts)
-		print_percentiles(pcts);
-	else if (ao.boxes)
-		print_boxes(in, &k, rows, n, shown);
-	else
-		print_text(in, &k, rows, n, shown);
-out:
-	free(pcts);
-	free(bins);
-	free(rows);
+	free(o.pcts);
+	free(o.bins);
+	free(o.rows);
 	free(k.regions);
 	r = rin_close(in);
 	return e ? e : r;
@@ -846,11 +1076,15 @@ out:
 const struct cmd cmd_report_access = {
 	.name = "access",
 	.summary = "the regions of a snapshot: address, size, access rate, age; hottest/coldest",
-	.usage = "[-i FILE|-] [--at TIME] [--sort address|hot|cold|size|age|temperature]\n"
+	.usage = "[-i FILE|-] [--at TIME | --all-snapshots | --snapshot-index FIRST[,LAST]]\n"
+		 "       [--sort address|hot|cold|size|age|temperature]\n"
 		 "       [--top N] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
 		 "       [--format TEMPLATE | --total-size | --boxes |\n"
 		 "        --histogram temperature|recency [--bins N] |\n"
 		 "        --percentiles-of temperature|recency|access-rate|age|size [--percentiles LIST]]\n"
+		 "       [--box-values L,D,H] [--box-scales L,D,H] [--box-length MIN,MAX]\n"
+		 "       [--box-height MIN,MAX] [--box-colorset emotion|gray|flame]\n"
+		 "       [--box-align right|left] [--color auto|always|never]\n"
 		 "       [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,

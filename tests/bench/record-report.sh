@@ -3,8 +3,10 @@
 # snapshots x 500 regions (with a footprint each) and 100 times longer, against baselines
 # measured in the same run (reading the file with cat; loading damo's JSON of the short
 # record with python's json and zlib, a lower bound of what damo does); the peak RSS of the
-# reports whose --series --json prints a row per snapshot, on both records, against the same
-# report without --series (no rows): it must not grow with the record; and record's CPU per
+# reports whose --series --json prints a row per snapshot (and of report access
+# --all-snapshots --json, a report per snapshot), on both records, against the same report
+# without --series (no rows; report access of the last snapshot): it must not grow with the
+# record; and record's CPU per
 # snapshot against the raw cost of reading the same tried_regions files (damon-emu, 500+
 # regions).
 #
@@ -46,6 +48,12 @@ for n in 1000 "$long"; do
 	cost "report access --sort hot --top 10" "$DAMONC" report access -i "$rec" --sort hot \
 		--top 10
 	cost "report access --json" "$DAMONC" --json report access -i "$rec"
+	rss[access-base@$n]=$LAST_RSS
+	cost "report access --all-snapshots --top 10" "$DAMONC" report access -i "$rec" \
+		--all-snapshots --top 10
+	cost "report access --all-snapshots --json" "$DAMONC" --json report access -i "$rec" \
+		--all-snapshots
+	rss[access@$n]=$LAST_RSS
 	cost "report access --percentiles-of recency" "$DAMONC" report access -i "$rec" \
 		--percentiles-of recency
 	cost "report access --boxes" "$DAMONC" report access -i "$rec" --boxes
@@ -110,6 +118,10 @@ for r in "${streamed[@]}"; do
 		"$(echo "$s / 1024" | bc -l)" "$(echo "$l / 1024" | bc -l)" "$(echo "$l / $s" | bc -l)" \
 		"$(echo "$s / $bs" | bc -l)" "$(echo "$l / $bl" | bc -l)"
 done
+s=${rss[access@1000]} l=${rss[access@$long]} bs=${rss[access-base@1000]} bl=${rss[access-base@$long]}
+printf '%-28s %7.1f MiB %7.1f MiB %10.2fx %10.2fx %10.2fx\n' "access --all-snapshots --json" \
+	"$(echo "$s / 1024" | bc -l)" "$(echo "$l / 1024" | bc -l)" "$(echo "$l / $s" | bc -l)" \
+	"$(echo "$s / $bs" | bc -l)" "$(echo "$l / $bl" | bc -l)"
 echo "($long/1000: the growth with the record's length; /base: against the same report" \
 	"without --series, whose memory is bounded by design; 1.00x is flat)"
 

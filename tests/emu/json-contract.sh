@@ -2,9 +2,10 @@
 # Every command's --json document, in each of its forms, against its JSON Schema
 # (docs/schema): status (no kdamond, running, --regions, --kdamond, served by the agent),
 # features, start and start --dry-run, tune (a change, nothing to change, --dry-run), stop
-# (something, nothing), record's summary, report hugepage (plain, --regions, served by the
-# agent, --watch lines), metrics. $D checks each one as it runs
-# (tests/lib/damonc-checked); this test also makes sure that the check saw them all.
+# (something, nothing), record's summary, report access of a live capture per snapshot,
+# report hugepage (plain, --regions, served by the agent, --watch lines), metrics. $D checks
+# each one as it runs (tests/lib/damonc-checked); this test also makes sure that the check
+# saw them all.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -35,6 +36,11 @@ json tune --quota-size 8MiB
 json tune --dry-run --quota-size 16MiB
 # recording needs tried regions (6.2)
 emu_profile_since "$PROFILE" 6.2 && json record -o "$SYSROOT/rec" --count 2 --interval 100ms
+# a live capture reported snapshot by snapshot (damo's report access --repeat)
+if emu_profile_since "$PROFILE" 6.2; then
+	json report access --all-snapshots --count 2 --interval 100ms --top 3
+	[ "$(json_get 'len(j["snapshots"])')" = 2 ] || fail "report access --all-snapshots --count 2: $OUT"
+fi
 json stop
 json stop
 if [ "$PROFILE" = 6.12 ]; then

@@ -328,7 +328,8 @@ lg = lambda v: math.log2(v) if v > 0 else 0
 def rescale(v, lo, hi, to_lo, to_hi):
     return int((v - lo) * ((to_hi - to_lo) / (hi - lo) if hi > lo else 1) + to_lo)
 ages, rates = [r["age_us"] for r in rows], [r["access_rate_bp"] for r in rows]
-check("scale", b, {"columns": 40, "age_us_min": min(ages), "age_us_max": max(ages),
+check("scale", {k: b[k] for k in ("columns", "age_us_min", "age_us_max", "access_rate_bp_min",
+      "access_rate_bp_max")}, {"columns": 40, "age_us_min": min(ages), "age_us_max": max(ages),
       "access_rate_bp_min": min(rates), "access_rate_bp_max": max(rates)})
 check("lengths", [r["box_length"] for r in rows],
       [rescale(lg(a), lg(min(ages)), lg(max(ages)), 1, 40) for a in ages])
@@ -343,6 +344,118 @@ for r in json.load(open(sys.argv[1]))["regions"]:
 [ "$got" = "$want" ] || bad "report access --boxes' boxes: $(diff <(echo "$want") <(echo "$got"))"
 [ "$("$damonc" report access -i "$work/rec" --target 0 --total-size)" = "$((R + (S - 1) % V)) MiB" ] ||
 	bad "report access --total-size: $("$damonc" report access -i "$work/rec" --target 0 --total-size)"
+
+# every snapshot (damo's default; --all-snapshots, --snapshot-index FIRST,LAST): each one's
+# regions simulated here from gen-record's parameters, the hottest four of each
+sim_py='
+MiB, base = 1 << 20, 0x7f0000000000
+def simulate(t):
+    nmax, band = R + V - 1 + T - 1, max(R // 10, 1)
+    prev, age, out = [0] * nmax, [0] * nmax, []
+    for i in range(S):
+        aggr = 200000 if i >= K else 100000
+        for j in range(nmax):
+            na = 20 if j < R and (j + R - i % R) % R < band else 0
+            age[j] = age[j] + 10 if i and prev[j] == na else 0
+            prev[j] = na
+        rows = [(base + j * MiB, base + (j + 1) * MiB, 10000 if prev[j] else 0, age[j] * aggr)
+                for j in range(R + i % V + t)]
+        out.append((i, aggr, rows))
+    return out
+def hot4(rows):
+    return sorted(rows, key=lambda r: (-r[2], -r[3], r[0]))[:4]
+def report(i, aggr, rows):
+    top = hot4(rows)
+    return {"time_us": i * 1000000 + 100000, "aggr_us": aggr, "nr_regions": len(rows),
+            "total_bytes": len(rows) * MiB, "shown_bytes": sum(e - s for s, e, _, _ in top),
+            "regions": [(s, e, r, a) for s, e, r, a in top]}
+def got(o):
+    return {"time_us": o["snapshot"]["time_us"], "aggr_us": o["snapshot"]["aggr_us"],
+            "nr_regions": o["snapshot"]["nr_regions"],
+            "total_bytes": o["snapshot"]["total_bytes"], "shown_bytes": o["shown_bytes"],
+            "regions": [(r["start"], r["end"], r["access_rate_bp"], r["age_us"])
+                        for r in o["regions"]]}
+'
+"$damonc" --json report access -i "$work/rec" --target 1 --all-snapshots --sort hot --top 4 \
+	>"$work/all.json"
+expect "report access --all-snapshots" "$work/all.json" "$sim_py"'
+want = [report(*s) for s in simulate(1)]
+check("count", len(d["snapshots"]), S)
+for i, o in enumerate(d["snapshots"]):
+    check(f"snapshot {i}", got(o), want[i])
+check("series", d["series"]["target"], 1)
+check("input", d["input"]["complete"], True)
+'
+"$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 3,7 --sort hot --top 4 \
+	>"$work/idx.json"
+expect "report access --snapshot-index 3,7" "$work/idx.json" "$sim_py"'
+check("snapshots 3 to 7", [got(o) for o in d["snapshots"]], [report(*s) for s in simulate(0)[3:8]])
+'
+"$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 12 --sort hot --top 4 \
+	>"$work/idx1.json"
+expect "report access --snapshot-index 12" "$work/idx1.json" "$sim_py"'
+check("snapshot 12", got(d), report(*simulate(0)[12]))
+'
+# the text: a title per snapshot, with its time, the regions' lines under each
+text=$("$damonc" report access -i "$work/rec" --target 1 --all-snapshots --sort hot --top 4)
+want=$(python3 -c 'import json,sys
+for o in json.load(open(sys.argv[1]))["snapshots"]:
+    print("%.3f s" % (o["snapshot"]["time_us"] / 1e6), len(o["regions"]))' "$work/all.json")
+got=$(awk '/snapshot at/ { if (t) print t, n; t = $7 " " $8; sub(/^at /, "", t); n = 0; next }
+	/^0x/ { n++ } END { print t, n }' <<<"$text" | sed 's/ (sample//')
+[ "$got" = "$want" ] || bad "report access --all-snapshots' text: $(diff <(echo "$want") <(echo "$got"))"
+got=$("$damonc" report access -i "$work/rec" --target 0 --snapshot-index 0,4 --total-size --raw-number)
+want=$(S=$S R=$R V=$V python3 -c 'import os
+R, V = int(os.environ["R"]), int(os.environ["V"])
+for i in range(5): print((R + i % V) << 20)')
+[ "$got" = "$want" ] || bad "report access --snapshot-index 0,4 --total-size: $got (want $want)"
+
+# the boxes' values, scales and sizes (damo's --region_box_*): age for the length on a
+# linear scale, the access rate (in percent, damo's unit) for the digit on a log2 scale, the
+# age for the height on a log2 scale; left-aligned, each row of a box drawn
+# shellcheck disable=SC2054 # the commas are the options' values
+box_opts=(--boxes --box-values age,access-rate,age --box-scales linear,log,log --box-length 5,30
+	--box-height 2,4 --box-align left --sort hot --color never)
+"$damonc" --json report access -i "$work/rec" --target 0 --at 7s "${box_opts[@]}" >"$work/box2.json"
+expect "report access --box-*" "$work/box2.json" '
+rows, b = d["regions"], d["boxes"]
+lg = lambda v: math.log2(v) if v > 0 else 0
+def rescale(v, lo, hi, to_lo, to_hi, log):
+    if log:
+        v, lo, hi = lg(v), lg(lo), lg(hi)
+    return int((v - lo) * ((to_hi - to_lo) / (hi - lo) if hi > lo else 1) + to_lo)
+ages, rates = [r["age_us"] for r in rows], [r["access_rate_bp"] / 100 for r in rows]
+check("lengths", [r["box_length"] for r in rows],
+      [rescale(a, min(ages), max(ages), 5, 30, False) for a in ages])
+check("levels", [r["box_level"] for r in rows],
+      [rescale(x, min(rates), max(rates), 0, 9, True) for x in rates])
+check("heights", [r["box_height"] for r in rows],
+      [rescale(a, min(ages), max(ages), 2, 4, True) for a in ages])
+check("ends", (min(r["box_length"] for r in rows), max(r["box_length"] for r in rows),
+      min(r["box_height"] for r in rows), max(r["box_height"] for r in rows)), (5, 30, 2, 4))
+check("scales", (b["values"], b["scales"], b["columns"], b["length_min"], b["height_min"],
+      b["height_max"], b["align"]), ({"length": "age", "digit": "access-rate", "height": "age"},
+      {"length": "linear", "digit": "log", "height": "log"}, 30, 5, 2, 4, "left"))
+'
+text=$("$damonc" report access -i "$work/rec" --target 0 --at 7s "${box_opts[@]}")
+got=$(grep -oE '^\|[0-9]+\|' <<<"$text")
+want=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["regions"]:
+    for _ in range(r["box_height"]):
+        print("|" + str(r["box_level"]) * r["box_length"] + "|")' "$work/box2.json")
+[ "$got" = "$want" ] || bad "report access --box-*'s boxes: $(diff <(echo "$want") <(echo "$got"))"
+# the words after the last row of each box, in one column past the longest box
+[ "$(awk '/ size / { print index($0, " size ") }' <<<"$text" | sort -u)" = 33 ] ||
+	bad "report access --box-align left: the words are not in one column: $text"
+# --format's <box> is --boxes' box (damo's region keyword)
+got=$("$damonc" report access -i "$work/rec" --target 1 --sort hot --format '<box>')
+want=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["regions"]:
+    print(" " * (40 - r["box_length"]) + "|" + str(r["box_level"]) * r["box_length"] + "|")' "$work/boxes.json")
+[ "$got" = "$want" ] || bad "report access --format '<box>': $(diff <(echo "$want") <(echo "$got"))"
+# a digit showing nothing is drawn with '-', as damo's
+"$damonc" report access -i "$work/rec" --target 0 --boxes --box-values size,none,none |
+	grep -qE '^ {39}\|-\| size' || bad "report access --box-values size,none,none does not draw '|-|'"
 
 # report times: gen-record's regions simulated here (the hot band, the ages, the intervals
 # doubling from K), the matching snapshots grouped into runs; compared with the JSON ranges
@@ -470,6 +583,22 @@ case_ 2 "--percentiles: of which metric?" report access -i "$work/rec" --percent
 case_ 2 "--bins: the ranges of which histogram?" report access -i "$work/rec" --bins 5
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --boxes --histogram recency
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --percentiles-of age --total-size
+case_ 2 "--snapshot-index 99: $work/rec has $S snapshots" report access -i "$work/rec" --target 0 \
+	--snapshot-index 99
+case_ 2 "--snapshot-index '-1'" report access -i "$work/rec" --snapshot-index -1
+case_ 2 "--snapshot-index '5,2'" report access -i "$work/rec" --snapshot-index 5,2
+case_ 2 "--snapshot-index '1,x'" report access -i "$work/rec" --snapshot-index 1,x
+case_ 2 "choose snapshots differently" report access -i "$work/rec" --at 2s --all-snapshots
+case_ 2 "--box-colorset 'red': expected emotion, gray or flame" report access -i "$work/rec" \
+	--boxes --box-colorset red
+case_ 2 "--box-scales 'log,log'" report access -i "$work/rec" --boxes --box-scales log,log
+case_ 2 "--box-scales 'log,linear,cubic'" report access -i "$work/rec" --boxes \
+	--box-scales log,linear,cubic
+case_ 2 "--box-values 'none,age,size'" report access -i "$work/rec" --boxes --box-values none,age,size
+case_ 2 "--box-length '0,10'" report access -i "$work/rec" --boxes --box-length 0,10
+case_ 2 "--box-height '3,2'" report access -i "$work/rec" --boxes --box-height 3,2
+case_ 2 "--color 'yes'" report access -i "$work/rec" --boxes --color yes
+case_ 2 "shape --boxes (or --format's <box>): add it" report access -i "$work/rec" --box-align left
 case_ 2 "--percentiles '101'" report nr-regions -i "$work/rec" --percentiles 101
 case_ 2 "--percentiles ''" report nr-regions -i "$work/rec" --percentiles ''
 case_ 2 "--percentiles '50,x'" report nr-regions -i "$work/rec" --percentiles 50,x

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The boxes of 'report access --boxes', as damo's region box draws them (its ColoredBox,
+ * rescale() and _damo_ascii_color): only the scales are the snapshot's regions shown, not
+ * every snapshot of the record, so that a report holds one snapshot at a time.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_boxes.h"
+
+/* damo's simple-boxes style */
+struct box_opts box_o = {
+	.value = { BV_AGE, BV_ACCESS_RATE, BV_SIZE },
+	.log = { true, false, true },
+	.min = { 1, 0, 1 },
+	.max = { 40, 9, 1 },
+};
+
+static const char *const value_names[] = { "size", "access-rate", "age", "none" };
+static const char *const colorset_names[] = { "emotion", "gray", "flame" };
+
+/* damo's colour sets: 256-colour background and foreground of levels 0 to 9 */
+static const unsigned char colorsets[][2][10] = {
+	{ { 232, 234, 20, 21, 26, 2, 3, 1, 1, 1 },
+	  { 239, 235, 237, 239, 243, 245, 247, 249, 251, 255 } },
+	{ { 232, 232, 232, 232, 232, 232, 232, 232, 232, 232 },
+	  { 237, 239, 241, 243, 245, 247, 249, 251, 253, 255 } },
+	{ { 232, 1, 1, 2, 3, 3, 20, 21, 26, 27 },
+	  { 239, 235, 237, 239, 243, 245, 247, 249, 251, 255 } },
+};
+
+const char *box_value_name(enum box_value v)
+{
+	return value_names[v];
+}
+
+const char *box_colorset_name(void)
+{
+	return colorset_names[box_o.colorset];
+}
+
+static int name_index(const char *const *names, int n, const char *s, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], s, len))
+			return i;
+	return -1;
+}
+
+/* "A,B,C", each one of @names, into @out */
+static int parse_three(const char *arg, const char *const *names, int n, int *out)
+{
+	const char *p = arg;
+
+	for (int i = 0; i < BD_NR; i++) {
+		size_t len = strcspn(p, ",");
+
+		out[i] = name_index(names, n, p, len);
+		if (out[i] < 0 || (p[len] != ',') != (i == BD_NR - 1))
+			return -1;
+		p += len + 1;
+	}
+	return 0;
+}
+
+/* "MIN,MAX" with 0 < MIN <= MAX <= @limit */
+static int parse_min_max_uint(const char *arg, unsigned int limit, unsigned int *lo,
+			      unsigned int *hi)
+{
+	char *end;
+	unsigned long a, b;
+
+	a = strtoul(arg, &end, 10);
+	if (end == arg || *end != ',' || arg[0] == '-')
+		return -1;
+	arg = end + 1;
+	b = strtoul(arg, &end, 10);
+	if (end == arg || *end || arg[0] == '-' || !a || a > b || b > limit)
+		return -1;
+	*lo = (unsigned int)a;
+	*hi = (unsigned int)b;
+	return 0;
+}
+
+int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg)
+{
+	int v[BD_NR], r;
+
+	if (key < 560 || key > 566)
+		return -1;
+	box_o.given |= key != 566;
+	switch (key) {
+	case 560:
+		if (parse_three(arg, value_names, 4, v) || v[BD_LENGTH] == BV_NONE)
+			return usage_error(cli, "--box-values '%s': expected LENGTH,DIGIT,HEIGHT, "
+					   "each size, access-rate, age or none (the length not "
+					   "none)", arg);
+		for (int i = 0; i < BD_NR; i++)
+			box_o.value[i] = (enum box_value)v[i];
+		return 0;
+	case 561: {
+		static const char *const scales[] = { "linear", "log" };
+
+		if (parse_three(arg, scales, 2, v))
+			return usage_error(cli, "--box-scales '%s': expected LENGTH,DIGIT,HEIGHT, "
+					   "each linear or log", arg);
+		for (int i = 0; i < BD_NR; i++)
+			box_o.log[i] = v[i];
+		return 0;
+	}
+	case 562:
+	case 563: {
+		int d = key == 562 ? BD_LENGTH : BD_HEIGHT;
+		unsigned int limit = key == 562 ? 200 : 20;
+
+		if (parse_min_max_uint(arg, limit, &box_o.min[d], &box_o.max[d]))
+			return usage_error(cli, "--%s '%s': expected MIN,MAX, 1 <= MIN <= MAX <= %u",
+					   key == 562 ? "box-length" : "box-height", arg, limit);
+		return 0;
+	}
+	}
+	r = opt_choice(cli, table, key, arg);
+	if (r < 0)
+		return EXIT_USAGE;
+	if (key == 564)
+		box_o.colorset = r;
+	else if (key == 565)
+		box_o.left = r;
+	else
+		box_o.color = (enum box_color)r;
+	return 0;
+}
+
+bool box_colored(void)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (box_o.color != BC_AUTO)
+		return box_o.color == BC_ALWAYS;
+	return isatty(STDOUT_FILENO) && !(no && *no);	/* no-color.org: set and not empty */
+}
+
+void box_range_add(struct box_range *r, const struct box_input *in)
+{
+	for (int i = 0; i < BV_NONE; i++) {
+		r->min[i] = !r->have || in->v[i] < r->min[i] ? in->v[i] : r->min[i];
+		r->max[i] = !r->have || in->v[i] > r->max[i] ? in->v[i] : r->max[i];
+	}
+	r->have = true;
+}
+
+/* The value as the scale takes it: damo's log2, 0 for 0; the access rate in percent */
+static double scaled(enum box_value v, double x, bool log)
+{
+	if (!log)
+		return x;
+	if (v == BV_ACCESS_RATE)
+		x /= 100;
+	return x > 0 ? log2(x) : 0;
+}
+
+/* damo's rescale(): dimension @d's value from the range of the regions to [min, max], the
+ * min when they are all alike; truncated as damo's int() */
+static int rescale(const struct box_range *r, const struct box_input *in, int d)
+{
+	enum box_value v = box_o.value[d];
+	double x, lo, hi, ratio;
+
+	if (v == BV_NONE)
+		return d == BD_LEVEL ? -1 : 1;
+	x = scaled(v, in->v[v], box_o.log[d]);
+	lo = scaled(v, r->min[v], box_o.log[d]);
+	hi = scaled(v, r->max[v], box_o.log[d]);
+	ratio = hi > lo ? (double)(box_o.max[d] - box_o.min[d]) / (hi - lo) : 1;
+	return (int)((x - lo) * ratio + box_o.min[d]);
+}
+
+struct box box_of(const struct box_range *r, const struct box_input *in)
+{
+	return (struct box){ (unsigned int)rescale(r, in, BD_LENGTH),
+			     (unsigned int)rescale(r, in, BD_HEIGHT), rescale(r, in, BD_LEVEL) };
+}
+
+static void color_start(FILE *f, int level)
+{
+	fprintf(f, "\033[48;5;%dm\033[38;5;%dm", colorsets[box_o.colorset][0][level],
+		colorsets[box_o.colorset][1][level]);
+}
+
+static void print_row(FILE *f, const struct box *b, bool color)
+{
+	unsigned int pad = box_o.max[BD_LENGTH] - b->length;
+
+	if (!box_o.left)
+		fprintf(f, "%*s", (int)pad, "");
+	fputc('|', f);
+	if (color && b->level >= 0)
+		color_start(f, b->level);
+	for (unsigned int i = 0; i < b->length; i++)
+		fputc(b->level >= 0 ? '0' + b->level : '-', f);
+	if (color && b->level >= 0)
+		fputs("\033[0m", f);
+	fputc('|', f);
+	if (box_o.left)
+		fprintf(f, "%*s", (int)pad, "");
+}
+
+void box_print(FILE *f, const struct box *b, bool color)
+{
+	for (unsigned int i = 1; i < b->height; i++) {
+		print_row(f, b, color);
+		fputc('\n', f);
+	}
+	print_row(f, b, color);
+}
+
+void box_color_samples(FILE *f)
+{
+	for (int level = 0; level < 10; level++) {
+		color_start(f, level);
+		fprintf(f, "%d", level);
+	}
+	fputs("\033[0m", f);
+}

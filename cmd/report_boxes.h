@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The boxes of 'report access --boxes' (damo's region box): a box per region whose length,
+ * digit (and colour) and height each show one of its size, access rate and age, rescaled
+ * between the smallest and largest of the regions shown, on a linear or log2 scale; the
+ * digits coloured with damo's colour sets on a terminal.
+ */
+#ifndef DAMONC_REPORT_BOXES_H
+#define DAMONC_REPORT_BOXES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "damonc.h"
+
+/* What a dimension shows: the metavars' order */
+enum box_value { BV_SIZE, BV_ACCESS_RATE, BV_AGE, BV_NONE };
+/* The dimensions, in --box-values' order */
+enum { BD_LENGTH, BD_LEVEL, BD_HEIGHT, BD_NR };
+enum box_color { BC_AUTO, BC_ALWAYS, BC_NEVER };
+
+/* Option keys 560..569 are the boxes' */
+#define BOX_OPTS \
+	{ "box-values", 560, OV_STRING, "LENGTH,DIGIT,HEIGHT", "with --boxes: what the length, " \
+	  "the digit (and colour) and the height show, each size, access-rate, age or none " \
+	  "(default age,access-rate,size)" }, \
+	{ "box-scales", 561, OV_STRING, "LENGTH,DIGIT,HEIGHT", "with --boxes: linear or log " \
+	  "(log2) for each (default log,linear,log)" }, \
+	{ "box-length", 562, OV_STRING, "MIN,MAX", "with --boxes: the columns of the shortest " \
+	  "and longest box (default 1,40)" }, \
+	{ "box-height", 563, OV_STRING, "MIN,MAX", "with --boxes: the rows of the lowest and " \
+	  "highest box (default 1,1)" }, \
+	{ "box-colorset", 564, OV_STRING, "emotion|gray|flame", "with --boxes: damo's colour " \
+	  "set of the digits (default emotion)" }, \
+	{ "box-align", 565, OV_STRING, "right|left", "with --boxes: where the boxes align " \
+	  "(default right)" }, \
+	{ "color", 566, OV_STRING, "auto|always|never", "colour the boxes' digits: auto (the " \
+	  "default) on a terminal unless NO_COLOR is set" }
+
+struct box_opts {
+	enum box_value value[BD_NR];
+	bool log[BD_NR];
+	unsigned int min[BD_NR], max[BD_NR];	/* columns, digits (0-9), rows */
+	int colorset;
+	bool left;
+	enum box_color color;
+	bool given;	/* a --box-* option was given */
+};
+extern struct box_opts box_o;
+
+/* 0, an exit code, or -1 when @key is not a box option. */
+int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg);
+/* Whether the digits are coloured: --color, else a terminal and no NO_COLOR. */
+bool box_colored(void);
+
+/* A region's values, by enum box_value: bytes, access rate in basis points (in percent on
+ * a log scale, as damo's), age in us */
+struct box_input {
+	double v[BV_NONE];
+};
+/* The smallest and largest of each value over the regions shown */
+struct box_range {
+	double min[BV_NONE], max[BV_NONE];
+	bool have;
+};
+void box_range_add(struct box_range *r, const struct box_input *in);
+
+struct box {
+	unsigned int length, height;
+	int level;	/* 0 to 9, -1 when the digits show nothing ('-') */
+};
+struct box box_of(const struct box_range *r, const struct box_input *in);
+/* The box's rows but the last, then the last without a newline, aligned to the longest */
+void box_print(FILE *f, const struct box *b, bool color);
+/* damo's colour samples: each level's digit in its colours */
+void box_color_samples(FILE *f);
+/* Its names in the JSON and the text */
+const char *box_value_name(enum box_value v);
+const char *box_colorset_name(void);
+
+#endif
