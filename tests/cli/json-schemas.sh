@@ -57,6 +57,8 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report access -i "$in" --percentiles-of size --size 1GiB,
 	run --json report access -i "$in" --boxes --top 5
 	run --json report info -i "$in"
+	run --json report holistic -i "$in"
+	run --json report holistic -i "$in" --last 2s --bins 4x3
 	run --json report nr-regions -i "$in"
 	run --json report nr-regions -i "$in" --series --percentiles 50
 	run --json report times -i "$in" --access-rate 50%,
