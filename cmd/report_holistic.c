@@ -92,36 +92,57 @@ static int holistic_parse(struct cli *cli, int key, const char *arg)
 struct hseries {
 	struct rin_key key;		/* first: see rin_slot() */
 	uint64_t last_ns;		/* the end of its last snapshot */
-	uint64_t group;			/* the working-set group it was last summed in */
 	struct heatmap *scan;		/* its spans (pass 2) */
 	struct heatmap **maps;		/* a heatmap per span (pass 3) */
 	size_t nr_maps;
+};
+
+/* The working set of the snapshots that ended at one time: one aggregation's, of all
+ * targets. damonc's records come in time order, damo's target after target: the groups
+ * stay open until WSS_OPEN newer ones are, which is exact for the first and for damo's of
+ * up to WSS_OPEN snapshots a target, and keeps memory bounded. */
+#define WSS_OPEN 4096
+struct wss_group {
+	uint64_t end_ns, bytes;
 };
 
 struct holistic {
 	struct info *info;
 	struct footprints *fp;
 	struct qhist wss;		/* all targets' working set, summed per aggregation */
-	uint64_t group, group_wss;
-	bool group_open;
+	struct wss_group open[WSS_OPEN];	/* a ring, oldest at @first */
+	size_t first, nr_open;
 	struct rin_table series;
 	struct perf_rows hot;
 };
 
-/* The snapshots of one aggregation, one per series, come in a row: a series seen again
- * begins the next, and the working set of the one before is all of theirs summed (damo's
- * collapsed targets). */
-static void wss_collapse(struct holistic *h, struct hseries *s,
-			 const struct damonctl_rec_snapshot *sn)
+static void wss_collapse(struct holistic *h, const struct damonctl_rec_snapshot *sn)
 {
-	if (h->group_open && s->group == h->group) {
-		qhist_add(&h->wss, h->group_wss);
-		h->group_wss = 0;
-		h->group++;
+	struct wss_group *g;
+	size_t i;
+
+	/* newest first: in time order, the snapshot's group is the last one opened */
+	for (i = h->nr_open; i-- > 0;) {
+		g = &h->open[(h->first + i) % WSS_OPEN];
+		if (g->end_ns == sn->end_ns) {
+			g->bytes += wss_bytes(sn, 0);
+			return;
+		}
 	}
-	h->group_open = true;
-	s->group = h->group;
-	h->group_wss += wss_bytes(sn, 0);
+	if (h->nr_open == WSS_OPEN) {
+		qhist_add(&h->wss, h->open[h->first].bytes);
+		h->first = (h->first + 1) % WSS_OPEN;
+		h->nr_open--;
+	}
+	g = &h->open[(h->first + h->nr_open++) % WSS_OPEN];
+	g->end_ns = sn->end_ns;
+	g->bytes = wss_bytes(sn, 0);
+}
+
+static void wss_flush(struct holistic *h)
+{
+	for (; h->nr_open; h->nr_open--, h->first = (h->first + 1) % WSS_OPEN)
+		qhist_add(&h->wss, h->open[h->first].bytes);
 }
 
 /* Pass 1: the summary, the working set sizes, the footprints, where each series ends. */
@@ -130,7 +151,6 @@ static int pass_summary(struct rin *in, struct holistic *h)
 	struct damonctl_rec_item it;
 	int r;
 
-	h->group = 1;
 	while ((r = rin_next(in, &it)) == 1) {
 		struct hseries *s;
 
@@ -142,10 +162,10 @@ static int pass_summary(struct rin *in, struct holistic *h)
 		if (!s)
 			return -ENOMEM;
 		s->last_ns = it.snapshot.end_ns;
-		wss_collapse(h, s, &it.snapshot);
+		wss_collapse(h, &it.snapshot);
 	}
-	if (r == 0 && h->group_open)
-		qhist_add(&h->wss, h->group_wss);
+	if (r == 0)
+		wss_flush(h);
 	return r;
 }
 

@@ -124,6 +124,11 @@ grep -q "Hotspot" <<<"$text" && bad "hotspot functions without --profile"
 n=$("$damonc" --json report holistic -i "$work/rec.damo" --target 1 |
 	python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["heatmaps"]), d["wss"]["snapshots"], d["heatmaps"][0]["series"]["target"])')
 [ "$n" = "1 6 1" ] || bad "damo's record --target 1: maps, wss snapshots, target: $n"
+# damo's records hold one target after the other: the working set still sums both targets'
+# snapshots of one time (30 regions: 3 hot MiB each)
+n=$("$damonc" --json report holistic -i "$work/rec.damo" |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["heatmaps"]), d["wss"]["snapshots"], {p["wss"] for p in d["wss"]["percentiles"]})')
+[ "$n" = "2 6 {$((6 << 20))}" ] || bad "damo's record: maps, wss snapshots, wss values: $n"
 
 # bad input: exit 2, the option or file named
 for args in "--bins 0x5" "--bins 60" "--last 0" "--top 0" "--profile $work/none" \
