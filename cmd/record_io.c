@@ -86,6 +86,18 @@ int record_in_open(struct cli *cli, const char *path, bool rewind, struct record
 			return usage_error(cli, "-i '%s': %s", path, S_ISDIR(st.st_mode) ?
 					   "is a directory" : "is a device, not a record");
 		}
+		/* a FIFO read more than once: its copy is */
+		if (rewind && lseek(in->fd, 0, SEEK_CUR) < 0) {
+			int fd = in->fd;
+
+			r = spool(fd, &in->fd);
+			close(fd);
+			if (r) {
+				in->fd = -1;
+				return usage_error(cli, "-i '%s': copying it to a temporary file: %s",
+						   path, strerror(-r)), EXIT_FAIL;
+			}
+		}
 	}
 	r = damonctl_rec_reader_new(in->fd, &in->r, why, sizeof(why));
 	if (r) {

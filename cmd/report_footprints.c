@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quantile.h"
-#include "report_input.h"
+#include "report_parts.h"
 
 #define MAX_PCTS 32
 #define MAX_TARGETS 64
@@ -356,7 +355,7 @@ static void print_text(const struct footprints *f, const struct rin *in)
 	}
 }
 
-static json_object *metric_json(const struct metric *m)
+static json_object *metric_json(const struct metric *m, const double *pcts, unsigned int nr)
 {
 	static const char *const units[] = { "bytes", "bp", "count" };
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -371,16 +370,74 @@ static json_object *metric_json(const struct metric *m)
 	json_object_object_add(o, "min", json_object_new_uint64(m->h.min));
 	json_object_object_add(o, "max", json_object_new_uint64(m->h.max));
 	json_object_object_add(o, "mean", json_object_new_double(m->h.sum / (double)m->h.n));
-	for (i = 0; i < fo.nr_pcts; i++) {
+	for (i = 0; i < nr; i++) {
 		json_object *p = json_object_new_object();
 
-		json_object_object_add(p, "percentile", json_object_new_double(fo.pcts[i]));
+		json_object_object_add(p, "percentile", json_object_new_double(pcts[i]));
 		json_object_object_add(p, "value", json_object_new_uint64(
-			qhist_percentile(&m->h, fo.pcts[i])));
+			qhist_percentile(&m->h, pcts[i])));
 		json_object_array_add(arr, p);
 	}
 	json_object_object_add(o, "percentiles", arr);
 	return o;
+}
+
+struct footprints *fp_new(void)
+{
+	return calloc(1, sizeof(struct footprints));
+}
+
+int fp_feed(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it)
+{
+	return it->type == DAMONCTL_REC_FOOTPRINT ? take(f, in, it) : 0;
+}
+
+uint64_t fp_samples(const struct footprints *f)
+{
+	return f->n;
+}
+
+const struct qhist *fp_metric(const struct footprints *f, unsigned int i, const char **name,
+			      int *target, int *pid)
+{
+	if (i >= f->nr)
+		return NULL;
+	*name = f->m[i]->name;
+	*target = f->m[i]->target;
+	*pid = f->m[i]->pid;
+	return &f->m[i]->h;
+}
+
+void fp_fill_json(const struct footprints *f, const struct rin *in, const double *pcts,
+		  unsigned int nr, json_object *doc)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < f->nr; i++)
+		json_object_array_add(arr, metric_json(f->m[i], pcts, nr));
+	json_object_object_add(doc, "samples", json_object_new_uint64(f->n));
+	json_object_object_add(doc, "first_us", f->n ? json_object_new_uint64(
+		(f->first_ns - rin_base_ns(in)) / 1000) : NULL);
+	json_object_object_add(doc, "last_us", f->n ? json_object_new_uint64(
+		(f->last_ns - rin_base_ns(in)) / 1000) : NULL);
+	json_object_object_add(doc, "metrics", arr);
+}
+
+const char *fp_label(const struct footprints *f, unsigned int i, char *buf, size_t size)
+{
+	return metric_label(f->m[i], buf, size);
+}
+
+void fp_free(struct footprints *f)
+{
+	unsigned int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nr; i++)
+		free(f->m[i]);
+	free(f);
 }
 
 static int footprints_run(struct cli *cli, int argc, char **argv)
@@ -416,16 +473,8 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 	}
 	if (cli->json) {
 		json_object *doc = f.stream ? json_object_new_object() : json_doc_new();
-		json_object *arr = json_object_new_array();
 
-		for (i = 0; i < f.nr; i++)
-			json_object_array_add(arr, metric_json(f.m[i]));
-		json_object_object_add(doc, "samples", json_object_new_uint64(f.n));
-		json_object_object_add(doc, "first_us", f.n ? json_object_new_uint64(
-			(f.first_ns - rin_base_ns(in)) / 1000) : NULL);
-		json_object_object_add(doc, "last_us", f.n ? json_object_new_uint64(
-			(f.last_ns - rin_base_ns(in)) / 1000) : NULL);
-		json_object_object_add(doc, "metrics", arr);
+		fp_fill_json(&f, in, fo.pcts, fo.nr_pcts, doc);
 		/* after the samples: input says whether the record was read whole */
 		json_object_object_add(doc, "input", rin_input_json(in));
 		if (!f.stream)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "chart_out.h"
-#include "report_input.h"
+#include "report_parts.h"
 
 enum hm_format { HM_TEXT, HM_RAW, HM_PNG, HM_SVG };
 
@@ -92,6 +92,7 @@ struct heatmap {
 	unsigned int nt, na;
 	uint64_t t_width, a_width;
 	double *sum, *weight;
+	uint64_t nth;			/* snapshots added */
 };
 
 /* Merge [s, e) into the sorted, disjoint span list. */
@@ -140,31 +141,82 @@ static int add_span(struct heatmap *h, uint64_t s, uint64_t e)
 	return 0;
 }
 
+int hm_scan(struct heatmap *h, const struct damonctl_rec_snapshot *s)
+{
+	uint32_t i = 0;
+
+	if (!h->nr_snaps++)
+		h->t_first = s->end_ns;
+	h->t_last = s->end_ns;
+	while (i < s->nr_regions) {
+		uint64_t a = s->regions[i].start, b = s->regions[i].end;
+
+		/* a run of adjacent regions is one span */
+		for (i++; i < s->nr_regions && s->regions[i].start == b; i++)
+			b = s->regions[i].end;
+		if (b > a && add_span(h, a, b))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int pass1(struct rin *in, struct heatmap *h)
 {
 	struct damonctl_rec_item it;
 	int r;
 
-	while ((r = rin_next(in, &it)) == 1) {
-		const struct damonctl_rec_snapshot *s = &it.snapshot;
-		uint32_t i = 0;
-
-		if (it.type != DAMONCTL_REC_SNAPSHOT)
-			continue;
-		if (!h->nr_snaps++)
-			h->t_first = s->end_ns;
-		h->t_last = s->end_ns;
-		while (i < s->nr_regions) {
-			uint64_t a = s->regions[i].start, b = s->regions[i].end;
-
-			/* a run of adjacent regions is one span */
-			for (i++; i < s->nr_regions && s->regions[i].start == b; i++)
-				b = s->regions[i].end;
-			if (b > a && add_span(h, a, b))
-				return -ENOMEM;
-		}
-	}
+	while ((r = rin_next(in, &it)) == 1)
+		if (it.type == DAMONCTL_REC_SNAPSHOT && hm_scan(h, &it.snapshot))
+			return -ENOMEM;
 	return r;
+}
+
+struct heatmap *hm_new(void)
+{
+	return calloc(1, sizeof(struct heatmap));
+}
+
+uint64_t hm_nr_snapshots(const struct heatmap *h)
+{
+	return h->nr_snaps;
+}
+
+size_t hm_nr_spans(const struct heatmap *h)
+{
+	return h->nr_spans;
+}
+
+void hm_span(const struct heatmap *h, uint64_t *start, uint64_t *end)
+{
+	*start = h->nr_spans ? h->spans[0].start : 0;
+	*end = h->nr_spans ? h->spans[h->nr_spans - 1].end : 0;
+}
+
+struct heatmap *hm_of_span(const struct heatmap *h, size_t i)
+{
+	struct heatmap *n = hm_new();
+
+	if (!n)
+		return NULL;
+	n->t_first = h->t_first;
+	n->t_last = h->t_last;
+	n->nr_snaps = h->nr_snaps;
+	if (add_span(n, h->spans[i].start, h->spans[i].end)) {
+		hm_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+void hm_free(struct heatmap *h)
+{
+	if (!h)
+		return;
+	free(h->spans);
+	free(h->tmp);
+	free(h->sum);
+	free(h->weight);
+	free(h);
 }
 
 static size_t find_span(const struct heatmap *h, uint64_t addr)
@@ -208,47 +260,63 @@ static void layout(struct heatmap *h, uint64_t tbins, uint64_t abins)
 	h->a_width = (h->covered + h->na - 1) / h->na;
 }
 
+int hm_grid(struct heatmap *h, uint64_t tbins, uint64_t abins)
+{
+	layout(h, tbins, abins);
+	h->sum = calloc((size_t)h->nt * h->na, sizeof(*h->sum));
+	h->weight = calloc((size_t)h->nt * h->na, sizeof(*h->weight));
+	return h->sum && h->weight ? 0 : -ENOMEM;
+}
+
+void hm_add(struct heatmap *h, const struct damonctl_rec_snapshot *s)
+{
+	unsigned int t;
+	uint32_t i;
+
+	if (!s->aggr_us || !s->sample_us)
+		return;
+	/* a column per snapshot when they are fewer than the columns: their times jitter,
+	 * and binning by time would leave some columns empty and fill others twice */
+	if (h->nr_snaps <= h->nt)
+		t = (unsigned int)h->nth++;
+	else
+		t = (unsigned int)((s->end_ns - h->t_first) / h->t_width);
+	if (t >= h->nt)
+		t = h->nt - 1;
+	for (i = 0; i < s->nr_regions; i++) {
+		const struct damonctl_rec_region *rg = &s->regions[i];
+		const struct span *sp = &h->spans[find_span(h, rg->start)];
+		double rate = (double)rg->nr_accesses * (double)s->sample_us / (double)s->aggr_us;
+		uint64_t r0 = rg->start > sp->start ? rg->start : sp->start;
+		uint64_t r1 = rg->end < sp->end ? rg->end : sp->end;
+		uint64_t o1, o2, a;
+
+		/* the spans of a heatmap of one span (hm_of_span()) hold only part of them */
+		if (r0 >= r1)
+			continue;
+		o1 = sp->off + (r0 - sp->start);
+		o2 = o1 + (r1 - r0);
+		if (rate > 1)
+			rate = 1;
+		for (a = o1 / h->a_width; a < h->na && a * h->a_width < o2; a++) {
+			uint64_t lo = a * h->a_width, hi = lo + h->a_width;
+			double ov = (double)((hi < o2 ? hi : o2) - (lo > o1 ? lo : o1));
+			size_t c = (size_t)t * h->na + a;
+
+			h->sum[c] += rate * ov;
+			h->weight[c] += ov;
+		}
+	}
+}
+
 static int pass2(struct rin *in, struct heatmap *h)
 {
 	struct damonctl_rec_item it;
-	uint64_t nth = 0;
 	int r;
 
-	while ((r = rin_next(in, &it)) == 1) {
-		const struct damonctl_rec_snapshot *s = &it.snapshot;
-		unsigned int t;
-		uint32_t i;
-
-		if (it.type != DAMONCTL_REC_SNAPSHOT || !s->aggr_us || !s->sample_us)
-			continue;
-		/* a column per snapshot when they are fewer than the columns: their times jitter,
-		 * and binning by time would leave some columns empty and fill others twice */
-		if (h->nr_snaps <= h->nt)
-			t = (unsigned int)nth++;
-		else
-			t = (unsigned int)((s->end_ns - h->t_first) / h->t_width);
-		if (t >= h->nt)
-			t = h->nt - 1;
-		for (i = 0; i < s->nr_regions; i++) {
-			const struct damonctl_rec_region *rg = &s->regions[i];
-			const struct span *sp = &h->spans[find_span(h, rg->start)];
-			double rate = (double)rg->nr_accesses * (double)s->sample_us /
-				(double)s->aggr_us;
-			uint64_t o1 = sp->off + (rg->start - sp->start), o2 = o1 + (rg->end - rg->start);
-			uint64_t a;
-
-			if (rate > 1)
-				rate = 1;
-			for (a = o1 / h->a_width; a < h->na && a * h->a_width < o2; a++) {
-				uint64_t lo = a * h->a_width, hi = lo + h->a_width;
-				double ov = (double)((hi < o2 ? hi : o2) - (lo > o1 ? lo : o1));
-				size_t c = (size_t)t * h->na + a;
-
-				h->sum[c] += rate * ov;
-				h->weight[c] += ov;
-			}
-		}
-	}
+	while ((r = rin_next(in, &it)) == 1)
+		if (it.type == DAMONCTL_REC_SNAPSHOT)
+			hm_add(h, &it.snapshot);
 	return r;
 }
 
@@ -260,7 +328,7 @@ static double cell(const struct heatmap *h, unsigned int t, unsigned int a)
 	return h->weight[c] > 0 ? h->sum[c] / h->weight[c] : -1;
 }
 
-static void print_text(const struct rin *in, const struct heatmap *h, FILE *f)
+void hm_print_text(const struct rin *in, const struct heatmap *h, const char *name, FILE *f)
 {
 	static const char levels[] = ".:-=+*#%@";
 	unsigned int t, a;
@@ -268,7 +336,7 @@ static void print_text(const struct rin *in, const struct heatmap *h, FILE *f)
 	char sz[32];
 
 	fprintf(f, "%s: access rate over time (x: %.3f s to %.3f s, %u columns) and address "
-		"(y: %s covered in %zu span%s, %u rows, gaps left out)\n", rin_series_name(in),
+		"(y: %s covered in %zu span%s, %u rows, gaps left out)\n", name,
 		rin_rel_s(in, h->t_first), t_end, h->nt, fmt_size(h->covered, sz, sizeof(sz)),
 		h->nr_spans, h->nr_spans == 1 ? "" : "s", h->na);
 	for (a = h->na; a-- > 0;) {
@@ -315,16 +383,14 @@ static void print_raw(const struct rin *in, const struct heatmap *h, FILE *f)
 		}
 }
 
-static int print_json(const struct rin *in, const struct heatmap *h)
+void hm_fill_json(const struct rin *in, const struct heatmap *h, json_object *doc)
 {
-	json_object *doc = json_doc_new(), *times = json_object_new_array();
+	json_object *times = json_object_new_array();
 	json_object *addrs = json_object_new_array(), *rows = json_object_new_array();
 	json_object *spans = json_object_new_array();
 	unsigned int t, a;
 	size_t i;
 
-	json_object_object_add(doc, "input", rin_input_json(in));
-	json_object_object_add(doc, "series", rin_series_json(in));
 	for (t = 0; t < h->nt; t++)
 		json_object_array_add(times, json_object_new_uint64(
 			(h->t_first + (uint64_t)t * h->t_width - rin_base_ns(in)) / 1000));
@@ -361,6 +427,15 @@ static int print_json(const struct rin *in, const struct heatmap *h)
 	json_object_object_add(doc, "address_bins", addrs);
 	/* access rate in bp per [time][address] cell; null: no data */
 	json_object_object_add(doc, "access_rate_bp", rows);
+}
+
+static int print_json(const struct rin *in, const struct heatmap *h)
+{
+	json_object *doc = json_doc_new();
+
+	json_object_object_add(doc, "input", rin_input_json(in));
+	json_object_object_add(doc, "series", rin_series_json(in));
+	hm_fill_json(in, h, doc);
 	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -454,10 +529,7 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
 		goto out;
 	}
-	layout(&h, ho.tbins, ho.abins);
-	h.sum = calloc((size_t)h.nt * h.na, sizeof(*h.sum));
-	h.weight = calloc((size_t)h.nt * h.na, sizeof(*h.weight));
-	if (!h.sum || !h.weight) {
+	if (hm_grid(&h, ho.tbins, ho.abins)) {
 		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
 		goto out;
 	}
@@ -481,7 +553,7 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 	r = 0;
 	switch (ho.format) {
 	case HM_TEXT:
-		print_text(in, &h, f);
+		hm_print_text(in, &h, rin_series_name(in), f);
 		break;
 	case HM_RAW:
 		print_raw(in, &h, f);

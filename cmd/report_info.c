@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_input.h"
+#include "report_parts.h"
 
 #define MAX_STAT_SCHEMES 64
 
@@ -284,9 +284,9 @@ static json_object *series_json(const struct info *n, const struct rin *in,
 	return o;
 }
 
-static int print_json(const struct info *n, const struct rin *in)
+void info_fill_json(const struct info *n, const struct rin *in, json_object *doc)
 {
-	json_object *doc = json_doc_new(), *arr = json_object_new_array(),
+	json_object *arr = json_object_new_array(),
 		*sch = json_object_new_array(), *rec = json_object_new_object(), *st;
 	static const char *const rec_keys[] = { "method", "hostname", "kernel", "converted_from" };
 	const char *recorder = recorder_of(n);
@@ -345,6 +345,13 @@ static int print_json(const struct info *n, const struct rin *in)
 	json_object_object_add(st, "items", json_object_new_uint64(n->stats));
 	json_object_object_add(st, "schemes", sch);
 	json_object_object_add(doc, "scheme_stats", st);
+}
+
+static int print_json(const struct info *n, const struct rin *in)
+{
+	json_object *doc = json_doc_new();
+
+	info_fill_json(n, in, doc);
 	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -359,7 +366,7 @@ static void print_ival(const char *name, const struct ival *v)
 		       fmt_time(v->max, b, sizeof(b)), fmt_time(v->first, c, sizeof(c)));
 }
 
-static void print_text(const struct info *n, const struct rin *in)
+void info_print_text(const struct info *n, const struct rin *in)
 {
 	const char *recorder = recorder_of(n), *v;
 	uint64_t first = UINT64_MAX, last = 0;
@@ -472,6 +479,55 @@ static void print_text(const struct info *n, const struct rin *in)
 		printf("  %" PRIu64 " more of other schemes\n", n->stats_untold);
 }
 
+struct info *info_new(void)
+{
+	struct info *n = calloc(1, sizeof(*n));
+
+	if (n)
+		n->series.size = sizeof(struct info_series);
+	return n;
+}
+
+int info_feed(struct info *n, const struct damonctl_rec_item *it)
+{
+	struct info_series *s;
+
+	switch (it->type) {
+	case DAMONCTL_REC_INFO:
+		json_object_put(n->recording);
+		n->recording = json_tokener_parse(it->json);
+		break;
+	case DAMONCTL_REC_CONFIG:
+		json_object_put(n->config);
+		n->config = json_tokener_parse(it->json);
+		n->configs++;
+		break;
+	case DAMONCTL_REC_SNAPSHOT:
+		s = rin_slot(&n->series, &it->snapshot);
+		if (!s)
+			return -ENOMEM;
+		add_snapshot(s, &it->snapshot);
+		n->snapshots++;
+		break;
+	case DAMONCTL_REC_STATS:
+		add_stats(n, &it->stats);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+void info_free(struct info *n)
+{
+	if (!n)
+		return;
+	json_object_put(n->recording);
+	json_object_put(n->config);
+	free(n->series.slots);
+	free(n);
+}
+
 static int info_run(struct cli *cli, int argc, char **argv)
 {
 	struct info *n;
@@ -481,41 +537,17 @@ static int info_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	n = calloc(1, sizeof(*n));
+	n = info_new();
 	if (!n)
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
-	n->series.size = sizeof(struct info_series);
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		goto out;
 	rin_all_series(in);
 	while ((r = rin_next(in, &it)) == 1) {
-		struct info_series *s;
-
-		switch (it.type) {
-		case DAMONCTL_REC_INFO:
-			json_object_put(n->recording);
-			n->recording = json_tokener_parse(it.json);
-			break;
-		case DAMONCTL_REC_CONFIG:
-			json_object_put(n->config);
-			n->config = json_tokener_parse(it.json);
-			n->configs++;
-			break;
-		case DAMONCTL_REC_SNAPSHOT:
-			s = rin_slot(&n->series, &it.snapshot);
-			if (!s) {
-				e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-				goto out;
-			}
-			add_snapshot(s, &it.snapshot);
-			n->snapshots++;
-			break;
-		case DAMONCTL_REC_STATS:
-			add_stats(n, &it.stats);
-			break;
-		default:
-			break;
+		if (info_feed(n, &it)) {
+			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+			goto out;
 		}
 	}
 	if (r < 0) {
@@ -525,12 +557,9 @@ static int info_run(struct cli *cli, int argc, char **argv)
 	if (cli->json)
 		e = print_json(n, in);
 	else
-		print_text(n, in);
+		info_print_text(n, in);
 out:
-	json_object_put(n->recording);
-	json_object_put(n->config);
-	free(n->series.slots);
-	free(n);
+	info_free(n);
 	r = rin_close(in);
 	return e ? e : r;
 }

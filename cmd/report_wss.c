@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 #include "chart_out.h"
-#include "quantile.h"
-#include "report_input.h"
+#include "report_parts.h"
 
 #define MAX_PCTS 32
 
@@ -84,7 +83,7 @@ static int wss_parse(struct cli *cli, int key, const char *arg)
 	return EXIT_USAGE;
 }
 
-static uint64_t wss_of(const struct damonctl_rec_snapshot *s)
+uint64_t wss_bytes(const struct damonctl_rec_snapshot *s, uint64_t min_rate_bp)
 {
 	uint64_t sum = 0;
 	uint32_t i;
@@ -97,26 +96,36 @@ static uint64_t wss_of(const struct damonctl_rec_snapshot *s)
 			continue;
 		bp = s->aggr_us && s->sample_us ?
 			damonctl_nr_accesses_to_rate_bp(r->nr_accesses, s->sample_us, s->aggr_us) : 0;
-		if (bp >= wo.min_rate_bp)
+		if (bp >= min_rate_bp)
 			sum += r->end - r->start;
 	}
 	return sum;
 }
 
-static json_object *pcts_json(const struct qhist *h)
+static uint64_t wss_of(const struct damonctl_rec_snapshot *s)
+{
+	return wss_bytes(s, wo.min_rate_bp);
+}
+
+json_object *wss_pcts_json(const struct qhist *h, const double *pcts, unsigned int nr)
 {
 	json_object *arr = json_object_new_array();
 	unsigned int i;
 
-	for (i = 0; i < wo.nr_pcts; i++) {
+	for (i = 0; i < nr; i++) {
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "percentile", json_object_new_double(wo.pcts[i]));
+		json_object_object_add(o, "percentile", json_object_new_double(pcts[i]));
 		json_object_object_add(o, "wss", json_object_new_uint64(qhist_percentile(h,
-										    wo.pcts[i])));
+										    pcts[i])));
 		json_object_array_add(arr, o);
 	}
 	return arr;
+}
+
+static json_object *pcts_json(const struct qhist *h)
+{
+	return wss_pcts_json(h, wo.pcts, wo.nr_pcts);
 }
 
 static void window_row(const struct rin *in, const struct qhist *h, uint64_t w0)

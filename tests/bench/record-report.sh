@@ -5,8 +5,8 @@
 # record with python's json and zlib, a lower bound of what damo does); the peak RSS of the
 # reports whose --series --json prints a row per snapshot (and of report access
 # --all-snapshots --json, a report per snapshot), on both records, against the same report
-# without --series (no rows; report access of the last snapshot): it must not grow with the
-# record; and record's CPU per
+# without --series (no rows; report access of the last snapshot), and of report holistic: it
+# must not grow with the record; and record's CPU per
 # snapshot against the raw cost of reading the same tried_regions files (damon-emu, 500+
 # regions).
 #
@@ -66,6 +66,12 @@ for n in 1000 "$long"; do
 	cost "report wss --window 60s --json" "$DAMONC" --json report wss -i "$rec" --window 60s
 	cost "report schemes" "$DAMONC" report schemes -i "$rec"
 	cost "report info" "$DAMONC" report info -i "$rec"
+	cost "report holistic (3 passes)" "$DAMONC" report holistic -i "$rec"
+	rss[holistic@$n]=$LAST_RSS
+	cost "report holistic --json" "$DAMONC" --json report holistic -i "$rec"
+	# shellcheck disable=SC2016 # expanded by that sh
+	cost "report holistic -i - (stdin, spooled)" sh -c '"$1" report holistic -i - <"$2"' sh \
+		"$DAMONC" "$rec"
 	cost "report info --json" "$DAMONC" --json report info -i "$rec"
 	cost "report nr-regions" "$DAMONC" report nr-regions -i "$rec"
 	cost "report nr-regions --series" "$DAMONC" report nr-regions -i "$rec" --series
@@ -124,6 +130,10 @@ printf '%-28s %7.1f MiB %7.1f MiB %10.2fx %10.2fx %10.2fx\n' "access --all-snaps
 	"$(echo "$s / $bs" | bc -l)" "$(echo "$l / $bl" | bc -l)"
 echo "($long/1000: the growth with the record's length; /base: against the same report" \
 	"without --series, whose memory is bounded by design; 1.00x is flat)"
+printf '%-28s %7.1f MiB %7.1f MiB %10.2fx\n' "holistic (three passes)" \
+	"$(echo "${rss[holistic@1000]} / 1024" | bc -l)" \
+	"$(echo "${rss[holistic@$long]} / 1024" | bc -l)" \
+	"$(echo "${rss[holistic@$long]} / ${rss[holistic@1000]}" | bc -l)"
 
 # record's CPU per snapshot, against reading the same files raw
 if [ -n "${DAMON_EMU:-}" ] && [ -n "${EMU_SH:-}" ] && [ -c /dev/fuse ]; then

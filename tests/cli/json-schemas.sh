@@ -59,6 +59,8 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report access -i "$in" --all-snapshots --boxes --box-values size,none,age --top 3
 	run --json report access -i "$in" --snapshot-index 1,2 --percentiles-of age
 	run --json report info -i "$in"
+	run --json report holistic -i "$in"
+	run --json report holistic -i "$in" --last 2s --bins 4x3
 	run --json report nr-regions -i "$in"
 	run --json report nr-regions -i "$in" --series --percentiles 50
 	run --json report times -i "$in" --access-rate 50%,

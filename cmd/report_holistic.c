@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damonc report holistic: a first look at a record in one report (damo's `report
+ * holistic`): what the record holds (report info), a heatmap per series and per address
+ * span it monitored (report heatmap), the distribution of the working set size of all
+ * targets together and of each target's RSS and size and the system's used memory (report
+ * wss, report footprints), and, given a perf profile, its hottest functions.
+ *
+ * Three passes over the input, each feeding the other reports' code: the first the record's
+ * summary, working set sizes and footprints, and where each series ends (for --last); the
+ * second the address spans of each series (heatmap's first pass); the third the heatmaps'
+ * cells. Memory: one snapshot, the histograms and the grids.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perf_report.h"
+#include "report_parts.h"
+
+static const double pcts[] = { 0, 25, 50, 75, 100 };	/* damo's */
+#define NR_PCTS (sizeof(pcts) / sizeof(pcts[0]))
+
+static struct {
+	uint64_t tbins, abins;
+	uint64_t last_us;		/* 0: the whole record */
+	const char *profile, *perf;
+	uint64_t top;
+} ro = { .tbins = 60, .abins = 10, .perf = "perf", .top = 15 };
+
+enum { O_BINS = 300, O_LAST, O_PROFILE, O_PERF, O_TOP };
+
+static const struct opt holistic_opts[] = {
+	RIN_OPTS,
+	{ "bins", O_BINS, OV_STRING, "TxA", "each heatmap's time x address cells (default 60x10: "
+	  "80 columns)" },
+	{ "last", O_LAST, OV_TIME, "TIME", "heatmaps of the last TIME of each series only" },
+	{ "profile", O_PROFILE, OV_FILE, "FILE", "the hotspot functions of FILE, a perf.data "
+	  "(perf record's output)" },
+	{ "perf", O_PERF, OV_FILE, "PATH", "the perf program (default: perf in PATH)" },
+	{ "top", O_TOP, OV_INT, "N", "hotspot functions to show (default 15)" },
+	{ 0 },
+};
+
+static int parse_bins(struct cli *cli, const char *arg)
+{
+	char *x = strchr(arg, 'x'), *end;
+
+	if (!x)
+		return usage_error(cli, "--bins '%s': expected TIMExADDRESS, e.g. 60x10", arg);
+	ro.tbins = strtoull(arg, &end, 10);
+	if (end != x || !ro.tbins || ro.tbins > 10000)
+		return usage_error(cli, "--bins '%s': time cells from 1 to 10000", arg);
+	ro.abins = strtoull(x + 1, &end, 10);
+	if (*end || !ro.abins || ro.abins > 10000)
+		return usage_error(cli, "--bins '%s': address cells from 1 to 10000", arg);
+	return 0;
+}
+
+static int holistic_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = rin_parse(cli, key, arg);
+
+	if (r >= 0)
+		return r;
+	switch (key) {
+	case O_BINS:
+		return parse_bins(cli, arg);
+	case O_LAST:
+		if (parse_time_opt(cli, "last", arg, &ro.last_us))
+			return EXIT_USAGE;
+		return ro.last_us && ro.last_us != DAMONCTL_MAX ? 0 :
+			usage_error(cli, "--last '%s': expected a time above 0", arg);
+	case O_PROFILE:
+		ro.profile = arg;
+		return 0;
+	case O_PERF:
+		ro.perf = arg;
+		return 0;
+	case O_TOP:
+		if (parse_uint_opt(cli, "top", arg, 100000, &ro.top))
+			return EXIT_USAGE;
+		return ro.top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
+	}
+	return EXIT_USAGE;
+}
+
+struct hseries {
+	struct rin_key key;		/* first: see rin_slot() */
+	uint64_t last_ns;		/* the end of its last snapshot */
+	struct heatmap *scan;		/* its spans (pass 2) */
+	struct heatmap **maps;		/* a heatmap per span (pass 3) */
+	size_t nr_maps;
+};
+
+/* The working set of the snapshots that ended at one time: one aggregation's, of all
+ * targets. damonc's records come in time order, damo's target after target: the groups
+ * stay open until WSS_OPEN newer ones are, which is exact for the first and for damo's of
+ * up to WSS_OPEN snapshots a target, and keeps memory bounded. */
+#define WSS_OPEN 4096
+struct wss_group {
+	uint64_t end_ns, bytes;
+};
+
+struct holistic {
+	struct info *info;
+	struct footprints *fp;
+	struct qhist wss;		/* all targets' working set, summed per aggregation */
+	struct wss_group open[WSS_OPEN];	/* a ring, oldest at @first */
+	size_t first, nr_open;
+	struct rin_table series;
+	struct perf_rows hot;
+};
+
+static void wss_collapse(struct holistic *h, const struct damonctl_rec_snapshot *sn)
+{
+	struct wss_group *g;
+	size_t i;
+
+	/* newest first: in time order, the snapshot's group is the last one opened */
+	for (i = h->nr_open; i-- > 0;) {
+		g = &h->open[(h->first + i) % WSS_OPEN];
+		if (g->end_ns == sn->end_ns) {
+			g->bytes += wss_bytes(sn, 0);
+			return;
+		}
+	}
+	if (h->nr_open == WSS_OPEN) {
+		qhist_add(&h->wss, h->open[h->first].bytes);
+		h->first = (h->first + 1) % WSS_OPEN;
+		h->nr_open--;
+	}
+	g = &h->open[(h->first + h->nr_open++) % WSS_OPEN];
+	g->end_ns = sn->end_ns;
+	g->bytes = wss_bytes(sn, 0);
+}
+
+static void wss_flush(struct holistic *h)
+{
+	for (; h->nr_open; h->nr_open--, h->first = (h->first + 1) % WSS_OPEN)
+		qhist_add(&h->wss, h->open[h->first].bytes);
+}
+
+/* Pass 1: the summary, the working set sizes, the footprints, where each series ends. */
+static int pass_summary(struct rin *in, struct holistic *h)
+{
+	struct damonctl_rec_item it;
+	int r;
+
+	while ((r = rin_next(in, &it)) == 1) {
+		struct hseries *s;
+
+		if (info_feed(h->info, &it) || fp_feed(h->fp, in, &it))
+			return -ENOMEM;
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		s = rin_slot(&h->series, &it.snapshot);
+		if (!s)
+			return -ENOMEM;
+		s->last_ns = it.snapshot.end_ns;
+		wss_collapse(h, &it.snapshot);
+	}
+	if (r == 0)
+		wss_flush(h);
+	return r;
+}
+
+/* A snapshot of @s in the heatmaps' time (--last). */
+static bool in_window(const struct hseries *s, const struct damonctl_rec_snapshot *sn)
+{
+	uint64_t w = ro.last_us * 1000;
+
+	return !ro.last_us || s->last_ns < w || sn->end_ns >= s->last_ns - w;
+}
+
+/* Pass 2 (scan) and pass 3 (cells) of the heatmaps. */
+static int pass_heat(struct rin *in, struct holistic *h, bool scan)
+{
+	struct damonctl_rec_item it;
+	int r;
+
+	while ((r = rin_next(in, &it)) == 1) {
+		struct hseries *s;
+		size_t i;
+
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		s = rin_slot(&h->series, &it.snapshot);
+		if (!s)
+			return -ENOMEM;
+		if (!in_window(s, &it.snapshot))
+			continue;
+		if (scan && !s->scan && !(s->scan = hm_new()))
+			return -ENOMEM;
+		if (scan && hm_scan(s->scan, &it.snapshot))
+			return -ENOMEM;
+		for (i = 0; !scan && i < s->nr_maps; i++)
+			hm_add(s->maps[i], &it.snapshot);
+	}
+	return r;
+}
+
+/* After pass 2: a heatmap per span of each series. */
+static int make_maps(struct holistic *h)
+{
+	size_t i, j;
+
+	for (i = 0; i < h->series.nr; i++) {
+		struct hseries *s = rin_table_at(&h->series, i);
+		size_t n = s->scan ? hm_nr_spans(s->scan) : 0;
+
+		if (!n)
+			continue;
+		s->maps = calloc(n, sizeof(*s->maps));
+		if (!s->maps)
+			return -ENOMEM;
+		for (j = 0; j < n; j++) {
+			s->maps[j] = hm_of_span(s->scan, j);
+			if (!s->maps[j] || hm_grid(s->maps[j], ro.tbins, ro.abins))
+				return -ENOMEM;
+			s->nr_maps = j + 1;
+		}
+	}
+	return 0;
+}
+
+/* The hotspot functions; 0 or an exit code after saying why. */
+static int profile(struct cli *cli, struct holistic *h)
+{
+	struct stat st;
+	int fd, status, r;
+
+	if (!ro.profile)
+		return 0;
+	fd = open(ro.profile, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return usage_error(cli, "--profile '%s': %s", ro.profile, strerror(errno));
+	r = fstat(fd, &st) ? -errno : 0;
+	close(fd);
+	if (r || !S_ISREG(st.st_mode))
+		return usage_error(cli, "--profile '%s': %s", ro.profile,
+				   r ? strerror(-r) : "not a file (expected perf record's perf.data)");
+	r = perf_report_top(ro.perf, ro.profile, (size_t)ro.top, &h->hot, &status);
+	if (r == -ENOENT || r == -EACCES) {
+		if (strcmp(ro.perf, "perf"))
+			return usage_error(cli, "--perf '%s': %s", ro.perf, strerror(-r));
+		return usage_error(cli, "--profile needs perf, which is not installed (no 'perf' "
+				   "in PATH): install it (linux-perf, perf) or name it with --perf "
+				   "PATH"), EXIT_FAIL;
+	}
+	if (r == -ECHILD)
+		return usage_error(cli, "--profile '%s': '%s report -i %s --stdio' failed (exit "
+				   "status %d): is it perf record's output?", ro.profile, ro.perf,
+				   ro.profile, status);
+	if (r)
+		return usage_error(cli, "--profile '%s': running %s: %s", ro.profile, ro.perf,
+				   strerror(-r)), EXIT_FAIL;
+	return 0;
+}
+
+static int read_passes(struct cli *cli, struct rin *in, struct holistic *h)
+{
+	int r = pass_summary(in, h);
+
+	if (!r && !(r = rin_rewind(in) ? -EXIT_FAIL : 0))
+		r = pass_heat(in, h, true);
+	if (!r)
+		r = make_maps(h);
+	if (!r && !(r = rin_rewind(in) ? -EXIT_FAIL : 0))
+		r = pass_heat(in, h, false);
+	if (r == -ENOMEM)
+		return usage_error(cli, "out of memory"), EXIT_FAIL;
+	return -r;
+}
+
+static void holistic_free(struct holistic *h)
+{
+	size_t i, j;
+
+	for (i = 0; i < h->series.nr; i++) {
+		struct hseries *s = rin_table_at(&h->series, i);
+
+		for (j = 0; j < s->nr_maps; j++)
+			hm_free(s->maps[j]);
+		free(s->maps);
+		hm_free(s->scan);
+	}
+	free(h->series.slots);
+	info_free(h->info);
+	fp_free(h->fp);
+	perf_rows_free(&h->hot);
+	free(h);
+}
+
+static void heading(const char *title)
+{
+	size_t i, n = strlen(title);
+
+	printf("\n%s\n", title);
+	for (i = 0; i < n; i++)
+		putchar('=');
+	putchar('\n');
+}
+
+static void text_heatmaps(const struct rin *in, const struct holistic *h)
+{
+	char name[64], title[160], a[32];
+	size_t i, j, n = 0;
+
+	heading("Heatmaps");
+	for (i = 0; i < h->series.nr; i++) {
+		const struct hseries *s = rin_table_at(&h->series, i);
+
+		rin_key_name(&s->key, name, sizeof(name));
+		for (j = 0; j < s->nr_maps; j++, n++) {
+			uint64_t lo, hi;
+
+			hm_span(s->maps[j], &lo, &hi);
+			snprintf(title, sizeof(title), "%s [0x%" PRIx64 ", 0x%" PRIx64 ")", name,
+				 lo, hi);
+			printf("%s# %s, address range %zu of %zu: %s\n", n ? "\n" : "", name, j + 1,
+			       s->nr_maps, fmt_size(hi - lo, a, sizeof(a)));
+			hm_print_text(in, s->maps[j], title, stdout);
+		}
+	}
+	if (!n)
+		printf("no snapshot with regions\n");
+}
+
+static void pct_row(const char *label, const struct qhist *q)
+{
+	char v[32];
+	size_t j;
+
+	printf("%-32s", label);
+	for (j = 0; j < NR_PCTS; j++)
+		printf(" %9s", fmt_size(qhist_percentile(q, pcts[j]), v, sizeof(v)));
+	putchar('\n');
+}
+
+/* damo's rows: the working set, each target's rss and vsz, the system's used memory. */
+static void text_distributions(const struct holistic *h)
+{
+	static const char *const shown[] = { "rss", "vsz", "used" };
+	char label[64], p[16];
+	unsigned int i, k;
+	size_t j;
+
+	heading("Working set size and memory footprints");
+	printf("%-32s", "percentile");
+	for (j = 0; j < NR_PCTS; j++) {
+		snprintf(p, sizeof(p), "p%g", pcts[j]);
+		printf(" %9s", p);
+	}
+	putchar('\n');
+	if (h->wss.n)
+		pct_row("wss (all targets)", &h->wss);
+	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+		const struct qhist *q;
+		const char *name;
+		int target, pid;
+
+		for (i = 0; (q = fp_metric(h->fp, i, &name, &target, &pid)); i++)
+			if (!strcmp(name, shown[k]))
+				pct_row(fp_label(h->fp, i, label, sizeof(label)), q);
+	}
+	if (!h->wss.n && !fp_samples(h->fp))
+		printf("no snapshot and no footprint\n");
+	else if (!fp_samples(h->fp))
+		printf("(no footprint: recorded with --no-footprints, by damo, or before damonc "
+		       "0.2?)\n");
+}
+
+static void text_hotspots(const struct holistic *h)
+{
+	size_t i;
+
+	heading("Hotspot functions");
+	printf("perf report -i %s --stdio: the first %zu of them\n", ro.profile, h->hot.n);
+	printf("%9s  %-16s %-24s %s\n", "overhead", "command", "shared object", "symbol");
+	for (i = 0; i < h->hot.n; i++) {
+		const struct perf_row *w = &h->hot.v[i];
+
+		printf("%8.2f%%  %-16s %-24s [%c] %s\n", w->overhead, w->command, w->object,
+		       w->where ? w->where : '?', w->symbol);
+	}
+}
+
+static int holistic_print_text(const struct rin *in, const struct holistic *h)
+{
+	heading("Record");
+	info_print_text(h->info, in);
+	text_heatmaps(in, h);
+	text_distributions(h);
+	if (ro.profile)
+		text_hotspots(h);
+	return EXIT_OK;
+}
+
+static json_object *json_heatmaps(const struct rin *in, const struct holistic *h)
+{
+	json_object *arr = json_object_new_array();
+	size_t i, j;
+
+	for (i = 0; i < h->series.nr; i++) {
+		const struct hseries *s = rin_table_at(&h->series, i);
+
+		for (j = 0; j < s->nr_maps; j++) {
+			json_object *o = json_object_new_object(), *r = json_object_new_object();
+			uint64_t lo, hi;
+
+			hm_span(s->maps[j], &lo, &hi);
+			json_object_object_add(r, "start", json_object_new_uint64(lo));
+			json_object_object_add(r, "end", json_object_new_uint64(hi));
+			json_object_object_add(o, "series", rin_key_json(&s->key));
+			json_object_object_add(o, "address_range", r);
+			json_object_object_add(o, "snapshots", json_object_new_uint64(
+				hm_nr_snapshots(s->maps[j])));
+			hm_fill_json(in, s->maps[j], o);
+			json_object_array_add(arr, o);
+		}
+	}
+	return arr;
+}
+
+static json_object *json_hotspots(const struct holistic *h)
+{
+	json_object *o, *rows;
+	size_t i;
+
+	if (!ro.profile)
+		return NULL;
+	o = json_object_new_object();
+	rows = json_object_new_array();
+	json_object_object_add(o, "profile", json_object_new_string(ro.profile));
+	json_object_object_add(o, "perf", json_object_new_string(ro.perf));
+	for (i = 0; i < h->hot.n; i++) {
+		const struct perf_row *w = &h->hot.v[i];
+		json_object *r = json_object_new_object();
+		char where[2] = { w->where, '\0' };
+
+		json_object_object_add(r, "overhead_percent", json_object_new_double(w->overhead));
+		json_object_object_add(r, "command", json_object_new_string(w->command));
+		json_object_object_add(r, "shared_object", json_object_new_string(w->object));
+		json_object_object_add(r, "symbol", json_object_new_string(w->symbol));
+		json_object_object_add(r, "where", w->where ? json_object_new_string(where) : NULL);
+		json_object_array_add(rows, r);
+	}
+	json_object_object_add(o, "rows", rows);
+	return o;
+}
+
+static int holistic_print_json(const struct rin *in, const struct holistic *h)
+{
+	json_object *doc = json_doc_new(), *info = json_object_new_object();
+	json_object *wss = json_object_new_object(), *fp = json_object_new_object();
+
+	info_fill_json(h->info, in, info);
+	json_object_object_del(info, "input");	/* the document's */
+	json_object_object_add(doc, "input", rin_input_json(in));
+	json_object_object_add(doc, "info", info);
+	json_object_object_add(doc, "last_us", ro.last_us ? json_object_new_uint64(ro.last_us) :
+			       NULL);
+	json_object_object_add(doc, "heatmaps", json_heatmaps(in, h));
+	/* report wss's model; no series: all of them, summed per aggregation */
+	json_object_object_add(wss, "series", NULL);
+	json_object_object_add(wss, "min_access_rate_bp", json_object_new_uint64(0));
+	json_object_object_add(wss, "snapshots", json_object_new_uint64(h->wss.n));
+	json_object_object_add(wss, "percentiles", wss_pcts_json(&h->wss, pcts, NR_PCTS));
+	json_object_object_add(wss, "mean", json_object_new_uint64(
+		h->wss.n ? (uint64_t)(h->wss.sum / (double)h->wss.n) : 0));
+	json_object_object_add(doc, "wss", wss);
+	fp_fill_json(h->fp, in, pcts, NR_PCTS, fp);
+	json_object_object_add(doc, "footprints", fp);
+	json_object_object_add(doc, "hotspots", json_hotspots(h));
+	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int holistic_run(struct cli *cli, int argc, char **argv)
+{
+	struct holistic *h;
+	struct rin *in = NULL;
+	int e, r;
+
+	if (argc)
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->info = info_new()) || !(h->fp = fp_new())) {
+		if (h)
+			holistic_free(h);
+		return usage_error(cli, "out of memory"), EXIT_FAIL;
+	}
+	h->series.size = sizeof(struct hseries);
+	qhist_reset(&h->wss);
+	/* the profile first: a bad one fails before any output */
+	e = profile(cli, h);
+	if (!e)
+		e = rin_open(cli, true, 0, &in);
+	if (e) {
+		holistic_free(h);
+		return e;
+	}
+	rin_all_series(in);
+	e = read_passes(cli, in, h);
+	if (!e)
+		e = cli->json ? holistic_print_json(in, h) : holistic_print_text(in, h);
+	r = rin_close(in);
+	holistic_free(h);
+	return e ? e : r;
+}
+
+const struct cmd cmd_report_holistic = {
+	.name = "holistic",
+	.summary = "a first look at a record: its summary, heatmaps, working set and footprint "
+		   "distributions, and a profile's hotspot functions",
+	.usage = "[-i FILE|-] [--bins TxA] [--last TIME] [--profile FILE [--perf PATH] [--top N]]"
+		 "\n       [--target N] [--time-range START,END] [--address-range START-END] [--json]",
+	.opts = holistic_opts,
+	.parse = holistic_parse,
+	.run = holistic_run,
+};
