@@ -29,7 +29,7 @@ before=$(config)
 
 # 1. -- COMMAND with --profile: the profile is next to the record, perf ended as asked
 "$DAMONC" record "${RARGS[@]}" --profile -o "$WORK/r" -- "$HOTCOLD" --hot 8M --cold 8M \
-	--scenario "$WORK/scenario" --duration 2 >"$WORK/hc.out" 2>"$WORK/r.err" ||
+	--scenario "$WORK/scenario" --duration 1 >"$WORK/hc.out" 2>"$WORK/r.err" ||
 	fail "record --profile -- hotcold: $(cat "$WORK/r.err")"
 grep -q "profile '$WORK/r.profile' (perf ended as asked)" "$WORK/r.err" ||
 	fail "no word of the profile: $(cat "$WORK/r.err")"
@@ -107,13 +107,35 @@ py 'all(abs(r["overhead_percent"] - 100 * r["samples"] / '"$(cat "$WORK/kept.n")
 	fail "report profile -- --stdio"
 grep -q "time slices:" "$WORK/text" || fail "perf report did not take the ranges: $(head "$WORK/text")"
 
-# 5. no snapshot of the pattern: said, exit 1
+# 5. a running kdamond, --json: the summary says where the profile is and how perf ended;
+# SIGINT to a '-- COMMAND' record: perf is stopped too, the profile is whole
+rec_workload
+rec_start --pid "$HC_PID" --action stat --sample 5ms --aggr 50ms
+"$DAMONC" --json record --profile="$WORK/p2" --count 2 --interval 100ms -o "$WORK/r2" \
+	>"$WORK/r2.json" 2>"$WORK/r2.err" || fail "record --profile=FILE: $(cat "$WORK/r2.err")"
+py '(d["profile"]["file"], d["profile"]["complete"], d["profile"]["perf_status"])' \
+	<"$WORK/r2.json" | grep -qxF "('$WORK/p2', True, 130)" || fail "summary: $(cat "$WORK/r2.json")"
+[ -s "$WORK/p2" ] || fail "no profile at --profile=$WORK/p2"
+"$DAMONC" stop >/dev/null || fail "damonc stop"
+before=$(config)
+"$DAMONC" record "${RARGS[@]}" --profile -o "$WORK/r3" -- sleep 617 2>"$WORK/r3.err" &
+rec=$!
+fair_wait 30000 test -s "$WORK/r3" || fail "no record: $(cat "$WORK/r3.err")"
+fair_wait 30000 grep -q "Events enabled" "$WORK/r3.err" || fail "perf did not start"
+kill -INT "$rec"
+wait "$rec" || fail "record --profile -- sleep exited $? on SIGINT: $(cat "$WORK/r3.err")"
+grep -q "(perf ended as asked)" "$WORK/r3.err" || fail "SIGINT: $(cat "$WORK/r3.err")"
+! pgrep -f "perf record .*$WORK/r3.profile" >/dev/null || fail "perf outlived its record"
+perf script -i "$WORK/r3.profile" -F time >/dev/null 2>&1 || fail "the profile is not readable"
+[ "$(config)" = "$before" ] || fail "record --profile (SIGINT) left the tree changed"
+
+# 6. no snapshot of the pattern: said, exit 1
 rc=0
 "$DAMONC" report profile -i "$WORK/r" --size 1TiB, 2>"$WORK/none.err" || rc=$?
 [ "$rc" = 1 ] && grep -q "no time to profile" "$WORK/none.err" ||
 	fail "no match: exit $rc, $(cat "$WORK/none.err")"
 
-# 6. bad input: exit 2 naming it, the tree unchanged
+# 7. bad input: exit 2 naming it, the tree unchanged
 bad() { # MESSAGE ARGS...
 	local msg=$1 rc=0
 	shift
