@@ -132,7 +132,7 @@ perf script -i "$WORK/r3.profile" -F time >/dev/null 2>&1 || fail "the profile i
 # 6. no snapshot of the pattern: said, exit 1
 rc=0
 "$DAMONC" report profile -i "$WORK/r" --size 1TiB, 2>"$WORK/none.err" || rc=$?
-[ "$rc" = 1 ] && grep -q "no time to profile" "$WORK/none.err" ||
+{ [ "$rc" = 1 ] && grep -q "no time to profile" "$WORK/none.err"; } ||
 	fail "no match: exit $rc, $(cat "$WORK/none.err")"
 
 # 7. bad input: exit 2 naming it, the tree unchanged
