@@ -121,7 +121,6 @@ before=$(config)
 "$DAMONC" record "${RARGS[@]}" --profile -o "$WORK/r3" -- sleep 617 2>"$WORK/r3.err" &
 rec=$!
 fair_wait 30000 test -s "$WORK/r3" || fail "no record: $(cat "$WORK/r3.err")"
-fair_wait 30000 grep -q "Events enabled" "$WORK/r3.err" || fail "perf did not start"
 kill -INT "$rec"
 wait "$rec" || fail "record --profile -- sleep exited $? on SIGINT: $(cat "$WORK/r3.err")"
 grep -q "(perf ended as asked)" "$WORK/r3.err" || fail "SIGINT: $(cat "$WORK/r3.err")"
@@ -148,6 +147,13 @@ bad "-i converts a record" record --profile -i "$WORK/r" -o "$WORK/x"
 bad "is for --profile" record --perf perf -o "$WORK/x" -- true
 bad "--perf '/nonexistent/perf': cannot run it" record --profile --perf /nonexistent/perf \
 	"${RARGS[@]}" -o "$WORK/x" -- true
+# a perf that runs but does not enable its events (exits at once): an error, before the start
+rc=0
+"$DAMONC" record --profile --perf false "${RARGS[@]}" -o "$WORK/x" --ops paddr \
+	2>"$WORK/false.err" || rc=$?
+[ "$rc" = 1 ] || fail "record --perf false: exit $rc, $(cat "$WORK/false.err")"
+grep -q "did not start profiling (it exited with status 1" "$WORK/false.err" ||
+	fail "record --perf false: $(cat "$WORK/false.err")"
 [ "$(config)" = "$before" ] || fail "a failed record --profile changed the tree"
 bad "--profile '$WORK/nope'" report profile -i "$WORK/r" --profile "$WORK/nope"
 bad "$WORK/nope" report profile -i "$WORK/nope" --profile "$WORK/r.profile"
