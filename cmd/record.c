@@ -450,7 +450,7 @@ static int profile_begin(struct cli *cli)
 }
 
 /* The summary's profile: where, on which clock, and how perf ended. */
-static void profile_summary(struct cli *cli, bool text, json_object *doc)
+static void profile_summary(bool text, json_object *doc)
 {
 	char how[48];
 	int st = prof.status;
@@ -471,7 +471,32 @@ static void profile_summary(struct cli *cli, bool text, json_object *doc)
 				       json_object_new_boolean(perf_profile_ok(&prof)));
 		json_object_object_add(doc, "profile", p);
 	}
-	(void)cli;
+}
+
+/* record --json to a file: the summary as one document. */
+static void print_summary_json(struct capture *c, bool started, uint64_t nr, uint64_t bytes,
+			       enum damonctl_rec_end_reason why, uint64_t cpu0,
+			       const struct capture_pace *pace, int cmd_status)
+{
+	json_object *doc = json_doc_new();
+
+	json_object_object_add(doc, "output", json_object_new_string(ro.output));
+	json_object_object_add(doc, "kdamond", json_object_new_int((int)capture_kdamond(c)));
+	json_object_object_add(doc, "snapshots", json_object_new_uint64(nr));
+	json_object_object_add(doc, "bytes", json_object_new_uint64(bytes));
+	json_object_object_add(doc, "end_reason", json_object_new_string(
+		damonctl_rec_end_reason_name(why)));
+	json_object_object_add(doc, "cpu_ns_per_snapshot", json_object_new_uint64(
+		nr ? (capture_cpu_ns() - cpu0) / nr : 0));
+	json_object_object_add(doc, "pace", pace_json(pace));
+	if (started)
+		json_object_object_add(doc, "started_kdamond", json_object_new_boolean(true));
+	if (cmd_status >= 0)
+		json_object_object_add(doc, "command_status", json_object_new_int(
+			WIFEXITED(cmd_status) ? WEXITSTATUS(cmd_status) :
+			128 + WTERMSIG(cmd_status)));
+	profile_summary(false, doc);
+	json_doc_print(doc);
 }
 
 /* @h: the kdamond it started (NULL: record a running one); *@cmd_status: the launched
@@ -558,30 +583,9 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0,
 				cmd_note);
 		warn_pace(&pace);
-		profile_summary(cli, !cli->json || fd == STDOUT_FILENO, NULL);
-		if (cli->json && fd != STDOUT_FILENO) {
-			json_object *doc = json_doc_new();
-
-			json_object_object_add(doc, "output", json_object_new_string(ro.output));
-			json_object_object_add(doc, "kdamond",
-					       json_object_new_int((int)capture_kdamond(c)));
-			json_object_object_add(doc, "snapshots", json_object_new_uint64(nr));
-			json_object_object_add(doc, "bytes", json_object_new_uint64(bytes));
-			json_object_object_add(doc, "end_reason", json_object_new_string(
-				damonctl_rec_end_reason_name(why)));
-			json_object_object_add(doc, "cpu_ns_per_snapshot", json_object_new_uint64(
-				nr ? (capture_cpu_ns() - cpu0) / nr : 0));
-			json_object_object_add(doc, "pace", pace_json(&pace));
-			if (h)
-				json_object_object_add(doc, "started_kdamond",
-						       json_object_new_boolean(true));
-			if (*cmd_status >= 0)
-				json_object_object_add(doc, "command_status", json_object_new_int(
-					WIFEXITED(*cmd_status) ? WEXITSTATUS(*cmd_status) :
-					128 + WTERMSIG(*cmd_status)));
-			profile_summary(cli, false, doc);
-			json_doc_print(doc);
-		}
+		profile_summary(!cli->json || fd == STDOUT_FILENO, NULL);
+		if (cli->json && fd != STDOUT_FILENO)
+			print_summary_json(c, h != NULL, nr, bytes, why, cpu0, &pace, *cmd_status);
 	} else if (r < 0 && !e) {
 		e = write_error(cli, r);
 	}
