@@ -22,6 +22,7 @@
 #include "capture.h"
 #include "capture_trace.h"
 #include "config.h"
+#include "perf_profile.h"
 #include "record_io.h"
 #include "report_input.h"
 #include "spec.h"
@@ -40,11 +41,17 @@ static struct {
 	bool subset;		/* -i with --time-range, --address-range, --target or --aggregate */
 	uint64_t aggregate_us;	/* -i --aggregate: the new aggregation window */
 	bool starts;		/* a target or monitoring option: record starts a kdamond */
+	bool profile;		/* --profile: perf record beside the record */
+	const char *profile_file, *perf;
 } ro = { .cap = { .kdamond = -1 }, .output = "damonc.rec" };
+
+static struct perf_profile prof;
+static char prof_default[4096];
 
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
-       O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS, O_AGGREGATE };
+       O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS, O_AGGREGATE,
+       O_PROFILE, O_PERF };
 
 static const struct opt record_opts[] = {
 	{ "output", 'o', OV_FILE, "FILE", "write the record to FILE, '-' for stdout "
@@ -64,6 +71,10 @@ static const struct opt record_opts[] = {
 	{ "no-footprints", O_NO_FOOTPRINTS, OV_NONE, NULL, "do not record the footprint (the "
 	  "system's memory, the kdamond's CPU time, each target's size, RSS, CPU time and "
 	  "mappings) with each snapshot" },
+	{ "profile", O_PROFILE, OV_OPTIONAL, "FILE", "also profile the system with 'perf record' "
+	  "into FILE (default: the record's file + .profile), on the record's clock, for "
+	  "'damonc report profile'" },
+	{ "perf", O_PERF, OV_FILE, "PATH", "with --profile: the perf to run (default: perf)" },
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording" },
 	{ "time-range", O_TIME_RANGE, OV_RANGE, "START,END", "with -i: keep the snapshots that "
@@ -146,6 +157,17 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 	case O_NO_FOOTPRINTS:
 		ro.cap.no_footprints = true;
 		return 0;
+	case O_PROFILE:
+		ro.profile = true;
+		if (arg && !*arg)
+			return usage_error(cli, "--profile=: expected a file name");
+		ro.profile_file = arg;
+		return 0;
+	case O_PERF:
+		if (!*arg)
+			return usage_error(cli, "--perf '': expected perf's path");
+		ro.perf = arg;
+		return 0;
 	case O_TARGET:
 		ro.subset = true;
 		return rin_parse(cli, 501, arg);
@@ -208,6 +230,13 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 			       json_object_new_int(DAMONCTL_RECORD_FORMAT_VERSION));
 	json_object_object_add(o, "recorder", json_object_new_string("damonc " DAMONC_VERSION));
 	json_object_object_add(o, "start_time_ns", json_object_new_uint64(capture_now_ns()));
+	if (c && ro.profile) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "file", json_object_new_string(ro.profile_file));
+		json_object_object_add(p, "clockid", json_object_new_string(PERF_PROFILE_CLOCK));
+		json_object_object_add(o, "profile", p);
+	}
 	if (c) {
 		json_object_object_add(o, "method", json_object_new_string(capture_method_name(c)));
 		json_object_object_add(o, "kdamond", json_object_new_int((int)capture_kdamond(c)));
@@ -411,6 +440,65 @@ static void end_command(int pid)
 			kill(pid, SIGKILL);
 }
 
+/* --profile: perf is profiling before anything is changed in the kernel (0 or an exit
+ * code; nothing to do without --profile). */
+static int profile_begin(struct cli *cli)
+{
+	if (!ro.profile)
+		return 0;
+	return perf_profile_start(cli, ro.perf ? ro.perf : "perf", ro.profile_file, &prof);
+}
+
+/* The summary's profile: where, on which clock, and how perf ended. */
+static void profile_summary(bool text, json_object *doc)
+{
+	char how[48];
+	int st = prof.status;
+
+	if (!ro.profile)
+		return;
+	perf_profile_outcome(&prof, how, sizeof(how));
+	if (text && perf_profile_ok(&prof))
+		fprintf(stderr, "damonc: record: profile '%s' (perf %s)\n", ro.profile_file, how);
+	if (doc) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "file", json_object_new_string(ro.profile_file));
+		json_object_object_add(p, "clockid", json_object_new_string(PERF_PROFILE_CLOCK));
+		json_object_object_add(p, "perf_status", st < 0 ? NULL : json_object_new_int(
+			WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st)));
+		json_object_object_add(p, "complete",
+				       json_object_new_boolean(perf_profile_ok(&prof)));
+		json_object_object_add(doc, "profile", p);
+	}
+}
+
+/* record --json to a file: the summary as one document. */
+static void print_summary_json(struct capture *c, bool started, uint64_t nr, uint64_t bytes,
+			       enum damonctl_rec_end_reason why, uint64_t cpu0,
+			       const struct capture_pace *pace, int cmd_status)
+{
+	json_object *doc = json_doc_new();
+
+	json_object_object_add(doc, "output", json_object_new_string(ro.output));
+	json_object_object_add(doc, "kdamond", json_object_new_int((int)capture_kdamond(c)));
+	json_object_object_add(doc, "snapshots", json_object_new_uint64(nr));
+	json_object_object_add(doc, "bytes", json_object_new_uint64(bytes));
+	json_object_object_add(doc, "end_reason", json_object_new_string(
+		damonctl_rec_end_reason_name(why)));
+	json_object_object_add(doc, "cpu_ns_per_snapshot", json_object_new_uint64(
+		nr ? (capture_cpu_ns() - cpu0) / nr : 0));
+	json_object_object_add(doc, "pace", pace_json(pace));
+	if (started)
+		json_object_object_add(doc, "started_kdamond", json_object_new_boolean(true));
+	if (cmd_status >= 0)
+		json_object_object_add(doc, "command_status", json_object_new_int(
+			WIFEXITED(cmd_status) ? WEXITSTATUS(cmd_status) :
+			128 + WTERMSIG(cmd_status)));
+	profile_summary(false, doc);
+	json_doc_print(doc);
+}
+
 /* @h: the kdamond it started (NULL: record a running one); *@cmd_status: the launched
  * command's wait status when it ended the recording, else -1 */
 static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status)
@@ -421,11 +509,14 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	uint64_t cpu0, t0, nr = 0;
 	bool progress;
 	char *info, cmd_note[64] = "";
-	int fd, r, wr, e, e2;
+	int fd, r, wr, e, e2, pe;
 
 	*cmd_status = -1;
 	capture_catch_signals();
-	e = capture_start(cli, &ro.cap, &c);
+	/* a kdamond record started has its profile already: it began before the start */
+	e = h ? 0 : profile_begin(cli);
+	if (!e)
+		e = capture_start(cli, &ro.cap, &c);
 	if (e)
 		return e;
 	e = open_output(cli, &fd);
@@ -452,6 +543,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);	/* the summary takes the line */
+	pe = perf_profile_stop(cli, &prof);	/* the last snapshot was taken */
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
 	if (wr < 0 && wr != -EPIPE && w) {
@@ -491,35 +583,16 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0,
 				cmd_note);
 		warn_pace(&pace);
-		if (cli->json && fd != STDOUT_FILENO) {
-			json_object *doc = json_doc_new();
-
-			json_object_object_add(doc, "output", json_object_new_string(ro.output));
-			json_object_object_add(doc, "kdamond",
-					       json_object_new_int((int)capture_kdamond(c)));
-			json_object_object_add(doc, "snapshots", json_object_new_uint64(nr));
-			json_object_object_add(doc, "bytes", json_object_new_uint64(bytes));
-			json_object_object_add(doc, "end_reason", json_object_new_string(
-				damonctl_rec_end_reason_name(why)));
-			json_object_object_add(doc, "cpu_ns_per_snapshot", json_object_new_uint64(
-				nr ? (capture_cpu_ns() - cpu0) / nr : 0));
-			json_object_object_add(doc, "pace", pace_json(&pace));
-			if (h)
-				json_object_object_add(doc, "started_kdamond",
-						       json_object_new_boolean(true));
-			if (*cmd_status >= 0)
-				json_object_object_add(doc, "command_status", json_object_new_int(
-					WIFEXITED(*cmd_status) ? WEXITSTATUS(*cmd_status) :
-					128 + WTERMSIG(*cmd_status)));
-			json_doc_print(doc);
-		}
+		profile_summary(!cli->json || fd == STDOUT_FILENO, NULL);
+		if (cli->json && fd != STDOUT_FILENO)
+			print_summary_json(c, h != NULL, nr, bytes, why, cpu0, &pace, *cmd_status);
 	} else if (r < 0 && !e) {
 		e = write_error(cli, r);
 	}
 	if (fd != STDOUT_FILENO && close(fd) && !e)
 		e = (usage_error(cli, "closing '%s': %s", ro.output, strerror(errno)), EXIT_FAIL);
 	e2 = capture_finish(c);
-	return e ? e : e2;
+	return e ? e : e2 ? e2 : pe;
 }
 
 static int record_amend(struct cli *cli, struct damonctl_kdamond *k,
@@ -556,6 +629,9 @@ static int record_started(struct cli *cli, int argc, char **argv)
 				   "with targets, record starts its own");
 	if (!strcmp(ro.output, "-") && argc)
 		return usage_error(cli, "-o -: the command's output would mix with the record");
+	e = profile_begin(cli);		/* before the kernel is touched */
+	if (e)
+		return e;
 	ro.cap.method = capture_method_for(cli->ctx, ro.cap.method);
 	if (ro.cap.method == CAPTURE_TRACE && !trace_available(cli->ctx)) {
 		usage_error(cli, "--method trace: no damon_aggregated event in tracefs; "
@@ -577,7 +653,31 @@ static int record_started(struct cli *cli, int argc, char **argv)
 	return e ? e : e2;
 }
 
-static int record_run(struct cli *cli, int argc, char **argv)
+/* --profile's file and --perf: checked before anything runs. */
+static int profile_check(struct cli *cli)
+{
+	if (!ro.profile) {
+		if (ro.perf)
+			return usage_error(cli, "--perf '%s' is for --profile", ro.perf);
+		return 0;
+	}
+	if (ro.input)
+		return usage_error(cli, "--profile profiles a recording; -i converts a record: "
+				   "not both");
+	if (!ro.profile_file) {
+		if (!strcmp(ro.output, "-"))
+			return usage_error(cli, "--profile with -o -: name the profile's file "
+					   "(--profile=FILE)");
+		snprintf(prof_default, sizeof(prof_default), "%s.profile", ro.output);
+		ro.profile_file = prof_default;
+	}
+	if (!strcmp(ro.profile_file, "-") || !strcmp(ro.profile_file, ro.output))
+		return usage_error(cli, "--profile=%s: the profile needs a file of its own",
+				   ro.profile_file);
+	return 0;
+}
+
+static int record_modes(struct cli *cli, int argc, char **argv)
 {
 	if (ro.input) {
 		if (ro.cap.duration_us || ro.cap.interval_us || ro.cap.count ||
@@ -604,14 +704,26 @@ static int record_run(struct cli *cli, int argc, char **argv)
 	return record_live(cli, NULL, &st);
 }
 
+static int record_run(struct cli *cli, int argc, char **argv)
+{
+	int e = profile_check(cli), e2;
+
+	if (e)
+		return e;
+	e = record_modes(cli, argc, argv);
+	e2 = perf_profile_stop(cli, &prof);	/* an error ended the record before its loop */
+	return e ? e : e2;
+}
+
 const struct cmd cmd_record = {
 	.name = "record",
 	.summary = "record a kdamond's monitoring results (regions over time) for 'damonc report'",
 	.usage = "[-o FILE|-] [--kdamond N] [--duration TIME] [--interval TIME] [--count N]\n"
-		 "              [--allow-foreign] [--no-compress]\n"
+		 "              [--allow-foreign] [--no-compress] [--profile[=FILE]] [--perf PATH]\n"
 		 "       damonc record (--pid PID ... | --ops paddr [--regions R] | -- COMMAND ARGS)\n"
 		 "              [--sample TIME] [--aggr TIME] [--update TIME] [--nr-regions MIN,MAX]\n"
 		 "              [-o FILE] [--duration TIME] [--interval TIME] [--count N]\n"
+		 "              [--profile[=FILE]] [--perf PATH]\n"
 		 "       damonc record -i FILE|- [-o FILE|-] [--format damonc|damo-json|damo-zlib]\n"
 		 "              [--time-range A,B] [--address-range S-E] [--target N] [--aggregate TIME]\n\n"
 		 "Where tracefs has DAMON's damon_aggregated event, snapshots come from it and\n"
@@ -626,7 +738,10 @@ const struct cmd cmd_record = {
 		 "the capture scheme, or none with trace), records until --duration, --count,\n"
 		 "SIGINT, SIGTERM or the targets' exit, then stops and removes it. With\n"
 		 "'-- COMMAND' the recording ends when the command exits; the exit status is\n"
-		 "record's own, the command's is in the summary.",
+		 "record's own, the command's is in the summary.\n\n"
+		 "--profile runs 'perf record -a -k CLOCK_REALTIME' from before the first snapshot\n"
+		 "to the end of the recording: 'damonc report profile' shows its samples of the\n"
+		 "times the record's regions had an access pattern.",
 	.opts = record_opts_tbl,
 	.parse = record_parse,
 	.run = record_run,

@@ -5,7 +5,7 @@
 extern const struct cmd cmd_report_hugepage, cmd_report_access,
 	cmd_report_heatmap, cmd_report_wss, cmd_report_schemes,
 	cmd_report_info, cmd_report_nr_regions, cmd_report_footprints, cmd_report_times,
-	cmd_report_pa_layout, cmd_report_holistic;
+	cmd_report_pa_layout, cmd_report_holistic, cmd_report_profile;
 
 static const struct cmd *const report_cmds[] = {
 	&cmd_report_hugepage,
@@ -19,6 +19,7 @@ static const struct cmd *const report_cmds[] = {
 	&cmd_report_times,
 	&cmd_report_pa_layout,
 	&cmd_report_holistic,
+	&cmd_report_profile,
 	NULL,
 };
 
@@ -32,7 +33,8 @@ static int report_run(struct cli *cli, int argc, char **argv)
 const struct cmd cmd_report = {
 	.name = "report",
 	.summary = "reports: huge pages, and from records: access, heatmap, wss, schemes, info, "
-		   "nr-regions, footprints, times, holistic; the physical address layout (pa-layout)",
+		   "nr-regions, footprints, times, holistic, profile; the physical address layout "
+		   "(pa-layout)",
 	.usage = "REPORT [OPTIONS]",
 	.run = report_run,
 	.subcmds = report_cmds,

@@ -9,42 +9,35 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "report_pattern.h"
+#include "report_times.h"
 
-static struct {
-	struct pattern pat;
-	uint64_t bytes_min, bytes_max;
-} to = { .pat = PATTERN_ANY, .bytes_max = UINT64_MAX };
-
-enum { O_SNAPSHOT_SIZE = 300 };
+static struct times_sel to = TIMES_SEL_ANY;
 
 static const struct opt times_opts[] = {
-	RIN_OPTS,
-	PATTERN_OPTS,
-	{ "snapshot-size", O_SNAPSHOT_SIZE, OV_RANGE, "MIN,MAX", "only snapshots whose regions "
-	  "of the pattern total MIN to MAX bytes (damo's --sz_snapshot; e.g. 1GiB,)" },
+	TIMES_OPTS,
 	{ 0 },
 };
 
-static int times_parse(struct cli *cli, int key, const char *arg)
+int times_sel_parse(struct cli *cli, struct times_sel *sel, int key, const char *arg)
 {
 	int r = rin_parse(cli, key, arg);
 
 	if (r < 0)
-		r = pattern_parse(cli, &to.pat, key, arg);
+		r = pattern_parse(cli, &sel->pat, key, arg);
 	if (r >= 0)
 		return r;
-	if (key == O_SNAPSHOT_SIZE)
+	if (key == 300)
 		return parse_min_max(cli, "snapshot-size", arg, damonctl_parse_size,
-				     &to.bytes_min, &to.bytes_max, "sizes such as 4K or 2MiB");
-	return EXIT_USAGE;
+				     &sel->bytes_min, &sel->bytes_max, "sizes such as 4K or 2MiB");
+	return -1;
 }
 
-/* A time range being built: snapshots that matched one after another. */
-struct span {
-	bool open;
-	uint64_t start_ns, end_ns, snapshots, bytes_min, bytes_max;
-};
+static int times_parse(struct cli *cli, int key, const char *arg)
+{
+	int r = times_sel_parse(cli, &to, key, arg);
+
+	return r >= 0 ? r : EXIT_USAGE;
+}
 
 struct out {
 	const struct rin *in;
@@ -72,7 +65,7 @@ static int begin(struct out *o)
 	return json_stream_begin(&o->js, head, "ranges");
 }
 
-static int emit(struct out *o, const struct span *sp)
+static int emit(struct out *o, const struct times_span *sp)
 {
 	char a[32], b[32], c[32];
 	json_object *e;
@@ -99,24 +92,63 @@ static int emit(struct out *o, const struct span *sp)
 }
 
 /* The bytes of @s's regions that have the pattern, or 0 when the snapshot does not match. */
-static uint64_t matched_bytes(const struct damonctl_rec_snapshot *s)
+static uint64_t matched_bytes(const struct times_sel *sel, const struct damonctl_rec_snapshot *s)
 {
 	uint64_t bytes = 0;
 	bool any = false;
 
 	for (uint32_t i = 0; i < s->nr_regions; i++)
-		if (pattern_match(&to.pat, s, &s->regions[i])) {
+		if (pattern_match(&sel->pat, s, &s->regions[i])) {
 			bytes += s->regions[i].end - s->regions[i].start;
 			any = true;
 		}
-	return any && bytes >= to.bytes_min && bytes <= to.bytes_max ? bytes : 0;
+	return any && bytes >= sel->bytes_min && bytes <= sel->bytes_max ? bytes : 0;
+}
+
+int times_scan(struct rin *in, const struct times_sel *sel,
+	       int (*emit)(void *arg, const struct times_span *sp), void *arg, uint64_t *seen)
+{
+	struct damonctl_rec_item it;
+	struct times_span sp = { 0 };
+	int r, e = 0;
+
+	*seen = 0;
+	while (!e && (r = rin_next(in, &it)) == 1) {
+		const struct damonctl_rec_snapshot *s = &it.snapshot;
+		uint64_t bytes;
+
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		(*seen)++;
+		bytes = matched_bytes(sel, s);
+		if (!bytes) {
+			if (sp.open)
+				e = emit(arg, &sp);
+			sp.open = false;
+			continue;
+		}
+		if (!sp.open)
+			sp = (struct times_span){ true, s->start_ns, 0, 0, bytes, bytes };
+		sp.end_ns = s->end_ns;
+		sp.snapshots++;
+		sp.bytes_min = bytes < sp.bytes_min ? bytes : sp.bytes_min;
+		sp.bytes_max = bytes > sp.bytes_max ? bytes : sp.bytes_max;
+	}
+	if (!e && r < 0)
+		e = -r;
+	if (!e && sp.open)
+		e = emit(arg, &sp);
+	return e;
+}
+
+static int emit_cb(void *arg, const struct times_span *sp)
+{
+	return emit(arg, sp) ? EXIT_FAIL : 0;
 }
 
 static int times_run(struct cli *cli, int argc, char **argv)
 {
 	struct out o = { .json = cli->json };
-	struct damonctl_rec_item it;
-	struct span sp = { 0 };
 	uint64_t seen = 0;
 	struct rin *in;
 	int r, e = 0;
@@ -127,31 +159,7 @@ static int times_run(struct cli *cli, int argc, char **argv)
 	if (e)
 		return e;
 	o.in = in;
-	while (!e && (r = rin_next(in, &it)) == 1) {
-		const struct damonctl_rec_snapshot *s = &it.snapshot;
-		uint64_t bytes;
-
-		if (it.type != DAMONCTL_REC_SNAPSHOT)
-			continue;
-		seen++;
-		bytes = matched_bytes(s);
-		if (!bytes) {
-			if (sp.open && emit(&o, &sp))
-				e = EXIT_FAIL;
-			sp.open = false;
-			continue;
-		}
-		if (!sp.open)
-			sp = (struct span){ true, s->start_ns, 0, 0, bytes, bytes };
-		sp.end_ns = s->end_ns;
-		sp.snapshots++;
-		sp.bytes_min = bytes < sp.bytes_min ? bytes : sp.bytes_min;
-		sp.bytes_max = bytes > sp.bytes_max ? bytes : sp.bytes_max;
-	}
-	if (!e && r < 0)
-		e = -r;
-	if (!e && sp.open && emit(&o, &sp))
-		e = EXIT_FAIL;
+	e = times_scan(in, &to, emit_cb, &o, &seen);
 	if (!e && !seen && !o.json)
 		e = (usage_error(cli, "no snapshot in %s matches the selection",
 				 rin_input_name(in)), EXIT_FAIL);

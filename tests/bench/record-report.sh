@@ -78,6 +78,13 @@ for n in 1000 "$long"; do
 	cost "report times --access-rate 50%, (one region)" "$DAMONC" report times -i "$rec" \
 		--access-rate 50%, --address-range 0x7f0000000000-0x7f0000100000
 	cost "report times --age 1s, --json" "$DAMONC" --json report times -i "$rec" --age 1s,
+	# report times' scan plus perf's command line (an empty profile: --dry-run runs no perf)
+	: >"$W/profile"
+	cost "report profile --access-rate 50%, --dry-run" "$DAMONC" report profile -i "$rec" \
+		--profile "$W/profile" --access-rate 50%, \
+		--address-range 0x7f0000000000-0x7f0000100000 --dry-run
+	cost "report profile --age 1s, --json --dry-run" "$DAMONC" --json report profile \
+		-i "$rec" --profile "$W/profile" --age 1s, --dry-run
 	for r in "${streamed[@]}"; do
 		cost "report $r --json (no rows)" "$DAMONC" --json report "$r" -i "$rec"
 		rss[$r-base@$n]=$LAST_RSS
