@@ -243,7 +243,7 @@ static int show_round(struct cli *cli, struct window *win, uint64_t round, uint6
 	} else {
 		if (!mo.no_clear && isatty(STDOUT_FILENO))
 			fputs("\033[H\033[2J", stdout);
-		printf("damonc monitor: round %" PRIu64 ", %.3f s to %.3f s of monitoring, %" PRIu64
+		printf("round %" PRIu64 ": %.3f s to %.3f s of monitoring, %" PRIu64
 		       " snapshot%s\n", round, (double)(win->start_ns - t0) / 1e9,
 		       (double)(win->end_ns - t0) / 1e9, win->nr, win->nr == 1 ? "" : "s");
 		if (win->nr)

@@ -93,7 +93,7 @@ EOF
 "$D" monitor --count 2 --delay 500ms --report access --sample 5ms --aggr 50ms --update 100ms \
 	-- sh -c "$(hc_cmd text)" >"$WORK/text" 2>"$WORK/text.err" ||
 	fail "monitor --report access: $(cat "$WORK/text.err")"
-[ "$(grep -c '^damonc monitor: round [12], ' "$WORK/text")" = 2 ] || fail "text: $(cat "$WORK/text")"
+[ "$(grep -c '^round [12]: ' "$WORK/text")" = 2 ] || fail "text: $(cat "$WORK/text")"
 [ "$(grep -c '^start  *end  *size  *access' "$WORK/text")" = 2 ] || fail "text: $(cat "$WORK/text")"
 ! grep -q $'\033' "$WORK/text" || fail "the screen was cleared off a terminal"
 same_as_before "monitor --report access"
@@ -124,7 +124,7 @@ before=$(config)
 before_run=$(run_state)
 "$D" monitor --delay 200ms "${MARGS[@]}" -- sh -c "$(hc_cmd int)" >"$WORK/int" 2>"$WORK/int.err" &
 mon=$!
-rounds() { [ "$(grep -c '^damonc monitor: round' "$WORK/int")" -ge "$1" ]; }
+rounds() { [ "$(grep -c '^round [0-9]*: ' "$WORK/int")" -ge "$1" ]; }
 fair_wait 20000 rounds 2 || fail "no rounds before SIGINT: $(cat "$WORK/int" "$WORK/int.err")"
 kill -INT "$mon"
 wait "$mon" || fail "monitor exited $? on SIGINT: $(cat "$WORK/int.err")"
