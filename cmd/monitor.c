@@ -175,6 +175,7 @@ static int run_report(struct cli *cli, const struct window *win)
 static int report_json(struct cli *cli, const struct window *win, json_object **doc)
 {
 	int fd = memfd_create("damonc-monitor-json", MFD_CLOEXEC), saved, e;
+	json_object *in;
 	off_t len;
 	char *buf;
 
@@ -203,6 +204,10 @@ static int report_json(struct cli *cli, const struct window *win, json_object **
 	if (!e && !*doc)
 		e = (usage_error(cli, "the %s report gave no JSON", report_names[mo.report]),
 		     EXIT_FAIL);
+	/* its input is the window, not the descriptor that held it */
+	if (*doc && json_object_object_get_ex(*doc, "input", &in) &&
+	    json_object_is_type(in, json_type_object))
+		json_object_object_add(in, "name", json_object_new_string("the window"));
 	free(buf);
 	close(fd);
 	return e;

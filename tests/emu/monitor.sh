@@ -80,6 +80,7 @@ lines = [json.loads(l) for l in open(sys.argv[1])]
 assert [l["round"] for l in lines] == [1, 2, 3]
 for i, l in enumerate(lines):
     assert l["report"] == "wss" and l["data"]["snapshots"] == l["snapshots"], l
+    assert l["data"]["input"]["name"] == "the window", l["data"]["input"]
     w = l["window"]
     assert w["end_ns"] - w["start_ns"] == 10**9, w
     assert i == 0 or w["start_ns"] == lines[i - 1]["window"]["end_ns"], w
@@ -124,7 +125,7 @@ before=$(config)
 before_run=$(run_state)
 "$D" monitor --delay 200ms "${MARGS[@]}" -- sh -c "$(hc_cmd int)" >"$WORK/int" 2>"$WORK/int.err" &
 mon=$!
-rounds() { [ "$(grep -c '^round [0-9]*: ' "$WORK/int")" -ge "$1" ]; }
+rounds() { local n; n=$(grep -c '^round [0-9]*: ' "$WORK/int" 2>/dev/null) || true; [ "${n:-0}" -ge "$1" ]; }
 fair_wait 20000 rounds 2 || fail "no rounds before SIGINT: $(cat "$WORK/int" "$WORK/int.err")"
 kill -INT "$mon"
 wait "$mon" || fail "monitor exited $? on SIGINT: $(cat "$WORK/int.err")"
