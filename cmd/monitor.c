@@ -303,6 +303,22 @@ static int rounds(struct cli *cli, struct capture *c, struct window *win)
 	return e;
 }
 
+/* Snapshots in a window: one a column of the heatmap, else ten (damo's heatmap has ten time
+ * rows); no more than one an aggregation, which is all a snapshot can show. */
+static uint64_t snapshot_interval(struct cli *cli)
+{
+	uint64_t iv = mo.delay_us / (mo.report == MON_HEATMAP ? heatmap_columns() : 10), aggr;
+	char rel[96], buf[32];
+
+	snprintf(rel, sizeof(rel), "kdamonds/%d/contexts/0/monitoring_attrs/intervals/aggr_us",
+		 mo.cap.kdamond);
+	if (!damonctl_read(cli->ctx, rel, buf, sizeof(buf)) && !damonctl_parse_u64(buf, &aggr) &&
+	    aggr > iv)
+		iv = aggr;
+	damonctl_clear_error(cli->ctx);
+	return iv < 1000 ? 1000 : iv;
+}
+
 /* Capture kdamond mo.cap.kdamond in rounds; *@cmd_status: the launched command's wait
  * status when it ended, else -1. */
 static int monitor_live(struct cli *cli, int *cmd_status)
@@ -313,9 +329,7 @@ static int monitor_live(struct cli *cli, int *cmd_status)
 
 	*cmd_status = -1;
 	capture_catch_signals();
-	/* a report every --delay needs snapshots in between: ten a window, as damo's heatmap
-	 * shows ten time rows */
-	mo.cap.interval_us = mo.delay_us / 10 >= 1000 ? mo.delay_us / 10 : 1000;
+	mo.cap.interval_us = snapshot_interval(cli);
 	e = capture_start(cli, &mo.cap, &c);
 	if (e)
 		return e;

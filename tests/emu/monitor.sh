@@ -99,6 +99,33 @@ EOF
 ! grep -q $'\033' "$WORK/text" || fail "the screen was cleared off a terminal"
 same_as_before "monitor --report access"
 
+# on a terminal of 40 columns: the screen cleared before each round, the heatmap 40 wide (20
+# time columns; 80 columns would have room for 60, and the window for 50 aggregations)
+python3 - "$D" "$WORK/tty" --count 2 --delay 1s --sample 2ms --aggr 20ms \
+	-- sh -c "$(hc_cmd tty)" <<'EOF' || fail "monitor on a terminal: $(cat -v "$WORK/tty")"
+import fcntl, os, pty, struct, subprocess, sys, termios
+master, slave = pty.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))
+p = subprocess.Popen([sys.argv[1], "monitor"] + sys.argv[3:], stdout=slave)
+os.close(slave)
+out = b""
+while True:
+    try:
+        b = os.read(master, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+open(sys.argv[2], "wb").write(out)
+assert p.wait() == 0
+text = out.decode().replace("\r\n", "\n")
+assert text.count("\033[H\033[2J") == 2, text
+rows = [l for l in text.split("\n") if l.startswith("0x")]
+assert rows and all(len(l) <= 40 for l in rows), rows
+EOF
+same_as_before "monitor on a terminal"
+
 # 3. --kdamond N: a running kdamond of damonc's, left running as it was (a new hotcold: the
 # scenario is the last workload's)
 start_hotcold --hot 8M --cold 8M --pause-us 50000
