@@ -8,6 +8,7 @@
  * once the window ends: memory holds one window, never the run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +386,31 @@ static void end_command(int pid)
 			kill(pid, SIGKILL);
 }
 
+/* start_handoff_run, the launched command's standard output on /dev/null as damo monitor
+ * has it: the screen is the reports' (its standard error stays, to say what went wrong). */
+static int start_quiet(struct cli *cli, int argc, char **argv, struct start_handoff *h)
+{
+	int null = argc ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1, saved = -1, e;
+
+	fflush(stdout);
+	if (null >= 0) {
+		saved = dup(STDOUT_FILENO);
+		if (saved < 0 || dup2(null, STDOUT_FILENO) < 0) {
+			if (saved >= 0)
+				close(saved);
+			saved = -1;
+		}
+		close(null);
+	}
+	e = start_handoff_run(cli, argc, argv, h);
+	if (saved >= 0) {
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return e;
+}
+
 /* Start a kdamond for the targets, monitor it, and put the tree back as it was. */
 static int monitor_started(struct cli *cli, int argc, char **argv)
 {
@@ -393,7 +419,7 @@ static int monitor_started(struct cli *cli, int argc, char **argv)
 
 	mo.cap.method = capture_method_for(cli->ctx, CAPTURE_AUTO);
 	capture_catch_signals();
-	e = start_handoff_run(cli, argc, argv, &h);
+	e = start_quiet(cli, argc, argv, &h);
 	if (e)
 		return e;
 	mo.cap.kdamond = (int)h.kdamond;

@@ -90,13 +90,16 @@ for l in lines[1:]:
     assert 7 << 20 <= med <= 10 << 20, med
 EOF
 
-# 2. text: a header a round, the report's own text, no screen clearing off a terminal
+# 2. text: a header a round, the report's own text, no screen clearing off a terminal, nothing
+# of the command's
 "$D" monitor --count 2 --delay 500ms --report access --sample 5ms --aggr 50ms --update 100ms \
-	-- sh -c "$(hc_cmd text)" >"$WORK/text" 2>"$WORK/text.err" ||
+	-- sh -c "echo from-the-command; $(hc_cmd text)" >"$WORK/text" 2>"$WORK/text.err" ||
 	fail "monitor --report access: $(cat "$WORK/text.err")"
 [ "$(grep -c '^round [12]: ' "$WORK/text")" = 2 ] || fail "text: $(cat "$WORK/text")"
 [ "$(grep -c '^start  *end  *size  *access' "$WORK/text")" = 2 ] || fail "text: $(cat "$WORK/text")"
 ! grep -q $'\033' "$WORK/text" || fail "the screen was cleared off a terminal"
+# the command's standard output goes to /dev/null, as damo's does: the output is the reports'
+! grep -q from-the-command "$WORK/text" || fail "the command's output is in monitor's"
 same_as_before "monitor --report access"
 
 # on a terminal of 40 columns: the screen cleared before each round, the heatmap 40 wide (20
