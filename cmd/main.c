@@ -18,7 +18,7 @@
 #include "started.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_diagnose, cmd_trace, cmd_start, cmd_stop,
-	cmd_tune, cmd_report, cmd_agent, cmd_record, cmd_metrics, cmd_shell, cmd_module;
+	cmd_tune, cmd_report, cmd_agent, cmd_record, cmd_monitor, cmd_metrics, cmd_shell, cmd_module;
 
 const struct cmd *const damonc_cmds[] = {
 	&cmd_status,
@@ -31,6 +31,7 @@ const struct cmd *const damonc_cmds[] = {
 	&cmd_report,
 	&cmd_agent,
 	&cmd_record,
+	&cmd_monitor,
 	&cmd_metrics,
 	&cmd_shell,
 	&cmd_module,

@@ -16,6 +16,7 @@
 #include "quantile.h"
 #include "report_boxes.h"
 #include "report_pattern.h"
+#include "report_window.h"
 
 #define MAX_PCTS 32
 
@@ -1071,6 +1072,19 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	free(k.regions);
 	r = rin_close(in);
 	return e ? e : r;
+}
+
+int report_access_of(struct cli *cli, const char *input)
+{
+	/* its run fills in defaults: the next window starts from the same options */
+	char saved[sizeof(ao)];
+	int r;
+
+	memcpy(saved, &ao, sizeof(ao));
+	rin_o.input = input;
+	r = access_run(cli, 0, NULL);
+	memcpy(&ao, saved, sizeof(ao));
+	return r;
 }
 
 const struct cmd cmd_report_access = {

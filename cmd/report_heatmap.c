@@ -17,6 +17,7 @@
 
 #include "chart_out.h"
 #include "report_parts.h"
+#include "report_window.h"
 
 enum hm_format { HM_TEXT, HM_RAW, HM_PNG, HM_SVG };
 
@@ -571,6 +572,23 @@ out:
 	free(h.weight);
 	r = rin_close(in);
 	return e ? e : r;
+}
+
+int report_heatmap_of(struct cli *cli, const char *input, unsigned int tbins,
+		      unsigned int abins)
+{
+	/* its run fills in defaults: the next window starts from the same options */
+	char saved[sizeof(ho)];
+	int r;
+
+	memcpy(saved, &ho, sizeof(ho));
+	rin_o.input = input;
+	ho.format = HM_TEXT;
+	ho.tbins = tbins;
+	ho.abins = abins;
+	r = heatmap_run(cli, 0, NULL);
+	memcpy(&ho, saved, sizeof(ho));
+	return r;
 }
 
 const struct cmd cmd_report_heatmap = {

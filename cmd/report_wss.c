@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "chart_out.h"
+#include "quantile.h"
 #include "report_parts.h"
+#include "report_window.h"
 
 #define MAX_PCTS 32
 
@@ -425,6 +427,19 @@ out:
 	free(win);
 	r = rin_close(in);
 	return e ? e : r;
+}
+
+int report_wss_of(struct cli *cli, const char *input)
+{
+	/* its run fills in defaults: the next window starts from the same options */
+	char saved[sizeof(wo)];
+	int r;
+
+	memcpy(saved, &wo, sizeof(wo));
+	rin_o.input = input;
+	r = wss_run(cli, 0, NULL);
+	memcpy(&wo, saved, sizeof(wo));
+	return r;
 }
 
 const struct cmd cmd_report_wss = {

@@ -11,7 +11,7 @@ _damonc()
 	for ((i = 1; i < cword; i++)); do
 		case "${words[i]}" in
 		--)
-			# '-- COMMAND ARGS' (start, record): the command's own line from here on
+			# '-- COMMAND ARGS' (start, record, monitor): the command's own line from here on
 			if [[ -n $cmd ]]; then
 				if declare -F _command_offset >/dev/null; then
 					_command_offset $((i + 1))

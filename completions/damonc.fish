@@ -109,7 +109,7 @@ end
 
 # What to offer at the cursor.
 function __damonc_complete
-	# '-- COMMAND ARGS' (start, record): the command's own line from there on
+	# '-- COMMAND ARGS' (start, record, monitor): the command's own line from there on
 	set -l tokens (commandline -opc)
 	set -l dd (contains -i -- -- $tokens[3..-1])
 	if test -n "$dd"

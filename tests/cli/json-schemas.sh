@@ -36,6 +36,28 @@ if echo "not json" | validate run --json report wss 2>/dev/null; then
 	bad "text passes as JSON"
 fi
 
+# monitor's JSON Lines (the emu test damonc-monitor-* checks what damonc prints): a line holds
+# the chosen report's own document, and a document of another report than the line names fails
+"$damonc" --json report heatmap -i "$work/rec" --bins 4x5 >"$work/heatmap.json"
+monitor_line() { # REPORT DOCUMENT [PYTHON-MUTATION]
+	"$DAMONC_JSON_PYTHON" -c "import json, sys
+d = {'format_version': 1, 'round': 1, 'snapshots': 6, 'report': sys.argv[1],
+     'window': {'start_ns': 1, 'end_ns': 3000000001, 'start_s': 0.0, 'end_s': 3.0},
+     'data': json.load(open(sys.argv[2]))}
+${3:-pass}
+print(json.dumps(d))" "$1" "$2"
+}
+{ monitor_line heatmap "$work/heatmap.json"; monitor_line wss "$work/wss.json"; } >"$work/monitor.jsonl"
+validate run --json monitor --kdamond 0 <"$work/monitor.jsonl" ||
+	bad "monitor's lines do not conform"
+for mutation in 'd["report"] = "wss"' 'd["data"]["bogus"] = 1' 'del d["window"]["end_ns"]' \
+	'd["round"] = 0'; do
+	monitor_line heatmap "$work/heatmap.json" "$mutation" >"$work/bad.jsonl"
+	if validate run --json monitor --kdamond 0 <"$work/bad.jsonl" 2>/dev/null; then
+		bad "a monitor line with $mutation passes"
+	fi
+done
+
 # the reports, through the checking wrapper (exit 97 when a document does not conform)
 "$gen" --snapshots 6 --regions 30 --format damo-json >"$work/rec.damo"
 run() {
