@@ -26,8 +26,8 @@
 
 extern const struct cmd cmd_start;
 
-enum mon_report { MON_HEATMAP, MON_WSS, MON_ACCESS };	/* --report's choices, in order */
-static const char *const report_names[] = { "heatmap", "wss", "access" };
+enum mon_report { MON_HEATMAP, MON_WSS, MON_ACCESS, MON_HOLISTIC };	/* --report's choices, in order */
+static const char *const report_names[] = { "heatmap", "wss", "access", "holistic" };
 
 static struct {
 	struct capture_opts cap;
@@ -43,8 +43,9 @@ enum { O_DELAY = 350, O_REPORT, O_COUNT, O_KDAMOND, O_NO_CLEAR, O_FOREIGN };
 
 static const struct opt monitor_opts[] = {
 	{ "delay", O_DELAY, OV_TIME, "TIME", "report every TIME of monitoring (default: 3s)" },
-	{ "report", O_REPORT, OV_FORMAT, "heatmap|wss|access", "what each round shows: heatmap "
-	  "(default, sized to the terminal), wss or access, as 'damonc report' shows them" },
+	{ "report", O_REPORT, OV_FORMAT, "heatmap|wss|access|holistic", "what each round shows: "
+	  "heatmap (default, sized to the terminal), wss, access or holistic, as 'damonc report' "
+	  "shows them" },
 	{ "count", O_COUNT, OV_INT, "N", "stop after N rounds (default 0: until the command "
 	  "exits, SIGINT or SIGTERM)" },
 	{ "kdamond", O_KDAMOND, OV_INT, "N", "monitor the running kdamond N (left running) "
@@ -82,6 +83,8 @@ static int monitor_parse(struct cli *cli, int key, const char *arg)
 		if (i < 0)
 			return EXIT_USAGE;
 		mo.report = (enum mon_report)i;
+		/* holistic's distributions include the targets' and the system's memory */
+		mo.cap.no_footprints = mo.report != MON_HOLISTIC;
 		return 0;
 	case O_COUNT:
 		return parse_uint_opt(cli, "count", arg, UINT32_MAX, &mo.count) ? EXIT_USAGE : 0;
@@ -111,6 +114,8 @@ struct window {
 	uint64_t nr;			/* snapshots */
 	char *config;			/* the capture's last CONFIG item, which each record needs */
 	uint64_t config_ns;
+	char *footprint;		/* one taken after the window's end, for the next one */
+	uint64_t footprint_ns;
 };
 
 static uint64_t realtime_ns(void)
@@ -121,21 +126,60 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int window_add(struct window *win, const struct damonctl_rec_snapshot *s)
+static int window_open(struct window *win)
 {
 	int r;
 
-	if (!win->w) {
-		if (ftruncate(win->fd, 0) || lseek(win->fd, 0, SEEK_SET) < 0)
-			return -errno;
-		r = damonctl_rec_writer_new(win->fd, 0, NULL, &win->w);
-		if (!r && win->config)
-			r = damonctl_rec_write_config(win->w, win->config_ns, win->config);
-		if (r)
-			return r;
-	}
+	if (win->w)
+		return 0;
+	if (ftruncate(win->fd, 0) || lseek(win->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	r = damonctl_rec_writer_new(win->fd, 0, NULL, &win->w);
+	if (!r && win->config)
+		r = damonctl_rec_write_config(win->w, win->config_ns, win->config);
+	return r;
+}
+
+static int window_add(struct window *win, const struct damonctl_rec_snapshot *s)
+{
+	int r = window_open(win);
+
+	if (r)
+		return r;
 	win->nr++;
 	return damonctl_rec_write_snapshot(win->w, s);
+}
+
+/* A memory footprint (holistic's distributions) in the window whose time it was taken in:
+ * one taken after this window's end waits for the next. */
+static int window_footprint(struct window *win, uint64_t time_ns, const char *json)
+{
+	int r;
+
+	if (time_ns >= win->end_ns) {
+		free(win->footprint);
+		win->footprint = strdup(json);
+		win->footprint_ns = time_ns;
+		return win->footprint ? 0 : -ENOMEM;
+	}
+	r = window_open(win);
+	return r ? r : damonctl_rec_write_footprint(win->w, time_ns, json);
+}
+
+/* The next window: the footprint that waited for it, if it falls in it. */
+static int window_next(struct window *win, uint64_t delay_ns)
+{
+	char *fp = win->footprint;
+	int r = 0;
+
+	win->start_ns = win->end_ns;
+	win->end_ns += delay_ns;
+	if (fp && win->footprint_ns < win->end_ns) {
+		win->footprint = NULL;
+		r = window_footprint(win, win->footprint_ns, fp);
+		free(fp);
+	}
+	return r;
 }
 
 static int window_config(struct window *win, const struct damonctl_rec_item *it)
@@ -168,6 +212,8 @@ static int run_report(struct cli *cli, const struct window *win)
 		return report_wss_of(cli, win->path);
 	case MON_ACCESS:
 		return report_access_of(cli, win->path);
+	case MON_HOLISTIC:
+		return report_holistic_of(cli, win->path);
 	}
 	return EXIT_FAIL;
 }
@@ -284,10 +330,14 @@ static int rounds(struct cli *cli, struct capture *c, struct window *win)
 							    DAMONCTL_REC_END_COUNT);
 					return e;
 				}
-				win->start_ns = win->end_ns;
-				win->end_ns += mo.delay_us * 1000;
+				r = window_next(win, mo.delay_us * 1000);
+				if (r < 0)
+					break;
 			}
-			r = window_add(win, &it.snapshot);
+			if (r >= 0)
+				r = window_add(win, &it.snapshot);
+		} else if (it.type == DAMONCTL_REC_FOOTPRINT) {
+			r = window_footprint(win, it.time_ns, it.json);
 		}
 		if (r < 0) {
 			capture_request_end(c, DAMONCTL_REC_END_ERROR);
@@ -308,7 +358,9 @@ static int rounds(struct cli *cli, struct capture *c, struct window *win)
  * rows); no more than one an aggregation, which is all a snapshot can show. */
 static uint64_t snapshot_interval(struct cli *cli)
 {
-	uint64_t iv = mo.delay_us / (mo.report == MON_HEATMAP ? heatmap_columns() : 10), aggr;
+	/* holistic's heatmaps have 60 time columns */
+	uint64_t iv = mo.delay_us / (mo.report == MON_HEATMAP ? heatmap_columns() :
+				     mo.report == MON_HOLISTIC ? 60 : 10), aggr;
 	char rel[96], buf[32];
 
 	snprintf(rel, sizeof(rel), "kdamonds/%d/contexts/0/monitoring_attrs/intervals/aggr_us",
@@ -345,6 +397,7 @@ static int monitor_live(struct cli *cli, int *cmd_status)
 	if (win.w)
 		damonctl_rec_writer_finish(win.w, -1);
 	free(win.config);
+	free(win.footprint);
 	if (win.fd >= 0)
 		close(win.fd);
 	if (mo.cap.child)
@@ -457,7 +510,7 @@ static int monitor_run(struct cli *cli, int argc, char **argv)
 
 const struct cmd cmd_monitor = {
 	.name = "monitor",
-	.summary = "record and report in a loop: a heatmap, wss or access report every --delay",
+	.summary = "record and report in a loop: a heatmap, wss, access or holistic report every --delay",
 	.usage = "(--pid PID ... | --ops paddr [--regions R] | --kdamond N | -- COMMAND ARGS)\n"
 		 "              [--delay TIME] [--report heatmap|wss|access] [--count N] [--no-clear]\n"
 		 "              [--sample TIME] [--aggr TIME] [--update TIME] [--nr-regions MIN,MAX]\n\n"

@@ -21,6 +21,7 @@
 
 #include "perf_report.h"
 #include "report_parts.h"
+#include "report_window.h"
 
 static const double pcts[] = { 0, 25, 50, 75, 100 };	/* damo's */
 #define NR_PCTS (sizeof(pcts) / sizeof(pcts[0]))
@@ -511,6 +512,12 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 	r = rin_close(in);
 	holistic_free(h);
 	return e ? e : r;
+}
+
+int report_holistic_of(struct cli *cli, const char *input)
+{
+	rin_o.input = input;
+	return holistic_run(cli, 0, NULL);
 }
 
 const struct cmd cmd_report_holistic = {

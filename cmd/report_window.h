@@ -14,5 +14,6 @@ int report_heatmap_of(struct cli *cli, const char *input, unsigned int tbins,
 		      unsigned int abins);
 int report_wss_of(struct cli *cli, const char *input);
 int report_access_of(struct cli *cli, const char *input);
+int report_holistic_of(struct cli *cli, const char *input);
 
 #endif

@@ -90,6 +90,29 @@ for l in lines[1:]:
     assert 7 << 20 <= med <= 10 << 20, med
 EOF
 
+# holistic: each round the window's heatmap, its working set (the hot buffer from the second
+# round) and the target's memory footprint (what hotcold wrote: 16 MiB and more)
+"$D" --json monitor --count 2 --delay 1s --report holistic "${MARGS[@]}" \
+	-- sh -c "$(hc_cmd holistic)" >"$WORK/holistic.jsonl" 2>"$WORK/holistic.err" ||
+	fail "monitor --report holistic: $(cat "$WORK/holistic.err")"
+same_as_before "monitor --report holistic"
+python3 - "$WORK/holistic.jsonl" <<'EOF' || fail "the holistic rounds: $(cat "$WORK/holistic.jsonl")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert [l["round"] for l in lines] == [1, 2], [l["round"] for l in lines]
+for l in lines:
+    d = l["data"]
+    assert l["report"] == "holistic", l
+    assert d["heatmaps"] and d["heatmaps"][0]["snapshots"] == l["snapshots"], d["heatmaps"]
+    fp = d["footprints"]
+    # the window's footprints only: taken in its second (one a tick, the ticks 50-100 ms)
+    assert fp["samples"] >= 5 and fp["last_us"] - fp["first_us"] <= 10**6, fp
+    rss = [m for m in fp["metrics"] if m["metric"] == "rss"]
+    assert rss and rss[0]["max"] >= 16 << 20, [(m["metric"], m["max"]) for m in fp["metrics"]]
+med = [p["wss"] for p in lines[1]["data"]["wss"]["percentiles"] if p["percentile"] == 50][0]
+assert 7 << 20 <= med <= 10 << 20, med
+EOF
+
 # 2. text: a header a round, the report's own text, no screen clearing off a terminal, nothing
 # of the command's
 "$D" monitor --count 2 --delay 500ms --report access --sample 5ms --aggr 50ms --update 100ms \
