@@ -1029,3 +1029,36 @@ int capture_finish(struct capture *c)
 	free(c);
 	return e;
 }
+
+int capture_own_amend(struct cli *cli, struct damonctl_kdamond *k,
+		      const struct damonctl_features *f, void *data)
+{
+	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
+	struct capture_opts *o = data;
+	int r;
+
+	/* no scheme of start's: only what the capture needs */
+	while (damonctl_context_nr_schemes(c))
+		damonctl_context_remove_scheme(c, 0);
+	o->builtin = 0;
+	if (o->method == CAPTURE_TRACE)
+		return 0;
+	r = capture_add_schemes(c, f);
+	if (r < 0)
+		return lib_error(cli, r, "building the capture schemes");
+	o->builtin = (unsigned int)r;
+	return 0;
+}
+
+void capture_end_command(int pid)
+{
+	int st;
+
+	if (pid <= 0)
+		return;
+	capture_stop_requested = 0;
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		if (capture_stop_requested)
+			kill(pid, SIGKILL);
+}

@@ -80,6 +80,13 @@ enum capture_method capture_method_for(struct damonctl_ctx *ctx, enum capture_me
  * yet started, its targets in place): one per target where a target filter can tell them
  * apart, else one. How many, or -errno. */
 int capture_add_schemes(struct damonctl_context *c, const struct damonctl_features *f);
+/* start_handoff's amend for a kdamond started only to be captured (record, monitor): start's
+ * schemes removed, the capture schemes in; @data is the struct capture_opts. An exit code. */
+int capture_own_amend(struct cli *cli, struct damonctl_kdamond *k,
+		      const struct damonctl_features *f, void *data);
+/* The launched command, still running when the capture ended (a signal, --duration,
+ * --count): asked to end with SIGTERM and waited for (SIGKILL on another signal to us). */
+void capture_end_command(int pid);
 
 /* CPU time (user + system) of this process in ns, for the recorder's own cost report. */
 uint64_t capture_cpu_ns(void);

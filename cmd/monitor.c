@@ -406,39 +406,6 @@ static int monitor_live(struct cli *cli, int *cmd_status)
 	return e ? e : e2;
 }
 
-static int monitor_amend(struct cli *cli, struct damonctl_kdamond *k,
-			 const struct damonctl_features *f, void *data)
-{
-	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
-	int r;
-
-	(void)data;
-	/* no scheme of start's: only what the capture needs */
-	while (damonctl_context_nr_schemes(c))
-		damonctl_context_remove_scheme(c, 0);
-	mo.cap.builtin = 0;
-	if (mo.cap.method == CAPTURE_TRACE)
-		return 0;
-	r = capture_add_schemes(c, f);
-	if (r < 0)
-		return lib_error(cli, r, "building the capture schemes");
-	mo.cap.builtin = (unsigned int)r;
-	return 0;
-}
-
-/* The launched command, still running at the end: SIGTERM, and SIGKILL on a second signal
- * to us while waiting for it. */
-static void end_command(int pid)
-{
-	int st;
-
-	capture_stop_requested = 0;
-	kill(pid, SIGTERM);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		if (capture_stop_requested)
-			kill(pid, SIGKILL);
-}
-
 /* start_handoff_run, the launched command's standard output on /dev/null as damo monitor
  * has it: the screen is the reports' (its standard error stays, to say what went wrong). */
 static int start_quiet(struct cli *cli, int argc, char **argv, struct start_handoff *h)
@@ -467,7 +434,8 @@ static int start_quiet(struct cli *cli, int argc, char **argv, struct start_hand
 /* Start a kdamond for the targets, monitor it, and put the tree back as it was. */
 static int monitor_started(struct cli *cli, int argc, char **argv)
 {
-	struct start_handoff h = { .label = "monitor", .amend = monitor_amend };
+	struct start_handoff h = { .label = "monitor", .amend = capture_own_amend,
+				  .data = &mo.cap };
 	int e, e2, st;
 
 	mo.cap.method = capture_method_for(cli->ctx, CAPTURE_AUTO);
@@ -481,7 +449,7 @@ static int monitor_started(struct cli *cli, int argc, char **argv)
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
 	if (h.child && st < 0)
-		end_command(h.child);
+		capture_end_command(h.child);
 	return e ? e : e2;
 }
 

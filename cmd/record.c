@@ -425,21 +425,6 @@ static json_object *pace_json(const struct capture_pace *p)
 	return o;
 }
 
-/* The launched command, still running when the recording ended (a signal, --duration,
- * --count): asked to end with SIGTERM and waited for (SIGKILL on another signal to us). */
-static void end_command(int pid)
-{
-	int st;
-
-	if (pid <= 0)
-		return;
-	capture_stop_requested = 0;
-	kill(pid, SIGTERM);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		if (capture_stop_requested)
-			kill(pid, SIGKILL);
-}
-
 /* --profile: perf is profiling before anything is changed in the kernel (0 or an exit
  * code; nothing to do without --profile). */
 static int profile_begin(struct cli *cli)
@@ -595,30 +580,11 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	return e ? e : e2 ? e2 : pe;
 }
 
-static int record_amend(struct cli *cli, struct damonctl_kdamond *k,
-			const struct damonctl_features *f, void *data)
-{
-	struct damonctl_context *c = damonctl_kdamond_context(k, 0);
-	int r;
-
-	(void)data;
-	/* no scheme of start's: only what the capture needs */
-	while (damonctl_context_nr_schemes(c))
-		damonctl_context_remove_scheme(c, 0);
-	ro.cap.builtin = 0;
-	if (ro.cap.method == CAPTURE_TRACE)
-		return 0;
-	r = capture_add_schemes(c, f);
-	if (r < 0)
-		return lib_error(cli, r, "building the capture schemes");
-	ro.cap.builtin = (unsigned int)r;
-	return 0;
-}
-
 /* Start a kdamond for the targets, record it, and put the tree back as it was. */
 static int record_started(struct cli *cli, int argc, char **argv)
 {
-	struct start_handoff h = { .label = "record", .amend = record_amend };
+	struct start_handoff h = { .label = "record", .amend = capture_own_amend,
+				  .data = &ro.cap };
 	int e, e2, st;
 
 	if (ro.cap.kdamond >= 0)
@@ -649,7 +615,7 @@ static int record_started(struct cli *cli, int argc, char **argv)
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
 	if (h.child && st < 0)
-		end_command(h.child);
+		capture_end_command(h.child);
 	return e ? e : e2;
 }
 
