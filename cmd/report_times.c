@@ -169,8 +169,12 @@ static int times_run(struct cli *cli, int argc, char **argv)
 		json_object *tail = json_object_new_object();
 
 		json_object_object_add(tail, "input", rin_input_json(in));
-		if ((!o.begun && begin(&o)) || json_stream_end(&o.js, tail))
+		if (!o.begun && begin(&o)) {
+			json_object_put(tail);	/* json_stream_end frees it, not reached */
 			e = EXIT_FAIL;
+		} else if (json_stream_end(&o.js, tail)) {
+			e = EXIT_FAIL;
+		}
 	}
 	r = rin_close(in);
 	return e ? e : r;
