@@ -57,6 +57,9 @@ dc_record_pid() { damonc record --pid "$HC_PID" --sample 5ms --aggr 100ms --coun
 dc_record_cmd() { damonc record --sample 5ms --aggr 100ms --interval 300ms -o /tmp/rcmd -- \
 	sh -c 'sleep 3; exit 5'; }
 # shellcheck disable=SC2317
+dc_monitor() { damonc --json monitor --pid "$HC_PID" --sample 5ms --aggr 100ms --delay 3s \
+	--count 2 --report wss; }
+# shellcheck disable=SC2317
 dc_info() { damonc --json=pretty report info -i "$1"; }
 # shellcheck disable=SC2317
 dc_record_unit() { damonc record --ops paddr --addr-unit 4096 --sample 5ms --aggr 100ms \
@@ -268,6 +271,12 @@ expect_rc 0 "report info of record -- COMMAND" dc_info /tmp/rcmd
 n=$(sed -n 's/^  "snapshots": \([0-9]*\),$/\1/p' /tmp/out)
 data "RECORD_CMD_SNAPSHOTS $n"
 check "the command's record has snapshots ($n)" test "${n:-0}" -ge 2
+# monitor: record and report in a loop on a kdamond of its own, removed at the end
+expect_rc 0 "monitor --pid: two rounds of wss" dc_monitor
+check "monitor printed two rounds" test "$(grep -c '"round":' /tmp/out)" -eq 2
+check "monitor's rounds saw snapshots" test "$(grep -c '"snapshots":[1-9]' /tmp/out)" -eq 2
+data "MONITOR_WSS_P50 $(sed -n 's/.*"percentile":50\(\.0\)*,"wss":\([0-9]*\).*/\2/p' /tmp/out | tr '\n' ' ')"
+config_as_before "monitor --pid"
 
 # the System RAM of /proc/iomem: its biggest range ($ram) and all of it ($ram_all)
 ram=0 ram_all=0
