@@ -15,6 +15,7 @@
 
 #include "quantile.h"
 #include "report_boxes.h"
+#include "report_hist.h"
 #include "report_pattern.h"
 #include "report_window.h"
 
@@ -32,7 +33,7 @@ static struct {
 	bool raw, total_only;
 	const char *format;
 	int hist;			/* -1, or enum metric (temperature, recency) */
-	unsigned int bins;		/* 0: not given (10) */
+	struct hist_opts h;		/* its ranges */
 	int pct_of;			/* -1, or enum metric */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
@@ -48,7 +49,8 @@ static struct {
 enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
-       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX };
+       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
+       O_HRANGES };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -76,6 +78,13 @@ static const struct opt access_opts[] = {
 	  "temperature (size weight 0) or of idle time, as damo's temperature-sz-hist and "
 	  "recency-sz-hist styles" },
 	{ "bins", O_BINS, OV_INT, "N", "ranges of --histogram (default 10)" },
+	{ "hist-logscale", O_HLOG, OV_NONE, NULL, "--histogram's ranges each twice as wide as "
+	  "the one before, the first max((max - min) / 2^N, 1) for --bins N (damo's "
+	  "--hist_logscale)" },
+	{ "hist-cumulate", O_HCUM, OV_NONE, NULL, "--histogram's ranges each from the smallest "
+	  "value, a cumulative histogram (damo's --hist_cumulate)" },
+	{ "hist-ranges", O_HRANGES, OV_STRING, "MIN,MAX[,MIN,MAX...]", "--histogram's ranges, "
+	  "each [MIN, MAX): temperatures or idle times such as 1s (damo's --hist_ranges)" },
 	{ "percentiles-of", O_PCT_OF, OV_STRING, "temperature|recency|access-rate|age|size",
 	  "per-byte percentiles of a metric over the regions shown, as damo's "
 	  "temperature-percentiles and recency-percentiles styles" },
@@ -203,9 +212,18 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 			return EXIT_USAGE;
 		if (!v)
 			return usage_error(cli, "--bins '%s': at least 1", arg);
-		ao.bins = (unsigned int)v;
+		ao.h.bins = (unsigned int)v;
 		return 0;
 	}
+	case O_HLOG:
+		ao.h.logscale = true;
+		return 0;
+	case O_HCUM:
+		ao.h.cumulate = true;
+		return 0;
+	case O_HRANGES:
+		ao.h.ranges = arg;
+		return 0;
 	case O_PCT_OF:
 		r = opt_choice(cli, access_opts, O_PCT_OF, arg);
 		if (r < 0)
@@ -484,55 +502,49 @@ static const char *metric_str(int m, double v, char *buf, size_t size)
 	return buf;
 }
 
-struct bin {
-	double lo, hi;
-	uint64_t bytes;
-};
-
-/* damo's linear ranges: [min + i * w, min + (i + 1) * w), w = ceil((max + 1 - min) / bins) */
-static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us)
+/* The bytes of the rows in each range of --histogram (a row in every range it falls in, as
+ * cumulative or given ranges overlap); *@nb 0 without a row; NULL: out of memory */
+static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us,
+			     unsigned int *nb)
 {
-	struct bin *b = calloc(ao.bins, sizeof(*b));
-	double lo = 0, hi = 0, w;
+	struct bin *b = NULL;
+	double lo = 0, hi = 0;
 	size_t i;
 
-	if (!b || !n)
-		return b;
+	*nb = 0;
+	if (!n)
+		return calloc(1, sizeof(*b));
 	for (i = 0; i < n; i++) {
 		double m = metric_of(&rows[i], ao.hist, aggr_us);
 
 		lo = !i || m < lo ? m : lo;
 		hi = !i || m > hi ? m : hi;
 	}
-	w = ceil((hi + 1 - lo) / ao.bins);
-	if (w < 1)
-		w = 1;
-	for (i = 0; i < ao.bins; i++) {
-		b[i].lo = lo + w * (double)i;
-		b[i].hi = lo + w * (double)(i + 1);
-	}
+	if (hist_ranges(&ao.h, lo, hi, &b, nb))
+		return NULL;
 	for (i = 0; i < n; i++) {
 		double m = metric_of(&rows[i], ao.hist, aggr_us);
-		size_t k = (size_t)((m - lo) / w);
 
-		b[k < ao.bins ? k : ao.bins - 1].bytes += rows[i].end - rows[i].start;
+		for (unsigned int k = 0; k < *nb; k++)
+			if (b[k].lo <= m && m < b[k].hi)
+				b[k].bytes += rows[i].end - rows[i].start;
 	}
 	return b;
 }
 
-static void print_histogram(const struct bin *b)
+static void print_histogram(const struct bin *b, unsigned int nb)
 {
 	uint64_t lo = UINT64_MAX, hi = 0, step;
 	char range[96], x1[32], x2[32], sz[32];
 	int wr = 0, ws = 0;
 	unsigned int i;
 
-	for (i = 0; i < ao.bins; i++) {
+	for (i = 0; i < nb; i++) {
 		lo = b[i].bytes < lo ? b[i].bytes : lo;
 		hi = b[i].bytes > hi ? b[i].bytes : hi;
 	}
 	step = (hi - lo) / 20 ? (hi - lo) / 20 : 1;
-	for (i = 0; i < ao.bins; i++) {
+	for (i = 0; i < nb; i++) {
 		int a = (int)strlen(metric_str(ao.hist, b[i].lo, x1, sizeof(x1))) +
 			(int)strlen(metric_str(ao.hist, b[i].hi, x2, sizeof(x2)));
 		int c = (int)strlen(size_str(b[i].bytes, sz, sizeof(sz)));
@@ -540,7 +552,7 @@ static void print_histogram(const struct bin *b)
 		wr = a + 4 > wr ? a + 4 : wr;
 		ws = c > ws ? c : ws;
 	}
-	for (i = 0; i < ao.bins; i++) {
+	for (i = 0; i < nb; i++) {
 		uint64_t dots = (b[i].bytes - lo + step - 1) / step;
 
 		snprintf(range, sizeof(range), "[%s, %s)", metric_str(ao.hist, b[i].lo, x1, sizeof(x1)),
@@ -781,6 +793,7 @@ struct one {
 	size_t cap, n;
 	uint64_t shown;
 	struct bin *bins;
+	unsigned int nbins;
 	double *pcts;
 };
 
@@ -825,7 +838,10 @@ static void add_members(json_object *doc, const struct rin *in,
 
 		json_object_object_add(h, "metric", json_object_new_string(
 			ao.hist == M_RECENCY ? "idle_us" : "temperature"));
-		for (i = 0; r->n && i < ao.bins; i++) {
+		json_object_object_add(h, "ranges", json_object_new_string(
+			ao.h.nr_given ? "given" : ao.h.logscale ? "logscale" : "linear"));
+		json_object_object_add(h, "cumulative", json_object_new_boolean(ao.h.cumulate));
+		for (i = 0; i < r->nbins; i++) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "min", json_object_new_double(r->bins[i].lo));
@@ -890,7 +906,7 @@ static int build(struct one *o, const struct damonctl_rec_snapshot *s)
 		o->shown += o->rows[i].end - o->rows[i].start;
 	free(o->bins);
 	o->bins = NULL;
-	if (ao.hist >= 0 && !(o->bins = histogram(o->rows, o->n, s->aggr_us)))
+	if (ao.hist >= 0 && !(o->bins = histogram(o->rows, o->n, s->aggr_us, &o->nbins)))
 		return -ENOMEM;
 	if (ao.pct_of >= 0 && !o->pcts && !(o->pcts = calloc(ao.nr_pcts, sizeof(*o->pcts))))
 		return -ENOMEM;
@@ -911,7 +927,7 @@ static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *
 		if (!o->n)
 			printf("no region in the snapshot matches\n");
 		else if (o->bins)
-			print_histogram(o->bins);
+			print_histogram(o->bins, o->nbins);
 		else
 			print_percentiles(o->pcts);
 	} else if (ao.boxes) {
@@ -959,8 +975,17 @@ static int check_options(struct cli *cli)
 				   "--boxes are different outputs: choose one");
 	if (ao.nr_pcts && ao.pct_of < 0)
 		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
-	if (ao.bins && ao.hist < 0)
-		return usage_error(cli, "--bins: the ranges of which histogram? (--histogram)");
+	if ((ao.h.bins || ao.h.logscale || ao.h.cumulate || ao.h.ranges) && ao.hist < 0)
+		return usage_error(cli, "--bins, --hist-logscale, --hist-cumulate and --hist-ranges: "
+				   "the ranges of which histogram? (--histogram)");
+	if (ao.h.ranges && (ao.h.bins || ao.h.logscale || ao.h.cumulate))
+		return usage_error(cli, "--hist-ranges gives the ranges: --bins, --hist-logscale "
+				   "and --hist-cumulate make them (choose)");
+	if (ao.h.ranges && hist_parse_ranges(&ao.h, ao.hist == M_RECENCY))
+		return usage_error(cli, "--hist-ranges '%s': expected up to %d pairs MIN,MAX of %s, "
+				   "MIN < MAX, comma-separated", ao.h.ranges, HIST_MAX_GIVEN,
+				   ao.hist == M_RECENCY ? "times such as 1s or 500ms" :
+				   "temperatures");
 	if (box_o.given && !ao.boxes && !ao.box_kw)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
 				   "--box-colorset and --box-align shape --boxes (or --format's <box>): "
@@ -970,8 +995,8 @@ static int check_options(struct cli *cli)
 				   "snapshots differently: choose one");
 	if (ao.multi && !ao.have_index)
 		ao.last = UINT64_MAX;
-	if (!ao.bins)
-		ao.bins = 10;
+	if (!ao.h.bins)
+		ao.h.bins = 10;
 	if (!ao.nr_pcts) {
 		static const double damo[] = { 0, 1, 25, 50, 75, 99, 100 };
 
@@ -1094,7 +1119,8 @@ const struct cmd cmd_report_access = {
 		 "       [--sort address|hot|cold|size|age|temperature]\n"
 		 "       [--top N] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
 		 "       [--format TEMPLATE | --total-size | --boxes |\n"
-		 "        --histogram temperature|recency [--bins N] |\n"
+		 "        --histogram temperature|recency [--bins N] [--hist-logscale]\n"
+		 "          [--hist-cumulate] [--hist-ranges MIN,MAX[,MIN,MAX...]] |\n"
 		 "        --percentiles-of temperature|recency|access-rate|age|size [--percentiles LIST]]\n"
 		 "       [--box-values L,D,H] [--box-scales L,D,H] [--box-length MIN,MAX]\n"
 		 "       [--box-height MIN,MAX] [--box-colorset emotion|gray|flame]\n"

@@ -283,6 +283,47 @@ check("bytes", [b["bytes"] for b in bins], [sum(r["size"] for r, x in zip(rows, 
 '
 [ "$("$damonc" report access -i "$work/rec" --target 0 --histogram temperature | grep -c '|$')" = 10 ] ||
 	bad "report access --histogram temperature does not print 10 bars"
+# damo's --hist_logscale (doubling ranges from max((max - min) / 2^bins, 1) until one passes
+# the largest), --hist_cumulate (each from the smallest) and --hist_ranges (the user's)
+hist_expect() { # WHAT JSON_FILE PYTHON_RANGES(vals)
+	expect "$1" "$2" '
+rows, bins, aggr = d["regions"], d["histogram"]["bins"], d["snapshot"]["aggr_us"]
+def temp(r):
+    return r["access_rate_bp"] / 100 * 100 + r["age_us"] * 100 if r["access_rate_bp"] else -r["age_us"] * 100
+vals = [temp(r) for r in rows] if d["histogram"]["metric"] == "temperature" else [0 if r["access_rate_bp"] else r["age_us"] + aggr for r in rows]
+lo, hi = min(vals), max(vals)
+'"$3"'
+check("ranges", [(b["min"], b["max"]) for b in bins], want)
+check("bytes", [b["bytes"] for b in bins], [sum(r["size"] for r, x in zip(rows, vals) if a <= x < b) for a, b in want])
+total, h = sum(r["size"] for r in rows), d["histogram"]
+check("every byte once", h["cumulative"] or h["ranges"] == "given" or sum(b["bytes"] for b in bins) == total, True)
+check("every byte in the last", not h["cumulative"] or bins[-1]["bytes"] == total, True)
+'
+}
+"$damonc" --json report access -i "$work/rec" --target 0 --histogram recency --hist-logscale \
+	--bins 4 >"$work/hist.json"
+hist_expect "report access --hist-logscale" "$work/hist.json" '
+w, want = max(int((hi - lo) / 2 ** 4), 1), []
+while not want or want[-1][1] <= hi:
+    s = want[-1][1] if want else lo
+    want.append((s, s + w))
+    w *= 2
+check("kind", (d["histogram"]["ranges"], d["histogram"]["cumulative"]), ("logscale", False))'
+"$damonc" --json report access -i "$work/rec" --target 0 --histogram temperature --hist-cumulate \
+	--bins 3 >"$work/hist.json"
+hist_expect "report access --hist-cumulate" "$work/hist.json" '
+w = max(math.ceil((hi + 1 - lo) / 3), 1)
+want = [(lo, lo + w * (i + 1)) for i in range(3)]
+check("kind", (d["histogram"]["ranges"], d["histogram"]["cumulative"]), ("linear", True))
+check("cumulated", [b["bytes"] for b in bins] == sorted(b["bytes"] for b in bins), True)'
+"$damonc" --json report access -i "$work/rec" --target 0 --histogram recency \
+	--hist-ranges 0,1s,500ms,2m >"$work/hist.json"
+hist_expect "report access --hist-ranges" "$work/hist.json" '
+want = [(0, 1e6), (5e5, 1.2e8)]
+check("kind", d["histogram"]["ranges"], "given")'
+[ "$("$damonc" report access -i "$work/rec" --target 0 --histogram recency \
+	--hist-ranges 0,1s,1s,2m | sed -n 's/ .*//p' | tr '\n' ' ')" = "[0 [1 " ] ||
+	bad "report access --hist-ranges: the text's ranges are not the two given"
 # damo's per-byte percentiles (temperature-percentiles, recency-percentiles, and the regions'
 # own attributes): the metric of the region holding the byte at p% of the total, regions in
 # the metric's order, computed here from the JSON's rows
@@ -580,7 +621,12 @@ case_ 2 "--bins '0'" report access -i "$work/rec" --histogram recency --bins 0
 case_ 2 "--percentiles-of 'warm'" report access -i "$work/rec" --percentiles-of warm
 case_ 2 "--percentiles '101'" report access -i "$work/rec" --percentiles-of age --percentiles 101
 case_ 2 "--percentiles: of which metric?" report access -i "$work/rec" --percentiles 50
-case_ 2 "--bins: the ranges of which histogram?" report access -i "$work/rec" --bins 5
+case_ 2 "--bins, --hist-logscale, --hist-cumulate and --hist-ranges: the ranges of which histogram?" report access -i "$work/rec" --bins 5
+case_ 2 "the ranges of which histogram?" report access -i "$work/rec" --hist-logscale
+case_ 2 "--hist-ranges '0,1s,2'" report access -i "$work/rec" --histogram recency --hist-ranges 0,1s,2
+case_ 2 "--hist-ranges '5,1'" report access -i "$work/rec" --histogram temperature --hist-ranges 5,1
+case_ 2 "--hist-ranges '1s,2s'" report access -i "$work/rec" --histogram temperature --hist-ranges 1s,2s
+case_ 2 "--hist-ranges gives the ranges" report access -i "$work/rec" --histogram recency --hist-ranges 0,1s --hist-cumulate
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --boxes --histogram recency
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --percentiles-of age --total-size
 case_ 2 "--snapshot-index 99: $work/rec has $S snapshots" report access -i "$work/rec" --target 0 \
