@@ -20,6 +20,7 @@
 #include "report_window.h"
 
 #define MAX_PCTS 32
+#define MAX_INDEX 32
 
 enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
 
@@ -40,8 +41,8 @@ static struct {
 	bool boxes;
 	bool box_kw;			/* --format has <box> */
 	bool multi;			/* a report per snapshot */
-	bool have_index;
-	uint64_t first, last;		/* --snapshot-index */
+	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
+	struct { uint64_t first, last; } index[MAX_INDEX];
 } ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1 };
 
 /* What --histogram and --percentiles-of measure, in their metavars' order: damo's
@@ -59,8 +60,8 @@ static const struct opt access_opts[] = {
 	{ "all-snapshots", O_ALL, OV_NONE, NULL, "a report of each snapshot in turn, each with its "
 	  "time (as damo does)" },
 	{ "snapshot-index", O_INDEX, OV_STRING, "FIRST[,LAST]", "the snapshot numbered FIRST "
-	  "(0: the first of the selection), or a report of each from FIRST to LAST (damo's "
-	  "--snapshot_idx)" },
+	  "(0: the first of the selection), or a report of each from FIRST to LAST; given more "
+	  "than once, of each snapshot in any of them (damo's --snapshot_idx)" },
 	{ "sort", O_SORT, OV_STRING, "address|hot|cold|size|age|temperature", "the order of the "
 	  "regions (default: address; temperature: damo's, hottest first)" },
 	{ "temperature-weights", O_WEIGHTS, OV_STRING, "SIZE,RATE,AGE", "damo's temperature: "
@@ -129,26 +130,56 @@ static int check_format(struct cli *cli, const char *t)
 	return 0;
 }
 
-/* --snapshot-index FIRST[,LAST]: a range is a report per snapshot */
+/* --snapshot-index FIRST[,LAST], given once or more (damo's several --snapshot_idx): a range,
+ * or more than one, is a report per snapshot */
 static int parse_index(struct cli *cli, const char *arg)
 {
+	uint64_t first, last;
 	char *end;
 
-	ao.have_index = true;
-	ao.first = strtoull(arg, &end, 10);
-	ao.last = ao.first;
+	if (ao.nr_index == MAX_INDEX)
+		return usage_error(cli, "--snapshot-index '%s': at most %d of them", arg, MAX_INDEX);
+	first = strtoull(arg, &end, 10);
+	last = first;
 	if (end != arg && *end == ',' && end[1] != '-' && arg[0] != '-') {
 		const char *p = end + 1;
 
-		ao.last = strtoull(p, &end, 10);
+		last = strtoull(p, &end, 10);
 		ao.multi = true;
 		if (end == p)
 			end = (char *)"x";
 	}
-	if (end == arg || *end || arg[0] == '-' || ao.last < ao.first)
+	if (end == arg || *end || arg[0] == '-' || last < first)
 		return usage_error(cli, "--snapshot-index '%s': expected FIRST or FIRST,LAST, "
 				   "numbers from 0, FIRST <= LAST", arg);
+	ao.index[ao.nr_index].first = first;
+	ao.index[ao.nr_index++].last = last;
+	ao.multi |= ao.nr_index > 1;
 	return 0;
+}
+
+/* Where snapshot @idx stands against the --snapshot-index ranges: 0 in one, 1 after all of
+ * them, -1 before one still to come */
+static int index_place(uint64_t idx)
+{
+	bool later = false;
+
+	for (unsigned int i = 0; i < ao.nr_index; i++) {
+		if (ao.index[i].first <= idx && idx <= ao.index[i].last)
+			return 0;
+		later |= idx < ao.index[i].first;
+	}
+	return later ? -1 : 1;
+}
+
+/* The smallest FIRST of --snapshot-index, for the message of a record too short */
+static uint64_t index_first(void)
+{
+	uint64_t f = UINT64_MAX;
+
+	for (unsigned int i = 0; i < ao.nr_index; i++)
+		f = ao.index[i].first < f ? ao.index[i].first : f;
+	return f;
 }
 
 static int access_parse(struct cli *cli, int key, const char *arg)
@@ -990,11 +1021,11 @@ static int check_options(struct cli *cli)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
 				   "--box-colorset and --box-align shape --boxes (or --format's <box>): "
 				   "add it");
-	if (ao.have_at && (ao.multi || ao.have_index))
+	if (ao.have_at && (ao.multi || ao.nr_index))
 		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
 				   "snapshots differently: choose one");
-	if (ao.multi && !ao.have_index)
-		ao.last = UINT64_MAX;
+	if (ao.multi && !ao.nr_index)	/* --all-snapshots */
+		ao.index[ao.nr_index++].last = UINT64_MAX;
 	if (!ao.h.bins)
 		ao.h.bins = 10;
 	if (!ao.nr_pcts) {
@@ -1018,13 +1049,16 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 	while (!e && (r = rin_next(in, &it)) == 1) {
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		if (ao.have_index && idx < ao.first) {
+		if (ao.nr_index) {
+			int place = index_place(idx);
+
+			if (place > 0)
+				break;
 			idx++;
-			continue;
+			if (place < 0)
+				continue;
 		}
 		if (ao.multi) {
-			if (idx++ > ao.last)
-				break;
 			e = report_each(m, &it.snapshot, o);
 			continue;
 		}
@@ -1032,16 +1066,16 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 			break;	/* the first snapshot at or after --at is kept */
 		if (keep(k, &it.snapshot))
 			return (usage_error(cli, "out of memory"), EXIT_FAIL);
-		if (ao.have_index)
+		if (ao.nr_index)
 			break;
 	}
 	if (e)
 		return e;
 	if (r < 0)
 		return -r;
-	if (ao.have_index && !k->have && !m->nr)
+	if (ao.nr_index && !k->have && !m->nr)
 		return usage_error(cli, "--snapshot-index %" PRIu64 ": %s has %" PRIu64
-				   " snapshot%s%s", ao.first, rin_o.input ? rin_o.input :
+				   " snapshot%s%s", index_first(), rin_o.input ? rin_o.input :
 				   "the capture", idx, idx == 1 ? "" : "s",
 				   rin_o.have_time || rin_o.target >= 0 || rin_o.cap.kdamond >= 0 ?
 				   " in the selection" : "");
@@ -1115,7 +1149,7 @@ int report_access_of(struct cli *cli, const char *input)
 const struct cmd cmd_report_access = {
 	.name = "access",
 	.summary = "the regions of a snapshot: address, size, access rate, age; hottest/coldest",
-	.usage = "[-i FILE|-] [--at TIME | --all-snapshots | --snapshot-index FIRST[,LAST]]\n"
+	.usage = "[-i FILE|-] [--at TIME | --all-snapshots | --snapshot-index FIRST[,LAST]...]\n"
 		 "       [--sort address|hot|cold|size|age|temperature]\n"
 		 "       [--top N] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
 		 "       [--format TEMPLATE | --total-size | --boxes |\n"

@@ -437,6 +437,14 @@ check("snapshots 3 to 7", [got(o) for o in d["snapshots"]], [report(*s) for s in
 expect "report access --snapshot-index 12" "$work/idx1.json" "$sim_py"'
 check("snapshot 12", got(d), report(*simulate(0)[12]))
 '
+# several ranges, as damo's several --snapshot_idx: each snapshot in any of them once, in the
+# record's order (given out of order and overlapping; 99 is past the record's end)
+"$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 15,17 \
+	--snapshot-index 2 --snapshot-index 16,18 --snapshot-index 99 --sort hot --top 4 \
+	>"$work/idx2.json"
+expect "report access --snapshot-index (several)" "$work/idx2.json" "$sim_py"'
+check("snapshots 2, 15 to 18", [got(o) for o in d["snapshots"]], [report(*s) for s in simulate(0) if s[0] == 2 or 15 <= s[0] <= 18])
+'
 # the text: a title per snapshot, with its time, the regions' lines under each
 text=$("$damonc" report access -i "$work/rec" --target 1 --all-snapshots --sort hot --top 4)
 want=$(python3 -c 'import json,sys
@@ -634,6 +642,8 @@ case_ 2 "--snapshot-index 99: $work/rec has $S snapshots" report access -i "$wor
 case_ 2 "--snapshot-index '-1'" report access -i "$work/rec" --snapshot-index -1
 case_ 2 "--snapshot-index '5,2'" report access -i "$work/rec" --snapshot-index 5,2
 case_ 2 "--snapshot-index '1,x'" report access -i "$work/rec" --snapshot-index 1,x
+case_ 2 "--snapshot-index 30: $work/rec has $S snapshots" report access -i "$work/rec" \
+	--target 0 --snapshot-index 40,50 --snapshot-index 30
 case_ 2 "choose snapshots differently" report access -i "$work/rec" --at 2s --all-snapshots
 case_ 2 "--box-colorset 'red': expected emotion, gray or flame" report access -i "$work/rec" \
 	--boxes --box-colorset red
