@@ -41,6 +41,8 @@ static struct {
 	bool boxes;
 	bool box_kw;			/* --format has <box> */
 	bool multi;			/* a report per snapshot */
+	bool scale_record;		/* --box-scale-over record */
+	bool scale_given;
 	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
 	struct { uint64_t first, last; } index[MAX_INDEX];
 } ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1 };
@@ -51,7 +53,7 @@ enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
-       O_HRANGES };
+       O_HRANGES, O_SCALE_OVER };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -94,6 +96,10 @@ static const struct opt access_opts[] = {
 	{ "boxes", O_BOXES, OV_NONE, NULL, "each region as a box, damo's simple-boxes style: "
 	  "its length the age (log scale), its digits the access rate (0-9)" },
 	BOX_OPTS,
+	{ "box-scale-over", O_SCALE_OVER, OV_STRING, "snapshot|record", "with --boxes: the "
+	  "smallest and largest values the boxes scale between are those of each snapshot's "
+	  "regions shown (the default) or of every snapshot reported, as damo's (the input is "
+	  "read twice)" },
 	{ 0 },
 };
 
@@ -276,6 +282,13 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_INDEX:
 		return parse_index(cli, arg);
+	case O_SCALE_OVER:
+		r = opt_choice(cli, access_opts, O_SCALE_OVER, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		ao.scale_record = r == 1;
+		ao.scale_given = true;
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -686,10 +699,15 @@ static struct box_input box_input(const struct row *r)
 	return b;
 }
 
+/* --box-scale-over record: the range of every snapshot reported, found by a first pass */
+static struct box_range record_range;
+
 static struct box_range box_range(const struct row *rows, size_t n)
 {
 	struct box_range b = { .have = false };
 
+	if (ao.scale_record && record_range.have)
+		return record_range;
 	for (size_t i = 0; i < n; i++) {
 		struct box_input in = box_input(&rows[i]);
 
@@ -787,6 +805,8 @@ static json_object *boxes_json(const struct box_range *b)
 			       json_object_new_uint64((uint64_t)b->max[BV_ACCESS_RATE]));
 	json_object_object_add(o, "bytes_min", json_object_new_uint64((uint64_t)b->min[BV_SIZE]));
 	json_object_object_add(o, "bytes_max", json_object_new_uint64((uint64_t)b->max[BV_SIZE]));
+	json_object_object_add(o, "scale_over", json_object_new_string(
+		ao.scale_record ? "record" : "snapshot"));
 	for (int d = 0; d < BD_NR; d++) {
 		json_object_object_add(v, dims[d], json_object_new_string(
 			box_value_name(box_o.value[d])));
@@ -974,6 +994,7 @@ struct multi {
 	const struct rin *in;
 	struct json_stream js;
 	uint64_t nr;
+	bool scan;		/* the first pass of --box-scale-over record: only the range */
 };
 
 static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, struct one *o)
@@ -982,6 +1003,15 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 
 	if (build(o, s))
 		return (usage_error(m->cli, "out of memory"), EXIT_FAIL);
+	if (m->scan) {
+		for (size_t i = 0; i < o->n; i++) {
+			struct box_input bi = box_input(&o->rows[i]);
+
+			box_range_add(&record_range, &bi);
+		}
+		m->nr++;	/* a snapshot was chosen */
+		return 0;
+	}
 	if (!m->cli->json) {
 		print_one(m->in, s, o, m->nr++);
 		return output_flush(stdout) ? EXIT_FAIL : 0;
@@ -1017,9 +1047,9 @@ static int check_options(struct cli *cli)
 				   "MIN < MAX, comma-separated", ao.h.ranges, HIST_MAX_GIVEN,
 				   ao.hist == M_RECENCY ? "times such as 1s or 500ms" :
 				   "temperatures");
-	if (box_o.given && !ao.boxes && !ao.box_kw)
+	if ((box_o.given || ao.scale_given) && !ao.boxes && !ao.box_kw)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
-				   "--box-colorset and --box-align shape --boxes (or --format's <box>): "
+				   "--box-colorset, --box-align and --box-scale-over shape --boxes (or --format's <box>): "
 				   "add it");
 	if (ao.have_at && (ao.multi || ao.nr_index))
 		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
@@ -1100,11 +1130,19 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	e = check_options(cli);
 	if (e)
 		return e;
-	e = rin_open(cli, false, 1, &in);
+	m.scan = ao.multi && ao.scale_record;
+	e = rin_open(cli, m.scan, 1, &in);
 	if (e)
 		return e;
 	m.in = in;
 	e = read_snapshots(cli, in, &k, &m, &o);
+	if (!e && m.scan) {	/* the range found, the boxes drawn in a second pass */
+		m.scan = false;
+		m.nr = 0;
+		e = rin_rewind(in);
+		if (!e)
+			e = read_snapshots(cli, in, &k, &m, &o);
+	}
 	if (!e && ao.multi && cli->json) {
 		json_object *tail = json_object_new_object();
 
@@ -1158,7 +1196,8 @@ const struct cmd cmd_report_access = {
 		 "        --percentiles-of temperature|recency|access-rate|age|size [--percentiles LIST]]\n"
 		 "       [--box-values L,D,H] [--box-scales L,D,H] [--box-length MIN,MAX]\n"
 		 "       [--box-height MIN,MAX] [--box-colorset emotion|gray|flame]\n"
-		 "       [--box-align right|left] [--color auto|always|never]\n"
+		 "       [--box-align right|left] [--box-scale-over snapshot|record]\n"
+		 "       [--color auto|always|never]\n"
 		 "       [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,

@@ -486,6 +486,33 @@ check("scales", (b["values"], b["scales"], b["columns"], b["length_min"], b["hei
       b["height_max"], b["align"]), ({"length": "age", "digit": "access-rate", "height": "age"},
       {"length": "linear", "digit": "log", "height": "log"}, 30, 5, 2, 4, "left"))
 '
+# --box-scale-over record (damo's scale): every snapshot's boxes between the smallest and
+# largest of all the snapshots reported, simulated here (stdin: spooled to be read twice)
+"$damonc" --json report access -i - --target 0 --snapshot-index 2,4 --snapshot-index 11,12 \
+	--top 4 "${box_opts[@]}" --box-scale-over record <"$work/rec" >"$work/box3.json"
+"$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 2,4 \
+	--snapshot-index 11,12 --top 4 "${box_opts[@]}" >"$work/box4.json"
+export BOX4=$work/box4.json
+expect "report access --box-scale-over record" "$work/box3.json" "$sim_py"'
+lg = lambda v: math.log2(v) if v > 0 else 0
+def rescale(v, lo, hi, to_lo, to_hi, log):
+    if log:
+        v, lo, hi = lg(v), lg(lo), lg(hi)
+    return int((v - lo) * ((to_hi - to_lo) / (hi - lo) if hi > lo else 1) + to_lo)
+snaps = [report(*s) for s in simulate(0) if 2 <= s[0] <= 4 or 11 <= s[0] <= 12]
+rows = [r for s in snaps for r in s["regions"]]
+ages, rates = [r[3] for r in rows], [r[2] / 100 for r in rows]
+check("snapshots", [got(o) for o in d["snapshots"]], snaps)
+for i, o in enumerate(d["snapshots"]):
+    b = o["boxes"]
+    check(f"{i}: range", (b["age_us_min"], b["age_us_max"], b["access_rate_bp_min"], b["access_rate_bp_max"], b["scale_over"]),
+          (min(ages), max(ages), min(r[2] for r in rows), max(r[2] for r in rows), "record"))
+    check(f"{i}: lengths", [r["box_length"] for r in o["regions"]],
+          [rescale(r["age_us"], min(ages), max(ages), 5, 30, False) for r in o["regions"]])
+    check(f"{i}: levels", [r["box_level"] for r in o["regions"]],
+          [rescale(r["access_rate_bp"] / 100, min(rates), max(rates), 0, 9, True) for r in o["regions"]])
+check("ranges differ per snapshot without it", len({(o["boxes"]["age_us_max"]) for o in json.load(open(os.environ["BOX4"]))["snapshots"]}) > 1, True)
+'
 text=$("$damonc" report access -i "$work/rec" --target 0 --at 7s "${box_opts[@]}")
 got=$(grep -oE '^\|[0-9]+\|' <<<"$text")
 want=$(python3 -c 'import json,sys
@@ -648,6 +675,9 @@ case_ 2 "choose snapshots differently" report access -i "$work/rec" --at 2s --al
 case_ 2 "--box-colorset 'red': expected emotion, gray or flame" report access -i "$work/rec" \
 	--boxes --box-colorset red
 case_ 2 "--box-scales 'log,log'" report access -i "$work/rec" --boxes --box-scales log,log
+case_ 2 "--box-scale-over 'all'" report access -i "$work/rec" --boxes --box-scale-over all
+case_ 2 "--box-scale-over shape --boxes" report access -i "$work/rec" --all-snapshots \
+	--box-scale-over record
 case_ 2 "--box-scales 'log,linear,cubic'" report access -i "$work/rec" --boxes \
 	--box-scales log,linear,cubic
 case_ 2 "--box-values 'none,age,size'" report access -i "$work/rec" --boxes --box-values none,age,size
