@@ -15,10 +15,12 @@
 
 #include "quantile.h"
 #include "report_boxes.h"
+#include "report_hist.h"
 #include "report_pattern.h"
 #include "report_window.h"
 
 #define MAX_PCTS 32
+#define MAX_INDEX 32
 
 enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
 
@@ -32,15 +34,17 @@ static struct {
 	bool raw, total_only;
 	const char *format;
 	int hist;			/* -1, or enum metric (temperature, recency) */
-	unsigned int bins;		/* 0: not given (10) */
+	struct hist_opts h;		/* its ranges */
 	int pct_of;			/* -1, or enum metric */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool boxes;
 	bool box_kw;			/* --format has <box> */
 	bool multi;			/* a report per snapshot */
-	bool have_index;
-	uint64_t first, last;		/* --snapshot-index */
+	bool scale_record;		/* --box-scale-over record */
+	bool scale_given;
+	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
+	struct { uint64_t first, last; } index[MAX_INDEX];
 } ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1 };
 
 /* What --histogram and --percentiles-of measure, in their metavars' order: damo's
@@ -48,7 +52,8 @@ static struct {
 enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
-       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX };
+       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
+       O_HRANGES, O_SCALE_OVER };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -57,8 +62,8 @@ static const struct opt access_opts[] = {
 	{ "all-snapshots", O_ALL, OV_NONE, NULL, "a report of each snapshot in turn, each with its "
 	  "time (as damo does)" },
 	{ "snapshot-index", O_INDEX, OV_STRING, "FIRST[,LAST]", "the snapshot numbered FIRST "
-	  "(0: the first of the selection), or a report of each from FIRST to LAST (damo's "
-	  "--snapshot_idx)" },
+	  "(0: the first of the selection), or a report of each from FIRST to LAST; given more "
+	  "than once, of each snapshot in any of them (damo's --snapshot_idx)" },
 	{ "sort", O_SORT, OV_STRING, "address|hot|cold|size|age|temperature", "the order of the "
 	  "regions (default: address; temperature: damo's, hottest first)" },
 	{ "temperature-weights", O_WEIGHTS, OV_STRING, "SIZE,RATE,AGE", "damo's temperature: "
@@ -76,6 +81,13 @@ static const struct opt access_opts[] = {
 	  "temperature (size weight 0) or of idle time, as damo's temperature-sz-hist and "
 	  "recency-sz-hist styles" },
 	{ "bins", O_BINS, OV_INT, "N", "ranges of --histogram (default 10)" },
+	{ "hist-logscale", O_HLOG, OV_NONE, NULL, "--histogram's ranges each twice as wide as "
+	  "the one before, the first max((max - min) / 2^N, 1) for --bins N (damo's "
+	  "--hist_logscale)" },
+	{ "hist-cumulate", O_HCUM, OV_NONE, NULL, "--histogram's ranges each from the smallest "
+	  "value, a cumulative histogram (damo's --hist_cumulate)" },
+	{ "hist-ranges", O_HRANGES, OV_STRING, "MIN,MAX[,MIN,MAX...]", "--histogram's ranges, "
+	  "each [MIN, MAX): temperatures or idle times such as 1s (damo's --hist_ranges)" },
 	{ "percentiles-of", O_PCT_OF, OV_STRING, "temperature|recency|access-rate|age|size",
 	  "per-byte percentiles of a metric over the regions shown, as damo's "
 	  "temperature-percentiles and recency-percentiles styles" },
@@ -84,6 +96,10 @@ static const struct opt access_opts[] = {
 	{ "boxes", O_BOXES, OV_NONE, NULL, "each region as a box, damo's simple-boxes style: "
 	  "its length the age (log scale), its digits the access rate (0-9)" },
 	BOX_OPTS,
+	{ "box-scale-over", O_SCALE_OVER, OV_STRING, "snapshot|record", "with --boxes: the "
+	  "smallest and largest values the boxes scale between are those of each snapshot's "
+	  "regions shown (the default) or of every snapshot reported, as damo's (the input is "
+	  "read twice)" },
 	{ 0 },
 };
 
@@ -120,26 +136,56 @@ static int check_format(struct cli *cli, const char *t)
 	return 0;
 }
 
-/* --snapshot-index FIRST[,LAST]: a range is a report per snapshot */
+/* --snapshot-index FIRST[,LAST], given once or more (damo's several --snapshot_idx): a range,
+ * or more than one, is a report per snapshot */
 static int parse_index(struct cli *cli, const char *arg)
 {
+	uint64_t first, last;
 	char *end;
 
-	ao.have_index = true;
-	ao.first = strtoull(arg, &end, 10);
-	ao.last = ao.first;
+	if (ao.nr_index == MAX_INDEX)
+		return usage_error(cli, "--snapshot-index '%s': at most %d of them", arg, MAX_INDEX);
+	first = strtoull(arg, &end, 10);
+	last = first;
 	if (end != arg && *end == ',' && end[1] != '-' && arg[0] != '-') {
 		const char *p = end + 1;
 
-		ao.last = strtoull(p, &end, 10);
+		last = strtoull(p, &end, 10);
 		ao.multi = true;
 		if (end == p)
 			end = (char *)"x";
 	}
-	if (end == arg || *end || arg[0] == '-' || ao.last < ao.first)
+	if (end == arg || *end || arg[0] == '-' || last < first)
 		return usage_error(cli, "--snapshot-index '%s': expected FIRST or FIRST,LAST, "
 				   "numbers from 0, FIRST <= LAST", arg);
+	ao.index[ao.nr_index].first = first;
+	ao.index[ao.nr_index++].last = last;
+	ao.multi |= ao.nr_index > 1;
 	return 0;
+}
+
+/* Where snapshot @idx stands against the --snapshot-index ranges: 0 in one, 1 after all of
+ * them, -1 before one still to come */
+static int index_place(uint64_t idx)
+{
+	bool later = false;
+
+	for (unsigned int i = 0; i < ao.nr_index; i++) {
+		if (ao.index[i].first <= idx && idx <= ao.index[i].last)
+			return 0;
+		later |= idx < ao.index[i].first;
+	}
+	return later ? -1 : 1;
+}
+
+/* The smallest FIRST of --snapshot-index, for the message of a record too short */
+static uint64_t index_first(void)
+{
+	uint64_t f = UINT64_MAX;
+
+	for (unsigned int i = 0; i < ao.nr_index; i++)
+		f = ao.index[i].first < f ? ao.index[i].first : f;
+	return f;
 }
 
 static int access_parse(struct cli *cli, int key, const char *arg)
@@ -203,9 +249,18 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 			return EXIT_USAGE;
 		if (!v)
 			return usage_error(cli, "--bins '%s': at least 1", arg);
-		ao.bins = (unsigned int)v;
+		ao.h.bins = (unsigned int)v;
 		return 0;
 	}
+	case O_HLOG:
+		ao.h.logscale = true;
+		return 0;
+	case O_HCUM:
+		ao.h.cumulate = true;
+		return 0;
+	case O_HRANGES:
+		ao.h.ranges = arg;
+		return 0;
 	case O_PCT_OF:
 		r = opt_choice(cli, access_opts, O_PCT_OF, arg);
 		if (r < 0)
@@ -227,6 +282,13 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_INDEX:
 		return parse_index(cli, arg);
+	case O_SCALE_OVER:
+		r = opt_choice(cli, access_opts, O_SCALE_OVER, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		ao.scale_record = r == 1;
+		ao.scale_given = true;
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -484,55 +546,49 @@ static const char *metric_str(int m, double v, char *buf, size_t size)
 	return buf;
 }
 
-struct bin {
-	double lo, hi;
-	uint64_t bytes;
-};
-
-/* damo's linear ranges: [min + i * w, min + (i + 1) * w), w = ceil((max + 1 - min) / bins) */
-static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us)
+/* The bytes of the rows in each range of --histogram (a row in every range it falls in, as
+ * cumulative or given ranges overlap); *@nb 0 without a row; NULL: out of memory */
+static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us,
+			     unsigned int *nb)
 {
-	struct bin *b = calloc(ao.bins, sizeof(*b));
-	double lo = 0, hi = 0, w;
+	struct bin *b = NULL;
+	double lo = 0, hi = 0;
 	size_t i;
 
-	if (!b || !n)
-		return b;
+	*nb = 0;
+	if (!n)
+		return calloc(1, sizeof(*b));
 	for (i = 0; i < n; i++) {
 		double m = metric_of(&rows[i], ao.hist, aggr_us);
 
 		lo = !i || m < lo ? m : lo;
 		hi = !i || m > hi ? m : hi;
 	}
-	w = ceil((hi + 1 - lo) / ao.bins);
-	if (w < 1)
-		w = 1;
-	for (i = 0; i < ao.bins; i++) {
-		b[i].lo = lo + w * (double)i;
-		b[i].hi = lo + w * (double)(i + 1);
-	}
+	if (hist_ranges(&ao.h, lo, hi, &b, nb))
+		return NULL;
 	for (i = 0; i < n; i++) {
 		double m = metric_of(&rows[i], ao.hist, aggr_us);
-		size_t k = (size_t)((m - lo) / w);
 
-		b[k < ao.bins ? k : ao.bins - 1].bytes += rows[i].end - rows[i].start;
+		for (unsigned int k = 0; k < *nb; k++)
+			if (b[k].lo <= m && m < b[k].hi)
+				b[k].bytes += rows[i].end - rows[i].start;
 	}
 	return b;
 }
 
-static void print_histogram(const struct bin *b)
+static void print_histogram(const struct bin *b, unsigned int nb)
 {
 	uint64_t lo = UINT64_MAX, hi = 0, step;
 	char range[96], x1[32], x2[32], sz[32];
 	int wr = 0, ws = 0;
 	unsigned int i;
 
-	for (i = 0; i < ao.bins; i++) {
+	for (i = 0; i < nb; i++) {
 		lo = b[i].bytes < lo ? b[i].bytes : lo;
 		hi = b[i].bytes > hi ? b[i].bytes : hi;
 	}
 	step = (hi - lo) / 20 ? (hi - lo) / 20 : 1;
-	for (i = 0; i < ao.bins; i++) {
+	for (i = 0; i < nb; i++) {
 		int a = (int)strlen(metric_str(ao.hist, b[i].lo, x1, sizeof(x1))) +
 			(int)strlen(metric_str(ao.hist, b[i].hi, x2, sizeof(x2)));
 		int c = (int)strlen(size_str(b[i].bytes, sz, sizeof(sz)));
@@ -540,7 +596,7 @@ static void print_histogram(const struct bin *b)
 		wr = a + 4 > wr ? a + 4 : wr;
 		ws = c > ws ? c : ws;
 	}
-	for (i = 0; i < ao.bins; i++) {
+	for (i = 0; i < nb; i++) {
 		uint64_t dots = (b[i].bytes - lo + step - 1) / step;
 
 		snprintf(range, sizeof(range), "[%s, %s)", metric_str(ao.hist, b[i].lo, x1, sizeof(x1)),
@@ -643,10 +699,15 @@ static struct box_input box_input(const struct row *r)
 	return b;
 }
 
+/* --box-scale-over record: the range of every snapshot reported, found by a first pass */
+static struct box_range record_range;
+
 static struct box_range box_range(const struct row *rows, size_t n)
 {
 	struct box_range b = { .have = false };
 
+	if (ao.scale_record && record_range.have)
+		return record_range;
 	for (size_t i = 0; i < n; i++) {
 		struct box_input in = box_input(&rows[i]);
 
@@ -744,6 +805,8 @@ static json_object *boxes_json(const struct box_range *b)
 			       json_object_new_uint64((uint64_t)b->max[BV_ACCESS_RATE]));
 	json_object_object_add(o, "bytes_min", json_object_new_uint64((uint64_t)b->min[BV_SIZE]));
 	json_object_object_add(o, "bytes_max", json_object_new_uint64((uint64_t)b->max[BV_SIZE]));
+	json_object_object_add(o, "scale_over", json_object_new_string(
+		ao.scale_record ? "record" : "snapshot"));
 	for (int d = 0; d < BD_NR; d++) {
 		json_object_object_add(v, dims[d], json_object_new_string(
 			box_value_name(box_o.value[d])));
@@ -781,6 +844,7 @@ struct one {
 	size_t cap, n;
 	uint64_t shown;
 	struct bin *bins;
+	unsigned int nbins;
 	double *pcts;
 };
 
@@ -825,7 +889,10 @@ static void add_members(json_object *doc, const struct rin *in,
 
 		json_object_object_add(h, "metric", json_object_new_string(
 			ao.hist == M_RECENCY ? "idle_us" : "temperature"));
-		for (i = 0; r->n && i < ao.bins; i++) {
+		json_object_object_add(h, "ranges", json_object_new_string(
+			ao.h.nr_given ? "given" : ao.h.logscale ? "logscale" : "linear"));
+		json_object_object_add(h, "cumulative", json_object_new_boolean(ao.h.cumulate));
+		for (i = 0; i < r->nbins; i++) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "min", json_object_new_double(r->bins[i].lo));
@@ -890,7 +957,7 @@ static int build(struct one *o, const struct damonctl_rec_snapshot *s)
 		o->shown += o->rows[i].end - o->rows[i].start;
 	free(o->bins);
 	o->bins = NULL;
-	if (ao.hist >= 0 && !(o->bins = histogram(o->rows, o->n, s->aggr_us)))
+	if (ao.hist >= 0 && !(o->bins = histogram(o->rows, o->n, s->aggr_us, &o->nbins)))
 		return -ENOMEM;
 	if (ao.pct_of >= 0 && !o->pcts && !(o->pcts = calloc(ao.nr_pcts, sizeof(*o->pcts))))
 		return -ENOMEM;
@@ -911,7 +978,7 @@ static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *
 		if (!o->n)
 			printf("no region in the snapshot matches\n");
 		else if (o->bins)
-			print_histogram(o->bins);
+			print_histogram(o->bins, o->nbins);
 		else
 			print_percentiles(o->pcts);
 	} else if (ao.boxes) {
@@ -927,6 +994,7 @@ struct multi {
 	const struct rin *in;
 	struct json_stream js;
 	uint64_t nr;
+	bool scan;		/* the first pass of --box-scale-over record: only the range */
 };
 
 static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, struct one *o)
@@ -935,6 +1003,15 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 
 	if (build(o, s))
 		return (usage_error(m->cli, "out of memory"), EXIT_FAIL);
+	if (m->scan) {
+		for (size_t i = 0; i < o->n; i++) {
+			struct box_input bi = box_input(&o->rows[i]);
+
+			box_range_add(&record_range, &bi);
+		}
+		m->nr++;	/* a snapshot was chosen */
+		return 0;
+	}
 	if (!m->cli->json) {
 		print_one(m->in, s, o, m->nr++);
 		return output_flush(stdout) ? EXIT_FAIL : 0;
@@ -959,19 +1036,28 @@ static int check_options(struct cli *cli)
 				   "--boxes are different outputs: choose one");
 	if (ao.nr_pcts && ao.pct_of < 0)
 		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
-	if (ao.bins && ao.hist < 0)
-		return usage_error(cli, "--bins: the ranges of which histogram? (--histogram)");
-	if (box_o.given && !ao.boxes && !ao.box_kw)
+	if ((ao.h.bins || ao.h.logscale || ao.h.cumulate || ao.h.ranges) && ao.hist < 0)
+		return usage_error(cli, "--bins, --hist-logscale, --hist-cumulate and --hist-ranges: "
+				   "the ranges of which histogram? (--histogram)");
+	if (ao.h.ranges && (ao.h.bins || ao.h.logscale || ao.h.cumulate))
+		return usage_error(cli, "--hist-ranges gives the ranges: --bins, --hist-logscale "
+				   "and --hist-cumulate make them (choose)");
+	if (ao.h.ranges && hist_parse_ranges(&ao.h, ao.hist == M_RECENCY))
+		return usage_error(cli, "--hist-ranges '%s': expected up to %d pairs MIN,MAX of %s, "
+				   "MIN < MAX, comma-separated", ao.h.ranges, HIST_MAX_GIVEN,
+				   ao.hist == M_RECENCY ? "times such as 1s or 500ms" :
+				   "temperatures");
+	if ((box_o.given || ao.scale_given) && !ao.boxes && !ao.box_kw)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
-				   "--box-colorset and --box-align shape --boxes (or --format's <box>): "
+				   "--box-colorset, --box-align and --box-scale-over shape --boxes (or --format's <box>): "
 				   "add it");
-	if (ao.have_at && (ao.multi || ao.have_index))
+	if (ao.have_at && (ao.multi || ao.nr_index))
 		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
 				   "snapshots differently: choose one");
-	if (ao.multi && !ao.have_index)
-		ao.last = UINT64_MAX;
-	if (!ao.bins)
-		ao.bins = 10;
+	if (ao.multi && !ao.nr_index)	/* --all-snapshots */
+		ao.index[ao.nr_index++].last = UINT64_MAX;
+	if (!ao.h.bins)
+		ao.h.bins = 10;
 	if (!ao.nr_pcts) {
 		static const double damo[] = { 0, 1, 25, 50, 75, 99, 100 };
 
@@ -993,13 +1079,16 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 	while (!e && (r = rin_next(in, &it)) == 1) {
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		if (ao.have_index && idx < ao.first) {
+		if (ao.nr_index) {
+			int place = index_place(idx);
+
+			if (place > 0)
+				break;
 			idx++;
-			continue;
+			if (place < 0)
+				continue;
 		}
 		if (ao.multi) {
-			if (idx++ > ao.last)
-				break;
 			e = report_each(m, &it.snapshot, o);
 			continue;
 		}
@@ -1007,16 +1096,16 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 			break;	/* the first snapshot at or after --at is kept */
 		if (keep(k, &it.snapshot))
 			return (usage_error(cli, "out of memory"), EXIT_FAIL);
-		if (ao.have_index)
+		if (ao.nr_index)
 			break;
 	}
 	if (e)
 		return e;
 	if (r < 0)
 		return -r;
-	if (ao.have_index && !k->have && !m->nr)
+	if (ao.nr_index && !k->have && !m->nr)
 		return usage_error(cli, "--snapshot-index %" PRIu64 ": %s has %" PRIu64
-				   " snapshot%s%s", ao.first, rin_o.input ? rin_o.input :
+				   " snapshot%s%s", index_first(), rin_o.input ? rin_o.input :
 				   "the capture", idx, idx == 1 ? "" : "s",
 				   rin_o.have_time || rin_o.target >= 0 || rin_o.cap.kdamond >= 0 ?
 				   " in the selection" : "");
@@ -1041,11 +1130,19 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	e = check_options(cli);
 	if (e)
 		return e;
-	e = rin_open(cli, false, 1, &in);
+	m.scan = ao.multi && ao.scale_record;
+	e = rin_open(cli, m.scan, 1, &in);
 	if (e)
 		return e;
 	m.in = in;
 	e = read_snapshots(cli, in, &k, &m, &o);
+	if (!e && m.scan) {	/* the range found, the boxes drawn in a second pass */
+		m.scan = false;
+		m.nr = 0;
+		e = rin_rewind(in);
+		if (!e)
+			e = read_snapshots(cli, in, &k, &m, &o);
+	}
 	if (!e && ao.multi && cli->json) {
 		json_object *tail = json_object_new_object();
 
@@ -1090,15 +1187,17 @@ int report_access_of(struct cli *cli, const char *input)
 const struct cmd cmd_report_access = {
 	.name = "access",
 	.summary = "the regions of a snapshot: address, size, access rate, age; hottest/coldest",
-	.usage = "[-i FILE|-] [--at TIME | --all-snapshots | --snapshot-index FIRST[,LAST]]\n"
+	.usage = "[-i FILE|-] [--at TIME | --all-snapshots | --snapshot-index FIRST[,LAST]...]\n"
 		 "       [--sort address|hot|cold|size|age|temperature]\n"
 		 "       [--top N] [--size MIN,MAX] [--access-rate MIN,MAX] [--age MIN,MAX]\n"
 		 "       [--format TEMPLATE | --total-size | --boxes |\n"
-		 "        --histogram temperature|recency [--bins N] |\n"
+		 "        --histogram temperature|recency [--bins N] [--hist-logscale]\n"
+		 "          [--hist-cumulate] [--hist-ranges MIN,MAX[,MIN,MAX...]] |\n"
 		 "        --percentiles-of temperature|recency|access-rate|age|size [--percentiles LIST]]\n"
 		 "       [--box-values L,D,H] [--box-scales L,D,H] [--box-length MIN,MAX]\n"
 		 "       [--box-height MIN,MAX] [--box-colorset emotion|gray|flame]\n"
-		 "       [--box-align right|left] [--color auto|always|never]\n"
+		 "       [--box-align right|left] [--box-scale-over snapshot|record]\n"
+		 "       [--color auto|always|never]\n"
 		 "       [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,

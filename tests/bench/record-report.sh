@@ -57,6 +57,10 @@ for n in 1000 "$long"; do
 	cost "report access --percentiles-of recency" "$DAMONC" report access -i "$rec" \
 		--percentiles-of recency
 	cost "report access --boxes" "$DAMONC" report access -i "$rec" --boxes
+	# two passes (damo's scale), stdin spooled to a temporary file: memory stays bounded
+	# shellcheck disable=SC2016 # expanded by that sh
+	cost "report access --boxes --box-scale-over record" sh -c '"$1" --json report access \
+		-i - --all-snapshots --boxes --box-scale-over record <"$2"' sh "$DAMONC" "$rec"
 	cost "report heatmap (text)" "$DAMONC" report heatmap -i "$rec"
 	cost "report heatmap --format raw" "$DAMONC" report heatmap -i "$rec" --format raw
 	cost "report heatmap -o PNG (200x100 cells)" "$DAMONC" report heatmap -i "$rec" \

@@ -75,9 +75,12 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report schemes -i "$in" --window 2s
 	run --json report access -i "$in" --address-range 0-1
 	run --json report access -i "$in" --histogram temperature --sort temperature
+	run --json report access -i "$in" --histogram recency --hist-logscale --hist-cumulate
+	run --json report access -i "$in" --histogram recency --hist-ranges 0,1s,1s,1m
 	run --json report access -i "$in" --percentiles-of temperature
 	run --json report access -i "$in" --percentiles-of size --size 1GiB,
 	run --json report access -i "$in" --boxes --top 5
+	run --json report access -i "$in" --boxes --all-snapshots --box-scale-over record
 	run --json report access -i "$in" --all-snapshots --boxes --box-values size,none,age --top 3
 	run --json report access -i "$in" --snapshot-index 1,2 --percentiles-of age
 	run --json report info -i "$in"

@@ -283,6 +283,47 @@ check("bytes", [b["bytes"] for b in bins], [sum(r["size"] for r, x in zip(rows, 
 '
 [ "$("$damonc" report access -i "$work/rec" --target 0 --histogram temperature | grep -c '|$')" = 10 ] ||
 	bad "report access --histogram temperature does not print 10 bars"
+# damo's --hist_logscale (doubling ranges from max((max - min) / 2^bins, 1) until one passes
+# the largest), --hist_cumulate (each from the smallest) and --hist_ranges (the user's)
+hist_expect() { # WHAT JSON_FILE PYTHON_RANGES(vals)
+	expect "$1" "$2" '
+rows, bins, aggr = d["regions"], d["histogram"]["bins"], d["snapshot"]["aggr_us"]
+def temp(r):
+    return r["access_rate_bp"] / 100 * 100 + r["age_us"] * 100 if r["access_rate_bp"] else -r["age_us"] * 100
+vals = [temp(r) for r in rows] if d["histogram"]["metric"] == "temperature" else [0 if r["access_rate_bp"] else r["age_us"] + aggr for r in rows]
+lo, hi = min(vals), max(vals)
+'"$3"'
+check("ranges", [(b["min"], b["max"]) for b in bins], want)
+check("bytes", [b["bytes"] for b in bins], [sum(r["size"] for r, x in zip(rows, vals) if a <= x < b) for a, b in want])
+total, h = sum(r["size"] for r in rows), d["histogram"]
+check("every byte once", h["cumulative"] or h["ranges"] == "given" or sum(b["bytes"] for b in bins) == total, True)
+check("every byte in the last", not h["cumulative"] or bins[-1]["bytes"] == total, True)
+'
+}
+"$damonc" --json report access -i "$work/rec" --target 0 --histogram recency --hist-logscale \
+	--bins 4 >"$work/hist.json"
+hist_expect "report access --hist-logscale" "$work/hist.json" '
+w, want = max(int((hi - lo) / 2 ** 4), 1), []
+while not want or want[-1][1] <= hi:
+    s = want[-1][1] if want else lo
+    want.append((s, s + w))
+    w *= 2
+check("kind", (d["histogram"]["ranges"], d["histogram"]["cumulative"]), ("logscale", False))'
+"$damonc" --json report access -i "$work/rec" --target 0 --histogram temperature --hist-cumulate \
+	--bins 3 >"$work/hist.json"
+hist_expect "report access --hist-cumulate" "$work/hist.json" '
+w = max(math.ceil((hi + 1 - lo) / 3), 1)
+want = [(lo, lo + w * (i + 1)) for i in range(3)]
+check("kind", (d["histogram"]["ranges"], d["histogram"]["cumulative"]), ("linear", True))
+check("cumulated", [b["bytes"] for b in bins] == sorted(b["bytes"] for b in bins), True)'
+"$damonc" --json report access -i "$work/rec" --target 0 --histogram recency \
+	--hist-ranges 0,1s,500ms,2m >"$work/hist.json"
+hist_expect "report access --hist-ranges" "$work/hist.json" '
+want = [(0, 1e6), (5e5, 1.2e8)]
+check("kind", d["histogram"]["ranges"], "given")'
+[ "$("$damonc" report access -i "$work/rec" --target 0 --histogram recency \
+	--hist-ranges 0,1s,1s,2m | sed -n 's/ .*//p' | tr '\n' ' ')" = "[0 [1 " ] ||
+	bad "report access --hist-ranges: the text's ranges are not the two given"
 # damo's per-byte percentiles (temperature-percentiles, recency-percentiles, and the regions'
 # own attributes): the metric of the region holding the byte at p% of the total, regions in
 # the metric's order, computed here from the JSON's rows
@@ -396,6 +437,14 @@ check("snapshots 3 to 7", [got(o) for o in d["snapshots"]], [report(*s) for s in
 expect "report access --snapshot-index 12" "$work/idx1.json" "$sim_py"'
 check("snapshot 12", got(d), report(*simulate(0)[12]))
 '
+# several ranges, as damo's several --snapshot_idx: each snapshot in any of them once, in the
+# record's order (given out of order and overlapping; 99 is past the record's end)
+"$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 15,17 \
+	--snapshot-index 2 --snapshot-index 16,18 --snapshot-index 99 --sort hot --top 4 \
+	>"$work/idx2.json"
+expect "report access --snapshot-index (several)" "$work/idx2.json" "$sim_py"'
+check("snapshots 2, 15 to 18", [got(o) for o in d["snapshots"]], [report(*s) for s in simulate(0) if s[0] == 2 or 15 <= s[0] <= 18])
+'
 # the text: a title per snapshot, with its time, the regions' lines under each
 text=$("$damonc" report access -i "$work/rec" --target 1 --all-snapshots --sort hot --top 4)
 want=$(python3 -c 'import json,sys
@@ -436,6 +485,33 @@ check("ends", (min(r["box_length"] for r in rows), max(r["box_length"] for r in 
 check("scales", (b["values"], b["scales"], b["columns"], b["length_min"], b["height_min"],
       b["height_max"], b["align"]), ({"length": "age", "digit": "access-rate", "height": "age"},
       {"length": "linear", "digit": "log", "height": "log"}, 30, 5, 2, 4, "left"))
+'
+# --box-scale-over record (damo's scale): every snapshot's boxes between the smallest and
+# largest of all the snapshots reported, simulated here (stdin: spooled to be read twice)
+"$damonc" --json report access -i - --target 0 --snapshot-index 2,4 --snapshot-index 11,12 \
+	--top 4 "${box_opts[@]}" --box-scale-over record <"$work/rec" >"$work/box3.json"
+"$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 2,4 \
+	--snapshot-index 11,12 --top 4 "${box_opts[@]}" >"$work/box4.json"
+export BOX4=$work/box4.json
+expect "report access --box-scale-over record" "$work/box3.json" "$sim_py"'
+lg = lambda v: math.log2(v) if v > 0 else 0
+def rescale(v, lo, hi, to_lo, to_hi, log):
+    if log:
+        v, lo, hi = lg(v), lg(lo), lg(hi)
+    return int((v - lo) * ((to_hi - to_lo) / (hi - lo) if hi > lo else 1) + to_lo)
+snaps = [report(*s) for s in simulate(0) if 2 <= s[0] <= 4 or 11 <= s[0] <= 12]
+rows = [r for s in snaps for r in s["regions"]]
+ages, rates = [r[3] for r in rows], [r[2] / 100 for r in rows]
+check("snapshots", [got(o) for o in d["snapshots"]], snaps)
+for i, o in enumerate(d["snapshots"]):
+    b = o["boxes"]
+    check(f"{i}: range", (b["age_us_min"], b["age_us_max"], b["access_rate_bp_min"], b["access_rate_bp_max"], b["scale_over"]),
+          (min(ages), max(ages), min(r[2] for r in rows), max(r[2] for r in rows), "record"))
+    check(f"{i}: lengths", [r["box_length"] for r in o["regions"]],
+          [rescale(r["age_us"], min(ages), max(ages), 5, 30, False) for r in o["regions"]])
+    check(f"{i}: levels", [r["box_level"] for r in o["regions"]],
+          [rescale(r["access_rate_bp"] / 100, min(rates), max(rates), 0, 9, True) for r in o["regions"]])
+check("ranges differ per snapshot without it", len({(o["boxes"]["age_us_max"]) for o in json.load(open(os.environ["BOX4"]))["snapshots"]}) > 1, True)
 '
 text=$("$damonc" report access -i "$work/rec" --target 0 --at 7s "${box_opts[@]}")
 got=$(grep -oE '^\|[0-9]+\|' <<<"$text")
@@ -580,7 +656,12 @@ case_ 2 "--bins '0'" report access -i "$work/rec" --histogram recency --bins 0
 case_ 2 "--percentiles-of 'warm'" report access -i "$work/rec" --percentiles-of warm
 case_ 2 "--percentiles '101'" report access -i "$work/rec" --percentiles-of age --percentiles 101
 case_ 2 "--percentiles: of which metric?" report access -i "$work/rec" --percentiles 50
-case_ 2 "--bins: the ranges of which histogram?" report access -i "$work/rec" --bins 5
+case_ 2 "--bins, --hist-logscale, --hist-cumulate and --hist-ranges: the ranges of which histogram?" report access -i "$work/rec" --bins 5
+case_ 2 "the ranges of which histogram?" report access -i "$work/rec" --hist-logscale
+case_ 2 "--hist-ranges '0,1s,2'" report access -i "$work/rec" --histogram recency --hist-ranges 0,1s,2
+case_ 2 "--hist-ranges '5,1'" report access -i "$work/rec" --histogram temperature --hist-ranges 5,1
+case_ 2 "--hist-ranges '1s,2s'" report access -i "$work/rec" --histogram temperature --hist-ranges 1s,2s
+case_ 2 "--hist-ranges gives the ranges" report access -i "$work/rec" --histogram recency --hist-ranges 0,1s --hist-cumulate
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --boxes --histogram recency
 case_ 2 "different outputs: choose one" report access -i "$work/rec" --percentiles-of age --total-size
 case_ 2 "--snapshot-index 99: $work/rec has $S snapshots" report access -i "$work/rec" --target 0 \
@@ -588,10 +669,15 @@ case_ 2 "--snapshot-index 99: $work/rec has $S snapshots" report access -i "$wor
 case_ 2 "--snapshot-index '-1'" report access -i "$work/rec" --snapshot-index -1
 case_ 2 "--snapshot-index '5,2'" report access -i "$work/rec" --snapshot-index 5,2
 case_ 2 "--snapshot-index '1,x'" report access -i "$work/rec" --snapshot-index 1,x
+case_ 2 "--snapshot-index 30: $work/rec has $S snapshots" report access -i "$work/rec" \
+	--target 0 --snapshot-index 40,50 --snapshot-index 30
 case_ 2 "choose snapshots differently" report access -i "$work/rec" --at 2s --all-snapshots
 case_ 2 "--box-colorset 'red': expected emotion, gray or flame" report access -i "$work/rec" \
 	--boxes --box-colorset red
 case_ 2 "--box-scales 'log,log'" report access -i "$work/rec" --boxes --box-scales log,log
+case_ 2 "--box-scale-over 'all'" report access -i "$work/rec" --boxes --box-scale-over all
+case_ 2 "--box-scale-over shape --boxes" report access -i "$work/rec" --all-snapshots \
+	--box-scale-over record
 case_ 2 "--box-scales 'log,linear,cubic'" report access -i "$work/rec" --boxes \
 	--box-scales log,linear,cubic
 case_ 2 "--box-values 'none,age,size'" report access -i "$work/rec" --boxes --box-values none,age,size
