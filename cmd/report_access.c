@@ -33,6 +33,7 @@ static struct {
 	double weights[3];		/* damo's temperature: size, access rate (%), age (us) */
 	bool raw, total_only;
 	const char *format;
+	const char *snap_head, *snap_tail;	/* damo's --format_snapshot_head, _tail */
 	int hist;			/* -1, or enum metric (temperature, recency) */
 	struct hist_opts h;		/* its ranges */
 	int pct_of;			/* -1, or enum metric */
@@ -53,7 +54,7 @@ enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
-       O_HRANGES, O_SCALE_OVER };
+       O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -74,6 +75,17 @@ static const struct opt access_opts[] = {
 	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
 	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
 	  "<temperature> <box> (--boxes' box, shaped by --box-*)" },
+	{ "format-region", O_FORMAT, OV_STRING, "TEMPLATE", "--format's other name (damo's "
+	  "--format_region)" },
+	{ "format-snapshot-head", O_SNAP_HEAD, OV_STRING, "TEMPLATE", "printed before each "
+	  "snapshot's regions, damo's snapshot keywords: <total bytes> <duration> <start time> "
+	  "<end time> <abs start time> <abs end time> <number of regions> <snapshot intervals> "
+	  "<intervals tuning status> <estimated memory bandwidth> <filters passed bytes> "
+	  "<filters passed estimated memory bandwidth> <positive access samples ratio> "
+	  "<temperature-sz histogram> <recency-sz histogram> <temperature percentiles> "
+	  "<recency percentiles> <region box colors> <damos stats>; \\n a new line" },
+	{ "format-snapshot-tail", O_SNAP_TAIL, OV_STRING, "TEMPLATE", "printed after each "
+	  "snapshot's regions, the keywords of --format-snapshot-head" },
 	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
 	  "microseconds, decimal addresses" },
 	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown" },
@@ -132,6 +144,41 @@ static int check_format(struct cli *cli, const char *t)
 					   "<start address>, <end address>, <size>, <access rate>, "
 					   "<nr_accesses>, <age>, <temperature>, <box>)",
 					   (int)(close - p + 1), p);
+	}
+	return 0;
+}
+
+/* --format-snapshot-head and --format-snapshot-tail: damo's snapshot keywords (the figures
+ * damonc has; report_snapfmt below prints them) */
+static const char *const snap_keywords[] = {
+	"<total bytes>", "<duration>", "<start time>", "<end time>", "<abs start time>",
+	"<abs end time>", "<number of regions>", "<snapshot intervals>",
+	"<intervals tuning status>", "<estimated memory bandwidth>", "<filters passed bytes>",
+	"<filters passed estimated memory bandwidth>", "<positive access samples ratio>",
+	"<temperature-sz histogram>", "<recency-sz histogram>", "<temperature percentiles>",
+	"<recency percentiles>", "<region box colors>", "<damos stats>",
+};
+#define NR_SNAP_KEYWORDS (sizeof(snap_keywords) / sizeof(snap_keywords[0]))
+
+static int snap_keyword_at(const char *p)
+{
+	for (unsigned int i = 0; i < NR_SNAP_KEYWORDS; i++)
+		if (!strncmp(p, snap_keywords[i], strlen(snap_keywords[i])))
+			return (int)i;
+	return -1;
+}
+
+static int snap_check(struct cli *cli, const char *opt, const char *t)
+{
+	for (const char *p = t; *p; p++) {
+		const char *close;
+
+		if (*p != '<' || snap_keyword_at(p) >= 0)
+			continue;
+		close = strchr(p, '>');
+		if (close)
+			return usage_error(cli, "%s: unknown keyword '%.*s' (see damonc-report-access(1) "
+					   "for the snapshot keywords)", opt, (int)(close - p + 1), p);
 	}
 	return 0;
 }
@@ -236,6 +283,12 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		ao.format = arg;
 		ao.box_kw = strstr(arg, "<box>") != NULL;
 		return check_format(cli, arg);
+	case O_SNAP_HEAD:
+		ao.snap_head = arg;
+		return snap_check(cli, "--format-snapshot-head", arg);
+	case O_SNAP_TAIL:
+		ao.snap_tail = arg;
+		return snap_check(cli, "--format-snapshot-tail", arg);
 	case O_HIST:
 		r = opt_choice(cli, access_opts, O_HIST, arg);
 		if (r < 0)
@@ -871,15 +924,19 @@ static json_object *region_json(const struct row *r, const struct box_range *b)
 	return o;
 }
 
+static void snap_json_add(json_object *snap, const struct damonctl_rec_snapshot *s);
+
 /* The members of one snapshot's report into @doc */
 static void add_members(json_object *doc, const struct rin *in,
 			const struct damonctl_rec_snapshot *s, const struct one *r)
 {
-	json_object *arr = json_object_new_array();
+	json_object *arr = json_object_new_array(), *snap = snapshot_json(in, s);
 	struct box_range bs = box_range(r->rows, r->n);
 	size_t i;
 
-	json_object_object_add(doc, "snapshot", snapshot_json(in, s));
+	if (ao.snap_head || ao.snap_tail)
+		snap_json_add(snap, s);
+	json_object_object_add(doc, "snapshot", snap);
 	for (i = 0; i < r->n; i++)
 		json_object_array_add(arr, region_json(&r->rows[i], &bs));
 	json_object_object_add(doc, "regions", arr);
@@ -966,12 +1023,181 @@ static int build(struct one *o, const struct damonctl_rec_snapshot *s)
 	return 0;
 }
 
+/* The snapshot-level figures of damo's snapshot keywords, over all the snapshot's regions as
+ * damo's: accessed bytes (size x positive samples) per second of the aggregation, the same
+ * of the bytes that passed DAMOS filters, and how much of the most observable was seen */
+struct snap_fig {
+	double bw, fp_bw, max_hz, observed, max_observed, samples_pct;
+	uint64_t fp_bytes;
+};
+
+static struct snap_fig snap_figures(const struct damonctl_rec_snapshot *s)
+{
+	double aggr_s = (double)s->aggr_us / 1e6;
+	double ratio = s->sample_us ? (double)s->aggr_us / (double)s->sample_us : 0;
+	double samples = 0;
+	struct snap_fig f = { 0 };
+
+	for (uint32_t i = 0; i < s->nr_regions; i++) {
+		const struct damonctl_rec_region *rg = &s->regions[i];
+		double sz = (double)(rg->end - rg->start);
+
+		f.observed += sz * rg->nr_accesses;
+		f.max_observed += sz * ratio;
+		f.fp_bw += (double)rg->sz_filter_passed * rg->nr_accesses;
+		f.fp_bytes += rg->sz_filter_passed;
+		samples += rg->nr_accesses;
+	}
+	f.bw = aggr_s > 0 ? f.observed / aggr_s : 0;
+	f.fp_bw = aggr_s > 0 ? f.fp_bw / aggr_s : 0;
+	f.max_hz = aggr_s > 0 ? ratio / aggr_s : 0;
+	f.samples_pct = s->nr_regions && ratio > 0 ? samples * 100 / (ratio * s->nr_regions) : 0;
+	return f;
+}
+
+static void print_pct(double v)
+{
+	printf(ao.raw ? "%g" : "%.2f%%", v);
+}
+
+/* A multi-line keyword: --histogram's or --percentiles-of's output of metric @m over the
+ * regions shown, as if it had been asked for */
+static void print_snap_block(int kw, const struct damonctl_rec_snapshot *s, const struct one *o)
+{
+	int saved_hist = ao.hist, saved_pct = ao.pct_of;
+
+	if (kw == 13 || kw == 14) {
+		unsigned int nb;
+		struct bin *b;
+
+		ao.hist = kw == 13 ? M_TEMPERATURE : M_RECENCY;
+		b = histogram(o->rows, o->n, s->aggr_us, &nb);
+		if (b)
+			print_histogram(b, nb);
+		free(b);
+	} else {
+		double v[MAX_PCTS];
+
+		ao.pct_of = kw == 15 ? M_TEMPERATURE : M_RECENCY;
+		if (o->n && !percentiles(o->rows, o->n, s->aggr_us, v))
+			print_percentiles(v);
+	}
+	ao.hist = saved_hist;
+	ao.pct_of = saved_pct;
+}
+
+/* One snapshot keyword's text; false when it ended with a new line */
+static bool print_snap_keyword(int kw, const struct rin *in, const struct damonctl_rec_snapshot *s,
+			       const struct one *o)
+{
+	struct snap_fig f = snap_figures(s);
+	uint64_t base = rin_base_ns(in);
+	char a[48], b[48], c[48], d[48];
+
+	switch (kw) {
+	case 0: fputs(size_str(s->total_bytes, a, sizeof(a)), stdout); break;
+	case 1: fputs(time_str((s->end_ns - s->start_ns) / 1000, a, sizeof(a)), stdout); break;
+	case 2: fputs(time_str(s->start_ns > base ? (s->start_ns - base) / 1000 : 0, a,
+			       sizeof(a)), stdout); break;
+	case 3: fputs(time_str(s->end_ns > base ? (s->end_ns - base) / 1000 : 0, a, sizeof(a)),
+		      stdout); break;
+	case 4: fputs(time_str(s->start_ns / 1000, a, sizeof(a)), stdout); break;
+	case 5: fputs(time_str(s->end_ns / 1000, a, sizeof(a)), stdout); break;
+	case 6: printf("%" PRIu32, s->nr_regions); break;
+	case 7:
+		printf("sample %s aggr %s (max access hz %g)", time_str(s->sample_us, a, sizeof(a)),
+		       time_str(s->aggr_us, b, sizeof(b)), f.max_hz);
+		break;
+	case 8:
+		print_pct(f.max_observed > 0 ? f.observed * 100 / f.max_observed : 0);
+		printf(" (%s / %s) %s %s", size_str((uint64_t)f.observed, a, sizeof(a)),
+		       size_str((uint64_t)f.max_observed, b, sizeof(b)),
+		       time_str(s->sample_us, c, sizeof(c)), time_str(s->aggr_us, d, sizeof(d)));
+		break;
+	case 9: printf("%s per second", size_str((uint64_t)f.bw, a, sizeof(a))); break;
+	case 10:
+	case 11:
+		if (!s->has_sz_filter_passed)
+			fputs("N/A", stdout);	/* damo's word for a record without them */
+		else if (kw == 10)
+			fputs(size_str(f.fp_bytes, a, sizeof(a)), stdout);
+		else
+			printf("%s per second", size_str((uint64_t)f.fp_bw, a, sizeof(a)));
+		break;
+	case 12: print_pct(f.samples_pct); break;
+	case 17: box_color_samples(stdout); break;
+	case 18: fputs("none", stdout); break;	/* damo's, without a tried-regions scheme's */
+	default:
+		print_snap_block(kw, s, o);
+		return false;
+	}
+	return true;
+}
+
+/* --format-snapshot-head or -tail @t for snapshot @s; "\n" (two characters) is a new line,
+ * as damo's; a new line at the end unless a block ended it */
+static void print_snap_template(const char *t, const struct rin *in,
+				const struct damonctl_rec_snapshot *s, const struct one *o)
+{
+	bool open = true;
+
+	if (!*t)
+		return;	/* damo prints nothing for an empty template */
+	for (const char *p = t; *p;) {
+		int kw = snap_keyword_at(p);
+
+		if (kw >= 0) {
+			open = print_snap_keyword(kw, in, s, o);
+			p += strlen(snap_keywords[kw]);
+		} else if (p[0] == '\\' && p[1] == 'n') {
+			putchar('\n');
+			open = false;
+			p += 2;
+		} else {
+			putchar(*p++);
+			open = true;
+		}
+	}
+	if (open)
+		putchar('\n');
+}
+
+/* The figures of the snapshot keywords the JSON has no member for yet */
+static void snap_json_add(json_object *snap, const struct damonctl_rec_snapshot *s)
+{
+	struct snap_fig f = snap_figures(s);
+
+	json_object_object_add(snap, "mem_bw_bytes_per_s", json_object_new_uint64((uint64_t)f.bw));
+	json_object_object_add(snap, "max_access_hz", json_object_new_double(f.max_hz));
+	json_object_object_add(snap, "observed_bytes", json_object_new_uint64((uint64_t)f.observed));
+	json_object_object_add(snap, "max_observed_bytes",
+			       json_object_new_uint64((uint64_t)f.max_observed));
+	if (s->has_sz_filter_passed) {
+		json_object_object_add(snap, "filters_passed_bytes", json_object_new_uint64(f.fp_bytes));
+		json_object_object_add(snap, "filters_passed_mem_bw_bytes_per_s",
+				       json_object_new_uint64((uint64_t)f.fp_bw));
+	}
+}
+
+static void print_one_body(const struct rin *in, const struct damonctl_rec_snapshot *s,
+			   const struct one *o);
+
 /* One snapshot's report for people; @nr: how many came before (a blank line between) */
 static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *s,
 		      const struct one *o, uint64_t nr)
 {
 	if (nr && !ao.total_only)
 		putchar('\n');
+	if (ao.snap_head)
+		print_snap_template(ao.snap_head, in, s, o);
+	print_one_body(in, s, o);
+	if (ao.snap_tail)
+		print_snap_template(ao.snap_tail, in, s, o);
+}
+
+static void print_one_body(const struct rin *in, const struct damonctl_rec_snapshot *s,
+			   const struct one *o)
+{
 	if (o->bins || o->pcts) {
 		if (ao.multi)	/* which snapshot each is */
 			print_title(in, s, o->n, o->shown);

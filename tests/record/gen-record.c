@@ -25,6 +25,9 @@
  * i * 20 ms of CPU time; target t (pid PID + t, or 1000 + t without --config) vsz 100 + t MiB,
  * rss 10 + i % V + t MiB, i * (100 + 50 t) ms of CPU time, and, in every fifth (i % 5 == 0),
  * 3 + (i / 5) % 8 + t mappings of 1 MiB from 0x400000.
+ *
+ * --filter-passed gives each region a sz_filter_passed (the bytes DAMOS filters passed): half
+ * of a hot region, a quarter of a cold one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,12 +57,13 @@ int main(int argc, char **argv)
 		{ "slow-from", required_argument, NULL, 'w' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "footprints", no_argument, NULL, 'p' },
+		{ "filter-passed", no_argument, NULL, 'F' },
 		{ 0 },
 	};
 	uint64_t nsnap = 10, nreg = 100, i, j, t, ntgt = 1, vary = 1, slow_from = UINT64_MAX, nmax;
 	long long pid = -1;
 	const char *format = "damonc";
-	bool compress = true, end = true, footprints = false;
+	bool compress = true, end = true, footprints = false, fpassed = false;
 	struct damonctl_rec_writer *w;
 	struct damonctl_rec_region *regs;
 	uint32_t *prev;
@@ -98,10 +102,14 @@ int main(int argc, char **argv)
 		case 'p':
 			footprints = true;
 			break;
+		case 'F':
+			fpassed = true;
+			break;
 		default:
 			fprintf(stderr, "usage: gen-record [--snapshots N] [--regions R] "
 				"[--format damonc|damo-json|damo-zlib] [--no-compress] [--no-end] "
-				"[--targets T] [--vary V] [--slow-from K] [--config PID] [--footprints]\n");
+				"[--targets T] [--vary V] [--slow-from K] [--config PID] [--footprints] "
+				"[--filter-passed]\n");
 			return 2;
 		}
 	}
@@ -143,7 +151,7 @@ int main(int argc, char **argv)
 			.kdamond = 0, .context = 0, .target = 0, .scheme = -1,
 			.start_ns = T0 + i * 1000000000ull, .end_ns = T0 + i * 1000000000ull +
 			100000000ull, .sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
-			.regions = regs,
+			.regions = regs, .has_sz_filter_passed = fpassed,
 		};
 		struct damonctl_rec_stats st = {
 			.time_ns = s.end_ns, .scheme = 0, .action = "pageout",
@@ -165,6 +173,7 @@ int main(int argc, char **argv)
 			/* a new rate resets the age; one snapshot is 10 aggregations */
 			regs[j].age = i && prev[j] == na ? regs[j].age + 10 : 0;
 			regs[j].nr_accesses = na;
+			regs[j].sz_filter_passed = fpassed ? (hot ? RSZ / 2 : RSZ / 4) : 0;
 			prev[j] = na;
 		}
 		for (t = 0; !r && t < ntgt; t++) {

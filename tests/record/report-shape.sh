@@ -698,5 +698,68 @@ case_ 2 "--size '1x,'" report times -i "$work/rec" --size 1x,
 [ "$("$damonc" report info -i "$work/rec" --target 7 | sed -n 3p)" = "no snapshot" ] ||
 	bad "report info does not say that no snapshot matched"
 
+# damo's snapshot keywords (--format-snapshot-head and -tail): every figure computed here from
+# gen-record's shape: N 1 MiB regions, the one hot region of the last snapshot with 20 of 20
+# samples, sample 5 ms, aggr 100 ms; with --filter-passed half of a hot region and a quarter of
+# a cold one passed DAMOS filters
+"$gen" --snapshots 3 --regions 10 --filter-passed >"$work/fp.rec"
+"$gen" --snapshots 3 --regions 10 >"$work/nofp.rec"
+head='tb <total bytes> n <number of regions> [<start time>, <end time>] (<duration>)\nintervals: <snapshot intervals>\ntuning <intervals tuning status> pos <positive access samples ratio> <damos stats>'
+tail='bw <estimated memory bandwidth> fp <filters passed bytes> fpbw <filters passed estimated memory bandwidth>'
+for rec in fp nofp; do
+	got=$("$damonc" report access -i "$work/$rec.rec" --raw-number --format '<index>' \
+		--format-snapshot-head "$head" --format-snapshot-tail "$tail")
+	want=$(FP=$rec python3 -c '
+import os
+MiB = 1 << 20
+n, sample, aggr = 10, 5000, 100000
+start, end = 2000000, 2100000          # us since the record began (the third snapshot)
+sizes = [MiB] * n
+acc = [20 if i == 2 else 0 for i in range(n)]   # the band of snapshot 2 is region 2
+ratio = aggr // sample
+obs = sum(s * a for s, a in zip(sizes, acc))
+maxobs = sum(s * ratio for s in sizes)
+bw = obs / (aggr / 1e6)
+fp = os.environ["FP"] == "fp"
+fpb = sum(s // 2 if a else s // 4 for s, a in zip(sizes, acc))
+fpbw = sum((s // 2 if a else s // 4) * a for s, a in zip(sizes, acc)) / (aggr / 1e6)
+print(f"tb {sum(sizes)} n {n} [{start}, {end}] ({end - start})")
+print(f"intervals: sample {sample} aggr {aggr} (max access hz {ratio / (aggr / 1e6):g})")
+print(f"tuning {obs * 100 / maxobs:g} ({obs} / {maxobs}) {sample} {aggr} pos {sum(acc) * 100 / (ratio * n):g} none")
+for i in range(n):
+    print(i)
+fps = str(fpb) if fp else "N/A"
+fpbws = str(int(fpbw)) + " per second" if fp else "N/A"
+print(f"bw {int(bw)} per second fp {fps} fpbw {fpbws}")
+')
+	[ "$got" = "$want" ] ||
+		bad "report access --format-snapshot-head/-tail ($rec): $(diff <(echo "$want") <(echo "$got"))"
+done
+"$damonc" --json report access -i "$work/fp.rec" --format-snapshot-tail '<total bytes>' >"$work/fp.json"
+expect "report access --format-snapshot-tail's JSON" "$work/fp.json" '
+MiB = 1 << 20
+s = d["snapshot"]
+check("mem_bw_bytes_per_s", s["mem_bw_bytes_per_s"], 20 * MiB * 10)
+check("max_access_hz", s["max_access_hz"], 200)
+check("observed_bytes", s["observed_bytes"], 20 * MiB)
+check("max_observed_bytes", s["max_observed_bytes"], 10 * 20 * MiB)
+check("filters_passed_bytes", s["filters_passed_bytes"], MiB // 2 + 9 * MiB // 4)
+check("filters_passed_mem_bw_bytes_per_s", s["filters_passed_mem_bw_bytes_per_s"], MiB // 2 * 20 * 10)
+'
+"$damonc" --json report access -i "$work/nofp.rec" --format-snapshot-tail '<total bytes>' \
+	| python3 -c 'import json,sys; sys.exit("filters_passed_bytes" in json.load(sys.stdin)["snapshot"])' ||
+	bad "report access: filters_passed_bytes in the JSON of a record without them"
+# the blocks are the lines of --histogram and --percentiles-of
+[ "$("$damonc" report access -i "$work/rec" --target 0 --format-snapshot-tail '<temperature-sz histogram>' | tail -n 10)" = \
+  "$("$damonc" report access -i "$work/rec" --target 0 --histogram temperature | tail -n 10)" ] ||
+	bad "report access <temperature-sz histogram> is not --histogram temperature's"
+[ "$("$damonc" report access -i "$work/rec" --target 1 --format-snapshot-head '<recency percentiles>' | head -n 8)" = \
+  "$("$damonc" report access -i "$work/rec" --target 1 --percentiles-of recency | tail -n 8)" ] ||
+	bad "report access <recency percentiles> is not --percentiles-of recency's"
+case_ 2 "--format-snapshot-head: unknown keyword '<heat map>'" report access -i "$work/rec" \
+	--format-snapshot-head 'x <heat map>'
+case_ 2 "--format-snapshot-tail: unknown keyword '<size>'" report access -i "$work/rec" \
+	--format-snapshot-tail '<size>'
+
 [ $fail = 0 ] && echo "ok: the reports agree with the generated records"
 exit $fail
