@@ -4,7 +4,8 @@
  * at --at or --snapshot-index), or of each in turn (--all-snapshots, a --snapshot-index
  * range), filtered by size, access rate and age, sorted by address, hotness or damo's
  * temperature; as a table, one line per region from a --format template (damo's keywords),
- * damo's boxes, the total size only, a histogram or per-byte percentiles of a metric.
+ * damo's boxes, the total size only, a histogram or per-byte percentiles of a metric, with
+ * damo's snapshot head and tail templates and its --style presets.
  * One snapshot at a time is held, whatever the record's length.
  */
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "report_boxes.h"
 #include "report_hist.h"
 #include "report_pattern.h"
+#include "report_snapheat.h"
 #include "report_window.h"
 
 #define MAX_PCTS 32
@@ -34,6 +36,9 @@ static struct {
 	bool raw, total_only;
 	const char *format;
 	const char *snap_head, *snap_tail;	/* damo's --format_snapshot_head, _tail */
+	int style;			/* -1, or enum style */
+	bool head_df, tail_df;		/* --style detailed's: a df-passed line with them */
+	bool cold_first;		/* --style cold: --sort temperature, coldest first */
 	int hist;			/* -1, or enum metric (temperature, recency) */
 	struct hist_opts h;		/* its ranges */
 	int pct_of;			/* -1, or enum metric */
@@ -46,7 +51,23 @@ static struct {
 	bool scale_given;
 	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
 	struct { uint64_t first, last; } index[MAX_INDEX];
-} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1 };
+} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1, .style = -1 };
+
+/* damo's --style names, in enum style's order */
+enum style { ST_DETAILED, ST_SIMPLE_BOXES, ST_TEMP_HIST, ST_RECENCY_HIST, ST_COLD_TAIL,
+	     ST_RECENCY_PCT, ST_IDLE_PCT, ST_TEMP_PCT, ST_COLD, ST_HOT };
+static const char *const style_names[] = {
+	"detailed", "simple-boxes", "temperature-sz-hist", "recency-sz-hist", "cold-memory-tail",
+	"recency-percentiles", "idle-time-percentiles", "temperature-percentiles", "cold", "hot",
+};
+
+/* damo's detailed style: its templates, <filters passed ...> added for a record that keeps
+ * sz_filter_passed (damo's: when DAMOS filters were installed) */
+#define DETAILED_HEAD "heatmap: <heatmap>\\nintervals: <snapshot intervals>"
+#define DETAILED_TAIL "memory bw estimate: <estimated memory bandwidth>\\ntotal size: <total bytes>"
+#define DETAILED_TAIL_DF "memory bw estimate: <estimated memory bandwidth>  df-passed: " \
+	"<filters passed estimated memory bandwidth>\\ntotal size: <total bytes>  df-passed " \
+	"<filters passed bytes>"
 
 /* What --histogram and --percentiles-of measure, in their metavars' order: damo's
  * temperature (size weight 0) and idle time, then a region's own attributes. */
@@ -54,7 +75,7 @@ enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
-       O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL };
+       O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -74,7 +95,8 @@ static const struct opt access_opts[] = {
 	PATTERN_OPTS,
 	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
 	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
-	  "<temperature> <box> (--boxes' box, shaped by --box-*)" },
+	  "<temperature> <box> (--boxes' box, shaped by --box-*) <access hz> <filters passed "
+	  "bytes>" },
 	{ "format-region", O_FORMAT, OV_STRING, "TEMPLATE", "--format's other name (damo's "
 	  "--format_region)" },
 	{ "format-snapshot-head", O_SNAP_HEAD, OV_STRING, "TEMPLATE", "printed before each "
@@ -86,6 +108,12 @@ static const struct opt access_opts[] = {
 	  "<recency percentiles> <region box colors> <damos stats>; \\n a new line" },
 	{ "format-snapshot-tail", O_SNAP_TAIL, OV_STRING, "TEMPLATE", "printed after each "
 	  "snapshot's regions, the keywords of --format-snapshot-head" },
+	{ "style", O_STYLE, OV_STRING, "NAME", "damo's output presets: detailed (heatmap and "
+	  "intervals, each region, memory bandwidth estimate and total size), simple-boxes "
+	  "(--boxes), cold and hot (--boxes sorted by temperature, coldest or hottest first), "
+	  "temperature-sz-hist, recency-sz-hist or cold-memory-tail (--histogram), "
+	  "temperature-percentiles, recency-percentiles or idle-time-percentiles "
+	  "(--percentiles-of)" },
 	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
 	  "microseconds, decimal addresses" },
 	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown" },
@@ -118,7 +146,8 @@ static const struct opt access_opts[] = {
 /* --format: damo's region keywords */
 static const char *const keywords[] = {
 	"<index>", "<start address>", "<end address>", "<size>", "<access rate>",
-	"<nr_accesses>", "<age>", "<temperature>", "<box>",
+	"<nr_accesses>", "<age>", "<temperature>", "<box>", "<access hz>",
+	"<filters passed bytes>",
 };
 #define NR_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
 
@@ -142,7 +171,8 @@ static int check_format(struct cli *cli, const char *t)
 		if (close)
 			return usage_error(cli, "--format: unknown keyword '%.*s' (known: <index>, "
 					   "<start address>, <end address>, <size>, <access rate>, "
-					   "<nr_accesses>, <age>, <temperature>, <box>)",
+					   "<nr_accesses>, <age>, <temperature>, <box>, <access hz>, "
+					   "<filters passed bytes>)",
 					   (int)(close - p + 1), p);
 	}
 	return 0;
@@ -156,7 +186,10 @@ static const char *const snap_keywords[] = {
 	"<intervals tuning status>", "<estimated memory bandwidth>", "<filters passed bytes>",
 	"<filters passed estimated memory bandwidth>", "<positive access samples ratio>",
 	"<temperature-sz histogram>", "<recency-sz histogram>", "<temperature percentiles>",
-	"<recency percentiles>", "<region box colors>", "<damos stats>",
+	"<recency percentiles>", "<region box colors>", "<damos stats>", "<heatmap>",
+	"<filters passed heatmap>", "<temperature-df-passed-sz histogram>",
+	"<recency-df-passed-sz histogram>", "<df-passed temperature percentiles>",
+	"<df-passed recency percentiles>",
 };
 #define NR_SNAP_KEYWORDS (sizeof(snap_keywords) / sizeof(snap_keywords[0]))
 
@@ -283,6 +316,14 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		ao.format = arg;
 		ao.box_kw = strstr(arg, "<box>") != NULL;
 		return check_format(cli, arg);
+	case O_STYLE:
+		for (unsigned int i = 0; i < sizeof(style_names) / sizeof(style_names[0]); i++)
+			if (!strcmp(arg, style_names[i]))
+				return (ao.style = (int)i), 0;
+		return usage_error(cli, "--style '%s': expected detailed, simple-boxes, "
+				   "temperature-sz-hist, recency-sz-hist, cold-memory-tail, "
+				   "recency-percentiles, idle-time-percentiles, "
+				   "temperature-percentiles, cold or hot", arg);
 	case O_SNAP_HEAD:
 		ao.snap_head = arg;
 		return snap_check(cli, "--format-snapshot-head", arg);
@@ -352,7 +393,19 @@ struct row {
 	uint32_t nr_accesses, age;
 	uint64_t rate_bp, age_us;
 	double temperature;
+	uint64_t fp;		/* sz_filter_passed */
+	double hz;		/* positive samples per second of the aggregation */
+	bool has_fp;		/* the record keeps sz_filter_passed */
 };
+
+/* The bytes a histogram or percentiles count of a row: its size, or (the df-passed
+ * keywords) those that passed DAMOS filters */
+static bool df_bytes;
+
+static uint64_t row_bytes(const struct row *r)
+{
+	return df_bytes ? r->fp : r->end - r->start;
+}
 
 /* damo's temperature of a region: weighted size, access rate (percent) and age (us), negated
  * for a region not accessed at all, so that the coldest come last. */
@@ -397,7 +450,7 @@ static int cmp_rows(const void *a, const void *b)
 		break;
 	case SORT_TEMPERATURE:
 		if (x->temperature != y->temperature)
-			return x->temperature > y->temperature ? -1 : 1;
+			return (x->temperature > y->temperature) != ao.cold_first ? -1 : 1;
 		break;
 	case SORT_ADDRESS:
 		break;
@@ -501,6 +554,12 @@ static void print_formatted(const struct row *r, size_t i, const struct box_rang
 			box_print(stdout, &x, box_colored());
 			break;
 		}
+		case 9:	/* damo's format_hz */
+			printf(ao.raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
+			break;
+		case 10:
+			fputs(r->has_fp ? size_str(r->fp, v, sizeof(v)) : "N/A", stdout);
+			break;
 		}
 		p += strlen(keywords[kw]);
 	}
@@ -624,7 +683,7 @@ static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us,
 
 		for (unsigned int k = 0; k < *nb; k++)
 			if (b[k].lo <= m && m < b[k].hi)
-				b[k].bytes += rows[i].end - rows[i].start;
+				b[k].bytes += row_bytes(&rows[i]);
 	}
 	return b;
 }
@@ -685,7 +744,7 @@ static int percentiles(const struct row *rows, size_t n, uint64_t aggr_us, doubl
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		m[i] = (struct metric_value){ metric_of(&rows[i], ao.pct_of, aggr_us),
-					      rows[i].end - rows[i].start };
+					      row_bytes(&rows[i]) };
 		total += m[i].bytes;
 	}
 	qsort(m, n, sizeof(*m), cmp_values);
@@ -999,11 +1058,13 @@ static int build(struct one *o, const struct damonctl_rec_snapshot *s)
 		const struct damonctl_rec_region *rg = &s->regions[i];
 		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
 				 pattern_rate_bp(rg->nr_accesses, s->sample_us, s->aggr_us),
-				 (uint64_t)rg->age * s->aggr_us, 0 };
+				 (uint64_t)rg->age * s->aggr_us, 0, rg->sz_filter_passed, 0, false };
 
 		if (!pattern_match(&ao.pat, s, rg))
 			continue;
 		w.temperature = temperature(&w);
+		w.hz = s->aggr_us ? rg->nr_accesses / ((double)s->aggr_us / 1e6) : 0;
+		w.has_fp = s->has_sz_filter_passed;
 		o->rows[o->n++] = w;
 	}
 	if (o->n)
@@ -1066,6 +1127,8 @@ static void print_snap_block(int kw, const struct damonctl_rec_snapshot *s, cons
 {
 	int saved_hist = ao.hist, saved_pct = ao.pct_of;
 
+	df_bytes = kw >= 21;
+	kw = kw >= 21 ? kw - 8 : kw;	/* the df-passed ones, as their whole-size ones */
 	if (kw == 13 || kw == 14) {
 		unsigned int nb;
 		struct bin *b;
@@ -1084,6 +1147,7 @@ static void print_snap_block(int kw, const struct damonctl_rec_snapshot *s, cons
 	}
 	ao.hist = saved_hist;
 	ao.pct_of = saved_pct;
+	df_bytes = false;
 }
 
 /* One snapshot keyword's text; false when it ended with a new line */
@@ -1127,7 +1191,20 @@ static bool print_snap_keyword(int kw, const struct rin *in, const struct damonc
 	case 12: print_pct(f.samples_pct); break;
 	case 17: box_color_samples(stdout); break;
 	case 18: fputs("none", stdout); break;	/* damo's, without a tried-regions scheme's */
+	case 19:
+	case 20:
+		if (kw == 20 && !s->has_sz_filter_passed) {
+			fputs("N/A", stdout);
+			break;
+		}
+		fflush(stdout);
+		snapheat_print(stdout, s, ao.weights, kw == 20, box_colored(), ao.raw, NULL);
+		break;
 	default:
+		if (kw >= 21 && !s->has_sz_filter_passed) {
+			fputs("N/A", stdout);
+			break;
+		}
 		print_snap_block(kw, s, o);
 		return false;
 	}
@@ -1188,11 +1265,19 @@ static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *
 {
 	if (nr && !ao.total_only)
 		putchar('\n');
-	if (ao.snap_head)
-		print_snap_template(ao.snap_head, in, s, o);
+	if (ao.snap_head) {
+		char h[256];
+
+		/* --style detailed: a df-passed heatmap line when the record keeps them */
+		snprintf(h, sizeof(h), "%s%s", ao.snap_head,
+			 ao.head_df && s->has_sz_filter_passed ?
+			 "\\ndf-pass: <filters passed heatmap>" : "");
+		print_snap_template(h, in, s, o);
+	}
 	print_one_body(in, s, o);
 	if (ao.snap_tail)
-		print_snap_template(ao.snap_tail, in, s, o);
+		print_snap_template(ao.tail_df && s->has_sz_filter_passed ? DETAILED_TAIL_DF :
+				    ao.snap_tail, in, s, o);
 }
 
 static void print_one_body(const struct rin *in, const struct damonctl_rec_snapshot *s,
@@ -1254,8 +1339,62 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 	return json_stream_add(&m->js, e) ? EXIT_FAIL : 0;
 }
 
+/* --style: the options its preset is (given ones kept) */
+static void apply_style(void)
+{
+	switch (ao.style) {
+	case ST_DETAILED: {
+		bool several = ao.multi || ao.nr_index > 1 ||
+			       (ao.nr_index && ao.index[0].first != ao.index[0].last);
+
+		if (!ao.format)
+			ao.format = "<index> addr <start address> size <size> access <access hz> "
+				    "age <age>";
+		if (!ao.snap_head) {
+			ao.snap_head = several ? "snapshot time: [<start time>, <end time>] "
+				       "(<duration>)\\n" DETAILED_HEAD : DETAILED_HEAD;
+			ao.head_df = true;
+		}
+		if (!ao.snap_tail) {
+			ao.snap_tail = DETAILED_TAIL;
+			ao.tail_df = true;
+		}
+		break;
+	}
+	case ST_SIMPLE_BOXES:
+		ao.boxes = true;
+		break;
+	case ST_COLD:
+	case ST_HOT:
+		ao.boxes = true;
+		ao.sort = SORT_TEMPERATURE;
+		ao.cold_first = ao.style == ST_COLD;
+		break;
+	case ST_TEMP_HIST:
+		ao.hist = M_TEMPERATURE;
+		break;
+	case ST_RECENCY_HIST:
+	case ST_COLD_TAIL:
+		ao.hist = M_RECENCY;
+		break;
+	case ST_RECENCY_PCT:
+	case ST_IDLE_PCT:
+		ao.pct_of = M_RECENCY;
+		break;
+	case ST_TEMP_PCT:
+		ao.pct_of = M_TEMPERATURE;
+		break;
+	}
+}
+
 static int check_options(struct cli *cli)
 {
+	if (ao.style >= 0 && (ao.format || ao.total_only || ao.hist >= 0 || ao.pct_of >= 0 ||
+			      ao.boxes))
+		return usage_error(cli, "--style chooses the output: --format, --total-size, "
+				   "--histogram, --percentiles-of and --boxes choose it too "
+				   "(choose one)");
+	apply_style();
 	/* each shows the regions its own way */
 	if (!!ao.format + ao.total_only + (ao.hist >= 0) + (ao.pct_of >= 0) + ao.boxes > 1)
 		return usage_error(cli, "--format, --total-size, --histogram, --percentiles-of and "

@@ -60,11 +60,13 @@ done
 
 # the reports, through the checking wrapper (exit 97 when a document does not conform)
 "$gen" --snapshots 6 --regions 30 --format damo-json >"$work/rec.damo"
+"$gen" --snapshots 2 --regions 30 --filter-passed >"$work/rec.fp"
 run() {
 	local rc=0
 	"$checked" "$@" >/dev/null || rc=$?
 	[ "$rc" = 0 ] || bad "'damonc $*' exited $rc"
 }
+run --json report access -i "$work/rec.fp" --format-snapshot-head '<filters passed bytes>'
 for in in "$work/rec" "$work/rec.damo"; do
 	run --json report access -i "$in"
 	run --json report access -i "$in" --at 2s --sort hot --top 3
@@ -81,6 +83,7 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report access -i "$in" --percentiles-of size --size 1GiB,
 	run --json report access -i "$in" --boxes --top 5
 	run --json report access -i "$in" --boxes --all-snapshots --box-scale-over record
+	run --json report access -i "$in" --all-snapshots --format-snapshot-tail '<total bytes>'
 	run --json report access -i "$in" --all-snapshots --boxes --box-values size,none,age --top 3
 	run --json report access -i "$in" --snapshot-index 1,2 --percentiles-of age
 	run --json report info -i "$in"

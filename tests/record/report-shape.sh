@@ -756,6 +756,80 @@ check("filters_passed_mem_bw_bytes_per_s", s["filters_passed_mem_bw_bytes_per_s"
 [ "$("$damonc" report access -i "$work/rec" --target 1 --format-snapshot-head '<recency percentiles>' | head -n 8)" = \
   "$("$damonc" report access -i "$work/rec" --target 1 --percentiles-of recency | tail -n 8)" ] ||
 	bad "report access <recency percentiles> is not --percentiles-of recency's"
+# <heatmap>: damo's heatmap_str() (80 columns over the regions' total size, each the
+# size-weighted damo temperature of what is in it, as a digit between the coolest and the
+# hottest column) in python, on target 1 of the last snapshot of $work/rec
+heat_py='
+import math, os
+S, R, T, V, K = (int(os.environ[k]) for k in "S R T V K".split())
+MiB = 1 << 20
+i, t = S - 1, 1
+sample, aggr = (10000, 200000) if i >= K else (5000, 100000)
+n = R + i % V + t
+band = max(R // 10, 1)
+regions = []
+for j in range(n):
+    hot = j < R and (j + R - i % R) % R < band
+    # ages: a region unchanged since it last changed rate counts 10 aggregations a snapshot
+    regions.append([j * MiB, (j + 1) * MiB, 20 if hot else 0])
+ages = [0] * n
+prev = [None] * n
+for k in range(S):
+    for j in range(n):
+        hot = j < R and (j + R - k % R) % R < band
+        na = 20 if hot else 0
+        ages[j] = ages[j] + 10 if k and prev[j] == na else 0
+        prev[j] = na
+def temp(r, a, b, age):
+    pct = r[2] * 100 / (aggr / sample)
+    score = (b - a) * 0 + pct * 100 + age * aggr * 100
+    return score if pct > 0 else -score
+total = sum(r[1] - r[0] for r in regions)
+unit = total / 80
+cols = []
+start = regions[0][0]
+while start < regions[-1][1]:
+    end = start + unit
+    heat = sum(temp(r, max(r[0], start), min(r[1], end), ages[j]) * (min(r[1], end) - max(r[0], start))
+               for j, r in enumerate(regions) if r[1] > start and r[0] < end)
+    cols.append(heat / (end - start))
+    start = end
+lo, hi = min(cols), max(cols)
+u = (hi - lo) / 9 or hi / 9 or 1
+print("".join(str(int((c - lo) / u)) for c in cols))
+print(f"# min/max temperatures: {lo:.0f}, {hi:.0f}, column size: {unit:.0f}")
+'
+got=$("$damonc" report access -i "$work/rec" --target 1 --raw-number --total-size \
+	--format-snapshot-head '<heatmap>' | head -n 2)
+want=$(S=$S R=$R T=$T V=$V K=$K python3 -c "$heat_py")
+[ "$got" = "$want" ] || bad "report access <heatmap>: $(diff <(echo "$want") <(echo "$got"))"
+# --style detailed: damo's templates, the df-passed lines with a record that keeps them
+got=$("$damonc" report access -i "$work/fp.rec" --raw-number --style detailed)
+if [ "$(sed -n 3p <<<"$got")" != "intervals: sample 5000 aggr 100000 (max access hz 200)" ] ||
+   [ "$(sed -n 4p <<<"$got" | cut -c1-9)" != "df-pass: " ] ||
+   [ "$(sed -n 6p <<<"$got")" != "0 addr $((0x7f0000000000)) size $((1 << 20)) access 0.000000 age 1000000" ] ||
+   [ "$(tail -n 2 <<<"$got")" != "memory bw estimate: 209715200 per second  df-passed: 104857600 per second
+total size: 10485760  df-passed 2883584" ]; then
+	bad "report access --style detailed: $got"
+fi
+[ "$("$damonc" report access -i "$work/nofp.rec" --style detailed | grep -c 'df-pass')" = 0 ] ||
+	bad "report access --style detailed: df-passed lines for a record without them"
+for st in cold hot; do
+	"$damonc" --json report access -i "$work/rec" --target 1 --style $st >"$work/style.json"
+	expect "report access --style $st" "$work/style.json" "
+t = [r['temperature'] for r in d['regions']]
+check('order', t, sorted(t, reverse='$st' == 'hot'))
+check('boxes', 'boxes' in d, True)
+"
+done
+# the region keywords <access hz> (20 samples in 100 ms) and <filters passed bytes>
+[ "$("$damonc" report access -i "$work/fp.rec" --raw-number --format '<access hz> <filters passed bytes>' | sed -n 2,3p)" = \
+  "0.000000 $((1 << 18))
+200.000000 $((1 << 19))" ] || bad "report access <access hz> <filters passed bytes>"
+[ "$("$damonc" report access -i "$work/nofp.rec" --format '<filters passed bytes>' | sort -u)" = "N/A" ] ||
+	bad "report access <filters passed bytes> of a record without them is not N/A"
+case_ 2 "--style 'warm': expected detailed" report access -i "$work/rec" --style warm
+case_ 2 "--style chooses the output" report access -i "$work/rec" --style hot --boxes
 case_ 2 "--format-snapshot-head: unknown keyword '<heat map>'" report access -i "$work/rec" \
 	--format-snapshot-head 'x <heat map>'
 case_ 2 "--format-snapshot-tail: unknown keyword '<size>'" report access -i "$work/rec" \
