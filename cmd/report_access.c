@@ -151,13 +151,18 @@ static const char *const keywords[] = {
 };
 #define NR_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
 
-/* The keyword @p starts with, or -1. */
-static int keyword_at(const char *p)
+/* The keyword of @tab (@n of them) that @p starts with, or -1. */
+static int keyword_in(const char *const *tab, size_t n, const char *p)
 {
-	for (unsigned int i = 0; i < NR_KEYWORDS; i++)
-		if (!strncmp(p, keywords[i], strlen(keywords[i])))
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(p, tab[i], strlen(tab[i])))
 			return (int)i;
 	return -1;
+}
+
+static int keyword_at(const char *p)
+{
+	return keyword_in(keywords, NR_KEYWORDS, p);
 }
 
 static int check_format(struct cli *cli, const char *t)
@@ -195,10 +200,7 @@ static const char *const snap_keywords[] = {
 
 static int snap_keyword_at(const char *p)
 {
-	for (unsigned int i = 0; i < NR_SNAP_KEYWORDS; i++)
-		if (!strncmp(p, snap_keywords[i], strlen(snap_keywords[i])))
-			return (int)i;
-	return -1;
+	return keyword_in(snap_keywords, NR_SNAP_KEYWORDS, p);
 }
 
 static int snap_check(struct cli *cli, const char *opt, const char *t)
