@@ -39,7 +39,9 @@
  *            mapped huge (PMD-mapped, from the PAGEMAP_SCAN ioctl on its own pagemap; -1
  *            where the kernel has none), so that adjacent buffers can be told apart; "hot"
  *            and "cold" name the buffers as the first line did, whatever SIGUSR2 did since;
- *            R: the random reads so far (--random), T: CLOCK_MONOTONIC in ns;
+ *            R: the random reads so far (--random), T: CLOCK_MONOTONIC in ns; then
+ *            "cold_from=KB": where the cold buffer's first huge page starts, in kB from its
+ *            start (-1: none, or no PAGEMAP_SCAN);
  *   SIGUSR2  a phase change: the buffers swap roles (the cold one is written over and over
  *            and the hot one is left alone; the scenario is rewritten the same way), and
  *            "switched" is printed.
@@ -186,14 +188,19 @@ struct pm_scan_arg {
 #define PAGE_IS_HUGE (1 << 6)
 #endif
 
-/* kB of [start, start + size) mapped huge, or -1 without PAGEMAP_SCAN (before 6.7). */
-static long long huge_kb(uintptr_t start, uint64_t size)
+/*
+ * kB of [start, start + size) mapped huge, or -1 without PAGEMAP_SCAN (before 6.7); *from_kb
+ * (if not NULL) gets the offset in kB of the first huge page in it (-1 if none).
+ */
+static long long huge_kb(uintptr_t start, uint64_t size, long long *from_kb)
 {
 	struct page_region vec[64];
 	uint64_t pos = start, end = start + size;
 	long long kb = 0;
 	int fd = open("/proc/self/pagemap", O_RDONLY);
 
+	if (from_kb)
+		*from_kb = -1;
 	if (fd < 0)
 		return -1;
 	while (pos < end) {
@@ -208,8 +215,11 @@ static long long huge_kb(uintptr_t start, uint64_t size)
 			kb = -1;
 			break;
 		}
-		for (long i = 0; i < n; i++)
+		for (long i = 0; i < n; i++) {
+			if (from_kb && *from_kb < 0)
+				*from_kb = (long long)((vec[i].start - start) >> 10);
 			kb += (long long)((vec[i].end - vec[i].start) >> 10);
+		}
 		if (arg.walk_end <= pos)
 			break;
 		pos = arg.walk_end;
@@ -376,10 +386,13 @@ int main(int argc, char **argv)
 			got_usr1 = 0;
 			struct timespec ts;
 
+			long long hot_kb = huge_kb(first, first_sz, NULL), cold_from;
+			long long cold_kb = huge_kb(second, second_sz, &cold_from);
+
 			clock_gettime(CLOCK_MONOTONIC, &ts);
-			printf("huge %u hot=%lld cold=%lld reads=%" PRIu64 " ns=%lld\n", ++reports,
-			       huge_kb(first, first_sz), huge_kb(second, second_sz), reads,
-			       (long long)ts.tv_sec * 1000000000 + ts.tv_nsec);
+			printf("huge %u hot=%lld cold=%lld reads=%" PRIu64 " ns=%lld cold_from=%lld\n",
+			       ++reports, hot_kb, cold_kb, reads,
+			       (long long)ts.tv_sec * 1000000000 + ts.tv_nsec, cold_from);
 			fflush(stdout);
 		}
 		if (got_usr2) {

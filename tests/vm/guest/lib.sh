@@ -146,6 +146,24 @@ update_stats() { # kdamond directory
 	return 1
 }
 
+# wait_tried_above KDAMOND_DIR SCHEME_DIR N: until the scheme's stats/nr_tried exceeds N.
+# Bounded by the kdamond's progress, not the clock: each stats update that succeeds waited
+# for the kdamond to pass a round, and 40 of them half a second apart give it 20 s of its
+# own time however slow a loaded TCG guest makes it (updates refused while the sysfs lock is
+# busy do not count; at most 200 tries in all).
+wait_tried_above() {
+	_i=0 _n=0
+	while [ "$_i" -lt 40 ] && [ "$_n" -lt 200 ]; do
+		_n=$((_n + 1))
+		if echo update_schemes_stats 2>/dev/null >"$1/state"; then
+			[ "$(cat "$2/stats/nr_tried")" -le "$3" ] || return 0
+			_i=$((_i + 1))
+		fi
+		sleep 0.5
+	done
+	return 1
+}
+
 # Read a file that takes DAMON's sysfs lock (kdamonds/N/state and pid, with trylock): EBUSY
 # while another writer (damonc's agent) holds it, so retry a while. Prints the value.
 rd_locked() { # file
@@ -173,4 +191,6 @@ hc_huge() {
 	BUF_A=$(echo "$_l" | sed 's/.* hot=\([-0-9]*\) .*/\1/')
 	# shellcheck disable=SC2034
 	BUF_B=$(echo "$_l" | sed 's/.* cold=\([-0-9]*\) .*/\1/')
+	# shellcheck disable=SC2034 # where buffer B's first huge page starts (kB; -1: none)
+	BUF_B_FROM=$(echo "$_l" | sed -n 's/.* cold_from=\([-0-9]*\).*/\1/p')
 }
