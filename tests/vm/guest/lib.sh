@@ -77,9 +77,17 @@ damon_stat_set() { # Y|N
 
 # A background process to use as a DAMON target; it dies with the guest. Its output must not
 # be the pipe of the $(...) that reads its pid, or that would wait for it to exit.
+# A process to monitor, returned once it runs sleep: the forked shell's mappings are not
+# the ones it keeps, and a loaded TCG guest can take long to exec (at most 30 s).
 spawn_sleeper() {
 	sleep 100000 >/dev/null 2>&1 &
-	echo $!
+	_p=$! _i=0
+	while [ $_i -lt 300 ]; do
+		case $(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null) in "sleep "*) break ;; esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "$_p"
 }
 
 note "guest: kernel $(uname -r), init started at $(cut -d' ' -f1 /proc/uptime) s of uptime"
