@@ -750,17 +750,43 @@ static int undo_launch(struct cli *cli, const struct damonctl_tree *have, const 
 	return e;
 }
 
-static int start_run(struct cli *cli, int argc, char **argv)
+/* The tree as it is, the features it shows and damonc's record of its kdamonds (pruned of
+ * those gone). An exit code. */
+static int read_state(struct cli *cli, struct damonctl_tree **have,
+		      struct damonctl_features **f, struct started *started)
 {
-	struct damonctl_tree *have = NULL, *want = NULL;
-	struct damonctl_features *f = NULL;
-	struct damonctl_plan *plan = NULL;
-	struct started started = { 0 };
-	struct fallbacks fbs = { 0 };
-	unsigned int idx[16], nr = 1, i, busy_idx = 0;
-	int r, ret = EXIT_FAIL, child = 0, go_fd = -1, exec_fd = -1, lock = -1;
-	bool busy_ours = false, busy;
-	char why[1024];
+	int r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, have);
+
+	if (r)
+		return lib_error(cli, r, "reading the DAMON tree");
+	r = damonctl_features_from_tree(cli->ctx, *have, f);
+	if (r)
+		return lib_error(cli, r, "detecting features");
+	r = started_load(cli->ctx, started);
+	if (r)
+		warnx_("ignoring damonc's record of started kdamonds: %s", strerror(-r));
+	started_prune(cli->ctx, started, *have);
+	return 0;
+}
+
+/* What a dry run cannot tell. */
+static void dry_run_notes(const struct damonctl_features *f, const struct fallbacks *fbs,
+			  bool busy, unsigned int busy_idx)
+{
+	if (damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) == DAMONCTL_UNKNOWN &&
+	    fbs->nr)
+		warnx_("note: whether this kernel has the hugepage_mem_bp metric (queued for "
+		       "7.4) cannot be told without writing; these writes assume it has not, as "
+		       "no released kernel has it");
+	if (busy)
+		warnx_("note: this would fail now: kdamond %u is running", busy_idx);
+}
+
+/* Options that cannot go together, said before anything is read or written. */
+static int check_combinations(struct cli *cli, int argc, char **argv)
+{
+	unsigned int i, g;
+	int r;
 
 	if (so.config && (spec_any_scheme(&so.sl.sp[0]) || spec_any_context(&so.sl.sp[0]) ||
 			  so.nr_pids || so.nr_regions || so.nr_probes))
@@ -787,7 +813,6 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--follow-children goes with --pid or a command, not -c");
 	if (so.scope_arg) {
 		bool hp_goal = false;
-		unsigned int g;
 
 		for (i = 0; i < so.sl.nr; i++)
 			for (g = 0; g < so.sl.sp[i].nr_goals; g++)
@@ -797,47 +822,19 @@ static int start_run(struct cli *cli, int argc, char **argv)
 					   "goal is measured, and none was given (--goal-bp N)",
 					   so.scope_arg);
 	}
+	return 0;
+}
 
-	/* another damonc start could pick the same new kdamond: one at a time; and what a
-	 * killed damonc left goes first (a half-built kdamond, a capture scheme) */
-	if (!so.dry_run) {
-		lock = started_lock(cli->ctx);
-		if (lock < 0)
-			return lib_error(cli, lock, "locking damonc's run directory");
-		recover_leftovers(cli);
-		/* until the kdamonds it starts are recorded as damonc's, its undo record stays:
-		 * killed in between, the next command rolls the start back */
-		journal_hold();
-	}
-	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &have);
-	if (r) {
-		ret = lib_error(cli, r, "reading the DAMON tree");
-		goto out;
-	}
-	r = damonctl_features_from_tree(cli->ctx, have, &f);
-	if (r) {
-		ret = lib_error(cli, r, "detecting features");
-		goto out;
-	}
-	r = started_load(cli->ctx, &started);
-	if (r)
-		warnx_("ignoring damonc's record of started kdamonds: %s", strerror(-r));
-	started_prune(cli->ctx, &started, have);
-	busy = any_running(have, &started, &busy_idx, &busy_ours);
+/* What the kernel would refuse anyway is bad input, said before any write (a probe writes).
+ * Missing features are decided later, once they are known. 0 or EXIT_USAGE. */
+static int check_system(struct cli *cli, struct damonctl_tree *want, const unsigned int *idx,
+			unsigned int nr)
+{
+	char why[1024];
+	unsigned int i;
+	int r;
 
-	if (argc) {
-		/* the pid must exist for the checks; the command waits for the kdamond */
-		r = launch(cli, argv, &child, &go_fd, &exec_fd);
-		if (r) {
-			ret = r;
-			goto out;
-		}
-		so.pids[so.nr_pids++] = child;
-	}
-	r = build(cli, have, &started, f, &want, idx, &nr);
-	/* What the kernel would refuse anyway is bad input, said before any write (a probe
-	 * writes). Missing features are decided below, once they are known. */
-	for (i = 0; i < nr && !r; i++) {
+	for (i = 0; i < nr; i++) {
 		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
 
 		r = damonctl_kdamond_check(k, NULL, why, sizeof(why));
@@ -848,36 +845,45 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				usage_error(cli, "-c %s: %s", so.config, why);
 			else
 				usage_error(cli, "%s", why);
-			r = EXIT_USAGE;
+			return EXIT_USAGE;
 		}
 	}
-	/* Features no directory shows (a fresh machine, or keyword-only ones such as
-	 * hugepage_mem_bp): probe on a temporary kdamond, which puts the tree back as it
-	 * was, and build again with what it found. Never in a dry run: that writes nothing. */
-	if (!r && !busy && !so.dry_run && !cli->staging) {
-		bool unknown = false;
+	return 0;
+}
 
-		for (i = 0; i < nr; i++)
-			unknown |= damonctl_kdamond_uses_unknown(damonctl_tree_kdamond(want, idx[i]),
-								 f);
-		if (unknown) {
-			r = damonctl_features_probe_fresh(cli->ctx, f);
-			if (r) {
-				ret = lib_error(cli, r, "detecting features on a temporary kdamond");
-				goto out;
-			}
-			damonctl_tree_free(want);
-			want = NULL;
-			r = build(cli, have, &started, f, &want, idx, &nr);
-		}
-	}
-	if (r) {
-		ret = r;
-		goto out;
-	}
+/* Features no directory shows (a fresh machine, or keyword-only ones such as
+ * hugepage_mem_bp): probe on a temporary kdamond, which puts the tree back as it was, and
+ * build again with what it found. An exit code. */
+static int probe_and_rebuild(struct cli *cli, const struct damonctl_tree *have,
+			     const struct started *started, struct damonctl_features *f,
+			     struct damonctl_tree **want, unsigned int *idx, unsigned int *nr)
+{
+	bool unknown = false;
+	unsigned int i;
+	int r;
 
-	/* Plan what the agent does (a goal the kernel cannot measure, a collapse budget kept
-	 * in huge pages), then check against this kernel, before writing anything. */
+	for (i = 0; i < *nr; i++)
+		unknown |= damonctl_kdamond_uses_unknown(damonctl_tree_kdamond(*want, idx[i]), f);
+	if (!unknown)
+		return 0;
+	r = damonctl_features_probe_fresh(cli->ctx, f);
+	if (r)
+		return lib_error(cli, r, "detecting features on a temporary kdamond");
+	damonctl_tree_free(*want);
+	*want = NULL;
+	return build(cli, have, started, f, want, idx, nr);
+}
+
+/* Plan what the agent does (a goal the kernel cannot measure, a collapse budget kept in huge
+ * pages), then check against this kernel, before writing anything. An exit code. */
+static int plan_fallbacks(struct cli *cli, struct damonctl_tree *want,
+			  const struct damonctl_features *f, const unsigned int *idx,
+			  unsigned int nr, struct fallbacks *fbs)
+{
+	char why[1024];
+	unsigned int i;
+	int r;
+
 	for (i = 0; i < nr; i++) {
 		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
 		struct fallbacks one = { 0 };
@@ -893,15 +899,230 @@ static int start_run(struct cli *cli, int argc, char **argv)
 			if (!r)
 				r = fallback_check_one_scheme(&one, why, sizeof(why));
 			if (!r && one.nr)
-				fbs = one;
+				*fbs = one;
 		}
 		if (!r)
 			r = damonctl_kdamond_check(k, f, why, sizeof(why));
 		if (r) {
 			usage_error(cli, "%s", why);
-			ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
+			return r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The notes before a start: a running kdamond refuses it (EXIT_BUSY); others' stopped
+ * kdamonds lose their last results when one is added. */
+static int check_busy(const struct damonctl_tree *have, const struct started *started,
+		      const unsigned int *idx, bool busy, unsigned int busy_idx, bool busy_ours)
+{
+	struct damonctl_kdamond *old;
+	unsigned int i;
+
+	if (busy) {
+		warnx_("start: kdamond %u is running (%s), and the kernel cannot add a kdamond while "
+		       "any runs; stop it first%s", busy_idx,
+		       busy_ours ? "started by damonc" : "not started by damonc",
+		       busy_ours ? " with 'damonc stop'" :
+		       ", if it is yours, with 'damonc stop --kdamond N'");
+		return EXIT_BUSY;
+	}
+	if (idx[0] == damonctl_tree_nr_kdamonds(have))
+		damonctl_for_each_kdamond(have, old, i)
+			if (!started_owns(started, old))
+				warnx_("note: kdamond %u (not started by damonc, off) keeps its "
+				       "configuration, but the kernel drops its last results when "
+				       "a kdamond is added", i);
+	return 0;
+}
+
+/* Everything checked: the launched command runs (execs) first, as damo's does. DAMON takes a
+ * process's address space when it starts, and would keep our fork's until its next update. */
+static int release_child(struct cli *cli, char **argv, int *go_fd, int exec_fd)
+{
+	int e = 0;
+
+	if (write(*go_fd, "g", 1) != 1)
+		warnx_("cannot release the launched command");
+	close(*go_fd);
+	*go_fd = -1;
+	if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
+		return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(e));
+	return 0;
+}
+
+/* Remember what we started, by index and the kdamond's pid. */
+static void record_started(struct cli *cli, struct started *started, const unsigned int *idx,
+			   unsigned int nr, const struct fallbacks *fbs, int child)
+{
+	unsigned int i, t;
+	int r;
+
+	for (i = 0; i < nr; i++) {
+		struct started_entry e = { .kdamond = idx[i], .since = (long long)time(NULL) };
+
+		damonctl_kdamond_is_running(cli->ctx, idx[i], &e.pid);
+		if (handoff)
+			snprintf(e.label, sizeof(e.label), "%s", handoff->label);
+		else
+			start_label(e.label, sizeof(e.label));
+		for (t = 0; t < so.nr_pids && t < 16; t++)
+			e.targets[e.nr_targets++] = so.pids[t];
+		e.fbs = *fbs;
+		e.follow_children = so.follow_children;
+		if (so.foreground || child)
+			e.server_pid = (int)getpid();	/* the background agent leaves it alone */
+		if (handoff && started_find(started, idx[i])) {
+			handoff->had_entry = true;
+			handoff->old = *started_find(started, idx[i]);
+		}
+		started_add(started, &e);
+	}
+	r = started_save(cli->ctx, started);
+	if (r)
+		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "
+		       "--kdamond N", strerror(-r));
+}
+
+/* For start_handoff_run: the kdamond, the tree before and the launched command are the
+ * caller's now, the undo record held until start_handoff_undo. */
+static void hand_off(unsigned int kdamond, struct damonctl_tree **have, int *child, int *lock)
+{
+	handoff->kdamond = kdamond;
+	handoff->have = *have;
+	handoff->child = *child;
+	*have = NULL;
+	*child = 0;
+	started_unlock(*lock);
+	*lock = -1;
+}
+
+/* What was started, for people or as one JSON document. */
+static void print_started(struct cli *cli, struct started *started, const unsigned int *idx,
+			  unsigned int nr, const struct fallbacks *fbs)
+{
+	char why[1024];
+	unsigned int i;
+
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+
+		for (i = 0; i < nr; i++) {
+			json_object *o = json_object_new_object();
+			struct started_entry *e = started_find(started, idx[i]);
+
+			json_object_object_add(o, "index", json_object_new_int((int)idx[i]));
+			json_object_object_add(o, "pid", json_object_new_int(e ? e->pid : -1));
+			if (cli->staging)
+				json_object_object_add(o, "staged", json_object_new_boolean(true));
+			json_object_array_add(arr, o);
+		}
+		json_object_object_add(doc, "started", arr);
+		json_object_object_add(doc, "fallbacks", fallback_to_json(fbs));
+		json_doc_print(doc);
+	} else {
+		for (i = 0; i < nr; i++) {
+			struct started_entry *e = started_find(started, idx[i]);
+
+			if (cli->staging)
+				printf("kdamond %u: start staged (the batch starts it at its end)\n",
+				       idx[i]);
+			else
+				printf("started kdamond %u (pid %d)\n", idx[i], e ? e->pid : -1);
+		}
+		if (fbs->nr) {
+			fallback_describe(fbs, why, sizeof(why));
+			printf("served in user space by the damonc agent: %s\n", why);
+		}
+		if (so.follow_children)
+			printf("the damonc agent adds the targets' new children as targets\n");
+	}
+	fflush(stdout);
+}
+
+/* After the start: serve the fallbacks here (--foreground, a launched command) or make sure
+ * the background agent does; wait for a launched command. An exit code. */
+static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
+			  const unsigned int *idx, unsigned int nr, const struct fallbacks *fbs,
+			  int *child, int exec_fd)
+{
+	int r, ret = EXIT_OK;
+
+	if ((fbs->nr || so.follow_children) && (so.foreground || *child)) {
+		/* this process serves the fallbacks until the kdamond stops */
+		r = agent_serve_foreground(cli, idx[0], so.leave_running);
+		if (r && !*child)
+			ret = r;
+	} else if ((fbs->nr || so.follow_children) && !cli->staging) {
+		r = agent_ensure_running(cli);
+		if (r)
+			warnx_("the fallbacks need 'damonc agent' running, and it could not be "
+			       "started (%s)", strerror(-r));
+	}
+	if (*child) {
+		int e = 0;
+
+		ret = wait_child(*child);
+		*child = 0;
+		/* exec failed after all (the checks raced with a change): its kdamond, which
+		 * stopped with it, goes as if the start had failed */
+		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
+			undo_launch(cli, have, idx, nr, NULL);
+	}
+	return ret;
+}
+
+static int start_run(struct cli *cli, int argc, char **argv)
+{
+	struct damonctl_tree *have = NULL, *want = NULL;
+	struct damonctl_features *f = NULL;
+	struct damonctl_plan *plan = NULL;
+	struct started started = { 0 };
+	struct fallbacks fbs = { 0 };
+	unsigned int idx[16], nr = 1, busy_idx = 0;
+	int r, ret = EXIT_FAIL, child = 0, go_fd = -1, exec_fd = -1, lock = -1;
+	bool busy_ours = false, busy;
+
+	r = check_combinations(cli, argc, argv);
+	if (r)
+		return r;
+	/* another damonc start could pick the same new kdamond: one at a time; and what a
+	 * killed damonc left goes first (a half-built kdamond, a capture scheme) */
+	if (!so.dry_run) {
+		lock = started_lock(cli->ctx);
+		if (lock < 0)
+			return lib_error(cli, lock, "locking damonc's run directory");
+		recover_leftovers(cli);
+		/* until the kdamonds it starts are recorded as damonc's, its undo record stays:
+		 * killed in between, the next command rolls the start back */
+		journal_hold();
+	}
+	ret = read_state(cli, &have, &f, &started);
+	if (ret)
+		goto out;
+	ret = EXIT_FAIL;
+	busy = any_running(have, &started, &busy_idx, &busy_ours);
+
+	if (argc) {
+		/* the pid must exist for the checks; the command waits for the kdamond */
+		r = launch(cli, argv, &child, &go_fd, &exec_fd);
+		if (r) {
+			ret = r;
 			goto out;
 		}
+		so.pids[so.nr_pids++] = child;
+	}
+	r = build(cli, have, &started, f, &want, idx, &nr);
+	if (!r)
+		r = check_system(cli, want, idx, nr);
+	/* never in a dry run: probing writes */
+	if (!r && !busy && !so.dry_run && !cli->staging)
+		r = probe_and_rebuild(cli, have, &started, f, &want, idx, &nr);
+	if (!r)
+		r = plan_fallbacks(cli, want, f, idx, nr, &fbs);
+	if (r) {
+		ret = r;
+		goto out;
 	}
 	r = damonctl_tree_plan(cli->ctx, want, have, &plan);
 	if (r) {
@@ -910,52 +1131,22 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	}
 	if (so.dry_run) {
 		ret = print_dry_run(cli, want, plan, idx, nr, &fbs);
-		if (damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) == DAMONCTL_UNKNOWN &&
-		    fbs.nr)
-			warnx_("note: whether this kernel has the hugepage_mem_bp metric (queued for "
-			       "7.4) cannot be told without writing; these writes assume it has "
-			       "not, as no released kernel has it");
-		if (busy)
-			warnx_("note: this would fail now: kdamond %u is running", busy_idx);
+		dry_run_notes(f, &fbs, busy, busy_idx);
 		goto out;
 	}
-	if (busy) {
-		warnx_("start: kdamond %u is running (%s), and the kernel cannot add a kdamond while "
-		       "any runs; stop it first%s", busy_idx,
-		       busy_ours ? "started by damonc" : "not started by damonc",
-		       busy_ours ? " with 'damonc stop'" :
-		       ", if it is yours, with 'damonc stop --kdamond N'");
-		ret = EXIT_BUSY;
+	ret = check_busy(have, &started, idx, busy, busy_idx, busy_ours);
+	if (ret)
 		goto out;
-	}
-
-	if (idx[0] == damonctl_tree_nr_kdamonds(have)) {
-		struct damonctl_kdamond *old;
-
-		damonctl_for_each_kdamond(have, old, i)
-			if (!started_owns(&started, old))
-				warnx_("note: kdamond %u (not started by damonc, off) keeps its "
-				       "configuration, but the kernel drops its last results when "
-				       "a kdamond is added", i);
-	}
-
+	ret = EXIT_FAIL;
 	/* a kdamond of damonc's reused for another command: its entry comes back if that
 	 * command is killed and the start undone */
 	if (handoff && started_find(&started, idx[0]))
 		journal_keep("started_before", started_entry_to_json(started_find(&started,
 									     idx[0])));
-	/* Everything checked: the command runs (execs) first, as damo's does. DAMON takes a
-	 * process's address space when it starts, and would keep our fork's until its next
-	 * update. */
 	if (child) {
-		int e = 0;
-
-		if (write(go_fd, "g", 1) != 1)
-			warnx_("cannot release the launched command");
-		close(go_fd);
-		go_fd = -1;
-		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e) {
-			ret = usage_error(cli, "cannot run '%s': %s", argv[0], strerror(e));
+		r = release_child(cli, argv, &go_fd, exec_fd);
+		if (r) {
+			ret = r;
 			goto out;
 		}
 	}
@@ -966,106 +1157,17 @@ static int start_run(struct cli *cli, int argc, char **argv)
 				idx[0]);
 		goto out;
 	}
-
-	/* Remember what we started, by index and the kdamond's pid. */
-	for (i = 0; i < nr; i++) {
-		struct started_entry e = { .kdamond = idx[i], .since = (long long)time(NULL) };
-		unsigned int t;
-
-		damonctl_kdamond_is_running(cli->ctx, idx[i], &e.pid);
-		if (handoff)
-			snprintf(e.label, sizeof(e.label), "%s", handoff->label);
-		else
-			start_label(e.label, sizeof(e.label));
-		for (t = 0; t < so.nr_pids && t < 16; t++)
-			e.targets[e.nr_targets++] = so.pids[t];
-		e.fbs = fbs;
-		e.follow_children = so.follow_children;
-		if (so.foreground || child)
-			e.server_pid = (int)getpid();	/* the background agent leaves it alone */
-		if (handoff && started_find(&started, idx[i])) {
-			handoff->had_entry = true;
-			handoff->old = *started_find(&started, idx[i]);
-		}
-		started_add(&started, &e);
-	}
-	r = started_save(cli->ctx, &started);
-	if (r)
-		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "
-		       "--kdamond N", strerror(-r));
+	record_started(cli, &started, idx, nr, &fbs, child);
 	if (handoff) {
-		/* the caller's now, the undo record held until start_handoff_undo */
-		handoff->kdamond = idx[0];
-		handoff->have = have;
-		handoff->child = child;
-		have = NULL;
-		child = 0;
-		started_unlock(lock);
-		lock = -1;
+		hand_off(idx[0], &have, &child, &lock);
 		ret = EXIT_OK;
 		goto out;
 	}
 	journal_release(cli);
 	started_unlock(lock);
 	lock = -1;
-
-	if (cli->json) {
-		json_object *doc = json_doc_new(), *arr = json_object_new_array();
-
-		for (i = 0; i < nr; i++) {
-			json_object *o = json_object_new_object();
-			struct started_entry *e = started_find(&started, idx[i]);
-
-			json_object_object_add(o, "index", json_object_new_int((int)idx[i]));
-			json_object_object_add(o, "pid", json_object_new_int(e ? e->pid : -1));
-			if (cli->staging)
-				json_object_object_add(o, "staged", json_object_new_boolean(true));
-			json_object_array_add(arr, o);
-		}
-		json_object_object_add(doc, "started", arr);
-		json_object_object_add(doc, "fallbacks", fallback_to_json(&fbs));
-		json_doc_print(doc);
-	} else {
-		for (i = 0; i < nr; i++) {
-			struct started_entry *e = started_find(&started, idx[i]);
-
-			if (cli->staging)
-				printf("kdamond %u: start staged (the batch starts it at its end)\n",
-				       idx[i]);
-			else
-				printf("started kdamond %u (pid %d)\n", idx[i], e ? e->pid : -1);
-		}
-		if (fbs.nr) {
-			fallback_describe(&fbs, why, sizeof(why));
-			printf("served in user space by the damonc agent: %s\n", why);
-		}
-		if (so.follow_children)
-			printf("the damonc agent adds the targets' new children as targets\n");
-	}
-	fflush(stdout);
-	ret = EXIT_OK;
-
-	if ((fbs.nr || so.follow_children) && (so.foreground || child)) {
-		/* this process serves the fallbacks until the kdamond stops */
-		r = agent_serve_foreground(cli, idx[0], so.leave_running);
-		if (r && !child)
-			ret = r;
-	} else if ((fbs.nr || so.follow_children) && !cli->staging) {
-		r = agent_ensure_running(cli);
-		if (r)
-			warnx_("the fallbacks need 'damonc agent' running, and it could not be "
-			       "started (%s)", strerror(-r));
-	}
-	if (child) {
-		int e = 0;
-
-		ret = wait_child(child);
-		child = 0;
-		/* exec failed after all (the checks raced with a change): its kdamond, which
-		 * stopped with it, goes as if the start had failed */
-		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
-			undo_launch(cli, have, idx, nr, NULL);
-	}
+	print_started(cli, &started, idx, nr, &fbs);
+	ret = serve_and_wait(cli, have, idx, nr, &fbs, &child, exec_fd);
 out:
 	if (lock >= 0)
 		journal_release(cli);
