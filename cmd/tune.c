@@ -547,23 +547,9 @@ static int add_scheme(struct cli *cli, struct damonctl_context *c,
 				 damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
 }
 
-static int tune_run(struct cli *cli, int argc, char **argv)
+/* Requests that cannot be made, said before anything is read. 0 or an exit code. */
+static int check_request(struct cli *cli, int argc, char **argv)
 {
-	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
-	struct damonctl_kdamond *kw, *kh;
-	struct damonctl_context *c;
-	struct damonctl_features *f = NULL;
-	struct damonctl_plan *plan = NULL;
-	struct started started = { 0 };
-	struct started_entry *entry;
-	struct changes ch = { 0 };
-	enum damonctl_commit_how how;
-	enum damonctl_cmd cmd;
-	bool fb_changed = false, agent_added = false, marked = false, moved = false;
-	unsigned int i;
-	int ki, r, ret = EXIT_FAIL, lock;
-	char why[1024];
-
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	if (!spec_any_scheme(&tu.sl.sp[0]) && !spec_any_context(&tu.sl.sp[0]) && !tu.nr_add &&
@@ -577,6 +563,161 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--remove-scheme %d: the scheme options would apply to "
 				   "no scheme (tune the others in another call, or give "
 				   "--add-scheme for a new one)", tu.remove_scheme);
+	return 0;
+}
+
+/* The options, applied to @kw (a copy of running kdamond @ki) and its context @c: context
+ * settings, targets, a scheme removed, added or tuned. 0 or an exit code. */
+static int apply_changes(struct cli *cli, int ki, struct damonctl_kdamond *kw,
+			 struct damonctl_context *c, const struct damonctl_features *f,
+			 struct started_entry *entry, bool *fb_changed, bool *marked, bool *moved)
+{
+	int r = spec_apply_context(cli, &tu.sl.sp[0], c, f);
+
+	if (r)
+		return r;
+	if (tu.sl.sp[0].has_refresh)
+		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sl.sp[0].refresh_ms);
+	if (tu.nr_add || tu.nr_remove) {
+		r = tune_targets(cli, ki, c, f, entry, marked, moved);
+		if (r)
+			return r;
+		*fb_changed |= entry != NULL;	/* damonc's record names the targets */
+	}
+	if (tu.remove_scheme >= 0) {
+		r = remove_scheme(cli, ki, c, entry);
+		if (r)
+			return r;
+	}
+	if (tu.add_scheme)
+		return add_scheme(cli, c, f);
+	if (spec_any_scheme(&tu.sl.sp[0]))
+		return tune_scheme(cli, c, ki, entry, f, fb_changed);
+	return 0;
+}
+
+/* What this kernel cannot do alone (a hugepage_mem_bp goal tuned in, say) gets the agent, as
+ * `start` would have planned it. 0 or an exit code. */
+static int plan_agent(struct cli *cli, int ki, struct damonctl_kdamond *kw,
+		      const struct damonctl_features *f, struct started_entry *entry,
+		      bool *fb_changed, bool *agent_added)
+{
+	struct fallbacks fbs = entry ? entry->fbs : (struct fallbacks){ 0 };
+	unsigned int before = fbs.nr;
+	char why[1024];
+	int r;
+
+	r = fallback_plan(cli->ctx, kw, f, tu.scope_pid == 1, &fbs, why, sizeof(why));
+	if (!r)
+		r = fallback_check_one_scheme(&fbs, why, sizeof(why));
+	if (!r && fbs.nr > before && !entry) {
+		r = -EOPNOTSUPP;
+		snprintf(why, sizeof(why), "kdamond %d was not started by damonc, and what it is "
+			 "asked needs the damonc agent, which serves damonc's kdamonds only: %s",
+			 ki, fbs.fb[before].kind == FB_COLLAPSE ?
+			 "a collapse budget kept in huge pages" :
+			 "a hugepage_mem_bp goal fed as user_input");
+	}
+	if (r) {
+		usage_error(cli, "%s", why);
+		return r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
+	}
+	if (fbs.nr > before) {
+		entry->fbs = fbs;
+		*fb_changed = *agent_added = true;
+	}
+	return 0;
+}
+
+static void print_unchanged(struct cli *cli, int ki)
+{
+	if (cli->json) {
+		json_object *doc = json_doc_new();
+
+		json_object_object_add(doc, "kdamond", json_object_new_int(ki));
+		json_object_object_add(doc, "changes", json_object_new_array());
+		json_doc_print(doc);
+	} else {
+		printf("kdamond %d: nothing changes\n", ki);
+	}
+}
+
+/* What the kernel has now that it had not (@ch, read back), how it was committed, and the
+ * agent's goals when they changed (@agent: damonc's record of the kdamond, else NULL). */
+static void print_result(struct cli *cli, int ki, const struct changes *ch,
+			 enum damonctl_cmd cmd, bool moved, const struct started_entry *agent)
+{
+	unsigned int i;
+
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *arr = json_object_new_array();
+
+		json_object_object_add(doc, "kdamond", json_object_new_int(ki));
+		json_object_object_add(doc, "committed", json_object_new_string(
+			ch->nr ? damonctl_cmd_name(cmd) : "none"));
+		if (cli->staging)
+			json_object_object_add(doc, "staged", json_object_new_boolean(true));
+		for (i = 0; i < ch->nr; i++) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "path", json_object_new_string(ch->c[i].path));
+			json_object_object_add(o, "before", json_object_new_string(ch->c[i].before));
+			json_object_object_add(o, "after", json_object_new_string(ch->c[i].after));
+			json_object_array_add(arr, o);
+		}
+		json_object_object_add(doc, "changes", arr);
+		json_doc_print(doc);
+		return;
+	}
+	printf("kdamond %d: %s%s\n", ki, ch->nr ? damonctl_cmd_name(cmd) : "agent goal updated",
+	       cli->staging ? " staged (the batch commits it at its end)" : "");
+	for (i = 0; i < ch->nr; i++)
+		printf("  %s: %s -> %s\n", ch->c[i].path, ch->c[i].before, ch->c[i].after);
+	if (moved)
+		printf("  note: this kernel has no obsolete_target (6.19): the targets after the one "
+		       "removed moved down a place, and their monitoring starts over\n");
+	for (i = 0; agent && i < agent->fbs.nr; i++)
+		printf("  agent: %s goal %llu bp\n", agent->fbs.fb[i].kind == FB_COLLAPSE ?
+		       "collapse" : "hugepage_mem_bp",
+		       (unsigned long long)agent->fbs.fb[i].target_bp);
+}
+
+/* Stages, commits, and puts the staged files back if anything fails; then, where targets
+ * were marked obsolete, the files without them. 0 or an exit code. */
+static int commit(struct cli *cli, int ki, const struct damonctl_kdamond *kw,
+		  const struct damonctl_kdamond *kh, bool marked)
+{
+	int r = damonctl_kdamond_commit(cli->ctx, kw, kh, 0, NULL);
+
+	if (r)
+		return lib_error(cli, r, "tuning kdamond %d", ki);
+	r = marked ? stage_without_obsolete(cli, kw) : 0;
+	if (r)
+		return lib_error(cli, r, "kdamond %d dropped the targets removed, but staging its "
+				 "files without them (a later commit would drop the targets now in "
+				 "their places)", ki);
+	return 0;
+}
+
+static int tune_run(struct cli *cli, int argc, char **argv)
+{
+	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
+	struct damonctl_kdamond *kw, *kh;
+	struct damonctl_context *c;
+	struct damonctl_features *f = NULL;
+	struct damonctl_plan *plan = NULL;
+	struct started started = { 0 };
+	struct started_entry *entry;
+	struct changes ch = { 0 };
+	enum damonctl_commit_how how;
+	enum damonctl_cmd cmd;
+	bool fb_changed = false, agent_added = false, marked = false, moved = false;
+	int ki, r, ret = EXIT_FAIL, lock;
+	char why[1024];
+
+	r = check_request(cli, argc, argv);
+	if (r)
+		return r;
 	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
 	if (lock >= 0)
 		recover_leftovers(cli);	/* what a killed damonc left goes first */
@@ -609,67 +750,12 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	entry = started_owns(&started, kh) ? started_find(&started, (unsigned int)ki) : NULL;
-	r = spec_apply_context(cli, &tu.sl.sp[0], c, f);
+	r = apply_changes(cli, ki, kw, c, f, entry, &fb_changed, &marked, &moved);
+	if (!r && !tu.no_fallback)
+		r = plan_agent(cli, ki, kw, f, entry, &fb_changed, &agent_added);
 	if (r) {
 		ret = r;
 		goto out;
-	}
-	if (tu.sl.sp[0].has_refresh)
-		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sl.sp[0].refresh_ms);
-	if (tu.nr_add || tu.nr_remove) {
-		r = tune_targets(cli, ki, c, f, entry, &marked, &moved);
-		if (r) {
-			ret = r;
-			goto out;
-		}
-		fb_changed |= entry != NULL;	/* damonc's record names the targets */
-	}
-	if (tu.remove_scheme >= 0) {
-		r = remove_scheme(cli, ki, c, entry);
-		if (r) {
-			ret = r;
-			goto out;
-		}
-	}
-	if (tu.add_scheme) {
-		r = add_scheme(cli, c, f);
-		if (r) {
-			ret = r;
-			goto out;
-		}
-	} else if (spec_any_scheme(&tu.sl.sp[0])) {
-		r = tune_scheme(cli, c, ki, entry, f, &fb_changed);
-		if (r) {
-			ret = r;
-			goto out;
-		}
-	}
-	/* what this kernel cannot do alone (a hugepage_mem_bp goal tuned in, say) gets the
-	 * agent, as `start` would have planned it */
-	if (!tu.no_fallback) {
-		struct fallbacks fbs = entry ? entry->fbs : (struct fallbacks){ 0 };
-		unsigned int before = fbs.nr;
-
-		r = fallback_plan(cli->ctx, kw, f, tu.scope_pid == 1, &fbs, why, sizeof(why));
-		if (!r)
-			r = fallback_check_one_scheme(&fbs, why, sizeof(why));
-		if (!r && fbs.nr > before && !entry) {
-			r = -EOPNOTSUPP;
-			snprintf(why, sizeof(why), "kdamond %d was not started by damonc, and what "
-				 "it is asked needs the damonc agent, which serves damonc's kdamonds "
-				 "only: %s", ki, fbs.fb[before].kind == FB_COLLAPSE ?
-				 "a collapse budget kept in huge pages" :
-				 "a hugepage_mem_bp goal fed as user_input");
-		}
-		if (r) {
-			usage_error(cli, "%s", why);
-			ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
-			goto out;
-		}
-		if (fbs.nr > before) {
-			entry->fbs = fbs;
-			fb_changed = agent_added = true;
-		}
 	}
 	r = damonctl_kdamond_check(kw, f, why, sizeof(why));
 	if (r) {
@@ -679,15 +765,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	}
 	damonctl_kdamond_diff(kh, kw, 0, collect, &ch);
 	if (!ch.nr && !fb_changed) {
-		if (cli->json) {
-			json_object *doc = json_doc_new();
-
-			json_object_object_add(doc, "kdamond", json_object_new_int(ki));
-			json_object_object_add(doc, "changes", json_object_new_array());
-			json_doc_print(doc);
-		} else {
-			printf("kdamond %d: nothing changes\n", ki);
-		}
+		print_unchanged(cli, ki);
 		ret = EXIT_OK;
 		goto out;
 	}
@@ -703,19 +781,10 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (ch.nr) {
-		/* stages, commits, and puts the staged files back if anything fails */
-		r = damonctl_kdamond_commit(cli->ctx, kw, kh, 0, NULL);
-		if (r) {
-			ret = lib_error(cli, r, "tuning kdamond %d", ki);
+		ret = commit(cli, ki, kw, kh, marked);
+		if (ret)
 			goto out;
-		}
-		r = marked ? stage_without_obsolete(cli, kw) : 0;
-		if (r) {
-			ret = lib_error(cli, r, "kdamond %d dropped the targets removed, but "
-					"staging its files without them (a later commit would drop "
-					"the targets now in their places)", ki);
-			goto out;
-		}
+		ret = EXIT_FAIL;
 	}
 	if (fb_changed) {
 		r = started_save(cli->ctx, &started);
@@ -739,39 +808,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	}
 	ch.nr = 0;
 	damonctl_kdamond_diff(kh, damonctl_tree_kdamond(after, (unsigned int)ki), 0, collect, &ch);
-	if (cli->json) {
-		json_object *doc = json_doc_new(), *arr = json_object_new_array();
-
-		json_object_object_add(doc, "kdamond", json_object_new_int(ki));
-		json_object_object_add(doc, "committed", json_object_new_string(
-			ch.nr ? damonctl_cmd_name(cmd) : "none"));
-		if (cli->staging)
-			json_object_object_add(doc, "staged", json_object_new_boolean(true));
-		for (i = 0; i < ch.nr; i++) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "path", json_object_new_string(ch.c[i].path));
-			json_object_object_add(o, "before", json_object_new_string(ch.c[i].before));
-			json_object_object_add(o, "after", json_object_new_string(ch.c[i].after));
-			json_object_array_add(arr, o);
-		}
-		json_object_object_add(doc, "changes", arr);
-		json_doc_print(doc);
-	} else {
-		printf("kdamond %d: %s%s\n", ki, ch.nr ? damonctl_cmd_name(cmd) :
-		       "agent goal updated", cli->staging ? " staged (the batch commits it at its "
-		       "end)" : "");
-		for (i = 0; i < ch.nr; i++)
-			printf("  %s: %s -> %s\n", ch.c[i].path, ch.c[i].before, ch.c[i].after);
-		if (moved)
-			printf("  note: this kernel has no obsolete_target (6.19): the targets after "
-			       "the one removed moved down a place, and their monitoring starts over\n");
-		if (fb_changed)
-			for (i = 0; entry && i < entry->fbs.nr; i++)
-				printf("  agent: %s goal %llu bp\n", entry->fbs.fb[i].kind ==
-				       FB_COLLAPSE ? "collapse" : "hugepage_mem_bp",
-				       (unsigned long long)entry->fbs.fb[i].target_bp);
-	}
+	print_result(cli, ki, &ch, cmd, moved, fb_changed ? entry : NULL);
 	ret = EXIT_OK;
 out:
 	started_unlock(lock);
