@@ -252,179 +252,204 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 	return chart_close(cli, f, wo.output, r, "the chart");
 }
 
-static int wss_run(struct cli *cli, int argc, char **argv)
+/* Option combinations that cannot work, before the input is opened. 0 or an exit code. */
+static int check_options(struct cli *cli, bool *chart)
 {
-	struct qhist *all = malloc(sizeof(*all)), *win = malloc(sizeof(*win));
-	struct stream st = { 0 };
-	struct points pts = { 0 };
-	struct damonctl_rec_item it;
-	bool chart;
-	uint64_t first_ns = 0, last_ns = 0, w0 = 0;
-	bool header = false, win_open = false;
-	char buf[32], buf2[32];
-	struct rin *in = NULL;
-	unsigned int i;
-	int r, e;
-
-	if (argc) {
-		free(all);
-		free(win);
-		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	}
-	if (!all || !win) {
-		free(all);
-		free(win);
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
-	}
 	if (!wo.nr_pcts)
 		wo.nr_pcts = qhist_default_list(wo.pcts);
-	if (wo.series && wo.window_us) {
-		e = usage_error(cli, "--series and --window: pick one");
-		goto out;
-	}
+	if (wo.series && wo.window_us)
+		return usage_error(cli, "--series and --window: pick one");
 	if (!wo.format_set && wo.output) {
 		int fmt = chart_format_of_name(wo.output);
 
 		wo.format = fmt == CHART_PNG ? WSS_PNG : fmt == CHART_SVG ? WSS_SVG : WSS_TEXT;
 	}
-	chart = wo.format != WSS_TEXT;
-	if (chart && (cli->json || wo.series || wo.window_us)) {
-		e = usage_error(cli, "--format %s draws every snapshot; --json, --series and "
-				"--window are for text", wo.format == WSS_PNG ? "png" : "svg");
-		goto out;
-	}
-	if (!chart && wo.output) {
-		e = usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
-		goto out;
-	}
-	if (chart && chart_check_output(cli, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG,
-					wo.output)) {
-		e = EXIT_USAGE;
-		goto out;
-	}
-	qhist_reset(all);
-	qhist_reset(win);
-	e = rin_open(cli, false, 0, &in);
-	if (e)
-		goto out;
-	if (cli->json)
-		st.key = wo.series ? "wss_series" : wo.window_us ? "windows" : NULL;
-	while ((r = rin_next(in, &it)) == 1) {
-		uint64_t v, t_us;
+	*chart = wo.format != WSS_TEXT;
+	if (*chart && (cli->json || wo.series || wo.window_us))
+		return usage_error(cli, "--format %s draws every snapshot; --json, --series and "
+				   "--window are for text", wo.format == WSS_PNG ? "png" : "svg");
+	if (!*chart && wo.output)
+		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
+	if (*chart && chart_check_output(cli, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG,
+					 wo.output))
+		return EXIT_USAGE;
+	return 0;
+}
 
-		if (it.type != DAMONCTL_REC_SNAPSHOT)
-			continue;
-		v = wss_of(&it.snapshot);
-		t_us = (it.snapshot.end_ns - rin_base_ns(in)) / 1000;
-		if (!all->n)
-			first_ns = it.snapshot.end_ns;
-		last_ns = it.snapshot.end_ns;
-		qhist_add(all, v);
-		if (chart && points_add(&pts, rin_rel_s(in, it.snapshot.end_ns), (double)v)) {
-			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-			goto out;
-		}
-		if (wo.series) {
-			if (st.key) {
-				json_object *o = json_object_new_object();
+/* One run's state: the whole range's histogram, the open window's, the streamed JSON array
+ * and the chart's points. */
+struct wss_run {
+	struct qhist *all, *win;
+	struct stream st;
+	struct points pts;
+	bool chart, header, win_open;
+	uint64_t first_ns, last_ns, w0;
+};
 
-				json_object_object_add(o, "time_us", json_object_new_uint64(t_us));
-				json_object_object_add(o, "wss", json_object_new_uint64(v));
-				if (stream_add(&st, in, o)) {
-					e = EXIT_FAIL;	/* main says why the output failed */
-					goto out;
-				}
-			} else {
-				if (!header)
-					printf("%11s %11s\n", "time", "wss");
-				header = true;
-				printf("%9.3f s %11s\n", (double)t_us / 1e6, fmt_size(v, buf, sizeof(buf)));
-			}
-		}
-		if (wo.window_us) {
-			/* windows are aligned on the record's start; empty ones are skipped */
-			uint64_t w = t_us / wo.window_us * wo.window_us;
+/* --series: one row (or array element) for a snapshot. 0 or an exit code. */
+static int series_row(struct wss_run *w, const struct rin *in, uint64_t t_us, uint64_t v)
+{
+	char buf[32];
 
-			if (win_open && w != w0) {
-				if (!st.key)
-					window_row(in, win, w0);
-				else if (stream_add(&st, in, window_json(win, w0))) {
-					e = EXIT_FAIL;
-					goto out;
-				}
-				qhist_reset(win);
-			}
-			if (!st.key && !header) {
-				printf("%11s %6s", "window", "snaps");
-				for (i = 0; i < wo.nr_pcts; i++) {
-					snprintf(buf2, sizeof(buf2), "p%g", wo.pcts[i]);
-					printf(" %11s", buf2);
-				}
-				printf(" %11s\n", "mean");
-				header = true;
-			}
-			w0 = w;
-			win_open = true;
-			qhist_add(win, v);
-		}
-	}
-	if (r < 0) {
-		e = -r;
-		goto out;
-	}
-	if (win_open) {
-		if (!st.key)
-			window_row(in, win, w0);
-		else if (stream_add(&st, in, window_json(win, w0))) {
-			e = EXIT_FAIL;
-			goto out;
-		}
-	}
-	if (cli->json) {
-		json_object *doc = st.key ? json_object_new_object() : json_doc_new();
+	if (w->st.key) {
+		json_object *o = json_object_new_object();
 
-		if (!st.key) {
-			json_object_object_add(doc, "series", rin_series_json(in));
-			json_object_object_add(doc, "min_access_rate_bp",
-					       json_object_new_uint64(wo.min_rate_bp));
+		json_object_object_add(o, "time_us", json_object_new_uint64(t_us));
+		json_object_object_add(o, "wss", json_object_new_uint64(v));
+		return stream_add(&w->st, in, o) ? EXIT_FAIL : 0; /* main says why it failed */
+	}
+	if (!w->header)
+		printf("%11s %11s\n", "time", "wss");
+	w->header = true;
+	printf("%9.3f s %11s\n", (double)t_us / 1e6, fmt_size(v, buf, sizeof(buf)));
+	return 0;
+}
+
+/* The window that ended, as a row or an array element. 0 or an exit code. */
+static int window_end(struct wss_run *w, const struct rin *in)
+{
+	if (!w->st.key)
+		window_row(in, w->win, w->w0);
+	else if (stream_add(&w->st, in, window_json(w->win, w->w0)))
+		return EXIT_FAIL;
+	return 0;
+}
+
+/* --window: the snapshot goes to its window (aligned on the record's start; empty ones are
+ * skipped), closing the one before. 0 or an exit code. */
+static int window_add(struct wss_run *w, const struct rin *in, uint64_t t_us, uint64_t v)
+{
+	uint64_t at = t_us / wo.window_us * wo.window_us;
+	char buf[32];
+	unsigned int i;
+
+	if (w->win_open && at != w->w0) {
+		if (window_end(w, in))
+			return EXIT_FAIL;
+		qhist_reset(w->win);
+	}
+	if (!w->st.key && !w->header) {
+		printf("%11s %6s", "window", "snaps");
+		for (i = 0; i < wo.nr_pcts; i++) {
+			snprintf(buf, sizeof(buf), "p%g", wo.pcts[i]);
+			printf(" %11s", buf);
 		}
-		json_object_object_add(doc, "snapshots", json_object_new_uint64(all->n));
-		json_object_object_add(doc, "percentiles", pcts_json(all));
-		json_object_object_add(doc, "mean", json_object_new_uint64(
-			all->n ? (uint64_t)(all->sum / (double)all->n) : 0));
-		/* after the array: input says whether the record was read whole */
-		json_object_object_add(doc, "input", rin_input_json(in));
-		if (!st.key)
-			e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
-		else if (!st.begun && stream_begin(&st, in))
-			e = (json_object_put(doc), EXIT_FAIL);
-		else
-			e = json_stream_end(&st.js, doc) ? EXIT_FAIL : EXIT_OK;
-		goto out;
+		printf(" %11s\n", "mean");
+		w->header = true;
 	}
-	if (!all->n) {
-		e = (usage_error(cli, "no snapshot in %s matches the selection",
-				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
-		goto out;
+	w->w0 = at;
+	w->win_open = true;
+	qhist_add(w->win, v);
+	return 0;
+}
+
+/* One snapshot into the run. 0 or an exit code. */
+static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *in,
+			 const struct damonctl_rec_snapshot *snap)
+{
+	uint64_t v = wss_of(snap), t_us = (snap->end_ns - rin_base_ns(in)) / 1000;
+	int e = 0;
+
+	if (!w->all->n)
+		w->first_ns = snap->end_ns;
+	w->last_ns = snap->end_ns;
+	qhist_add(w->all, v);
+	if (w->chart && points_add(&w->pts, rin_rel_s(in, snap->end_ns), (double)v))
+		return usage_error(cli, "out of memory"), EXIT_FAIL;
+	if (wo.series)
+		e = series_row(w, in, t_us, v);
+	if (!e && wo.window_us)
+		e = window_add(w, in, t_us, v);
+	return e;
+}
+
+/* The JSON document: the whole range's figures (after the streamed array, if any). */
+static int print_json(struct wss_run *w, const struct rin *in)
+{
+	const struct qhist *all = w->all;
+	json_object *doc = w->st.key ? json_object_new_object() : json_doc_new();
+
+	if (!w->st.key) {
+		json_object_object_add(doc, "series", rin_series_json(in));
+		json_object_object_add(doc, "min_access_rate_bp",
+				       json_object_new_uint64(wo.min_rate_bp));
 	}
-	if (chart) {
-		e = write_chart(cli, in, &pts, all);
-		goto out;
-	}
+	json_object_object_add(doc, "snapshots", json_object_new_uint64(all->n));
+	json_object_object_add(doc, "percentiles", pcts_json(all));
+	json_object_object_add(doc, "mean", json_object_new_uint64(
+		all->n ? (uint64_t)(all->sum / (double)all->n) : 0));
+	/* after the array: input says whether the record was read whole */
+	json_object_object_add(doc, "input", rin_input_json(in));
+	if (!w->st.key)
+		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+	if (!w->st.begun && stream_begin(&w->st, in))
+		return json_object_put(doc), EXIT_FAIL;
+	return json_stream_end(&w->st.js, doc) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* The whole range's percentiles and mean, for people. */
+static void print_text(const struct wss_run *w, const struct rin *in)
+{
+	const struct qhist *all = w->all;
+	char buf[32];
+	unsigned int i;
+
 	printf("%s: working set (regions accessed in %s of the samples) over %" PRIu64
 	       " snapshots, %.3f s to %.3f s\n", rin_series_name(in),
 	       wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, buf, sizeof(buf)) : "any",
-	       all->n, rin_rel_s(in, first_ns), rin_rel_s(in, last_ns));
+	       all->n, rin_rel_s(in, w->first_ns), rin_rel_s(in, w->last_ns));
 	for (i = 0; i < wo.nr_pcts; i++)
 		printf("  p%-6g %11s\n", wo.pcts[i],
 		       fmt_size(qhist_percentile(all, wo.pcts[i]), buf, sizeof(buf)));
 	printf("  mean    %11s\n", fmt_size((uint64_t)(all->sum / (double)all->n), buf,
 					    sizeof(buf)));
+}
+
+static int wss_run(struct cli *cli, int argc, char **argv)
+{
+	struct wss_run w = { .all = malloc(sizeof(*w.all)), .win = malloc(sizeof(*w.win)) };
+	struct damonctl_rec_item it;
+	struct rin *in = NULL;
+	int r = 0, e;
+
+	if (argc)
+		e = usage_error(cli, "unexpected argument '%s'", argv[0]);
+	else if (!w.all || !w.win)
+		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+	else
+		e = check_options(cli, &w.chart);
+	if (e)
+		goto out;
+	qhist_reset(w.all);
+	qhist_reset(w.win);
+	e = rin_open(cli, false, 0, &in);
+	if (e)
+		goto out;
+	if (cli->json)
+		w.st.key = wo.series ? "wss_series" : wo.window_us ? "windows" : NULL;
+	while (!e && (r = rin_next(in, &it)) == 1)
+		if (it.type == DAMONCTL_REC_SNAPSHOT)
+			e = take_snapshot(cli, &w, in, &it.snapshot);
+	if (!e && r < 0)
+		e = -r;
+	if (!e && w.win_open)
+		e = window_end(&w, in);
+	if (e)
+		goto out;
+	if (cli->json)
+		e = print_json(&w, in);
+	else if (!w.all->n)
+		e = (usage_error(cli, "no snapshot in %s matches the selection",
+				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
+	else if (w.chart)
+		e = write_chart(cli, in, &w.pts, w.all);
+	else
+		print_text(&w, in);
 out:
-	free(pts.t);
-	free(pts.wss);
-	free(all);
-	free(win);
+	free(w.pts.t);
+	free(w.pts.wss);
+	free(w.all);
+	free(w.win);
 	r = rin_close(in);
 	return e ? e : r;
 }
