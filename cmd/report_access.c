@@ -19,6 +19,7 @@
 #include "report_hist.h"
 #include "report_pattern.h"
 #include "report_snapheat.h"
+#include "report_templates.h"
 #include "report_window.h"
 
 #define MAX_PCTS 32
@@ -36,6 +37,7 @@ static struct {
 	bool raw, total_only;
 	const char *format;
 	const char *snap_head, *snap_tail;	/* damo's --format_snapshot_head, _tail */
+	const char *rec_head, *rec_tail;	/* damo's --format_record_head, _tail */
 	int style;			/* -1, or enum style */
 	bool head_df, tail_df;		/* --style detailed's: a df-passed line with them */
 	bool cold_first;		/* --style cold: --sort temperature, coldest first */
@@ -75,7 +77,8 @@ enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
-       O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE };
+       O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE, O_REC_HEAD, O_REC_TAIL,
+       O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -108,6 +111,20 @@ static const struct opt access_opts[] = {
 	  "<recency percentiles> <region box colors> <damos stats>; \\n a new line" },
 	{ "format-snapshot-tail", O_SNAP_TAIL, OV_STRING, "TEMPLATE", "printed after each "
 	  "snapshot's regions, the keywords of --format-snapshot-head" },
+	{ "format-record-head", O_REC_HEAD, OV_STRING, "TEMPLATE", "printed once before the "
+	  "first snapshot reported, damo's record keywords: <kdamond index> <context index> "
+	  "<scheme index> <target id> <abs start time> <duration> (of the snapshots reported) "
+	  "<intervals> <intervals goal> <data source> <format strings>; \\n a new line" },
+	{ "format-record-tail", O_REC_TAIL, OV_STRING, "TEMPLATE", "printed once after the last "
+	  "snapshot reported, the keywords of --format-record-head" },
+	{ "snapshot-heatmap-width", O_HEAT_WIDTH, OV_INT, "N", "the columns of <heatmap> and "
+	  "<filters passed heatmap> (default 80; damo's --snapshot_heatmap_width)" },
+	{ "snapshot-heatmap-static", O_HEAT_STATIC, OV_NONE, NULL, "<heatmap>'s columns over "
+	  "the whole address span, each gap between regions as dots of its width (default: over "
+	  "the regions' total size, a gap wider than four columns as [...]; damo's "
+	  "--snapshot_heatmap_static)" },
+	{ "snapshot-heatmap-colorset", O_HEAT_COLORSET, OV_STRING, "gray|flame|emotion",
+	  "<heatmap>'s colours with --color (default gray; damo's --snapshot_heatmap_colorset)" },
 	{ "style", O_STYLE, OV_STRING, "NAME", "damo's output presets: detailed (heatmap and "
 	  "intervals, each region, memory bandwidth estimate and total size), simple-boxes "
 	  "(--boxes), cold and hot (--boxes sorted by temperature, coldest or hottest first), "
@@ -270,6 +287,42 @@ static uint64_t index_first(void)
 	return f;
 }
 
+/* --snapshot-heatmap-*: the shape of <heatmap> */
+static bool heat_given;
+
+static int heat_parse(struct cli *cli, int key, const char *arg)
+{
+	static const int colorsets[] = { 1, 2, 0 };	/* the metavar's, as box colour sets */
+	uint64_t v;
+	int r;
+
+	heat_given = true;
+	if (key == O_HEAT_STATIC) {
+		snapheat_o.fixed = true;
+		return 0;
+	}
+	if (key == O_HEAT_COLORSET) {
+		r = opt_choice(cli, access_opts, O_HEAT_COLORSET, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		snapheat_o.colorset = colorsets[r];
+		return 0;
+	}
+	if (parse_uint_opt(cli, "snapshot-heatmap-width", arg, 10000, &v))
+		return EXIT_USAGE;
+	if (!v)
+		return usage_error(cli, "--snapshot-heatmap-width '%s': at least 1", arg);
+	snapheat_o.width = (unsigned int)v;
+	return 0;
+}
+
+/* Whether a snapshot template draws a heatmap */
+static bool heatmap_shown(void)
+{
+	return (ao.snap_head && strstr(ao.snap_head, "heatmap>")) ||
+	       (ao.snap_tail && strstr(ao.snap_tail, "heatmap>"));
+}
+
 static int access_parse(struct cli *cli, int key, const char *arg)
 {
 	int r = rin_parse(cli, key, arg);
@@ -332,6 +385,16 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	case O_SNAP_TAIL:
 		ao.snap_tail = arg;
 		return snap_check(cli, "--format-snapshot-tail", arg);
+	case O_HEAT_WIDTH:
+	case O_HEAT_STATIC:
+	case O_HEAT_COLORSET:
+		return heat_parse(cli, key, arg);
+	case O_REC_HEAD:
+		ao.rec_head = arg;
+		return rec_template_check(cli, "--format-record-head", arg);
+	case O_REC_TAIL:
+		ao.rec_tail = arg;
+		return rec_template_check(cli, "--format-record-tail", arg);
 	case O_HIST:
 		r = opt_choice(cli, access_opts, O_HIST, arg);
 		if (r < 0)
@@ -1301,13 +1364,23 @@ static void print_one_body(const struct rin *in, const struct damonctl_rec_snaps
 	}
 }
 
+/* --format-record-head or -tail @t of record @f */
+static void print_record(const char *t, const struct rec_fig *f)
+{
+	struct rec_templates all = { ao.rec_head, ao.snap_head, ao.format, ao.snap_tail,
+				     ao.rec_tail };
+
+	rec_template_print(stdout, t, f, ao.raw, &all);
+}
+
 /* The reports of each snapshot: the document's head at the first, its input at the end */
 struct multi {
 	struct cli *cli;
 	const struct rin *in;
 	struct json_stream js;
 	uint64_t nr;
-	bool scan;		/* the first pass of --box-scale-over record: only the range */
+	bool scan;		/* a first pass: --box-scale-over record's range, the record's end */
+	struct rec_fig fig, pre;	/* the record's snapshots reported; all of them (scan) */
 };
 
 static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, struct one *o)
@@ -1317,6 +1390,7 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 	if (build(o, s))
 		return (usage_error(m->cli, "out of memory"), EXIT_FAIL);
 	if (m->scan) {
+		rec_fig_add(&m->pre, s);
 		for (size_t i = 0; i < o->n; i++) {
 			struct box_input bi = box_input(&o->rows[i]);
 
@@ -1325,7 +1399,10 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 		m->nr++;	/* a snapshot was chosen */
 		return 0;
 	}
+	rec_fig_add(&m->fig, s);
 	if (!m->cli->json) {
+		if (!m->nr)
+			print_record(ao.rec_head, m->pre.nr ? &m->pre : &m->fig);
 		print_one(m->in, s, o, m->nr++);
 		return output_flush(stdout) ? EXIT_FAIL : 0;
 	}
@@ -1361,6 +1438,8 @@ static void apply_style(void)
 			ao.snap_tail = DETAILED_TAIL;
 			ao.tail_df = true;
 		}
+		if (!ao.rec_tail)
+			ao.rec_tail = "record DAMON intervals: <intervals>";
 		break;
 	}
 	case ST_SIMPLE_BOXES:
@@ -1418,6 +1497,10 @@ static int check_options(struct cli *cli)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
 				   "--box-colorset, --box-align and --box-scale-over shape --boxes (or --format's <box>): "
 				   "add it");
+	if (heat_given && !heatmap_shown())
+		return usage_error(cli, "--snapshot-heatmap-width, --snapshot-heatmap-static and "
+				   "--snapshot-heatmap-colorset shape <heatmap> of "
+				   "--format-snapshot-head or -tail (or --style detailed): add it");
 	if (ao.have_at && (ao.multi || ao.nr_index))
 		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
 				   "snapshots differently: choose one");
@@ -1484,6 +1567,30 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 	return 0;
 }
 
+/* The report of the one snapshot kept, its record's head and tail around it */
+static int report_kept(struct cli *cli, const struct rin *in,
+		       const struct damonctl_rec_snapshot *s, struct one *o)
+{
+	struct rec_fig f = { 0 };
+
+	if (build(o, s))
+		return (usage_error(cli, "out of memory"), EXIT_FAIL);
+	rec_fig_add(&f, s);
+	if (cli->json) {
+		json_object *doc = json_doc_new();
+
+		json_object_object_add(doc, "input", rin_input_json(in));
+		json_object_object_add(doc, "series", rin_series_json(in));
+		add_members(doc, in, s, o);
+		json_object_object_add(doc, "record", rec_fig_json(&f));
+		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+	}
+	print_record(ao.rec_head, &f);
+	print_one(in, s, o, 0);
+	print_record(ao.rec_tail, &f);
+	return 0;
+}
+
 static int access_run(struct cli *cli, int argc, char **argv)
 {
 	struct kept k = { 0 };
@@ -1497,7 +1604,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	e = check_options(cli);
 	if (e)
 		return e;
-	m.scan = ao.multi && ao.scale_record;
+	m.scan = ao.multi && (ao.scale_record || rec_template_needs_end(ao.rec_head));
 	e = rin_open(cli, m.scan, 1, &in);
 	if (e)
 		return e;
@@ -1506,6 +1613,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	if (!e && m.scan) {	/* the range found, the boxes drawn in a second pass */
 		m.scan = false;
 		m.nr = 0;
+		m.fig = (struct rec_fig){ 0 };
 		e = rin_rewind(in);
 		if (!e)
 			e = read_snapshots(cli, in, &k, &m, &o);
@@ -1513,22 +1621,14 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	if (!e && ao.multi && cli->json) {
 		json_object *tail = json_object_new_object();
 
+		json_object_object_add(tail, "record", rec_fig_json(&m.fig));
 		json_object_object_add(tail, "input", rin_input_json(in));
 		if (json_stream_end(&m.js, tail))
 			e = EXIT_FAIL;
-	} else if (!e && !ao.multi) {
-		if (build(&o, &k.s)) {
-			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-		} else if (cli->json) {
-			json_object *doc = json_doc_new();
-
-			json_object_object_add(doc, "input", rin_input_json(in));
-			json_object_object_add(doc, "series", rin_series_json(in));
-			add_members(doc, in, &k.s, &o);
-			e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
-		} else {
-			print_one(in, &k.s, &o, 0);
-		}
+	} else if (!e && ao.multi) {
+		print_record(ao.rec_tail, &m.fig);
+	} else if (!e) {
+		e = report_kept(cli, in, &k.s, &o);
 	}
 	free(o.pcts);
 	free(o.bins);
