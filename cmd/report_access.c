@@ -78,7 +78,7 @@ enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
        O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE, O_REC_HEAD, O_REC_TAIL,
-       O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET };
+       O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET, O_MIN_CHARS };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -125,6 +125,10 @@ static const struct opt access_opts[] = {
 	  "--snapshot_heatmap_static)" },
 	{ "snapshot-heatmap-colorset", O_HEAT_COLORSET, OV_STRING, "gray|flame|emotion",
 	  "<heatmap>'s colours with --color (default gray; damo's --snapshot_heatmap_colorset)" },
+	{ "min-chars-for", O_MIN_CHARS, OV_STRING, "KEYWORD,N", "a keyword's text padded with "
+	  "spaces to at least N characters, in every template (damo's --min_chars_for); "
+	  "region and record keywords and the one-line snapshot keywords; given more than once "
+	  "for more keywords" },
 	{ "style", O_STYLE, OV_STRING, "NAME", "damo's output presets: detailed (heatmap and "
 	  "intervals, each region, memory bandwidth estimate and total size), simple-boxes "
 	  "(--boxes), cold and hot (--boxes sorted by temperature, coldest or hottest first), "
@@ -214,6 +218,7 @@ static const char *const snap_keywords[] = {
 	"<df-passed recency percentiles>",
 };
 #define NR_SNAP_KEYWORDS (sizeof(snap_keywords) / sizeof(snap_keywords[0]))
+#define NR_LINE_SNAP_KEYWORDS 13	/* the first ones, a line of text each */
 
 static int snap_keyword_at(const char *p)
 {
@@ -285,6 +290,34 @@ static uint64_t index_first(void)
 	for (unsigned int i = 0; i < ao.nr_index; i++)
 		f = ao.index[i].first < f ? ao.index[i].first : f;
 	return f;
+}
+
+/* --min-chars-for KEYWORD,N: a keyword of a template that is one line of text */
+static int parse_min_chars(struct cli *cli, const char *arg)
+{
+	const char *comma = strrchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : 0;
+	int kw = comma ? keyword_at(arg) : -1, skw = comma ? snap_keyword_at(arg) : -1;
+	uint64_t n;
+	char *end;
+
+	if (!comma || comma[1] < '0' || comma[1] > '9')
+		return usage_error(cli, "--min-chars-for '%s': expected KEYWORD,N such as "
+				   "'<size>,11'", arg);
+	n = strtoull(comma + 1, &end, 10);
+	if (*end || n > 1000)
+		return usage_error(cli, "--min-chars-for '%s': N is a number of characters, "
+				   "0 to 1000", arg);
+	if (!(kw >= 0 && strlen(keywords[kw]) == len) &&
+	    !(skw >= 0 && skw < (int)NR_LINE_SNAP_KEYWORDS && strlen(snap_keywords[skw]) == len) &&
+	    !rec_keyword_known(arg, len))
+		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
+				   "one-line snapshot keyword (see damonc-report-access(1))", arg,
+				   (int)len, arg);
+	if (min_chars_add(arg, len, (unsigned int)n))
+		return usage_error(cli, "--min-chars-for '%s': at most %d keywords", arg,
+				   MIN_CHARS_MAX);
+	return 0;
 }
 
 /* --snapshot-heatmap-*: the shape of <heatmap> */
@@ -389,6 +422,8 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	case O_HEAT_STATIC:
 	case O_HEAT_COLORSET:
 		return heat_parse(cli, key, arg);
+	case O_MIN_CHARS:
+		return parse_min_chars(cli, arg);
 	case O_REC_HEAD:
 		ao.rec_head = arg;
 		return rec_template_check(cli, "--format-record-head", arg);
@@ -573,59 +608,68 @@ static const char *addr_str(uint64_t a, char *buf, size_t size)
 static struct box_range box_range(const struct row *rows, size_t n);
 static struct box box_of_row(const struct box_range *b, const struct row *r);
 
-/* One line of --format for row @i; its <box> on scales @b. */
-static void print_formatted(const struct row *r, size_t i, const struct box_range *b)
+/* Region keyword @kw of row @i (<box> on scales @b) to @o */
+static void print_region_keyword(FILE *o, int kw, const struct row *r, size_t i,
+				 const struct box_range *b)
 {
 	char v[48];
 
+	switch (kw) {
+	case 0:
+		fprintf(o, "%zu", i);
+		break;
+	case 1:
+		fputs(addr_str(r->start, v, sizeof(v)), o);
+		break;
+	case 2:
+		fputs(addr_str(r->end, v, sizeof(v)), o);
+		break;
+	case 3:
+		fputs(size_str(r->end - r->start, v, sizeof(v)), o);
+		break;
+	case 4:
+		if (ao.raw)
+			fprintf(o, "%" PRIu64, r->rate_bp);	/* basis points */
+		else
+			fprintf(o, "%.2f%%", (double)r->rate_bp / 100);
+		break;
+	case 5:
+		fprintf(o, "%" PRIu32, r->nr_accesses);
+		break;
+	case 6:
+		fputs(time_str(r->age_us, v, sizeof(v)), o);
+		break;
+	case 7:
+		fprintf(o, "%.0f", r->temperature);
+		break;
+	case 8: {
+		struct box x = box_of_row(b, r);
+
+		box_print(o, &x, box_colored());
+		break;
+	}
+	case 9:	/* damo's format_hz */
+		fprintf(o, ao.raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
+		break;
+	case 10:
+		fputs(r->has_fp ? size_str(r->fp, v, sizeof(v)) : "N/A", o);
+		break;
+	}
+}
+
+/* One line of --format for row @i; its <box> on scales @b; --min-chars-for's padding */
+static void print_formatted(const struct row *r, size_t i, const struct box_range *b)
+{
 	for (const char *p = ao.format; *p;) {
 		int kw = keyword_at(p);
+		struct kw_out k;
 
 		if (kw < 0) {
 			putchar(*p++);
 			continue;
 		}
-		switch (kw) {
-		case 0:
-			printf("%zu", i);
-			break;
-		case 1:
-			fputs(addr_str(r->start, v, sizeof(v)), stdout);
-			break;
-		case 2:
-			fputs(addr_str(r->end, v, sizeof(v)), stdout);
-			break;
-		case 3:
-			fputs(size_str(r->end - r->start, v, sizeof(v)), stdout);
-			break;
-		case 4:
-			if (ao.raw)
-				printf("%" PRIu64, r->rate_bp);	/* basis points */
-			else
-				printf("%.2f%%", (double)r->rate_bp / 100);
-			break;
-		case 5:
-			printf("%" PRIu32, r->nr_accesses);
-			break;
-		case 6:
-			fputs(time_str(r->age_us, v, sizeof(v)), stdout);
-			break;
-		case 7:
-			printf("%.0f", r->temperature);
-			break;
-		case 8: {
-			struct box x = box_of_row(b, r);
-
-			box_print(stdout, &x, box_colored());
-			break;
-		}
-		case 9:	/* damo's format_hz */
-			printf(ao.raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
-			break;
-		case 10:
-			fputs(r->has_fp ? size_str(r->fp, v, sizeof(v)) : "N/A", stdout);
-			break;
-		}
+		print_region_keyword(kw_out_open(&k, keywords[kw]), kw, r, i, b);
+		kw_out_close(&k);
 		p += strlen(keywords[kw]);
 	}
 	putchar('\n');
@@ -1181,9 +1225,9 @@ static struct snap_fig snap_figures(const struct damonctl_rec_snapshot *s)
 	return f;
 }
 
-static void print_pct(double v)
+static void print_pct(FILE *o, double v)
 {
-	printf(ao.raw ? "%g" : "%.2f%%", v);
+	fprintf(o, ao.raw ? "%g" : "%.2f%%", v);
 }
 
 /* A multi-line keyword: --histogram's or --percentiles-of's output of metric @m over the
@@ -1215,45 +1259,60 @@ static void print_snap_block(int kw, const struct damonctl_rec_snapshot *s, cons
 	df_bytes = false;
 }
 
-/* One snapshot keyword's text; false when it ended with a new line */
-static bool print_snap_keyword(int kw, const struct rin *in, const struct damonctl_rec_snapshot *s,
-			       const struct one *o)
+/* A one-line snapshot keyword (@kw below NR_LINE_SNAP_KEYWORDS) to @o */
+static void print_snap_line(FILE *o, int kw, const struct rin *in,
+			    const struct damonctl_rec_snapshot *s)
 {
 	struct snap_fig f = snap_figures(s);
 	uint64_t base = rin_base_ns(in);
 	char a[48], b[48], c[48], d[48];
 
 	switch (kw) {
-	case 0: fputs(size_str(s->total_bytes, a, sizeof(a)), stdout); break;
-	case 1: fputs(time_str((s->end_ns - s->start_ns) / 1000, a, sizeof(a)), stdout); break;
+	case 0: fputs(size_str(s->total_bytes, a, sizeof(a)), o); break;
+	case 1: fputs(time_str((s->end_ns - s->start_ns) / 1000, a, sizeof(a)), o); break;
 	case 2: fputs(time_str(s->start_ns > base ? (s->start_ns - base) / 1000 : 0, a,
-			       sizeof(a)), stdout); break;
+			       sizeof(a)), o); break;
 	case 3: fputs(time_str(s->end_ns > base ? (s->end_ns - base) / 1000 : 0, a, sizeof(a)),
-		      stdout); break;
-	case 4: fputs(time_str(s->start_ns / 1000, a, sizeof(a)), stdout); break;
-	case 5: fputs(time_str(s->end_ns / 1000, a, sizeof(a)), stdout); break;
-	case 6: printf("%" PRIu32, s->nr_regions); break;
+		      o); break;
+	case 4: fputs(time_str(s->start_ns / 1000, a, sizeof(a)), o); break;
+	case 5: fputs(time_str(s->end_ns / 1000, a, sizeof(a)), o); break;
+	case 6: fprintf(o, "%" PRIu32, s->nr_regions); break;
 	case 7:
-		printf("sample %s aggr %s (max access hz %g)", time_str(s->sample_us, a, sizeof(a)),
-		       time_str(s->aggr_us, b, sizeof(b)), f.max_hz);
+		fprintf(o, "sample %s aggr %s (max access hz %g)", time_str(s->sample_us, a, sizeof(a)),
+			time_str(s->aggr_us, b, sizeof(b)), f.max_hz);
 		break;
 	case 8:
-		print_pct(f.max_observed > 0 ? f.observed * 100 / f.max_observed : 0);
-		printf(" (%s / %s) %s %s", size_str((uint64_t)f.observed, a, sizeof(a)),
-		       size_str((uint64_t)f.max_observed, b, sizeof(b)),
-		       time_str(s->sample_us, c, sizeof(c)), time_str(s->aggr_us, d, sizeof(d)));
+		print_pct(o, f.max_observed > 0 ? f.observed * 100 / f.max_observed : 0);
+		fprintf(o, " (%s / %s) %s %s", size_str((uint64_t)f.observed, a, sizeof(a)),
+			size_str((uint64_t)f.max_observed, b, sizeof(b)),
+			time_str(s->sample_us, c, sizeof(c)), time_str(s->aggr_us, d, sizeof(d)));
 		break;
-	case 9: printf("%s per second", size_str((uint64_t)f.bw, a, sizeof(a))); break;
+	case 9: fprintf(o, "%s per second", size_str((uint64_t)f.bw, a, sizeof(a))); break;
 	case 10:
 	case 11:
 		if (!s->has_sz_filter_passed)
-			fputs("N/A", stdout);	/* damo's word for a record without them */
+			fputs("N/A", o);	/* damo's word for a record without them */
 		else if (kw == 10)
-			fputs(size_str(f.fp_bytes, a, sizeof(a)), stdout);
+			fputs(size_str(f.fp_bytes, a, sizeof(a)), o);
 		else
-			printf("%s per second", size_str((uint64_t)f.fp_bw, a, sizeof(a)));
+			fprintf(o, "%s per second", size_str((uint64_t)f.fp_bw, a, sizeof(a)));
 		break;
-	case 12: print_pct(f.samples_pct); break;
+	case 12: print_pct(o, f.samples_pct); break;
+	}
+}
+
+/* One snapshot keyword's text; false when it ended with a new line */
+static bool print_snap_keyword(int kw, const struct rin *in, const struct damonctl_rec_snapshot *s,
+			       const struct one *o)
+{
+	struct kw_out k;
+
+	if (kw < NR_LINE_SNAP_KEYWORDS) {
+		print_snap_line(kw_out_open(&k, snap_keywords[kw]), kw, in, s);
+		kw_out_close(&k);
+		return true;
+	}
+	switch (kw) {
 	case 17: box_color_samples(stdout); break;
 	case 18: fputs("none", stdout); break;	/* damo's, without a tried-regions scheme's */
 	case 19:

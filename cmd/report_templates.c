@@ -7,7 +7,9 @@
  * "unknown" for the data source (damo's for every record but DAMON_STAT's), N/A for the
  * intervals goal (a record keeps the intervals in force, not the goal that tuned them).
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_templates.h"
@@ -27,6 +29,13 @@ static int rec_keyword_at(const char *p)
 		if (!strncmp(p, rec_keywords[i], strlen(rec_keywords[i])))
 			return (int)i;
 	return -1;
+}
+
+bool rec_keyword_known(const char *keyword, size_t len)
+{
+	int kw = rec_keyword_at(keyword);
+
+	return kw >= 0 && strlen(rec_keywords[kw]) == len;
 }
 
 void rec_fig_add(struct rec_fig *f, const struct damonctl_rec_snapshot *s)
@@ -124,7 +133,12 @@ void rec_template_print(FILE *out, const char *t, const struct rec_fig *f, bool 
 		int kw = rec_keyword_at(p);
 
 		if (kw >= 0) {
-			print_keyword(out, kw, f, raw, all);
+			struct kw_out k;
+
+			print_keyword(out == stdout ? kw_out_open(&k, rec_keywords[kw]) : out, kw, f,
+				      raw, all);
+			if (out == stdout)
+				kw_out_close(&k);
 			p += strlen(rec_keywords[kw]);
 		} else if (p[0] == '\\' && p[1] == 'n') {
 			fputc('\n', out);
@@ -147,4 +161,60 @@ json_object *rec_fig_json(const struct rec_fig *f)
 	json_object_object_add(o, "sample_us", json_object_new_uint64(f->sample_us));
 	json_object_object_add(o, "aggr_us", json_object_new_uint64(f->aggr_us));
 	return o;
+}
+
+/* --min-chars-for's keywords (with their '<' and '>') and minimums, in the order given */
+static struct {
+	char kw[64];
+	unsigned int n;
+} min_chars[MIN_CHARS_MAX];
+static unsigned int nr_min_chars;
+
+int min_chars_add(const char *keyword, size_t len, unsigned int n)
+{
+	for (unsigned int i = 0; i < nr_min_chars; i++)
+		if (strlen(min_chars[i].kw) == len && !strncmp(min_chars[i].kw, keyword, len))
+			return (min_chars[i].n = n), 0;	/* the last one given */
+	if (nr_min_chars == MIN_CHARS_MAX || len >= sizeof(min_chars[0].kw))
+		return -ENOSPC;
+	memcpy(min_chars[nr_min_chars].kw, keyword, len);
+	min_chars[nr_min_chars].kw[len] = '\0';
+	min_chars[nr_min_chars++].n = n;
+	return 0;
+}
+
+FILE *kw_out_open(struct kw_out *k, const char *kw)
+{
+	*k = (struct kw_out){ .f = stdout };
+	for (unsigned int i = 0; i < nr_min_chars; i++)
+		if (!strcmp(kw, min_chars[i].kw))
+			k->min = min_chars[i].n;
+	if (k->min)
+		k->f = open_memstream(&k->buf, &k->len);
+	if (!k->f)
+		k->f = stdout;	/* out of memory: the text unpadded */
+	return k->f;
+}
+
+/* damo counts characters (python's len()): UTF-8 continuation bytes are not counted */
+static size_t nr_chars(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+void kw_out_close(struct kw_out *k)
+{
+	size_t n;
+
+	if (k->f == stdout)
+		return;
+	fclose(k->f);
+	fwrite(k->buf, 1, k->len, stdout);
+	for (n = nr_chars(k->buf, k->len); n < k->min; n++)
+		putchar(' ');
+	free(k->buf);
 }

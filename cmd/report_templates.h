@@ -35,4 +35,21 @@ void rec_template_print(FILE *out, const char *t, const struct rec_fig *f, bool 
 /* The record's figures for the JSON document's "record" */
 json_object *rec_fig_json(const struct rec_fig *f);
 
+/* damo's --min_chars_for: a keyword's text padded with spaces to at least N characters.
+ * min_chars_add: 0, or -ENOSPC when there are too many. */
+#define MIN_CHARS_MAX 32
+int min_chars_add(const char *keyword, size_t len, unsigned int n);
+/* Whether @keyword (@len bytes, "<...>") is a record keyword */
+bool rec_keyword_known(const char *keyword, size_t len);
+/* Where keyword @kw's text goes: stdout, or a buffer when it has a minimum (then
+ * kw_out_close() writes it padded to stdout) */
+struct kw_out {
+	FILE *f;
+	char *buf;
+	size_t len;
+	unsigned int min;
+};
+FILE *kw_out_open(struct kw_out *k, const char *kw);
+void kw_out_close(struct kw_out *k);
+
 #endif
