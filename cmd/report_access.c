@@ -1723,6 +1723,10 @@ const struct cmd cmd_report_access = {
 		 "       [--box-values L,D,H] [--box-scales L,D,H] [--box-length MIN,MAX]\n"
 		 "       [--box-height MIN,MAX] [--box-colorset emotion|gray|flame]\n"
 		 "       [--box-align right|left] [--box-scale-over snapshot|record]\n"
+		 "       [--format-snapshot-head TEMPLATE] [--format-snapshot-tail TEMPLATE]\n"
+		 "       [--format-record-head TEMPLATE] [--format-record-tail TEMPLATE]\n"
+		 "       [--snapshot-heatmap-width N] [--snapshot-heatmap-static]\n"
+		 "       [--snapshot-heatmap-colorset gray|flame|emotion] [--min-chars-for KEYWORD,N]...\n"
 		 "       [--color auto|always|never]\n"
 		 "       [--raw-number] [--json]",
 	.opts = access_opts,
