@@ -356,10 +356,32 @@ static bool heatmap_shown(void)
 	       (ao.snap_tail && strstr(ao.snap_tail, "heatmap>"));
 }
 
+/* The record templates, the heatmap's shape, --min-chars-for: 0, an exit code, or -1 */
+static int template_parse(struct cli *cli, int key, const char *arg)
+{
+	switch (key) {
+	case O_HEAT_WIDTH:
+	case O_HEAT_STATIC:
+	case O_HEAT_COLORSET:
+		return heat_parse(cli, key, arg);
+	case O_MIN_CHARS:
+		return parse_min_chars(cli, arg);
+	case O_REC_HEAD:
+		ao.rec_head = arg;
+		return rec_template_check(cli, "--format-record-head", arg);
+	case O_REC_TAIL:
+		ao.rec_tail = arg;
+		return rec_template_check(cli, "--format-record-tail", arg);
+	}
+	return -1;
+}
+
 static int access_parse(struct cli *cli, int key, const char *arg)
 {
 	int r = rin_parse(cli, key, arg);
 
+	if (r < 0)
+		r = template_parse(cli, key, arg);
 	if (r < 0)
 		r = pattern_parse(cli, &ao.pat, key, arg);
 	if (r < 0)
@@ -418,18 +440,6 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	case O_SNAP_TAIL:
 		ao.snap_tail = arg;
 		return snap_check(cli, "--format-snapshot-tail", arg);
-	case O_HEAT_WIDTH:
-	case O_HEAT_STATIC:
-	case O_HEAT_COLORSET:
-		return heat_parse(cli, key, arg);
-	case O_MIN_CHARS:
-		return parse_min_chars(cli, arg);
-	case O_REC_HEAD:
-		ao.rec_head = arg;
-		return rec_template_check(cli, "--format-record-head", arg);
-	case O_REC_TAIL:
-		ao.rec_tail = arg;
-		return rec_template_check(cli, "--format-record-tail", arg);
 	case O_HIST:
 		r = opt_choice(cli, access_opts, O_HIST, arg);
 		if (r < 0)
