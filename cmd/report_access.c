@@ -19,6 +19,7 @@
 #include "report_hist.h"
 #include "report_pattern.h"
 #include "report_snapheat.h"
+#include "report_templates.h"
 #include "report_window.h"
 
 #define MAX_PCTS 32
@@ -36,6 +37,7 @@ static struct {
 	bool raw, total_only;
 	const char *format;
 	const char *snap_head, *snap_tail;	/* damo's --format_snapshot_head, _tail */
+	const char *rec_head, *rec_tail;	/* damo's --format_record_head, _tail */
 	int style;			/* -1, or enum style */
 	bool head_df, tail_df;		/* --style detailed's: a df-passed line with them */
 	bool cold_first;		/* --style cold: --sort temperature, coldest first */
@@ -75,7 +77,8 @@ enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
-       O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE };
+       O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE, O_REC_HEAD, O_REC_TAIL,
+       O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET, O_MIN_CHARS };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -108,6 +111,24 @@ static const struct opt access_opts[] = {
 	  "<recency percentiles> <region box colors> <damos stats>; \\n a new line" },
 	{ "format-snapshot-tail", O_SNAP_TAIL, OV_STRING, "TEMPLATE", "printed after each "
 	  "snapshot's regions, the keywords of --format-snapshot-head" },
+	{ "format-record-head", O_REC_HEAD, OV_STRING, "TEMPLATE", "printed once before the "
+	  "first snapshot reported, damo's record keywords: <kdamond index> <context index> "
+	  "<scheme index> <target id> <abs start time> <duration> (of the snapshots reported) "
+	  "<intervals> <intervals goal> <data source> <format strings>; \\n a new line" },
+	{ "format-record-tail", O_REC_TAIL, OV_STRING, "TEMPLATE", "printed once after the last "
+	  "snapshot reported, the keywords of --format-record-head" },
+	{ "snapshot-heatmap-width", O_HEAT_WIDTH, OV_INT, "N", "the columns of <heatmap> and "
+	  "<filters passed heatmap> (default 80; damo's --snapshot_heatmap_width)" },
+	{ "snapshot-heatmap-static", O_HEAT_STATIC, OV_NONE, NULL, "<heatmap>'s columns over "
+	  "the whole address span, each gap between regions as dots of its width (default: over "
+	  "the regions' total size, a gap wider than four columns as [...]; damo's "
+	  "--snapshot_heatmap_static)" },
+	{ "snapshot-heatmap-colorset", O_HEAT_COLORSET, OV_STRING, "gray|flame|emotion",
+	  "<heatmap>'s colours with --color (default gray; damo's --snapshot_heatmap_colorset)" },
+	{ "min-chars-for", O_MIN_CHARS, OV_STRING, "KEYWORD,N", "a keyword's text padded with "
+	  "spaces to at least N characters, in every template (damo's --min_chars_for); "
+	  "region and record keywords and the one-line snapshot keywords; given more than once "
+	  "for more keywords" },
 	{ "style", O_STYLE, OV_STRING, "NAME", "damo's output presets: detailed (heatmap and "
 	  "intervals, each region, memory bandwidth estimate and total size), simple-boxes "
 	  "(--boxes), cold and hot (--boxes sorted by temperature, coldest or hottest first), "
@@ -197,6 +218,7 @@ static const char *const snap_keywords[] = {
 	"<df-passed recency percentiles>",
 };
 #define NR_SNAP_KEYWORDS (sizeof(snap_keywords) / sizeof(snap_keywords[0]))
+#define NR_LINE_SNAP_KEYWORDS 13	/* the first ones, a line of text each */
 
 static int snap_keyword_at(const char *p)
 {
@@ -270,10 +292,96 @@ static uint64_t index_first(void)
 	return f;
 }
 
+/* --min-chars-for KEYWORD,N: a keyword of a template that is one line of text */
+static int parse_min_chars(struct cli *cli, const char *arg)
+{
+	const char *comma = strrchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : 0;
+	int kw = comma ? keyword_at(arg) : -1, skw = comma ? snap_keyword_at(arg) : -1;
+	uint64_t n;
+	char *end;
+
+	if (!comma || comma[1] < '0' || comma[1] > '9')
+		return usage_error(cli, "--min-chars-for '%s': expected KEYWORD,N such as "
+				   "'<size>,11'", arg);
+	n = strtoull(comma + 1, &end, 10);
+	if (*end || n > 1000)
+		return usage_error(cli, "--min-chars-for '%s': N is a number of characters, "
+				   "0 to 1000", arg);
+	if (!(kw >= 0 && strlen(keywords[kw]) == len) &&
+	    !(skw >= 0 && skw < (int)NR_LINE_SNAP_KEYWORDS && strlen(snap_keywords[skw]) == len) &&
+	    !rec_keyword_known(arg, len))
+		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
+				   "one-line snapshot keyword (see damonc-report-access(1))", arg,
+				   (int)len, arg);
+	if (min_chars_add(arg, len, (unsigned int)n))
+		return usage_error(cli, "--min-chars-for '%s': at most %d keywords", arg,
+				   MIN_CHARS_MAX);
+	return 0;
+}
+
+/* --snapshot-heatmap-*: the shape of <heatmap> */
+static bool heat_given;
+
+static int heat_parse(struct cli *cli, int key, const char *arg)
+{
+	static const int colorsets[] = { 1, 2, 0 };	/* the metavar's, as box colour sets */
+	uint64_t v;
+	int r;
+
+	heat_given = true;
+	if (key == O_HEAT_STATIC) {
+		snapheat_o.fixed = true;
+		return 0;
+	}
+	if (key == O_HEAT_COLORSET) {
+		r = opt_choice(cli, access_opts, O_HEAT_COLORSET, arg);
+		if (r < 0)
+			return EXIT_USAGE;
+		snapheat_o.colorset = colorsets[r];
+		return 0;
+	}
+	if (parse_uint_opt(cli, "snapshot-heatmap-width", arg, 10000, &v))
+		return EXIT_USAGE;
+	if (!v)
+		return usage_error(cli, "--snapshot-heatmap-width '%s': at least 1", arg);
+	snapheat_o.width = (unsigned int)v;
+	return 0;
+}
+
+/* Whether a snapshot template draws a heatmap */
+static bool heatmap_shown(void)
+{
+	return (ao.snap_head && strstr(ao.snap_head, "heatmap>")) ||
+	       (ao.snap_tail && strstr(ao.snap_tail, "heatmap>"));
+}
+
+/* The record templates, the heatmap's shape, --min-chars-for: 0, an exit code, or -1 */
+static int template_parse(struct cli *cli, int key, const char *arg)
+{
+	switch (key) {
+	case O_HEAT_WIDTH:
+	case O_HEAT_STATIC:
+	case O_HEAT_COLORSET:
+		return heat_parse(cli, key, arg);
+	case O_MIN_CHARS:
+		return parse_min_chars(cli, arg);
+	case O_REC_HEAD:
+		ao.rec_head = arg;
+		return rec_template_check(cli, "--format-record-head", arg);
+	case O_REC_TAIL:
+		ao.rec_tail = arg;
+		return rec_template_check(cli, "--format-record-tail", arg);
+	}
+	return -1;
+}
+
 static int access_parse(struct cli *cli, int key, const char *arg)
 {
 	int r = rin_parse(cli, key, arg);
 
+	if (r < 0)
+		r = template_parse(cli, key, arg);
 	if (r < 0)
 		r = pattern_parse(cli, &ao.pat, key, arg);
 	if (r < 0)
@@ -510,59 +618,68 @@ static const char *addr_str(uint64_t a, char *buf, size_t size)
 static struct box_range box_range(const struct row *rows, size_t n);
 static struct box box_of_row(const struct box_range *b, const struct row *r);
 
-/* One line of --format for row @i; its <box> on scales @b. */
-static void print_formatted(const struct row *r, size_t i, const struct box_range *b)
+/* Region keyword @kw of row @i (<box> on scales @b) to @o */
+static void print_region_keyword(FILE *o, int kw, const struct row *r, size_t i,
+				 const struct box_range *b)
 {
 	char v[48];
 
+	switch (kw) {
+	case 0:
+		fprintf(o, "%zu", i);
+		break;
+	case 1:
+		fputs(addr_str(r->start, v, sizeof(v)), o);
+		break;
+	case 2:
+		fputs(addr_str(r->end, v, sizeof(v)), o);
+		break;
+	case 3:
+		fputs(size_str(r->end - r->start, v, sizeof(v)), o);
+		break;
+	case 4:
+		if (ao.raw)
+			fprintf(o, "%" PRIu64, r->rate_bp);	/* basis points */
+		else
+			fprintf(o, "%.2f%%", (double)r->rate_bp / 100);
+		break;
+	case 5:
+		fprintf(o, "%" PRIu32, r->nr_accesses);
+		break;
+	case 6:
+		fputs(time_str(r->age_us, v, sizeof(v)), o);
+		break;
+	case 7:
+		fprintf(o, "%.0f", r->temperature);
+		break;
+	case 8: {
+		struct box x = box_of_row(b, r);
+
+		box_print(o, &x, box_colored());
+		break;
+	}
+	case 9:	/* damo's format_hz */
+		fprintf(o, ao.raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
+		break;
+	case 10:
+		fputs(r->has_fp ? size_str(r->fp, v, sizeof(v)) : "N/A", o);
+		break;
+	}
+}
+
+/* One line of --format for row @i; its <box> on scales @b; --min-chars-for's padding */
+static void print_formatted(const struct row *r, size_t i, const struct box_range *b)
+{
 	for (const char *p = ao.format; *p;) {
 		int kw = keyword_at(p);
+		struct kw_out k;
 
 		if (kw < 0) {
 			putchar(*p++);
 			continue;
 		}
-		switch (kw) {
-		case 0:
-			printf("%zu", i);
-			break;
-		case 1:
-			fputs(addr_str(r->start, v, sizeof(v)), stdout);
-			break;
-		case 2:
-			fputs(addr_str(r->end, v, sizeof(v)), stdout);
-			break;
-		case 3:
-			fputs(size_str(r->end - r->start, v, sizeof(v)), stdout);
-			break;
-		case 4:
-			if (ao.raw)
-				printf("%" PRIu64, r->rate_bp);	/* basis points */
-			else
-				printf("%.2f%%", (double)r->rate_bp / 100);
-			break;
-		case 5:
-			printf("%" PRIu32, r->nr_accesses);
-			break;
-		case 6:
-			fputs(time_str(r->age_us, v, sizeof(v)), stdout);
-			break;
-		case 7:
-			printf("%.0f", r->temperature);
-			break;
-		case 8: {
-			struct box x = box_of_row(b, r);
-
-			box_print(stdout, &x, box_colored());
-			break;
-		}
-		case 9:	/* damo's format_hz */
-			printf(ao.raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
-			break;
-		case 10:
-			fputs(r->has_fp ? size_str(r->fp, v, sizeof(v)) : "N/A", stdout);
-			break;
-		}
+		print_region_keyword(kw_out_open(&k, keywords[kw]), kw, r, i, b);
+		kw_out_close(&k);
 		p += strlen(keywords[kw]);
 	}
 	putchar('\n');
@@ -1118,9 +1235,9 @@ static struct snap_fig snap_figures(const struct damonctl_rec_snapshot *s)
 	return f;
 }
 
-static void print_pct(double v)
+static void print_pct(FILE *o, double v)
 {
-	printf(ao.raw ? "%g" : "%.2f%%", v);
+	fprintf(o, ao.raw ? "%g" : "%.2f%%", v);
 }
 
 /* A multi-line keyword: --histogram's or --percentiles-of's output of metric @m over the
@@ -1152,45 +1269,60 @@ static void print_snap_block(int kw, const struct damonctl_rec_snapshot *s, cons
 	df_bytes = false;
 }
 
-/* One snapshot keyword's text; false when it ended with a new line */
-static bool print_snap_keyword(int kw, const struct rin *in, const struct damonctl_rec_snapshot *s,
-			       const struct one *o)
+/* A one-line snapshot keyword (@kw below NR_LINE_SNAP_KEYWORDS) to @o */
+static void print_snap_line(FILE *o, int kw, const struct rin *in,
+			    const struct damonctl_rec_snapshot *s)
 {
 	struct snap_fig f = snap_figures(s);
 	uint64_t base = rin_base_ns(in);
 	char a[48], b[48], c[48], d[48];
 
 	switch (kw) {
-	case 0: fputs(size_str(s->total_bytes, a, sizeof(a)), stdout); break;
-	case 1: fputs(time_str((s->end_ns - s->start_ns) / 1000, a, sizeof(a)), stdout); break;
+	case 0: fputs(size_str(s->total_bytes, a, sizeof(a)), o); break;
+	case 1: fputs(time_str((s->end_ns - s->start_ns) / 1000, a, sizeof(a)), o); break;
 	case 2: fputs(time_str(s->start_ns > base ? (s->start_ns - base) / 1000 : 0, a,
-			       sizeof(a)), stdout); break;
+			       sizeof(a)), o); break;
 	case 3: fputs(time_str(s->end_ns > base ? (s->end_ns - base) / 1000 : 0, a, sizeof(a)),
-		      stdout); break;
-	case 4: fputs(time_str(s->start_ns / 1000, a, sizeof(a)), stdout); break;
-	case 5: fputs(time_str(s->end_ns / 1000, a, sizeof(a)), stdout); break;
-	case 6: printf("%" PRIu32, s->nr_regions); break;
+		      o); break;
+	case 4: fputs(time_str(s->start_ns / 1000, a, sizeof(a)), o); break;
+	case 5: fputs(time_str(s->end_ns / 1000, a, sizeof(a)), o); break;
+	case 6: fprintf(o, "%" PRIu32, s->nr_regions); break;
 	case 7:
-		printf("sample %s aggr %s (max access hz %g)", time_str(s->sample_us, a, sizeof(a)),
-		       time_str(s->aggr_us, b, sizeof(b)), f.max_hz);
+		fprintf(o, "sample %s aggr %s (max access hz %g)", time_str(s->sample_us, a, sizeof(a)),
+			time_str(s->aggr_us, b, sizeof(b)), f.max_hz);
 		break;
 	case 8:
-		print_pct(f.max_observed > 0 ? f.observed * 100 / f.max_observed : 0);
-		printf(" (%s / %s) %s %s", size_str((uint64_t)f.observed, a, sizeof(a)),
-		       size_str((uint64_t)f.max_observed, b, sizeof(b)),
-		       time_str(s->sample_us, c, sizeof(c)), time_str(s->aggr_us, d, sizeof(d)));
+		print_pct(o, f.max_observed > 0 ? f.observed * 100 / f.max_observed : 0);
+		fprintf(o, " (%s / %s) %s %s", size_str((uint64_t)f.observed, a, sizeof(a)),
+			size_str((uint64_t)f.max_observed, b, sizeof(b)),
+			time_str(s->sample_us, c, sizeof(c)), time_str(s->aggr_us, d, sizeof(d)));
 		break;
-	case 9: printf("%s per second", size_str((uint64_t)f.bw, a, sizeof(a))); break;
+	case 9: fprintf(o, "%s per second", size_str((uint64_t)f.bw, a, sizeof(a))); break;
 	case 10:
 	case 11:
 		if (!s->has_sz_filter_passed)
-			fputs("N/A", stdout);	/* damo's word for a record without them */
+			fputs("N/A", o);	/* damo's word for a record without them */
 		else if (kw == 10)
-			fputs(size_str(f.fp_bytes, a, sizeof(a)), stdout);
+			fputs(size_str(f.fp_bytes, a, sizeof(a)), o);
 		else
-			printf("%s per second", size_str((uint64_t)f.fp_bw, a, sizeof(a)));
+			fprintf(o, "%s per second", size_str((uint64_t)f.fp_bw, a, sizeof(a)));
 		break;
-	case 12: print_pct(f.samples_pct); break;
+	case 12: print_pct(o, f.samples_pct); break;
+	}
+}
+
+/* One snapshot keyword's text; false when it ended with a new line */
+static bool print_snap_keyword(int kw, const struct rin *in, const struct damonctl_rec_snapshot *s,
+			       const struct one *o)
+{
+	struct kw_out k;
+
+	if (kw < NR_LINE_SNAP_KEYWORDS) {
+		print_snap_line(kw_out_open(&k, snap_keywords[kw]), kw, in, s);
+		kw_out_close(&k);
+		return true;
+	}
+	switch (kw) {
 	case 17: box_color_samples(stdout); break;
 	case 18: fputs("none", stdout); break;	/* damo's, without a tried-regions scheme's */
 	case 19:
@@ -1301,13 +1433,23 @@ static void print_one_body(const struct rin *in, const struct damonctl_rec_snaps
 	}
 }
 
+/* --format-record-head or -tail @t of record @f */
+static void print_record(const char *t, const struct rec_fig *f)
+{
+	struct rec_templates all = { ao.rec_head, ao.snap_head, ao.format, ao.snap_tail,
+				     ao.rec_tail };
+
+	rec_template_print(stdout, t, f, ao.raw, &all);
+}
+
 /* The reports of each snapshot: the document's head at the first, its input at the end */
 struct multi {
 	struct cli *cli;
 	const struct rin *in;
 	struct json_stream js;
 	uint64_t nr;
-	bool scan;		/* the first pass of --box-scale-over record: only the range */
+	bool scan;		/* a first pass: --box-scale-over record's range, the record's end */
+	struct rec_fig fig, pre;	/* the record's snapshots reported; all of them (scan) */
 };
 
 static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, struct one *o)
@@ -1317,6 +1459,7 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 	if (build(o, s))
 		return (usage_error(m->cli, "out of memory"), EXIT_FAIL);
 	if (m->scan) {
+		rec_fig_add(&m->pre, s);
 		for (size_t i = 0; i < o->n; i++) {
 			struct box_input bi = box_input(&o->rows[i]);
 
@@ -1325,7 +1468,10 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 		m->nr++;	/* a snapshot was chosen */
 		return 0;
 	}
+	rec_fig_add(&m->fig, s);
 	if (!m->cli->json) {
+		if (!m->nr)
+			print_record(ao.rec_head, m->pre.nr ? &m->pre : &m->fig);
 		print_one(m->in, s, o, m->nr++);
 		return output_flush(stdout) ? EXIT_FAIL : 0;
 	}
@@ -1361,6 +1507,8 @@ static void apply_style(void)
 			ao.snap_tail = DETAILED_TAIL;
 			ao.tail_df = true;
 		}
+		if (!ao.rec_tail)
+			ao.rec_tail = "record DAMON intervals: <intervals>";
 		break;
 	}
 	case ST_SIMPLE_BOXES:
@@ -1418,6 +1566,10 @@ static int check_options(struct cli *cli)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
 				   "--box-colorset, --box-align and --box-scale-over shape --boxes (or --format's <box>): "
 				   "add it");
+	if (heat_given && !heatmap_shown())
+		return usage_error(cli, "--snapshot-heatmap-width, --snapshot-heatmap-static and "
+				   "--snapshot-heatmap-colorset shape <heatmap> of "
+				   "--format-snapshot-head or -tail (or --style detailed): add it");
 	if (ao.have_at && (ao.multi || ao.nr_index))
 		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
 				   "snapshots differently: choose one");
@@ -1484,6 +1636,30 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 	return 0;
 }
 
+/* The report of the one snapshot kept, its record's head and tail around it */
+static int report_kept(struct cli *cli, const struct rin *in,
+		       const struct damonctl_rec_snapshot *s, struct one *o)
+{
+	struct rec_fig f = { 0 };
+
+	if (build(o, s))
+		return (usage_error(cli, "out of memory"), EXIT_FAIL);
+	rec_fig_add(&f, s);
+	if (cli->json) {
+		json_object *doc = json_doc_new();
+
+		json_object_object_add(doc, "input", rin_input_json(in));
+		json_object_object_add(doc, "series", rin_series_json(in));
+		add_members(doc, in, s, o);
+		json_object_object_add(doc, "record", rec_fig_json(&f));
+		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+	}
+	print_record(ao.rec_head, &f);
+	print_one(in, s, o, 0);
+	print_record(ao.rec_tail, &f);
+	return 0;
+}
+
 static int access_run(struct cli *cli, int argc, char **argv)
 {
 	struct kept k = { 0 };
@@ -1497,7 +1673,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	e = check_options(cli);
 	if (e)
 		return e;
-	m.scan = ao.multi && ao.scale_record;
+	m.scan = ao.multi && (ao.scale_record || rec_template_needs_end(ao.rec_head));
 	e = rin_open(cli, m.scan, 1, &in);
 	if (e)
 		return e;
@@ -1506,6 +1682,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	if (!e && m.scan) {	/* the range found, the boxes drawn in a second pass */
 		m.scan = false;
 		m.nr = 0;
+		m.fig = (struct rec_fig){ 0 };
 		e = rin_rewind(in);
 		if (!e)
 			e = read_snapshots(cli, in, &k, &m, &o);
@@ -1513,22 +1690,14 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	if (!e && ao.multi && cli->json) {
 		json_object *tail = json_object_new_object();
 
+		json_object_object_add(tail, "record", rec_fig_json(&m.fig));
 		json_object_object_add(tail, "input", rin_input_json(in));
 		if (json_stream_end(&m.js, tail))
 			e = EXIT_FAIL;
-	} else if (!e && !ao.multi) {
-		if (build(&o, &k.s)) {
-			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-		} else if (cli->json) {
-			json_object *doc = json_doc_new();
-
-			json_object_object_add(doc, "input", rin_input_json(in));
-			json_object_object_add(doc, "series", rin_series_json(in));
-			add_members(doc, in, &k.s, &o);
-			e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
-		} else {
-			print_one(in, &k.s, &o, 0);
-		}
+	} else if (!e && ao.multi) {
+		print_record(ao.rec_tail, &m.fig);
+	} else if (!e) {
+		e = report_kept(cli, in, &k.s, &o);
 	}
 	free(o.pcts);
 	free(o.bins);
@@ -1564,6 +1733,10 @@ const struct cmd cmd_report_access = {
 		 "       [--box-values L,D,H] [--box-scales L,D,H] [--box-length MIN,MAX]\n"
 		 "       [--box-height MIN,MAX] [--box-colorset emotion|gray|flame]\n"
 		 "       [--box-align right|left] [--box-scale-over snapshot|record]\n"
+		 "       [--format-snapshot-head TEMPLATE] [--format-snapshot-tail TEMPLATE]\n"
+		 "       [--format-record-head TEMPLATE] [--format-record-tail TEMPLATE]\n"
+		 "       [--snapshot-heatmap-width N] [--snapshot-heatmap-static]\n"
+		 "       [--snapshot-heatmap-colorset gray|flame|emotion] [--min-chars-for KEYWORD,N]...\n"
 		 "       [--color auto|always|never]\n"
 		 "       [--raw-number] [--json]",
 	.opts = access_opts,

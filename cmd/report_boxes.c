@@ -184,10 +184,15 @@ struct box box_of(const struct box_range *r, const struct box_input *in)
 			     (unsigned int)rescale(r, in, BD_HEIGHT), rescale(r, in, BD_LEVEL) };
 }
 
+void box_color_start_of(FILE *f, int colorset, int level)
+{
+	fprintf(f, "\033[48;5;%dm\033[38;5;%dm", colorsets[colorset][0][level],
+		colorsets[colorset][1][level]);
+}
+
 static void color_start(FILE *f, int level)
 {
-	fprintf(f, "\033[48;5;%dm\033[38;5;%dm", colorsets[box_o.colorset][0][level],
-		colorsets[box_o.colorset][1][level]);
+	box_color_start_of(f, box_o.colorset, level);
 }
 
 static void print_row(FILE *f, const struct box *b, bool color)

@@ -73,6 +73,9 @@ struct box {
 struct box box_of(const struct box_range *r, const struct box_input *in);
 /* The box's rows but the last, then the last without a newline, aligned to the longest */
 void box_print(FILE *f, const struct box *b, bool color);
+/* The escape that starts level @level (0-9) of damo's colour set @colorset (the index of
+ * --box-colorset's choices: emotion, gray, flame) */
+void box_color_start_of(FILE *f, int colorset, int level);
 /* damo's colour samples: each level's digit in its colours */
 void box_color_samples(FILE *f);
 /* Its names in the JSON and the text */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * damo's snapshot heatmap (heatmap_str() of damo_report_access.py): the regions' total size
- * cut in 80 columns, each column's temperature the size-weighted mean of the damo
+ * cut in 80 columns (--snapshot-heatmap-width; the whole address span with
+ * --snapshot-heatmap-static), each column's temperature the size-weighted mean of the damo
  * temperatures of the parts of regions in it, shown as a digit between the coolest and the
  * hottest column; a gap between regions is dots, or "[...]" when wider than four columns.
  */
@@ -9,10 +10,10 @@
 #include <math.h>
 
 #include "damonc.h"
+#include "report_boxes.h"
 #include "report_snapheat.h"
 
-/* damo's gray colour set, the heatmap's default */
-static const unsigned char gray_fg[10] = { 237, 239, 241, 243, 245, 247, 249, 251, 253, 255 };
+struct snapheat_opts snapheat_o = { SNAPHEAT_WIDTH, false, 1 };	/* damo's: 80, gray */
 
 struct heat_in {
 	const struct damonctl_rec_snapshot *s;
@@ -91,11 +92,12 @@ static void walk(const struct heat_in *h, const struct damonctl_rec_region *firs
 				u = u ? u : 1;
 				level = (int)((t - m->min) / u);
 				level = level < 0 ? 0 : level > 9 ? 9 : level;
-				if (color)
-					fprintf(f, "\033[48;5;232m\033[38;5;%dm%d\033[0m",
-						gray_fg[level], level);
-				else
+				if (color) {
+					box_color_start_of(f, snapheat_o.colorset, level);
+					fprintf(f, "%d\033[0m", level);
+				} else {
 					fprintf(f, "%d", level);
+				}
 			}
 			start = end;
 			continue;
@@ -107,7 +109,7 @@ static void walk(const struct heat_in *h, const struct damonctl_rec_region *firs
 			double nstart = floor((double)next->start / m->unit) * m->unit;
 			double dots = (nstart - start) / m->unit;
 
-			if (dots > 4)
+			if (dots > 4 && !snapheat_o.fixed)
 				fputs("[...]", f);
 			else
 				for (int i = 0; i < (int)dots; i++)
@@ -139,7 +141,9 @@ void snapheat_print(FILE *f, const struct damonctl_rec_snapshot *s, const double
 		fputs("n/a (no region)", f);
 		return;
 	}
-	m.unit = total / SNAPHEAT_WIDTH;
+	if (snapheat_o.fixed)	/* damo's static: the span, gaps included */
+		total = (double)(last->end - first->start);
+	m.unit = total / snapheat_o.width;
 	walk(&h, first, (double)last->end, &m, 0, f, color);
 	walk(&h, first, (double)last->end, &m, 1, f, color);
 	if (raw)

@@ -11,12 +11,21 @@
 
 #define SNAPHEAT_WIDTH 80	/* damo's --snapshot_heatmap_width default */
 
+/* damo's --snapshot_heatmap_width, _static and _colorset */
+struct snapheat_opts {
+	unsigned int width;	/* columns over the regions' total size */
+	bool fixed;		/* static: the columns over the whole address span, gaps as
+				 * dots of their true width (never "[...]") */
+	int colorset;		/* box_color_start_of()'s: 0 emotion, 1 gray, 2 flame */
+};
+extern struct snapheat_opts snapheat_o;
+
 /* The heat of each column and its range; min > max when there is no region */
 struct snapheat {
 	double min, max, unit;	/* temperatures; bytes per column */
 };
 
-/* One row of digits 0-9 (each column's temperature between the smallest and the largest
+/* One row of digits 0-9 (snapheat_o's columns) (each column's temperature between the smallest and the largest
  * column's), '.' or "[...]" for gaps between regions, then damo's comment line; @weights
  * damo's temperature weights (size, access rate %, age us); @df_passed: only the regions
  * that passed DAMOS filters (sz_filter_passed not 0). Without a region: damo's

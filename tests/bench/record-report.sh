@@ -61,6 +61,11 @@ for n in 1000 "$long"; do
 	# shellcheck disable=SC2016 # expanded by that sh
 	cost "report access --boxes --box-scale-over record" sh -c '"$1" --json report access \
 		-i - --all-snapshots --boxes --box-scale-over record <"$2"' sh "$DAMONC" "$rec"
+	# damo's detailed style with a record head that needs the end first: two passes too
+	# shellcheck disable=SC2016 # expanded by that sh
+	cost "report access --style detailed, head <duration>" sh -c '"$1" report access \
+		-i - --all-snapshots --style detailed --format-record-head "<duration>" <"$2"' sh \
+		"$DAMONC" "$rec"
 	cost "report heatmap (text)" "$DAMONC" report heatmap -i "$rec"
 	cost "report heatmap --format raw" "$DAMONC" report heatmap -i "$rec" --format raw
 	cost "report heatmap -o PNG (200x100 cells)" "$DAMONC" report heatmap -i "$rec" \

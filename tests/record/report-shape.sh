@@ -808,8 +808,9 @@ got=$("$damonc" report access -i "$work/fp.rec" --raw-number --style detailed)
 if [ "$(sed -n 3p <<<"$got")" != "intervals: sample 5000 aggr 100000 (max access hz 200)" ] ||
    [ "$(sed -n 4p <<<"$got" | cut -c1-9)" != "df-pass: " ] ||
    [ "$(sed -n 6p <<<"$got")" != "0 addr $((0x7f0000000000)) size $((1 << 20)) access 0.000000 age 1000000" ] ||
-   [ "$(tail -n 2 <<<"$got")" != "memory bw estimate: 209715200 per second  df-passed: 104857600 per second
-total size: 10485760  df-passed 2883584" ]; then
+   [ "$(tail -n 3 <<<"$got")" != "memory bw estimate: 209715200 per second  df-passed: 104857600 per second
+total size: 10485760  df-passed 2883584
+record DAMON intervals: sample 5000, aggr 100000" ]; then
 	bad "report access --style detailed: $got"
 fi
 [ "$("$damonc" report access -i "$work/nofp.rec" --style detailed | grep -c 'df-pass')" = 0 ] ||
@@ -834,6 +835,179 @@ case_ 2 "--format-snapshot-head: unknown keyword '<heat map>'" report access -i 
 	--format-snapshot-head 'x <heat map>'
 case_ 2 "--format-snapshot-tail: unknown keyword '<size>'" report access -i "$work/rec" \
 	--format-snapshot-tail '<size>'
+
+# damo's record templates: printed once around the snapshots reported, their keywords the
+# series' and those of the first and last snapshot (gen-record: snapshot i from i s after
+# 1700000000 s for 100 ms, sample 5 ms, aggr 100 ms, doubled from snapshot K on (the first
+# one's are shown); target t of $work/rec)
+rhead='k <kdamond index> c <context index> s <scheme index> t <target id> at <abs start time> for <duration>\nint <intervals> goal <intervals goal> src <data source>'
+rtail='end <duration>\n<format strings>'
+rec_py='
+import os
+first, last, t, n = (int(os.environ[k]) for k in ("FIRST", "LAST", "TGT", "N"))
+start_us = 1700000000 * 10**6 + first * 10**6
+dur = (last - first) * 10**6 + 100000
+sample, aggr = (10000, 200000) if first >= int(os.environ.get("K", 99)) else (5000, 100000)
+print(f"k 0 c 0 s None t {t} at {start_us} for {dur}")
+print(f"int sample {sample}, aggr {aggr} goal N/A src unknown")
+print("\n\n".join(["0"] * n))
+print(f"end {dur}")
+for name, v in (("record head", os.environ["RH"]), ("snapshot head", ""), ("region", "<index>"),
+                ("snapshot tail", ""), ("record tail", os.environ["RT"])):
+    print(f"{name}: \"{v}\"")
+'
+for sel in "0 19 20 all" "0 2 3 0,2" "1 1 1 1" "4 7 4 4,7"; do
+	read -r first last n idx <<<"$sel"
+	if [ "$idx" = all ]; then opt=(--all-snapshots); else opt=(--snapshot-index "$idx"); fi
+	got=$("$damonc" report access -i "$work/rec" --target 1 --raw-number --top 1 \
+		--format '<index>' "${opt[@]}" --format-record-head "$rhead" \
+		--format-record-tail "$rtail" < <(:) | grep -v '^$' || true)
+	want=$(FIRST=$first LAST=$last TGT=1 N=$n K=$K RH=$rhead RT=$rtail python3 -c "$rec_py" |
+		grep -v '^$')
+	[ "$got" = "$want" ] ||
+		bad "report access --format-record-head/-tail ($sel): $(diff <(echo "$want") <(echo "$got"))"
+done
+# the head's <duration> is known before the last snapshot: stdin is read twice, spooled
+[ "$("$damonc" report access -i - --target 0 --all-snapshots --total-size --raw-number \
+	--format-record-head '<duration>' <"$work/rec" | head -n 1)" = "$(((S - 1) * 1000000 + 100000))" ] ||
+	bad "report access --format-record-head '<duration>' from stdin"
+# --json: the record object, of the snapshots reported
+"$damonc" --json report access -i "$work/rec" --target 1 --all-snapshots --total-size >"$work/recfig.json"
+expect "report access --all-snapshots' record" "$work/recfig.json" '
+r = d["record"]
+check("nr_snapshots", r["nr_snapshots"], S)
+check("start_ns", r["start_ns"], 1700000000 * 10**9)
+check("duration_ns", r["duration_ns"], (S - 1) * 10**9 + 10**8)
+check("end_ns", r["end_ns"], r["start_ns"] + r["duration_ns"])
+check("intervals", (r["sample_us"], r["aggr_us"]), (5000, 100000))
+'
+"$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 12 >"$work/recfig.json"
+expect "report access --snapshot-index's record" "$work/recfig.json" '
+r = d["record"]
+check("record", (r["nr_snapshots"], r["start_ns"], r["duration_ns"], r["sample_us"], r["aggr_us"]),
+      (1, 1700000000 * 10**9 + 12 * 10**9, 10**8, 10000, 200000))
+'
+# --min-chars-for: the keyword's text padded to N characters, in each template
+got=$("$damonc" report access -i "$work/nofp.rec" --raw-number --top 2 --format '[<index>][<size>]' \
+	--format-snapshot-tail '[<number of regions>]' --format-record-head '[<kdamond index>]' \
+	--min-chars-for '<index>,3' --min-chars-for '<size>,9' --min-chars-for '<size>,12' \
+	--min-chars-for '<number of regions>,1' --min-chars-for '<kdamond index>,4')
+want=$(python3 -c '
+print("[" + "0".ljust(4) + "]")
+for i in range(2):
+    print("[" + str(i).ljust(3) + "][" + str(1 << 20).ljust(12) + "]")
+print("[10]")')
+[ "$got" = "$want" ] || bad "report access --min-chars-for: $(diff <(echo "$want") <(echo "$got"))"
+# --snapshot-heatmap-width and -static: damo's heatmap_str(), HeatPixel and heatmap_dots()
+# ported to python, on a damo JSON record whose regions have gaps (sizes in MiB: 4 hot,
+# 2 cold at age 3, a gap of 34, 2 half-accessed at age 1, a gap of 1, 4 cold)
+python3 -c '
+import json
+MiB = 1 << 20
+regs = [(0, 4, 20, 0), (4, 6, 0, 3), (40, 42, 10, 1), (43, 47, 0, 0)]
+base = 0x7f0000000000
+rec = [{"kdamond_idx": 0, "context_idx": 0, "intervals": {"sample_us": "5000",
+        "aggr_us": "100000", "ops_update_us": "1000000"}, "scheme_idx": None, "target_id": 0,
+        "scheme_filters": [], "snapshots": [{"start_time": "1700000000000000000",
+        "end_time": "1700000000100000000", "total_bytes": str(12 * MiB), "regions": [
+        {"start": str(base + a * MiB), "end": str(base + b * MiB),
+         "nr_accesses": {"samples": n, "percent": None},
+         "age": {"usec": None, "aggr_intervals": str(g)}} for a, b, n, g in regs]}]}]
+print(json.dumps(rec))' >"$work/gaps.json"
+gaps_py='
+import math, os, sys
+MiB = 1 << 20
+base = 0x7f0000000000
+width, static = int(os.environ["W"]), os.environ["ST"] == "1"
+regs = [(base + a * MiB, base + b * MiB, n * 100 / 20, g * 100000)
+        for a, b, n, g in [(0, 4, 20, 0), (4, 6, 0, 3), (40, 42, 10, 1), (43, 47, 0, 0)]]
+def temp(r, a, b):   # temperature_of() with weights 0,100,100 of r cut to [a, b)
+    score = r[2] * 100 + r[3] * 100
+    return score if r[2] > 0 else -score
+total = regs[-1][1] - regs[0][0] if static else sum(r[1] - r[0] for r in regs)
+unit = total / width
+pixels, lo, hi = [], None, None
+start = regs[0][0]
+while start < regs[-1][1]:
+    end = start + unit
+    inside = [r for r in regs if r[1] > start and r[0] < end]
+    if not inside:
+        nxt = next((r for r in regs if r[0] > end), None)
+        if nxt is None:
+            break
+        start2 = nxt[0] // unit * unit
+        pixels.append(("void", start, start2))
+        start = start2
+        continue
+    heat = sum(temp(r, max(r[0], start), min(r[1], end)) * (min(r[1], end) - max(r[0], start))
+               for r in inside)
+    t = heat / (end - start)
+    pixels.append(("heat", t, None))
+    lo = t if lo is None or t < lo else lo
+    hi = t if hi is None or t > hi else hi
+    start = end
+u = (hi - lo) / 9 or hi / 9 or 1
+dots = []
+for kind, a, b in pixels:
+    if kind == "void":
+        nr = (b - a) / unit
+        dots.append("[...]" if not static and nr > 4 else "." * int(nr))
+    else:
+        dots.append(str(int((a - lo) / u)))
+print("".join(dots))
+print(f"# min/max temperatures: {lo:.0f}, {hi:.0f}, column size: {unit:.0f}")
+'
+for ws in "80 0" "24 0" "7 0" "80 1" "47 1" "10 1"; do
+	read -r w st <<<"$ws"
+	opt=(--snapshot-heatmap-width "$w")
+	[ "$st" = 1 ] && opt+=(--snapshot-heatmap-static)
+	got=$("$damonc" report access -i "$work/gaps.json" --raw-number --total-size \
+		--format-snapshot-head '<heatmap>' "${opt[@]}" | head -n 2)
+	want=$(W=$w ST=$st python3 -c "$gaps_py")
+	[ "$got" = "$want" ] ||
+		bad "report access <heatmap> width $w static $st: $(diff <(echo "$want") <(echo "$got"))"
+done
+# --snapshot-heatmap-colorset: damo's colours of each level (_damo_ascii_color's colorsets)
+for cs in gray flame emotion; do
+	got=$("$damonc" report access -i "$work/gaps.json" --total-size --color always \
+		--format-snapshot-head '<heatmap>' --snapshot-heatmap-colorset $cs | head -n 1)
+	want=$(CS=$cs PLAIN=$(W=80 ST=0 python3 -c "$gaps_py" | head -n 1) python3 -c '
+import os
+sets = {"gray": [[232] * 10, [237, 239, 241, 243, 245, 247, 249, 251, 253, 255]],
+        "flame": [[232, 1, 1, 2, 3, 3, 20, 21, 26, 27, 27], [239, 235, 237, 239, 243, 245, 247, 249, 251, 255]],
+        "emotion": [[232, 234, 20, 21, 26, 2, 3, 1, 1, 1], [239, 235, 237, 239, 243, 245, 247, 249, 251, 255]]}
+bg, fg = sets[os.environ["CS"]]
+out, s = "", os.environ["PLAIN"]
+i = 0
+while i < len(s):
+    if s[i].isdigit():
+        lv = int(s[i])
+        out += f"\x1b[48;5;{bg[lv]}m\x1b[38;5;{fg[lv]}m{lv}\x1b[0m"
+    else:
+        out += s[i]
+    i += 1
+print(out)')
+	[ "$got" = "$want" ] || bad "report access --snapshot-heatmap-colorset $cs"
+done
+case_ 2 "--format-record-head: unknown keyword '<size>'" report access -i "$work/rec" \
+	--format-record-head 'x <size>'
+case_ 2 "--format-record-tail: unknown keyword '<heatmap>'" report access -i "$work/rec" \
+	--format-record-tail '<heatmap>'
+case_ 2 "--snapshot-heatmap-width '0': at least 1" report access -i "$work/rec" \
+	--format-snapshot-head '<heatmap>' --snapshot-heatmap-width 0
+case_ 2 "--snapshot-heatmap-width 'x'" report access -i "$work/rec" \
+	--format-snapshot-head '<heatmap>' --snapshot-heatmap-width x
+case_ 2 "--snapshot-heatmap-colorset 'red': expected gray, flame or emotion" report access \
+	-i "$work/rec" --format-snapshot-head '<heatmap>' --snapshot-heatmap-colorset red
+case_ 2 "shape <heatmap>" report access -i "$work/rec" --snapshot-heatmap-static
+case_ 2 "--min-chars-for '<size>': expected KEYWORD,N" report access -i "$work/rec" \
+	--min-chars-for '<size>'
+case_ 2 "--min-chars-for '<size>,-1': expected KEYWORD,N" report access -i "$work/rec" \
+	--min-chars-for '<size>,-1'
+case_ 2 "--min-chars-for '<heatmap>,3': '<heatmap>' is not a region, record or one-line" \
+	report access -i "$work/rec" --min-chars-for '<heatmap>,3'
+case_ 2 "--min-chars-for '<size>,1001': N is a number of characters, 0 to 1000" \
+	report access -i "$work/rec" --min-chars-for '<size>,1001'
 
 [ $fail = 0 ] && echo "ok: the reports agree with the generated records"
 exit $fail
