@@ -60,12 +60,15 @@ int rec_template_check(const struct cli *cli, const char *opt, const char *t)
 		if (*p != '<' || rec_keyword_at(p) >= 0)
 			continue;
 		close = strchr(p, '>');
-		if (close)
-			return usage_error(cli, "%s: unknown keyword '%.*s' (known: <kdamond index>, "
-					   "<context index>, <scheme index>, <target id>, "
-					   "<abs start time>, <duration>, <intervals>, "
-					   "<intervals goal>, <data source>, <format strings>)",
-					   opt, (int)(close - p + 1), p);
+		if (close) {
+			char known[256] = "";
+
+			for (size_t i = 0; i < NR_REC_KEYWORDS; i++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+					 i ? ", " : "", rec_keywords[i]);
+			return usage_error(cli, "%s: unknown keyword '%.*s' (known: %s)", opt,
+					   (int)(close - p + 1), p, known);
+		}
 	}
 	return 0;
 }

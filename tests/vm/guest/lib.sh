@@ -159,14 +159,25 @@ update_stats() { # kdamond directory
 # for the kdamond to pass a round, and 40 of them half a second apart give it 20 s of its
 # own time however slow a loaded TCG guest makes it (updates refused while the sysfs lock is
 # busy do not count; at most 200 tries in all).
-wait_tried_above() {
+wait_tried_above() { wait_by_progress tried_above "$@"; }
+# shellcheck disable=SC2317 # called through wait_by_progress
+tried_above() {
+	echo update_schemes_stats 2>/dev/null >"$1/state" || return 2
+	[ "$(cat "$2/stats/nr_tried")" -gt "$3" ]
+}
+
+# wait_by_progress FUNC ARGS...: until FUNC ARGS returns 0, calling it half a second apart;
+# 1 means the kdamond made progress (its update succeeded) and the answer is still no, 2 that
+# the update was refused (the sysfs lock was busy). At most 40 of progress, 200 calls in all.
+wait_by_progress() {
 	_i=0 _n=0
 	while [ "$_i" -lt 40 ] && [ "$_n" -lt 200 ]; do
 		_n=$((_n + 1))
-		if echo update_schemes_stats 2>/dev/null >"$1/state"; then
-			[ "$(cat "$2/stats/nr_tried")" -le "$3" ] || return 0
-			_i=$((_i + 1))
-		fi
+		"$@"
+		case $? in
+		0) return 0 ;;
+		1) _i=$((_i + 1)) ;;
+		esac
 		sleep 0.5
 	done
 	return 1

@@ -114,23 +114,10 @@ tried_at() {
 }
 # wait_tried_at TARGET: the regions are tried once they are 2 s old. Bounded by the
 # kdamond's progress, not the clock: each update that succeeds waited for the kdamond to pass
-# an apply interval, and 40 of them half a second apart outlast 2 s of its time however slow
-# a loaded TCG guest makes it (updates refused while the sysfs lock is busy do not count; at
-# most 200 tries in all)
+# an apply interval, and 40 of them outlast 2 s of its time however slow a loaded TCG guest
+# makes it (wait_by_progress in lib.sh)
 # shellcheck disable=SC2317 # called through check
-wait_tried_at() {
-	_i=0 _n=0
-	while [ "$_i" -lt 40 ] && [ "$_n" -lt 200 ]; do
-		_n=$((_n + 1))
-		tried_at "$1"
-		case $? in
-		0) return 0 ;;
-		1) _i=$((_i + 1)) ;;
-		esac
-		sleep 0.5
-	done
-	return 1
-}
+wait_tried_at() { wait_by_progress tried_at "$1"; }
 if dc_tune_has_targets; then
 	s2=$(spawn_sleeper)
 	s3=$(spawn_sleeper)
