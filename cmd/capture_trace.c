@@ -13,9 +13,7 @@
 #include <unistd.h>
 
 #include "capture_trace.h"
-#include "trace_raw.h"
 #include "trace_snap.h"
-#include "tracefs.h"
 
 #define EVENT_NAME "damon/damon_aggregated"
 #define EVENT "events/" EVENT_NAME
@@ -27,7 +25,7 @@
 #define RAW_SETTLE_NS 10000000ll
 
 struct raw_ev {
-	struct traw_event ev;
+	struct damonctl_trace_region ev;
 	bool lost;			/* the kernel lost events on this CPU before it */
 };
 
@@ -39,7 +37,7 @@ struct raw_cpu {
 };
 
 struct trace_src {
-	struct tfs inst;		/* instances/damonc-record-PID */
+	struct damonctl_trace_instance *inst;	/* instances/damonc-record-PID */
 	int64_t mono_to_real_ns;	/* trace clock "mono" to CLOCK_REALTIME */
 	bool mono;			/* the trace clock is CLOCK_MONOTONIC */
 	struct trace_snap snap;
@@ -49,8 +47,8 @@ struct trace_src {
 	char buf[1 << 16];
 	size_t off, len;
 	/* the binary ring buffer, per CPU */
-	struct traw_format fmt;
-	struct traw_layout lay;
+	struct damonctl_trace_raw *dec;	/* the record's and the page's layouts */
+	size_t page_size;
 	struct raw_cpu *cpus;
 	unsigned int nr_cpus;
 	unsigned char *page;
@@ -59,7 +57,7 @@ struct trace_src {
 
 bool trace_available(struct damonctl_ctx *ctx)
 {
-	return tfs_has_event(ctx, EVENT_NAME);
+	return damonctl_trace_has_event(ctx, EVENT_NAME);
 }
 
 static int64_t clock_ns(clockid_t c)
@@ -79,16 +77,20 @@ static int raw_open(struct trace_src *t)
 	DIR *d;
 	int r;
 
-	if (tfs_get(&t->inst, EVENT "/format", text, sizeof(text)) <= 0 ||
-	    traw_parse_format(text, &t->fmt))
+	r = damonctl_trace_raw_new(&t->dec);
+	if (r)
+		return r;
+	if (damonctl_trace_instance_get(t->inst, EVENT "/format", text, sizeof(text)) <= 0 ||
+	    damonctl_trace_raw_set_format(t->dec, text))
 		return -EOPNOTSUPP;
-	if (tfs_get(&t->inst, "events/header_page", text, sizeof(text)) <= 0 ||
-	    traw_parse_header_page(text, &t->lay))
+	if (damonctl_trace_instance_get(t->inst, "events/header_page", text, sizeof(text)) <= 0 ||
+	    damonctl_trace_raw_set_header_page(t->dec, text))
 		return -EOPNOTSUPP;
-	t->page = malloc(t->lay.page_size);
+	t->page_size = damonctl_trace_raw_page_size(t->dec);
+	t->page = malloc(t->page_size);
 	if (!t->page)
 		return -ENOMEM;
-	snprintf(dir, sizeof(dir), "%s/per_cpu", t->inst.dir);
+	snprintf(dir, sizeof(dir), "%s/per_cpu", damonctl_trace_instance_dir(t->inst));
 	d = opendir(dir);
 	if (!d)
 		return -errno;
@@ -102,7 +104,7 @@ static int raw_open(struct trace_src *t)
 		if (sscanf(de->d_name, "cpu%u", &cpu) != 1)
 			continue;
 		snprintf(file, sizeof(file), "per_cpu/%s/trace_pipe_raw", de->d_name);
-		fd = tfs_open(&t->inst, file);
+		fd = damonctl_trace_instance_open(t->inst, file);
 		if (fd < 0) {
 			r = fd;
 			break;
@@ -121,7 +123,7 @@ static int raw_open(struct trace_src *t)
 		r = -EOPNOTSUPP;
 	/* poll() says readable at the first event, not when the buffer is half full */
 	if (!r)
-		tfs_put(&t->inst, "buffer_percent", "0");
+		damonctl_trace_instance_put(t->inst, "buffer_percent", "0");
 	return r;
 }
 
@@ -133,6 +135,8 @@ static void raw_close(struct trace_src *t)
 	}
 	free(t->cpus);
 	free(t->page);
+	damonctl_trace_raw_free(t->dec);
+	t->dec = NULL;
 	t->cpus = NULL;
 	t->nr_cpus = 0;
 	t->page = NULL;
@@ -148,22 +152,22 @@ int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out
 	if (!t)
 		return -ENOMEM;
 	t->fd = -1;
-	r = tfs_create(ctx, "damonc-record", &t->inst);
+	r = damonctl_trace_instance_create(ctx, "damonc-record", &t->inst);
 	if (r) {
 		free(t);
 		return r;
 	}
 	/* our own ring buffer: big enough for a burst of aggregations while we sleep */
-	tfs_put(&t->inst, "buffer_size_kb", "4096");
+	damonctl_trace_instance_put(t->inst, "buffer_size_kb", "4096");
 	/* "mono" is CLOCK_MONOTONIC: convertible to wall-clock time */
-	t->mono = !tfs_put(&t->inst, "trace_clock", "mono");
+	t->mono = !damonctl_trace_instance_put(t->inst, "trace_clock", "mono");
 	if (!t->mono)
-		tfs_put(&t->inst, "trace_clock", "global");
+		damonctl_trace_instance_put(t->inst, "trace_clock", "global");
 	t->mono_to_real_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	snprintf(filter, sizeof(filter), "common_pid == %d", kdamond_pid);
-	r = tfs_put(&t->inst, EVENT "/filter", filter);
+	r = damonctl_trace_instance_put(t->inst, EVENT "/filter", filter);
 	if (!r)
-		r = tfs_put(&t->inst, EVENT "/enable", "1");
+		r = damonctl_trace_instance_put(t->inst, EVENT "/enable", "1");
 	/*
 	 * The binary ring buffer costs less than trace_pipe's text (tests/bench/trace-read.sh);
 	 * the text stays for kernels whose layouts we cannot read. DAMONC_TRACE_READER=text or
@@ -178,7 +182,7 @@ int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out
 		}
 	}
 	if (!r && !t->raw) {
-		t->fd = tfs_open_pipe(&t->inst);
+		t->fd = damonctl_trace_instance_open_pipe(t->inst);
 		if (t->fd < 0)
 			r = t->fd;
 	}
@@ -274,7 +278,7 @@ static int text_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_sn
 	}
 }
 
-static int raw_push(void *arg, const struct traw_event *ev)
+static int raw_push(void *arg, const struct damonctl_trace_region *ev)
 {
 	struct raw_cpu *c = arg;
 
@@ -311,7 +315,7 @@ static int raw_fill(struct trace_src *t, bool *got)
 		if (early < settled)
 			settled = early;
 		for (;;) {
-			ssize_t n = read(c->fd, t->page, t->lay.page_size);
+			ssize_t n = read(c->fd, t->page, t->page_size);
 			bool missed;
 			int r;
 
@@ -324,7 +328,8 @@ static int raw_fill(struct trace_src *t, bool *got)
 			if (n == 0)
 				break;
 			*got = true;
-			r = traw_parse_page(&t->lay, &t->fmt, t->page, (size_t)n, raw_push, c, &missed);
+			r = damonctl_trace_raw_parse_page(t->dec, t->page, (size_t)n, raw_push, c,
+							  &missed);
 			if (missed)
 				c->lost = true;
 			if (r == -ENOMEM)
@@ -418,7 +423,7 @@ void trace_close(struct trace_src *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	raw_close(t);
-	tfs_remove(&t->inst, events);
+	damonctl_trace_instance_remove(t->inst, events);
 	trace_snap_free(&t->snap);
 	free(t);
 }

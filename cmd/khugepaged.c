@@ -8,13 +8,12 @@
 #include <unistd.h>
 
 #include "khugepaged.h"
-#include "tracefs.h"
 
 #define EVENT_NAME "huge_memory/mm_khugepaged_scan_pmd"
 
 bool khugepaged_trace_available(struct damonctl_ctx *ctx)
 {
-	return tfs_has_event(ctx, EVENT_NAME);
+	return damonctl_trace_has_event(ctx, EVENT_NAME);
 }
 
 static uint64_t mono_us(void)
@@ -54,19 +53,19 @@ int khugepaged_trace(struct damonctl_ctx *ctx, uint64_t duration_us, struct khp_
 	char buf[8192], line[1024];
 	size_t len = 0;
 	uint64_t end;
-	struct tfs t;
+	struct damonctl_trace_instance *t;
 	int fd, r;
 
 	memset(out, 0, sizeof(*out));
 	if (!khugepaged_trace_available(ctx))
 		return -ENOENT;
-	r = tfs_create(ctx, "damonc-khugepaged", &t);
+	r = damonctl_trace_instance_create(ctx, "damonc-khugepaged", &t);
 	if (r)
 		return r;
-	r = tfs_put(&t, "events/" EVENT_NAME "/enable", "1");
-	fd = r ? r : tfs_open_pipe(&t);
+	r = damonctl_trace_instance_put(t, "events/" EVENT_NAME "/enable", "1");
+	fd = r ? r : damonctl_trace_instance_open_pipe(t);
 	if (fd < 0) {
-		tfs_remove(&t, events);
+		damonctl_trace_instance_remove(t, events);
 		return fd;
 	}
 	end = mono_us() + duration_us;
@@ -94,7 +93,7 @@ int khugepaged_trace(struct damonctl_ctx *ctx, uint64_t duration_us, struct khp_
 		}
 	}
 	close(fd);
-	tfs_remove(&t, events);
+	damonctl_trace_instance_remove(t, events);
 	out->duration_us = duration_us;
 	return 0;
 }

@@ -18,8 +18,6 @@
 
 #include "capture.h"
 #include "damonc.h"
-#include "trace_line.h"
-#include "tracefs.h"
 
 #define MAX_EVENTS 32
 
@@ -178,7 +176,7 @@ static int kernel_events(struct cli *cli, struct selection *have)
 
 		snprintf(rel, sizeof(rel), "damon/%s", d->d_name);
 		if (d->d_name[0] == '.' || off + n > sizeof(have->buf) ||
-		    !tfs_has_event(cli->ctx, rel))
+		    !damonctl_trace_has_event(cli->ctx, rel))
 			continue;
 		memcpy(have->buf + off, d->d_name, n);
 		have->name[have->nr++] = have->buf + off;
@@ -213,6 +211,7 @@ struct printer {
 	/* the region index within a snapshot, per event kind that prints regions */
 	unsigned int region_idx[MAX_EVENTS];
 	const struct selection *sel;
+	struct damonctl_trace_event *ev;	/* the line being shown */
 };
 
 static int event_index(const struct selection *s, const char *event)
@@ -223,50 +222,60 @@ static int event_index(const struct selection *s, const char *event)
 	return -1;
 }
 
-static json_object *field_json(const struct tline_field *f)
+typedef struct damonctl_trace_event tev;
+
+static json_object *field_json(const tev *t, unsigned int i)
 {
+	const char *text = damonctl_trace_event_field_text(t, i);
+	unsigned int n = damonctl_trace_event_field_nr_values(t, i);
 	json_object *a;
 
-	if (f->text)
-		return json_object_new_string(f->str);
-	if (!f->list && f->n == 1)
-		return json_object_new_uint64(f->v[0]);
+	if (text)
+		return json_object_new_string(text);
+	if (!damonctl_trace_event_field_is_list(t, i) && n == 1)
+		return json_object_new_uint64(damonctl_trace_event_field_u64(t, i, 0));
 	a = json_object_new_array();
-	for (unsigned int i = 0; i < f->n; i++)
-		json_object_array_add(a, json_object_new_uint64(f->v[i]));
+	for (unsigned int j = 0; j < n; j++) {
+		uint64_t v = damonctl_trace_event_field_u64(t, i, j);
+
+		json_object_array_add(a, json_object_new_uint64(v));
+	}
 	return a;
 }
 
 /* A region event ("START-END: ..." with nr_regions) is one of a snapshot's regions: its
  * index, counted as damo does. -1 for other events. */
-static int region_index(struct printer *p, const struct tline *t)
+static int region_index(struct printer *p, const tev *t)
 {
-	const struct tline_field *nr = tline_field(t, "nr_regions");
-	int e = event_index(p->sel, t->event);
+	const char *name = damonctl_trace_event_name(t);
+	int nr = damonctl_trace_event_field_index(t, "nr_regions");
+	int e = event_index(p->sel, name);
+	uint64_t nr_regions = nr < 0 ? 0 : damonctl_trace_event_field_u64(t, (unsigned int)nr, 0);
 	int idx;
 
 	/* only the aggregation events print every region of a snapshot in turn */
-	if (!nr || !tline_field(t, "start") || e < 0 || !nr->v[0] ||
-	    !strstr(t->event, "aggregated"))
+	if (nr < 0 || damonctl_trace_event_field_index(t, "start") < 0 || e < 0 || !nr_regions ||
+	    !strstr(name, "aggregated"))
 		return -1;
-	idx = (int)(p->region_idx[e] % nr->v[0]);
-	p->region_idx[e] = (unsigned int)((idx + 1) % nr->v[0]);
+	idx = (int)(p->region_idx[e] % nr_regions);
+	p->region_idx[e] = (unsigned int)((idx + 1) % nr_regions);
 	return idx;
 }
 
-static int print_json(const struct tline *t, int idx)
+static int print_json(const tev *t, int idx)
 {
 	json_object *o = json_object_new_object(), *f = json_object_new_object();
+	int cpu = damonctl_trace_event_cpu(t);
 
 	json_object_object_add(o, "format_version", json_object_new_int(DAMONC_JSON_FORMAT_VERSION));
-	json_object_object_add(o, "ts_ns", json_object_new_uint64(t->ts_ns));
-	json_object_object_add(o, "task", json_object_new_string(t->task));
-	json_object_object_add(o, "pid", json_object_new_int(t->pid));
-	json_object_object_add(o, "cpu", t->cpu < 0 ? NULL : json_object_new_int(t->cpu));
-	json_object_object_add(o, "event", json_object_new_string(t->event));
+	json_object_object_add(o, "ts_ns", json_object_new_uint64(damonctl_trace_event_ts_ns(t)));
+	json_object_object_add(o, "task", json_object_new_string(damonctl_trace_event_task(t)));
+	json_object_object_add(o, "pid", json_object_new_int(damonctl_trace_event_pid(t)));
+	json_object_object_add(o, "cpu", cpu < 0 ? NULL : json_object_new_int(cpu));
+	json_object_object_add(o, "event", json_object_new_string(damonctl_trace_event_name(t)));
 	json_object_object_add(o, "region_index", idx < 0 ? NULL : json_object_new_int(idx));
-	for (unsigned int i = 0; i < t->nr; i++)
-		json_object_object_add(f, t->f[i].key, field_json(&t->f[i]));
+	for (unsigned int i = 0; i < damonctl_trace_event_nr_fields(t); i++)
+		json_object_object_add(f, damonctl_trace_event_field_key(t, i), field_json(t, i));
 	json_object_object_add(o, "fields", f);
 	return json_line_print(o);
 }
@@ -276,35 +285,49 @@ static bool is_size(const char *key)
 	return !strncmp(key, "sz_", 3) || !strcmp(key, "esz");
 }
 
-/* "TIME TASK-PID EVENT fields": a region as START-END (SIZE) with its index, sizes with
- * their human form beside the exact number. */
-static void print_text(const struct tline *t, int idx)
+/* One field as key=VALUE, a list as key=V,V,..., a size with its human form after it. */
+static void print_field(const tev *t, unsigned int i)
 {
-	const struct tline_field *s = tline_field(t, "start"), *e = tline_field(t, "end");
+	const char *key = damonctl_trace_event_field_key(t, i);
+	const char *text = damonctl_trace_event_field_text(t, i);
+	unsigned int n = damonctl_trace_event_field_nr_values(t, i);
 	char a[32], safe[64];
 
-	printf("%" PRIu64 ".%06" PRIu64 " %s-%d %s", t->ts_ns / 1000000000,
-	       t->ts_ns % 1000000000 / 1000, safe_str(t->task, safe, sizeof(safe)), t->pid,
-	       t->event);
-	for (unsigned int i = 0; i < t->nr; i++) {
-		const struct tline_field *f = &t->f[i];
+	printf(" %s=", key);
+	if (text)
+		printf("%s", safe_str(text, safe, sizeof(safe)));
+	for (unsigned int j = 0; j < n; j++)
+		printf("%s%" PRIu64, j ? "," : "", damonctl_trace_event_field_u64(t, i, j));
+	if (n == 1 && is_size(key))
+		printf(" (%s)", fmt_size(damonctl_trace_event_field_u64(t, i, 0), a, sizeof(a)));
+}
 
-		if (f == e)
+/* "TIME TASK-PID EVENT fields": a region as START-END (SIZE) with its index, sizes with
+ * their human form beside the exact number. */
+static void print_text(const tev *t, int idx)
+{
+	int s = damonctl_trace_event_field_index(t, "start");
+	int e = damonctl_trace_event_field_index(t, "end");
+	uint64_t ts = damonctl_trace_event_ts_ns(t);
+	char a[32], safe[64];
+
+	printf("%" PRIu64 ".%06" PRIu64 " %s-%d %s", ts / 1000000000, ts % 1000000000 / 1000,
+	       safe_str(damonctl_trace_event_task(t), safe, sizeof(safe)),
+	       damonctl_trace_event_pid(t), damonctl_trace_event_name(t));
+	for (unsigned int i = 0; i < damonctl_trace_event_nr_fields(t); i++) {
+		if ((int)i == e)
 			continue;
-		if (f == s && e) {
+		if ((int)i == s && e >= 0) {
+			uint64_t start = damonctl_trace_event_field_u64(t, i, 0);
+			uint64_t end = damonctl_trace_event_field_u64(t, (unsigned int)e, 0);
+
 			if (idx >= 0)
 				printf(" region=%d", idx);
-			printf(" %" PRIu64 "-%" PRIu64 " (%s)", s->v[0], e->v[0],
-			       fmt_size(e->v[0] - s->v[0], a, sizeof(a)));
+			printf(" %" PRIu64 "-%" PRIu64 " (%s)", start, end,
+			       fmt_size(end - start, a, sizeof(a)));
 			continue;
 		}
-		printf(" %s=", f->key);
-		if (f->text)
-			printf("%s", safe_str(f->str, safe, sizeof(safe)));
-		for (unsigned int j = 0; !f->text && j < f->n; j++)
-			printf("%s%" PRIu64, j ? "," : "", f->v[j]);
-		if (!f->text && f->n == 1 && is_size(f->key))
-			printf(" (%s)", fmt_size(f->v[0], a, sizeof(a)));
+		print_field(t, i);
 	}
 	putchar('\n');
 }
@@ -312,22 +335,23 @@ static void print_text(const struct tline *t, int idx)
 /* One line: 1 when it was shown, 0 when it is no event or not one asked for, -1 output. */
 static int show(struct printer *p, const char *line, int kdamond_pid)
 {
-	struct tline t;
+	const tev *t = p->ev;
 	int idx;
 
-	if (tline_parse(line, &t) || !selected(p->sel, t.event) ||
-	    (kdamond_pid > 0 && t.pid != kdamond_pid))
+	if (damonctl_trace_event_parse(p->ev, line) ||
+	    !selected(p->sel, damonctl_trace_event_name(t)) ||
+	    (kdamond_pid > 0 && damonctl_trace_event_pid(t) != kdamond_pid))
 		return 0;
-	idx = region_index(p, &t);
+	idx = region_index(p, t);
 	if (p->save && fprintf(p->save, "%s%s", line,
 			       line[strlen(line) - 1] == '\n' ? "" : "\n") < 0)
 		return -1;
 	if (to.raw)
 		printf("%s%s", line, line[strlen(line) - 1] == '\n' ? "" : "\n");
 	else if (p->cli->json)
-		return print_json(&t, idx) ? -1 : 1;
+		return print_json(t, idx) ? -1 : 1;
 	else
-		print_text(&t, idx);
+		print_text(t, idx);
 	return output_flush(stdout) ? -1 : 1;
 }
 
@@ -404,29 +428,6 @@ static int read_file_lines(struct printer *p, FILE *in)
 	return rc;
 }
 
-/* Instances of damonc traces that were killed before removing theirs. */
-static void remove_stale(struct cli *cli, const char *const *events)
-{
-	char path[4096];
-	struct dirent *d;
-	DIR *dir;
-
-	damonctl_path(cli->ctx, DAMONCTL_BASE_TRACEFS, "instances", path, sizeof(path));
-	dir = opendir(path);
-	while (dir && (d = readdir(dir))) {
-		int pid;
-		struct tfs t;
-
-		if (sscanf(d->d_name, "damonc-trace-%d", &pid) != 1 || pid == getpid() ||
-		    !kill(pid, 0) || errno != ESRCH)
-			continue;
-		snprintf(t.dir, sizeof(t.dir), "%s/%s", path, d->d_name);
-		tfs_remove(&t, events);
-	}
-	if (dir)
-		closedir(dir);
-}
-
 static int kdamond_pid(struct cli *cli, int *pid)
 {
 	struct damonctl_tree *t;
@@ -452,7 +453,7 @@ static int trace_live(struct cli *cli, struct printer *p, const struct selection
 {
 	const char *paths[MAX_EVENTS + 1] = { 0 };
 	char file[256], filter[64];
-	struct tfs inst;
+	struct damonctl_trace_instance *inst;
 	int pid = 0, r, fd;
 
 	if (to.has_kdamond && (r = kdamond_pid(cli, &pid)))
@@ -463,28 +464,29 @@ static int trace_live(struct cli *cli, struct printer *p, const struct selection
 		snprintf(names[i], sizeof(names[i]), "damon/%s", sel->name[i]);
 		paths[i] = names[i];
 	}
-	remove_stale(cli, paths);
-	r = tfs_create(cli->ctx, "damonc-trace", &inst);
+	/* instances of damonc traces that were killed before removing theirs */
+	damonctl_trace_instance_remove_stale(cli->ctx, "damonc-trace", paths);
+	r = damonctl_trace_instance_create(cli->ctx, "damonc-trace", &inst);
 	if (r)
 		return lib_error(cli, r, "creating a tracefs instance");
 	snprintf(filter, sizeof(filter), "common_pid == %d", pid);
 	for (unsigned int i = 0; !r && i < sel->nr; i++) {
 		if (pid) {
 			snprintf(file, sizeof(file), "events/%s/filter", paths[i]);
-			r = tfs_put(&inst, file, filter);
+			r = damonctl_trace_instance_put(inst, file, filter);
 		}
 		snprintf(file, sizeof(file), "events/%s/enable", paths[i]);
 		if (!r)
-			r = tfs_put(&inst, file, "1");
+			r = damonctl_trace_instance_put(inst, file, "1");
 	}
-	fd = r ? r : tfs_open_pipe(&inst);
+	fd = r ? r : damonctl_trace_instance_open_pipe(inst);
 	if (fd < 0) {
-		tfs_remove(&inst, paths);
+		damonctl_trace_instance_remove(inst, paths);
 		return lib_error(cli, fd, "enabling the DAMON trace events");
 	}
 	r = read_pipe(p, fd, pid);
 	close(fd);
-	tfs_remove(&inst, paths);
+	damonctl_trace_instance_remove(inst, paths);
 	return r;
 }
 
@@ -525,8 +527,13 @@ static int trace_run(struct cli *cli, int argc, char **argv)
 			fclose(in);
 		return input_error(cli, "-o", to.output, r);
 	}
-	capture_catch_signals();
-	r = in ? read_file_lines(&p, in) : trace_live(cli, &p, &sel);
+	if ((r = damonctl_trace_event_new(&p.ev))) {
+		r = lib_error(cli, r, "allocating a trace event");
+	} else {
+		capture_catch_signals();
+		r = in ? read_file_lines(&p, in) : trace_live(cli, &p, &sel);
+		damonctl_trace_event_free(p.ev);
+	}
 	if (in && in != stdin)
 		fclose(in);
 	if (p.save && fclose(p.save) && !r)

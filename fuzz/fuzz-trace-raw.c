@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The binary ring buffer reader of `damonc record --method trace` (cmd/trace_raw.c) and the
+ * The binary ring buffer reader of `damonc record --method trace` (lib/trace_raw.c) and the
  * snapshot assembler after it (cmd/trace_snap.c). A page comes from the kernel, but a
  * kernel whose layouts differ from what the format files say, or a torn read, must not make
  * the decoder read outside the page or hand out events it did not find there. The first
@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cmd/trace_raw.h"
 #include "cmd/trace_snap.h"
 #include "fuzz.h"
+#include "lib/trace_internal.h"
 #include "tests/unit/trace-raw-formats.h"
 
 struct feed {
@@ -20,7 +20,7 @@ struct feed {
 	size_t events, max_events;
 };
 
-static int feed(void *arg, const struct traw_event *ev)
+static int feed(void *arg, const struct damonctl_trace_region *ev)
 {
 	struct feed *f = arg;
 	struct damonctl_rec_region r = {
@@ -48,40 +48,44 @@ static int feed(void *arg, const struct traw_event *ev)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct traw_format f72;
-	static struct traw_layout l72;
-	struct traw_format f;
-	struct traw_layout l;
+	static struct damonctl_trace_raw *r72;
+	struct damonctl_trace_raw *r;
 	bool missed;
 
-	if (!f72.min_size && (traw_parse_format(format_72, &f72) ||
-			      traw_parse_header_page(header_page, &l72)))
+	if (!r72 && (damonctl_trace_raw_new(&r72) ||
+		     damonctl_trace_raw_set_format(r72, format_72) ||
+		     damonctl_trace_raw_set_header_page(r72, header_page)))
 		abort();
 	if (size < 1)
 		return 0;
 	if (data[0] < 2) {
 		char *s = fuzz_string(data + 1, size - 1);
+		const struct traw_format *f;
 
-		if (data[0] == 0 && !traw_parse_format(s, &f) &&
-		    (!f.target_id.size || !f.start.size || !f.end.size || f.min_size <
-		     f.end.off + f.end.size)) {
+		if (damonctl_trace_raw_new(&r))
+			abort();
+		f = &r->fmt;
+		if (data[0] == 0 && !damonctl_trace_raw_set_format(r, s) &&
+		    (!f->target_id.size || !f->start.size || !f->end.size || f->min_size <
+		     f->end.off + f->end.size)) {
 			fprintf(stderr, "a format accepted without the fields it needs\n");
 			abort();
 		}
 		if (data[0] == 1)
-			traw_parse_header_page(s, &l);
+			damonctl_trace_raw_set_header_page(r, s);
+		damonctl_trace_raw_free(r);
 		free(s);
 		return 0;
 	}
 
-	struct feed fd = { .max_events = (size - 1) / (4 + f72.min_size) + 1 };
+	struct feed fd = { .max_events = (size - 1) / (4 + r72->fmt.min_size) + 1 };
 	/* a copy of exactly the input's length, so that ASan sees a read past its end */
 	unsigned char *page = malloc(size - 1 ? size - 1 : 1);
 
 	if (!page)
 		abort();
 	memcpy(page, data + 1, size - 1);
-	traw_parse_page(&l72, &f72, page, size - 1, feed, &fd, &missed);
+	damonctl_trace_raw_parse_page(r72, page, size - 1, feed, &fd, &missed);
 	trace_snap_free(&fd.snap);
 	free(page);
 	return 0;

@@ -1286,6 +1286,119 @@ DAMONCTL_API int damonctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned 
 					     struct damonctl_rec_region **regions, size_t *cap,
 					     uint64_t *total_bytes, bool *has_sz_filter_passed);
 
+/* ------------------------------------------------------------------------------------------
+ * Trace events: DAMON's tracepoints (include/trace/events/damon.h) as text and as tracefs's
+ * binary ring buffer, and tracefs instances of the caller's own to enable them in. The
+ * objects are opaque and their limits internal, so they can grow.
+ */
+
+/*
+ * One line of trace text, as tracefs's trace_pipe, `trace-cmd report` or `perf script`
+ * print it: the task, pid, CPU (-1 when not printed), the trace clock's time, the event's
+ * name (without perf's "damon:") and its fields in order. A field is "key=value" (a number,
+ * a list when bare numbers follow, as probe_hits=14 00, or text), and a region's
+ * "START-END: NR_ACCESSES AGE" gives the fields start, end, nr_accesses and age. Which fields
+ * an event has changed over kernel versions: none is assumed. Field indexes run from 0 to
+ * _nr_fields() - 1; an index out of range gives NULL, 0 or false.
+ */
+struct damonctl_trace_event;
+DAMONCTL_API int damonctl_trace_event_new(struct damonctl_trace_event **out);
+DAMONCTL_API void damonctl_trace_event_free(struct damonctl_trace_event *ev);
+/* 0, or -EINVAL for a line that holds no event (a header, a comment, a lost-events note). */
+DAMONCTL_API int damonctl_trace_event_parse(struct damonctl_trace_event *ev, const char *line);
+DAMONCTL_API const char *damonctl_trace_event_name(const struct damonctl_trace_event *ev);
+DAMONCTL_API const char *damonctl_trace_event_task(const struct damonctl_trace_event *ev);
+DAMONCTL_API int damonctl_trace_event_pid(const struct damonctl_trace_event *ev);
+DAMONCTL_API int damonctl_trace_event_cpu(const struct damonctl_trace_event *ev);
+DAMONCTL_API uint64_t damonctl_trace_event_ts_ns(const struct damonctl_trace_event *ev);
+DAMONCTL_API unsigned int damonctl_trace_event_nr_fields(const struct damonctl_trace_event *ev);
+/* The index of the field named @key, or -ENOENT. */
+DAMONCTL_API int damonctl_trace_event_field_index(const struct damonctl_trace_event *ev,
+						  const char *key);
+DAMONCTL_API const char *damonctl_trace_event_field_key(const struct damonctl_trace_event *ev,
+							unsigned int i);
+/* The numbers of a field: 1 for a number, any count for a list, 0 for text or "key=". */
+DAMONCTL_API unsigned int damonctl_trace_event_field_nr_values(
+	const struct damonctl_trace_event *ev, unsigned int i);
+DAMONCTL_API uint64_t damonctl_trace_event_field_u64(const struct damonctl_trace_event *ev,
+						     unsigned int i, unsigned int j);
+/* Whether bare numbers followed "key=value" (a list, even of one). */
+DAMONCTL_API bool damonctl_trace_event_field_is_list(const struct damonctl_trace_event *ev,
+						     unsigned int i);
+/* A value that is no number, or NULL. */
+DAMONCTL_API const char *damonctl_trace_event_field_text(const struct damonctl_trace_event *ev,
+							 unsigned int i);
+
+/*
+ * tracefs's binary ring buffer (per_cpu/cpuN/trace_pipe_raw), decoded without libtraceevent:
+ * the page's layout from the instance's events/header_page, the damon_aggregated record's
+ * from its events/damon/damon_aggregated/format (its fields changed over kernel versions).
+ * Records are in the machine's byte order.
+ */
+struct damonctl_trace_raw;
+DAMONCTL_API int damonctl_trace_raw_new(struct damonctl_trace_raw **out);
+DAMONCTL_API void damonctl_trace_raw_free(struct damonctl_trace_raw *r);
+/* -EINVAL when a field damonc needs is missing (target_id, nr_regions, start, end,
+ * nr_accesses; age is 0 where absent), or a header_page that does not add up. */
+DAMONCTL_API int damonctl_trace_raw_set_format(struct damonctl_trace_raw *r, const char *text);
+DAMONCTL_API int damonctl_trace_raw_set_header_page(struct damonctl_trace_raw *r,
+						    const char *text);
+/* What one read of trace_pipe_raw returns; 0 before the header page is set. */
+DAMONCTL_API size_t damonctl_trace_raw_page_size(const struct damonctl_trace_raw *r);
+
+/* One damon_aggregated record. @size: sizeof the structure the library filled; fields
+ * added later lie past it. */
+struct damonctl_trace_region {
+	size_t size;
+	uint64_t ts_ns;			/* the trace clock */
+	uint64_t target_id, start, end;
+	uint32_t nr_regions, nr_accesses, age;
+};
+typedef int (*damonctl_trace_region_fn)(void *arg, const struct damonctl_trace_region *reg);
+/*
+ * Decode one page of @len bytes: @fn for each damon_aggregated record, in order. 0, @fn's
+ * nonzero return, or -EINVAL for a page that does not add up (decoding stops there) or
+ * before both the format and the header page are set. *@missed: the kernel lost events
+ * before this page (a full buffer).
+ */
+DAMONCTL_API int damonctl_trace_raw_parse_page(const struct damonctl_trace_raw *r,
+					       const unsigned char *page, size_t len,
+					       damonctl_trace_region_fn fn, void *arg,
+					       bool *missed);
+
+/*
+ * A tracefs instance of the caller's own, <sysroot>/sys/kernel/tracing/instances/NAME-PID
+ * (PID: the caller's): its own ring buffer and event switches, so nobody else's tracing is
+ * touched. @file is relative to the instance ("events/damon/damon_aggregated/enable");
+ * events are "group/name" ("damon/damon_aggregated").
+ */
+struct damonctl_trace_instance;
+/* Whether tracefs has @event and it can be enabled. */
+DAMONCTL_API bool damonctl_trace_has_event(struct damonctl_ctx *ctx, const char *event);
+/* -ENOENT without tracefs, -EEXIST when this process has one of that name already. */
+DAMONCTL_API int damonctl_trace_instance_create(struct damonctl_ctx *ctx, const char *name,
+						struct damonctl_trace_instance **out);
+/* The instance's directory (per_cpu/ holds each CPU's trace_pipe_raw). */
+DAMONCTL_API const char *damonctl_trace_instance_dir(const struct damonctl_trace_instance *t);
+DAMONCTL_API int damonctl_trace_instance_put(const struct damonctl_trace_instance *t,
+					     const char *file, const char *value);
+/* Reads @file into @buf, NUL-terminated: its length (at most @size - 1) or -errno. */
+DAMONCTL_API int damonctl_trace_instance_get(const struct damonctl_trace_instance *t,
+					     const char *file, char *buf, size_t size);
+/* @file opened read-only and non-blocking: a file descriptor or -errno. */
+DAMONCTL_API int damonctl_trace_instance_open(const struct damonctl_trace_instance *t,
+					      const char *file);
+DAMONCTL_API int damonctl_trace_instance_open_pipe(const struct damonctl_trace_instance *t);
+/* Disables @events (NULL-terminated, NULL for none) and their filters, removes the instance
+ * and frees @t (NULL allowed): 0 or the -errno of the removal. */
+DAMONCTL_API int damonctl_trace_instance_remove(struct damonctl_trace_instance *t,
+						const char *const *events);
+/* Removes the instances NAME-PID whose process no longer exists (killed before removing
+ * theirs), as damonctl_trace_instance_remove() does: how many, or -errno. */
+DAMONCTL_API int damonctl_trace_instance_remove_stale(struct damonctl_ctx *ctx,
+						      const char *name,
+						      const char *const *events);
+
 #ifdef __cplusplus
 }
 #endif

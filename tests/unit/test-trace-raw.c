@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The binary ring buffer reader of `damonc record --method trace` (cmd/trace_raw.c) and the
+ * The binary ring buffer reader of `damonc record --method trace` (libdamonctl's
+ * damonctl_trace_raw_*, lib/trace_raw.c) and the
  * snapshot assembler both readers share (cmd/trace_snap.c). The pages are built here from
  * the documented format (kernel/trace/ring_buffer.c, include/linux/ring_buffer.h: a page
  * header of a u64 time stamp and a commit word, then 4-byte event headers of type_len:5
@@ -16,9 +17,13 @@
 
 #include <cmocka.h>
 
-#include "cmd/trace_raw.h"
+#include "trace_internal.h"	/* the layouts read, for test_formats */
 #include "cmd/trace_snap.h"
 #include "tests/unit/trace-raw-formats.h"
+
+/* include/linux/ring_buffer.h's event types and the commit word's flag */
+enum { RB_PADDING = 29, RB_TIME_EXTEND = 30, RB_TIME_STAMP = 31 };
+#define RB_MISSED_EVENTS (1ull << 31)
 
 /* An older order without age (5.15 had none): the offsets come from the file. */
 static const char format_old[] =
@@ -117,20 +122,20 @@ static void region(struct page *p, uint32_t delta, uint64_t id, uint32_t nr, uin
 /* A time extend: the delta's low 27 bits in the header, the rest in array[0]. */
 static void extend(struct page *p, uint64_t delta)
 {
-	put32(p, head(TRAW_TIME_EXTEND, (uint32_t)(delta & ((1u << 27) - 1))));
+	put32(p, head(RB_TIME_EXTEND, (uint32_t)(delta & ((1u << 27) - 1))));
 	put32(p, (uint32_t)(delta >> 27));
 }
 
 static void stamp(struct page *p, uint64_t ts)
 {
-	put32(p, head(TRAW_TIME_STAMP, (uint32_t)(ts & ((1u << 27) - 1))));
+	put32(p, head(RB_TIME_STAMP, (uint32_t)(ts & ((1u << 27) - 1))));
 	put32(p, (uint32_t)(ts >> 27));
 }
 
 /* A discarded event of @n data bytes: padding, array[0] its length. */
 static void discarded(struct page *p, uint32_t delta, size_t n)
 {
-	put32(p, head(TRAW_PADDING, delta));
+	put32(p, head(RB_PADDING, delta));
 	put32(p, (uint32_t)(n + 4));
 	memset(p->b + HDR + p->used, 0xee, n);
 	p->used += n;
@@ -139,16 +144,16 @@ static void discarded(struct page *p, uint32_t delta, size_t n)
 /* The unused end of a page: padding with no delta. */
 static void end_padding(struct page *p)
 {
-	put32(p, head(TRAW_PADDING, 0));
+	put32(p, head(RB_PADDING, 0));
 }
 
 /* --- what the parser hands out --------------------------------------------------------- */
 struct got {
-	struct traw_event ev[16];
+	struct damonctl_trace_region ev[16];
 	int n;
 };
 
-static int collect(void *arg, const struct traw_event *ev)
+static int collect(void *arg, const struct damonctl_trace_region *ev)
 {
 	struct got *g = arg;
 
@@ -157,75 +162,93 @@ static int collect(void *arg, const struct traw_event *ev)
 	return 0;
 }
 
-static void setup(struct traw_format *f, struct traw_layout *l)
+static void setup(struct damonctl_trace_raw **r)
 {
-	assert_int_equal(traw_parse_format(format_72, f), 0);
-	assert_int_equal(traw_parse_header_page(header_page, l), 0);
+	assert_int_equal(damonctl_trace_raw_new(r), 0);
+	assert_int_equal(damonctl_trace_raw_set_format(*r, format_72), 0);
+	assert_int_equal(damonctl_trace_raw_set_header_page(*r, header_page), 0);
 }
 
 static void test_formats(void **state)
 {
-	struct traw_format f;
-	struct traw_layout l;
+	struct damonctl_trace_raw *r;
 
 	(void)state;
-	setup(&f, &l);
-	assert_int_equal(f.id, 1403);
-	assert_int_equal(f.type.off, 0);
-	assert_int_equal(f.type.size, 2);
-	assert_int_equal(f.target_id.off, 8);
-	assert_int_equal(f.nr_regions.off, 16);
-	assert_int_equal(f.nr_regions.size, 4);
-	assert_int_equal(f.start.off, 24);
-	assert_int_equal(f.end.off, 32);
-	assert_int_equal(f.nr_accesses.off, 40);
-	assert_int_equal(f.age.off, 44);
-	assert_int_equal(f.min_size, 48);
-	assert_int_equal(l.timestamp.off, 0);
-	assert_int_equal(l.commit.off, 8);
-	assert_int_equal(l.commit.size, 8);
-	assert_int_equal(l.data.off, 16);
-	assert_int_equal(l.page_size, 4096);
+	setup(&r);
+	assert_int_equal(r->fmt.id, 1403);
+	assert_int_equal(r->fmt.type.off, 0);
+	assert_int_equal(r->fmt.type.size, 2);
+	assert_int_equal(r->fmt.target_id.off, 8);
+	assert_int_equal(r->fmt.nr_regions.off, 16);
+	assert_int_equal(r->fmt.nr_regions.size, 4);
+	assert_int_equal(r->fmt.start.off, 24);
+	assert_int_equal(r->fmt.end.off, 32);
+	assert_int_equal(r->fmt.nr_accesses.off, 40);
+	assert_int_equal(r->fmt.age.off, 44);
+	assert_int_equal(r->fmt.min_size, 48);
+	assert_int_equal(r->lay.timestamp.off, 0);
+	assert_int_equal(r->lay.commit.off, 8);
+	assert_int_equal(r->lay.commit.size, 8);
+	assert_int_equal(r->lay.data.off, 16);
+	assert_int_equal(r->lay.page_size, 4096);
 
-	assert_int_equal(traw_parse_format(format_old, &f), 0);
-	assert_int_equal(f.id, 77);
-	assert_int_equal(f.target_id.off, 16);
-	assert_int_equal(f.nr_accesses.off, 12);
-	assert_int_equal(f.age.size, 0);
-	assert_int_equal(f.min_size, 40);
+	assert_int_equal(damonctl_trace_raw_set_format(r, format_old), 0);
+	assert_int_equal(r->fmt.id, 77);
+	assert_int_equal(r->fmt.target_id.off, 16);
+	assert_int_equal(r->fmt.nr_accesses.off, 12);
+	assert_int_equal(r->fmt.age.size, 0);
+	assert_int_equal(r->fmt.min_size, 40);
 
 	/* without nr_accesses damonc cannot use it */
-	assert_int_equal(traw_parse_format("ID: 5\n\tfield:unsigned short common_type;\toffset:0;"
-					   "\tsize:2;\tsigned:0;\n", &f), -EINVAL);
-	assert_int_equal(traw_parse_header_page("nothing", &l), -EINVAL);
+	assert_int_equal(damonctl_trace_raw_set_format(r, "ID: 5\n\tfield:unsigned short "
+						       "common_type;\toffset:0;\tsize:2;"
+						       "\tsigned:0;\n"), -EINVAL);
+	assert_int_equal(damonctl_trace_raw_set_header_page(r, "nothing"), -EINVAL);
+	/* a refused file leaves what was read before */
+	assert_int_equal(r->fmt.id, 77);
+	assert_int_equal(damonctl_trace_raw_page_size(r), 4096);
+	damonctl_trace_raw_free(r);
+
+	/* nothing to decode with before both files are read */
+	assert_int_equal(damonctl_trace_raw_new(&r), 0);
+	assert_int_equal(damonctl_trace_raw_page_size(r), 0);
+	assert_int_equal(damonctl_trace_raw_set_format(r, format_72), 0);
+	{
+		static const unsigned char page[64];
+		bool missed = true;
+
+		assert_int_equal(damonctl_trace_raw_parse_page(r, page, sizeof(page), NULL, NULL,
+							       &missed), -EINVAL);
+		assert_false(missed);
+	}
+	damonctl_trace_raw_free(r);
 }
 
 /* Short and long records, a time extend, a discarded event, an absolute time stamp. */
 static void test_page_events(void **state)
 {
-	struct traw_format f;
-	struct traw_layout l;
+	struct damonctl_trace_raw *r;
 	struct page p;
 	struct got g = { .n = 0 };
-	unsigned char r[48];
+	unsigned char rec[48];
 	bool missed = true;
 
 	(void)state;
-	setup(&f, &l);
+	setup(&r);
 	page_init(&p, 1000000000ull);
 	region(&p, 100, 0, 3, 4096, 8192);			/* 1000000100 */
 	extend(&p, 5000000000ull);				/* a delta over 27 bits */
-	record72(r, 1403, 0, 3, 8192, 12288, 7, 2);
-	event(&p, 50, r, sizeof(r), true);			/* 6000000150 */
+	record72(rec, 1403, 0, 3, 8192, 12288, 7, 2);
+	event(&p, 50, rec, sizeof(rec), true);			/* 6000000150 */
 	discarded(&p, 30, 48);					/* + 30 */
-	record72(r, 999, 0, 3, 0, 1, 0, 0);			/* another event: skipped */
-	event(&p, 20, r, sizeof(r), false);			/* + 20 */
+	record72(rec, 999, 0, 3, 0, 1, 0, 0);			/* another event: skipped */
+	event(&p, 20, rec, sizeof(rec), false);			/* + 20 */
 	stamp(&p, 7000000000ull);
 	region(&p, 0, 0, 3, 12288, 20480);			/* 7000000000 */
 	end_padding(&p);
 	page_done(&p, 0);
 
-	assert_int_equal(traw_parse_page(&l, &f, p.b, PAGE, collect, &g, &missed), 0);
+	assert_int_equal(damonctl_trace_raw_parse_page(r, p.b, PAGE, collect, &g, &missed), 0);
 	assert_false(missed);
 	assert_int_equal(g.n, 3);
 	assert_int_equal(g.ev[0].ts_ns, 1000000100ull);
@@ -240,56 +263,58 @@ static void test_page_events(void **state)
 	assert_int_equal(g.ev[1].age, 2);
 	assert_int_equal(g.ev[2].ts_ns, 7000000000ull);
 	assert_int_equal(g.ev[2].end, 20480);
+	damonctl_trace_raw_free(r);
 }
 
 /* Padding ends the page's data: nothing after it counts, whatever the commit says. */
 static void test_padding_ends_page(void **state)
 {
-	struct traw_format f;
-	struct traw_layout l;
+	struct damonctl_trace_raw *r;
 	struct page p;
 	struct got g = { .n = 0 };
 	bool missed;
 
 	(void)state;
-	setup(&f, &l);
+	setup(&r);
 	page_init(&p, 10);
 	region(&p, 1, 0, 2, 0, 4096);
 	end_padding(&p);
 	region(&p, 1, 0, 2, 4096, 8192);
 	page_done(&p, 0);
-	assert_int_equal(traw_parse_page(&l, &f, p.b, PAGE, collect, &g, &missed), 0);
+	assert_int_equal(damonctl_trace_raw_parse_page(r, p.b, PAGE, collect, &g, &missed), 0);
 	assert_int_equal(g.n, 1);
+	damonctl_trace_raw_free(r);
 }
 
 /* Events lost before a page; a page that does not add up. */
 static void test_missed_and_bad(void **state)
 {
-	struct traw_format f;
-	struct traw_layout l;
+	struct damonctl_trace_raw *r;
 	struct page p;
 	struct got g = { .n = 0 };
 	bool missed = false;
 
 	(void)state;
-	setup(&f, &l);
+	setup(&r);
 	page_init(&p, 10);
 	region(&p, 1, 0, 2, 0, 4096);
-	page_done(&p, TRAW_MISSED_EVENTS);
-	assert_int_equal(traw_parse_page(&l, &f, p.b, PAGE, collect, &g, &missed), 0);
+	page_done(&p, RB_MISSED_EVENTS);
+	assert_int_equal(damonctl_trace_raw_parse_page(r, p.b, PAGE, collect, &g, &missed), 0);
 	assert_true(missed);
 	assert_int_equal(g.n, 1);
 
 	/* a commit beyond what was read */
-	assert_int_equal(traw_parse_page(&l, &f, p.b, 40, collect, &g, &missed), -EINVAL);
+	assert_int_equal(damonctl_trace_raw_parse_page(r, p.b, 40, collect, &g, &missed), -EINVAL);
 	/* a record running past the commit */
 	page_init(&p, 10);
 	region(&p, 1, 0, 2, 0, 4096);
 	p.used -= 8;
 	page_done(&p, 0);
 	g.n = 0;
-	assert_int_equal(traw_parse_page(&l, &f, p.b, PAGE, collect, &g, &missed), -EINVAL);
+	assert_int_equal(damonctl_trace_raw_parse_page(r, p.b, PAGE, collect, &g, &missed),
+			 -EINVAL);
 	assert_int_equal(g.n, 0);
+	damonctl_trace_raw_free(r);
 }
 
 /* --- snapshots across pages ------------------------------------------------------------ */
@@ -301,7 +326,7 @@ struct feed {
 	uint64_t ts_done[4];
 };
 
-static int to_snap(void *arg, const struct traw_event *ev)
+static int to_snap(void *arg, const struct damonctl_trace_region *ev)
 {
 	struct feed *fd = arg;
 	struct damonctl_rec_region r = { ev->start, ev->end, ev->nr_accesses, ev->age, 0 };
@@ -323,8 +348,7 @@ static int to_snap(void *arg, const struct traw_event *ev)
 /* One snapshot of 80 regions over two pages: the first full to its last bytes' padding. */
 static void test_snapshot_across_pages(void **state)
 {
-	struct traw_format f;
-	struct traw_layout l;
+	struct damonctl_trace_raw *r;
 	struct page a, b;
 	struct feed fd;
 	bool missed;
@@ -332,13 +356,13 @@ static void test_snapshot_across_pages(void **state)
 
 	(void)state;
 	memset(&fd, 0, sizeof(fd));
-	setup(&f, &l);
+	setup(&r);
 	page_init(&a, 5000);
 	/* 52 bytes a region: 78 fit in the 4080 bytes of data, 24 bytes left */
 	for (i = 0; i < 78; i++)
 		region(&a, i ? 2 : 0, 1, 80, (uint64_t)i * 4096, (uint64_t)(i + 1) * 4096);
 	/* the writer's padding of the page's end: a length, the delta at least 1 */
-	put32(&a, head(TRAW_PADDING, 1));
+	put32(&a, head(RB_PADDING, 1));
 	put32(&a, (uint32_t)(PAGE - HDR - a.used - 4));
 	page_done(&a, 0);
 	page_init(&b, 5000 + 77 * 2 + 3);
@@ -348,9 +372,9 @@ static void test_snapshot_across_pages(void **state)
 	region(&b, 100000, 1, 80, 0, 4096);
 	page_done(&b, 0);
 
-	assert_int_equal(traw_parse_page(&l, &f, a.b, PAGE, to_snap, &fd, &missed), 0);
+	assert_int_equal(damonctl_trace_raw_parse_page(r, a.b, PAGE, to_snap, &fd, &missed), 0);
 	assert_int_equal(fd.done, 0);
-	assert_int_equal(traw_parse_page(&l, &f, b.b, PAGE, to_snap, &fd, &missed), 0);
+	assert_int_equal(damonctl_trace_raw_parse_page(r, b.b, PAGE, to_snap, &fd, &missed), 0);
 	assert_int_equal(fd.done, 1);
 	assert_int_equal(fd.nr_done[0], 80);
 	assert_int_equal(fd.ts_done[0], 5000);	/* its first event's time */
@@ -358,6 +382,7 @@ static void test_snapshot_across_pages(void **state)
 	assert_int_equal(fd.s.nr, 1);
 	assert_int_equal(fd.s.dropped, 0);
 	trace_snap_free(&fd.s);
+	damonctl_trace_raw_free(r);
 }
 
 /* A snapshot whose middle was lost is dropped, not glued to the next one. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What tracefs says of damon_aggregated and of its ring buffer pages on Linux 7.2: the
- * layouts the unit test and the fuzz target of cmd/trace_raw.c decode pages with. */
+ * layouts the unit test and the fuzz target of lib/trace_raw.c decode pages with. */
 #ifndef DAMONC_TRACE_RAW_FORMATS_H
 #define DAMONC_TRACE_RAW_FORMATS_H
 

@@ -1,12 +1,22 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/* One line of DAMON trace output (see trace_line.h). */
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * One line of DAMON trace output as tracefs's trace_pipe, `trace-cmd report` or `perf script`
+ * print it:
+ *
+ *   kdamond.0-174   [001] .....  123.456789: damon_aggregated: target_id=0 nr_regions=11 4096-8192: 0 3
+ *   kdamond.0  174 [001] 123.456789: damon:damon_aggregated: target_id=0 ...
+ *
+ * The fields are the event's TP_printk: "key=value" words (a value followed by bare words is
+ * a list, as probe_hits=14 00), and a region as "START-END: NR_ACCESSES AGE". What the line
+ * says is kept; no file access.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_line.h"
+#include "trace_internal.h"
 
 #define MAX_WORDS 256
 
@@ -50,7 +60,7 @@ static void copy(char *dst, size_t size, const char *src, size_t n)
 
 /* "kdamond.0-174" (one word), "kdamond.0 174" (perf script: two); a task name may hold
  * spaces and dashes, the pid is after the last dash. */
-static int parse_task(char **w, unsigned int n, struct tline *t)
+static int parse_task(char **w, unsigned int n, struct damonctl_trace_event *t)
 {
 	char joined[128] = "";
 	char *dash;
@@ -73,7 +83,7 @@ static int parse_task(char **w, unsigned int n, struct tline *t)
 	return 0;
 }
 
-static struct tline_field *add_field(struct tline *t, const char *key, size_t n)
+static struct tline_field *add_field(struct damonctl_trace_event *t, const char *key, size_t n)
 {
 	struct tline_field *f;
 
@@ -97,7 +107,7 @@ static bool number(const struct tline_field *f, const char *s, uint64_t *v)
 	return !errno && !*end;
 }
 
-static void set_number(struct tline *t, const char *key, uint64_t v)
+static void set_number(struct damonctl_trace_event *t, const char *key, uint64_t v)
 {
 	struct tline_field *f = add_field(t, key, strlen(key));
 
@@ -108,7 +118,7 @@ static void set_number(struct tline *t, const char *key, uint64_t v)
 }
 
 /* The words after the event's name. */
-static void parse_fields(char **w, unsigned int n, struct tline *t)
+static void parse_fields(char **w, unsigned int n, struct damonctl_trace_event *t)
 {
 	struct tline_field *last = NULL;
 	unsigned int region = 0;	/* numbers still due after "START-END:" */
@@ -148,7 +158,7 @@ static void parse_fields(char **w, unsigned int n, struct tline *t)
 	}
 }
 
-int tline_parse(const char *line, struct tline *t)
+int damonctl_trace_event_parse(struct damonctl_trace_event *t, const char *line)
 {
 	char buf[4096], *w[MAX_WORDS], *save = NULL, *p;
 	unsigned int n = 0, i, cpu_at;
@@ -189,10 +199,99 @@ int tline_parse(const char *line, struct tline *t)
 	return 0;
 }
 
-const struct tline_field *tline_field(const struct tline *t, const char *key)
+int damonctl_trace_event_new(struct damonctl_trace_event **out)
 {
-	for (unsigned int i = 0; i < t->nr; i++)
-		if (!strcmp(t->f[i].key, key))
-			return &t->f[i];
-	return NULL;
+	struct damonctl_trace_event *ev = calloc(1, sizeof(*ev));
+
+	if (!ev)
+		return -ENOMEM;
+	ev->cpu = -1;
+	*out = ev;
+	return 0;
+}
+
+void damonctl_trace_event_free(struct damonctl_trace_event *ev)
+{
+	free(ev);
+}
+
+const char *damonctl_trace_event_name(const struct damonctl_trace_event *ev)
+{
+	return ev->event;
+}
+
+const char *damonctl_trace_event_task(const struct damonctl_trace_event *ev)
+{
+	return ev->task;
+}
+
+int damonctl_trace_event_pid(const struct damonctl_trace_event *ev)
+{
+	return ev->pid;
+}
+
+int damonctl_trace_event_cpu(const struct damonctl_trace_event *ev)
+{
+	return ev->cpu;
+}
+
+uint64_t damonctl_trace_event_ts_ns(const struct damonctl_trace_event *ev)
+{
+	return ev->ts_ns;
+}
+
+unsigned int damonctl_trace_event_nr_fields(const struct damonctl_trace_event *ev)
+{
+	return ev->nr;
+}
+
+int damonctl_trace_event_field_index(const struct damonctl_trace_event *ev, const char *key)
+{
+	for (unsigned int i = 0; i < ev->nr; i++)
+		if (!strcmp(ev->f[i].key, key))
+			return (int)i;
+	return -ENOENT;
+}
+
+static const struct tline_field *field(const struct damonctl_trace_event *ev, unsigned int i)
+{
+	return i < ev->nr ? &ev->f[i] : NULL;
+}
+
+const char *damonctl_trace_event_field_key(const struct damonctl_trace_event *ev, unsigned int i)
+{
+	const struct tline_field *f = field(ev, i);
+
+	return f ? f->key : NULL;
+}
+
+unsigned int damonctl_trace_event_field_nr_values(const struct damonctl_trace_event *ev,
+						  unsigned int i)
+{
+	const struct tline_field *f = field(ev, i);
+
+	return f && !f->text ? f->n : 0;
+}
+
+uint64_t damonctl_trace_event_field_u64(const struct damonctl_trace_event *ev, unsigned int i,
+					unsigned int j)
+{
+	const struct tline_field *f = field(ev, i);
+
+	return f && !f->text && j < f->n ? f->v[j] : 0;
+}
+
+bool damonctl_trace_event_field_is_list(const struct damonctl_trace_event *ev, unsigned int i)
+{
+	const struct tline_field *f = field(ev, i);
+
+	return f && f->list;
+}
+
+const char *damonctl_trace_event_field_text(const struct damonctl_trace_event *ev,
+					    unsigned int i)
+{
+	const struct tline_field *f = field(ev, i);
+
+	return f && f->text ? f->str : NULL;
 }

@@ -1,11 +1,18 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/* tracefs's binary ring buffer pages (see trace_raw.h). */
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The binary form of tracefs's ring buffer (per_cpu/cpuN/trace_pipe_raw), decoded without
+ * libtraceevent: the page header's layout from events/header_page, the damon_aggregated
+ * record's from its events/.../format (its fields changed over kernel versions), and the
+ * event headers (type_len:5, time_delta:27) as kernel/trace/ring_buffer.c writes them:
+ * data, padding (discarded events, the unused end of a page), time extends and absolute
+ * time stamps. Pure functions on buffers: no file access.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_raw.h"
+#include "trace_internal.h"
 
 /*
  * Format files describe each field as
@@ -72,7 +79,7 @@ static bool int_field(struct traw_field f)
 	return f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8;
 }
 
-int traw_parse_format(const char *text, struct traw_format *f)
+static int parse_format(const char *text, struct traw_format *f)
 {
 	const char *id = strstr(text, "\nID:");
 	const struct traw_field *need[] = { &f->type, &f->target_id, &f->nr_regions, &f->start,
@@ -110,7 +117,7 @@ static void header_field(void *arg, const char *name, struct traw_field fld)
 		l->data = fld;
 }
 
-int traw_parse_header_page(const char *text, struct traw_layout *l)
+static int parse_header_page(const char *text, struct traw_layout *l)
 {
 	memset(l, 0, sizeof(*l));
 	each_field(text, header_field, l);
@@ -150,9 +157,9 @@ static void event_header(uint32_t w, uint32_t *type_len, uint32_t *delta)
 }
 
 static int record(const struct traw_format *f, const unsigned char *d, uint32_t len,
-		  uint64_t ts, traw_cb cb, void *arg)
+		  uint64_t ts, damonctl_trace_region_fn cb, void *arg)
 {
-	struct traw_event ev;
+	struct damonctl_trace_region ev = { .size = sizeof(ev) };
 
 	if (len < f->min_size || rd(d + f->type.off, f->type.size) != f->id)
 		return 0;	/* not ours: the instance has no other event enabled */
@@ -166,8 +173,9 @@ static int record(const struct traw_format *f, const unsigned char *d, uint32_t 
 	return cb(arg, &ev);
 }
 
-int traw_parse_page(const struct traw_layout *l, const struct traw_format *f,
-		    const unsigned char *page, size_t len, traw_cb cb, void *arg, bool *missed)
+static int parse_page(const struct traw_layout *l, const struct traw_format *f,
+		      const unsigned char *page, size_t len, damonctl_trace_region_fn cb,
+		      void *arg, bool *missed)
 {
 	uint64_t ts, commit;
 	const unsigned char *data = page + l->data.off;
@@ -244,4 +252,57 @@ int traw_parse_page(const struct traw_layout *l, const struct traw_format *f,
 			return r;
 	}
 	return 0;
+}
+
+int damonctl_trace_raw_new(struct damonctl_trace_raw **out)
+{
+	struct damonctl_trace_raw *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	*out = r;
+	return 0;
+}
+
+void damonctl_trace_raw_free(struct damonctl_trace_raw *r)
+{
+	free(r);
+}
+
+int damonctl_trace_raw_set_format(struct damonctl_trace_raw *r, const char *text)
+{
+	struct traw_format f;
+	int ret = parse_format(text, &f);
+
+	if (!ret) {
+		r->fmt = f;
+		r->has_fmt = true;
+	}
+	return ret;
+}
+
+int damonctl_trace_raw_set_header_page(struct damonctl_trace_raw *r, const char *text)
+{
+	struct traw_layout l;
+	int ret = parse_header_page(text, &l);
+
+	if (!ret) {
+		r->lay = l;
+		r->has_lay = true;
+	}
+	return ret;
+}
+
+size_t damonctl_trace_raw_page_size(const struct damonctl_trace_raw *r)
+{
+	return r->has_lay ? r->lay.page_size : 0;
+}
+
+int damonctl_trace_raw_parse_page(const struct damonctl_trace_raw *r, const unsigned char *page,
+				  size_t len, damonctl_trace_region_fn fn, void *arg, bool *missed)
+{
+	*missed = false;
+	if (!r->has_fmt || !r->has_lay)
+		return -EINVAL;
+	return parse_page(&r->lay, &r->fmt, page, len, fn, arg, missed);
 }
