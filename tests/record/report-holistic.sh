@@ -7,6 +7,7 @@
 #   report-holistic.sh DAMONC GEN_RECORD
 set -euo pipefail
 damonc=$1 gen=$2
+here=$(dirname "$0")
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/damonc-holistic.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -21,45 +22,7 @@ S=20 R=10 T=2 V=5 K=10 P=4242
 
 expect() { # WHAT JSON_FILE PYTHON_CHECK
 	local msg
-	if ! msg=$(S=$S R=$R T=$T V=$V K=$K P=$P python3 -c '
-import json, math, os, sys
-S, R, T, V, K, P = (int(os.environ[k]) for k in "S R T V K P".split())
-MiB, BASE = 1 << 20, 0x7f0000000000
-d = json.load(open(sys.argv[1]))
-def pct(vals, p):  # nearest rank, as damonc documents it
-    v = sorted(vals)
-    return v[min(max(math.ceil(p / 100 * len(v)), 1), len(v)) - 1]
-def heat(t, snaps, tbins, abins):
-    """The grid of target t over snapshots snaps (a column each: fewer than tbins)."""
-    covered = max(R + i % V + t for i in snaps) * MiB
-    na = min(abins, covered)
-    w = -(-covered // na)
-    grid = []
-    for i in snaps:
-        band = max(R // 10, 1)
-        rate = [1.0 if j < R and (j + R - i % R) % R < band else 0.0
-                for j in range(R + i % V + t)]
-        col = []
-        for a in range(na):
-            lo, hi = a * w, min((a + 1) * w, 1 << 62)
-            s = wt = 0
-            for j, r in enumerate(rate):
-                ov = min(hi, (j + 1) * MiB) - max(lo, j * MiB)
-                if ov > 0:
-                    s += r * ov
-                    wt += ov
-            col.append(int(s / wt * 10000 + 0.5) if wt else None)
-        grid.append(col)
-    return grid
-errors = []
-def check(what, got, want):
-    if got != want:
-        errors.append(f"{what}: got {got!r}, want {want!r}")
-exec(sys.argv[2])
-if errors:
-    print("; ".join(errors))
-    sys.exit(1)
-' "$2" "$3" 2>&1); then
+	if ! msg=$(S=$S R=$R T=$T V=$V K=$K P=$P python3 "$here/expect.py" "$2" "$3" 2>&1); then
 		bad "$1: $msg"
 	fi
 }

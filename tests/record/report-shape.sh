@@ -6,6 +6,7 @@
 #   report-shape.sh DAMONC GEN_RECORD
 set -euo pipefail
 damonc=$1 gen=$2
+here=$(dirname "$0")
 command -v python3 >/dev/null || { echo "SKIP: python3 is missing"; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/damonc-shape.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -27,24 +28,7 @@ py_get() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])
 # parsed: numbers compare as numbers)
 expect() { # WHAT JSON_FILE PYTHON_CHECK
 	local msg
-	if ! msg=$(S=$S R=$R T=$T V=$V K=$K P=$P python3 -c '
-import json, math, os, sys
-S, R, T, V, K, P = (int(os.environ[k]) for k in "S R T V K P".split())
-d = json.load(open(sys.argv[1]))
-def counts(t, snaps=range(S)):
-    return [R + i % V + t for i in snaps]
-def pct(vals, p):  # nearest rank, as damonc documents it
-    v = sorted(vals)
-    return v[min(max(math.ceil(p / 100 * len(v)), 1), len(v)) - 1]
-errors = []
-def check(what, got, want):
-    if got != want:
-        errors.append(f"{what}: got {got!r}, want {want!r}")
-exec(sys.argv[2])
-if errors:
-    print("; ".join(errors))
-    sys.exit(1)
-' "$2" "$3" 2>&1); then
+	if ! msg=$(S=$S R=$R T=$T V=$V K=$K P=$P python3 "$here/expect.py" "$2" "$3" 2>&1); then
 		bad "$1: $msg"
 	fi
 }
