@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The checks of report-shape.sh and report-holistic.sh on a record from gen-record.
 
-    S=.. R=.. T=.. V=.. K=.. P=.. python3 expect.py JSON_FILE PYTHON_CHECK
+    WORK=.. S=.. R=.. T=.. V=.. K=.. P=.. python3 expect.py QUEUE_DIR
 
-PYTHON_CHECK runs with the JSON document as `d`, gen-record's parameters S R T V K P, and
-the reference model below (computed from those parameters, not from damonc's code); it calls
-check(what, got, want). Exit 1 with the failed checks on stdout when any failed.
+QUEUE_DIR holds the checks the script queued (expect.sh): N.what, N.json and N.py for
+N = 1, 2, ... Each N.py runs with the JSON document N.json as `d`, gen-record's parameters
+S R T V K P, the script's scratch directory `work`, and the reference model below
+(computed from those parameters, not from damonc's code); it calls check(what, got, want). One process runs them all: a python start
+costs more than most checks. Prints a line per check that failed and exits 1 if any did.
 """
 import json
 import math
@@ -13,6 +15,7 @@ import os
 import sys
 
 S, R, T, V, K, P = (int(os.environ[k]) for k in "S R T V K P".split())
+work = os.environ["WORK"]  # the files beside the JSON are there
 MiB, BASE = 1 << 20, 0x7f0000000000
 
 
@@ -60,8 +63,23 @@ def check(what, got, want):
         errors.append(f"{what}: got {got!r}, want {want!r}")
 
 
-d = json.load(open(sys.argv[1]))
-exec(sys.argv[2])
-if errors:
-    print("; ".join(errors))
-    sys.exit(1)
+failed = 0
+queue = sys.argv[1]
+n = 1
+while os.path.exists(f"{queue}/{n}.py"):
+    def read(ext):
+        with open(f"{queue}/{n}.{ext}") as f:
+            return f.read()
+    errors = []
+    try:
+        exec(read("py"), dict(globals(), d=json.loads(read("json"))))
+    except Exception as e:  # a check that cannot run fails, named
+        errors.append(f"{type(e).__name__}: {e}")
+    if errors:
+        print(f"FAIL: {read('what')}: " + "; ".join(errors))
+        failed = 1
+    n += 1
+if n == 1:
+    print(f"FAIL: no checks queued in {queue}")
+    failed = 1
+sys.exit(failed)

@@ -20,17 +20,13 @@ S=20 R=10 T=2 V=5 K=10 P=4242
 "$gen" --snapshots $S --regions $R --targets $T --vary $V --slow-from $K --config $P \
 	--footprints >"$work/rec"
 
-expect() { # WHAT JSON_FILE PYTHON_CHECK
-	local msg
-	if ! msg=$(S=$S R=$R T=$T V=$V K=$K P=$P python3 "$here/expect.py" "$2" "$3" 2>&1); then
-		bad "$1: $msg"
-	fi
-}
+# shellcheck source=tests/record/expect.sh
+. "$here/expect.sh"
 
 "$damonc" --json report holistic -i "$work/rec" >"$work/h.json"
 "$damonc" --json report info -i "$work/rec" >"$work/info.json"
 expect "report holistic" "$work/h.json" '
-info = json.load(open(sys.argv[1].replace("h.json", "info.json")))
+info = json.load(open(work + "/info.json"))
 del info["format_version"], info["input"]
 check("info is report info", d["info"], info)
 check("snapshots", d["info"]["snapshots"], S * T)
@@ -122,13 +118,13 @@ else
 	expect "report holistic --profile" "$work/prof.json" '
 import re
 rows = []
-for line in open(sys.argv[1].replace("prof.json", "perf.txt")):
+for line in open(work + "/perf.txt"):
     m = re.match(r"^\s*([\d.]+)%\s+(\S.*?)\s{2,}(\S.*?)\s{2,}\[(.)\]\s+(.*?)\s*$", line)
     if m and not line.lstrip().startswith("#"):
         rows.append({"overhead_percent": float(m[1]), "command": m[2], "shared_object": m[3],
                      "symbol": m[5], "where": m[4]})
 check("some rows", len(rows) > 0, True)
-check("profile", (d["hotspots"]["profile"], d["hotspots"]["perf"]), (sys.argv[1].replace("prof.json", "perf.data"), "perf"))
+check("profile", (d["hotspots"]["profile"], d["hotspots"]["perf"]), (work + "/perf.data", "perf"))
 check("rows", d["hotspots"]["rows"], rows[:7])
 '
 	text=$("$damonc" report holistic -i "$work/rec" --profile "$work/perf.data" --top 3)
@@ -136,5 +132,6 @@ check("rows", d["hotspots"]["rows"], rows[:7])
 		bad "--top 3: not 3 rows of hotspot functions"
 fi
 
+expect_run
 [ "$fail" = 0 ] && echo "ok: report holistic agrees with the generated record"
 exit "$fail"

@@ -24,14 +24,9 @@ py_pick() {
 	python3 -c 'import json,sys; d=json.load(sys.stdin); print([(s["snapshots"], s["min"], s["max"], s["percentiles"]) for s in d["series"]])'
 }
 py_get() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
-# compare JSON document $1 with what python expression $2 computes from S R T V K P (both
-# parsed: numbers compare as numbers)
-expect() { # WHAT JSON_FILE PYTHON_CHECK
-	local msg
-	if ! msg=$(S=$S R=$R T=$T V=$V K=$K P=$P python3 "$here/expect.py" "$2" "$3" 2>&1); then
-		bad "$1: $msg"
-	fi
-}
+# expect: a JSON document against what python computes from S R T V K P (expect.sh)
+# shellcheck source=tests/record/expect.sh
+. "$here/expect.sh"
 
 "$damonc" --json report info -i "$work/rec" >"$work/info.json"
 expect "report info" "$work/info.json" '
@@ -993,5 +988,6 @@ case_ 2 "--min-chars-for '<heatmap>,3': '<heatmap>' is not a region, record or o
 case_ 2 "--min-chars-for '<size>,1001': N is a number of characters, 0 to 1000" \
 	report access -i "$work/rec" --min-chars-for '<size>,1001'
 
+expect_run
 [ $fail = 0 ] && echo "ok: the reports agree with the generated records"
 exit $fail
