@@ -446,63 +446,72 @@ int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
 
 /* ---- heatmap ---------------------------------------------------------------------------- */
 
-int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
+/* Where a heatmap's parts go: the plot (px, py, pw, ph), the colour scale's x, the picture's
+ * size, and the rows that get an address label. */
+struct heat_layout {
+	double px, py, pw, ph, w, h, scale_x;
+	unsigned int nr_ylab, rows[MAX_TICKS];
+};
+
+/* The plot's size (from --cell-px, within bounds), the address labels' rows and the room
+ * their text, the scale and the title need. */
+static void heatmap_layout(const struct chart_heatmap *h, struct heat_layout *l)
 {
-	double pw = 800, ph = 400, px, py, w, hh, cw, ch, lw = 0, scale_x;
-	unsigned int t, a, i, nr_ylab;
-	unsigned int rows[MAX_TICKS];
-	cairo_surface_t *s;
+	double lw = 0;
+	unsigned int i;
 	cairo_t *cr;
 	char buf[64];
 
-	if (!h->nt || !h->na)
-		return -EINVAL;
+	l->pw = 800;
+	l->ph = 400;
 	if (h->cell_px) {
-		pw = (double)h->nt * h->cell_px;
-		ph = (double)h->na * h->cell_px;
+		l->pw = (double)h->nt * h->cell_px;
+		l->ph = (double)h->na * h->cell_px;
 		/* cells stretch rather than leave a plot too small to read */
-		pw = pw < 480 ? 480 : pw > 4000 ? 4000 : pw;
-		ph = ph < 240 ? 240 : ph > 4000 ? 4000 : ph;
+		l->pw = l->pw < 480 ? 480 : l->pw > 4000 ? 4000 : l->pw;
+		l->ph = l->ph < 240 ? 240 : l->ph > 4000 ? 4000 : l->ph;
 	}
 	/* address labels at evenly spread row boundaries, far enough apart to read */
-	nr_ylab = (unsigned int)(ph / 36) + 1;
-	if (nr_ylab > h->na + 1)
-		nr_ylab = h->na + 1;
-	if (nr_ylab > MAX_TICKS)
-		nr_ylab = MAX_TICKS;
-	if (nr_ylab < 2)
-		nr_ylab = 2;
-	for (i = 0; i < nr_ylab; i++)
-		rows[i] = (unsigned int)((uint64_t)i * h->na / (nr_ylab - 1));
+	l->nr_ylab = (unsigned int)(l->ph / 36) + 1;
+	if (l->nr_ylab > h->na + 1)
+		l->nr_ylab = h->na + 1;
+	if (l->nr_ylab > MAX_TICKS)
+		l->nr_ylab = MAX_TICKS;
+	if (l->nr_ylab < 2)
+		l->nr_ylab = 2;
+	for (i = 0; i < l->nr_ylab; i++)
+		l->rows[i] = (unsigned int)((uint64_t)i * h->na / (l->nr_ylab - 1));
 	cr = measurer();
-	for (i = 0; i < nr_ylab; i++) {
+	for (i = 0; i < l->nr_ylab; i++) {
 		double tw;
 
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, rows[i]));
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, l->rows[i]));
 		tw = text_width(cr, TEXT_PX, false, buf);
 		lw = tw > lw ? tw : lw;
 	}
-	px = floor(14 + 18 + lw + 10);
-	py = 74;
-	scale_x = px + pw + 24;
-	w = scale_x + 16 + 8 + text_width(cr, TEXT_PX, false, "100%") + 14;
-	if (text_width(cr, TEXT_PX, false, "access rate") + scale_x + 14 > w)
-		w = scale_x + text_width(cr, TEXT_PX, false, "access rate") + 14;
-	if (frame_width(cr, h->title, h->subtitle) > w)
-		w = frame_width(cr, h->title, h->subtitle);
-	hh = py + ph + 52;
+	l->px = floor(14 + 18 + lw + 10);
+	l->py = 74;
+	l->scale_x = l->px + l->pw + 24;
+	l->w = l->scale_x + 16 + 8 + text_width(cr, TEXT_PX, false, "100%") + 14;
+	if (text_width(cr, TEXT_PX, false, "access rate") + l->scale_x + 14 > l->w)
+		l->w = l->scale_x + text_width(cr, TEXT_PX, false, "access rate") + 14;
+	if (frame_width(cr, h->title, h->subtitle) > l->w)
+		l->w = frame_width(cr, h->title, h->subtitle);
+	l->h = l->py + l->ph + 52;
 	cairo_destroy(cr);
+}
 
-	s = surface_new(fmt, f, ceil(w), ceil(hh));
-	cr = cairo_create(s);
-	frame(cr, h->title, h->subtitle);
-	/* the cells: a row's runs of one colour as one rectangle, no seams between them */
-	cw = pw / h->nt;
-	ch = ph / h->na;
+/* The cells: a row's runs of one colour as one rectangle, no seams between them. */
+static void heatmap_cells(cairo_t *cr, const struct chart_heatmap *h,
+			  const struct heat_layout *l)
+{
+	double cw = l->pw / h->nt, ch = l->ph / h->na;
+	unsigned int t, a;
+
 	cairo_save(cr);
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
 	for (a = 0; a < h->na; a++) {
-		double y0 = py + ph - (a + 1) * ch;
+		double y0 = l->py + l->ph - (a + 1) * ch;
 
 		for (t = 0; t < h->nt;) {
 			uint8_t c[3], d[3];
@@ -515,69 +524,97 @@ int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
 					break;
 			}
 			cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
-			cairo_rectangle(cr, px + t * cw, y0, (u - t) * cw, ch);
+			cairo_rectangle(cr, l->px + t * cw, y0, (u - t) * cw, ch);
 			cairo_fill(cr);
 			t = u;
 		}
 	}
 	cairo_restore(cr);
-	/* where the address axis leaves a gap out: a dashed cyan line, seen on dark and on
-	 * bright cells, running on into the axis */
+}
+
+/* The address axis: where it leaves a gap out, a dashed cyan line, seen on dark and on
+ * bright cells, running on into the axis; the plot's frame; the labelled addresses. */
+static void heatmap_address_axis(cairo_t *cr, const struct chart_heatmap *h,
+				 const struct heat_layout *l)
+{
+	double ch = l->ph / h->na;
+	unsigned int i;
+	char buf[64];
+
 	colour(cr, 0x00c0ff);
 	cairo_set_line_width(cr, 1.5);
 	for (i = 0; i < h->nr_gaps; i++) {
-		double y = py + ph - h->gaps[i] * ch, dash = 5;
+		double y = l->py + l->ph - h->gaps[i] * ch, dash = 5;
 
 		cairo_set_dash(cr, &dash, 1, 0);
-		line(cr, px - 8, y, px + pw, y);
+		line(cr, l->px - 8, y, l->px + l->pw, y);
 		cairo_set_dash(cr, NULL, 0, 0);
 	}
 	colour(cr, 0x000000);
 	cairo_set_line_width(cr, 1);
-	cairo_rectangle(cr, px - 0.5, py - 0.5, pw + 1, ph + 1);
+	cairo_rectangle(cr, l->px - 0.5, l->py - 0.5, l->pw + 1, l->ph + 1);
 	cairo_stroke(cr);
-	/* y axis: addresses */
-	for (i = 0; i < nr_ylab; i++) {
-		double y = py + ph - rows[i] * ch;
+	for (i = 0; i < l->nr_ylab; i++) {
+		double y = l->py + l->ph - l->rows[i] * ch;
 
-		line(cr, px - 5, y, px, y);
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, rows[i]));
-		text(cr, px - 8, y + 4, 1, TEXT_PX, false, buf);
+		line(cr, l->px - 5, y, l->px, y);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, l->rows[i]));
+		text(cr, l->px - 8, y + 4, 1, TEXT_PX, false, buf);
 	}
-	text_up(cr, 14 + 9, py + ph / 2, TEXT_PX,
+	text_up(cr, 14 + 9, l->py + l->ph / 2, TEXT_PX,
 		h->nr_gaps ? "address (gaps between mappings left out)" : "address");
-	time_axis(cr, px, pw, py, ph, h->t0_s, h->t1_s, false, NULL);
-	/* the colour scale: access rate from 0 (bottom) to 100% (top) */
-	for (i = 0; i < 100; i++) {
-		uint8_t c[3];
+}
 
+/* The colour scale: access rate from 0 (bottom) to 100% (top), and under it the swatch of
+ * no data. */
+static void heatmap_scale(cairo_t *cr, const struct heat_layout *l)
+{
+	double x = l->scale_x, py = l->py, ph = l->ph;
+	unsigned int i;
+	uint8_t c[3];
+	char buf[64];
+
+	for (i = 0; i < 100; i++) {
 		heat_rgb((i + 0.5) / 100, c);
 		cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
-		cairo_rectangle(cr, scale_x, py + ph - (i + 1) * ph / 100, 16, ph / 100 + 0.5);
+		cairo_rectangle(cr, x, py + ph - (i + 1) * ph / 100, 16, ph / 100 + 0.5);
 		cairo_fill(cr);
 	}
 	colour(cr, 0x000000);
-	cairo_rectangle(cr, scale_x, py, 16, ph);
+	cairo_rectangle(cr, x, py, 16, ph);
 	cairo_stroke(cr);
 	for (i = 0; i <= 4; i++) {
 		double y = py + ph - i * ph / 4;
 
-		line(cr, scale_x + 16, y, scale_x + 20, y);
+		line(cr, x + 16, y, x + 20, y);
 		snprintf(buf, sizeof(buf), "%u%%", i * 25);
-		text(cr, scale_x + 23, y + 4, 0, TEXT_PX, false, buf);
+		text(cr, x + 23, y + 4, 0, TEXT_PX, false, buf);
 	}
-	text(cr, scale_x, py - 8, 0, TEXT_PX, false, "access rate");
-	/* no data: a swatch under the scale */
-	{
-		uint8_t c[3];
+	text(cr, x, py - 8, 0, TEXT_PX, false, "access rate");
+	heat_rgb(-1, c);
+	cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
+	cairo_rectangle(cr, x, py + ph + 12, 16, 10);
+	cairo_fill(cr);
+	colour(cr, 0x000000);
+	text(cr, x, py + ph + 36, 0, TEXT_PX, false, "no data");
+}
 
-		heat_rgb(-1, c);
-		cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
-		cairo_rectangle(cr, scale_x, py + ph + 12, 16, 10);
-		cairo_fill(cr);
-		colour(cr, 0x000000);
-		text(cr, scale_x, py + ph + 36, 0, TEXT_PX, false, "no data");
-	}
+int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
+{
+	struct heat_layout l;
+	cairo_surface_t *s;
+	cairo_t *cr;
+
+	if (!h->nt || !h->na)
+		return -EINVAL;
+	heatmap_layout(h, &l);
+	s = surface_new(fmt, f, ceil(l.w), ceil(l.h));
+	cr = cairo_create(s);
+	frame(cr, h->title, h->subtitle);
+	heatmap_cells(cr, h, &l);
+	heatmap_address_axis(cr, h, &l);
+	time_axis(cr, l.px, l.pw, l.py, l.ph, h->t0_s, h->t1_s, false, NULL);
+	heatmap_scale(cr, &l);
 	cairo_destroy(cr);
 	return surface_finish(fmt, f, s);
 }
