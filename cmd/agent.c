@@ -966,6 +966,79 @@ static int copy_budget(struct damonctl_context *c, struct fallbacks *fbs, unsign
 	return 0;
 }
 
+/* The targets of @s that live, in order, staged again into @cw (emptied first) with the
+ * regions @ch has for them; the emulated collapse of each follows it to its new index
+ * (marked in @moved). Their pids go to @pids, their number to *n. */
+static int restage_live_targets(const struct served *s, struct damonctl_context *ch,
+				struct damonctl_context *cw, struct damonctl_features *f,
+				struct fallbacks *fbs, bool *moved, int *pids, unsigned int *n)
+{
+	unsigned int i;
+
+	while (damonctl_context_nr_targets(cw))
+		damonctl_context_remove_target(cw, 0);
+	for (i = 0; i < s->e.nr_targets; i++) {
+		struct damonctl_target *old = damonctl_context_target(ch, i), *t;
+		uint64_t st, en;
+		unsigned int j;
+
+		if (s->e.targets[i] <= 0)
+			continue;
+		t = damonctl_context_add_target(cw);
+		if (!t)
+			return -ENOMEM;
+		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, s->e.targets[i]);
+		for (j = 0; j < damonctl_target_nr_regions(old); j++)
+			if (!damonctl_target_region(old, j, &st, &en))
+				damonctl_target_add_region(t, st, en);
+		/* its emulated collapse follows it to its new index */
+		for (j = 0; j < fbs->nr; j++) {
+			struct fallback *fb = &fbs->fb[j];
+
+			if (fb->kind != FB_COLLAPSE || moved[j] || fb->target != i)
+				continue;
+			fb->target = *n;
+			moved[j] = true;
+			keep_to(cw, fb, f, *n);
+		}
+		pids[(*n)++] = s->e.targets[i];
+	}
+	return 0;
+}
+
+/* Emulated collapse for the child, target @child_idx: the schemes of an exited target serve
+ * it, else new copies of the budget of scheme @tmpl; the schemes of other exited targets
+ * match nothing from then on and leave @fbs. */
+static int collapse_for_child(struct damonctl_context *cw, struct damonctl_features *f,
+			      struct fallbacks *fbs, bool *moved, unsigned int tmpl,
+			      unsigned int child_idx)
+{
+	unsigned int i;
+	int reuse = -1, r;
+
+	for (i = 0; i < fbs->nr && reuse < 0; i++)
+		if (fbs->fb[i].kind == FB_COLLAPSE && !moved[i])
+			reuse = (int)i;
+	if (reuse < 0) {
+		r = copy_budget(cw, fbs, tmpl, &reuse);
+		if (r)
+			return r;
+	}
+	fbs->fb[reuse].target = child_idx;
+	moved[reuse] = true;
+	keep_to(cw, &fbs->fb[reuse], f, child_idx);
+	for (i = 0; i < fbs->nr; i++) {
+		if (fbs->fb[i].kind != FB_COLLAPSE || moved[i])
+			continue;
+		keep_to(cw, &fbs->fb[i], f, MAX_TARGETS + 1);
+		memmove(&fbs->fb[i], &fbs->fb[i + 1], (fbs->nr - i - 1) * sizeof(fbs->fb[0]));
+		memmove(&moved[i], &moved[i + 1], (fbs->nr - i - 1) * sizeof(moved[0]));
+		fbs->nr--;
+		i--;
+	}
+	return 0;
+}
+
 /*
  * Make @child a target of @s's kdamond, online. Targets that exited are dropped (a dead pid
  * would make the commit fail), every pid is staged again (writing nr_targets recreates the
@@ -1017,36 +1090,9 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		goto out;
 	}
 	/* the live targets, in order, then the child */
-	while (damonctl_context_nr_targets(cw))
-		damonctl_context_remove_target(cw, 0);
-	for (i = 0; i < s->e.nr_targets; i++) {
-		struct damonctl_target *old = damonctl_context_target(ch, i);
-		uint64_t st, en;
-		unsigned int j;
-
-		if (s->e.targets[i] <= 0)
-			continue;
-		t = damonctl_context_add_target(cw);
-		if (!t) {
-			r = -ENOMEM;
-			goto out;
-		}
-		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, s->e.targets[i]);
-		for (j = 0; j < damonctl_target_nr_regions(old); j++)
-			if (!damonctl_target_region(old, j, &st, &en))
-				damonctl_target_add_region(t, st, en);
-		/* its emulated collapse follows it to its new index */
-		for (j = 0; j < fbs.nr; j++) {
-			struct fallback *fb = &fbs.fb[j];
-
-			if (fb->kind != FB_COLLAPSE || moved[j] || fb->target != i)
-				continue;
-			fb->target = n;
-			moved[j] = true;
-			keep_to(cw, fb, f, n);
-		}
-		pids[n++] = s->e.targets[i];
-	}
+	r = restage_live_targets(s, ch, cw, f, &fbs, moved, pids, &n);
+	if (r)
+		goto out;
 	t = damonctl_context_add_target(cw);
 	if (!t) {
 		r = -ENOMEM;
@@ -1057,32 +1103,10 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	damonctl_target_seed_regions(ag->cli->ctx, t, child);
 	pids[n++] = child;
 	if (tmpl != UINT32_MAX) {
-		int reuse = -1;
-
-		/* the schemes of an exited target serve the child; else new copies */
-		for (i = 0; i < fbs.nr && reuse < 0; i++)
-			if (fbs.fb[i].kind == FB_COLLAPSE && !moved[i])
-				reuse = (int)i;
-		if (reuse < 0) {
-			r = copy_budget(cw, &fbs, tmpl, &reuse);
-			if (r) {
-				snprintf(why, size, "%s", r == -ENOSPC ? "too many schemes" :
-					 strerror(-r));
-				goto out;
-			}
-		}
-		fbs.fb[reuse].target = n - 1;
-		moved[reuse] = true;
-		keep_to(cw, &fbs.fb[reuse], f, n - 1);
-		/* the schemes of other exited targets match nothing from now on */
-		for (i = 0; i < fbs.nr; i++) {
-			if (fbs.fb[i].kind != FB_COLLAPSE || moved[i])
-				continue;
-			keep_to(cw, &fbs.fb[i], f, MAX_TARGETS + 1);
-			memmove(&fbs.fb[i], &fbs.fb[i + 1], (fbs.nr - i - 1) * sizeof(fbs.fb[0]));
-			memmove(&moved[i], &moved[i + 1], (fbs.nr - i - 1) * sizeof(moved[0]));
-			fbs.nr--;
-			i--;
+		r = collapse_for_child(cw, f, &fbs, moved, tmpl, n - 1);
+		if (r) {
+			snprintf(why, size, "%s", r == -ENOSPC ? "too many schemes" : strerror(-r));
+			goto out;
 		}
 	}
 	/* checks that every pid is in place before committing, undoes the staging if not */

@@ -340,104 +340,142 @@ static void draw_series(cairo_t *cr, const struct chart_ts *c, size_t k, double 
 	}
 }
 
-int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
-{
-	double ymax = 0, t0, t1, ticks[MAX_TICKS], unit, px, py, pw = 760, ph = 330, w, h;
-	double lw = 0, legend_w = 0;
+/* Where a time series chart's parts go: the plot (px, py, pw, ph), the time span, the
+ * y scale's top and ticks (in @unit, named @uname), and the picture's size. */
+struct ts_layout {
+	double px, py, pw, ph, w, h, t0, t1, ymax, unit, ticks[MAX_TICKS];
 	const char *uname;
-	unsigned int nt, i;
-	cairo_surface_t *s;
-	cairo_t *cr;
-	size_t k, j;
-	char buf[64];
+	unsigned int nt;
+};
 
-	if (!c->n || !c->nr_series)
-		return -EINVAL;
+/* The y scale's top (a little above the largest value; basis points that reach 100% stop
+ * there) and the time span (from the record's start when that is close). */
+static void ts_ranges(const struct chart_ts *c, struct ts_layout *l)
+{
+	size_t k, j;
+
+	l->ymax = 0;
 	for (k = 0; k < c->nr_series; k++)
 		for (j = 0; j < c->n; j++)
-			if (!isnan(c->series[k].y[j]) && c->series[k].y[j] > ymax)
-				ymax = c->series[k].y[j];
-	ymax = ymax > 0 ? ymax * 1.08 : 1;
-	if (c->y_unit == CHART_Y_BP && ymax > 10000 && ymax < 10000 * 1.08)
-		ymax = 10000;
-	t0 = c->x[0];
-	t1 = c->x[c->n - 1];
-	if (!(t1 > t0)) {
-		t0 -= 0.5;
-		t1 += 0.5;
+			if (!isnan(c->series[k].y[j]) && c->series[k].y[j] > l->ymax)
+				l->ymax = c->series[k].y[j];
+	l->ymax = l->ymax > 0 ? l->ymax * 1.08 : 1;
+	if (c->y_unit == CHART_Y_BP && l->ymax > 10000 && l->ymax < 10000 * 1.08)
+		l->ymax = 10000;
+	l->t0 = c->x[0];
+	l->t1 = c->x[c->n - 1];
+	if (!(l->t1 > l->t0)) {
+		l->t0 -= 0.5;
+		l->t1 += 0.5;
 	}
-	if (t0 > 0 && t0 < (t1 - t0) * 0.2)
-		t0 = 0;	/* from the record's start when that is close */
+	if (l->t0 > 0 && l->t0 < (l->t1 - l->t0) * 0.2)
+		l->t0 = 0;	/* from the record's start when that is close */
+}
 
-	unit = y_unit(c->y_unit, ymax, &uname);
-	nt = nice_ticks(0, ymax / unit, 8, ticks);
+/* The ticks, and the room their labels, the legend and the title need. */
+static void ts_layout(const struct chart_ts *c, struct ts_layout *l)
+{
+	double lw = 0, legend_w = 0;
+	unsigned int i;
+	cairo_t *cr;
+	size_t k;
+	char buf[64];
+
+	l->pw = 760;
+	l->ph = 330;
+	ts_ranges(c, l);
+	l->unit = y_unit(c->y_unit, l->ymax, &l->uname);
+	l->nt = nice_ticks(0, l->ymax / l->unit, 8, l->ticks);
 	cr = measurer();
-	for (i = 0; i < nt; i++) {
+	for (i = 0; i < l->nt; i++) {
 		double tw;
 
-		y_label(ticks[i] * unit, unit, uname, buf, sizeof(buf));
+		y_label(l->ticks[i] * l->unit, l->unit, l->uname, buf, sizeof(buf));
 		tw = text_width(cr, TEXT_PX, false, buf);
 		lw = tw > lw ? tw : lw;
 	}
 	for (k = 0; k < c->nr_series; k++)
 		legend_w += 40 + text_width(cr, TEXT_PX, false, c->series[k].name);
-	px = floor(14 + 18 + lw + 10);	/* whole pixels: crisp lines on the frame */
-	py = 74;
-	w = px + pw + 24;
-	if (frame_width(cr, c->title, c->subtitle) > w)
-		w = frame_width(cr, c->title, c->subtitle);
-	if (legend_w + 28 > w)
-		w = legend_w + 28;
-	pw = floor(w - px - 24);
-	h = py + ph + 52;
+	l->px = floor(14 + 18 + lw + 10);	/* whole pixels: crisp lines on the frame */
+	l->py = 74;
+	l->w = l->px + l->pw + 24;
+	if (frame_width(cr, c->title, c->subtitle) > l->w)
+		l->w = frame_width(cr, c->title, c->subtitle);
+	if (legend_w + 28 > l->w)
+		l->w = legend_w + 28;
+	l->pw = floor(l->w - l->px - 24);
+	l->h = l->py + l->ph + 52;
 	cairo_destroy(cr);
+}
 
-	s = surface_new(fmt, f, ceil(w), ceil(h));
-	cr = cairo_create(s);
-	frame(cr, c->title, c->subtitle);
-	/* legend: a short line of each series' style, then its name */
-	{
-		double x = 14;
+/* The legend: a short line of each series' style, then its name. */
+static void ts_legend(cairo_t *cr, const struct chart_ts *c)
+{
+	double x = 14;
+	size_t k;
 
-		for (k = 0; k < c->nr_series; k++) {
-			double dash = 6;
+	for (k = 0; k < c->nr_series; k++) {
+		double dash = 6;
 
-			colour(cr, palette[k % (sizeof(palette) / sizeof(palette[0]))]);
-			cairo_set_line_width(cr, 2.5);
-			cairo_set_dash(cr, &dash, c->series[k].dashed ? 1 : 0, 0);
-			line(cr, x, 60, x + 28, 60);
-			cairo_set_dash(cr, NULL, 0, 0);
-			colour(cr, 0x000000);
-			text(cr, x + 34, 64, 0, TEXT_PX, false, c->series[k].name);
-			x += 40 + text_width(cr, TEXT_PX, false, c->series[k].name);
-		}
+		colour(cr, palette[k % (sizeof(palette) / sizeof(palette[0]))]);
+		cairo_set_line_width(cr, 2.5);
+		cairo_set_dash(cr, &dash, c->series[k].dashed ? 1 : 0, 0);
+		line(cr, x, 60, x + 28, 60);
+		cairo_set_dash(cr, NULL, 0, 0);
+		colour(cr, 0x000000);
+		text(cr, x + 34, 64, 0, TEXT_PX, false, c->series[k].name);
+		x += 40 + text_width(cr, TEXT_PX, false, c->series[k].name);
 	}
-	/* y axis: grid, ticks, labels, title */
+}
+
+/* The y axis: grid, ticks, labels, title. */
+static void ts_y_axis(cairo_t *cr, const struct chart_ts *c, const struct ts_layout *l)
+{
+	unsigned int i;
+	char buf[64];
+
 	cairo_set_line_width(cr, 1);
-	for (i = 0; i < nt; i++) {
-		double y = py + ph - ticks[i] * unit / ymax * ph;
+	for (i = 0; i < l->nt; i++) {
+		double y = l->py + l->ph - l->ticks[i] * l->unit / l->ymax * l->ph;
 
 		colour(cr, 0xe0e0e0);
-		line(cr, px, y, px + pw, y);
+		line(cr, l->px, y, l->px + l->pw, y);
 		colour(cr, 0x000000);
-		line(cr, px - 5, y, px, y);
-		y_label(ticks[i] * unit, unit, uname, buf, sizeof(buf));
-		text(cr, px - 8, y + 4, 1, TEXT_PX, false, buf);
+		line(cr, l->px - 5, y, l->px, y);
+		y_label(l->ticks[i] * l->unit, l->unit, l->uname, buf, sizeof(buf));
+		text(cr, l->px - 8, y + 4, 1, TEXT_PX, false, buf);
 	}
-	text_up(cr, 14 + 9, py + ph / 2, TEXT_PX, c->y_label);
-	time_axis(cr, px, pw, py, ph, t0, t1, true, c->x_label);
+	text_up(cr, 14 + 9, l->py + l->ph / 2, TEXT_PX, c->y_label);
+}
+
+int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
+{
+	struct ts_layout l;
+	cairo_surface_t *s;
+	cairo_t *cr;
+	size_t k, j;
+
+	if (!c->n || !c->nr_series)
+		return -EINVAL;
+	ts_layout(c, &l);
+	s = surface_new(fmt, f, ceil(l.w), ceil(l.h));
+	cr = cairo_create(s);
+	frame(cr, c->title, c->subtitle);
+	ts_legend(cr, c);
+	ts_y_axis(cr, c, &l);
+	time_axis(cr, l.px, l.pw, l.py, l.ph, l.t0, l.t1, true, c->x_label);
 	colour(cr, 0x000000);
-	cairo_rectangle(cr, px - 0.5, py - 0.5, pw + 1, ph + 1);
+	cairo_rectangle(cr, l.px - 0.5, l.py - 0.5, l.pw + 1, l.ph + 1);
 	cairo_stroke(cr);
 	/* the series, clipped to the plot: dashed ones (goals, medians) first, under the data */
 	cairo_save(cr);
-	cairo_rectangle(cr, px, py, pw, ph);
+	cairo_rectangle(cr, l.px, l.py, l.pw, l.ph);
 	cairo_clip(cr);
 	for (j = 0; j < 2 * c->nr_series; j++) {
 		k = j % c->nr_series;
 		if (c->series[k].dashed != (j < c->nr_series))
 			continue;
-		draw_series(cr, c, k, px, py, pw, ph, t0, t1, ymax);
+		draw_series(cr, c, k, l.px, l.py, l.pw, l.ph, l.t0, l.t1, l.ymax);
 	}
 	cairo_restore(cr);
 	cairo_destroy(cr);
@@ -446,63 +484,72 @@ int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
 
 /* ---- heatmap ---------------------------------------------------------------------------- */
 
-int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
+/* Where a heatmap's parts go: the plot (px, py, pw, ph), the colour scale's x, the picture's
+ * size, and the rows that get an address label. */
+struct heat_layout {
+	double px, py, pw, ph, w, h, scale_x;
+	unsigned int nr_ylab, rows[MAX_TICKS];
+};
+
+/* The plot's size (from --cell-px, within bounds), the address labels' rows and the room
+ * their text, the scale and the title need. */
+static void heatmap_layout(const struct chart_heatmap *h, struct heat_layout *l)
 {
-	double pw = 800, ph = 400, px, py, w, hh, cw, ch, lw = 0, scale_x;
-	unsigned int t, a, i, nr_ylab;
-	unsigned int rows[MAX_TICKS];
-	cairo_surface_t *s;
+	double lw = 0;
+	unsigned int i;
 	cairo_t *cr;
 	char buf[64];
 
-	if (!h->nt || !h->na)
-		return -EINVAL;
+	l->pw = 800;
+	l->ph = 400;
 	if (h->cell_px) {
-		pw = (double)h->nt * h->cell_px;
-		ph = (double)h->na * h->cell_px;
+		l->pw = (double)h->nt * h->cell_px;
+		l->ph = (double)h->na * h->cell_px;
 		/* cells stretch rather than leave a plot too small to read */
-		pw = pw < 480 ? 480 : pw > 4000 ? 4000 : pw;
-		ph = ph < 240 ? 240 : ph > 4000 ? 4000 : ph;
+		l->pw = l->pw < 480 ? 480 : l->pw > 4000 ? 4000 : l->pw;
+		l->ph = l->ph < 240 ? 240 : l->ph > 4000 ? 4000 : l->ph;
 	}
 	/* address labels at evenly spread row boundaries, far enough apart to read */
-	nr_ylab = (unsigned int)(ph / 36) + 1;
-	if (nr_ylab > h->na + 1)
-		nr_ylab = h->na + 1;
-	if (nr_ylab > MAX_TICKS)
-		nr_ylab = MAX_TICKS;
-	if (nr_ylab < 2)
-		nr_ylab = 2;
-	for (i = 0; i < nr_ylab; i++)
-		rows[i] = (unsigned int)((uint64_t)i * h->na / (nr_ylab - 1));
+	l->nr_ylab = (unsigned int)(l->ph / 36) + 1;
+	if (l->nr_ylab > h->na + 1)
+		l->nr_ylab = h->na + 1;
+	if (l->nr_ylab > MAX_TICKS)
+		l->nr_ylab = MAX_TICKS;
+	if (l->nr_ylab < 2)
+		l->nr_ylab = 2;
+	for (i = 0; i < l->nr_ylab; i++)
+		l->rows[i] = (unsigned int)((uint64_t)i * h->na / (l->nr_ylab - 1));
 	cr = measurer();
-	for (i = 0; i < nr_ylab; i++) {
+	for (i = 0; i < l->nr_ylab; i++) {
 		double tw;
 
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, rows[i]));
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, l->rows[i]));
 		tw = text_width(cr, TEXT_PX, false, buf);
 		lw = tw > lw ? tw : lw;
 	}
-	px = floor(14 + 18 + lw + 10);
-	py = 74;
-	scale_x = px + pw + 24;
-	w = scale_x + 16 + 8 + text_width(cr, TEXT_PX, false, "100%") + 14;
-	if (text_width(cr, TEXT_PX, false, "access rate") + scale_x + 14 > w)
-		w = scale_x + text_width(cr, TEXT_PX, false, "access rate") + 14;
-	if (frame_width(cr, h->title, h->subtitle) > w)
-		w = frame_width(cr, h->title, h->subtitle);
-	hh = py + ph + 52;
+	l->px = floor(14 + 18 + lw + 10);
+	l->py = 74;
+	l->scale_x = l->px + l->pw + 24;
+	l->w = l->scale_x + 16 + 8 + text_width(cr, TEXT_PX, false, "100%") + 14;
+	if (text_width(cr, TEXT_PX, false, "access rate") + l->scale_x + 14 > l->w)
+		l->w = l->scale_x + text_width(cr, TEXT_PX, false, "access rate") + 14;
+	if (frame_width(cr, h->title, h->subtitle) > l->w)
+		l->w = frame_width(cr, h->title, h->subtitle);
+	l->h = l->py + l->ph + 52;
 	cairo_destroy(cr);
+}
 
-	s = surface_new(fmt, f, ceil(w), ceil(hh));
-	cr = cairo_create(s);
-	frame(cr, h->title, h->subtitle);
-	/* the cells: a row's runs of one colour as one rectangle, no seams between them */
-	cw = pw / h->nt;
-	ch = ph / h->na;
+/* The cells: a row's runs of one colour as one rectangle, no seams between them. */
+static void heatmap_cells(cairo_t *cr, const struct chart_heatmap *h,
+			  const struct heat_layout *l)
+{
+	double cw = l->pw / h->nt, ch = l->ph / h->na;
+	unsigned int t, a;
+
 	cairo_save(cr);
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
 	for (a = 0; a < h->na; a++) {
-		double y0 = py + ph - (a + 1) * ch;
+		double y0 = l->py + l->ph - (a + 1) * ch;
 
 		for (t = 0; t < h->nt;) {
 			uint8_t c[3], d[3];
@@ -515,69 +562,97 @@ int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
 					break;
 			}
 			cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
-			cairo_rectangle(cr, px + t * cw, y0, (u - t) * cw, ch);
+			cairo_rectangle(cr, l->px + t * cw, y0, (u - t) * cw, ch);
 			cairo_fill(cr);
 			t = u;
 		}
 	}
 	cairo_restore(cr);
-	/* where the address axis leaves a gap out: a dashed cyan line, seen on dark and on
-	 * bright cells, running on into the axis */
+}
+
+/* The address axis: where it leaves a gap out, a dashed cyan line, seen on dark and on
+ * bright cells, running on into the axis; the plot's frame; the labelled addresses. */
+static void heatmap_address_axis(cairo_t *cr, const struct chart_heatmap *h,
+				 const struct heat_layout *l)
+{
+	double ch = l->ph / h->na;
+	unsigned int i;
+	char buf[64];
+
 	colour(cr, 0x00c0ff);
 	cairo_set_line_width(cr, 1.5);
 	for (i = 0; i < h->nr_gaps; i++) {
-		double y = py + ph - h->gaps[i] * ch, dash = 5;
+		double y = l->py + l->ph - h->gaps[i] * ch, dash = 5;
 
 		cairo_set_dash(cr, &dash, 1, 0);
-		line(cr, px - 8, y, px + pw, y);
+		line(cr, l->px - 8, y, l->px + l->pw, y);
 		cairo_set_dash(cr, NULL, 0, 0);
 	}
 	colour(cr, 0x000000);
 	cairo_set_line_width(cr, 1);
-	cairo_rectangle(cr, px - 0.5, py - 0.5, pw + 1, ph + 1);
+	cairo_rectangle(cr, l->px - 0.5, l->py - 0.5, l->pw + 1, l->ph + 1);
 	cairo_stroke(cr);
-	/* y axis: addresses */
-	for (i = 0; i < nr_ylab; i++) {
-		double y = py + ph - rows[i] * ch;
+	for (i = 0; i < l->nr_ylab; i++) {
+		double y = l->py + l->ph - l->rows[i] * ch;
 
-		line(cr, px - 5, y, px, y);
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, rows[i]));
-		text(cr, px - 8, y + 4, 1, TEXT_PX, false, buf);
+		line(cr, l->px - 5, y, l->px, y);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, l->rows[i]));
+		text(cr, l->px - 8, y + 4, 1, TEXT_PX, false, buf);
 	}
-	text_up(cr, 14 + 9, py + ph / 2, TEXT_PX,
+	text_up(cr, 14 + 9, l->py + l->ph / 2, TEXT_PX,
 		h->nr_gaps ? "address (gaps between mappings left out)" : "address");
-	time_axis(cr, px, pw, py, ph, h->t0_s, h->t1_s, false, NULL);
-	/* the colour scale: access rate from 0 (bottom) to 100% (top) */
-	for (i = 0; i < 100; i++) {
-		uint8_t c[3];
+}
 
+/* The colour scale: access rate from 0 (bottom) to 100% (top), and under it the swatch of
+ * no data. */
+static void heatmap_scale(cairo_t *cr, const struct heat_layout *l)
+{
+	double x = l->scale_x, py = l->py, ph = l->ph;
+	unsigned int i;
+	uint8_t c[3];
+	char buf[64];
+
+	for (i = 0; i < 100; i++) {
 		heat_rgb((i + 0.5) / 100, c);
 		cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
-		cairo_rectangle(cr, scale_x, py + ph - (i + 1) * ph / 100, 16, ph / 100 + 0.5);
+		cairo_rectangle(cr, x, py + ph - (i + 1) * ph / 100, 16, ph / 100 + 0.5);
 		cairo_fill(cr);
 	}
 	colour(cr, 0x000000);
-	cairo_rectangle(cr, scale_x, py, 16, ph);
+	cairo_rectangle(cr, x, py, 16, ph);
 	cairo_stroke(cr);
 	for (i = 0; i <= 4; i++) {
 		double y = py + ph - i * ph / 4;
 
-		line(cr, scale_x + 16, y, scale_x + 20, y);
+		line(cr, x + 16, y, x + 20, y);
 		snprintf(buf, sizeof(buf), "%u%%", i * 25);
-		text(cr, scale_x + 23, y + 4, 0, TEXT_PX, false, buf);
+		text(cr, x + 23, y + 4, 0, TEXT_PX, false, buf);
 	}
-	text(cr, scale_x, py - 8, 0, TEXT_PX, false, "access rate");
-	/* no data: a swatch under the scale */
-	{
-		uint8_t c[3];
+	text(cr, x, py - 8, 0, TEXT_PX, false, "access rate");
+	heat_rgb(-1, c);
+	cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
+	cairo_rectangle(cr, x, py + ph + 12, 16, 10);
+	cairo_fill(cr);
+	colour(cr, 0x000000);
+	text(cr, x, py + ph + 36, 0, TEXT_PX, false, "no data");
+}
 
-		heat_rgb(-1, c);
-		cairo_set_source_rgb(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
-		cairo_rectangle(cr, scale_x, py + ph + 12, 16, 10);
-		cairo_fill(cr);
-		colour(cr, 0x000000);
-		text(cr, scale_x, py + ph + 36, 0, TEXT_PX, false, "no data");
-	}
+int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
+{
+	struct heat_layout l;
+	cairo_surface_t *s;
+	cairo_t *cr;
+
+	if (!h->nt || !h->na)
+		return -EINVAL;
+	heatmap_layout(h, &l);
+	s = surface_new(fmt, f, ceil(l.w), ceil(l.h));
+	cr = cairo_create(s);
+	frame(cr, h->title, h->subtitle);
+	heatmap_cells(cr, h, &l);
+	heatmap_address_axis(cr, h, &l);
+	time_axis(cr, l.px, l.pw, l.py, l.ph, h->t0_s, h->t1_s, false, NULL);
+	heatmap_scale(cr, &l);
 	cairo_destroy(cr);
 	return surface_finish(fmt, f, s);
 }

@@ -514,87 +514,159 @@ int main(int argc, char **argv)
 	return damonc_main(argc, argv);
 }
 
+/* --list-cmds and --describe-cmds: the commands and subcommands, one a line, with their
+ * summaries after a tab for the latter. */
+static void list_cmds(bool summaries)
+{
+	unsigned int r;
+
+	for (r = 0; damonc_cmds[r]; r++) {
+		const struct cmd *const *sub = damonc_cmds[r]->subcmds;
+
+		if (summaries)
+			printf("%s\t%s\n", damonc_cmds[r]->name, damonc_cmds[r]->summary);
+		else
+			printf("%s\n", damonc_cmds[r]->name);
+		for (; sub && *sub; sub++) {
+			if (summaries)
+				printf("%s %s\t%s\n", damonc_cmds[r]->name, (*sub)->name,
+				       (*sub)->summary);
+			else
+				printf("%s %s\n", damonc_cmds[r]->name, (*sub)->name);
+		}
+	}
+}
+
+/* One global option at argv[*i] (moving *i past its value): false when it was taken and the
+ * options go on, true when damonc ends here with *code (an answer such as --version, or a
+ * usage error). */
+static bool global_opt(struct cli *cli, int argc, char **argv, int *i, int *code)
+{
+	const char *arg = argv[*i];
+	const struct cmd *c;
+
+	*code = EXIT_OK;
+	if (!strcmp(arg, "--json") || !strncmp(arg, "--json=", 7)) {
+		cli->json = true;
+		if (json_set_style(arg[6] ? arg + 7 : NULL)) {
+			fprintf(stderr, "damonc: %s: expected --json, --json=pretty or "
+				"--json=compact\n", arg);
+			*code = EXIT_USAGE;
+			return true;
+		}
+	} else if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
+		cli->verbose++;
+	} else if (!strcmp(arg, "--sysroot") && *i + 1 < argc) {
+		cli->sysroot = argv[++*i];
+	} else if (!strcmp(arg, "--sysroot")) {
+		fprintf(stderr, "damonc: option '--sysroot' needs a value (a directory)\n");
+		*code = EXIT_USAGE;
+		return true;
+	} else if (!strncmp(arg, "--sysroot=", 10)) {
+		cli->sysroot = arg + 10;
+	} else if (!strcmp(arg, "--version")) {
+		printf("damonc %s\n", DAMONC_VERSION);
+		return true;
+	} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+		main_usage(stdout);
+		return true;
+	} else if (!strcmp(arg, "--list-cmds") || !strcmp(arg, "--describe-cmds")) {
+		list_cmds(!strcmp(arg, "--describe-cmds"));
+		return true;
+	} else if (!strcmp(arg, "--list-values") && *i + 2 < argc) {
+		*code = list_values(argv[*i + 1], argv[*i + 2]);
+		return true;
+	} else if (!strcmp(arg, "--list-opts") && *i + 1 < argc && !argv[*i + 1][0]) {
+		/* before any command: the global options and those of damonc itself */
+		list_opts(NULL);
+		return true;
+	} else if (!strcmp(arg, "--list-opts") && *i + 1 < argc) {
+		c = damonc_find_cmd(argv[*i + 1]);
+		if (!c) {
+			fprintf(stderr, "damonc: unknown command '%s'\n", argv[*i + 1]);
+			*code = EXIT_USAGE;
+			return true;
+		}
+		list_opts(c);
+		return true;
+	} else {
+		fprintf(stderr, "damonc: unknown option '%s' (see 'damonc --help')\n", arg);
+		*code = EXIT_USAGE;
+		return true;
+	}
+	return false;
+}
+
+/* The options before the command, damonc's own and the global ones: false with *cmd_at at
+ * the command, or true when damonc ends here with *code. */
+static bool front_opts(struct cli *cli, int argc, char **argv, int *cmd_at, int *code)
+{
+	struct session *s = &damonc_session;
+	int i, r;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		int g = i;
+
+		r = top_opt(argc, argv, &i);
+		if (r < 0) {
+			*code = -r;
+			return true;
+		}
+		if (r)
+			continue;
+		if (global_opt(cli, argc, argv, &i, code))
+			return true;
+		/* the shell's and the batch's lines run with the same global options */
+		for (; g <= i; g++)
+			session_add_global(s, argv[g]);
+	}
+	*cmd_at = i;
+	return false;
+}
+
+/* A command with subcommands (@parent at argv[*cmd_at]): its --help, or the subcommand
+ * named next into *c (with *cmd_at on it and cli->cmd_name set); true when damonc ends here
+ * with *code. */
+static bool pick_subcmd(struct cli *cli, const struct cmd *parent, const struct cmd **c,
+			int argc, char **argv, int *cmd_at, int *code)
+{
+	*code = EXIT_USAGE;
+	if (*cmd_at + 1 < argc && (!strcmp(argv[*cmd_at + 1], "--help") ||
+				   !strcmp(argv[*cmd_at + 1], "-h"))) {
+		cmd_usage(parent->name, parent, stdout);
+		*code = EXIT_OK;
+		return true;
+	}
+	if (*cmd_at + 1 >= argc) {
+		fprintf(stderr, "damonc: %s: which one? ", parent->name);
+		list_names(stderr, parent->subcmds);
+		fprintf(stderr, " (see 'damonc %s --help')\n", parent->name);
+		return true;
+	}
+	if (argv[*cmd_at + 1][0] == '-') {
+		fprintf(stderr, "damonc: %s: unknown option '%s' (see 'damonc %s --help')\n",
+			parent->name, argv[*cmd_at + 1], parent->name);
+		return true;
+	}
+	*c = find_in(parent->subcmds, argv[++*cmd_at]);
+	if (!*c) {
+		fprintf(stderr, "damonc: %s: unknown command '%s' (see 'damonc %s --help')\n",
+			parent->name, argv[*cmd_at], parent->name);
+		return true;
+	}
+	snprintf(cli->cmd_name, sizeof(cli->cmd_name), "%s %s", parent->name, (*c)->name);
+	return false;
+}
+
 int damonc_main(int argc, char **argv)
 {
 	struct session *s = &damonc_session;
 	struct cli cli = { 0 };
 	const struct cmd *c;
-	int i, r, cmd_at = 0;
+	int r, cmd_at = 0;
 
-	/* Global options before the command. */
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		int g = i;
-
-		r = top_opt(argc, argv, &i);
-		if (r < 0)
-			return -r;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "--json") || !strncmp(argv[i], "--json=", 7)) {
-			cli.json = true;
-			if (json_set_style(argv[i][6] ? argv[i] + 7 : NULL)) {
-				fprintf(stderr, "damonc: %s: expected --json, --json=pretty or "
-					"--json=compact\n", argv[i]);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-			cli.verbose++;
-		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
-			cli.sysroot = argv[++i];
-		} else if (!strcmp(argv[i], "--sysroot")) {
-			fprintf(stderr, "damonc: option '--sysroot' needs a value (a directory)\n");
-			return EXIT_USAGE;
-		} else if (!strncmp(argv[i], "--sysroot=", 10)) {
-			cli.sysroot = argv[i] + 10;
-		} else if (!strcmp(argv[i], "--version")) {
-			printf("damonc %s\n", DAMONC_VERSION);
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			main_usage(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--list-cmds")) {
-			for (r = 0; damonc_cmds[r]; r++) {
-				const struct cmd *const *sub = damonc_cmds[r]->subcmds;
-
-				printf("%s\n", damonc_cmds[r]->name);
-				for (; sub && *sub; sub++)
-					printf("%s %s\n", damonc_cmds[r]->name, (*sub)->name);
-			}
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--describe-cmds")) {
-			for (r = 0; damonc_cmds[r]; r++) {
-				const struct cmd *const *sub = damonc_cmds[r]->subcmds;
-
-				printf("%s\t%s\n", damonc_cmds[r]->name, damonc_cmds[r]->summary);
-				for (; sub && *sub; sub++)
-					printf("%s %s\t%s\n", damonc_cmds[r]->name, (*sub)->name,
-					       (*sub)->summary);
-			}
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--list-values") && i + 2 < argc) {
-			return list_values(argv[i + 1], argv[i + 2]);
-		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc && !argv[i + 1][0]) {
-			/* before any command: the global options and those of damonc itself */
-			list_opts(NULL);
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--list-opts") && i + 1 < argc) {
-			c = damonc_find_cmd(argv[i + 1]);
-			if (!c) {
-				fprintf(stderr, "damonc: unknown command '%s'\n", argv[i + 1]);
-				return EXIT_USAGE;
-			}
-			list_opts(c);
-			return EXIT_OK;
-		} else {
-			fprintf(stderr, "damonc: unknown option '%s' (see 'damonc --help')\n",
-				argv[i]);
-			return EXIT_USAGE;
-		}
-		/* the shell's and the batch's lines run with the same global options */
-		for (; g <= i; g++)
-			session_add_global(s, argv[g]);
-	}
-	cmd_at = i;
+	if (front_opts(&cli, argc, argv, &cmd_at, &r))
+		return r;
 	s->sysroot = cli.sysroot;
 	s->json = cli.json;
 	if (s->batch) {
@@ -621,33 +693,8 @@ int damonc_main(int argc, char **argv)
 		fprintf(stderr, "damonc: unknown command '%s' (see 'damonc --help')\n", argv[cmd_at]);
 		return EXIT_USAGE;
 	}
-	if (c->subcmds) {
-		const struct cmd *parent = c;
-
-		if (cmd_at + 1 < argc && (!strcmp(argv[cmd_at + 1], "--help") ||
-					  !strcmp(argv[cmd_at + 1], "-h"))) {
-			cmd_usage(parent->name, parent, stdout);
-			return EXIT_OK;
-		}
-		if (cmd_at + 1 >= argc) {
-			fprintf(stderr, "damonc: %s: which one? ", parent->name);
-			list_names(stderr, parent->subcmds);
-			fprintf(stderr, " (see 'damonc %s --help')\n", parent->name);
-			return EXIT_USAGE;
-		}
-		if (argv[cmd_at + 1][0] == '-') {
-			fprintf(stderr, "damonc: %s: unknown option '%s' (see 'damonc %s --help')\n",
-				parent->name, argv[cmd_at + 1], parent->name);
-			return EXIT_USAGE;
-		}
-		c = find_in(parent->subcmds, argv[++cmd_at]);
-		if (!c) {
-			fprintf(stderr, "damonc: %s: unknown command '%s' (see 'damonc %s --help')\n",
-				parent->name, argv[cmd_at], parent->name);
-			return EXIT_USAGE;
-		}
-		snprintf(cli.cmd_name, sizeof(cli.cmd_name), "%s %s", parent->name, c->name);
-	}
+	if (c->subcmds && pick_subcmd(&cli, c, &c, argc, argv, &cmd_at, &r))
+		return r;
 	r = damonctl_new(&cli.ctx);
 	if (r) {
 		fprintf(stderr, "damonc: %s\n", strerror(-r));

@@ -193,104 +193,103 @@ static int take_kdamond(struct footprints *f, json_object *doc, uint64_t ns, int
 	return *bp >= 0 ? add(f, "kdamond_cpu_bp", -1, (int)pid, U_BP, (uint64_t)*bp) : 0;
 }
 
-/* One FOOTPRINT item: its figures into the histograms, and a --series line; 0, -ENOMEM, or
- * -EIO when the line could not be written. */
-static int take(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it)
+/* The system's figures of a footprint: false when it has none (or not all of them). */
+static bool system_figures(json_object *doc, uint64_t *used, uint64_t *huge, uint64_t *bp)
 {
-	json_object *doc = json_tokener_parse(it->json), *sys, *tgts, *row = NULL, *rt = NULL;
-	uint64_t used = 0, huge = 0, bp = 0;
-	int64_t kd_bp = -1;
-	bool ok = true, have_sys;
-	size_t i, n;
-	int r = 0;
+	struct damonctl_meminfo m = { 0 };
+	json_object *sys;
+	bool ok = true;
 
-	if (!doc)
-		return 0;	/* a damaged footprint is no figure; the rest of the record is */
-	have_sys = json_object_object_get_ex(doc, "system", &sys) &&
-		   json_object_is_type(sys, json_type_object);
-	if (have_sys) {
-		/* the record keeps MemTotal and MemFree: "used" as the library defines it */
-		struct damonctl_meminfo m = { .total = get_u64(sys, "total", &ok),
-					      .free = get_u64(sys, "free", &ok) };
+	if (!json_object_object_get_ex(doc, "system", &sys) ||
+	    !json_object_is_type(sys, json_type_object))
+		return false;
+	/* the record keeps MemTotal and MemFree: "used" as the library defines it */
+	m.total = get_u64(sys, "total", &ok);
+	m.free = get_u64(sys, "free", &ok);
+	*huge = get_u64(sys, "huge", &ok);
+	*used = damonctl_meminfo_used(&m);
+	*bp = damonctl_hugepage_bp(*huge, *used);
+	return ok;
+}
 
-		huge = get_u64(sys, "huge", &ok);
-		used = damonctl_meminfo_used(&m);
-		bp = damonctl_hugepage_bp(huge, used);
-		have_sys = ok;
-	}
-	if (!f->n)
-		f->first_ns = it->time_ns;
-	f->last_ns = it->time_ns;
-	f->n++;
-	if (have_sys && (add(f, "used", -1, 0, U_BYTES, used) ||
-			 add(f, "huge", -1, 0, U_BYTES, huge) || add(f, "huge_bp", -1, 0, U_BP, bp)))
-		r = -ENOMEM;
-	if (!r && take_kdamond(f, doc, it->time_ns, &kd_bp))
-		r = -ENOMEM;
-	if (fo.series && f->stream) {
+/* A --series line's start: the JSON row (returned) with the system's and the kdamond's
+ * figures, or in text the time and the system's figures (the header before the first). */
+static json_object *series_row_start(struct footprints *f, const struct rin *in,
+				     uint64_t time_ns, bool have_sys, uint64_t used,
+				     uint64_t huge, int64_t kd_bp)
+{
+	json_object *row;
+	char a[32], b[32];
+
+	if (f->stream) {
 		row = json_object_new_object();
 		json_object_object_add(row, "time_us", json_object_new_uint64(
-			it->time_ns > rin_base_ns(in) ? (it->time_ns - rin_base_ns(in)) / 1000 : 0));
+			time_ns > rin_base_ns(in) ? (time_ns - rin_base_ns(in)) / 1000 : 0));
 		json_object_object_add(row, "used", have_sys ? json_object_new_uint64(used) : NULL);
 		json_object_object_add(row, "huge", have_sys ? json_object_new_uint64(huge) : NULL);
 		json_object_object_add(row, "kdamond_cpu_bp",
 				       kd_bp >= 0 ? json_object_new_int64(kd_bp) : NULL);
-		rt = json_object_new_array();
+		return row;
+	}
+	if (!f->header)
+		printf("%11s %10s %10s  %s\n", "time", "used", "huge", "targets (rss/vsz)");
+	f->header = true;
+	printf("%9.3f s %10s %10s ", rin_rel_s(in, time_ns),
+	       have_sys ? fmt_size(used, a, sizeof(a)) : "-",
+	       have_sys ? fmt_size(huge, b, sizeof(b)) : "-");
+	return NULL;
+}
+
+/* One target of a footprint: its figures into the histograms and, with --series, into the
+ * row's targets @rt (JSON) or the text line. 0, or -ENOMEM. */
+static int take_target(struct footprints *f, json_object *t, uint64_t time_ns,
+		       json_object *rt)
+{
+	uint64_t target, pid, vsz, rss, cpu;
+	int64_t cpu_bp = -1, nr_vmas;
+	bool ok = true, have_cpu = true;
+	char a[32], b[32];
+	int r = 0;
+
+	target = get_u64(t, "target", &ok);
+	pid = get_u64(t, "pid", &ok);
+	vsz = get_u64(t, "vsz", &ok);
+	rss = get_u64(t, "rss", &ok);
+	if (!ok || target >= MAX_TARGETS ||
+	    (rin_o.target >= 0 && target != (uint64_t)rin_o.target))
+		return 0;
+	cpu = get_u64(t, "cpu_us", &have_cpu);
+	if (have_cpu)
+		cpu_bp = cpu_share(&f->cpu[target], (int)pid, time_ns, cpu);
+	nr_vmas = vma_count(f, t, target, (int)pid);
+	if (add(f, "vsz", (int)target, (int)pid, U_BYTES, vsz) ||
+	    add(f, "rss", (int)target, (int)pid, U_BYTES, rss) ||
+	    (cpu_bp >= 0 && add(f, "cpu_bp", (int)target, (int)pid, U_BP, (uint64_t)cpu_bp)) ||
+	    (nr_vmas >= 0 && add(f, "vmas", (int)target, (int)pid, U_COUNT, (uint64_t)nr_vmas)))
+		r = -ENOMEM;
+	if (rt) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "target", json_object_new_int((int)target));
+		json_object_object_add(o, "pid", json_object_new_int((int)pid));
+		json_object_object_add(o, "vsz", json_object_new_uint64(vsz));
+		json_object_object_add(o, "rss", json_object_new_uint64(rss));
+		json_object_object_add(o, "cpu_bp",
+				       cpu_bp >= 0 ? json_object_new_int64(cpu_bp) : NULL);
+		json_object_object_add(o, "vmas",
+				       nr_vmas >= 0 ? json_object_new_int64(nr_vmas) : NULL);
+		json_object_array_add(rt, o);
 	} else if (fo.series) {
-		char a[32], b[32];
-
-		if (!f->header)
-			printf("%11s %10s %10s  %s\n", "time", "used", "huge", "targets (rss/vsz)");
-		f->header = true;
-		printf("%9.3f s %10s %10s ", rin_rel_s(in, it->time_ns),
-		       have_sys ? fmt_size(used, a, sizeof(a)) : "-",
-		       have_sys ? fmt_size(huge, b, sizeof(b)) : "-");
+		printf(" %d: %s/%s", (int)target, fmt_size(rss, a, sizeof(a)),
+		       fmt_size(vsz, b, sizeof(b)));
 	}
-	n = json_object_object_get_ex(doc, "targets", &tgts) &&
-	    json_object_is_type(tgts, json_type_array) ? json_object_array_length(tgts) : 0;
-	for (i = 0; !r && i < n; i++) {
-		json_object *t = json_object_array_get_idx(tgts, i);
-		uint64_t target, pid, vsz, rss, cpu;
-		int64_t cpu_bp = -1, nr_vmas;
-		bool have_cpu = true;
+	return r;
+}
 
-		ok = true;
-		target = get_u64(t, "target", &ok);
-		pid = get_u64(t, "pid", &ok);
-		vsz = get_u64(t, "vsz", &ok);
-		rss = get_u64(t, "rss", &ok);
-		if (!ok || target >= MAX_TARGETS ||
-		    (rin_o.target >= 0 && target != (uint64_t)rin_o.target))
-			continue;
-		cpu = get_u64(t, "cpu_us", &have_cpu);
-		if (have_cpu)
-			cpu_bp = cpu_share(&f->cpu[target], (int)pid, it->time_ns, cpu);
-		nr_vmas = vma_count(f, t, target, (int)pid);
-		if (add(f, "vsz", (int)target, (int)pid, U_BYTES, vsz) ||
-		    add(f, "rss", (int)target, (int)pid, U_BYTES, rss) ||
-		    (cpu_bp >= 0 && add(f, "cpu_bp", (int)target, (int)pid, U_BP, (uint64_t)cpu_bp)) ||
-		    (nr_vmas >= 0 && add(f, "vmas", (int)target, (int)pid, U_COUNT,
-					 (uint64_t)nr_vmas)))
-			r = -ENOMEM;
-		if (rt) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "target", json_object_new_int((int)target));
-			json_object_object_add(o, "pid", json_object_new_int((int)pid));
-			json_object_object_add(o, "vsz", json_object_new_uint64(vsz));
-			json_object_object_add(o, "rss", json_object_new_uint64(rss));
-			json_object_object_add(o, "cpu_bp",
-					       cpu_bp >= 0 ? json_object_new_int64(cpu_bp) : NULL);
-			json_object_object_add(o, "vmas",
-					       nr_vmas >= 0 ? json_object_new_int64(nr_vmas) : NULL);
-			json_object_array_add(rt, o);
-		} else if (fo.series) {
-			char a[32], b[32];
-
-			printf(" %d: %s/%s", (int)target, fmt_size(rss, a, sizeof(a)),
-			       fmt_size(vsz, b, sizeof(b)));
-		}
-	}
+/* A --series line's end: the JSON row with its targets into the stream (begun before the
+ * first), or the text line's newline. @r, or -EIO when the row could not be written. */
+static int series_row_end(struct footprints *f, json_object *row, json_object *rt, int r)
+{
 	if (row) {
 		json_object_object_add(row, "targets", rt);
 		if (!r && !f->begun && rows_begin(f))
@@ -302,6 +301,41 @@ static int take(struct footprints *f, const struct rin *in, const struct damonct
 	} else if (fo.series) {
 		putchar('\n');
 	}
+	return r;
+}
+
+/* One FOOTPRINT item: its figures into the histograms, and a --series line; 0, -ENOMEM, or
+ * -EIO when the line could not be written. */
+static int take(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it)
+{
+	json_object *doc = json_tokener_parse(it->json), *tgts, *row = NULL, *rt = NULL;
+	uint64_t used = 0, huge = 0, bp = 0;
+	int64_t kd_bp = -1;
+	bool have_sys;
+	size_t i, n;
+	int r = 0;
+
+	if (!doc)
+		return 0;	/* a damaged footprint is no figure; the rest of the record is */
+	have_sys = system_figures(doc, &used, &huge, &bp);
+	if (!f->n)
+		f->first_ns = it->time_ns;
+	f->last_ns = it->time_ns;
+	f->n++;
+	if (have_sys && (add(f, "used", -1, 0, U_BYTES, used) ||
+			 add(f, "huge", -1, 0, U_BYTES, huge) || add(f, "huge_bp", -1, 0, U_BP, bp)))
+		r = -ENOMEM;
+	if (!r && take_kdamond(f, doc, it->time_ns, &kd_bp))
+		r = -ENOMEM;
+	if (fo.series) {
+		row = series_row_start(f, in, it->time_ns, have_sys, used, huge, kd_bp);
+		rt = row ? json_object_new_array() : NULL;
+	}
+	n = json_object_object_get_ex(doc, "targets", &tgts) &&
+	    json_object_is_type(tgts, json_type_array) ? json_object_array_length(tgts) : 0;
+	for (i = 0; !r && i < n; i++)
+		r = take_target(f, json_object_array_get_idx(tgts, i), it->time_ns, rt);
+	r = series_row_end(f, row, rt, r);
 	json_object_put(doc);
 	return r;
 }

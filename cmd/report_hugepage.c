@@ -432,13 +432,15 @@ static json_object *system_ratio_json(const struct hp_report *rep)
 	return sys;
 }
 
-static json_object *report_json(const struct hp_report *rep)
+/* The system part: the ratio, memory, who made the huge pages, khugepaged's scans (when
+ * traced), the THP settings and the THP vmstat counters, in that key order. */
+static json_object *system_json(const struct hp_report *rep)
 {
-	json_object *doc = json_doc_new(), *sys = system_ratio_json(rep), *mem;
+	json_object *sys = system_ratio_json(rep), *mem;
 	json_object *thp = json_object_new_object(), *vm = json_object_new_object();
-	json_object *procs = json_object_new_array();
-	json_object *schemes = json_object_new_array();
-	unsigned int i, j;
+	json_object *made = json_object_new_object();
+	uint64_t fault, khp, madv;
+	unsigned int i;
 
 	for (i = 0; i < THP_NR_FILES; i++) {
 		char key[64];
@@ -458,19 +460,13 @@ static json_object *report_json(const struct hp_report *rep)
 	json_object_object_add(mem, "anon_huge", json_object_new_uint64(rep->mem.anon_huge));
 	json_object_object_add(mem, "shmem_huge", json_object_new_uint64(rep->mem.shmem_huge));
 	json_object_object_add(mem, "file_huge", json_object_new_uint64(rep->mem.file_huge));
-	{
-		json_object *made = json_object_new_object();
-		uint64_t fault, khp, madv;
-
-		made_by(rep, &fault, &khp, &madv);
-		json_object_object_add(made, "fault", json_object_new_uint64(fault));
-		json_object_object_add(made, "khugepaged", json_object_new_uint64(khp));
-		json_object_object_add(made, "madv_collapse", json_object_new_uint64(madv));
-		json_object_object_add(sys, "huge_pages_made", made);
-	}
+	made_by(rep, &fault, &khp, &madv);
+	json_object_object_add(made, "fault", json_object_new_uint64(fault));
+	json_object_object_add(made, "khugepaged", json_object_new_uint64(khp));
+	json_object_object_add(made, "madv_collapse", json_object_new_uint64(madv));
+	json_object_object_add(sys, "huge_pages_made", made);
 	if (rep->khp_traced) {
 		json_object *k = json_object_new_object(), *by = json_object_new_object();
-		unsigned int i;
 
 		json_object_object_add(k, "duration_us",
 				       json_object_new_uint64(rep->khp.duration_us));
@@ -483,104 +479,134 @@ static json_object *report_json(const struct hp_report *rep)
 	}
 	json_object_object_add(sys, "thp", thp);
 	json_object_object_add(sys, "vmstat", vm);
-	json_object_object_add(doc, "system", sys);
-	for (i = 0; i < rep->nr_procs; i++) {
-		const struct proc_report *p = &rep->procs[i];
-		json_object *o = proc_json(p);
+	return sys;
+}
 
-		if (ro.regions && !p->gone) {
-			const struct { const char *key; const struct vma_cov *v; unsigned int n; }
-			lists[] = { { "most_huge", p->most, p->nr_most },
-				    { "least_huge", p->least, p->nr_least } };
+/* One list of a process's mappings (--regions): [{start, end, name, rss, anon_huge}]. */
+static json_object *vma_list_json(const struct vma_cov *v, unsigned int n)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int m;
 
-			for (j = 0; j < 2; j++) {
-				json_object *arr = json_object_new_array();
-				unsigned int m;
+	for (m = 0; m < n; m++) {
+		json_object *o = json_object_new_object();
 
-				for (m = 0; m < lists[j].n; m++) {
-					json_object *v = json_object_new_object();
-
-					json_object_object_add(v, "start",
-						json_object_new_uint64(lists[j].v[m].start));
-					json_object_object_add(v, "end",
-						json_object_new_uint64(lists[j].v[m].end));
-					json_object_object_add(v, "name",
-						json_object_new_string(lists[j].v[m].name));
-					json_object_object_add(v, "rss",
-						json_object_new_uint64(lists[j].v[m].rss));
-					json_object_object_add(v, "anon_huge",
-						json_object_new_uint64(lists[j].v[m].anon_huge));
-					json_object_array_add(arr, v);
-				}
-				json_object_object_add(o, lists[j].key, arr);
-			}
-		}
-		json_object_array_add(procs, o);
+		json_object_object_add(o, "start", json_object_new_uint64(v[m].start));
+		json_object_object_add(o, "end", json_object_new_uint64(v[m].end));
+		json_object_object_add(o, "name", json_object_new_string(v[m].name));
+		json_object_object_add(o, "rss", json_object_new_uint64(v[m].rss));
+		json_object_object_add(o, "anon_huge", json_object_new_uint64(v[m].anon_huge));
+		json_object_array_add(arr, o);
 	}
+	return arr;
+}
+
+/* A process as the report gives it: its figures and, with --regions, its most and least
+ * huge mappings. */
+static json_object *process_json(const struct proc_report *p)
+{
+	json_object *o = proc_json(p);
+
+	if (ro.regions && !p->gone) {
+		json_object_object_add(o, "most_huge", vma_list_json(p->most, p->nr_most));
+		json_object_object_add(o, "least_huge", vma_list_json(p->least, p->nr_least));
+	}
+	return o;
+}
+
+/* A scheme's goals: [{metric, target_value, current_value, measured_by}]. */
+static json_object *scheme_goals_json(const struct scheme_view *s)
+{
+	json_object *goals = json_object_new_array();
+	unsigned int j;
+
+	for (j = 0; j < s->nr_goals; j++) {
+		json_object *g = json_object_new_object();
+
+		json_object_object_add(g, "metric", json_object_new_string(s->goals[j].metric));
+		json_object_object_add(g, "target_value",
+				       json_object_new_uint64(s->goals[j].target));
+		json_object_object_add(g, "current_value",
+				       json_object_new_uint64(s->goals[j].current));
+		json_object_object_add(g, "measured_by", json_object_new_string(
+			s->goals[j].fed ? "agent" : "kernel"));
+		json_object_array_add(goals, g);
+	}
+	return goals;
+}
+
+/* The kernel's stats of a scheme. */
+static json_object *scheme_stats_json(const struct scheme_view *s)
+{
+	json_object *st = json_object_new_object();
+
+	json_object_object_add(st, "nr_tried", json_object_new_uint64(s->nr_tried));
+	json_object_object_add(st, "sz_tried", json_object_new_uint64(s->sz_tried));
+	json_object_object_add(st, "nr_applied", json_object_new_uint64(s->nr_applied));
+	json_object_object_add(st, "sz_applied", json_object_new_uint64(s->sz_applied));
+	json_object_object_add(st, "qt_exceeds", json_object_new_uint64(s->qt_exceeds));
+	return st;
+}
+
+/* What the agent says of a scheme it serves: who serves it, its pid and its own stats. */
+static void scheme_agent_json(json_object *o, const struct scheme_view *s)
+{
+	json_object *ag = json_object_new_object();
+
+	json_object_object_add(o, "agent_served_by", json_object_new_string(
+		agent_view_server_key(s->server)));
+	json_object_object_add(o, "agent_pid", s->server_pid ?
+			       json_object_new_int(s->server_pid) : NULL);
+	json_object_object_add(ag, "nr_tried", json_object_new_uint64(s->agent_nr_tried));
+	json_object_object_add(ag, "sz_tried", json_object_new_uint64(s->agent_sz_tried));
+	json_object_object_add(ag, "qt_exceeds", json_object_new_uint64(s->agent_qt_exceeds));
+	json_object_object_add(ag, "sz_collapsed",
+			       json_object_new_uint64(s->agent_sz_collapsed));
+	json_object_object_add(ag, "nr_applied", json_object_new_uint64(s->agent_nr_applied));
+	json_object_object_add(ag, "sz_applied", json_object_new_uint64(s->agent_sz_applied));
+	json_object_object_add(o, "agent_stats", ag);
+}
+
+/* A hugepage scheme as the report gives it. */
+static json_object *scheme_json(const struct scheme_view *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kdamond", json_object_new_int((int)s->kdamond));
+	json_object_object_add(o, "scheme", json_object_new_int((int)s->scheme));
+	json_object_object_add(o, "action", json_object_new_string(s->action));
+	/* served_by: the agent has a part in it; applied_by: who carries out the action */
+	json_object_object_add(o, "served_by", json_object_new_string(s->agent ? "agent" :
+								       "kernel"));
+	json_object_object_add(o, "applied_by", json_object_new_string(
+		s->agent_collapses ? "agent" : "kernel"));
+	json_object_object_add(o, "paced_by_agent", json_object_new_boolean(s->agent_paces));
+	json_object_object_add(o, "hot", agent_view_hot_json(&s->hot));
+	json_object_object_add(o, "started_by_damonc", json_object_new_boolean(s->ours));
+	json_object_object_add(o, "goals", scheme_goals_json(s));
+	json_object_object_add(o, "goal_tuner", *s->tuner ?
+			       json_object_new_string(s->tuner) : NULL);
+	json_object_object_add(o, "effective_bytes", s->has_effective ?
+			       json_object_new_uint64(s->effective_bytes) : NULL);
+	json_object_object_add(o, "stats", scheme_stats_json(s));
+	if (s->agent)
+		scheme_agent_json(o, s);
+	return o;
+}
+
+static json_object *report_json(const struct hp_report *rep)
+{
+	json_object *doc = json_doc_new();
+	json_object *procs = json_object_new_array();
+	json_object *schemes = json_object_new_array();
+	unsigned int i;
+
+	json_object_object_add(doc, "system", system_json(rep));
+	for (i = 0; i < rep->nr_procs; i++)
+		json_object_array_add(procs, process_json(&rep->procs[i]));
 	json_object_object_add(doc, "processes", procs);
-	for (i = 0; i < rep->nr_schemes; i++) {
-		const struct scheme_view *s = &rep->schemes[i];
-		json_object *o = json_object_new_object(), *goals = json_object_new_array();
-		json_object *st = json_object_new_object();
-
-		json_object_object_add(o, "kdamond", json_object_new_int((int)s->kdamond));
-		json_object_object_add(o, "scheme", json_object_new_int((int)s->scheme));
-		json_object_object_add(o, "action", json_object_new_string(s->action));
-		/* served_by: the agent has a part in it; applied_by: who carries out the action */
-		json_object_object_add(o, "served_by", json_object_new_string(s->agent ? "agent" :
-									       "kernel"));
-		json_object_object_add(o, "applied_by", json_object_new_string(
-			s->agent_collapses ? "agent" : "kernel"));
-		json_object_object_add(o, "paced_by_agent", json_object_new_boolean(s->agent_paces));
-		json_object_object_add(o, "hot", agent_view_hot_json(&s->hot));
-		json_object_object_add(o, "started_by_damonc", json_object_new_boolean(s->ours));
-		for (j = 0; j < s->nr_goals; j++) {
-			json_object *g = json_object_new_object();
-
-			json_object_object_add(g, "metric", json_object_new_string(s->goals[j].metric));
-			json_object_object_add(g, "target_value",
-					       json_object_new_uint64(s->goals[j].target));
-			json_object_object_add(g, "current_value",
-					       json_object_new_uint64(s->goals[j].current));
-			json_object_object_add(g, "measured_by", json_object_new_string(
-				s->goals[j].fed ? "agent" : "kernel"));
-			json_object_array_add(goals, g);
-		}
-		json_object_object_add(o, "goals", goals);
-		json_object_object_add(o, "goal_tuner", *s->tuner ?
-				       json_object_new_string(s->tuner) : NULL);
-		json_object_object_add(o, "effective_bytes", s->has_effective ?
-				       json_object_new_uint64(s->effective_bytes) : NULL);
-		json_object_object_add(st, "nr_tried", json_object_new_uint64(s->nr_tried));
-		json_object_object_add(st, "sz_tried", json_object_new_uint64(s->sz_tried));
-		json_object_object_add(st, "nr_applied", json_object_new_uint64(s->nr_applied));
-		json_object_object_add(st, "sz_applied", json_object_new_uint64(s->sz_applied));
-		json_object_object_add(st, "qt_exceeds", json_object_new_uint64(s->qt_exceeds));
-		json_object_object_add(o, "stats", st);
-		if (s->agent) {
-			json_object *ag = json_object_new_object();
-
-			json_object_object_add(o, "agent_served_by", json_object_new_string(
-				agent_view_server_key(s->server)));
-			json_object_object_add(o, "agent_pid", s->server_pid ?
-					       json_object_new_int(s->server_pid) : NULL);
-			json_object_object_add(ag, "nr_tried",
-					       json_object_new_uint64(s->agent_nr_tried));
-			json_object_object_add(ag, "sz_tried",
-					       json_object_new_uint64(s->agent_sz_tried));
-			json_object_object_add(ag, "qt_exceeds",
-					       json_object_new_uint64(s->agent_qt_exceeds));
-			json_object_object_add(ag, "sz_collapsed",
-					       json_object_new_uint64(s->agent_sz_collapsed));
-
-			json_object_object_add(ag, "nr_applied",
-					       json_object_new_uint64(s->agent_nr_applied));
-			json_object_object_add(ag, "sz_applied",
-					       json_object_new_uint64(s->agent_sz_applied));
-			json_object_object_add(o, "agent_stats", ag);
-		}
-		json_object_array_add(schemes, o);
-	}
+	for (i = 0; i < rep->nr_schemes; i++)
+		json_object_array_add(schemes, scheme_json(&rep->schemes[i]));
 	json_object_object_add(doc, "schemes", schemes);
 	return doc;
 }

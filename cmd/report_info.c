@@ -366,25 +366,50 @@ static void print_ival(const char *name, const struct ival *v)
 		       fmt_time(v->max, b, sizeof(b)), fmt_time(v->first, c, sizeof(c)));
 }
 
-void info_print_text(const struct info *n, const struct rin *in)
+/* "input: NAME (FORMAT format[, cut short])" */
+static void print_input(const struct rin *in)
 {
-	const char *recorder = recorder_of(n), *v;
-	uint64_t first = UINT64_MAX, last = 0;
-	char a[64], b[32];
-	size_t i;
+	json_object *o, *f, *c = NULL;
 
 	printf("input: %s", rin_input_name(in));
-	{
-		json_object *o = rin_input_json(in), *f, *c = NULL;
-
-		if (json_object_object_get_ex(o, "format", &f)) {
-			json_object_object_get_ex(o, "complete", &c);
-			printf(" (%s format%s)", json_object_get_string(f),
-			       c && !json_object_get_boolean(c) ? ", cut short" : "");
-		}
-		json_object_put(o);
+	o = rin_input_json(in);
+	if (json_object_object_get_ex(o, "format", &f)) {
+		json_object_object_get_ex(o, "complete", &c);
+		printf(" (%s format%s)", json_object_get_string(f),
+		       c && !json_object_get_boolean(c) ? ", cut short" : "");
 	}
+	json_object_put(o);
 	printf("\n");
+}
+
+/* The subset a conversion kept: times, addresses, kdamond, target, aggregation. */
+static void print_subset(json_object *sub)
+{
+	int64_t a = subset_num(sub, "from_us"), b = subset_num(sub, "to_us");
+	int64_t lo = subset_num(sub, "address_start"), hi = subset_num(sub, "address_end");
+	int64_t k = subset_num(sub, "kdamond"), t = subset_num(sub, "target");
+	int64_t g = subset_num(sub, "aggregate_us");
+
+	if (a >= 0)
+		printf(" (from %.3f s%s", (double)a / 1e6, b >= 0 ? "" : " on");
+	if (a >= 0 && b >= 0)
+		printf(" to %.3f s", (double)b / 1e6);
+	printf("%s", a >= 0 ? ")" : "");
+	if (lo >= 0)
+		printf(" [0x%" PRIx64 ", 0x%" PRIx64 ")", (uint64_t)lo, (uint64_t)hi);
+	if (k >= 0)
+		printf(" kdamond %" PRId64, k);
+	if (t >= 0)
+		printf(" target %" PRId64, t);
+	if (g >= 0)
+		printf(", aggregated to %.3f s windows", (double)g / 1e6);
+}
+
+/* "recorded by: ..., method, host, kernel, what it was converted from and the subset" */
+static void print_recording(const struct info *n)
+{
+	const char *recorder = recorder_of(n), *v;
+
 	if (recorder)
 		printf("recorded by: %s", recorder);
 	if ((v = recording_str(n, "method")))
@@ -395,29 +420,19 @@ void info_print_text(const struct info *n, const struct rin *in)
 		printf(", kernel %s", v);
 	if ((v = recording_str(n, "converted_from")))
 		printf(", %s %s", what_of(recording_subset(n)), v);
-	if (recording_subset(n)) {
-		json_object *sub = recording_subset(n);
-		int64_t a = subset_num(sub, "from_us"), b = subset_num(sub, "to_us");
-		int64_t lo = subset_num(sub, "address_start"), hi = subset_num(sub, "address_end");
-		int64_t k = subset_num(sub, "kdamond"), t = subset_num(sub, "target");
-		int64_t g = subset_num(sub, "aggregate_us");
-
-		if (a >= 0)
-			printf(" (from %.3f s%s", (double)a / 1e6, b >= 0 ? "" : " on");
-		if (a >= 0 && b >= 0)
-			printf(" to %.3f s", (double)b / 1e6);
-		printf("%s", a >= 0 ? ")" : "");
-		if (lo >= 0)
-			printf(" [0x%" PRIx64 ", 0x%" PRIx64 ")", (uint64_t)lo, (uint64_t)hi);
-		if (k >= 0)
-			printf(" kdamond %" PRId64, k);
-		if (t >= 0)
-			printf(" target %" PRId64, t);
-		if (g >= 0)
-			printf(", aggregated to %.3f s windows", (double)g / 1e6);
-	}
+	if (recording_subset(n))
+		print_subset(recording_subset(n));
 	if (recorder)
 		printf("\n");
+}
+
+/* "recorded: WHEN, for SECONDS; N snapshots in M series", or "no snapshot". */
+static void print_span(const struct info *n, const struct rin *in)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	char a[64];
+	size_t i;
+
 	for (i = 0; i < n->series.nr; i++) {
 		const struct info_series *s = rin_table_at(&n->series, i);
 
@@ -436,37 +451,47 @@ void info_print_text(const struct info *n, const struct rin *in)
 	} else {
 		printf("no snapshot\n");
 	}
-	for (i = 0; i < n->series.nr; i++) {
-		const struct info_series *s = rin_table_at(&n->series, i);
-		const char *ops = series_ops(n, &s->key);
-		int64_t pid = series_pid(n, &s->key);
+}
 
-		printf("%s", rin_key_name(&s->key, a, sizeof(a)));
-		if (pid >= 0 || ops) {
-			printf(" (");
-			if (pid >= 0)
-				printf("pid %" PRId64 "%s", pid, ops ? ", " : "");
-			printf("%s)", ops ? ops : "");
-		}
-		printf(": %" PRIu64 " snapshot%s from %.3f s to %.3f s\n", s->snapshots,
-		       s->snapshots == 1 ? "" : "s", rin_rel_s(in, s->first_ns),
-		       rin_rel_s(in, s->last_ns));
-		printf("  intervals:");
-		print_ival(" sample", &s->sample);
-		print_ival(", aggregation", &s->aggr);
-		print_ival(", update", &s->update);
-		if (s->interval_changes)
-			printf("; changed %" PRIu64 " time%s\n", s->interval_changes,
-			       s->interval_changes == 1 ? "" : "s");
-		else
-			printf("; unchanged\n");
-		printf("  regions per snapshot: min %" PRIu64 ", mean %.1f, max %" PRIu64 "\n",
-		       s->reg_min, (double)s->reg_sum / (double)s->snapshots, s->reg_max);
-		printf("  monitored: %s", fmt_size(s->bytes_min, a, sizeof(a)));
-		if (s->bytes_max != s->bytes_min)
-			printf(" to %s", fmt_size(s->bytes_max, b, sizeof(b)));
-		printf("\n");
+/* One series: its name, pid and operations, its snapshots, intervals, regions and size. */
+static void print_series(const struct info *n, const struct rin *in,
+			 const struct info_series *s)
+{
+	const char *ops = series_ops(n, &s->key);
+	int64_t pid = series_pid(n, &s->key);
+	char a[64], b[32];
+
+	printf("%s", rin_key_name(&s->key, a, sizeof(a)));
+	if (pid >= 0 || ops) {
+		printf(" (");
+		if (pid >= 0)
+			printf("pid %" PRId64 "%s", pid, ops ? ", " : "");
+		printf("%s)", ops ? ops : "");
 	}
+	printf(": %" PRIu64 " snapshot%s from %.3f s to %.3f s\n", s->snapshots,
+	       s->snapshots == 1 ? "" : "s", rin_rel_s(in, s->first_ns),
+	       rin_rel_s(in, s->last_ns));
+	printf("  intervals:");
+	print_ival(" sample", &s->sample);
+	print_ival(", aggregation", &s->aggr);
+	print_ival(", update", &s->update);
+	if (s->interval_changes)
+		printf("; changed %" PRIu64 " time%s\n", s->interval_changes,
+		       s->interval_changes == 1 ? "" : "s");
+	else
+		printf("; unchanged\n");
+	printf("  regions per snapshot: min %" PRIu64 ", mean %.1f, max %" PRIu64 "\n",
+	       s->reg_min, (double)s->reg_sum / (double)s->snapshots, s->reg_max);
+	printf("  monitored: %s", fmt_size(s->bytes_min, a, sizeof(a)));
+	if (s->bytes_max != s->bytes_min)
+		printf(" to %s", fmt_size(s->bytes_max, b, sizeof(b)));
+	printf("\n");
+}
+
+static void print_scheme_stats(const struct info *n)
+{
+	size_t i;
+
 	if (!n->stats) {
 		printf("scheme stats: none\n");
 		return;
@@ -477,6 +502,18 @@ void info_print_text(const struct info *n, const struct rin *in)
 		       n->schemes[i].scheme, n->schemes[i].action, n->schemes[i].stats);
 	if (n->stats_untold)
 		printf("  %" PRIu64 " more of other schemes\n", n->stats_untold);
+}
+
+void info_print_text(const struct info *n, const struct rin *in)
+{
+	size_t i;
+
+	print_input(in);
+	print_recording(n);
+	print_span(n, in);
+	for (i = 0; i < n->series.nr; i++)
+		print_series(n, in, rin_table_at(&n->series, i));
+	print_scheme_stats(n);
 }
 
 struct info *info_new(void)

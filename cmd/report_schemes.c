@@ -125,35 +125,19 @@ static struct sch *find(struct sch *t, unsigned int *nr, const struct damonctl_r
 	return &t[(*nr)++];
 }
 
-static int schemes_run(struct cli *cli, int argc, char **argv)
+/* The record's stats into the schemes' table @t (*nr of them); with --window, a text
+ * window prints as soon as the next one of its scheme begins. rin_next's result: 0 at the
+ * end, or -errno. */
+static int take_stats(struct cli *cli, struct rin *in, struct sch *t, unsigned int *nr)
 {
-	struct sch *t = calloc(MAX_SCHEMES, sizeof(*t));
 	struct damonctl_rec_item it;
-	unsigned int nr = 0, i, j;
-	struct rin *in = NULL;
-	char a[32], b[32];
-	int r, e;
+	int r;
 
-	if (!t)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
-	if (argc) {
-		free(t);
-		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	}
-	e = rin_open(cli, false, 0, &in);
-	if (e) {
-		free(t);
-		return e;
-	}
-	/* text windows print as they complete; rows name their scheme */
-	if (so.window_us && !cli->json)
-		printf("%-20s %11s %10s %11s %10s %11s %8s\n", "scheme", "window", "tried",
-		       "tried", "applied", "applied", "quota");
 	while ((r = rin_next(in, &it)) == 1) {
 		struct sch *s;
 		uint64_t t_us;
 
-		if (it.type != DAMONCTL_REC_STATS || !(s = find(t, &nr, &it.stats)))
+		if (it.type != DAMONCTL_REC_STATS || !(s = find(t, nr, &it.stats)))
 			continue;
 		t_us = (it.stats.time_ns - rin_base_ns(in)) / 1000;
 		if (so.window_us) {
@@ -175,6 +159,97 @@ static int schemes_run(struct cli *cli, int argc, char **argv)
 		add(s, &it.stats);
 		s->nr_stats++;
 	}
+	return r;
+}
+
+/* One scheme in the JSON document; its windows move into it. */
+static json_object *scheme_json(struct rin *in, struct sch *s)
+{
+	json_object *o = json_object_new_object(), *tot = json_object_new_object();
+	unsigned int j;
+
+	json_object_object_add(o, "kdamond", json_object_new_int((int)s->kdamond));
+	json_object_object_add(o, "scheme", json_object_new_int((int)s->scheme));
+	json_object_object_add(o, "action", json_object_new_string(s->action));
+	json_object_object_add(o, "stats_taken", json_object_new_uint64(s->nr_stats));
+	json_object_object_add(o, "first_us", json_object_new_uint64(
+		(s->first_ns - rin_base_ns(in)) / 1000));
+	json_object_object_add(o, "last_us", json_object_new_uint64(
+		(s->last_ns - rin_base_ns(in)) / 1000));
+	for (j = 0; j < NR_COUNTERS; j++)
+		if (s->has & (1u << counters[j]))
+			json_object_object_add(tot, counter_names[j],
+					       json_object_new_uint64(s->total[j]));
+	json_object_object_add(o, "totals", tot);
+	json_object_object_add(o, "effective_bytes",
+		s->has & (1u << DAMONCTL_REC_EFFECTIVE_BYTES) ?
+		json_object_new_uint64(s->effective) : NULL);
+	if (s->windows) {
+		json_object_object_add(o, "windows", s->windows);
+		s->windows = NULL;
+	}
+	return o;
+}
+
+static int print_json(struct rin *in, struct sch *t, unsigned int nr)
+{
+	json_object *doc = json_doc_new(), *arr = json_object_new_array();
+	unsigned int i;
+
+	json_object_object_add(doc, "input", rin_input_json(in));
+	for (i = 0; i < nr; i++)
+		json_object_array_add(arr, scheme_json(in, &t[i]));
+	json_object_object_add(doc, "schemes", arr);
+	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* A scheme's totals for people, with the rates over the time its stats span. */
+static void print_scheme_text(struct rin *in, const struct sch *s)
+{
+	double secs = (double)(s->last_ns - s->first_ns) / 1e9;
+	char a[32], b[32];
+
+	printf("kdamond %u scheme %u (%s): %" PRIu64 " stats from %.3f s to %.3f s\n",
+	       s->kdamond, s->scheme, s->action, s->nr_stats, rin_rel_s(in, s->first_ns),
+	       rin_rel_s(in, s->last_ns));
+	printf("  tried   %12" PRIu64 " regions %11s", s->total[0],
+	       fmt_size(s->total[1], a, sizeof(a)));
+	if (secs > 0)
+		printf("  (%.1f regions/s, %s/s)", (double)s->total[0] / secs,
+		       fmt_size((uint64_t)((double)s->total[1] / secs), b, sizeof(b)));
+	printf("\n  applied %12" PRIu64 " regions %11s", s->total[2],
+	       fmt_size(s->total[3], a, sizeof(a)));
+	if (secs > 0)
+		printf("  (%.1f regions/s, %s/s)", (double)s->total[2] / secs,
+		       fmt_size((uint64_t)((double)s->total[3] / secs), b, sizeof(b)));
+	printf("\n  quota exceeded %" PRIu64 " times\n", s->total[5]);
+	if (s->has & (1u << DAMONCTL_REC_EFFECTIVE_BYTES))
+		printf("  effective quota at the end: %s\n", fmt_size(s->effective, a, sizeof(a)));
+}
+
+static int schemes_run(struct cli *cli, int argc, char **argv)
+{
+	struct sch *t = calloc(MAX_SCHEMES, sizeof(*t));
+	unsigned int nr = 0, i;
+	struct rin *in = NULL;
+	int r, e;
+
+	if (!t)
+		return usage_error(cli, "out of memory"), EXIT_FAIL;
+	if (argc) {
+		free(t);
+		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	}
+	e = rin_open(cli, false, 0, &in);
+	if (e) {
+		free(t);
+		return e;
+	}
+	/* text windows print as they complete; rows name their scheme */
+	if (so.window_us && !cli->json)
+		printf("%-20s %11s %10s %11s %10s %11s %8s\n", "scheme", "window", "tried",
+		       "tried", "applied", "applied", "quota");
+	r = take_stats(cli, in, t, &nr);
 	if (r < 0) {
 		e = -r;
 		goto out;
@@ -184,66 +259,13 @@ static int schemes_run(struct cli *cli, int argc, char **argv)
 			printf("kdamond %u scheme %-3u", t[i].kdamond, t[i].scheme);
 		flush_window(cli, &t[i]);
 	}
-	if (cli->json) {
-		json_object *doc = json_doc_new(), *arr = json_object_new_array();
-
-		json_object_object_add(doc, "input", rin_input_json(in));
-		for (i = 0; i < nr; i++) {
-			json_object *o = json_object_new_object(), *tot = json_object_new_object();
-
-			json_object_object_add(o, "kdamond", json_object_new_int((int)t[i].kdamond));
-			json_object_object_add(o, "scheme", json_object_new_int((int)t[i].scheme));
-			json_object_object_add(o, "action", json_object_new_string(t[i].action));
-			json_object_object_add(o, "stats_taken", json_object_new_uint64(t[i].nr_stats));
-			json_object_object_add(o, "first_us", json_object_new_uint64(
-				(t[i].first_ns - rin_base_ns(in)) / 1000));
-			json_object_object_add(o, "last_us", json_object_new_uint64(
-				(t[i].last_ns - rin_base_ns(in)) / 1000));
-			for (j = 0; j < NR_COUNTERS; j++)
-				if (t[i].has & (1u << counters[j]))
-					json_object_object_add(tot, counter_names[j],
-							       json_object_new_uint64(t[i].total[j]));
-			json_object_object_add(o, "totals", tot);
-			json_object_object_add(o, "effective_bytes",
-				t[i].has & (1u << DAMONCTL_REC_EFFECTIVE_BYTES) ?
-				json_object_new_uint64(t[i].effective) : NULL);
-			if (t[i].windows) {
-				json_object_object_add(o, "windows", t[i].windows);
-				t[i].windows = NULL;
-			}
-			json_object_array_add(arr, o);
-		}
-		json_object_object_add(doc, "schemes", arr);
-		e = json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
-		goto out;
-	}
-	if (!nr) {
+	if (cli->json)
+		e = print_json(in, t, nr);
+	else if (!nr)
 		printf("no scheme stats in %s (the kdamond had no scheme of its own, or the record "
 		       "has no stats)\n", rin_o.input ? rin_o.input : "the capture");
-		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		struct sch *s = &t[i];
-		double secs = (double)(s->last_ns - s->first_ns) / 1e9;
-
-		printf("kdamond %u scheme %u (%s): %" PRIu64 " stats from %.3f s to %.3f s\n",
-		       s->kdamond, s->scheme, s->action, s->nr_stats, rin_rel_s(in, s->first_ns),
-		       rin_rel_s(in, s->last_ns));
-		printf("  tried   %12" PRIu64 " regions %11s", s->total[0],
-		       fmt_size(s->total[1], a, sizeof(a)));
-		if (secs > 0)
-			printf("  (%.1f regions/s, %s/s)", (double)s->total[0] / secs,
-			       fmt_size((uint64_t)((double)s->total[1] / secs), b, sizeof(b)));
-		printf("\n  applied %12" PRIu64 " regions %11s", s->total[2],
-		       fmt_size(s->total[3], a, sizeof(a)));
-		if (secs > 0)
-			printf("  (%.1f regions/s, %s/s)", (double)s->total[2] / secs,
-			       fmt_size((uint64_t)((double)s->total[3] / secs), b, sizeof(b)));
-		printf("\n  quota exceeded %" PRIu64 " times\n", s->total[5]);
-		if (s->has & (1u << DAMONCTL_REC_EFFECTIVE_BYTES))
-			printf("  effective quota at the end: %s\n",
-			       fmt_size(s->effective, a, sizeof(a)));
-	}
+	for (i = 0; i < nr && !cli->json; i++)
+		print_scheme_text(in, &t[i]);
 out:
 	for (i = 0; i < nr; i++)
 		json_object_put(t[i].windows);

@@ -85,6 +85,89 @@ static void remove_stale_agent_pidfile(struct cli *cli)
 	close(fd);
 }
 
+/* Every --kdamond N names a kdamond the tree has; else said, and false. */
+static bool kdamonds_exist(struct cli *cli, const struct damonctl_tree *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < to.nr_only; i++) {
+		if ((unsigned int)to.only[i] >= damonctl_tree_nr_kdamonds(t)) {
+			usage_error(cli, "--kdamond %d: there are %u kdamonds", to.only[i],
+				    damonctl_tree_nr_kdamonds(t));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Our kdamond @idx stopped: nothing for the agent to serve any more (it sees that it was
+ * us), and no stats of the agent's for it. */
+static void forget_served(struct cli *cli, struct started *started, unsigned int idx)
+{
+	struct started_entry *e = started_find(started, idx);
+
+	if (e) {
+		memset(&e->fbs, 0, sizeof(e->fbs));
+		e->follow_children = false;
+		e->server_pid = 0;
+	}
+	if (!cli->staging)
+		agent_stats_remove(cli->ctx, idx);
+}
+
+/* What became of kdamond @idx: a JSON object into @arr, or a line for people. */
+static void say_stopped(struct cli *cli, json_object *arr, unsigned int idx, bool running,
+			bool ours)
+{
+	json_object *o;
+
+	if (cli->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "index", json_object_new_int((int)idx));
+		json_object_object_add(o, "was_running", json_object_new_boolean(running));
+		json_object_object_add(o, "started_by_damonc", json_object_new_boolean(ours));
+		if (cli->staging)
+			json_object_object_add(o, "staged", json_object_new_boolean(true));
+		json_object_array_add(arr, o);
+	} else {
+		printf("kdamond %u: %s%s\n", idx, !running ? "was already off" :
+		       cli->staging ? "stop staged (the batch stops it at its end)" :
+		       "stopped", ours ? "" : " (not started by damonc)");
+	}
+}
+
+/* Kdamond @k (index @idx) stopped if selected: true when it counts as stopped (it was, or
+ * --kdamond/--all named it though off); a failure to stop it is said and goes to *ret. */
+static bool stop_one(struct cli *cli, struct started *started, struct damonctl_kdamond *k,
+		     unsigned int idx, json_object *arr, int *ret)
+{
+	bool ours = started_owns(started, k);
+	bool running = !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on");
+	int r;
+
+	if (!selected(started, k))
+		return false;
+	/* by default only what runs: a stopped kdamond of ours stays ours, for reuse */
+	if (!running && !to.all && !to.nr_only)
+		return false;
+	if (running) {
+		r = damonctl_kdamond_cmd(cli->ctx, idx, DAMONCTL_CMD_OFF);
+		/* it may have stopped by itself in between (its targets exited) */
+		if (r == -EPERM) {
+			running = false;
+			r = 0;
+		}
+		if (r) {
+			*ret = lib_error(cli, r, "stopping kdamond %u", idx);
+			return false;
+		}
+	}
+	if (ours)
+		forget_served(cli, started, idx);
+	say_stopped(cli, arr, idx, running, ours);
+	return true;
+}
+
 static int stop_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_tree *t;
@@ -108,14 +191,10 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 		started_unlock(lock);
 		return lib_error(cli, r, "reading the DAMON tree");
 	}
-	for (i = 0; i < to.nr_only; i++) {
-		if ((unsigned int)to.only[i] >= damonctl_tree_nr_kdamonds(t)) {
-			usage_error(cli, "--kdamond %d: there are %u kdamonds", to.only[i],
-				    damonctl_tree_nr_kdamonds(t));
-			damonctl_tree_free(t);
-			started_unlock(lock);
-			return EXIT_USAGE;
-		}
+	if (!kdamonds_exist(cli, t)) {
+		damonctl_tree_free(t);
+		started_unlock(lock);
+		return EXIT_USAGE;
 	}
 	r = started_load(cli->ctx, &started);
 	if (r)
@@ -124,55 +203,9 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 		doc = json_doc_new();
 		arr = json_object_new_array();
 	}
-	damonctl_for_each_kdamond(t, k, i) {
-		bool ours = started_owns(&started, k);
-		bool running = !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on");
-		json_object *o;
-
-		if (!selected(&started, k))
-			continue;
-		/* by default only what runs: a stopped kdamond of ours stays ours, for reuse */
-		if (!running && !to.all && !to.nr_only)
-			continue;
-		if (running) {
-			r = damonctl_kdamond_cmd(cli->ctx, i, DAMONCTL_CMD_OFF);
-			/* it may have stopped by itself in between (its targets exited) */
-			if (r == -EPERM) {
-				running = false;
-				r = 0;
-			}
-			if (r) {
-				ret = lib_error(cli, r, "stopping kdamond %u", i);
-				continue;
-			}
-		}
-		if (ours) {
-			struct started_entry *e = started_find(&started, i);
-
-			/* nothing for the agent to serve any more: it sees that it was us */
-			if (e) {
-				memset(&e->fbs, 0, sizeof(e->fbs));
-				e->follow_children = false;
-				e->server_pid = 0;
-			}
-			if (!cli->staging)
-				agent_stats_remove(cli->ctx, i);
-		}
-		if (cli->json) {
-			o = json_object_new_object();
-			json_object_object_add(o, "index", json_object_new_int((int)i));
-			json_object_object_add(o, "was_running", json_object_new_boolean(running));
-			json_object_object_add(o, "started_by_damonc", json_object_new_boolean(ours));
-			if (cli->staging)
-				json_object_object_add(o, "staged", json_object_new_boolean(true));
-			json_object_array_add(arr, o);
-		} else {
-			printf("kdamond %u: %s%s\n", i, !running ? "was already off" :
-			       cli->staging ? "stop staged (the batch stops it at its end)" :
-			       "stopped", ours ? "" : " (not started by damonc)");
-		}
-		nr_stopped++;
-	}
+	damonctl_for_each_kdamond(t, k, i)
+		if (stop_one(cli, &started, k, i, arr, &ret))
+			nr_stopped++;
 	r = started_save(cli->ctx, &started);
 	if (r)
 		warnx_("cannot update damonc's record of started kdamonds: %s", strerror(-r));
