@@ -4,14 +4,15 @@
  *
  *   gen-record [--snapshots N] [--regions R] [--format damonc|damo-json|damo-zlib]
  *              [--no-compress] [--no-end] [--targets T] [--vary V] [--slow-from K]
- *              [--config PID] > FILE
+ *              [--config PID] [--footprints] [--filter-passed] [--action NAME] > FILE
  *
  * One kdamond, one target: R equal regions of 1 MiB from 0x7f0000000000, one snapshot per
  * second (aggr 100 ms, sample 5 ms: nr_accesses up to 20). A hot band of R/10 regions
  * (nr_accesses 20) starts at region 0 and moves up by one region every snapshot, wrapping;
  * every other region has nr_accesses 0. Ages count aggregations since a region's rate last
- * changed. Each snapshot is followed by the stats of one `pageout` scheme whose nr_applied
- * grows by 1 and sz_applied by 4 KiB per snapshot. --no-end leaves the END chunk out (a
+ * changed. Each snapshot is followed by the stats of one `pageout` scheme (--action names
+ * another) whose nr_tried grows by R and sz_tried by R MiB, nr_applied by 1 and sz_applied
+ * by 4 KiB per snapshot. --no-end leaves the END chunk out (a
  * recording that was killed); damo formats go through the library's exporter.
  *
  * For the reports on a record's shape: --targets T writes each snapshot for targets 0..T-1,
@@ -58,11 +59,12 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "footprints", no_argument, NULL, 'p' },
 		{ "filter-passed", no_argument, NULL, 'F' },
+		{ "action", required_argument, NULL, 'a' },
 		{ 0 },
 	};
 	uint64_t nsnap = 10, nreg = 100, i, j, t, ntgt = 1, vary = 1, slow_from = UINT64_MAX, nmax;
 	long long pid = -1;
-	const char *format = "damonc";
+	const char *format = "damonc", *action = "pageout";
 	bool compress = true, end = true, footprints = false, fpassed = false;
 	struct damonctl_rec_writer *w;
 	struct damonctl_rec_region *regs;
@@ -105,11 +107,14 @@ int main(int argc, char **argv)
 		case 'F':
 			fpassed = true;
 			break;
+		case 'a':
+			action = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: gen-record [--snapshots N] [--regions R] "
 				"[--format damonc|damo-json|damo-zlib] [--no-compress] [--no-end] "
 				"[--targets T] [--vary V] [--slow-from K] [--config PID] [--footprints] "
-				"[--filter-passed]\n");
+				"[--filter-passed] [--action NAME]\n");
 			return 2;
 		}
 	}
@@ -154,7 +159,7 @@ int main(int argc, char **argv)
 			.regions = regs, .has_sz_filter_passed = fpassed,
 		};
 		struct damonctl_rec_stats st = {
-			.time_ns = s.end_ns, .scheme = 0, .action = "pageout",
+			.time_ns = s.end_ns, .scheme = 0,
 			.has = (1u << DAMONCTL_REC_NR_APPLIED) | (1u << DAMONCTL_REC_SZ_APPLIED) |
 			       (1u << DAMONCTL_REC_NR_TRIED) | (1u << DAMONCTL_REC_SZ_TRIED),
 		};
@@ -182,6 +187,7 @@ int main(int argc, char **argv)
 			s.total_bytes = s.nr_regions * RSZ;
 			r = damonctl_rec_write_snapshot(w, &s);
 		}
+		snprintf(st.action, sizeof(st.action), "%s", action);
 		st.v[DAMONCTL_REC_NR_TRIED] = (i + 1) * nreg;
 		st.v[DAMONCTL_REC_SZ_TRIED] = (i + 1) * nreg * RSZ;
 		st.v[DAMONCTL_REC_NR_APPLIED] = i + 1;
