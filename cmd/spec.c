@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Context and scheme options (see spec.h): parsing, defaults and applying them to the model. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,48 +326,208 @@ static int parse_intervals_goal(struct cli *cli, struct spec *sp, const char *ar
 	return 0;
 }
 
+/*
+ * The options that set one number of the spec, and how: a kind, where it goes, its `has_`
+ * flag and the rule it must keep. spec_parse handles the others, which fill several fields.
+ */
+enum field_kind {
+	F_TIME_US,	/* 5s, 100ms: microseconds */
+	F_TIME_MS,	/* a time kept in whole milliseconds */
+	F_SIZE,		/* 2MiB: bytes */
+	F_COUNT,	/* a plain number */
+};
+
+enum field_rule {
+	R_ANY,
+	R_NONZERO,	/* 0 is refused */
+	R_NOT_MAX,	/* "max" (DAMONCTL_MAX) is refused */
+};
+
+struct field {
+	int key;
+	const char *name;	/* the option, for messages */
+	enum field_kind kind;
+	enum field_rule rule;
+	const char *why;	/* what the rule says, after "--NAME 'ARG': " */
+	size_t off, has;	/* offsetof(struct spec, value), offsetof(struct spec, has_) */
+};
+
+#define FIELD(k, n, kind, rule, why, v, h) \
+	{ k, n, kind, rule, why, offsetof(struct spec, v), offsetof(struct spec, h) }
+
+static const struct field fields[] = {
+	FIELD(K_SAMPLE, "sample", F_TIME_US, R_ANY, NULL, sample_us, has_sample),
+	FIELD(K_AGGR, "aggr", F_TIME_US, R_ANY, NULL, aggr_us, has_aggr),
+	FIELD(K_UPDATE, "update", F_TIME_US, R_ANY, NULL, update_us, has_update),
+	FIELD(K_REFRESH, "refresh", F_TIME_MS, R_ANY, NULL, refresh_ms, has_refresh),
+	FIELD(K_ADDR_UNIT, "addr-unit", F_SIZE, R_NONZERO, "the unit is at least 1 byte",
+	      addr_unit, has_addr_unit),
+	FIELD(K_MIN_SIZE, "min-size", F_SIZE, R_ANY, NULL, sz_min, has_sz_min),
+	FIELD(K_MAX_SIZE, "max-size", F_SIZE, R_ANY, NULL, sz_max, has_sz_max),
+	FIELD(K_MIN_AGE, "min-age", F_TIME_US, R_NOT_MAX,
+	      "no region is ever that old (max is for --max-age)", age_min_us, has_age_min),
+	FIELD(K_MAX_AGE, "max-age", F_TIME_US, R_ANY, NULL, age_max_us, has_age_max),
+	FIELD(K_APPLY_INTERVAL, "apply-interval", F_TIME_US, R_ANY, NULL, apply_interval_us,
+	      has_apply_interval),
+	FIELD(K_QUOTA_TIME, "quota-time", F_TIME_MS, R_ANY, NULL, quota_ms, has_quota_ms),
+	FIELD(K_QUOTA_SIZE, "quota-size", F_SIZE, R_ANY, NULL, quota_bytes, has_quota_bytes),
+	FIELD(K_QUOTA_RESET, "quota-reset", F_TIME_MS, R_NONZERO, "whole milliseconds, above 0",
+	      quota_reset_ms, has_quota_reset),
+	FIELD(K_MAX_SNAPSHOTS, "max-snapshots", F_COUNT, R_ANY, NULL, max_snapshots,
+	      has_max_snapshots),
+};
+
+/* Parse @arg into @f's field of @sp: 1, or EXIT_USAGE with the message given. */
+static int parse_field(struct cli *cli, struct spec *sp, const struct field *f, const char *arg)
+{
+	uint64_t v = 0;
+	int r = 0;
+
+	switch (f->kind) {
+	case F_TIME_US:
+	case F_TIME_MS:
+		r = parse_time_opt(cli, f->name, arg, &v);
+		break;
+	case F_SIZE:
+		r = parse_size_opt(cli, f->name, arg, &v);
+		break;
+	case F_COUNT:
+		r = parse_uint_opt(cli, f->name, arg, UINT64_MAX, &v);
+		break;
+	}
+	if (r)
+		return EXIT_USAGE;
+	if ((f->rule == R_NONZERO && !v) || (f->rule == R_NOT_MAX && v == DAMONCTL_MAX))
+		return usage_error(cli, "--%s '%s': %s", f->name, arg, f->why);
+	if (f->kind == F_TIME_MS) {
+		if (v % 1000)
+			return usage_error(cli, "--%s '%s': %s", f->name, arg,
+					   f->why ? f->why : "whole milliseconds only");
+		v /= 1000;
+	}
+	*(bool *)((char *)sp + f->has) = true;
+	*(uint64_t *)((char *)sp + f->off) = v;
+	return 1;
+}
+
+static int parse_access_rate(struct cli *cli, struct spec *sp, const char *arg)
+{
+	char buf[128], *b;
+
+	sp->has_rate = true;
+	sp->rate_max_bp = 10000;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	b = split2(buf, ',');
+	if (parse_percent_opt(cli, "access-rate", buf, &sp->rate_min_bp) ||
+	    (b && parse_percent_opt(cli, "access-rate", b, &sp->rate_max_bp)))
+		return EXIT_USAGE;
+	if (sp->rate_min_bp > sp->rate_max_bp)
+		return usage_error(cli, "--access-rate '%s': MIN exceeds MAX", arg);
+	return 0;
+}
+
+static int parse_weights(struct cli *cli, struct spec *sp, const char *arg)
+{
+	char buf[128], *a, *b;
+	uint64_t w[3];
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	a = split2(buf, ',');
+	b = a ? split2(a, ',') : NULL;
+	if (!a || !b || parse_uint_opt(cli, "quota-weights", buf, 1000000, &w[0]) ||
+	    parse_uint_opt(cli, "quota-weights", a, 1000000, &w[1]) ||
+	    parse_uint_opt(cli, "quota-weights", b, 1000000, &w[2]))
+		return usage_error(cli, "--quota-weights '%s': expected SIZE,ACCESSES,AGE "
+				   "in permil", arg);
+	sp->has_weights = true;
+	sp->weights[0] = (unsigned int)w[0];
+	sp->weights[1] = (unsigned int)w[1];
+	sp->weights[2] = (unsigned int)w[2];
+	return 0;
+}
+
+static int parse_goal_bp(struct cli *cli, struct spec *sp, const char *arg)
+{
+	uint64_t v;
+
+	if (sp->nr_goals >= SPEC_MAX_GOALS)
+		return usage_error(cli, "--goal-bp: at most %d goals", SPEC_MAX_GOALS);
+	if (parse_bp_opt(cli, "goal-bp", arg, &v))
+		return EXIT_USAGE;
+	if (!v || v > 10000)
+		return usage_error(cli, "--goal-bp '%s': between 1 and 10000 basis points", arg);
+	memset(&sp->goals[sp->nr_goals], 0, sizeof(sp->goals[0]));
+	snprintf(sp->goals[sp->nr_goals].metric, sizeof(sp->goals[0].metric), "hugepage_mem_bp");
+	sp->goals[sp->nr_goals].target = v;
+	sp->goals[sp->nr_goals].from_goal_bp = true;
+	sp->nr_goals++;
+	return 0;
+}
+
+static int parse_dest(struct cli *cli, struct spec *sp, const char *arg)
+{
+	char buf[128], *a;
+	uint64_t w[2];
+
+	if (sp->nr_dests >= SPEC_MAX_DESTS)
+		return usage_error(cli, "--dest: at most %d destinations", SPEC_MAX_DESTS);
+	snprintf(buf, sizeof(buf), "%s", arg);
+	a = split2(buf, ':');
+	if (!a || parse_uint_opt(cli, "dest", buf, 4096, &w[0]) ||
+	    parse_uint_opt(cli, "dest", a, UINT32_MAX, &w[1]))
+		return usage_error(cli, "--dest '%s': expected NODE:WEIGHT", arg);
+	sp->dest_id[sp->nr_dests] = (unsigned int)w[0];
+	sp->dest_weight[sp->nr_dests] = (unsigned int)w[1];
+	sp->nr_dests++;
+	return 0;
+}
+
+static int parse_fail_charge(struct cli *cli, struct spec *sp, const char *arg)
+{
+	char buf[128], *a;
+	uint64_t w[2];
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	a = split2(buf, '/');
+	if (!a || parse_uint_opt(cli, "fail-charge", buf, UINT32_MAX, &w[0]) ||
+	    parse_uint_opt(cli, "fail-charge", a, UINT32_MAX, &w[1]) || !w[1])
+		return usage_error(cli, "--fail-charge '%s': expected NUM/DENOM, DENOM > 0", arg);
+	sp->has_fail_charge = true;
+	sp->fail_num = (unsigned int)w[0];
+	sp->fail_denom = (unsigned int)w[1];
+	return 0;
+}
+
+/* A keyword option (--ops, --action, --goal-tuner): one of the library's words for it. */
+static int parse_keyword(struct cli *cli, enum damonctl_kwset kw, const char *opt,
+			 const char *words, const char *arg, const char **dest)
+{
+	enum damonctl_feature feat;
+
+	if (damonctl_keyword_feature(kw, arg, &feat))
+		return usage_error(cli, "--%s '%s': %s", opt, arg, words);
+	*dest = arg;
+	return 0;
+}
+
 int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
 {
-	uint64_t v, w[3];
-	enum damonctl_feature feat;
-	char buf[128], *a, *b;
+	uint64_t v;
+	size_t i;
 
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (fields[i].key == key)
+			return parse_field(cli, sp, &fields[i], arg);
 	switch (key) {
 	case K_OPS:
-		if (damonctl_keyword_feature(DAMONCTL_KW_OPERATIONS, arg, &feat))
-			return usage_error(cli, "--ops '%s': expected vaddr, fvaddr or paddr", arg);
-		sp->ops = arg;
-		return 1;
-	case K_SAMPLE:
-		sp->has_sample = true;
-		return ok1(parse_time_opt(cli, "sample", arg, &sp->sample_us));
-	case K_AGGR:
-		sp->has_aggr = true;
-		return ok1(parse_time_opt(cli, "aggr", arg, &sp->aggr_us));
-	case K_UPDATE:
-		sp->has_update = true;
-		return ok1(parse_time_opt(cli, "update", arg, &sp->update_us));
+		return ok1(parse_keyword(cli, DAMONCTL_KW_OPERATIONS, "ops",
+					 "expected vaddr, fvaddr or paddr", arg, &sp->ops));
 	case K_NR_REGIONS:
 		sp->has_nr_regions = true;
 		return ok1(parse_pair(cli, "nr-regions", arg, ',', p_u64, &sp->nr_regions_min,
 				      &sp->nr_regions_max, true));
 	case K_INTERVALS_GOAL:
 		return ok1(parse_intervals_goal(cli, sp, arg));
-	case K_REFRESH:
-		sp->has_refresh = true;
-		if (parse_time_opt(cli, "refresh", arg, &v))
-			return EXIT_USAGE;
-		if (v % 1000)
-			return usage_error(cli, "--refresh '%s': whole milliseconds only", arg);
-		sp->refresh_ms = v / 1000;
-		return 1;
-	case K_ADDR_UNIT:
-		sp->has_addr_unit = true;
-		if (parse_size_opt(cli, "addr-unit", arg, &sp->addr_unit))
-			return EXIT_USAGE;
-		if (!sp->addr_unit)
-			return usage_error(cli, "--addr-unit '%s': the unit is at least 1 byte", arg);
-		return 1;
 	case K_PAUSE:
 	case K_RESUME:
 		if (sp->has_pause)
@@ -375,100 +536,21 @@ int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
 		sp->pause = key == K_PAUSE;
 		return 1;
 	case K_ACTION:
-		if (damonctl_keyword_feature(DAMONCTL_KW_ACTION, arg, &feat))
-			return usage_error(cli, "--action '%s': unknown action (willneed, cold, "
-					   "pageout, hugepage, nohugepage, collapse, lru_prio, "
-					   "lru_deprio, migrate_hot, migrate_cold, stat)", arg);
-		sp->action = arg;
-		return 1;
-	case K_MIN_SIZE:
-		sp->has_sz_min = true;
-		return ok1(parse_size_opt(cli, "min-size", arg, &sp->sz_min));
-	case K_MAX_SIZE:
-		sp->has_sz_max = true;
-		return ok1(parse_size_opt(cli, "max-size", arg, &sp->sz_max));
+		return ok1(parse_keyword(cli, DAMONCTL_KW_ACTION, "action",
+					 "unknown action (willneed, cold, pageout, hugepage, "
+					 "nohugepage, collapse, lru_prio, lru_deprio, migrate_hot, "
+					 "migrate_cold, stat)", arg, &sp->action));
 	case K_ACCESS_RATE:
-		sp->has_rate = true;
-		sp->rate_max_bp = 10000;
-		snprintf(buf, sizeof(buf), "%s", arg);
-		b = split2(buf, ',');
-		if (parse_percent_opt(cli, "access-rate", buf, &sp->rate_min_bp) ||
-		    (b && parse_percent_opt(cli, "access-rate", b, &sp->rate_max_bp)))
-			return EXIT_USAGE;
-		if (sp->rate_min_bp > sp->rate_max_bp)
-			return usage_error(cli, "--access-rate '%s': MIN exceeds MAX", arg);
-		return 1;
-	case K_MIN_AGE:
-		sp->has_age_min = true;
-		if (parse_time_opt(cli, "min-age", arg, &sp->age_min_us))
-			return EXIT_USAGE;
-		if (sp->age_min_us == DAMONCTL_MAX)
-			return usage_error(cli, "--min-age '%s': no region is ever that old (max is "
-					   "for --max-age)", arg);
-		return 1;
-	case K_MAX_AGE:
-		sp->has_age_max = true;
-		return ok1(parse_time_opt(cli, "max-age", arg, &sp->age_max_us));
-	case K_APPLY_INTERVAL:
-		sp->has_apply_interval = true;
-		return ok1(parse_time_opt(cli, "apply-interval", arg, &sp->apply_interval_us));
-	case K_QUOTA_TIME:
-		sp->has_quota_ms = true;
-		if (parse_time_opt(cli, "quota-time", arg, &v))
-			return EXIT_USAGE;
-		if (v % 1000)
-			return usage_error(cli, "--quota-time '%s': whole milliseconds only", arg);
-		sp->quota_ms = v / 1000;
-		return 1;
-	case K_QUOTA_SIZE:
-		sp->has_quota_bytes = true;
-		return ok1(parse_size_opt(cli, "quota-size", arg, &sp->quota_bytes));
-	case K_QUOTA_RESET:
-		sp->has_quota_reset = true;
-		if (parse_time_opt(cli, "quota-reset", arg, &v))
-			return EXIT_USAGE;
-		if (v % 1000 || !v)
-			return usage_error(cli, "--quota-reset '%s': whole milliseconds, above 0",
-					   arg);
-		sp->quota_reset_ms = v / 1000;
-		return 1;
+		return ok1(parse_access_rate(cli, sp, arg));
 	case K_QUOTA_WEIGHTS:
-		snprintf(buf, sizeof(buf), "%s", arg);
-		a = split2(buf, ',');
-		b = a ? split2(a, ',') : NULL;
-		if (!a || !b || parse_uint_opt(cli, "quota-weights", buf, 1000000, &w[0]) ||
-		    parse_uint_opt(cli, "quota-weights", a, 1000000, &w[1]) ||
-		    parse_uint_opt(cli, "quota-weights", b, 1000000, &w[2]))
-			return usage_error(cli, "--quota-weights '%s': expected SIZE,ACCESSES,AGE "
-					   "in permil", arg);
-		sp->has_weights = true;
-		sp->weights[0] = (unsigned int)w[0];
-		sp->weights[1] = (unsigned int)w[1];
-		sp->weights[2] = (unsigned int)w[2];
-		return 1;
+		return ok1(parse_weights(cli, sp, arg));
 	case K_GOAL:
 		return ok1(parse_goal(cli, sp, arg));
 	case K_GOAL_BP:
-		if (sp->nr_goals >= SPEC_MAX_GOALS)
-			return usage_error(cli, "--goal-bp: at most %d goals", SPEC_MAX_GOALS);
-		if (parse_bp_opt(cli, "goal-bp", arg, &v))
-			return EXIT_USAGE;
-		if (!v || v > 10000)
-			return usage_error(cli, "--goal-bp '%s': between 1 and 10000 basis points",
-					   arg);
-		memset(&sp->goals[sp->nr_goals], 0, sizeof(sp->goals[0]));
-		snprintf(sp->goals[sp->nr_goals].metric, sizeof(sp->goals[0].metric),
-			 "hugepage_mem_bp");
-		sp->goals[sp->nr_goals].target = v;
-		sp->goals[sp->nr_goals].from_goal_bp = true;
-		sp->nr_goals++;
-		return 1;
+		return ok1(parse_goal_bp(cli, sp, arg));
 	case K_GOAL_TUNER:
-		if (damonctl_keyword_feature(DAMONCTL_KW_GOAL_TUNER, arg, &feat))
-			return usage_error(cli, "--goal-tuner '%s': expected consist or temporal",
-					   arg);
-		sp->tuner = arg;
-		return 1;
+		return ok1(parse_keyword(cli, DAMONCTL_KW_GOAL_TUNER, "goal-tuner",
+					 "expected consist or temporal", arg, &sp->tuner));
 	case K_FILTER:
 		return ok1(parse_filter(cli, sp, arg));
 	case K_WMARKS:
@@ -480,31 +562,9 @@ int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
 		sp->target_nid = (int)v;
 		return 1;
 	case K_DEST:
-		if (sp->nr_dests >= SPEC_MAX_DESTS)
-			return usage_error(cli, "--dest: at most %d destinations", SPEC_MAX_DESTS);
-		snprintf(buf, sizeof(buf), "%s", arg);
-		a = split2(buf, ':');
-		if (!a || parse_uint_opt(cli, "dest", buf, 4096, &w[0]) ||
-		    parse_uint_opt(cli, "dest", a, UINT32_MAX, &w[1]))
-			return usage_error(cli, "--dest '%s': expected NODE:WEIGHT", arg);
-		sp->dest_id[sp->nr_dests] = (unsigned int)w[0];
-		sp->dest_weight[sp->nr_dests] = (unsigned int)w[1];
-		sp->nr_dests++;
-		return 1;
+		return ok1(parse_dest(cli, sp, arg));
 	case K_FAIL_CHARGE:
-		snprintf(buf, sizeof(buf), "%s", arg);
-		a = split2(buf, '/');
-		if (!a || parse_uint_opt(cli, "fail-charge", buf, UINT32_MAX, &w[0]) ||
-		    parse_uint_opt(cli, "fail-charge", a, UINT32_MAX, &w[1]) || !w[1])
-			return usage_error(cli, "--fail-charge '%s': expected NUM/DENOM, DENOM > 0",
-					   arg);
-		sp->has_fail_charge = true;
-		sp->fail_num = (unsigned int)w[0];
-		sp->fail_denom = (unsigned int)w[1];
-		return 1;
-	case K_MAX_SNAPSHOTS:
-		sp->has_max_snapshots = true;
-		return ok1(parse_uint_opt(cli, "max-snapshots", arg, UINT64_MAX, &sp->max_snapshots));
+		return ok1(parse_fail_charge(cli, sp, arg));
 	}
 	return 0;
 }
