@@ -724,27 +724,11 @@ static int apply_goals(struct cli *cli, const struct spec *sp, struct damonctl_s
 	return 0;
 }
 
-int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
-		      uint64_t sample_us, uint64_t aggr_us, const struct damonctl_features *f,
-		      bool fresh)
+/* The access pattern. Fresh schemes match everything by default (the kernel's defaults,
+ * all zero, match nothing); collapse defaults to hot regions. */
+static int apply_pattern(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+			 uint64_t sample_us, uint64_t aggr_us, bool fresh, bool collapse)
 {
-	const char *action = sp->action ? sp->action :
-		damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION);
-	bool collapse = !strcmp(action, "collapse");
-	int r;
-
-	if (sp->action && damonctl_scheme_set_str(s, DAMONCTL_SCHEME_ACTION, sp->action))
-		return usage_error(cli, "--action '%s': unknown action", sp->action);
-	if (sp->has_age_min && sp->has_age_max && sp->age_min_us > sp->age_max_us) {
-		char a[32], b[32];
-
-		return usage_error(cli, "--min-age %s exceeds --max-age %s",
-				   fmt_time(sp->age_min_us, a, sizeof(a)),
-				   fmt_time(sp->age_max_us, b, sizeof(b)));
-	}
-
-	/* The access pattern. Fresh schemes match everything by default (the kernel's
-	 * defaults, all zero, match nothing); collapse defaults to hot regions. */
 	if (sp->has_sz_min)
 		SSET(s, SZ_MIN, sp->sz_min);
 	else if (fresh)
@@ -777,9 +761,14 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 		SSET(s, AGE_MAX, UINT32_MAX);
 	if (sp->has_apply_interval)
 		SSET(s, APPLY_INTERVAL_US, sp->apply_interval_us);
+	return 0;
+}
 
-	/* Quotas: collapse is expensive (it copies memory), so by default it spends at most
-	 * 100 ms of a CPU per second, hottest regions first. */
+/* Quotas: collapse is expensive (it copies memory), so by default it spends at most 100 ms
+ * of a CPU per second, hottest regions first. */
+static int apply_quota(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+		       bool fresh, bool collapse)
+{
 	if (sp->has_quota_ms)
 		SSET(s, QUOTA_MS, sp->quota_ms);
 	else if (fresh && collapse)
@@ -797,6 +786,22 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 	} else if (fresh && collapse) {
 		SSET(s, WEIGHT_NR_ACCESSES_PERMIL, 1000);
 	}
+	if (sp->has_fail_charge) {
+		SSET(s, QUOTA_FAIL_CHARGE_NUM, sp->fail_num);
+		SSET(s, QUOTA_FAIL_CHARGE_DENOM, sp->fail_denom);
+	}
+	return 0;
+}
+
+/* The goals and their tuner: a fresh scheme with a huge-page goal takes the temporal tuner
+ * where the kernel has one (reach the goal, then stop collapsing). */
+static int apply_goals_tuner(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+			     const struct damonctl_features *f, bool fresh)
+{
+	bool hugepage_goal = false;
+	unsigned int i;
+	int r;
+
 	if (sp->nr_goals) {
 		r = apply_goals(cli, sp, s, fresh);
 		if (r)
@@ -805,22 +810,70 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 	if (sp->tuner) {
 		if (damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, sp->tuner))
 			return usage_error(cli, "--goal-tuner '%s': unknown tuner", sp->tuner);
-	} else if (fresh && sp->nr_goals) {
-		bool hugepage_goal = false;
-		unsigned int i;
+		return 0;
+	}
+	if (!fresh || !sp->nr_goals)
+		return 0;
+	for (i = 0; i < sp->nr_goals; i++)
+		hugepage_goal |= !strcmp(sp->goals[i].metric, "hugepage_mem_bp");
+	if (hugepage_goal && damonctl_features_has(f, DAMONCTL_FEAT_GOAL_TUNER) == DAMONCTL_YES)
+		damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "temporal");
+	return 0;
+}
 
-		for (i = 0; i < sp->nr_goals; i++)
-			hugepage_goal |= !strcmp(sp->goals[i].metric, "hugepage_mem_bp");
-		/* Reach the huge-page goal then stop collapsing: that is the temporal tuner. */
-		if (hugepage_goal &&
-		    damonctl_features_has(f, DAMONCTL_FEAT_GOAL_TUNER) == DAMONCTL_YES)
-			damonctl_scheme_set_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER, "temporal");
-	}
-	if (sp->filters_given) {
-		r = apply_filters(cli, sp, s, f);
+/* Where a migrating action's memory goes: a node, or weighted destinations. */
+static int apply_targets(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s)
+{
+	unsigned int i;
+	int r;
+
+	if (sp->has_target_nid) {
+		r = damonctl_scheme_set_int(s, DAMONCTL_SCHEME_TARGET_NID, sp->target_nid);
 		if (r)
-			return r;
+			return set_failed(cli, r, "target_nid");
 	}
+	if (!sp->nr_dests)
+		return 0;
+	while (damonctl_scheme_nr_dests(s))
+		damonctl_scheme_remove_dest(s, 0);
+	for (i = 0; i < sp->nr_dests; i++) {
+		struct damonctl_dest *d = damonctl_scheme_add_dest(s);
+
+		if (!d)
+			return set_failed(cli, -ENOMEM, "dest");
+		damonctl_dest_set(d, DAMONCTL_DEST_ID, sp->dest_id[i]);
+		damonctl_dest_set(d, DAMONCTL_DEST_WEIGHT, sp->dest_weight[i]);
+	}
+	return 0;
+}
+
+int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
+		      uint64_t sample_us, uint64_t aggr_us, const struct damonctl_features *f,
+		      bool fresh)
+{
+	const char *action = sp->action ? sp->action :
+		damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION);
+	bool collapse = !strcmp(action, "collapse");
+	int r;
+
+	if (sp->action && damonctl_scheme_set_str(s, DAMONCTL_SCHEME_ACTION, sp->action))
+		return usage_error(cli, "--action '%s': unknown action", sp->action);
+	if (sp->has_age_min && sp->has_age_max && sp->age_min_us > sp->age_max_us) {
+		char a[32], b[32];
+
+		return usage_error(cli, "--min-age %s exceeds --max-age %s",
+				   fmt_time(sp->age_min_us, a, sizeof(a)),
+				   fmt_time(sp->age_max_us, b, sizeof(b)));
+	}
+	r = apply_pattern(cli, sp, s, sample_us, aggr_us, fresh, collapse);
+	if (!r)
+		r = apply_quota(cli, sp, s, fresh, collapse);
+	if (!r)
+		r = apply_goals_tuner(cli, sp, s, f, fresh);
+	if (!r && sp->filters_given)
+		r = apply_filters(cli, sp, s, f);
+	if (r)
+		return r;
 	if (sp->has_wmarks) {
 		damonctl_scheme_set_str(s, DAMONCTL_SCHEME_WMARKS_METRIC, sp->wmarks_metric);
 		SSET(s, WMARKS_INTERVAL_US, sp->wmarks_interval_us);
@@ -828,29 +881,9 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 		SSET(s, WMARKS_MID, sp->wmarks_mid);
 		SSET(s, WMARKS_LOW, sp->wmarks_low);
 	}
-	if (sp->has_target_nid) {
-		r = damonctl_scheme_set_int(s, DAMONCTL_SCHEME_TARGET_NID, sp->target_nid);
-		if (r)
-			return set_failed(cli, r, "target_nid");
-	}
-	if (sp->nr_dests) {
-		unsigned int i;
-
-		while (damonctl_scheme_nr_dests(s))
-			damonctl_scheme_remove_dest(s, 0);
-		for (i = 0; i < sp->nr_dests; i++) {
-			struct damonctl_dest *d = damonctl_scheme_add_dest(s);
-
-			if (!d)
-				return set_failed(cli, -ENOMEM, "dest");
-			damonctl_dest_set(d, DAMONCTL_DEST_ID, sp->dest_id[i]);
-			damonctl_dest_set(d, DAMONCTL_DEST_WEIGHT, sp->dest_weight[i]);
-		}
-	}
-	if (sp->has_fail_charge) {
-		SSET(s, QUOTA_FAIL_CHARGE_NUM, sp->fail_num);
-		SSET(s, QUOTA_FAIL_CHARGE_DENOM, sp->fail_denom);
-	}
+	r = apply_targets(cli, sp, s);
+	if (r)
+		return r;
 	if (sp->has_max_snapshots)
 		SSET(s, MAX_NR_SNAPSHOTS, sp->max_snapshots);
 	return 0;
