@@ -171,18 +171,15 @@ static int check_path_text(const struct dobj *o, const char *file, const char *p
 	return 0;
 }
 
-/* What the kernel would refuse at `on` (sysfs.c/core.c), said before writing anything. */
-static int check_context(const struct dobj *c, char *why, size_t size)
+/* The number of regions and the intervals (with their goal). */
+static int check_intervals(const struct dobj *c, char *why, size_t size)
 {
 	uint64_t sample = c->v[DAMONCTL_CONTEXT_SAMPLE_US].u;
 	uint64_t aggr = c->v[DAMONCTL_CONTEXT_AGGR_US].u;
 	uint64_t rmin = c->v[DAMONCTL_CONTEXT_MIN_NR_REGIONS].u;
 	uint64_t rmax = c->v[DAMONCTL_CONTEXT_MAX_NR_REGIONS].u;
-	uint64_t unit = c->v[DAMONCTL_CONTEXT_ADDR_UNIT].u;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	const char *ops = c->v[DAMONCTL_CONTEXT_OPERATIONS].s ?
-		c->v[DAMONCTL_CONTEXT_OPERATIONS].s : "vaddr";
-	unsigned int i, j;
+	uint64_t lo = c->v[DAMONCTL_CONTEXT_GOAL_MIN_SAMPLE_US].u;
+	uint64_t hi = c->v[DAMONCTL_CONTEXT_GOAL_MAX_SAMPLE_US].u;
 
 	if (rmin < 3)
 		return why_fail(why, size, -EINVAL, c,
@@ -197,21 +194,27 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 				"the sampling interval (%llu us) exceeds the aggregation "
 				"interval (%llu us)", (unsigned long long)sample,
 				(unsigned long long)aggr);
-	if (c->v[DAMONCTL_CONTEXT_GOAL_AGGRS].u) {
-		uint64_t lo = c->v[DAMONCTL_CONTEXT_GOAL_MIN_SAMPLE_US].u;
-		uint64_t hi = c->v[DAMONCTL_CONTEXT_GOAL_MAX_SAMPLE_US].u;
+	if (!c->v[DAMONCTL_CONTEXT_GOAL_AGGRS].u)
+		return 0;
+	if (lo > hi)
+		return why_fail(why, size, -EINVAL, c,
+				"intervals goal: min_sample_us (%llu) exceeds max_sample_us (%llu)",
+				(unsigned long long)lo, (unsigned long long)hi);
+	if (sample < lo || sample > hi)
+		return why_fail(why, size, -EINVAL, c,
+				"intervals goal: the sampling interval (%llu us) is outside "
+				"[%llu, %llu] us", (unsigned long long)sample,
+				(unsigned long long)lo, (unsigned long long)hi);
+	return 0;
+}
 
-		if (lo > hi)
-			return why_fail(why, size, -EINVAL, c,
-					"intervals goal: min_sample_us (%llu) exceeds "
-					"max_sample_us (%llu)", (unsigned long long)lo,
-					(unsigned long long)hi);
-		if (sample < lo || sample > hi)
-			return why_fail(why, size, -EINVAL, c,
-					"intervals goal: the sampling interval (%llu us) is outside "
-					"[%llu, %llu] us", (unsigned long long)sample,
-					(unsigned long long)lo, (unsigned long long)hi);
-	}
+/* The address unit, and the targets with their regions for operations @ops. */
+static int check_targets(const struct dobj *c, const char *ops, char *why, size_t size)
+{
+	uint64_t unit = c->v[DAMONCTL_CONTEXT_ADDR_UNIT].u;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	unsigned int i, j;
+
 	if (!unit)
 		return why_fail(why, size, -EINVAL, c, "addr_unit is 0; the unit is at least 1 byte");
 	/* paddr's smallest region is a page in units (at least 1), which DAMON wants a power
@@ -245,6 +248,14 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 						j);
 		}
 	}
+	return 0;
+}
+
+/* The access probes (7.2) and their filters. */
+static int check_probes(const struct dobj *c, char *why, size_t size)
+{
+	unsigned int i, j;
+
 	if (c->lists[L_CONTEXT_PROBES].nr > DAMONCTL_MAX_PROBES)
 		return why_fail(why, size, -EINVAL, c, "%u access probes; the kernel takes at most "
 				"%d (DAMON_MAX_PROBES)", c->lists[L_CONTEXT_PROBES].nr,
@@ -265,65 +276,84 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 				return -EINVAL;
 		}
 	}
-	for (i = 0; i < c->lists[L_CONTEXT_SCHEMES].nr; i++) {
-		const struct dobj *s = c->lists[L_CONTEXT_SCHEMES].items[i];
-		static const struct { unsigned int lo, hi; const char *what; } ranges[] = {
-			{ DAMONCTL_SCHEME_SZ_MIN, DAMONCTL_SCHEME_SZ_MAX, "size" },
-			{ DAMONCTL_SCHEME_NR_ACCESSES_MIN, DAMONCTL_SCHEME_NR_ACCESSES_MAX,
-			  "access rate" },
-			{ DAMONCTL_SCHEME_AGE_MIN, DAMONCTL_SCHEME_AGE_MAX, "age" },
-		};
-		unsigned int k, l;
-
-		for (k = 0; k < s->lists[L_SCHEME_GOALS].nr; k++) {
-			const struct dobj *g = s->lists[L_SCHEME_GOALS].items[k];
-
-			if (check_path_text(g, "path", g->v[DAMONCTL_GOAL_PATH].s, why, size))
-				return -EINVAL;
-		}
-		for (k = 0; k < ARRAY_SIZE(ranges); k++)
-			if (s->v[ranges[k].lo].u > s->v[ranges[k].hi].u)
-				return why_fail(why, size, -EINVAL, s,
-						"the %s range has its minimum (%llu) above its "
-						"maximum (%llu): the scheme can never apply",
-						ranges[k].what,
-						(unsigned long long)s->v[ranges[k].lo].u,
-						(unsigned long long)s->v[ranges[k].hi].u);
-		for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++) {
-			for (k = 0; k < s->lists[l].nr; k++) {
-				const struct dobj *f = s->lists[l].items[k];
-				const char *type = f->v[DAMONCTL_FILTER_TYPE].s ?
-					f->v[DAMONCTL_FILTER_TYPE].s : "anon";
-				bool core = !strcmp(type, "addr") || !strcmp(type, "target");
-
-				if (!strcmp(type, "addr") && f->v[DAMONCTL_FILTER_ADDR_END].u <
-							     f->v[DAMONCTL_FILTER_ADDR_START].u)
-					return why_fail(why, size, -EINVAL, f,
-							"addr_end is below addr_start");
-				if (!strcmp(type, "hugepage_size") &&
-				    f->v[DAMONCTL_FILTER_MIN].u > f->v[DAMONCTL_FILTER_MAX].u)
-					return why_fail(why, size, -EINVAL, f,
-							"min is above max");
-				if (!strcmp(type, "memcg") &&
-				    !*(f->v[DAMONCTL_FILTER_MEMCG_PATH].s ?
-				       f->v[DAMONCTL_FILTER_MEMCG_PATH].s : ""))
-					return why_fail(why, size, -EINVAL, f,
-							"a memcg filter needs memcg_path");
-				if (check_path_text(f, "memcg_path",
-						    f->v[DAMONCTL_FILTER_MEMCG_PATH].s, why, size))
-					return -EINVAL;
-				if (l == L_SCHEME_CORE_FILTERS && !core)
-					return why_fail(why, size, -EINVAL, f,
-							"core_filters take only addr and target "
-							"filters, not '%s'", type);
-				if (l == L_SCHEME_OPS_FILTERS && core)
-					return why_fail(why, size, -EINVAL, f,
-							"ops_filters do not take '%s' filters "
-							"(use core_filters)", type);
-			}
-		}
-	}
 	return 0;
+}
+
+/* A DAMOS filter of list @l (filters, core_filters or ops_filters). */
+static int check_filter(const struct dobj *f, unsigned int l, char *why, size_t size)
+{
+	const char *type = f->v[DAMONCTL_FILTER_TYPE].s ? f->v[DAMONCTL_FILTER_TYPE].s : "anon";
+	bool core = !strcmp(type, "addr") || !strcmp(type, "target");
+
+	if (!strcmp(type, "addr") &&
+	    f->v[DAMONCTL_FILTER_ADDR_END].u < f->v[DAMONCTL_FILTER_ADDR_START].u)
+		return why_fail(why, size, -EINVAL, f, "addr_end is below addr_start");
+	if (!strcmp(type, "hugepage_size") &&
+	    f->v[DAMONCTL_FILTER_MIN].u > f->v[DAMONCTL_FILTER_MAX].u)
+		return why_fail(why, size, -EINVAL, f, "min is above max");
+	if (!strcmp(type, "memcg") &&
+	    !*(f->v[DAMONCTL_FILTER_MEMCG_PATH].s ? f->v[DAMONCTL_FILTER_MEMCG_PATH].s : ""))
+		return why_fail(why, size, -EINVAL, f, "a memcg filter needs memcg_path");
+	if (check_path_text(f, "memcg_path", f->v[DAMONCTL_FILTER_MEMCG_PATH].s, why, size))
+		return -EINVAL;
+	if (l == L_SCHEME_CORE_FILTERS && !core)
+		return why_fail(why, size, -EINVAL, f,
+				"core_filters take only addr and target filters, not '%s'", type);
+	if (l == L_SCHEME_OPS_FILTERS && core)
+		return why_fail(why, size, -EINVAL, f,
+				"ops_filters do not take '%s' filters (use core_filters)", type);
+	return 0;
+}
+
+/* A scheme: its goals' paths, its access pattern's ranges, its filters. */
+static int check_scheme(const struct dobj *s, char *why, size_t size)
+{
+	static const struct { unsigned int lo, hi; const char *what; } ranges[] = {
+		{ DAMONCTL_SCHEME_SZ_MIN, DAMONCTL_SCHEME_SZ_MAX, "size" },
+		{ DAMONCTL_SCHEME_NR_ACCESSES_MIN, DAMONCTL_SCHEME_NR_ACCESSES_MAX, "access rate" },
+		{ DAMONCTL_SCHEME_AGE_MIN, DAMONCTL_SCHEME_AGE_MAX, "age" },
+	};
+	unsigned int k, l;
+	int r;
+
+	for (k = 0; k < s->lists[L_SCHEME_GOALS].nr; k++) {
+		const struct dobj *g = s->lists[L_SCHEME_GOALS].items[k];
+
+		if (check_path_text(g, "path", g->v[DAMONCTL_GOAL_PATH].s, why, size))
+			return -EINVAL;
+	}
+	for (k = 0; k < ARRAY_SIZE(ranges); k++)
+		if (s->v[ranges[k].lo].u > s->v[ranges[k].hi].u)
+			return why_fail(why, size, -EINVAL, s,
+					"the %s range has its minimum (%llu) above its maximum "
+					"(%llu): the scheme can never apply", ranges[k].what,
+					(unsigned long long)s->v[ranges[k].lo].u,
+					(unsigned long long)s->v[ranges[k].hi].u);
+	for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++)
+		for (k = 0; k < s->lists[l].nr; k++) {
+			r = check_filter(s->lists[l].items[k], l, why, size);
+			if (r)
+				return r;
+		}
+	return 0;
+}
+
+/* What the kernel would refuse at `on` (sysfs.c/core.c), said before writing anything. */
+static int check_context(const struct dobj *c, char *why, size_t size)
+{
+	const char *ops = c->v[DAMONCTL_CONTEXT_OPERATIONS].s ?
+		c->v[DAMONCTL_CONTEXT_OPERATIONS].s : "vaddr";
+	unsigned int i;
+	int r;
+
+	r = check_intervals(c, why, size);
+	if (!r)
+		r = check_targets(c, ops, why, size);
+	if (!r)
+		r = check_probes(c, why, size);
+	for (i = 0; !r && i < c->lists[L_CONTEXT_SCHEMES].nr; i++)
+		r = check_scheme(c->lists[L_CONTEXT_SCHEMES].items[i], why, size);
+	return r;
 }
 
 DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *kdamond,
