@@ -15,6 +15,9 @@
  *   capture-lib SYSROOT STATE_DIR MODE      MODE: refuse (the refusals only), count (3
  *                                           snapshots) or signal (SIGINT after the first)
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sigaction, built alone as a library user would */
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
