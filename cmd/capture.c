@@ -142,6 +142,16 @@ static int open_error(struct cli *cli, const struct capture_opts *o,
 	}
 }
 
+/* DAMONC_TRACE_READER=text or raw (damonc-record(1), for tests/bench/trace-read.sh). */
+static enum damonctl_capture_reader trace_reader(void)
+{
+	const char *v = getenv("DAMONC_TRACE_READER");
+
+	if (!v)
+		return DAMONCTL_CAPTURE_READER_AUTO;
+	return strcmp(v, "text") ? DAMONCTL_CAPTURE_READER_RAW : DAMONCTL_CAPTURE_READER_TEXT;
+}
+
 /* Open the library's capture of the kdamond @o names: an exit code. */
 static int open_capture(struct capture *c, const struct capture_opts *o)
 {
@@ -168,6 +178,7 @@ static int open_capture(struct capture *c, const struct capture_opts *o)
 		lo.no_footprints = o->no_footprints;
 		lo.end_pid = o->child;
 		lo.state_dir = state_dir(c->cli->ctx, dir, sizeof(dir));
+		lo.trace_reader = trace_reader();
 		r = damonctl_capture_open(c->cli->ctx, idx, &lo, &c->lc);
 		if (r)
 			r = open_error(c->cli, o, damonctl_tree_kdamond(t, idx), idx, r);

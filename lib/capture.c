@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,7 +325,7 @@ static int setup(struct damonctl_capture *c)
 	if (r)
 		return r;
 	if (c->o.method == DAMONCTL_CAPTURE_TRACE)
-		return dctl_trace_src_open(c->ctx, c->kdamond_pid, &c->trace);
+		return dctl_trace_src_open(c->ctx, c->kdamond_pid, c->o.trace_reader, &c->trace);
 	return c->nr_cs ? 0 : install(c, k);
 }
 
@@ -337,6 +338,9 @@ DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kd
 
 	if (!ctx || !opts || !out || opts->sz < sizeof(size_t) ||
 	    (unsigned int)opts->method > DAMONCTL_CAPTURE_TRACE)
+		return -EINVAL;
+	if (opts->sz > offsetof(struct damonctl_capture_opts, trace_reader) &&
+	    (unsigned int)opts->trace_reader > DAMONCTL_CAPTURE_READER_RAW)
 		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)

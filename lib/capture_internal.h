@@ -79,7 +79,8 @@ void dctl_capture_take_footprint(struct damonctl_capture *c);
 
 /* The trace method's reader: damon_aggregated in a tracefs instance of our own, filtered to
  * the kdamond's pid. -errno; the instance is set up and the event enabled. */
-int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid, struct dctl_trace_src **out);
+int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
+			enum damonctl_capture_reader reader, struct dctl_trace_src **out);
 /* The next whole snapshot of one target (kdamond/context/intervals left to the caller):
  * 1, 0 when @timeout_ms passed first, -errno. Regions live until the next call. */
 int dctl_trace_src_next(struct dctl_trace_src *t, int timeout_ms,

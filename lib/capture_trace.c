@@ -148,9 +148,8 @@ static void raw_close(struct dctl_trace_src *t)
 }
 
 int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
-			struct dctl_trace_src **out)
+			enum damonctl_capture_reader reader, struct dctl_trace_src **out)
 {
-	const char *reader = getenv("DAMONC_TRACE_READER");
 	struct dctl_trace_src *t = calloc(1, sizeof(*t));
 	char filter[64];
 	int r;
@@ -176,13 +175,13 @@ int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
 		r = damonctl_trace_instance_put(t->inst, EVENT "/enable", "1");
 	/*
 	 * The binary ring buffer costs less than trace_pipe's text (tests/bench/trace-read.sh);
-	 * the text stays for kernels whose layouts we cannot read. DAMONC_TRACE_READER=text or
-	 * raw picks one (for that benchmark).
+	 * the text stays for kernels whose layouts we cannot read. The caller may pick one
+	 * (for that benchmark).
 	 */
-	if (!r && (!reader || strcmp(reader, "text"))) {
+	if (!r && reader != DAMONCTL_CAPTURE_READER_TEXT) {
 		r = raw_open(t);
 		t->raw = !r;
-		if (r && !reader) {
+		if (r && reader == DAMONCTL_CAPTURE_READER_AUTO) {
 			raw_close(t);
 			r = 0;
 		}

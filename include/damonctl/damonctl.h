@@ -1418,6 +1418,13 @@ enum damonctl_capture_method {
 	DAMONCTL_CAPTURE_TRIED_REGIONS,
 	DAMONCTL_CAPTURE_TRACE,
 };
+/* How method trace reads the ring buffer: the binary per-CPU pages (cheaper), falling back
+ * to trace_pipe's text where their layout cannot be read (AUTO), or one of them only. */
+enum damonctl_capture_reader {
+	DAMONCTL_CAPTURE_READER_AUTO,
+	DAMONCTL_CAPTURE_READER_TEXT,
+	DAMONCTL_CAPTURE_READER_RAW,
+};
 struct damonctl_capture;
 /* The options; set @sz to sizeof(struct damonctl_capture_opts) (DAMONCTL_CAPTURE_OPTS_INIT
  * does), so fields can be added: the library reads only @sz bytes. */
@@ -1440,6 +1447,7 @@ struct damonctl_capture_opts {
 	/* where a note of the installed capture scheme is left while it is installed, so that
 	 * damonctl_capture_recover() can remove it if this process is killed; NULL: no note */
 	const char *state_dir;
+	enum damonctl_capture_reader trace_reader;
 };
 #define DAMONCTL_CAPTURE_OPTS_INIT { .sz = sizeof(struct damonctl_capture_opts) }
 /*
