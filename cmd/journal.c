@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture_guard.h"
+#include "capture.h"
 #include "journal.h"
 #include "started.h"
 
@@ -353,7 +353,7 @@ int recover_leftovers(struct cli *cli)
 	if (cli->staging)
 		return 0;
 	e = journal_recover(cli);
-	e2 = capture_guard_recover(cli);
+	e2 = capture_recover(cli);
 
 	return e ? e : e2;
 }

@@ -32,7 +32,7 @@ void journal_release(struct cli *cli);
 int journal_recover(struct cli *cli);
 
 /* Everything dead damonc commands left, carried out (the caller holds the run lock): the
- * journals, then the capture schemes of killed recorders (capture_guard.h). Said on stderr;
+ * journals, then the capture schemes of killed recorders (capture.h). Said on stderr;
  * returns an exit code (0, or that of a leftover that stays for a later try). */
 int recover_leftovers(struct cli *cli);
 

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "capture_trace.h"
 #include "report_window.h"
 #include "spec.h"
 #include "start.h"
@@ -438,7 +437,7 @@ static int monitor_started(struct cli *cli, int argc, char **argv)
 				  .data = &mo.cap };
 	int e, e2, st;
 
-	mo.cap.method = capture_method_for(cli->ctx, CAPTURE_AUTO);
+	mo.cap.method = damonctl_capture_method_for(cli->ctx, DAMONCTL_CAPTURE_AUTO);
 	capture_catch_signals();
 	e = start_quiet(cli, argc, argv, &h);
 	if (e)

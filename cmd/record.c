@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "capture_trace.h"
 #include "config.h"
 #include "perf_profile.h"
 #include "record_io.h"
@@ -139,8 +138,8 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 			return usage_error(cli, "--count '%s': at least 1", arg);
 		return 0;
 	case O_METHOD: {
-		static const enum capture_method methods[] = { CAPTURE_AUTO, CAPTURE_TRACE,
-							       CAPTURE_TRIED_REGIONS };
+		static const enum damonctl_capture_method methods[] = { DAMONCTL_CAPTURE_AUTO, DAMONCTL_CAPTURE_TRACE,
+							       DAMONCTL_CAPTURE_TRIED_REGIONS };
 		int i = opt_choice(cli, record_opts, O_METHOD, arg);
 
 		if (i < 0)
@@ -391,7 +390,7 @@ static void show_progress(uint64_t t0, uint64_t nr, uint64_t bytes)
 }
 
 /* A record that could not keep its interval says so, and why (stderr). */
-static void warn_pace(const struct capture_pace *p)
+static void warn_pace(const struct damonctl_capture_pace *p)
 {
 	char iv[32], late[32];
 
@@ -412,7 +411,7 @@ static void warn_pace(const struct capture_pace *p)
 			"busy machine left it no CPU)\n", late, (double)p->mean_work_us / 1000);
 }
 
-static json_object *pace_json(const struct capture_pace *p)
+static json_object *pace_json(const struct damonctl_capture_pace *p)
 {
 	json_object *o = json_object_new_object();
 
@@ -461,7 +460,7 @@ static void profile_summary(bool text, json_object *doc)
 /* record --json to a file: the summary as one document. */
 static void print_summary_json(struct capture *c, bool started, uint64_t nr, uint64_t bytes,
 			       enum damonctl_rec_end_reason why, uint64_t cpu0,
-			       const struct capture_pace *pace, int cmd_status)
+			       const struct damonctl_capture_pace *pace, int cmd_status)
 {
 	json_object *doc = json_doc_new();
 
@@ -553,7 +552,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	if (w) {
 		uint64_t bytes = damonctl_rec_writer_bytes(w);
 		enum damonctl_rec_end_reason why = capture_end_reason(c);
-		struct capture_pace pace;
+		struct damonctl_capture_pace pace;
 
 		capture_pace(c, &pace);
 		r = damonctl_rec_writer_finish(w, r == -EPIPE ? -1 : (int)why);
@@ -598,8 +597,8 @@ static int record_started(struct cli *cli, int argc, char **argv)
 	e = profile_begin(cli);		/* before the kernel is touched */
 	if (e)
 		return e;
-	ro.cap.method = capture_method_for(cli->ctx, ro.cap.method);
-	if (ro.cap.method == CAPTURE_TRACE && !trace_available(cli->ctx)) {
+	ro.cap.method = damonctl_capture_method_for(cli->ctx, ro.cap.method);
+	if (ro.cap.method == DAMONCTL_CAPTURE_TRACE && !damonctl_trace_has_event(cli->ctx, "damon/damon_aggregated")) {
 		usage_error(cli, "--method trace: no damon_aggregated event in tracefs; "
 			    "--method tried-regions works without it");
 		return EXIT_UNSUPPORTED;

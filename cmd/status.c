@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "agent_view.h"
-#include "capture_guard.h"
+#include "capture.h"
 #include "damonc.h"
 #include "journal.h"
 #include "started.h"
@@ -226,7 +226,7 @@ static int status_run(struct cli *cli, int argc, char **argv)
 	}
 	xd.started = &started;
 	journal_leftovers(cli->ctx, &xd.left, &xd.nr_left);
-	xd.nr_cap = capture_guard_leftovers(cli->ctx, xd.cap_kdamond, xd.cap_pid, 16);
+	xd.nr_cap = capture_leftovers(cli->ctx, xd.cap_kdamond, xd.cap_pid, 16);
 	read_modules(&xd);
 	r = cli->json ? status_print_json(t, &started, sopts.kdamond, &x)
 		      : status_print_text(stdout, t, &started, sopts.kdamond, sopts.regions, &x);

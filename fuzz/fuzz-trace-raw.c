@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The binary ring buffer reader of `damonc record --method trace` (lib/trace_raw.c) and the
- * snapshot assembler after it (cmd/trace_snap.c). A page comes from the kernel, but a
+ * snapshot assembler after it (lib/trace_snap.c). A page comes from the kernel, but a
  * kernel whose layouts differ from what the format files say, or a torn read, must not make
  * the decoder read outside the page or hand out events it did not find there. The first
  * byte picks what the rest is: 0 a format file, 1 a header_page file, else one page decoded
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cmd/trace_snap.h"
+#include "lib/trace_snap.h"
 #include "fuzz.h"
 #include "lib/trace_internal.h"
 #include "tests/unit/trace-raw-formats.h"

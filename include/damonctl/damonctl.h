@@ -1399,6 +1399,121 @@ DAMONCTL_API int damonctl_trace_instance_remove_stale(struct damonctl_ctx *ctx,
 						      const char *name,
 						      const char *const *events);
 
+/* ------------------------------------------------------------------------------------------
+ * Live capture of a running kdamond: its regions and the stats of its schemes, as the items
+ * a record holds (struct damonctl_rec_item: CONFIG first, then SNAPSHOT, STATS and FOOTPRINT
+ * items as they are taken), so a live capture and a record file are read the same way.
+ *
+ * Method "tried-regions": a `stat` scheme matching every region (the capture scheme) is
+ * installed with a commit unless the kdamond has one, and each snapshot is
+ * update_schemes_tried_regions and a read of its tried_regions directory. Method "trace":
+ * the damon:damon_aggregated trace event, filtered to the kdamond's pid in a tracefs
+ * instance of the caller's own; it writes nothing under the DAMON tree (stats only where
+ * writing is allowed). damonctl_capture_close() undoes what damonctl_capture_open()
+ * installed. One capture per kdamond at a time: callers that share a kdamond serialize open
+ * and close among themselves (damonc holds its run directory's lock).
+ */
+enum damonctl_capture_method {
+	DAMONCTL_CAPTURE_AUTO,		/* trace where the event is there, else tried-regions */
+	DAMONCTL_CAPTURE_TRIED_REGIONS,
+	DAMONCTL_CAPTURE_TRACE,
+};
+/* How method trace reads the ring buffer: the binary per-CPU pages (cheaper), falling back
+ * to trace_pipe's text where their layout cannot be read (AUTO), or one of them only. */
+enum damonctl_capture_reader {
+	DAMONCTL_CAPTURE_READER_AUTO,
+	DAMONCTL_CAPTURE_READER_TEXT,
+	DAMONCTL_CAPTURE_READER_RAW,
+};
+struct damonctl_capture;
+/* The options; set @sz to sizeof(struct damonctl_capture_opts) (DAMONCTL_CAPTURE_OPTS_INIT
+ * does), so fields can be added: the library reads only @sz bytes. */
+struct damonctl_capture_opts {
+	size_t sz;
+	enum damonctl_capture_method method;
+	uint64_t interval_us;		/* between snapshots; 0: one second */
+	uint64_t duration_us;		/* 0: until ended */
+	uint64_t count;			/* snapshots (ticks) to take; 0: unlimited */
+	/* the kdamond's first @builtin schemes are capture schemes its start put there
+	 * (damonctl_capture_add_schemes): none is installed, and CONFIG leaves them out */
+	unsigned int builtin;
+	/* writes to the kdamond are agreed to (the caller started it, or its user said so):
+	 * method tried-regions needs it, and trace asks for stats only with it */
+	bool allow_foreign;
+	bool no_footprints;		/* no FOOTPRINT items */
+	/* > 0: the capture ends (TARGET_EXITED) when this process exits. It is not reaped:
+	 * a child stays the caller's to wait for. */
+	int end_pid;
+	/* where a note of the installed capture scheme is left while it is installed, so that
+	 * damonctl_capture_recover() can remove it if this process is killed; NULL: no note */
+	const char *state_dir;
+	enum damonctl_capture_reader trace_reader;
+};
+#define DAMONCTL_CAPTURE_OPTS_INIT { .sz = sizeof(struct damonctl_capture_opts) }
+/*
+ * Capture kdamond @kdamond (running, one context). 0 with *@out capturing, or -errno:
+ * -ENOENT no such kdamond, -ESRCH it is not running, -EPERM tried-regions without
+ * @allow_foreign, -EOPNOTSUPP the method is not available here (no damon_aggregated event,
+ * or no tried_regions), -EINVAL bad options or not exactly one context, -E2BIG more than 64
+ * schemes, -ESTALE fewer schemes than @builtin. Those refusals leave no last error; a failed
+ * file access is named by damonctl_last_error().
+ */
+DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kdamond,
+				       const struct damonctl_capture_opts *opts,
+				       struct damonctl_capture **out);
+/* The next item: 1, 0 when the capture ended (damonctl_capture_end_reason()), -errno.
+ * Pointers in @item stay valid until the next call. */
+DAMONCTL_API int damonctl_capture_next(struct damonctl_capture *c,
+				       struct damonctl_rec_item *item);
+/* Ask the capture to end: damonctl_capture_next() returns 0 at its next wait. Only stores
+ * @why in a sig_atomic_t, so a signal handler may call it (async-signal-safe); the first
+ * request wins. */
+DAMONCTL_API void damonctl_capture_request_end(struct damonctl_capture *c,
+					       enum damonctl_rec_end_reason why);
+DAMONCTL_API enum damonctl_rec_end_reason
+damonctl_capture_end_reason(const struct damonctl_capture *c);
+/* The method taken (never AUTO) and the kdamond. */
+DAMONCTL_API enum damonctl_capture_method
+damonctl_capture_get_method(const struct damonctl_capture *c);
+DAMONCTL_API unsigned int damonctl_capture_kdamond(const struct damonctl_capture *c);
+/* How well the capture kept up with its interval; set @sz as for the options. */
+struct damonctl_capture_pace {
+	size_t sz;
+	uint64_t interval_us;		/* the interval snapshots were due at */
+	uint64_t taken, missed;		/* snapshots (ticks) taken, and due but not taken */
+	uint64_t mean_work_us;		/* tried-regions: the time one tick takes */
+	uint64_t max_late_us;		/* the worst lateness of a snapshot */
+	bool trace;			/* events came from the trace (no work time) */
+};
+DAMONCTL_API void damonctl_capture_pace(const struct damonctl_capture *c,
+					struct damonctl_capture_pace *p);
+/* Undo what open installed (the kdamond's configuration committed back, or only staged
+ * when it stopped meanwhile) and free @c (NULL allowed): 0 or -errno (the capture scheme
+ * may then still be installed; its note stays for damonctl_capture_recover()). */
+DAMONCTL_API int damonctl_capture_close(struct damonctl_capture *c);
+/* The method AUTO takes on this system; others are themselves. */
+DAMONCTL_API enum damonctl_capture_method
+damonctl_capture_method_for(struct damonctl_ctx *ctx, enum damonctl_capture_method m);
+/* Whether @s is a `stat` scheme with the all-inclusive pattern, no quota, goals or
+ * watermarks, and at most @max_filters filters: one that shows every region (0), or one a
+ * capture installs (a target filter each where there are several targets). */
+DAMONCTL_API bool damonctl_capture_pattern_all(const struct damonctl_scheme *s,
+					       unsigned int max_filters);
+/* Add the capture schemes a tried-regions capture needs to @c (the context of a kdamond not
+ * yet started, its targets in place): one per target where a target filter can tell them
+ * apart, else one. How many (pass it as @builtin), or -errno. */
+DAMONCTL_API int damonctl_capture_add_schemes(struct damonctl_context *c,
+					      const struct damonctl_features *f);
+/* Remove the capture schemes that captures killed before their close left, from the notes
+ * in @state_dir (those of live processes are left): what was done is logged (WARN) on
+ * @ctx. 0, or the -errno of the first that could not be removed (its note stays). */
+DAMONCTL_API int damonctl_capture_recover(struct damonctl_ctx *ctx, const char *state_dir);
+/* The notes of killed captures not yet recovered: their kdamonds and capturing pids, at
+ * most @max. Reads only; how many. */
+DAMONCTL_API unsigned int damonctl_capture_leftovers(const char *state_dir,
+						     unsigned int *kdamonds, int *pids,
+						     unsigned int max);
+
 #ifdef __cplusplus
 }
 #endif

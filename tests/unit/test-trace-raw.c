@@ -2,7 +2,7 @@
 /*
  * The binary ring buffer reader of `damonc record --method trace` (libdamonctl's
  * damonctl_trace_raw_*, lib/trace_raw.c) and the
- * snapshot assembler both readers share (cmd/trace_snap.c). The pages are built here from
+ * snapshot assembler both readers share (lib/trace_snap.c). The pages are built here from
  * the documented format (kernel/trace/ring_buffer.c, include/linux/ring_buffer.h: a page
  * header of a u64 time stamp and a commit word, then 4-byte event headers of type_len:5
  * and time_delta:27 on little-endian machines), not by the code under test.
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "trace_internal.h"	/* the layouts read, for test_formats */
-#include "cmd/trace_snap.h"
+#include "lib/trace_snap.h"
 #include "tests/unit/trace-raw-formats.h"
 
 /* include/linux/ring_buffer.h's event types and the commit word's flag */

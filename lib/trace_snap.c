@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* Snapshots from damon_aggregated events (see trace_snap.h). */
 #include <errno.h>
 #include <stdlib.h>

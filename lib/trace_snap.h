@@ -1,11 +1,11 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Snapshots from damon_aggregated events, whichever way they were read (trace_pipe's text
  * or the binary ring buffer): one event per region, a target's regions consecutive and in
  * address order, each event saying how many regions the snapshot has.
  */
-#ifndef DAMONC_TRACE_SNAP_H
-#define DAMONC_TRACE_SNAP_H
+#ifndef DCTL_TRACE_SNAP_H
+#define DCTL_TRACE_SNAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

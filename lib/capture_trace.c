@@ -1,5 +1,10 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/* Capture through the damon_aggregated trace event (see capture_trace.h). */
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Capture through the damon:damon_aggregated trace event (Linux 5.15 on): a tracefs
+ * instance of our own, the event filtered to one kdamond's pid, read from its binary ring
+ * buffer (or trace_pipe's text). It writes nothing under the DAMON sysfs tree and sees every
+ * aggregation; tried_regions costs four sysfs files a region per snapshot.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture_trace.h"
+#include "capture_internal.h"
 #include "trace_snap.h"
 
 #define EVENT_NAME "damon/damon_aggregated"
@@ -36,7 +41,7 @@ struct raw_cpu {
 	bool lost;
 };
 
-struct trace_src {
+struct dctl_trace_src {
 	struct damonctl_trace_instance *inst;	/* instances/damonc-record-PID */
 	int64_t mono_to_real_ns;	/* trace clock "mono" to CLOCK_REALTIME */
 	bool mono;			/* the trace clock is CLOCK_MONOTONIC */
@@ -55,7 +60,7 @@ struct trace_src {
 	uint64_t settled_ns;		/* events up to this time are all read */
 };
 
-bool trace_available(struct damonctl_ctx *ctx)
+bool dctl_trace_src_available(struct damonctl_ctx *ctx)
 {
 	return damonctl_trace_has_event(ctx, EVENT_NAME);
 }
@@ -69,7 +74,7 @@ static int64_t clock_ns(clockid_t c)
 }
 
 /* The binary reader: the record's and the page's layouts, one fd per CPU. */
-static int raw_open(struct trace_src *t)
+static int raw_open(struct dctl_trace_src *t)
 {
 	char text[16384];
 	char dir[4200];
@@ -127,7 +132,7 @@ static int raw_open(struct trace_src *t)
 	return r;
 }
 
-static void raw_close(struct trace_src *t)
+static void raw_close(struct dctl_trace_src *t)
 {
 	for (unsigned int i = 0; i < t->nr_cpus; i++) {
 		close(t->cpus[i].fd);
@@ -142,10 +147,10 @@ static void raw_close(struct trace_src *t)
 	t->page = NULL;
 }
 
-int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out)
+int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
+			enum damonctl_capture_reader reader, struct dctl_trace_src **out)
 {
-	const char *reader = getenv("DAMONC_TRACE_READER");
-	struct trace_src *t = calloc(1, sizeof(*t));
+	struct dctl_trace_src *t = calloc(1, sizeof(*t));
 	char filter[64];
 	int r;
 
@@ -170,13 +175,13 @@ int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out
 		r = damonctl_trace_instance_put(t->inst, EVENT "/enable", "1");
 	/*
 	 * The binary ring buffer costs less than trace_pipe's text (tests/bench/trace-read.sh);
-	 * the text stays for kernels whose layouts we cannot read. DAMONC_TRACE_READER=text or
-	 * raw picks one (for that benchmark).
+	 * the text stays for kernels whose layouts we cannot read. The caller may pick one
+	 * (for that benchmark).
 	 */
-	if (!r && (!reader || strcmp(reader, "text"))) {
+	if (!r && reader != DAMONCTL_CAPTURE_READER_TEXT) {
 		r = raw_open(t);
 		t->raw = !r;
-		if (r && !reader) {
+		if (r && reader == DAMONCTL_CAPTURE_READER_AUTO) {
 			raw_close(t);
 			r = 0;
 		}
@@ -187,19 +192,14 @@ int trace_open(struct damonctl_ctx *ctx, int kdamond_pid, struct trace_src **out
 			r = t->fd;
 	}
 	if (r) {
-		trace_close(t);
+		dctl_trace_src_close(t);
 		return r;
 	}
 	*out = t;
 	return 0;
 }
 
-uint64_t trace_dropped(const struct trace_src *t)
-{
-	return t->snap.dropped;
-}
-
-static int snap_done(struct trace_src *t, struct damonctl_rec_snapshot *snap)
+static int snap_done(struct dctl_trace_src *t, struct damonctl_rec_snapshot *snap)
 {
 	snap->end_ns = (uint64_t)((int64_t)snap->end_ns + t->mono_to_real_ns);
 	return 1;
@@ -209,7 +209,8 @@ static int snap_done(struct trace_src *t, struct damonctl_rec_snapshot *snap)
  * "  kdamond.0-174  [000] ..... 123.456789: damon_aggregated: target_id=0 nr_regions=12
  *  4194304-79998976: 0 60" -> 1 when a target's snapshot is complete, 0 otherwise.
  */
-static int parse_line(struct trace_src *t, char *line, struct damonctl_rec_snapshot *snap)
+static int parse_line(struct dctl_trace_src *t, char *line,
+		      struct damonctl_rec_snapshot *snap)
 {
 	char *ev = strstr(line, ": damon_aggregated: "), *p;
 	unsigned long long id, start, end, sec, frac;
@@ -237,7 +238,8 @@ static int parse_line(struct trace_src *t, char *line, struct damonctl_rec_snaps
 	return r == 1 ? snap_done(t, snap) : r;
 }
 
-static int text_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot *snap)
+static int text_next(struct dctl_trace_src *t, int timeout_ms,
+		     struct damonctl_rec_snapshot *snap)
 {
 	for (;;) {
 		char *nl;
@@ -303,7 +305,7 @@ static int raw_push(void *arg, const struct damonctl_trace_region *ev)
 }
 
 /* Read every CPU's buffer empty; *got: something was read. */
-static int raw_fill(struct trace_src *t, bool *got)
+static int raw_fill(struct dctl_trace_src *t, bool *got)
 {
 	uint64_t settled = UINT64_MAX;
 
@@ -345,7 +347,7 @@ static int raw_fill(struct trace_src *t, bool *got)
 }
 
 /* Hand the settled events to the assembler in time order (the kdamond may change CPUs). */
-static int raw_emit(struct trace_src *t, struct damonctl_rec_snapshot *snap)
+static int raw_emit(struct dctl_trace_src *t, struct damonctl_rec_snapshot *snap)
 {
 	for (;;) {
 		struct raw_cpu *best = NULL;
@@ -375,7 +377,8 @@ static int raw_emit(struct trace_src *t, struct damonctl_rec_snapshot *snap)
 	}
 }
 
-static int raw_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot *snap)
+static int raw_next(struct dctl_trace_src *t, int timeout_ms,
+		    struct damonctl_rec_snapshot *snap)
 {
 	int64_t deadline = clock_ns(CLOCK_MONOTONIC) + (int64_t)timeout_ms * 1000000;
 	struct pollfd pfd[64];
@@ -409,12 +412,13 @@ static int raw_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_sna
 	}
 }
 
-int trace_next(struct trace_src *t, int timeout_ms, struct damonctl_rec_snapshot *snap)
+int dctl_trace_src_next(struct dctl_trace_src *t, int timeout_ms,
+			struct damonctl_rec_snapshot *snap)
 {
 	return t->raw ? raw_next(t, timeout_ms, snap) : text_next(t, timeout_ms, snap);
 }
 
-void trace_close(struct trace_src *t)
+void dctl_trace_src_close(struct dctl_trace_src *t)
 {
 	static const char *const events[] = { EVENT_NAME, NULL };
 
