@@ -898,6 +898,64 @@ for i in range(2):
     print("[" + str(i).ljust(3) + "][" + str(1 << 20).ljust(12) + "]")
 print("[10]")')
 [ "$got" = "$want" ] || bad "report access --min-chars-for: $(diff <(echo "$want") <(echo "$got"))"
+# --min-chars-for on multi-line keywords (damo's apply_min_chars): spaces after the block's
+# last line until the block, its new lines counted, has N characters
+for kw in '<temperature percentiles>' '<recency-sz histogram>' '<region box colors>'; do
+	plain=$("$damonc" report access -i "$work/nofp.rec" --format '' --format-snapshot-head "[$kw]")
+	for n in 5 700; do
+		got=$("$damonc" report access -i "$work/nofp.rec" --format '' \
+			--format-snapshot-head "[$kw]" --min-chars-for "$kw,$n")
+		want=$(N=$n PLAIN=$plain python3 -c '
+import os, re
+n, s = int(os.environ["N"]), os.environ["PLAIN"]
+# the block: from after "[" to the last new line before "]" (or to "]" on one line)
+head, rest = s[:1], s[1:]
+end = rest.index("]")
+block = rest[:end]
+nl = block.endswith("\n")
+text = block[:-1] if nl else block
+text += " " * max(n - len(text), 0)
+print(head + text + ("\n" if nl else "") + rest[end:])')
+		[ "$got" = "$want" ] || bad "report access --min-chars-for '$kw,$n': $(diff <(echo "$want") <(echo "$got") | head -5)"
+	done
+done
+# damo's --format set|append AREA TEMPLATE: set is the --format-* option of AREA; append adds
+# after the template in force, damo's default (--style detailed's) when nothing else chooses
+got=$("$damonc" report access -i "$work/nofp.rec" --raw-number --top 2 \
+	--format-set 'region=[<index>]' --format-append 'region=<size>' \
+	--format-append 'region=|' --format-set 'snapshot_head=n <number of regions>' \
+	--format-append 'snapshot-tail=tb <total bytes>' --format-append 'record_head=k' \
+	--format-append 'record_head=<kdamond index>')
+want=$(python3 -c '
+print("k0")
+print("n 10")
+for i in range(2):
+    print(f"[{i}]{1 << 20}|")
+print(f"tb {10 << 20}")')
+[ "$got" = "$want" ] || bad "report access --format-set/--format-append: $(diff <(echo "$want") <(echo "$got"))"
+for rec in fp nofp; do
+	plain=$("$damonc" report access -i "$work/$rec.rec" --style detailed --all-snapshots)
+	got=$("$damonc" report access -i "$work/$rec.rec" --all-snapshots \
+		--format-append 'region= T' --format-append 'snapshot_head=|H' \
+		--format-append 'snapshot_tail=|X' --format-append 'record_tail= !')
+	want=$(PLAIN=$plain python3 -c '
+import os, re
+lines = os.environ["PLAIN"].split("\n")
+out = []
+for i, l in enumerate(lines):
+    if re.match(r"\d+ addr ", l):
+        l += " T"
+    # the head ends before the first region line, the tail at "total size"
+    elif i + 1 < len(lines) and re.match(r"0 addr ", lines[i + 1]):
+        l += "|H"
+    elif l.startswith("total size"):
+        l += "|X"
+    elif l.startswith("record DAMON intervals"):
+        l += " !"
+    out.append(l)
+print("\n".join(out))')
+	[ "$got" = "$want" ] || bad "report access --format-append on damo's default ($rec): $(diff <(echo "$want") <(echo "$got") | head -6)"
+done
 # --snapshot-heatmap-width and -static: damo's heatmap_str(), HeatPixel and heatmap_dots()
 # ported to python, on a damo JSON record whose regions have gaps (sizes in MiB: 4 hot,
 # 2 cold at age 3, a gap of 34, 2 half-accessed at age 1, a gap of 1, 4 cold)
@@ -1004,8 +1062,18 @@ case_ 2 "--min-chars-for '<size>': expected KEYWORD,N" report access -i "$work/r
 	--min-chars-for '<size>'
 case_ 2 "--min-chars-for '<size>,-1': expected KEYWORD,N" report access -i "$work/rec" \
 	--min-chars-for '<size>,-1'
-case_ 2 "--min-chars-for '<heatmap>,3': '<heatmap>' is not a region, record or one-line" \
-	report access -i "$work/rec" --min-chars-for '<heatmap>,3'
+case_ 2 "--min-chars-for '<nope>,3': '<nope>' is not a region, record or snapshot keyword" \
+	report access -i "$work/rec" --min-chars-for '<nope>,3'
+case_ 2 "--format-append 'head=x': expected AREA=TEMPLATE, AREA one of record_head" \
+	report access -i "$work/rec" --format-append 'head=x'
+case_ 2 "--format-set 'region': expected AREA=TEMPLATE" report access -i "$work/rec" \
+	--format-set region
+case_ 2 "--format-set: unknown keyword '<heatmap>'" report access -i "$work/rec" \
+	--format-set 'region=<heatmap>'
+case_ 2 "--format-append: unknown keyword '<size>'" report access -i "$work/rec" \
+	--format-append 'record_tail=<size>'
+case_ 2 "--format-append region: the regions are shown without a template" report access \
+	-i "$work/rec" --boxes --format-append 'region= x'
 case_ 2 "--min-chars-for '<size>,1001': N is a number of characters, 0 to 1000" \
 	report access -i "$work/rec" --min-chars-for '<size>,1001'
 
