@@ -747,7 +747,7 @@ static void print_text(const struct rin *in, const struct damonctl_rec_snapshot 
 	if (ao.format) {
 		struct box_range b = box_range(rows, n);
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n && *ao.format; i++)	/* damo prints nothing for "" */
 			print_formatted(&rows[i], i, &b);
 		return;
 	}
@@ -1485,7 +1485,9 @@ static void print_one_body(const struct rin *in, const struct damonctl_rec_snaps
 /* --format-record-head or -tail @t of record @f */
 static void print_record(const char *t, const struct rec_fig *f)
 {
-	struct rec_templates all = { ao.rec_head, ao.snap_head, ao.format, ao.snap_tail,
+	/* the snapshot templates with what --format-append added */
+	struct rec_templates all = { ao.rec_head, tmpl_joined(TA_SNAPSHOT_HEAD, ao.snap_head, NULL),
+				     ao.format, tmpl_joined(TA_SNAPSHOT_TAIL, ao.snap_tail, NULL),
 				     ao.rec_tail };
 
 	rec_template_print(stdout, t, f, ao.raw, &all);

@@ -933,6 +933,13 @@ for i in range(2):
     print(f"[{i}]{1 << 20}|")
 print(f"tb {10 << 20}")')
 [ "$got" = "$want" ] || bad "report access --format-set/--format-append: $(diff <(echo "$want") <(echo "$got"))"
+# an empty template prints nothing (damo's); <format strings> shows what was appended
+got=$("$damonc" report access -i "$work/nofp.rec" --format '' --format-append 'snapshot_head=H' \
+	--format-snapshot-tail '<number of regions>' --format-append 'snapshot_tail=!' \
+	--format-record-tail '<format strings>')
+want=$(printf '%s\n' H '10!' 'record head: ""' 'snapshot head: "H"' 'region: ""' \
+	'snapshot tail: "<number of regions>!"' 'record tail: "<format strings>"')
+[ "$got" = "$want" ] || bad "report access --format '' with <format strings>: $(diff <(echo "$want") <(echo "$got"))"
 for rec in fp nofp; do
 	plain=$("$damonc" report access -i "$work/$rec.rec" --style detailed --all-snapshots)
 	got=$("$damonc" report access -i "$work/$rec.rec" --all-snapshots \
