@@ -19,6 +19,7 @@
 #include "report_hist.h"
 #include "report_pattern.h"
 #include "report_snapheat.h"
+#include "report_damos.h"
 #include "report_templates.h"
 #include "report_window.h"
 
@@ -312,9 +313,9 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 		return usage_error(cli, "--min-chars-for '%s': expected KEYWORD,N such as "
 				   "'<size>,11'", arg);
 	n = strtoull(comma + 1, &end, 10);
-	if (*end || n > 1000)
+	if (*end || n > 100000)
 		return usage_error(cli, "--min-chars-for '%s': N is a number of characters, "
-				   "0 to 1000", arg);
+				   "0 to 100000", arg);
 	if (!(kw >= 0 && strlen(keywords[kw]) == len) &&
 	    !(skw >= 0 && strlen(snap_keywords[skw]) == len) && !rec_keyword_known(arg, len))
 		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
@@ -1149,8 +1150,12 @@ static void add_members(json_object *doc, const struct rin *in,
 	struct box_range bs = box_range(r->rows, r->n);
 	size_t i;
 
+	const struct damonctl_rec_stats *st = damos_seen_of(s);
+
 	if (ao.snap_head || ao.snap_tail)
 		snap_json_add(snap, s);
+	if (st)	/* a tried-regions scheme's snapshot */
+		json_object_object_add(snap, "damos_stats", damos_stats_json(st));
 	json_object_object_add(doc, "snapshot", snap);
 	for (i = 0; i < r->n; i++)
 		json_object_array_add(arr, region_json(&r->rows[i], &bs));
@@ -1356,7 +1361,7 @@ static bool print_snap_other(FILE *out, int kw, const struct damonctl_rec_snapsh
 {
 	switch (kw) {
 	case 17: box_color_samples(out); break;
-	case 18: fputs("none", out); break;	/* damo's, without a tried-regions scheme's */
+	case 18: damos_stats_print(out, damos_seen_of(s), ao.raw); break;
 	case 19:
 	case 20:
 		if (kw == 20 && !s->has_sz_filter_passed) {
@@ -1658,7 +1663,10 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 	uint64_t idx = 0;
 	int r, e = 0;
 
+	damos_seen_reset();
 	while (!e && (r = rin_next(in, &it)) == 1) {
+		if (it.type == DAMONCTL_REC_STATS)
+			damos_seen_add(&it.stats);
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		if (ao.nr_index) {

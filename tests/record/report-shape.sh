@@ -963,6 +963,57 @@ for i, l in enumerate(lines):
 print("\n".join(out))')
 	[ "$got" = "$want" ] || bad "report access --format-append on damo's default ($rec): $(diff <(echo "$want") <(echo "$got") | head -6)"
 done
+# damo's <damos stats>: a damo JSON record of scheme 1's tried regions (damo's report access
+# --tried_regions_of), each snapshot with its damos_stats; the stats of the snapshot reported,
+# as damo's DamosStats.to_str() prints them (raw), and the JSON's damos_stats
+python3 -c '
+import json
+MiB = 1 << 20
+snaps = []
+for i in range(3):
+    st = {"nr_tried": str(10 + i), "sz_tried": str((i + 1) * MiB), "nr_applied": str(i),
+          "sz_applied": str(i * 4096), "sz_ops_filter_passed": str(i * 512),
+          "qt_exceeds": str(7 * i), "nr_snapshots": str(i + 1), "max_nr_snapshots": "0"}
+    snaps.append({"start_time": str(1700000000000000000 + i * 10**9),
+                  "end_time": str(1700000000100000000 + i * 10**9), "total_bytes": str(2 * MiB),
+                  "damos_stats": st, "regions": [
+                      {"start": str(k * MiB), "end": str((k + 1) * MiB),
+                       "nr_accesses": {"samples": k, "percent": None},
+                       "age": {"usec": None, "aggr_intervals": "1"}} for k in range(2)]})
+rec = [{"kdamond_idx": 0, "context_idx": 0, "intervals": {"sample_us": "5000",
+        "aggr_us": "100000", "ops_update_us": "1000000"}, "scheme_idx": 1, "target_id": 0,
+        "scheme_filters": [], "snapshots": snaps}]
+print(json.dumps(rec))' >"$work/tried.json"
+damos_py='
+import os
+i = int(os.environ["I"])
+MiB = 1 << 20
+print("[" + "\n".join([f"tried {10 + i} times ({(i + 1) * MiB})",
+                       f"applied {i} times ({i * 4096})", f"{i * 512} passed filters",
+                       f"quota exceeded {7 * i} times", f"{i * 512}",
+                       f"tried {i + 1} snapshots (max N/A)"]) + "]")'
+for sel in "--snapshot-index 0:0" "--at 1.05s:1" "--snapshot-index 2:2" ":2"; do
+	read -r -a sopt <<<"${sel%:*}"
+	i=${sel#*:}
+	got=$("$damonc" report access -i "$work/tried.json" "${sopt[@]}" --raw-number --format '' \
+		--format-snapshot-tail '[<damos stats>]')
+	want=$(I=$i python3 -c "$damos_py")
+	[ "$got" = "$want" ] || bad "report access <damos stats> ($sel): $(diff <(echo "$want") <(echo "$got"))"
+done
+got=$("$damonc" report access -i "$work/tried.json" --all-snapshots --raw-number --format '' \
+	--format-snapshot-head '' --format-snapshot-tail '<damos stats>' | grep -c 'passed filters')
+[ "$got" = 3 ] || bad "report access --all-snapshots <damos stats>: $got of 3"
+[ "$("$damonc" report access -i "$work/nofp.rec" --format '' --format-snapshot-tail '<damos stats>')" = none ] ||
+	bad "report access <damos stats> of damonc's capture: not damo's none"
+"$damonc" --json report access -i "$work/tried.json" --all-snapshots --total-size >"$work/tried.out"
+expect "report access --json damos_stats" "$work/tried.out" '
+MiB = 1 << 20
+for i, e in enumerate(d["snapshots"]):
+    check(f"damos_stats {i}", e["snapshot"]["damos_stats"],
+          {"scheme": 1, "nr_tried": 10 + i, "sz_tried": (i + 1) * MiB, "nr_applied": i,
+           "sz_applied": i * 4096, "sz_ops_filter_passed": i * 512, "qt_exceeds": 7 * i,
+           "nr_snapshots": i + 1})
+'
 # --snapshot-heatmap-width and -static: damo's heatmap_str(), HeatPixel and heatmap_dots()
 # ported to python, on a damo JSON record whose regions have gaps (sizes in MiB: 4 hot,
 # 2 cold at age 3, a gap of 34, 2 half-accessed at age 1, a gap of 1, 4 cold)
@@ -1081,8 +1132,8 @@ case_ 2 "--format-append: unknown keyword '<size>'" report access -i "$work/rec"
 	--format-append 'record_tail=<size>'
 case_ 2 "--format-append region: the regions are shown without a template" report access \
 	-i "$work/rec" --boxes --format-append 'region= x'
-case_ 2 "--min-chars-for '<size>,1001': N is a number of characters, 0 to 1000" \
-	report access -i "$work/rec" --min-chars-for '<size>,1001'
+case_ 2 "--min-chars-for '<size>,100001': N is a number of characters, 0 to 100000" \
+	report access -i "$work/rec" --min-chars-for '<size>,100001'
 
 [ $fail = 0 ] && echo "ok: the reports agree with the generated records"
 exit $fail
