@@ -561,7 +561,7 @@ static double temperature_w(const struct row *r, double size_weight)
 	double t = (double)(r->end - r->start) * size_weight +
 		   (double)r->rate_bp / 100 * ao.weights[1] + (double)r->age_us * ao.weights[2];
 
-	return r->rate_bp ? t : -t;
+	return r->rate_bp ? t : 0.0 - t;	/* 0, not -0, for an unaccessed region of age 0 */
 }
 
 static double temperature(const struct row *r)

@@ -919,6 +919,21 @@ print(head + text + ("\n" if nl else "") + rest[end:])')
 		[ "$got" = "$want" ] || bad "report access --min-chars-for '$kw,$n': $(diff <(echo "$want") <(echo "$got") | head -5)"
 	done
 done
+# <temperature>: damo's temperature_of() (weights 0,100,100) of each region's printed age and
+# access rate; an unaccessed region of age 0 is 0, not -0
+got=$("$damonc" report access -i "$work/nofp.rec" --all-snapshots --raw-number \
+	--format '<age> <access rate> <temperature>' | grep -v '^$' | python3 -c '
+import sys
+n = 0
+for line in sys.stdin:
+    age, rate, temp = line.split()   # raw: us, the access rate in basis points
+    score = int(rate) / 100 * 100 + int(age) * 100
+    want = "%d" % (score if int(rate) > 0 else -score)
+    n += 1
+    if temp != want:
+        print(f"{line.strip()}: want {want}")
+print("" if n == 30 else f"{n} regions, not 30")')
+[ -z "$got" ] || bad "report access <temperature>: $got"
 # damo's --format set|append AREA TEMPLATE: set is the --format-* option of AREA; append adds
 # after the template in force, damo's default (--style detailed's) when nothing else chooses
 got=$("$damonc" report access -i "$work/nofp.rec" --raw-number --top 2 \
