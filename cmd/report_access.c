@@ -19,6 +19,7 @@
 #include "report_hist.h"
 #include "report_pattern.h"
 #include "report_snapheat.h"
+#include "report_damos.h"
 #include "report_templates.h"
 #include "report_window.h"
 
@@ -78,7 +79,7 @@ enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
        O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE, O_REC_HEAD, O_REC_TAIL,
-       O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET, O_MIN_CHARS };
+       O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET, O_MIN_CHARS, O_FMT_SET, O_FMT_APPEND };
 
 static const struct opt access_opts[] = {
 	RIN_OPTS,
@@ -117,6 +118,13 @@ static const struct opt access_opts[] = {
 	  "<intervals> <intervals goal> <data source> <format strings>; \\n a new line" },
 	{ "format-record-tail", O_REC_TAIL, OV_STRING, "TEMPLATE", "printed once after the last "
 	  "snapshot reported, the keywords of --format-record-head" },
+	{ "format-set", O_FMT_SET, OV_STRING, "AREA=TEMPLATE", "damo's --format set AREA "
+	  "TEMPLATE: AREA's template, AREA one of record_head, snapshot_head, region, "
+	  "snapshot_tail, record_tail (the --format-* option of that name)" },
+	{ "format-append", O_FMT_APPEND, OV_STRING, "AREA=TEMPLATE", "damo's --format append "
+	  "AREA TEMPLATE: TEMPLATE added at the end of AREA's template in force (--style's, "
+	  "--style detailed's, damo's default, when no other option chooses the output); given "
+	  "more than once, in the order given" },
 	{ "snapshot-heatmap-width", O_HEAT_WIDTH, OV_INT, "N", "the columns of <heatmap> and "
 	  "<filters passed heatmap> (default 80; damo's --snapshot_heatmap_width)" },
 	{ "snapshot-heatmap-static", O_HEAT_STATIC, OV_NONE, NULL, "<heatmap>'s columns over "
@@ -127,8 +135,8 @@ static const struct opt access_opts[] = {
 	  "<heatmap>'s colours with --color (default gray; damo's --snapshot_heatmap_colorset)" },
 	{ "min-chars-for", O_MIN_CHARS, OV_STRING, "KEYWORD,N", "a keyword's text padded with "
 	  "spaces to at least N characters, in every template (damo's --min_chars_for); "
-	  "region and record keywords and the one-line snapshot keywords; given more than once "
-	  "for more keywords" },
+	  "region, record and snapshot keywords (a multi-line one padded after its last line); "
+	  "given more than once for more keywords" },
 	{ "style", O_STYLE, OV_STRING, "NAME", "damo's output presets: detailed (heatmap and "
 	  "intervals, each region, memory bandwidth estimate and total size), simple-boxes "
 	  "(--boxes), cold and hot (--boxes sorted by temperature, coldest or hottest first), "
@@ -186,7 +194,7 @@ static int keyword_at(const char *p)
 	return keyword_in(keywords, NR_KEYWORDS, p);
 }
 
-static int check_format(struct cli *cli, const char *t)
+static int check_format(struct cli *cli, const char *opt, const char *t)
 {
 	for (const char *p = t; *p; p++) {
 		const char *close;
@@ -195,11 +203,11 @@ static int check_format(struct cli *cli, const char *t)
 			continue;
 		close = strchr(p, '>');
 		if (close)
-			return usage_error(cli, "--format: unknown keyword '%.*s' (known: <index>, "
+			return usage_error(cli, "%s: unknown keyword '%.*s' (known: <index>, "
 					   "<start address>, <end address>, <size>, <access rate>, "
 					   "<nr_accesses>, <age>, <temperature>, <box>, <access hz>, "
 					   "<filters passed bytes>)",
-					   (int)(close - p + 1), p);
+					   opt, (int)(close - p + 1), p);
 	}
 	return 0;
 }
@@ -305,14 +313,13 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 		return usage_error(cli, "--min-chars-for '%s': expected KEYWORD,N such as "
 				   "'<size>,11'", arg);
 	n = strtoull(comma + 1, &end, 10);
-	if (*end || n > 1000)
+	if (*end || n > 100000)
 		return usage_error(cli, "--min-chars-for '%s': N is a number of characters, "
-				   "0 to 1000", arg);
+				   "0 to 100000", arg);
 	if (!(kw >= 0 && strlen(keywords[kw]) == len) &&
-	    !(skw >= 0 && skw < (int)NR_LINE_SNAP_KEYWORDS && strlen(snap_keywords[skw]) == len) &&
-	    !rec_keyword_known(arg, len))
+	    !(skw >= 0 && strlen(snap_keywords[skw]) == len) && !rec_keyword_known(arg, len))
 		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
-				   "one-line snapshot keyword (see damonc-report-access(1))", arg,
+				   "snapshot keyword (see damonc-report-access(1))", arg,
 				   (int)len, arg);
 	if (min_chars_add(arg, len, (unsigned int)n))
 		return usage_error(cli, "--min-chars-for '%s': at most %d keywords", arg,
@@ -356,10 +363,40 @@ static bool heatmap_shown(void)
 	       (ao.snap_tail && strstr(ao.snap_tail, "heatmap>"));
 }
 
+/* --format-set and --format-append AREA=TEMPLATE, its keywords checked as the --format-*
+ * option of AREA checks them */
+static int format_edit(struct cli *cli, int key, const char *arg)
+{
+	const char *opt = key == O_FMT_SET ? "--format-set" : "--format-append", *t;
+	int a = tmpl_area_parse(cli, opt, arg, &t), r;
+
+	if (a < 0)
+		return EXIT_USAGE;
+	if (a == TA_REGION)
+		r = check_format(cli, opt, t);
+	else if (a == TA_SNAPSHOT_HEAD || a == TA_SNAPSHOT_TAIL)
+		r = snap_check(cli, opt, t);
+	else
+		r = rec_template_check(cli, opt, t);
+	if (r || key == O_FMT_APPEND)
+		return r ? r : tmpl_append(a, t) ? usage_error(cli, "out of memory") : 0;
+	switch (a) {
+	case TA_RECORD_HEAD: ao.rec_head = t; break;
+	case TA_SNAPSHOT_HEAD: ao.snap_head = t; break;
+	case TA_REGION: ao.format = t; ao.box_kw = strstr(t, "<box>") != NULL; break;
+	case TA_SNAPSHOT_TAIL: ao.snap_tail = t; break;
+	case TA_RECORD_TAIL: ao.rec_tail = t; break;
+	}
+	return 0;
+}
+
 /* The record templates, the heatmap's shape, --min-chars-for: 0, an exit code, or -1 */
 static int template_parse(struct cli *cli, int key, const char *arg)
 {
 	switch (key) {
+	case O_FMT_SET:
+	case O_FMT_APPEND:
+		return format_edit(cli, key, arg);
 	case O_HEAT_WIDTH:
 	case O_HEAT_STATIC:
 	case O_HEAT_COLORSET:
@@ -425,7 +462,7 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	case O_FORMAT:
 		ao.format = arg;
 		ao.box_kw = strstr(arg, "<box>") != NULL;
-		return check_format(cli, arg);
+		return check_format(cli, "--format", arg);
 	case O_STYLE:
 		for (unsigned int i = 0; i < sizeof(style_names) / sizeof(style_names[0]); i++)
 			if (!strcmp(arg, style_names[i]))
@@ -524,7 +561,7 @@ static double temperature_w(const struct row *r, double size_weight)
 	double t = (double)(r->end - r->start) * size_weight +
 		   (double)r->rate_bp / 100 * ao.weights[1] + (double)r->age_us * ao.weights[2];
 
-	return r->rate_bp ? t : -t;
+	return r->rate_bp ? t : 0.0 - t;	/* 0, not -0, for an unaccessed region of age 0 */
 }
 
 static double temperature(const struct row *r)
@@ -711,7 +748,7 @@ static void print_text(const struct rin *in, const struct damonctl_rec_snapshot 
 	if (ao.format) {
 		struct box_range b = box_range(rows, n);
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n && *ao.format; i++)	/* damo prints nothing for "" */
 			print_formatted(&rows[i], i, &b);
 		return;
 	}
@@ -807,7 +844,7 @@ static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us,
 	return b;
 }
 
-static void print_histogram(const struct bin *b, unsigned int nb)
+static void print_histogram(FILE *out, const struct bin *b, unsigned int nb)
 {
 	uint64_t lo = UINT64_MAX, hi = 0, step;
 	char range[96], x1[32], x2[32], sz[32];
@@ -833,7 +870,8 @@ static void print_histogram(const struct bin *b, unsigned int nb)
 		snprintf(range, sizeof(range), "[%s, %s)", metric_str(ao.hist, b[i].lo, x1, sizeof(x1)),
 			 metric_str(ao.hist, b[i].hi, x2, sizeof(x2)));
 		dots = dots > 20 ? 20 : dots;
-		printf("%-*s %*s |%.*s%*s|\n", wr, range, ws, size_str(b[i].bytes, sz, sizeof(sz)),
+		fprintf(out, "%-*s %*s |%.*s%*s|\n", wr, range, ws,
+			size_str(b[i].bytes, sz, sizeof(sz)),
 		       (int)dots, "********************", 20 - (int)dots, "");
 	}
 }
@@ -887,7 +925,7 @@ static const char *const metric_titles[] = { "temperature", "idle time", "access
 
 /* damo's layout: the percentile, the value, a bar of up to 20 stars from the smallest value
  * shown to the largest */
-static void print_percentiles(const double *v)
+static void print_percentiles(FILE *out, const double *v)
 {
 	double lo = v[0], hi = v[0], per_dot;
 	int wp = 10, wv = (int)strlen(metric_titles[ao.pct_of]);
@@ -903,17 +941,17 @@ static void print_percentiles(const double *v)
 	}
 	per_dot = hi > lo ? (hi - lo) / 20 : 1;
 	if (ao.pct_of == M_TEMPERATURE)
-		printf("%*s  %*s  (weights 0,%g,%g)\n", wp, "percentile", wv, metric_titles[0],
-		       ao.weights[1], ao.weights[2]);
+		fprintf(out, "%*s  %*s  (weights 0,%g,%g)\n", wp, "percentile", wv,
+			metric_titles[0], ao.weights[1], ao.weights[2]);
 	else
-		printf("%*s  %*s\n", wp, "percentile", wv, metric_titles[ao.pct_of]);
+		fprintf(out, "%*s  %*s\n", wp, "percentile", wv, metric_titles[ao.pct_of]);
 	for (k = 0; k < ao.nr_pcts; k++) {
 		int dots = (int)((v[k] - lo) / per_dot);
 
 		dots = dots > 20 ? 20 : dots;
-		printf("%*g  %*s  |%.*s%*s|\n", wp, ao.pcts[k], wv,
-		       metric_str(ao.pct_of, v[k], buf, sizeof(buf)), dots, "********************",
-		       20 - dots, "");
+		fprintf(out, "%*g  %*s  |%.*s%*s|\n", wp, ao.pcts[k], wv,
+			metric_str(ao.pct_of, v[k], buf, sizeof(buf)), dots, "********************",
+			20 - dots, "");
 	}
 }
 
@@ -1112,8 +1150,12 @@ static void add_members(json_object *doc, const struct rin *in,
 	struct box_range bs = box_range(r->rows, r->n);
 	size_t i;
 
+	const struct damonctl_rec_stats *st = damos_seen_of(s);
+
 	if (ao.snap_head || ao.snap_tail)
 		snap_json_add(snap, s);
+	if (st)	/* a tried-regions scheme's snapshot */
+		json_object_object_add(snap, "damos_stats", damos_stats_json(st));
 	json_object_object_add(doc, "snapshot", snap);
 	for (i = 0; i < r->n; i++)
 		json_object_array_add(arr, region_json(&r->rows[i], &bs));
@@ -1242,7 +1284,8 @@ static void print_pct(FILE *o, double v)
 
 /* A multi-line keyword: --histogram's or --percentiles-of's output of metric @m over the
  * regions shown, as if it had been asked for */
-static void print_snap_block(int kw, const struct damonctl_rec_snapshot *s, const struct one *o)
+static void print_snap_block(FILE *out, int kw, const struct damonctl_rec_snapshot *s,
+			     const struct one *o)
 {
 	int saved_hist = ao.hist, saved_pct = ao.pct_of;
 
@@ -1255,14 +1298,14 @@ static void print_snap_block(int kw, const struct damonctl_rec_snapshot *s, cons
 		ao.hist = kw == 13 ? M_TEMPERATURE : M_RECENCY;
 		b = histogram(o->rows, o->n, s->aggr_us, &nb);
 		if (b)
-			print_histogram(b, nb);
+			print_histogram(out, b, nb);
 		free(b);
 	} else {
 		double v[MAX_PCTS];
 
 		ao.pct_of = kw == 15 ? M_TEMPERATURE : M_RECENCY;
 		if (o->n && !percentiles(o->rows, o->n, s->aggr_us, v))
-			print_percentiles(v);
+			print_percentiles(out, v);
 	}
 	ao.hist = saved_hist;
 	ao.pct_of = saved_pct;
@@ -1311,38 +1354,49 @@ static void print_snap_line(FILE *o, int kw, const struct rin *in,
 	}
 }
 
-/* One snapshot keyword's text; false when it ended with a new line */
+/* A snapshot keyword of more than one line, or drawn (@kw from NR_LINE_SNAP_KEYWORDS) to
+ * @out; false when it ended with a new line */
+static bool print_snap_other(FILE *out, int kw, const struct damonctl_rec_snapshot *s,
+			     const struct one *o)
+{
+	switch (kw) {
+	case 17: box_color_samples(out); break;
+	case 18: damos_stats_print(out, damos_seen_of(s), ao.raw); break;
+	case 19:
+	case 20:
+		if (kw == 20 && !s->has_sz_filter_passed) {
+			fputs("N/A", out);
+			break;
+		}
+		fflush(out);
+		snapheat_print(out, s, ao.weights, kw == 20, box_colored(), ao.raw, NULL);
+		break;
+	default:
+		if (kw >= 21 && !s->has_sz_filter_passed) {
+			fputs("N/A", out);
+			break;
+		}
+		print_snap_block(out, kw, s, o);
+		return false;
+	}
+	return true;
+}
+
+/* One snapshot keyword's text, padded as --min-chars-for asks; false when it ended with a
+ * new line */
 static bool print_snap_keyword(int kw, const struct rin *in, const struct damonctl_rec_snapshot *s,
 			       const struct one *o)
 {
 	struct kw_out k;
+	FILE *out = kw_out_open(&k, snap_keywords[kw]);
+	bool open = true;
 
-	if (kw < NR_LINE_SNAP_KEYWORDS) {
-		print_snap_line(kw_out_open(&k, snap_keywords[kw]), kw, in, s);
-		kw_out_close(&k);
-		return true;
-	}
-	switch (kw) {
-	case 17: box_color_samples(stdout); break;
-	case 18: fputs("none", stdout); break;	/* damo's, without a tried-regions scheme's */
-	case 19:
-	case 20:
-		if (kw == 20 && !s->has_sz_filter_passed) {
-			fputs("N/A", stdout);
-			break;
-		}
-		fflush(stdout);
-		snapheat_print(stdout, s, ao.weights, kw == 20, box_colored(), ao.raw, NULL);
-		break;
-	default:
-		if (kw >= 21 && !s->has_sz_filter_passed) {
-			fputs("N/A", stdout);
-			break;
-		}
-		print_snap_block(kw, s, o);
-		return false;
-	}
-	return true;
+	if (kw < NR_LINE_SNAP_KEYWORDS)
+		print_snap_line(out, kw, in, s);
+	else
+		open = print_snap_other(out, kw, s, o);
+	kw_out_close(&k);
+	return open;
 }
 
 /* --format-snapshot-head or -tail @t for snapshot @s; "\n" (two characters) is a new line,
@@ -1397,21 +1451,21 @@ static void print_one_body(const struct rin *in, const struct damonctl_rec_snaps
 static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *s,
 		      const struct one *o, uint64_t nr)
 {
+	bool df = s->has_sz_filter_passed;
+	const char *t;
+
 	if (nr && !ao.total_only)
 		putchar('\n');
-	if (ao.snap_head) {
-		char h[256];
-
-		/* --style detailed: a df-passed heatmap line when the record keeps them */
-		snprintf(h, sizeof(h), "%s%s", ao.snap_head,
-			 ao.head_df && s->has_sz_filter_passed ?
-			 "\\ndf-pass: <filters passed heatmap>" : "");
-		print_snap_template(h, in, s, o);
-	}
+	/* --style detailed: a df-passed heatmap line when the record keeps them; then what
+	 * --format-append adds */
+	t = tmpl_joined(TA_SNAPSHOT_HEAD, ao.snap_head, ao.snap_head && ao.head_df && df ?
+			"\\ndf-pass: <filters passed heatmap>" : NULL);
+	if (t)
+		print_snap_template(t, in, s, o);
 	print_one_body(in, s, o);
-	if (ao.snap_tail)
-		print_snap_template(ao.tail_df && s->has_sz_filter_passed ? DETAILED_TAIL_DF :
-				    ao.snap_tail, in, s, o);
+	t = tmpl_joined(TA_SNAPSHOT_TAIL, ao.tail_df && df ? DETAILED_TAIL_DF : ao.snap_tail, NULL);
+	if (t)
+		print_snap_template(t, in, s, o);
 }
 
 static void print_one_body(const struct rin *in, const struct damonctl_rec_snapshot *s,
@@ -1423,9 +1477,9 @@ static void print_one_body(const struct rin *in, const struct damonctl_rec_snaps
 		if (!o->n)
 			printf("no region in the snapshot matches\n");
 		else if (o->bins)
-			print_histogram(o->bins, o->nbins);
+			print_histogram(stdout, o->bins, o->nbins);
 		else
-			print_percentiles(o->pcts);
+			print_percentiles(stdout, o->pcts);
 	} else if (ao.boxes) {
 		print_boxes(in, s, o->rows, o->n, o->shown);
 	} else {
@@ -1436,7 +1490,9 @@ static void print_one_body(const struct rin *in, const struct damonctl_rec_snaps
 /* --format-record-head or -tail @t of record @f */
 static void print_record(const char *t, const struct rec_fig *f)
 {
-	struct rec_templates all = { ao.rec_head, ao.snap_head, ao.format, ao.snap_tail,
+	/* the snapshot templates with what --format-append added */
+	struct rec_templates all = { ao.rec_head, tmpl_joined(TA_SNAPSHOT_HEAD, ao.snap_head, NULL),
+				     ao.format, tmpl_joined(TA_SNAPSHOT_TAIL, ao.snap_tail, NULL),
 				     ao.rec_tail };
 
 	rec_template_print(stdout, t, f, ao.raw, &all);
@@ -1544,7 +1600,19 @@ static int check_options(struct cli *cli)
 		return usage_error(cli, "--style chooses the output: --format, --total-size, "
 				   "--histogram, --percentiles-of and --boxes choose it too "
 				   "(choose one)");
+	/* --format-append adds to damo's default, --style detailed, unless the output is chosen */
+	if (tmpl_any_appended() && ao.style < 0 && !ao.format && !ao.total_only && ao.hist < 0 &&
+	    ao.pct_of < 0 && !ao.boxes)
+		ao.style = ST_DETAILED;
 	apply_style();
+	if (tmpl_appended_to(TA_REGION) && !ao.format)
+		return usage_error(cli, "--format-append region: the regions are shown without a "
+				   "template (--total-size, --histogram, --percentiles-of or "
+				   "--boxes): give --format to add to");
+	ao.format = tmpl_joined(TA_REGION, ao.format, NULL);
+	ao.box_kw = ao.format && strstr(ao.format, "<box>");
+	ao.rec_head = tmpl_joined(TA_RECORD_HEAD, ao.rec_head, NULL);
+	ao.rec_tail = tmpl_joined(TA_RECORD_TAIL, ao.rec_tail, NULL);
 	/* each shows the regions its own way */
 	if (!!ao.format + ao.total_only + (ao.hist >= 0) + (ao.pct_of >= 0) + ao.boxes > 1)
 		return usage_error(cli, "--format, --total-size, --histogram, --percentiles-of and "
@@ -1595,7 +1663,10 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 	uint64_t idx = 0;
 	int r, e = 0;
 
+	damos_seen_reset();
 	while (!e && (r = rin_next(in, &it)) == 1) {
+		if (it.type == DAMONCTL_REC_STATS)
+			damos_seen_add(&it.stats);
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		if (ao.nr_index) {
@@ -1735,6 +1806,7 @@ const struct cmd cmd_report_access = {
 		 "       [--box-align right|left] [--box-scale-over snapshot|record]\n"
 		 "       [--format-snapshot-head TEMPLATE] [--format-snapshot-tail TEMPLATE]\n"
 		 "       [--format-record-head TEMPLATE] [--format-record-tail TEMPLATE]\n"
+		 "       [--format-set AREA=TEMPLATE]... [--format-append AREA=TEMPLATE]...\n"
 		 "       [--snapshot-heatmap-width N] [--snapshot-heatmap-static]\n"
 		 "       [--snapshot-heatmap-colorset gray|flame|emotion] [--min-chars-for KEYWORD,N]...\n"
 		 "       [--color auto|always|never]\n"

@@ -211,13 +211,93 @@ static size_t nr_chars(const char *s, size_t len)
 
 void kw_out_close(struct kw_out *k)
 {
+	bool nl;
 	size_t n;
 
 	if (k->f == stdout)
 		return;
 	fclose(k->f);
-	fwrite(k->buf, 1, k->len, stdout);
-	for (n = nr_chars(k->buf, k->len); n < k->min; n++)
+	/* damo's multi-line texts have no new line at their end: the padding goes before ours */
+	nl = k->len && k->buf[k->len - 1] == '\n';
+	fwrite(k->buf, 1, k->len - nl, stdout);
+	for (n = nr_chars(k->buf, k->len - nl); n < k->min; n++)
 		putchar(' ');
+	if (nl)
+		putchar('\n');
 	free(k->buf);
+}
+
+/* --format-set and --format-append */
+static const char *const area_names[NR_TMPL_AREAS] = {
+	"record_head", "snapshot_head", "region", "snapshot_tail", "record_tail",
+};
+static char *appended[NR_TMPL_AREAS];	/* what --format-append added, in the order given */
+static char *joined[NR_TMPL_AREAS];
+
+int tmpl_area_parse(const struct cli *cli, const char *opt, const char *arg, const char **text)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+
+	for (int a = 0; eq && a < NR_TMPL_AREAS; a++) {
+		bool same = strlen(area_names[a]) == len;
+
+		for (size_t i = 0; same && i < len; i++)	/* damo's '_' or a '-' */
+			same = arg[i] == area_names[a][i] ||
+			       (arg[i] == '-' && area_names[a][i] == '_');
+		if (same) {
+			*text = eq + 1;
+			return a;
+		}
+	}
+	usage_error(cli, "%s '%s': expected AREA=TEMPLATE, AREA one of record_head, "
+		    "snapshot_head, region, snapshot_tail, record_tail", opt, arg);
+	return -1;
+}
+
+int tmpl_append(enum tmpl_area a, const char *text)
+{
+	size_t had = appended[a] ? strlen(appended[a]) : 0;
+	char *p = realloc(appended[a], had + strlen(text) + 1);
+
+	if (!p)
+		return -ENOMEM;
+	strcpy(p + had, text);
+	appended[a] = p;
+	return 0;
+}
+
+bool tmpl_appended_to(enum tmpl_area a)
+{
+	return appended[a] != NULL;
+}
+
+bool tmpl_any_appended(void)
+{
+	for (int a = 0; a < NR_TMPL_AREAS; a++)
+		if (appended[a])
+			return true;
+	return false;
+}
+
+const char *tmpl_joined(enum tmpl_area a, const char *base, const char *extra)
+{
+	const char *parts[3] = { base, extra, appended[a] };
+	size_t len = 1;
+	char *p;
+
+	if (!base && !appended[a])
+		return extra;
+	for (int i = 0; i < 3; i++)
+		len += parts[i] ? strlen(parts[i]) : 0;
+	p = malloc(len);
+	if (!p)
+		return base;	/* out of memory: the template without what was added */
+	*p = '\0';
+	for (int i = 0; i < 3; i++)
+		if (parts[i])
+			strcat(p, parts[i]);
+	free(joined[a]);
+	joined[a] = p;
+	return p;
 }

@@ -42,7 +42,8 @@ int min_chars_add(const char *keyword, size_t len, unsigned int n);
 /* Whether @keyword (@len bytes, "<...>") is a record keyword */
 bool rec_keyword_known(const char *keyword, size_t len);
 /* Where keyword @kw's text goes: stdout, or a buffer when it has a minimum (then
- * kw_out_close() writes it padded to stdout) */
+ * kw_out_close() writes it padded to stdout: a multi-line one as damo pads it, spaces after
+ * its last line, its new lines counted, before the new line that ends it) */
 struct kw_out {
 	FILE *f;
 	char *buf;
@@ -51,5 +52,20 @@ struct kw_out {
 };
 FILE *kw_out_open(struct kw_out *k, const char *kw);
 void kw_out_close(struct kw_out *k);
+
+/* damo's --format ACTION AREA TEMPLATE as --format-set and --format-append AREA=TEMPLATE:
+ * the areas, damo's record_head ... record_tail (also with '-') */
+enum tmpl_area { TA_RECORD_HEAD, TA_SNAPSHOT_HEAD, TA_REGION, TA_SNAPSHOT_TAIL, TA_RECORD_TAIL,
+		 NR_TMPL_AREAS };
+/* The area @arg's AREA= names and its template in *@text, or -1 after naming @opt */
+int tmpl_area_parse(const struct cli *cli, const char *opt, const char *arg, const char **text);
+/* @text added at the end of area @a's template after the defaults (damo's append); given
+ * more than once, in the order given. 0 or -ENOMEM. */
+int tmpl_append(enum tmpl_area a, const char *text);
+bool tmpl_appended_to(enum tmpl_area a);
+bool tmpl_any_appended(void);
+/* @base (NULL: none), then @extra (NULL: none), then what was appended to area @a; NULL
+ * when @base is NULL and nothing else is. Valid until the next call for @a. */
+const char *tmpl_joined(enum tmpl_area a, const char *base, const char *extra);
 
 #endif

@@ -149,6 +149,8 @@ struct damo_src {
 	struct damo_series cur;
 	struct damonctl_rec_region *regions;
 	size_t rcap;
+	bool has_stats;			/* the last snapshot's damos_stats, in stats */
+	struct damonctl_rec_stats stats;
 };
 
 /* Raw bytes of the document: the peeked prefix first, then the fd. */
@@ -537,6 +539,42 @@ static int convert(struct damo_src *s, const struct damo_series *se, json_object
 	return 0;
 }
 
+/* A tried-regions scheme's snapshot's damos_stats (damo's DamosStats.to_kvpairs: numbers,
+ * or their text), as a STATS item at the snapshot's start: damo keeps no time for them, and
+ * a reader that times the record from its first item still times it from the snapshot */
+static void take_stats(struct damo_src *s, json_object *snap,
+		       const struct damonctl_rec_snapshot *out)
+{
+	static const char *const keys[] = {
+		"nr_tried", "sz_tried", "nr_applied", "sz_applied", "sz_ops_filter_passed",
+		"qt_exceeds", "nr_snapshots",	/* in enum damonctl_rec_stat's order */
+	};
+	json_object *st = NULL;
+
+	s->has_stats = false;
+	if (out->scheme < 0 || !json_object_object_get_ex(snap, "damos_stats", &st) ||
+	    !json_object_is_type(st, json_type_object))
+		return;
+	memset(&s->stats, 0, sizeof(s->stats));
+	s->stats.time_ns = out->start_ns;
+	s->stats.kdamond = out->kdamond;
+	s->stats.context = out->context;
+	s->stats.scheme = (uint32_t)out->scheme;
+	for (unsigned int i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!jget_u64(st, keys[i], &s->stats.v[i]))
+			s->stats.has |= 1u << i;
+	s->has_stats = s->stats.has != 0;
+}
+
+bool dctl_damo_src_stats(struct damo_src *s, struct damonctl_rec_stats *out)
+{
+	if (!s->has_stats)
+		return false;
+	*out = s->stats;
+	s->has_stats = false;
+	return true;
+}
+
 int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap)
 {
 	json_object *v;
@@ -640,6 +678,8 @@ record_next:
 			fake = json_object_object_get_ex(v, "regions", &regions) &&
 			       json_object_is_type(regions, json_type_array) && is_fake(regions);
 			r = fake ? 0 : convert(s, &s->cur, v, snap);
+			if (!r && !fake)
+				take_stats(s, v, snap);
 			json_object_put(v);
 			if (r)
 				return r;
@@ -658,6 +698,7 @@ int dctl_damo_src_rewind(struct damo_src *s)
 	if (s->start < 0 || lseek(s->fd, s->start, SEEK_SET) < 0)
 		return -ESPIPE;
 	reset(s);
+	s->has_stats = false;
 	return 0;
 }
 

@@ -115,6 +115,9 @@ int dctl_damo_src_open(int fd, const char *prefix, size_t prefix_len, bool zlib,
 /* 1 and the snapshot, 0 at the end, -EBADMSG for a damaged document. The regions live
  * until the next call. */
 int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap);
+/* The damos_stats of the snapshot dctl_damo_src_next() just returned, a tried-regions
+ * scheme's (damo's --tried_regions_of): true once, with them in @out; false without. */
+bool dctl_damo_src_stats(struct damo_src *s, struct damonctl_rec_stats *out);
 int dctl_damo_src_rewind(struct damo_src *s);
 void dctl_damo_src_free(struct damo_src *s);
 

@@ -34,6 +34,8 @@ struct damonctl_rec_reader {
 	/* damo's formats */
 	struct damo_src *damo;
 	bool damo_info_sent;
+	bool damo_held;			/* held: a snapshot returned after its damos_stats */
+	struct damonctl_rec_snapshot held;
 };
 
 static int reserve(void **buf, size_t *cap, size_t need, size_t elem)
@@ -420,9 +422,23 @@ DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonct
 			"{\"source\":\"damo\",\"format\":\"json\"}";
 		return 1;
 	}
+	if (r->damo_held) {
+		r->damo_held = false;
+		item->type = DAMONCTL_REC_SNAPSHOT;
+		item->snapshot = r->held;	/* its regions live until the next src call */
+		r->st.nr_snapshots++;
+		return 1;
+	}
 	if (r->done)
 		return 0;
 	ret = dctl_damo_src_next(r->damo, &item->snapshot);
+	/* a tried-regions scheme's stats first: a report knows them when the snapshot comes */
+	if (ret == 1 && dctl_damo_src_stats(r->damo, &item->stats)) {
+		r->held = item->snapshot;
+		r->damo_held = true;
+		item->type = DAMONCTL_REC_STATS;
+		return 1;
+	}
 	if (ret == 1) {
 		item->type = DAMONCTL_REC_SNAPSHOT;
 		r->st.nr_snapshots++;
@@ -446,6 +462,7 @@ DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
 		if (ret)
 			return ret;
 		r->damo_info_sent = false;
+		r->damo_held = false;
 		r->done = false;
 		r->st.nr_snapshots = 0;
 		r->st.complete = r->st.corrupt = false;

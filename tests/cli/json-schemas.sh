@@ -67,6 +67,19 @@ run() {
 	[ "$rc" = 0 ] || bad "'damonc $*' exited $rc"
 }
 run --json report access -i "$work/rec.fp" --format-snapshot-head '<filters passed bytes>'
+# a damo record of a scheme's tried regions, its damos_stats with each snapshot
+python3 -c '
+import json
+st = {"nr_tried": "3", "sz_tried": "4096", "nr_applied": "1", "sz_applied": "4096",
+      "sz_ops_filter_passed": "0", "qt_exceeds": "0", "nr_snapshots": "1"}
+print(json.dumps([{"kdamond_idx": 0, "context_idx": 0, "scheme_idx": 2, "target_id": 0,
+    "intervals": {"sample_us": "5000", "aggr_us": "100000", "ops_update_us": "1000000"},
+    "snapshots": [{"start_time": "1000", "end_time": "100001000", "total_bytes": "4096",
+        "damos_stats": st, "regions": [{"start": "0", "end": "4096",
+        "nr_accesses": {"samples": 1, "percent": None},
+        "age": {"usec": None, "aggr_intervals": "1"}}]}]}]))' >"$work/rec.tried"
+run --json report access -i "$work/rec.tried" --all-snapshots
+run --json report access -i "$work/rec.tried"
 for in in "$work/rec" "$work/rec.damo"; do
 	run --json report access -i "$in"
 	run --json report access -i "$in" --at 2s --sort hot --top 3

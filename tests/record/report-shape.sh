@@ -877,6 +877,136 @@ for i in range(2):
     print("[" + str(i).ljust(3) + "][" + str(1 << 20).ljust(12) + "]")
 print("[10]")')
 [ "$got" = "$want" ] || bad "report access --min-chars-for: $(diff <(echo "$want") <(echo "$got"))"
+# --min-chars-for on multi-line keywords (damo's apply_min_chars): spaces after the block's
+# last line until the block, its new lines counted, has N characters
+for kw in '<temperature percentiles>' '<recency-sz histogram>' '<region box colors>'; do
+	plain=$("$damonc" report access -i "$work/nofp.rec" --format '' --format-snapshot-head "[$kw]")
+	n=2000	# more than any of them has: each padded
+	got=$("$damonc" report access -i "$work/nofp.rec" --format '' \
+		--format-snapshot-head "[$kw]" --min-chars-for "$kw,$n")
+	want=$(N=$n PLAIN=$plain python3 -c '
+import os, re
+n, s = int(os.environ["N"]), os.environ["PLAIN"]
+# the block: from after "[" to the last new line before "]" (or to "]" on one line)
+head, rest = s[:1], s[1:]
+end = rest.index("]")
+block = rest[:end]
+nl = block.endswith("\n")
+text = block[:-1] if nl else block
+text += " " * max(n - len(text), 0)
+print(head + text + ("\n" if nl else "") + rest[end:])')
+	[ "$got" = "$want" ] || bad "report access --min-chars-for '$kw,$n': $(diff <(echo "$want") <(echo "$got") | head -5)"
+done
+# <temperature>: damo's temperature_of() (weights 0,100,100) of each region's printed age and
+# access rate; an unaccessed region of age 0 is 0, not -0
+got=$("$damonc" report access -i "$work/nofp.rec" --all-snapshots --raw-number \
+	--format '<age> <access rate> <temperature>' | grep -v '^$' | python3 -c '
+import sys
+n = 0
+for line in sys.stdin:
+    age, rate, temp = line.split()   # raw: us, the access rate in basis points
+    score = int(rate) / 100 * 100 + int(age) * 100
+    want = "%d" % (score if int(rate) > 0 else -score)
+    n += 1
+    if temp != want:
+        print(f"{line.strip()}: want {want}")
+print("" if n == 30 else f"{n} regions, not 30")')
+[ -z "$got" ] || bad "report access <temperature>: $got"
+# damo's --format set|append AREA TEMPLATE: set is the --format-* option of AREA; append adds
+# after the template in force, damo's default (--style detailed's) when nothing else chooses
+got=$("$damonc" report access -i "$work/nofp.rec" --raw-number --top 2 \
+	--format-set 'region=[<index>]' --format-append 'region=<size>' \
+	--format-append 'region=|' --format-set 'snapshot_head=n <number of regions>' \
+	--format-append 'snapshot-tail=tb <total bytes>' --format-append 'record_head=k' \
+	--format-append 'record_head=<kdamond index>')
+want=$(python3 -c '
+print("k0")
+print("n 10")
+for i in range(2):
+    print(f"[{i}]{1 << 20}|")
+print(f"tb {10 << 20}")')
+[ "$got" = "$want" ] || bad "report access --format-set/--format-append: $(diff <(echo "$want") <(echo "$got"))"
+# an empty template prints nothing (damo's); <format strings> shows what was appended
+got=$("$damonc" report access -i "$work/nofp.rec" --format '' --format-append 'snapshot_head=H' \
+	--format-snapshot-tail '<number of regions>' --format-append 'snapshot_tail=!' \
+	--format-record-tail '<format strings>')
+want=$(printf '%s\n' H '10!' 'record head: ""' 'snapshot head: "H"' 'region: ""' \
+	'snapshot tail: "<number of regions>!"' 'record tail: "<format strings>"')
+[ "$got" = "$want" ] || bad "report access --format '' with <format strings>: $(diff <(echo "$want") <(echo "$got"))"
+for rec in fp nofp; do
+	plain=$("$damonc" report access -i "$work/$rec.rec" --style detailed --all-snapshots)
+	got=$("$damonc" report access -i "$work/$rec.rec" --all-snapshots \
+		--format-append 'region= T' --format-append 'snapshot_head=|H' \
+		--format-append 'snapshot_tail=|X' --format-append 'record_tail= !')
+	want=$(PLAIN=$plain python3 -c '
+import os, re
+lines = os.environ["PLAIN"].split("\n")
+out = []
+for i, l in enumerate(lines):
+    if re.match(r"\d+ addr ", l):
+        l += " T"
+    # the head ends before the first region line, the tail at "total size"
+    elif i + 1 < len(lines) and re.match(r"0 addr ", lines[i + 1]):
+        l += "|H"
+    elif l.startswith("total size"):
+        l += "|X"
+    elif l.startswith("record DAMON intervals"):
+        l += " !"
+    out.append(l)
+print("\n".join(out))')
+	[ "$got" = "$want" ] || bad "report access --format-append on damo's default ($rec): $(diff <(echo "$want") <(echo "$got") | head -6)"
+done
+# damo's <damos stats>: a damo JSON record of scheme 1's tried regions (damo's report access
+# --tried_regions_of), each snapshot with its damos_stats; the stats of the snapshot reported,
+# as damo's DamosStats.to_str() prints them (raw), and the JSON's damos_stats
+python3 -c '
+import json
+MiB = 1 << 20
+snaps = []
+for i in range(3):
+    st = {"nr_tried": str(10 + i), "sz_tried": str((i + 1) * MiB), "nr_applied": str(i),
+          "sz_applied": str(i * 4096), "sz_ops_filter_passed": str(i * 512),
+          "qt_exceeds": str(7 * i), "nr_snapshots": str(i + 1), "max_nr_snapshots": "0"}
+    snaps.append({"start_time": str(1700000000000000000 + i * 10**9),
+                  "end_time": str(1700000000100000000 + i * 10**9), "total_bytes": str(2 * MiB),
+                  "damos_stats": st, "regions": [
+                      {"start": str(k * MiB), "end": str((k + 1) * MiB),
+                       "nr_accesses": {"samples": k, "percent": None},
+                       "age": {"usec": None, "aggr_intervals": "1"}} for k in range(2)]})
+rec = [{"kdamond_idx": 0, "context_idx": 0, "intervals": {"sample_us": "5000",
+        "aggr_us": "100000", "ops_update_us": "1000000"}, "scheme_idx": 1, "target_id": 0,
+        "scheme_filters": [], "snapshots": snaps}]
+print(json.dumps(rec))' >"$work/tried.json"
+damos_py='
+import os
+i = int(os.environ["I"])
+MiB = 1 << 20
+print("[" + "\n".join([f"tried {10 + i} times ({(i + 1) * MiB})",
+                       f"applied {i} times ({i * 4096})", f"{i * 512} passed filters",
+                       f"quota exceeded {7 * i} times", f"{i * 512}",
+                       f"tried {i + 1} snapshots (max N/A)"]) + "]")'
+for sel in "--snapshot-index 0:0" "--at 1.05s:1" "--snapshot-index 2:2" ":2"; do
+	read -r -a sopt <<<"${sel%:*}"
+	i=${sel#*:}
+	got=$("$damonc" report access -i "$work/tried.json" "${sopt[@]}" --raw-number --format '' \
+		--format-snapshot-tail '[<damos stats>]')
+	want=$(I=$i python3 -c "$damos_py")
+	[ "$got" = "$want" ] || bad "report access <damos stats> ($sel): $(diff <(echo "$want") <(echo "$got"))"
+done
+got=$("$damonc" report access -i "$work/tried.json" --all-snapshots --raw-number --format '' \
+	--format-snapshot-head '' --format-snapshot-tail '<damos stats>' | grep -c 'passed filters')
+[ "$got" = 3 ] || bad "report access --all-snapshots <damos stats>: $got of 3"
+[ "$("$damonc" report access -i "$work/nofp.rec" --format '' --format-snapshot-tail '<damos stats>')" = none ] ||
+	bad "report access <damos stats> of damonc's capture: not damo's none"
+"$damonc" --json report access -i "$work/tried.json" --all-snapshots --total-size >"$work/tried.out"
+expect "report access --json damos_stats" "$work/tried.out" '
+MiB = 1 << 20
+for i, e in enumerate(d["snapshots"]):
+    check(f"damos_stats {i}", e["snapshot"]["damos_stats"],
+          {"scheme": 1, "nr_tried": 10 + i, "sz_tried": (i + 1) * MiB, "nr_applied": i,
+           "sz_applied": i * 4096, "sz_ops_filter_passed": i * 512, "qt_exceeds": 7 * i,
+           "nr_snapshots": i + 1})
+'
 # --snapshot-heatmap-width and -static: damo's heatmap_str(), HeatPixel and heatmap_dots()
 # ported to python, on a damo JSON record whose regions have gaps (sizes in MiB: 4 hot,
 # 2 cold at age 3, a gap of 34, 2 half-accessed at age 1, a gap of 1, 4 cold)
@@ -983,10 +1113,20 @@ case_ 2 "--min-chars-for '<size>': expected KEYWORD,N" report access -i "$work/r
 	--min-chars-for '<size>'
 case_ 2 "--min-chars-for '<size>,-1': expected KEYWORD,N" report access -i "$work/rec" \
 	--min-chars-for '<size>,-1'
-case_ 2 "--min-chars-for '<heatmap>,3': '<heatmap>' is not a region, record or one-line" \
-	report access -i "$work/rec" --min-chars-for '<heatmap>,3'
-case_ 2 "--min-chars-for '<size>,1001': N is a number of characters, 0 to 1000" \
-	report access -i "$work/rec" --min-chars-for '<size>,1001'
+case_ 2 "--min-chars-for '<nope>,3': '<nope>' is not a region, record or snapshot keyword" \
+	report access -i "$work/rec" --min-chars-for '<nope>,3'
+case_ 2 "--format-append 'head=x': expected AREA=TEMPLATE, AREA one of record_head" \
+	report access -i "$work/rec" --format-append 'head=x'
+case_ 2 "--format-set 'region': expected AREA=TEMPLATE" report access -i "$work/rec" \
+	--format-set region
+case_ 2 "--format-set: unknown keyword '<heatmap>'" report access -i "$work/rec" \
+	--format-set 'region=<heatmap>'
+case_ 2 "--format-append: unknown keyword '<size>'" report access -i "$work/rec" \
+	--format-append 'record_tail=<size>'
+case_ 2 "--format-append region: the regions are shown without a template" report access \
+	-i "$work/rec" --boxes --format-append 'region= x'
+case_ 2 "--min-chars-for '<size>,100001': N is a number of characters, 0 to 100000" \
+	report access -i "$work/rec" --min-chars-for '<size>,100001'
 
 expect_run
 [ $fail = 0 ] && echo "ok: the reports agree with the generated records"

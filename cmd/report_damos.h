@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* damo's <damos stats> of report access: a tried-regions scheme's stats with its snapshot */
+#ifndef DAMONC_REPORT_DAMOS_H
+#define DAMONC_REPORT_DAMOS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "damonc.h"
+
+/* Forget the stats seen: a pass over the input begins */
+void damos_seen_reset(void);
+/* A STATS item read */
+void damos_seen_add(const struct damonctl_rec_stats *st);
+/* The stats of snapshot @s's scheme, the last ones at or before its end; NULL for a
+ * snapshot of no scheme (damonc's capture's) or without them */
+const struct damonctl_rec_stats *damos_seen_of(const struct damonctl_rec_snapshot *s);
+/* damo's DamosStats.to_str() of @st (NULL: damo's "none"); sizes and numbers raw with @raw */
+void damos_stats_print(FILE *out, const struct damonctl_rec_stats *st, bool raw);
+/* {"nr_tried": ..., ...}: the values @st has */
+json_object *damos_stats_json(const struct damonctl_rec_stats *st);
+
+#endif
