@@ -297,43 +297,99 @@ static int parse_stats(const uint8_t *p, size_t len, struct damonctl_rec_stats *
 	return 0;
 }
 
+/* The next whole chunk, checked, at r->in + r->in_pos: 1 with its header's fields, 0 at the
+ * end of the input at a chunk boundary, or what give_up() returns (or -errno). */
+static int read_chunk(struct damonctl_rec_reader *r, unsigned int *type, unsigned int *flags,
+		      size_t *stored, size_t *raw)
+{
+	uint8_t *h;
+	ssize_t n;
+
+	n = fill(r, REC_CHUNK_HDR);
+	if (n < 0)
+		return (int)n;
+	if (n == 0) {
+		r->done = true;	/* ends at a chunk boundary */
+		return 0;
+	}
+	if (n < REC_CHUNK_HDR)
+		return give_up(r, false);
+	h = r->in + r->in_pos;
+	*type = h[0];
+	*flags = h[1];
+	*stored = get_le32(h + 4);
+	*raw = get_le32(h + 8);
+	if (*stored > REC_MAX_CHUNK || *raw > REC_MAX_CHUNK ||
+	    (!(*flags & REC_CHUNK_ZLIB) && *stored != *raw))
+		return give_up(r, true);
+	n = fill(r, REC_CHUNK_HDR + *stored);
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n < REC_CHUNK_HDR + *stored)
+		return give_up(r, false);
+	h = r->in + r->in_pos;
+	if (get_le32(h + 12) != (uint32_t)crc32(crc32(0, h, 12), h + REC_CHUNK_HDR,
+						  (uInt)*stored))
+		return give_up(r, true);
+	return 1;
+}
+
+/* The item of a chunk of @type whose payload (@raw bytes) is in r->payload: 1, 0 for a type
+ * of a later version (to skip), or -EBADMSG. */
+static int decode_item(struct damonctl_rec_reader *r, unsigned int type, size_t raw,
+		       struct damonctl_rec_item *item)
+{
+	int ret;
+
+	memset(item, 0, sizeof(*item));
+	switch (type) {
+	case REC_CHUNK_INFO:
+		item->type = DAMONCTL_REC_INFO;
+		item->json = (const char *)r->payload;
+		return 1;
+	case REC_CHUNK_CONFIG:
+	case REC_CHUNK_FOOTPRINT:
+		if (raw < 8)
+			return -EBADMSG;
+		item->type = type == REC_CHUNK_CONFIG ? DAMONCTL_REC_CONFIG :
+			     DAMONCTL_REC_FOOTPRINT;
+		item->time_ns = get_le64(r->payload);
+		item->json = (const char *)r->payload + 8;
+		return 1;
+	case REC_CHUNK_SNAPSHOT:
+		item->type = DAMONCTL_REC_SNAPSHOT;
+		ret = parse_snapshot(r, r->payload, raw, &item->snapshot);
+		return ret ? ret : 1;
+	case REC_CHUNK_STATS:
+		item->type = DAMONCTL_REC_STATS;
+		ret = parse_stats(r->payload, raw, &item->stats);
+		return ret ? ret : 1;
+	case REC_CHUNK_END:
+		if (raw < 20)
+			return -EBADMSG;
+		item->type = DAMONCTL_REC_END;
+		item->end.time_ns = get_le64(r->payload);
+		item->end.nr_snapshots = get_le64(r->payload + 8);
+		item->end.reason = (enum damonctl_rec_end_reason)get_le32(r->payload + 16);
+		return 1;
+	}
+	return 0;
+}
+
 static int next_damonc(struct damonctl_rec_reader *r, struct damonctl_rec_item *item)
 {
 	for (;;) {
+		unsigned int type = 0, flags = 0;
+		size_t stored = 0, raw = 0;
 		uint8_t *h;
-		unsigned int type, flags;
-		size_t stored, raw;
-		ssize_t n;
 		int ret;
 
 		if (r->done)
 			return 0;
-		n = fill(r, REC_CHUNK_HDR);
-		if (n < 0)
-			return (int)n;
-		if (n == 0) {
-			r->done = true;	/* ends at a chunk boundary */
-			return 0;
-		}
-		if (n < REC_CHUNK_HDR)
-			return give_up(r, false);
+		ret = read_chunk(r, &type, &flags, &stored, &raw);
+		if (ret <= 0)
+			return ret;
 		h = r->in + r->in_pos;
-		type = h[0];
-		flags = h[1];
-		stored = get_le32(h + 4);
-		raw = get_le32(h + 8);
-		if (stored > REC_MAX_CHUNK || raw > REC_MAX_CHUNK ||
-		    (!(flags & REC_CHUNK_ZLIB) && stored != raw))
-			return give_up(r, true);
-		n = fill(r, REC_CHUNK_HDR + stored);
-		if (n < 0)
-			return (int)n;
-		if ((size_t)n < REC_CHUNK_HDR + stored)
-			return give_up(r, false);
-		h = r->in + r->in_pos;
-		if (get_le32(h + 12) != (uint32_t)crc32(crc32(0, h, 12), h + REC_CHUNK_HDR,
-							  (uInt)stored))
-			return give_up(r, true);
 		/* a reserved flag set: a later version's encoding, skipped like an unknown type */
 		if (flags & ~REC_CHUNK_ZLIB) {
 			r->in_pos += REC_CHUNK_HDR + stored;
@@ -350,53 +406,15 @@ static int next_damonc(struct damonctl_rec_reader *r, struct damonctl_rec_item *
 		}
 		r->payload[raw] = '\0';
 		r->in_pos += REC_CHUNK_HDR + stored;
-		memset(item, 0, sizeof(*item));
-		ret = 0;
-		switch (type) {
-		case REC_CHUNK_INFO:
-			item->type = DAMONCTL_REC_INFO;
-			item->json = (const char *)r->payload;
-			break;
-		case REC_CHUNK_CONFIG:
-		case REC_CHUNK_FOOTPRINT:
-			if (raw < 8) {
-				ret = -EBADMSG;
-				break;
-			}
-			item->type = type == REC_CHUNK_CONFIG ? DAMONCTL_REC_CONFIG :
-				     DAMONCTL_REC_FOOTPRINT;
-			item->time_ns = get_le64(r->payload);
-			item->json = (const char *)r->payload + 8;
-			break;
-		case REC_CHUNK_SNAPSHOT:
-			item->type = DAMONCTL_REC_SNAPSHOT;
-			ret = parse_snapshot(r, r->payload, raw, &item->snapshot);
-			break;
-		case REC_CHUNK_STATS:
-			item->type = DAMONCTL_REC_STATS;
-			ret = parse_stats(r->payload, raw, &item->stats);
-			break;
-		case REC_CHUNK_END:
-			if (raw < 20) {
-				ret = -EBADMSG;
-				break;
-			}
-			item->type = DAMONCTL_REC_END;
-			item->end.time_ns = get_le64(r->payload);
-			item->end.nr_snapshots = get_le64(r->payload + 8);
-			item->end.reason = (enum damonctl_rec_end_reason)get_le32(r->payload + 16);
-			break;
-		default:
-			/* a chunk type from a later version: skip it */
-			r->st.bytes_ok += REC_CHUNK_HDR + stored;
-			continue;
-		}
-		if (ret) {
+		ret = decode_item(r, type, raw, item);
+		if (ret < 0) {
 			/* a checksummed chunk that does not parse: written by a broken writer */
 			r->in_pos -= REC_CHUNK_HDR + stored;
 			return give_up(r, true);
 		}
 		r->st.bytes_ok += REC_CHUNK_HDR + stored;
+		if (!ret)	/* a chunk type from a later version: skip it */
+			continue;
 		if (type == REC_CHUNK_SNAPSHOT)
 			r->st.nr_snapshots++;
 		if (type == REC_CHUNK_END) {
