@@ -575,121 +575,138 @@ bool dctl_damo_src_stats(struct damo_src *s, struct damonctl_rec_stats *out)
 	return true;
 }
 
-int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap)
+/* After a value of a record: the record goes on (DS_RECORD), or it ends and the list of
+ * records goes on (DS_RECORDS) or ends (DS_DONE). */
+static int after_value(struct damo_src *s)
+{
+	int r = separator(s, '}');
+
+	if (r < 0)
+		return r;
+	s->state = DS_RECORD;
+	if (r) {
+		r = separator(s, ']');
+		if (r < 0)
+			return r;
+		s->state = r ? DS_DONE : DS_RECORDS;
+	}
+	return 0;
+}
+
+static int ds_top(struct damo_src *s)
+{
+	if (expect(s, '['))
+		return -EBADMSG;
+	s->state = DS_RECORDS;
+	if (peek(s) == ']') {
+		s->pos++;
+		s->state = DS_DONE;
+	}
+	return 0;
+}
+
+static int ds_records(struct damo_src *s)
+{
+	int r;
+
+	if (expect(s, '{'))
+		return -EBADMSG;
+	memset(&s->cur, 0, sizeof(s->cur));
+	s->cur.target = s->cur.scheme = -1;
+	s->state = DS_RECORD;
+	if (peek(s) == '}') {	/* an empty record */
+		s->pos++;
+		r = separator(s, ']');
+		if (r < 0)
+			return r;
+		s->state = r ? DS_DONE : DS_RECORDS;
+	}
+	return 0;
+}
+
+/* A key of a record: its value kept (record_key), or the start of its snapshots. */
+static int ds_record(struct damo_src *s)
 {
 	json_object *v;
+	char key[64];
 	int r;
+
+	if (take(s, &v))
+		return -EBADMSG;
+	if (!json_object_is_type(v, json_type_string)) {
+		json_object_put(v);
+		return -EBADMSG;
+	}
+	snprintf(key, sizeof(key), "%s", json_object_get_string(v));
+	json_object_put(v);
+	if (expect(s, ':'))
+		return -EBADMSG;
+	if (!strcmp(key, "snapshots")) {
+		if (expect(s, '['))
+			return -EBADMSG;
+		s->state = DS_SNAPSHOTS;
+		if (peek(s) != ']')
+			return 0;
+		s->pos++;
+		return after_value(s);
+	}
+	if (take(s, &v))
+		return -EBADMSG;
+	r = record_key(s, key, v);
+	json_object_put(v);
+	return r ? r : after_value(s);
+}
+
+/* A snapshot of the list: 1 with @snap, 0 for one to skip (damo's placeholder), -errno. */
+static int ds_snapshot(struct damo_src *s, struct damonctl_rec_snapshot *snap)
+{
+	json_object *v, *regions;
+	bool fake;
+	int r;
+
+	if (take(s, &v))
+		return -EBADMSG;
+	r = separator(s, ']');
+	if (r > 0)	/* after the list: the record goes on or ends */
+		r = after_value(s);
+	if (r < 0) {
+		json_object_put(v);
+		return r;
+	}
+	fake = json_object_object_get_ex(v, "regions", &regions) &&
+	       json_object_is_type(regions, json_type_array) && is_fake(regions);
+	r = fake ? 0 : convert(s, &s->cur, v, snap);
+	if (!r && !fake)
+		take_stats(s, v, snap);
+	json_object_put(v);
+	if (r)
+		return r;
+	return fake ? 0 : 1;
+}
+
+int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap)
+{
+	int r = 0;
 
 	for (;;) {
 		switch (s->state) {
 		case DS_TOP:
-			if (expect(s, '['))
-				return -EBADMSG;
-			s->state = DS_RECORDS;
-			if (peek(s) == ']') {
-				s->pos++;
-				s->state = DS_DONE;
-			}
+			r = ds_top(s);
 			break;
 		case DS_RECORDS:
-			if (expect(s, '{'))
-				return -EBADMSG;
-			memset(&s->cur, 0, sizeof(s->cur));
-			s->cur.target = s->cur.scheme = -1;
-			s->state = DS_RECORD;
-			if (peek(s) == '}') {	/* an empty record */
-				s->pos++;
-				r = separator(s, ']');
-				if (r < 0)
-					return r;
-				s->state = r ? DS_DONE : DS_RECORDS;
-			}
+			r = ds_records(s);
 			break;
-		case DS_RECORD: {
-			char key[64];
-
-			if (take(s, &v))
-				return -EBADMSG;
-			if (!json_object_is_type(v, json_type_string)) {
-				json_object_put(v);
-				return -EBADMSG;
-			}
-			snprintf(key, sizeof(key), "%s", json_object_get_string(v));
-			json_object_put(v);
-			if (expect(s, ':'))
-				return -EBADMSG;
-			if (!strcmp(key, "snapshots")) {
-				if (expect(s, '['))
-					return -EBADMSG;
-				s->state = DS_SNAPSHOTS;
-				if (peek(s) == ']') {
-					s->pos++;
-					goto record_next;
-				}
-				break;
-			}
-			if (take(s, &v))
-				return -EBADMSG;
-			r = record_key(s, key, v);
-			json_object_put(v);
-			if (r)
-				return r;
-record_next:
-			s->state = DS_RECORD;
-			r = separator(s, '}');
-			if (r < 0)
-				return r;
-			if (r) {
-				r = separator(s, ']');
-				if (r < 0)
-					return r;
-				s->state = r ? DS_DONE : DS_RECORDS;
-			}
+		case DS_RECORD:
+			r = ds_record(s);
 			break;
-		}
-		case DS_SNAPSHOTS: {
-			json_object *regions;
-			bool fake;
-
-			if (take(s, &v))
-				return -EBADMSG;
-			r = separator(s, ']');
-			if (r < 0) {
-				json_object_put(v);
-				return r;
-			}
-			if (r) {
-				s->state = DS_RECORD;
-				/* after the list: the record goes on or ends */
-				r = separator(s, '}');
-				if (r < 0) {
-					json_object_put(v);
-					return r;
-				}
-				if (r) {
-					r = separator(s, ']');
-					if (r < 0) {
-						json_object_put(v);
-						return r;
-					}
-					s->state = r ? DS_DONE : DS_RECORDS;
-				}
-			}
-			fake = json_object_object_get_ex(v, "regions", &regions) &&
-			       json_object_is_type(regions, json_type_array) && is_fake(regions);
-			r = fake ? 0 : convert(s, &s->cur, v, snap);
-			if (!r && !fake)
-				take_stats(s, v, snap);
-			json_object_put(v);
-			if (r)
-				return r;
-			if (!fake)
-				return 1;
+		case DS_SNAPSHOTS:
+			r = ds_snapshot(s, snap);
 			break;
-		}
 		case DS_DONE:
 			return 0;
 		}
+		if (r)
+			return r;
 	}
 }
 
