@@ -117,9 +117,9 @@ struct served {
 	uint64_t all_gone_ms;		/* when its last target exited (0: some live) */
 	uint64_t off_seen_ms;		/* when it was first seen stopped */
 	int goal_state[MAX_FALLBACKS];	/* -1 not measured yet, 0 below the goal, 1 met */
-	uint64_t fed_bp[MAX_FALLBACKS];	/* FB_HUGEPAGE_GOAL: the value the kernel has */
+	uint64_t fed_bp[MAX_FALLBACKS];	/* a goal fed: the value the kernel has */
 	bool fed[MAX_FALLBACKS];
-	/* FB_COLLAPSE: the collapse plan, and what the kernel is allowed to collapse now */
+	/* a collapse budget: the collapse plan, and what the kernel is allowed to collapse now */
 	struct damonctl_hugepage_plan *plan[MAX_FALLBACKS];
 	struct grant *grant[MAX_FALLBACKS];
 	bool recommit[MAX_FALLBACKS];	/* the grant is committed, but tune wrote the scheme */
@@ -302,7 +302,7 @@ static void end_served(struct agent *ag, unsigned int i, bool stop_it, const cha
 
 /* ---- measuring ---- */
 
-static int measure(struct agent *ag, const struct served *s, const struct fallback *fb,
+static int measure(struct agent *ag, const struct served *s, const struct damonctl_fallback *fb,
 		   uint64_t *huge, uint64_t *used)
 {
 	return fallback_measure(ag->cli->ctx, fb->scope_pid, s->e.targets, s->e.nr_targets,
@@ -315,7 +315,7 @@ static int measure(struct agent *ag, const struct served *s, const struct fallba
 static void goal_transition(struct served *s, unsigned int fi, uint64_t bp, bool met,
 			    const char *what)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	char a[16], b[16];
 
 	if (s->goal_state[fi] == met)
@@ -390,11 +390,11 @@ static int feed_goals(struct agent *ag, struct served *s, const char **what)
 	int r;
 
 	for (i = 0; i < s->e.fbs.nr; i++) {
-		const struct fallback *fb = &s->e.fbs.fb[i];
+		const struct damonctl_fallback *fb = &s->e.fbs.fb[i];
 		uint64_t huge, used, bp;
 		char rel[256], val[32], a[16], b[16];
 
-		if (fb->kind != FB_HUGEPAGE_GOAL)
+		if (fb->kind != DAMONCTL_FALLBACK_HUGEPAGE_GOAL)
 			continue;
 		r = measure(ag, s, fb, &huge, &used);
 		if (r) {
@@ -458,7 +458,8 @@ static bool feeds_scheme(const struct served *s, unsigned int scheme)
 	unsigned int i;
 
 	for (i = 0; i < s->e.fbs.nr; i++)
-		if (s->e.fbs.fb[i].kind == FB_HUGEPAGE_GOAL && s->e.fbs.fb[i].scheme == scheme)
+		if (s->e.fbs.fb[i].kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL &&
+		    s->e.fbs.fb[i].scheme == scheme)
 			return true;
 	return false;
 }
@@ -466,7 +467,7 @@ static bool feeds_scheme(const struct served *s, unsigned int scheme)
 /* How many huge pages budget @fi still wants (SIZE_MAX without a goal). */
 static int budget_want(struct agent *ag, struct served *s, unsigned int fi, size_t *want)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	uint64_t huge, used;
 	int r;
 
@@ -554,7 +555,7 @@ static uint64_t grant_bytes(const struct grant *g)
 static int set_grant(struct agent *ag, struct served *s, unsigned int fi, const struct grant *g,
 		     const char **what)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	struct damonctl_kdamond *have = NULL, *want = NULL;
 	struct damonctl_features *f = NULL;
 	struct damonctl_scheme *sch;
@@ -581,7 +582,7 @@ static int set_grant(struct agent *ag, struct served *s, unsigned int fi, const 
 		r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
 	if (!r)
 		r = damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
-					g->nr ? fb->quota_bytes : FB_CLOSED_QUOTA_BYTES);
+					g->nr ? fb->quota_bytes : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
 	if (!r)
 		r = damonctl_kdamond_commit(ag->cli->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
 	if (!r) {
@@ -597,7 +598,7 @@ static int set_grant(struct agent *ag, struct served *s, unsigned int fi, const 
 static void note_reachability(struct agent *ag, struct served *s, unsigned int fi, size_t want,
 			      const struct damonctl_hugepage_plan *p)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	uint64_t hot_huge = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_HUGE);
 	uint64_t hot_small = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL);
 	uint64_t huge, used;
@@ -626,7 +627,7 @@ static void note_reachability(struct agent *ag, struct served *s, unsigned int f
 	if (!s->first_look_ms[fi])
 		s->first_look_ms[fi] = now_ms();
 	now = s->short_looks[fi] >= UNREACHABLE_LOOKS &&
-	      now_ms() - s->first_look_ms[fi] >= 3 * fb->hot[DAMONCTL_PAT_AGE_MIN] * s->aggr_us / 1000;
+	      now_ms() - s->first_look_ms[fi] >= 3 * fb->pattern[DAMONCTL_PAT_AGE_MIN] * s->aggr_us / 1000;
 	s->st.unreachable = now;
 	/* said again once DAMON tells hot memory where it told none yet when it was said (a
 	 * "0 B" would stay in the log), and when the hot memory doubled or halved, at most once
@@ -651,7 +652,7 @@ static void note_reachability(struct agent *ag, struct served *s, unsigned int f
 static int collapse_by_agent(struct agent *ag, struct served *s, unsigned int fi, size_t want,
 			     int pid)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	struct damonctl_collapse_result res = { .sz = sizeof(res) };
 	struct agent_scheme_stats *ss = agent_stats_scheme(&s->st, fb->scheme);
 	struct damonctl_proc_mem before, after;
@@ -726,7 +727,7 @@ static int collapse_by_agent(struct agent *ag, struct served *s, unsigned int fi
 static int collapse_by_kernel(struct agent *ag, struct served *s, unsigned int fi, size_t want,
 			      const char **what)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	struct agent_scheme_stats *ss = agent_stats_scheme(&s->st, fb->scheme);
 	struct grant g = { 0 };
 	char sz[32], a[16], b[16];
@@ -756,7 +757,7 @@ static int collapse_by_kernel(struct agent *ag, struct served *s, unsigned int f
 static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
 		   struct damonctl_rec_region **regs, size_t *cap)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	uint64_t total;
 	int n, r;
 
@@ -770,7 +771,7 @@ static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
 	if (n < 0)
 		return n;
 	r = damonctl_hugepage_plan_observe(ag->cli->ctx, s->plan[fi], pid, *regs, (size_t)n,
-					   fb->hot);
+					   fb->pattern);
 	return r == -ESRCH ? 0 : r;	/* it exited: the process events say so */
 }
 
@@ -778,15 +779,15 @@ static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
  * (per-target copies of one scheme), and has not yet. */
 static size_t shared_pending(const struct served *s, unsigned int fi)
 {
-	const struct fallback *fb = &s->e.fbs.fb[fi];
+	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
 	size_t pages = 0;
 	unsigned int j, k;
 
 	for (j = 0; j < fi; j++) {
-		const struct fallback *o = &s->e.fbs.fb[j];
+		const struct damonctl_fallback *o = &s->e.fbs.fb[j];
 		const struct grant *g = s->grant[j];
 
-		if (o->kind != FB_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl || !g ||
+		if (o->kind != DAMONCTL_FALLBACK_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl || !g ||
 		    g->nr == UINT32_MAX)
 			continue;
 		for (k = 0; k < g->nr; k++)
@@ -805,9 +806,9 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 	int r = 0;
 
 	for (i = 0; i < s->e.fbs.nr; i++) {
-		const struct fallback *fb = &s->e.fbs.fb[i];
+		const struct damonctl_fallback *fb = &s->e.fbs.fb[i];
 
-		if (fb->kind != FB_COLLAPSE || fb->target >= s->e.nr_targets ||
+		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || fb->target >= s->e.nr_targets ||
 		    s->e.targets[fb->target] <= 0)
 			continue;
 		r = budget_want(ag, s, i, &bd[i].want);
@@ -834,10 +835,10 @@ static int collapse_all(struct agent *ag, struct served *s, const char **what)
 		}
 	}
 	for (i = 0; i < s->e.fbs.nr && !stop_signal && !r; i++) {
-		const struct fallback *fb = &s->e.fbs.fb[i];
+		const struct damonctl_fallback *fb = &s->e.fbs.fb[i];
 		int pid = fb->target < s->e.nr_targets ? s->e.targets[fb->target] : 0;
 
-		if (fb->kind != FB_COLLAPSE || pid <= 0)
+		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || pid <= 0)
 			continue;
 		if (bd[i].observe) {
 			r = observe(ag, s, i, pid, &regs, &cap);
@@ -916,7 +917,7 @@ static bool serve_round(struct agent *ag, unsigned int i)
 
 /* Keep budget @fb's schemes (the collapse scheme and its observer) to target @idx; a
  * collapse scheme the kernel runs is allowed nothing until the agent chooses for @idx. */
-static void keep_to(struct damonctl_context *c, const struct fallback *fb,
+static void keep_to(struct damonctl_context *c, const struct damonctl_fallback *fb,
 		    const struct damonctl_features *f, unsigned int idx)
 {
 	struct damonctl_scheme *sc = damonctl_context_scheme(c, fb->scheme);
@@ -933,12 +934,12 @@ static void keep_to(struct damonctl_context *c, const struct fallback *fb,
 static int copy_budget(struct damonctl_context *c, struct fallbacks *fbs, unsigned int tmpl,
 		       int *idx)
 {
-	struct fallback nb;
+	struct damonctl_fallback nb;
 	unsigned int i, nr = fbs->nr;
 	int from = -1;
 
 	for (i = 0; i < nr && from < 0; i++)
-		if (fbs->fb[i].kind == FB_COLLAPSE && fbs->fb[i].scheme == tmpl)
+		if (fbs->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && fbs->fb[i].scheme == tmpl)
 			from = (int)i;
 	if (from < 0 || fbs->nr + 2 > MAX_FALLBACKS)
 		return -ENOSPC;
@@ -954,9 +955,9 @@ static int copy_budget(struct damonctl_context *c, struct fallbacks *fbs, unsign
 		nb.observer = nb.scheme;
 	}
 	for (i = 0; i < nr; i++) {
-		struct fallback g = fbs->fb[i];
+		struct damonctl_fallback g = fbs->fb[i];
 
-		if (g.kind != FB_HUGEPAGE_GOAL || g.scheme != tmpl)
+		if (g.kind != DAMONCTL_FALLBACK_HUGEPAGE_GOAL || g.scheme != tmpl)
 			continue;
 		g.scheme = nb.scheme;
 		fbs->fb[fbs->nr++] = g;
@@ -993,9 +994,9 @@ static int restage_live_targets(const struct served *s, struct damonctl_context 
 				damonctl_target_add_region(t, st, en);
 		/* its emulated collapse follows it to its new index */
 		for (j = 0; j < fbs->nr; j++) {
-			struct fallback *fb = &fbs->fb[j];
+			struct damonctl_fallback *fb = &fbs->fb[j];
 
-			if (fb->kind != FB_COLLAPSE || moved[j] || fb->target != i)
+			if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || moved[j] || fb->target != i)
 				continue;
 			fb->target = *n;
 			moved[j] = true;
@@ -1017,7 +1018,7 @@ static int collapse_for_child(struct damonctl_context *cw, struct damonctl_featu
 	int reuse = -1, r;
 
 	for (i = 0; i < fbs->nr && reuse < 0; i++)
-		if (fbs->fb[i].kind == FB_COLLAPSE && !moved[i])
+		if (fbs->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && !moved[i])
 			reuse = (int)i;
 	if (reuse < 0) {
 		r = copy_budget(cw, fbs, tmpl, &reuse);
@@ -1028,7 +1029,7 @@ static int collapse_for_child(struct damonctl_context *cw, struct damonctl_featu
 	moved[reuse] = true;
 	keep_to(cw, &fbs->fb[reuse], f, child_idx);
 	for (i = 0; i < fbs->nr; i++) {
-		if (fbs->fb[i].kind != FB_COLLAPSE || moved[i])
+		if (fbs->fb[i].kind != DAMONCTL_FALLBACK_COLLAPSE || moved[i])
 			continue;
 		keep_to(cw, &fbs->fb[i], f, MAX_TARGETS + 1);
 		memmove(&fbs->fb[i], &fbs->fb[i + 1], (fbs->nr - i - 1) * sizeof(fbs->fb[0]));
@@ -1080,7 +1081,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		goto out;
 	}
 	for (i = 0; i < fbs.nr; i++)
-		if (fbs.fb[i].kind == FB_COLLAPSE && tmpl == UINT32_MAX)
+		if (fbs.fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && tmpl == UINT32_MAX)
 			tmpl = fbs.fb[i].scheme;
 	if (tmpl != UINT32_MAX &&
 	    damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) != DAMONCTL_YES) {
@@ -1346,7 +1347,7 @@ static void take_tuned(struct served *s, const struct started_entry *e)
 		for (j = 0; j < e->fbs.nr; j++) {
 			s->e.fbs.fb[j].target_bp = e->fbs.fb[j].target_bp;
 			s->e.fbs.fb[j].scope_pid = e->fbs.fb[j].scope_pid;
-			memcpy(s->e.fbs.fb[j].hot, e->fbs.fb[j].hot, sizeof(e->fbs.fb[j].hot));
+			memcpy(s->e.fbs.fb[j].pattern, e->fbs.fb[j].pattern, sizeof(e->fbs.fb[j].pattern));
 			s->e.fbs.fb[j].reset_ms = e->fbs.fb[j].reset_ms;
 			/* tune wrote the user's size quota over the agent's: commit the grant again */
 			if (s->e.fbs.fb[j].quota_bytes != e->fbs.fb[j].quota_bytes)

@@ -74,10 +74,10 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 	if (e->follow_children)
 		fprintf(out, "    following the targets' children (new ones become targets)\n");
 	for (i = 0; i < e->fbs.nr; i++) {
-		const struct fallback *fb = &e->fbs.fb[i];
+		const struct damonctl_fallback *fb = &e->fbs.fb[i];
 		const struct agent_scheme_stats *ss = scheme_stats(&st, fb->scheme);
 
-		if (fb->kind == FB_HUGEPAGE_GOAL) {
+		if (fb->kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL) {
 			fprintf(out, "    scheme %u goal %u: hugepage_mem_bp %s (%s), which this kernel "
 				"lacks, stands in as user_input fed by the agent every %s\n",
 				fb->scheme, fb->goal, fmt_bp(fb->target_bp, a, sizeof(a)),
@@ -94,7 +94,7 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 				fb->target < e->nr_targets ? e->targets[fb->target] : -1,
 				fmt_bp(fb->target_bp, a, sizeof(a)),
 				fb->scope_pid ? "over the targets" : "system-wide",
-				FB_CLOSED_QUOTA_BYTES);
+				DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
 			if (ss)
 				fprintf(out, "      agent stats: allowed %s in %" PRIu64 " steps\n",
 					fmt_size(ss->sz_tried, a, sizeof(a)), ss->nr_tried);

@@ -40,8 +40,8 @@ static void read_goals(const struct started_entry *e, const struct damonctl_sche
 		vg->target = damonctl_goal_get(g, DAMONCTL_GOAL_TARGET_VALUE);
 		vg->current = damonctl_goal_get(g, DAMONCTL_GOAL_CURRENT_VALUE);
 		for (f = 0; e && f < e->fbs.nr; f++)
-			if (e->fbs.fb[f].kind == FB_HUGEPAGE_GOAL && e->fbs.fb[f].scheme == si &&
-			    e->fbs.fb[f].goal == gi) {
+			if (e->fbs.fb[f].kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL &&
+			    e->fbs.fb[f].scheme == si && e->fbs.fb[f].goal == gi) {
 				/* the agent's stand-in: show what it stands for */
 				snprintf(vg->metric, sizeof(vg->metric), "hugepage_mem_bp");
 				vg->fed = true;
@@ -53,7 +53,7 @@ static void read_goals(const struct started_entry *e, const struct damonctl_sche
 
 /* A collapse scheme of the agent's: it collapses what the stat stand-in finds (the kernel
  * lacks the action), or paces the kernel's collapse within a budget in huge pages. */
-static void read_agent_collapse(const struct fallback *fb, const struct agent_stats *ast,
+static void read_agent_collapse(const struct damonctl_fallback *fb, const struct agent_stats *ast,
 				unsigned int si, struct scheme_view *sv)
 {
 	unsigned int a;
@@ -112,7 +112,7 @@ void scheme_view_read(struct cli *cli, const struct started_entry *e,
 	sv->quota_reset_ms = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
 	read_goals(e, s, si, sv);
 	for (f = 0; e && f < e->fbs.nr; f++)
-		if (e->fbs.fb[f].kind == FB_COLLAPSE && e->fbs.fb[f].scheme == si)
+		if (e->fbs.fb[f].kind == DAMONCTL_FALLBACK_COLLAPSE && e->fbs.fb[f].scheme == si)
 			read_agent_collapse(&e->fbs.fb[f], ast, si, sv);
 	sv->has_effective = damonctl_scheme_has(s, DAMONCTL_SCHEME_QUOTA_EFFECTIVE_BYTES);
 	sv->effective_bytes = damonctl_scheme_get(s, DAMONCTL_SCHEME_QUOTA_EFFECTIVE_BYTES);

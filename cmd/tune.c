@@ -205,14 +205,14 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 		if (strcmp(sp->goals[g].metric, "hugepage_mem_bp"))
 			continue;
 		for (i = 0; i < e->fbs.nr; i++) {
-			struct fallback *fb = &e->fbs.fb[i];
+			struct damonctl_fallback *fb = &e->fbs.fb[i];
 
 			if (fb->scheme != scheme)
 				continue;
 			/* a scope given moves with the goal; the agent measures it */
 			if (tu.scope_pid >= 0)
 				fb->scope_pid = tu.scope_pid;
-			if (fb->kind == FB_HUGEPAGE_GOAL) {
+			if (fb->kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL) {
 				struct damonctl_goal *goal = damonctl_scheme_goal(s, fb->goal);
 
 				if (goal)
@@ -316,9 +316,9 @@ static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
 	*fb_changed = retarget_fallbacks(entry, si, damonctl_context_scheme(c, si), sp);
 	r = spec_apply_scheme(cli, sp, damonctl_context_scheme(c, si), sample, aggr, f, false);
 	for (i = 0; !r && entry && i < entry->fbs.nr; i++) {
-		const struct fallback *fb = &entry->fbs.fb[i];
+		const struct damonctl_fallback *fb = &entry->fbs.fb[i];
 
-		if (fb->kind == FB_COLLAPSE && fb->tmpl == si && fb->scheme != si)
+		if (fb->kind == DAMONCTL_FALLBACK_COLLAPSE && fb->tmpl == si && fb->scheme != si)
 			r = spec_apply_scheme(cli, sp, damonctl_context_scheme(c, fb->scheme),
 					      sample, aggr, f, false);
 	}
@@ -405,7 +405,7 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 		return usage_error(cli, "--%s: kdamond %d monitors physical memory (%s), not "
 				   "processes", tu.nr_add ? "add-target" : "remove-target", ki, ops);
 	for (i = 0; entry && i < entry->fbs.nr; i++)
-		if (entry->fbs.fb[i].kind == FB_COLLAPSE) {
+		if (entry->fbs.fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE) {
 			usage_error(cli, "the damonc agent keeps kdamond %d's collapse budget per "
 				    "target, and does not follow targets changed online: change "
 				    "them with 'damonc stop' and 'damonc start'", ki);
@@ -507,10 +507,10 @@ static int remove_scheme(struct cli *cli, int ki, struct damonctl_context *c,
 		return usage_error(cli, "--remove-scheme %u: kdamond %d has %u schemes", si, ki,
 				   damonctl_context_nr_schemes(c));
 	for (i = 0; entry && i < entry->fbs.nr; i++) {
-		const struct fallback *fb = &entry->fbs.fb[i];
+		const struct damonctl_fallback *fb = &entry->fbs.fb[i];
 
 		if (fb->scheme >= si || fb->observer >= si ||
-		    (fb->kind == FB_COLLAPSE && fb->tmpl >= si)) {
+		    (fb->kind == DAMONCTL_FALLBACK_COLLAPSE && fb->tmpl >= si)) {
 			usage_error(cli, "--remove-scheme %u: the damonc agent serves scheme %u of "
 				    "kdamond %d by its index%s; stop and start it with the schemes "
 				    "wanted", si, fb->scheme, ki,
@@ -614,7 +614,7 @@ static int plan_agent(struct cli *cli, int ki, struct damonctl_kdamond *kw,
 		r = -EOPNOTSUPP;
 		snprintf(why, sizeof(why), "kdamond %d was not started by damonc, and what it is "
 			 "asked needs the damonc agent, which serves damonc's kdamonds only: %s",
-			 ki, fbs.fb[before].kind == FB_COLLAPSE ?
+			 ki, fbs.fb[before].kind == DAMONCTL_FALLBACK_COLLAPSE ?
 			 "a collapse budget kept in huge pages" :
 			 "a hugepage_mem_bp goal fed as user_input");
 	}
@@ -677,7 +677,7 @@ static void print_result(struct cli *cli, int ki, const struct changes *ch,
 		printf("  note: this kernel has no obsolete_target (6.19): the targets after the one "
 		       "removed moved down a place, and their monitoring starts over\n");
 	for (i = 0; agent && i < agent->fbs.nr; i++)
-		printf("  agent: %s goal %llu bp\n", agent->fbs.fb[i].kind == FB_COLLAPSE ?
+		printf("  agent: %s goal %llu bp\n", agent->fbs.fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE ?
 		       "collapse" : "hugepage_mem_bp",
 		       (unsigned long long)agent->fbs.fb[i].target_bp);
 }

@@ -1514,6 +1514,109 @@ DAMONCTL_API unsigned int damonctl_capture_leftovers(const char *state_dir,
 						     unsigned int *kdamonds, int *pids,
 						     unsigned int max);
 
+/* ------------------------------------------------------------------------------------------
+ * User-space fallbacks: running a hugepage_mem_bp goal or a collapse scheme on a kernel that
+ * lacks them, with a program's help (damonc's agent is one such program).
+ *
+ * - A hugepage_mem_bp goal the kernel cannot measure (before 7.4, or over the target
+ *   processes rather than the system) becomes a user_input goal with the same target, whose
+ *   current value the program measures (damonctl_hugepage_measure()) and feeds with
+ *   DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS.
+ * - A collapse scheme with a hugepage_mem_bp goal (or, without the kernel's collapse action,
+ *   any collapse scheme) becomes a collapse budget counted in huge pages, per target. A stat
+ *   scheme matching every region of the target (the observer) shows DAMON's regions
+ *   (tried_regions) to a collapse plan (damonctl_hugepage_plan_new()), and
+ *   - where the kernel has the collapse action (7.2), the kernel collapses: the scheme is
+ *     allowed no address (allow filters) until the program allows the pages it picked;
+ *   - where it has not, the scheme becomes a stat scheme with the same access pattern, and
+ *     the program collapses (damonctl_hugepage_plan_collapse()) within the scheme's quota.
+ *   On 7.2+ a collapse scheme without a goal is the kernel's alone.
+ * See damonctl_fallback_plan(3).
+ */
+enum damonctl_fallback_kind {
+	DAMONCTL_FALLBACK_HUGEPAGE_GOAL,	/* feed goal `goal` of scheme `scheme` */
+	DAMONCTL_FALLBACK_COLLAPSE,		/* a collapse budget for target `target` */
+};
+/*
+ * One entry of a plan. Its first field the caller sets to its size: the library reads and
+ * fills only that much, so the struct can grow.
+ */
+struct damonctl_fallback {
+	size_t sz;		/* sizeof(struct damonctl_fallback), set by the caller */
+	enum damonctl_fallback_kind kind;
+	/* HUGEPAGE_GOAL: the scheme with the goal. COLLAPSE: the collapse scheme, the kernel's
+	 * (by_kernel) or the stat scheme standing in for it */
+	unsigned int scheme;
+	unsigned int goal;	/* HUGEPAGE_GOAL: the goal's index in the scheme */
+	unsigned int observer;	/* COLLAPSE: the stat scheme matching every region */
+	unsigned int tmpl;	/* COLLAPSE: the user's scheme it was made from (per-target
+				 * copies share it) */
+	unsigned int target;	/* COLLAPSE: the target (index) whose memory it collapses */
+	bool by_kernel;		/* COLLAPSE: the kernel collapses what the program allows */
+	bool scope_pid;		/* measure over the target processes, not the system */
+	uint64_t target_bp;	/* the hugepage_mem_bp goal; 0: none (COLLAPSE only) */
+	/* COLLAPSE by the program: the scheme's quota, enforced by the program. By the kernel:
+	 * quota_bytes is the user's size quota, to put back while allowing something */
+	uint64_t quota_ms, quota_bytes;
+	uint64_t reset_ms;	/* the quota interval: the program's round */
+	uint64_t pattern[DAMONCTL_PAT_NR];	/* COLLAPSE: the scheme's access pattern */
+};
+/*
+ * The size quota of a kernel's collapse scheme while the program allows it nothing: the
+ * kernel cuts regions where the effective quota ends before it looks at filters, and a quota
+ * under the minimum region size cuts nothing.
+ */
+#define DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES 1
+
+/* A plan: an ordered list of entries (at most 48). */
+struct damonctl_fallbacks;
+DAMONCTL_API int damonctl_fallbacks_new(struct damonctl_fallbacks **out);
+DAMONCTL_API void damonctl_fallbacks_free(struct damonctl_fallbacks *fbs);
+DAMONCTL_API unsigned int damonctl_fallbacks_count(const struct damonctl_fallbacks *fbs);
+/* Entry @i into @fb (fb->sz set): -ENOENT past the end. */
+DAMONCTL_API int damonctl_fallbacks_get(const struct damonctl_fallbacks *fbs, unsigned int i,
+					struct damonctl_fallback *fb);
+/* Entries changed by the program (a target that moved, a goal retargeted): -EINVAL for an
+ * unknown kind or a size too small, -ENOENT past the end; add: -ENOSPC when full. */
+DAMONCTL_API int damonctl_fallbacks_set(struct damonctl_fallbacks *fbs, unsigned int i,
+					const struct damonctl_fallback *fb);
+DAMONCTL_API int damonctl_fallbacks_add(struct damonctl_fallbacks *fbs,
+					const struct damonctl_fallback *fb);
+DAMONCTL_API int damonctl_fallbacks_remove(struct damonctl_fallbacks *fbs, unsigned int i);
+/*
+ * Rewrite kdamond @k (its first context) so that this kernel (@f) runs it with the program's
+ * help where that is needed, appending what the program must do to @fbs. Schemes an entry
+ * of @fbs serves already (a kdamond planned before, being tuned) are left as they are. 0
+ * (nothing may be needed); -EOPNOTSUPP when neither the kernel nor a program can do it
+ * (collapse without tried_regions), -EINVAL (e.g. collapse on paddr), each with a sentence
+ * in @why; @fbs is untouched on failure, @k is not.
+ */
+DAMONCTL_API int damonctl_fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
+					const struct damonctl_features *f, bool scope_pid,
+					struct damonctl_fallbacks *fbs, char *why, size_t size);
+/* After a change of @k's schemes: their access patterns and quotas taken again. */
+DAMONCTL_API void damonctl_fallbacks_refresh(struct damonctl_fallbacks *fbs,
+					     const struct damonctl_kdamond *k);
+/* Whether scheme @scheme is one an entry serves (or observes with). */
+DAMONCTL_API bool damonctl_fallbacks_serves(const struct damonctl_fallbacks *fbs,
+					    unsigned int scheme);
+/* Whether scheme @scheme is the plan's own (an observer, a per-target copy), not the user's. */
+DAMONCTL_API bool damonctl_fallbacks_agents_scheme(const struct damonctl_fallbacks *fbs,
+						   unsigned int scheme);
+/* The user's scheme that entry @i serves (a per-target copy stands for its template);
+ * UINT32_MAX past the end. */
+DAMONCTL_API unsigned int damonctl_fallbacks_user_scheme(const struct damonctl_fallbacks *fbs,
+							 unsigned int i);
+/* -EINVAL with @why when @fbs serves more than one of the user's schemes (damonc's agent
+ * keeps one set of figures per kdamond). */
+DAMONCTL_API int damonctl_fallbacks_check_one_scheme(const struct damonctl_fallbacks *fbs,
+						     char *why, size_t size);
+/* The plan as a malloc'd JSON array (damonctl-json(5), "fallbacks"), to store with the
+ * kdamond; read back into @fbs (replaced; untouched on failure, -EBADMSG with @why). */
+DAMONCTL_API char *damonctl_fallbacks_to_json(const struct damonctl_fallbacks *fbs);
+DAMONCTL_API int damonctl_fallbacks_from_json(const char *doc, struct damonctl_fallbacks *fbs,
+					      char *why, size_t size);
+
 #ifdef __cplusplus
 }
 #endif
