@@ -35,43 +35,6 @@ static int journal_path(struct damonctl_ctx *ctx, int pid, unsigned int seq, cha
 	return damonctl_path(ctx, DAMONCTL_BASE_RUN, rel, buf, size);
 }
 
-unsigned long long process_starttime(int pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* after "(comm)": state is field 3, starttime field 22 */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return 0;
-	for (i = 3, p += 2; i < 22 && p; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t ? t : 1;
-}
-
-bool process_alive(int pid, unsigned long long starttime)
-{
-	unsigned long long t;
-
-	if (pid <= 0)
-		return false;
-	t = process_starttime(pid);
-	return t && (!starttime || t == starttime);
-}
-
 /* The journal as a file: who, and the record. */
 static int save(const char *record, bool abandoned, unsigned int seq)
 {
@@ -90,7 +53,7 @@ static int save(const char *record, bool abandoned, unsigned int seq)
 	json_object_object_add(root, "command", json_object_new_string(cli->cmd_name));
 	json_object_object_add(root, "pid", json_object_new_int((int)getpid()));
 	json_object_object_add(root, "starttime",
-			       json_object_new_uint64(process_starttime((int)getpid())));
+			       json_object_new_uint64(damonctl_proc_start_time((int)getpid())));
 	json_object_object_add(root, "since", json_object_new_int64((int64_t)time(NULL)));
 	if (abandoned)
 		json_object_object_add(root, "abandoned", json_object_new_boolean(true));
@@ -226,7 +189,7 @@ static int next_dead(DIR *d, const char *dir, struct jfile *j, bool clean)
 			json_object_put(j->root);
 			continue;
 		}
-		if (!abandoned && (pid == (int)getpid() || process_alive(pid, st))) {
+		if (!abandoned && (pid == (int)getpid() || damonctl_proc_same(pid, st))) {
 			json_object_put(j->root);
 			continue;	/* in progress */
 		}

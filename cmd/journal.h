@@ -47,10 +47,4 @@ struct leftover {
 /* The journals of dead commands (malloc'd array in *out); 0 or -errno. */
 int journal_leftovers(struct damonctl_ctx *ctx, struct leftover **out, unsigned int *nr);
 
-/* Whether process @pid is still the process that started at @starttime (clock ticks after
- * boot, /proc/PID/stat field 22); @starttime 0 only asks whether @pid runs. */
-bool process_alive(int pid, unsigned long long starttime);
-/* This process's start time, for process_alive(). */
-unsigned long long process_starttime(int pid);
-
 #endif

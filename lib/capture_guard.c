@@ -37,45 +37,6 @@ static int note_path(const char *state_dir, unsigned int kdamond, char *buf, siz
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* The start time of process @pid (field 22 of /proc/PID/stat), 0 when it is gone or a
- * zombie: with the pid, it tells the process from a later one given the same pid. */
-static unsigned long long process_starttime(int pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* after "(comm)": state is field 3, starttime field 22 */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return 0;
-	for (i = 3, p += 2; i < 22 && p; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t ? t : 1;
-}
-
-static bool process_alive(int pid, unsigned long long starttime)
-{
-	unsigned long long t;
-
-	if (pid <= 0)
-		return false;
-	t = process_starttime(pid);
-	return t && (!starttime || t == starttime);
-}
-
 /* @dir and its parents, as needed. */
 static int make_dirs(const char *dir)
 {
@@ -136,7 +97,7 @@ int dctl_capture_guard_write(const char *state_dir, unsigned int kdamond, int kd
 	json_object_object_add(root, "format_version", json_object_new_int(1));
 	json_object_object_add(root, "recorder_pid", json_object_new_int((int)getpid()));
 	json_object_object_add(root, "recorder_starttime",
-			       json_object_new_uint64(process_starttime((int)getpid())));
+			       json_object_new_uint64(damonctl_proc_start_time((int)getpid())));
 	json_object_object_add(root, "kdamond", json_object_new_int((int)kdamond));
 	json_object_object_add(root, "kdamond_pid", json_object_new_int(kdamond_pid));
 	json_object_object_add(root, "first_scheme", json_object_new_int((int)first));
@@ -191,7 +152,7 @@ static bool note_load(const char *path, struct note *n)
 static bool alive(const struct note *n)
 {
 	return n->recorder_pid == (int)getpid() ||
-	       process_alive(n->recorder_pid, n->recorder_starttime);
+	       damonctl_proc_same(n->recorder_pid, n->recorder_starttime);
 }
 
 /* Whether the schemes after the kdamond's own are what a recorder adds: `stat` without

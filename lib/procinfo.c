@@ -180,3 +180,40 @@ DAMONCTL_API int damonctl_proc_times(struct damonctl_ctx *ctx, int pid, uint64_t
 	*run_us = up_us > start_us ? up_us - start_us : 0;
 	return 0;
 }
+
+DAMONCTL_API unsigned long long damonctl_proc_start_time(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* after "(comm)": state is field 3, starttime field 22 */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return 0;
+	for (i = 3, p += 2; i < 22 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t ? t : 1;
+}
+
+DAMONCTL_API bool damonctl_proc_same(int pid, unsigned long long start_time)
+{
+	unsigned long long t;
+
+	if (pid <= 0)
+		return false;
+	t = damonctl_proc_start_time(pid);
+	return t && (!start_time || t == start_time);
+}

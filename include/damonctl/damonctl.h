@@ -801,6 +801,13 @@ DAMONCTL_API int damonctl_target_seed_regions(struct damonctl_ctx *ctx,
 
 /* Whether process @pid runs: 1, or 0 when it does not exist or has exited (a zombie). */
 DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid);
+/* The start time of process @pid (field 22 of the running system's /proc/PID/stat, clock
+ * ticks since boot; 1 if that reads 0), or 0 when it is gone or a zombie. With the pid it
+ * names one process: a later one given the same pid starts later. For notes a program
+ * leaves about itself, so it reads the system's /proc, not the context's sysroot. */
+DAMONCTL_API unsigned long long damonctl_proc_start_time(int pid);
+/* Whether process @pid runs and, when @start_time is not 0, is the one that started then. */
+DAMONCTL_API bool damonctl_proc_same(int pid, unsigned long long start_time);
 /* Virtual and resident size of a process in bytes (/proc/PID/statm: cheap, no page-table
  * walk); -ESRCH when it has exited (a zombie too) or does not exist. */
 DAMONCTL_API int damonctl_proc_statm(struct damonctl_ctx *ctx, int pid, uint64_t *vsz,

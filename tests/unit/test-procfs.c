@@ -2,6 +2,8 @@
 /* What libdamonctl reads of a process from procfs (a temporary sysroot's proc/). */
 #include <errno.h>
 #include <stdio.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -261,6 +263,33 @@ static void test_pa_layout(void **state)
 	tmpdir_remove(dir);
 }
 
+/* A process's identity is its pid and start time: this process is itself, and not one that
+ * started at another time; a zombie child and a reaped one are gone. */
+static void test_start_time(void **state)
+{
+	unsigned long long me = damonctl_proc_start_time((int)getpid());
+	siginfo_t si;
+	pid_t child;
+
+	(void)state;
+	assert_true(me > 0);
+	assert_true(damonctl_proc_same((int)getpid(), me));
+	assert_true(damonctl_proc_same((int)getpid(), 0));
+	assert_false(damonctl_proc_same((int)getpid(), me + 1));
+	assert_false(damonctl_proc_same(0, 0));
+	assert_false(damonctl_proc_same(-1, 0));
+	child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(0);
+	/* the child exits at once; until it is reaped it is a zombie, which counts as gone */
+	assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+	assert_int_equal(damonctl_proc_start_time((int)child), 0);
+	assert_false(damonctl_proc_same((int)child, 0));
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	assert_int_equal(damonctl_proc_start_time((int)child), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_seed_regions),
 		cmocka_unit_test(test_statm),
 		cmocka_unit_test(test_pa_layout),
+		cmocka_unit_test(test_start_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
