@@ -305,8 +305,9 @@ static void end_served(struct agent *ag, unsigned int i, bool stop_it, const cha
 static int measure(struct agent *ag, const struct served *s, const struct damonctl_fallback *fb,
 		   uint64_t *huge, uint64_t *used)
 {
-	return fallback_measure(ag->cli->ctx, fb->scope_pid, s->e.targets, s->e.nr_targets,
-				huge, used);
+	/* no pids: the system-wide ratio */
+	return damonctl_hugepage_measure(ag->cli->ctx, s->e.targets,
+					 fb->scope_pid ? s->e.nr_targets : 0, huge, used);
 }
 
 /* Log when the goal of @fb becomes met or missed (once per change, not every round). */

@@ -39,13 +39,6 @@ static void from_lib(const struct damonctl_fallbacks *l, struct fallbacks *fbs)
 	}
 }
 
-int fallback_measure(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
-		     unsigned int nr_pids, uint64_t *huge, uint64_t *used)
-{
-	/* no pids: the system-wide ratio */
-	return damonctl_hugepage_measure(ctx, pids, scope_pid ? nr_pids : 0, huge, used);
-}
-
 int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 		  const struct damonctl_features *f, bool scope_pid, struct fallbacks *out,
 		  char *why, size_t size)
@@ -75,15 +68,6 @@ void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k)
 	damonctl_fallbacks_free(l);
 }
 
-bool fallback_serves(const struct fallbacks *fbs, unsigned int si)
-{
-	struct damonctl_fallbacks *l = to_lib(fbs);
-	bool r = damonctl_fallbacks_serves(l, si);
-
-	damonctl_fallbacks_free(l);
-	return r;
-}
-
 bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si)
 {
 	struct damonctl_fallbacks *l = to_lib(fbs);
@@ -91,15 +75,6 @@ bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si)
 
 	damonctl_fallbacks_free(l);
 	return r;
-}
-
-unsigned int fallback_user_scheme(const struct fallbacks *fbs, unsigned int fi)
-{
-	struct damonctl_fallbacks *l = to_lib(fbs);
-	unsigned int si = l ? damonctl_fallbacks_user_scheme(l, fi) : fbs->fb[fi].scheme;
-
-	damonctl_fallbacks_free(l);
-	return si;
 }
 
 int fallback_check_one_scheme(const struct fallbacks *fbs, char *why, size_t size)

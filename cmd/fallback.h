@@ -23,18 +23,12 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 		  const struct damonctl_features *f, bool scope_pid, struct fallbacks *out,
 		  char *why, size_t size);
 void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k);
-bool fallback_serves(const struct fallbacks *fbs, unsigned int si);
 bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si);
-unsigned int fallback_user_scheme(const struct fallbacks *fbs, unsigned int fi);
 int fallback_check_one_scheme(const struct fallbacks *fbs, char *why, size_t size);
 /* "hugepage_mem_bp goal fed by the agent; collapse by process_madvise" */
 void fallback_describe(const struct fallbacks *fbs, char *buf, size_t size);
 json_object *fallback_to_json(const struct fallbacks *fbs);
 /* @arr NULL: no plan. */
 int fallback_from_json(json_object *arr, struct fallbacks *fbs);
-/* The ratio a goal of @scope_pid measures (damonctl_hugepage_measure): over @pids, or
- * system-wide. */
-int fallback_measure(struct damonctl_ctx *ctx, bool scope_pid, const int *pids,
-		     unsigned int nr_pids, uint64_t *huge, uint64_t *used);
 
 #endif
