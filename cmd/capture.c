@@ -61,7 +61,7 @@ uint64_t capture_cpu_ns(void)
 /* damonc's run directory: where the capture leaves its note. */
 static const char *state_dir(struct damonctl_ctx *ctx, char *buf, size_t size)
 {
-	return damonctl_path(ctx, DAMONCTL_BASE_RUN, NULL, buf, size) < 0 ? NULL : buf;
+	return run_path(ctx, NULL, buf, size) < 0 ? NULL : buf;
 }
 
 /* Pick the kdamond: the one asked for, or the one running kdamond damonc started. */

@@ -22,11 +22,26 @@ void started_use_file(const char *path)
 	staged_file = path;
 }
 
+int run_path(struct damonctl_ctx *ctx, const char *rel, char *buf, size_t size)
+{
+	const char *root = damonctl_get_sysroot(ctx);
+	int n;
+
+	if (!strcmp(root, "/"))
+		root = "";
+	n = rel && *rel ? snprintf(buf, size, "%s/run/damonc/%s", root, rel) :
+			  snprintf(buf, size, "%s/run/damonc", root);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : n;
+}
+
 static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 {
+	int r;
+
 	if (staged_file)
 		return snprintf(buf, size, "%s", staged_file) >= (int)size ? -ENAMETOOLONG : 0;
-	return damonctl_path(ctx, DAMONCTL_BASE_RUN, STARTED_FILE, buf, size);
+	r = run_path(ctx, STARTED_FILE, buf, size);
+	return r < 0 ? r : 0;
 }
 
 /* The lock's directory and file, for started_unlock() to tidy (one lock per process). */
@@ -36,7 +51,7 @@ static bool lock_made_dir;
 int started_lock(struct damonctl_ctx *ctx)
 {
 	struct stat a, b;
-	int r = damonctl_path(ctx, DAMONCTL_BASE_RUN, "", lock_dir, sizeof(lock_dir)), fd;
+	int r = run_path(ctx, "", lock_dir, sizeof(lock_dir)), fd;
 
 	if (r < 0)
 		return r;

@@ -31,6 +31,11 @@ static inline bool started_needs_agent(const struct started_entry *e)
 	return e->fbs.nr || e->follow_children;
 }
 
+/* damonc's own state directory, <sysroot>/run/damonc (the library has none: it takes a
+ * directory where it keeps something, as the capture's state_dir), or @rel under it.
+ * Returns the length, or -ENAMETOOLONG. */
+int run_path(struct damonctl_ctx *ctx, const char *rel, char *buf, size_t size);
+
 struct started {
 	struct started_entry *e;
 	unsigned int nr;

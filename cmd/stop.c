@@ -73,7 +73,7 @@ static void remove_stale_agent_pidfile(struct cli *cli)
 	struct stat a, b;
 	int fd;
 
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "agent.pid", path, sizeof(path)) < 0)
+	if (run_path(cli->ctx, "agent.pid", path, sizeof(path)) < 0)
 		return;
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)

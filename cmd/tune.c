@@ -520,7 +520,7 @@ static int remove_scheme(struct cli *cli, int ki, struct damonctl_context *c,
 	}
 	/* a live recorder's note (those of dead ones went with recover_leftovers) */
 	snprintf(note, sizeof(note), "capture-%d.json", ki);
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, note, path, sizeof(path)) >= 0 &&
+	if (run_path(cli->ctx, note, path, sizeof(path)) >= 0 &&
 	    !access(path, F_OK)) {
 		warnx_("tune: --remove-scheme %u: damonc record is capturing kdamond %d through a "
 		       "scheme of its own, found by index: try again once it ends", si, ki);
