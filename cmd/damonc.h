@@ -4,6 +4,7 @@
 #define DAMONC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -45,13 +46,36 @@ enum opt_value {
 	OV_OPTIONAL,	/* --name, or --name=VALUE with VALUE one of the metavar's "a|b" */
 };
 
+/* Where parsing puts an option's value: a member, of the C type named here, of the
+ * command's options (struct cmd's opts_size bytes, at cli->opts during its run). OD_NONE:
+ * the command's parse function takes the option. */
+enum opt_dest {
+	OD_NONE,
+	OD_FLAG,	/* bool, set */
+	OD_STRING,	/* const char *: the argument (argv outlives the run) */
+	OD_INT,		/* int, 0 to max (0: INT32_MAX) */
+	OD_U64,		/* uint64_t, 0 to max (0: no limit) */
+	OD_TIME,	/* uint64_t microseconds */
+	OD_SIZE,	/* uint64_t bytes */
+	OD_BP,		/* uint64_t basis points: OV_BP 500, OV_PERCENT 5% */
+	OD_PID,		/* int, a process id */
+	OD_CHOICE,	/* int: the argument's index among the metavar's "a|b|c" */
+};
+
 struct opt {
 	const char *name;	/* long option, without dashes */
 	int key;		/* short option character, or a unique value >= 256 */
 	enum opt_value value;
 	const char *metavar;
 	const char *help;
+	enum opt_dest dest;
+	size_t off;		/* of the member in the command's options */
+	uint64_t max;		/* OD_INT, OD_U64: the largest value */
+	bool positive;		/* OD_INT, OD_U64, OD_TIME, OD_SIZE: 0 is refused */
 };
+
+/* An option table entry's destination: OPT_TO(OD_FLAG, struct tune_opts, dry_run). */
+#define OPT_TO(kind, type, member) .dest = (kind), .off = offsetof(type, member)
 
 struct cli;
 
@@ -65,6 +89,10 @@ struct cmd {
 	/* Run with the positional arguments left after options. */
 	int (*run)(struct cli *cli, int argc, char **argv);
 	const struct cmd *const *subcmds;	/* "damonc report hugepage": NULL-terminated */
+	/* The command's options, which its option table's OPT_TO entries fill: a copy of
+	 * @opts_init (@opts_size bytes) at cli->opts for the run; none when 0. */
+	size_t opts_size;
+	const void *opts_init;
 };
 
 struct cli {
@@ -75,6 +103,7 @@ struct cli {
 	int verbose;
 	const char *sysroot;
 	bool staging;	/* a line of an --atomic batch: start, tune and stop change its model */
+	void *opts;	/* the command's options (struct cmd's opts_size), or NULL */
 };
 
 /* The command table (main.c). */
@@ -111,6 +140,9 @@ const char *safe_str(const char *s, char *buf, size_t size);
  * after saying what was expected. */
 const char *opt_choice_name(const struct opt *o, unsigned int i, size_t *len);
 int opt_choice(const struct cli *cli, const struct opt *table, int key, const char *arg);
+/* Put @arg where option @o's entry says (o->dest, not OD_NONE) in cli->opts: 0, or
+ * EXIT_USAGE after saying what was wrong with it. */
+int opt_store(const struct cli *cli, const struct opt *o, const char *arg);
 
 /* Messages. All go to stderr; stdout carries only results. Values in them are shown through
  * safe_text(). */

@@ -376,8 +376,31 @@ static void log_to_stderr(void *data, enum damonctl_log_level level, const char 
 	fprintf(stderr, "damonc: %s%s\n", level <= DAMONCTL_LOG_WARN ? "warning: " : "", msg);
 }
 
+static const struct opt *opt_of(const struct cmd *c, int key)
+{
+	const struct opt *o;
+
+	for (o = c->opts; o && o->name; o++)
+		if (o->key == key)
+			return o;
+	return NULL;
+}
+
+/* The command's options for its run, from its defaults; freed at exit. */
+static int opts_begin(struct cli *cli, const struct cmd *c)
+{
+	if (!c->opts_size)
+		return 0;
+	cli->opts = malloc(c->opts_size);
+	if (!cli->opts)
+		return -ENOMEM;
+	memcpy(cli->opts, c->opts_init, c->opts_size);
+	return 0;
+}
+
 static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 {
+	const struct opt *o;
 	struct option *lopts;
 	char *sopts;
 	int r = EXIT_OK, key;
@@ -385,7 +408,7 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 	cli->cmd = c;
 	if (!cli->cmd_name[0])
 		snprintf(cli->cmd_name, sizeof(cli->cmd_name), "%s", c->name);
-	if (build_getopt(c, &lopts, &sopts)) {
+	if (build_getopt(c, &lopts, &sopts) || opts_begin(cli, c)) {
 		free(lopts);
 		free(sopts);
 		warnx_("out of memory");
@@ -419,7 +442,9 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 					argv[optind - 1], cli->cmd_name);
 			break;
 		default:
-			r = c->parse ? c->parse(cli, key, optarg) : EXIT_USAGE;
+			o = opt_of(c, key);
+			r = o && o->dest ? opt_store(cli, o, optarg) :
+			    c->parse ? c->parse(cli, key, optarg) : EXIT_USAGE;
 			break;
 		}
 		if (r)
@@ -701,6 +726,7 @@ int damonc_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	r = run_cmd(&cli, c, argc - cmd_at, argv + cmd_at);
+	free(cli.opts);
 	damonctl_free(cli.ctx);
 	return finish_output(&cli, r);
 }

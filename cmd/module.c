@@ -13,29 +13,18 @@
 
 enum { O_DRY_RUN = 300, O_FORCE };
 
-static const struct opt module_opts[] = {
-	{ "dry-run", O_DRY_RUN, OV_NONE, NULL, "show the writes, make none" },
-	{ "force", O_FORCE, OV_NONE, NULL,
-	  "enable even while a kdamond of the sysfs interface or another module runs" },
-	{ 0 },
+struct module_opts {
+	bool dry_run, force;
 };
 
-static struct {
-	bool dry_run, force;
-} mo;
-
-static int module_parse(struct cli *cli, int key, const char *arg)
-{
-	(void)cli;
-	(void)arg;
-	if (key == O_DRY_RUN)
-		mo.dry_run = true;
-	else if (key == O_FORCE)
-		mo.force = true;
-	else
-		return EXIT_USAGE;
-	return 0;
-}
+static const struct opt module_opts_tbl[] = {
+	{ "dry-run", O_DRY_RUN, OV_NONE, NULL, "show the writes, make none",
+	  OPT_TO(OD_FLAG, struct module_opts, dry_run) },
+	{ "force", O_FORCE, OV_NONE, NULL,
+	  "enable even while a kdamond of the sysfs interface or another module runs",
+	  OPT_TO(OD_FLAG, struct module_opts, force) },
+	{ 0 },
+};
 
 #define MAX_KDAMONDS 64
 /* how long enable and disable wait for the module to start or stop its kdamond */
@@ -224,6 +213,7 @@ struct writes {
 static void on_write(void *data, const char *module, const char *param, const char *value)
 {
 	struct writes *w = data;
+	struct module_opts *mo = w->cli->opts;
 	char b[256];
 
 	if (w->arr) {
@@ -234,13 +224,14 @@ static void on_write(void *data, const char *module, const char *param, const ch
 		json_object_array_add(w->arr, o);
 		return;
 	}
-	printf("%s sys/module/%s/parameters/%s <= %s\n", mo.dry_run ? "would write" : "write",
+	printf("%s sys/module/%s/parameters/%s <= %s\n", mo->dry_run ? "would write" : "write",
 	       module, param, safe_str(value, b, sizeof(b)));
 }
 
 /* Enabling while DAMON is held: another module enabled or a sysfs kdamond running. */
 static int check_exclusive(struct cli *cli, const char *name, bool *held)
 {
+	struct module_opts *mo = cli->opts;
 	unsigned int idx[MAX_KDAMONDS], nr, i;
 	int pids[MAX_KDAMONDS];
 	const char *other;
@@ -249,9 +240,9 @@ static int check_exclusive(struct cli *cli, const char *name, bool *held)
 	if (nr) {
 		warnx_("%s: %s and the sysfs interface exclude each other, and kdamond %u "
 		       "(pid %d) is running%s", cli->cmd_name, name, idx[0], pids[0],
-		       mo.force ? "; enabling anyway (--force)" :
+		       mo->force ? "; enabling anyway (--force)" :
 		       ": stop it first, or use --force to try anyway");
-		if (!mo.force)
+		if (!mo->force)
 			return EXIT_BUSY;
 		*held = true;
 	}
@@ -266,9 +257,9 @@ static int check_exclusive(struct cli *cli, const char *name, bool *held)
 		if (!on)
 			continue;
 		warnx_("%s: %s is enabled and holds DAMON exclusively%s", cli->cmd_name,
-		       other, mo.force ? "; enabling anyway (--force)" :
+		       other, mo->force ? "; enabling anyway (--force)" :
 		       ": disable it first, or use --force to try anyway");
-		if (!mo.force)
+		if (!mo->force)
 			return EXIT_BUSY;
 		*held = true;
 	}
@@ -303,6 +294,7 @@ static int settle(struct cli *cli, const char *name, bool enable, bool held, int
 static int do_writes(struct cli *cli, const char *name, const char *const *names,
 		     const char *const *values, size_t n, int enable, bool held)
 {
+	struct module_opts *mo = cli->opts;
 	struct writes w = { cli, NULL };
 	json_object *doc = NULL;
 	int r, pid = -1;
@@ -312,13 +304,13 @@ static int do_writes(struct cli *cli, const char *name, const char *const *names
 		w.arr = json_object_new_array();
 	}
 	r = damonctl_module_write(cli->ctx, name, names, values, n,
-				  mo.dry_run ? DAMONCTL_MODULE_DRY_RUN : 0, on_write, &w);
+				  mo->dry_run ? DAMONCTL_MODULE_DRY_RUN : 0, on_write, &w);
 	if (r) {
 		json_object_put(doc);
 		json_object_put(w.arr);
 		return lib_error(cli, r, "writing the parameters of %s", name);
 	}
-	if (enable >= 0 && !mo.dry_run) {
+	if (enable >= 0 && !mo->dry_run) {
 		r = settle(cli, name, enable, held, &pid);
 		if (r) {
 			json_object_put(doc);
@@ -331,7 +323,7 @@ static int do_writes(struct cli *cli, const char *name, const char *const *names
 	if (!doc)
 		return EXIT_OK;
 	json_object_object_add(doc, "module", json_object_new_string(name));
-	json_object_object_add(doc, "dry_run", json_object_new_boolean(mo.dry_run));
+	json_object_object_add(doc, "dry_run", json_object_new_boolean(mo->dry_run));
 	json_object_object_add(doc, "writes", w.arr);
 	if (enable >= 0)
 		json_object_object_add(doc, "kdamond_pid", pid > 0 ? json_object_new_int(pid) : NULL);
@@ -384,6 +376,7 @@ static int set_params(struct cli *cli, const char *name, const struct damonctl_m
 
 static int module_run(struct cli *cli, int argc, char **argv)
 {
+	struct module_opts *mo = cli->opts;
 	struct damonctl_module_params *mp = NULL;
 	const char *name, *on[] = { "enabled" }, *yes[] = { "Y" }, *no[] = { "N" };
 	char b[128];
@@ -392,9 +385,9 @@ static int module_run(struct cli *cli, int argc, char **argv)
 	/* damonc's options end at the first word; these may come after the words too */
 	for (int i = 0, j = 0, n = argc; i < n; i++) {
 		if (!strcmp(argv[i], "--dry-run"))
-			mo.dry_run = true;
+			mo->dry_run = true;
 		else if (!strcmp(argv[i], "--force"))
-			mo.force = true;
+			mo->force = true;
 		else if (!strcmp(argv[i], "--json") || !strncmp(argv[i], "--json=", 7)) {
 			if (json_set_style(argv[i][6] ? argv[i] + 7 : NULL))
 				return usage_error(cli, "%s: expected --json, --json=pretty or "
@@ -435,7 +428,8 @@ const struct cmd cmd_module = {
 	.name = "module",
 	.summary = "show, enable, disable and set the DAMON modules (reclaim, lru_sort, stat)",
 	.usage = "[NAME [enable|disable|set PARAM=VALUE...]] [--dry-run] [--force] [--json]",
-	.opts = module_opts,
-	.parse = module_parse,
+	.opts = module_opts_tbl,
 	.run = module_run,
+	.opts_size = sizeof(struct module_opts),
+	.opts_init = &(const struct module_opts){ 0 },
 };

@@ -173,6 +173,68 @@ int opt_choice(const struct cli *cli, const struct opt *table, int key, const ch
 	return -1;
 }
 
+static int store_number(const struct cli *cli, const struct opt *o, const char *arg, void *p)
+{
+	uint64_t max = o->max ? o->max : o->dest == OD_INT ? INT32_MAX : UINT64_MAX, v;
+	int r;
+
+	switch (o->dest) {
+	case OD_TIME:
+		r = parse_time_opt(cli, o->name, arg, &v);
+		break;
+	case OD_SIZE:
+		r = parse_size_opt(cli, o->name, arg, &v);
+		break;
+	case OD_BP:
+		r = o->value == OV_PERCENT ? parse_percent_opt(cli, o->name, arg, &v) :
+		    parse_bp_opt(cli, o->name, arg, &v);
+		break;
+	default:
+		r = parse_uint_opt(cli, o->name, arg, max, &v);
+		/* "max" reads as the largest value: not one an int holds */
+		if (!r && v > max)
+			r = usage_error(cli, "--%s '%s': at most %llu", o->name, arg,
+					(unsigned long long)max);
+		break;
+	}
+	if (r)
+		return EXIT_USAGE;
+	if (o->positive && !v)
+		return usage_error(cli, "--%s '%s': must be above 0", o->name, arg);
+	if (o->dest == OD_INT)
+		*(int *)p = (int)v;
+	else
+		*(uint64_t *)p = v;
+	return 0;
+}
+
+int opt_store(const struct cli *cli, const struct opt *o, const char *arg)
+{
+	void *p = (char *)cli->opts + o->off;
+	int i;
+
+	switch (o->dest) {
+	case OD_NONE:
+		return EXIT_USAGE;
+	case OD_FLAG:
+		*(bool *)p = true;
+		return 0;
+	case OD_STRING:
+		*(const char **)p = arg;
+		return 0;
+	case OD_PID:
+		return parse_pid_opt(cli, o->name, arg, (int *)p);
+	case OD_CHOICE:
+		i = opt_choice(cli, o, o->key, arg);
+		if (i < 0)
+			return EXIT_USAGE;
+		*(int *)p = i;
+		return 0;
+	default:
+		return store_number(cli, o, arg, p);
+	}
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
