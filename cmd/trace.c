@@ -28,70 +28,37 @@ static const char *const known_events[] = {
 	"damon_monitor_intervals_tune", "damos_esz", "damos_stat_after_apply_interval", NULL,
 };
 
-static struct {
+struct trace_opts {
 	const char *events, *no_events, *input, *output;
-	bool has_kdamond, raw;
-	unsigned int kdamond;
+	bool raw;
+	int kdamond;		/* -1: every thread's */
 	uint64_t duration_us, count;
-} to;
+};
 
 enum { O_EVENT = 300, O_NO_EVENT, O_KDAMOND, O_DURATION, O_COUNT, O_RAW };
 
-static const struct opt trace_opts[] = {
+#define TO(kind, member) OPT_TO(kind, struct trace_opts, member)
+static const struct opt trace_opts_tbl[] = {
 	{ "event", O_EVENT, OV_STRING, "EVENT[,EVENT...]",
-	  "only these DAMON events (default: every one the kernel has)" },
-	{ "no-event", O_NO_EVENT, OV_STRING, "EVENT[,EVENT...]", "not these events" },
-	{ "kdamond", O_KDAMOND, OV_INT, "N", "only the events of kdamond N's thread" },
-	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME" },
-	{ "count", O_COUNT, OV_INT, "N", "stop after N events" },
+	  "only these DAMON events (default: every one the kernel has)", TO(OD_STRING, events) },
+	{ "no-event", O_NO_EVENT, OV_STRING, "EVENT[,EVENT...]", "not these events",
+	  TO(OD_STRING, no_events) },
+	{ "kdamond", O_KDAMOND, OV_INT, "N", "only the events of kdamond N's thread",
+	  TO(OD_INT, kdamond) },
+	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME", TO(OD_TIME, duration_us),
+	  .positive = true },
+	{ "count", O_COUNT, OV_INT, "N", "stop after N events", TO(OD_U64, count),
+	  .max = UINT32_MAX, .positive = true },
 	{ "input", 'i', OV_FILE, "FILE",
-	  "read trace_pipe, trace-cmd report or perf script lines from FILE (- for stdin)" },
-	{ "output", 'o', OV_FILE, "FILE", "also save the events' lines to FILE (for -i)" },
-	{ "raw", O_RAW, OV_NONE, NULL, "print the lines as the tracer printed them" },
+	  "read trace_pipe, trace-cmd report or perf script lines from FILE (- for stdin)",
+	  TO(OD_STRING, input) },
+	{ "output", 'o', OV_FILE, "FILE", "also save the events' lines to FILE (for -i)",
+	  TO(OD_STRING, output) },
+	{ "raw", O_RAW, OV_NONE, NULL, "print the lines as the tracer printed them",
+	  TO(OD_FLAG, raw) },
 	{ 0 },
 };
-
-static int trace_parse(struct cli *cli, int key, const char *arg)
-{
-	uint64_t v;
-
-	switch (key) {
-	case O_EVENT:
-		to.events = arg;
-		return 0;
-	case O_NO_EVENT:
-		to.no_events = arg;
-		return 0;
-	case O_KDAMOND:
-		if (parse_uint_opt(cli, "--kdamond", arg, INT32_MAX, &v))
-			return EXIT_USAGE;
-		to.has_kdamond = true;
-		to.kdamond = (unsigned int)v;
-		return 0;
-	case O_DURATION:
-		if (parse_time_opt(cli, "--duration", arg, &to.duration_us))
-			return EXIT_USAGE;
-		if (!to.duration_us)
-			return usage_error(cli, "--duration '%s': must be above 0", arg);
-		return 0;
-	case O_COUNT:
-		if (parse_uint_opt(cli, "--count", arg, UINT32_MAX, &to.count))
-			return EXIT_USAGE;
-		if (!to.count)
-			return usage_error(cli, "--count '%s': must be at least 1", arg);
-		return 0;
-	case 'i':
-		to.input = arg;
-		return 0;
-	case 'o':
-		to.output = arg;
-		return 0;
-	case O_RAW:
-		to.raw = true;
-		return 0;
-	}
-	return EXIT_USAGE;
-}
+#undef TO
 
 /* The events to show: names, NUL-separated in @buf. */
 struct selection {
@@ -187,15 +154,16 @@ static int kernel_events(struct cli *cli, struct selection *have)
 }
 
 /* What to show: --event's names (or all of @from), less --no-event's. */
-static void select_events(const struct selection *from, struct selection *s)
+static void select_events(const struct trace_opts *to, const struct selection *from,
+			  struct selection *s)
 {
 	size_t off = 0;
 
 	for (unsigned int i = 0; i < from->nr; i++) {
 		size_t n = strlen(from->name[i]) + 1;
 
-		if ((to.events && !in_list(to.events, from->name[i])) ||
-		    in_list(to.no_events, from->name[i]) || off + n > sizeof(s->buf))
+		if ((to->events && !in_list(to->events, from->name[i])) ||
+		    in_list(to->no_events, from->name[i]) || off + n > sizeof(s->buf))
 			continue;
 		memcpy(s->buf + off, from->name[i], n);
 		s->name[s->nr++] = s->buf + off;
@@ -335,6 +303,7 @@ static void print_text(const tev *t, int idx)
 /* One line: 1 when it was shown, 0 when it is no event or not one asked for, -1 output. */
 static int show(struct printer *p, const char *line, int kdamond_pid)
 {
+	const struct trace_opts *to = p->cli->opts;
 	const tev *t = p->ev;
 	int idx;
 
@@ -346,7 +315,7 @@ static int show(struct printer *p, const char *line, int kdamond_pid)
 	if (p->save && fprintf(p->save, "%s%s", line,
 			       line[strlen(line) - 1] == '\n' ? "" : "\n") < 0)
 		return -1;
-	if (to.raw)
+	if (to->raw)
 		printf("%s%s", line, line[strlen(line) - 1] == '\n' ? "" : "\n");
 	else if (p->cli->json)
 		return print_json(t, idx) ? -1 : 1;
@@ -366,8 +335,10 @@ static uint64_t now_us(void)
 
 static bool done(const struct printer *p, uint64_t start_us)
 {
-	return capture_stop_requested || (to.count && p->shown >= to.count) ||
-	       (to.duration_us && now_us() - start_us >= to.duration_us);
+	const struct trace_opts *to = p->cli->opts;
+
+	return capture_stop_requested || (to->count && p->shown >= to->count) ||
+	       (to->duration_us && now_us() - start_us >= to->duration_us);
 }
 
 /* Lines from @fd (trace_pipe, non-blocking) until done; 0 or an exit code. */
@@ -430,6 +401,7 @@ static int read_file_lines(struct printer *p, FILE *in)
 
 static int kdamond_pid(struct cli *cli, int *pid)
 {
+	struct trace_opts *to = cli->opts;
 	struct damonctl_tree *t;
 	struct damonctl_kdamond *k;
 	const char *state;
@@ -437,11 +409,11 @@ static int kdamond_pid(struct cli *cli, int *pid)
 
 	if (r)
 		return lib_error(cli, r, "reading the DAMON tree");
-	k = damonctl_tree_kdamond(t, to.kdamond);
+	k = damonctl_tree_kdamond(t, to->kdamond);
 	state = k ? damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE) : NULL;
 	if (!k || !state || strcmp(state, "on")) {
 		damonctl_tree_free(t);
-		return usage_error(cli, "--kdamond %u: %s", to.kdamond,
+		return usage_error(cli, "--kdamond %d: %s", to->kdamond,
 				   k ? "it is not running" : "no such kdamond");
 	}
 	*pid = (int)damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID);
@@ -451,12 +423,13 @@ static int kdamond_pid(struct cli *cli, int *pid)
 
 static int trace_live(struct cli *cli, struct printer *p, const struct selection *sel)
 {
+	struct trace_opts *to = cli->opts;
 	const char *paths[MAX_EVENTS + 1] = { 0 };
 	char file[256], filter[64];
 	struct damonctl_trace_instance *inst;
 	int pid = 0, r, fd;
 
-	if (to.has_kdamond && (r = kdamond_pid(cli, &pid)))
+	if (to->kdamond >= 0 && (r = kdamond_pid(cli, &pid)))
 		return r;
 	for (unsigned int i = 0; i < sel->nr; i++) {
 		static char names[MAX_EVENTS][96];
@@ -492,6 +465,7 @@ static int trace_live(struct cli *cli, struct printer *p, const struct selection
 
 static int trace_run(struct cli *cli, int argc, char **argv)
 {
+	struct trace_opts *to = cli->opts;
 	struct selection have = { .nr = 0 }, sel = { .nr = 0 };
 	struct printer p = { .cli = cli, .sel = &sel };
 	FILE *in = NULL;
@@ -499,33 +473,33 @@ static int trace_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (to.input && to.has_kdamond)
+	if (to->input && to->kdamond >= 0)
 		return usage_error(cli, "--kdamond: not with -i (filter by the lines' pid "
 				   "with grep)");
-	if (to.raw && cli->json)
+	if (to->raw && cli->json)
 		return usage_error(cli, "--raw: not with --json");
-	if (to.input) {
+	if (to->input) {
 		for (const char *const *k = known_events; *k; k++)
 			have.name[have.nr++] = *k;
 	} else if ((r = kernel_events(cli, &have))) {
 		return r;
 	}
-	if ((r = check_names(cli, "--event", to.events, to.input ? NULL : &have)) ||
-	    (r = check_names(cli, "--no-event", to.no_events, to.input ? NULL : &have)))
+	if ((r = check_names(cli, "--event", to->events, to->input ? NULL : &have)) ||
+	    (r = check_names(cli, "--no-event", to->no_events, to->input ? NULL : &have)))
 		return r;
-	select_events(&have, &sel);
+	select_events(to, &have, &sel);
 	if (!sel.nr)
 		return usage_error(cli, "--no-event: leaves no event to trace");
-	if (to.input) {
-		in = strcmp(to.input, "-") ? fopen(to.input, "r") : stdin;
+	if (to->input) {
+		in = strcmp(to->input, "-") ? fopen(to->input, "r") : stdin;
 		if (!in)
-			return input_error(cli, "-i", to.input, -errno);
+			return input_error(cli, "-i", to->input, -errno);
 	}
-	if (to.output && !(p.save = fopen(to.output, "w"))) {
+	if (to->output && !(p.save = fopen(to->output, "w"))) {
 		r = -errno;
 		if (in && in != stdin)
 			fclose(in);
-		return input_error(cli, "-o", to.output, r);
+		return input_error(cli, "-o", to->output, r);
 	}
 	if ((r = damonctl_trace_event_new(&p.ev))) {
 		r = lib_error(cli, r, "allocating a trace event");
@@ -537,7 +511,7 @@ static int trace_run(struct cli *cli, int argc, char **argv)
 	if (in && in != stdin)
 		fclose(in);
 	if (p.save && fclose(p.save) && !r)
-		r = lib_error(cli, -errno, "writing %s", to.output);
+		r = lib_error(cli, -errno, "writing %s", to->output);
 	return r;
 }
 
@@ -546,7 +520,8 @@ const struct cmd cmd_trace = {
 	.summary = "DAMON's trace events as they happen, or from a saved trace",
 	.usage = "[--event E,...] [--no-event E,...] [--kdamond N] [--duration TIME] "
 		 "[--count N] [-i FILE] [-o FILE] [--raw] [--json]",
-	.opts = trace_opts,
-	.parse = trace_parse,
+	.opts = trace_opts_tbl,
 	.run = trace_run,
+	.opts_size = sizeof(struct trace_opts),
+	.opts_init = &(const struct trace_opts){ .kdamond = -1 },
 };
