@@ -16,49 +16,47 @@
 #include "journal.h"
 #include "started.h"
 
-static struct {
+struct stop_opts {
 	int only[64];
 	unsigned int nr_only;
 	bool all;
-} to;
+};
 
 enum { O_KDAMOND = 300, O_ALL };
 
-static const struct opt stop_opts[] = {
+static const struct opt stop_opts_tbl[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N",
 	  "stop kdamond N even if damonc did not start it (repeatable)" },
-	{ "all", O_ALL, OV_NONE, NULL, "stop every running kdamond, damonc's or not" },
+	{ "all", O_ALL, OV_NONE, NULL, "stop every running kdamond, damonc's or not",
+	  OPT_TO(OD_FLAG, struct stop_opts, all) },
 	{ 0 },
 };
 
 static int stop_parse(struct cli *cli, int key, const char *arg)
 {
+	struct stop_opts *to = cli->opts;
 	uint64_t v;
 
-	switch (key) {
-	case O_KDAMOND:
-		if (to.nr_only >= 64)
-			return usage_error(cli, "--kdamond: at most 64");
-		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
-			return EXIT_USAGE;
-		to.only[to.nr_only++] = (int)v;
-		return 0;
-	case O_ALL:
-		to.all = true;
-		return 0;
-	}
-	return EXIT_USAGE;
+	if (key != O_KDAMOND)
+		return EXIT_USAGE;
+	if (to->nr_only >= 64)
+		return usage_error(cli, "--kdamond: at most 64");
+	if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
+		return EXIT_USAGE;
+	to->only[to->nr_only++] = (int)v;
+	return 0;
 }
 
-static bool selected(const struct started *s, const struct damonctl_kdamond *k)
+static bool selected(const struct stop_opts *to, const struct started *s,
+		     const struct damonctl_kdamond *k)
 {
 	unsigned int i, idx = damonctl_kdamond_index(k);
 
-	if (to.all)
+	if (to->all)
 		return true;
-	if (to.nr_only) {
-		for (i = 0; i < to.nr_only; i++)
-			if ((unsigned int)to.only[i] == idx)
+	if (to->nr_only) {
+		for (i = 0; i < to->nr_only; i++)
+			if ((unsigned int)to->only[i] == idx)
 				return true;
 		return false;
 	}
@@ -88,11 +86,12 @@ static void remove_stale_agent_pidfile(struct cli *cli)
 /* Every --kdamond N names a kdamond the tree has; else said, and false. */
 static bool kdamonds_exist(struct cli *cli, const struct damonctl_tree *t)
 {
+	struct stop_opts *to = cli->opts;
 	unsigned int i;
 
-	for (i = 0; i < to.nr_only; i++) {
-		if ((unsigned int)to.only[i] >= damonctl_tree_nr_kdamonds(t)) {
-			usage_error(cli, "--kdamond %d: there are %u kdamonds", to.only[i],
+	for (i = 0; i < to->nr_only; i++) {
+		if ((unsigned int)to->only[i] >= damonctl_tree_nr_kdamonds(t)) {
+			usage_error(cli, "--kdamond %d: there are %u kdamonds", to->only[i],
 				    damonctl_tree_nr_kdamonds(t));
 			return false;
 		}
@@ -141,14 +140,15 @@ static void say_stopped(struct cli *cli, json_object *arr, unsigned int idx, boo
 static bool stop_one(struct cli *cli, struct started *started, struct damonctl_kdamond *k,
 		     unsigned int idx, json_object *arr, int *ret)
 {
+	struct stop_opts *to = cli->opts;
 	bool ours = started_owns(started, k);
 	bool running = !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on");
 	int r;
 
-	if (!selected(started, k))
+	if (!selected(to, started, k))
 		return false;
 	/* by default only what runs: a stopped kdamond of ours stays ours, for reuse */
-	if (!running && !to.all && !to.nr_only)
+	if (!running && !to->all && !to->nr_only)
 		return false;
 	if (running) {
 		r = damonctl_kdamond_cmd(cli->ctx, idx, DAMONCTL_CMD_OFF);
@@ -170,6 +170,7 @@ static bool stop_one(struct cli *cli, struct started *started, struct damonctl_k
 
 static int stop_run(struct cli *cli, int argc, char **argv)
 {
+	struct stop_opts *to = cli->opts;
 	struct damonctl_tree *t;
 	struct damonctl_kdamond *k;
 	struct started started;
@@ -179,7 +180,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (to.all && to.nr_only)
+	if (to->all && to->nr_only)
 		return usage_error(cli, "--all and --kdamond do not go together");
 	lock = started_lock(cli->ctx);
 	if (lock < 0)
@@ -212,7 +213,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 	remove_stale_agent_pidfile(cli);
 	started_unlock(lock);
 	if (!nr_stopped && !cli->json)
-		fprintf(stderr, "damonc: stop: %s\n", to.all || to.nr_only ? "nothing to stop" :
+		fprintf(stderr, "damonc: stop: %s\n", to->all || to->nr_only ? "nothing to stop" :
 			"no kdamond started by damonc is running (use --kdamond N or --all to stop "
 			"others)");
 	if (cli->json) {
@@ -228,7 +229,9 @@ const struct cmd cmd_stop = {
 	.name = "stop",
 	.summary = "stop the kdamonds damonc started (others only with --kdamond or --all)",
 	.usage = "[--kdamond N ... | --all]",
-	.opts = stop_opts,
+	.opts = stop_opts_tbl,
 	.parse = stop_parse,
 	.run = stop_run,
+	.opts_size = sizeof(struct stop_opts),
+	.opts_init = &(const struct stop_opts){ .nr_only = 0 },
 };
