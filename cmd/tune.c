@@ -15,7 +15,7 @@
 #include "spec.h"
 #include "started.h"
 
-static struct {
+struct tune_opts {
 	struct spec_line sl;	/* one scheme: sl.sp[0] */
 	int kdamond;	/* -1: the only damonc-started one */
 	int scheme;	/* -1: the only scheme */
@@ -26,30 +26,38 @@ static struct {
 	unsigned int nr_add, nr_remove;
 	bool add_scheme;	/* the scheme options make a new scheme */
 	int remove_scheme;	/* -1: none */
-} tu = { .sl = { .max = 1 }, .kdamond = -1, .scheme = -1, .scope_pid = -1, .remove_scheme = -1 };
+};
 
 enum { O_KDAMOND = 300, O_SCHEME, O_DRY_RUN, O_GOAL_SCOPE, O_NO_FALLBACK, O_ADD_TARGET,
        O_REMOVE_TARGET, O_ADD_SCHEME, O_REMOVE_SCHEME };
 
+#define TO(kind, member) OPT_TO(kind, struct tune_opts, member)
 static const struct opt tune_own_opts[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N",
-	  "the kdamond to tune (default: the one damonc started)" },
-	{ "scheme", O_SCHEME, OV_INT, "S", "the scheme to tune (default: the only one)" },
-	{ "dry-run", O_DRY_RUN, OV_NONE, NULL, "show the changes and the writes, make none" },
+	  "the kdamond to tune (default: the one damonc started)", TO(OD_INT, kdamond),
+	  .max = 1u << 20 },
+	{ "scheme", O_SCHEME, OV_INT, "S", "the scheme to tune (default: the only one)",
+	  TO(OD_INT, scheme), .max = 1u << 20 },
+	{ "dry-run", O_DRY_RUN, OV_NONE, NULL, "show the changes and the writes, make none",
+	  TO(OD_FLAG, dry_run) },
 	{ "goal-scope", O_GOAL_SCOPE, OV_STRING, "system|pid",
-	  "a hugepage_mem_bp goal tuned in measures system-wide (default) or over the targets" },
+	  "a hugepage_mem_bp goal tuned in measures system-wide (default) or over the targets",
+	  TO(OD_CHOICE, scope_pid) },
 	{ "no-fallback", O_NO_FALLBACK, OV_NONE, NULL,
-	  "fail (exit 3) rather than bring in the damonc agent for what the kernel lacks" },
+	  "fail (exit 3) rather than bring in the damonc agent for what the kernel lacks",
+	  TO(OD_FLAG, no_fallback) },
 	{ "add-target", O_ADD_TARGET, OV_PID, "PID",
 	  "monitor process PID too, from now on (repeatable)" },
 	{ "remove-target", O_REMOVE_TARGET, OV_PID, "PID",
 	  "stop monitoring process PID (repeatable)" },
 	{ "add-scheme", O_ADD_SCHEME, OV_NONE, NULL,
-	  "the scheme options make a new scheme, added last (--action needed)" },
+	  "the scheme options make a new scheme, added last (--action needed)",
+	  TO(OD_FLAG, add_scheme) },
 	{ "remove-scheme", O_REMOVE_SCHEME, OV_INT, "S",
 	  "remove scheme S (the later ones move down a place)" },
 	{ 0 },
 };
+#undef TO
 
 static struct opt tune_opts_tbl[64];
 
@@ -65,46 +73,23 @@ __attribute__((constructor)) static void tune_opts_init(void)
 
 static int tune_parse(struct cli *cli, int key, const char *arg)
 {
+	struct tune_opts *tu = cli->opts;
 	uint64_t v;
 	int r;
 
 	switch (key) {
-	case O_KDAMOND:
-		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
-			return EXIT_USAGE;
-		tu.kdamond = (int)v;
-		return 0;
-	case O_SCHEME:
-		if (parse_uint_opt(cli, "scheme", arg, 1u << 20, &v))
-			return EXIT_USAGE;
-		tu.scheme = (int)v;
-		return 0;
-	case O_DRY_RUN:
-		tu.dry_run = true;
-		return 0;
-	case O_GOAL_SCOPE:
-		if (strcmp(arg, "system") && strcmp(arg, "pid"))
-			return usage_error(cli, "--goal-scope '%s': expected system or pid", arg);
-		tu.scope_pid = !strcmp(arg, "pid");
-		return 0;
-	case O_NO_FALLBACK:
-		tu.no_fallback = true;
-		return 0;
-	case O_ADD_SCHEME:
-		tu.add_scheme = true;
-		return 0;
 	case O_REMOVE_SCHEME:
-		if (tu.remove_scheme >= 0)
+		if (tu->remove_scheme >= 0)
 			return usage_error(cli, "--remove-scheme: one scheme per tune");
 		if (parse_uint_opt(cli, "remove-scheme", arg, 1u << 20, &v))
 			return EXIT_USAGE;
-		tu.remove_scheme = (int)v;
+		tu->remove_scheme = (int)v;
 		return 0;
 	case O_ADD_TARGET:
 	case O_REMOVE_TARGET: {
 		bool add = key == O_ADD_TARGET;
-		int *list = add ? tu.add : tu.remove;
-		unsigned int *nr = add ? &tu.nr_add : &tu.nr_remove;
+		int *list = add ? tu->add : tu->remove;
+		unsigned int *nr = add ? &tu->nr_add : &tu->nr_remove;
 		const char *name = add ? "add-target" : "remove-target";
 
 		if (*nr >= 16)
@@ -117,7 +102,7 @@ static int tune_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	}
 	}
-	r = spec_line_parse(cli, &tu.sl, key, arg);
+	r = spec_line_parse(cli, &tu->sl, key, arg);
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
 }
 
@@ -149,13 +134,14 @@ static int collect(void *data, const char *path, const char *old, const char *ne
 static int pick_kdamond(struct cli *cli, const struct damonctl_tree *t,
 			const struct started *started)
 {
+	struct tune_opts *tu = cli->opts;
 	struct damonctl_kdamond *k;
 	unsigned int i, n = 0, last = 0;
 
-	if (tu.kdamond >= 0) {
-		if ((unsigned int)tu.kdamond < damonctl_tree_nr_kdamonds(t))
-			return tu.kdamond;
-		usage_error(cli, "--kdamond %d: there are %u kdamonds", tu.kdamond,
+	if (tu->kdamond >= 0) {
+		if ((unsigned int)tu->kdamond < damonctl_tree_nr_kdamonds(t))
+			return tu->kdamond;
+		usage_error(cli, "--kdamond %d: there are %u kdamonds", tu->kdamond,
 			    damonctl_tree_nr_kdamonds(t));
 		return -1;
 	}
@@ -193,8 +179,8 @@ static bool has_native_goal(const struct damonctl_scheme *s)
 }
 
 /* Goals the agent stands in for: --goal-bp moves their target, not the metric. */
-static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
-			       struct damonctl_scheme *s, struct spec *sp)
+static bool retarget_fallbacks(const struct tune_opts *tu, struct started_entry *e,
+			       unsigned int scheme, struct damonctl_scheme *s, struct spec *sp)
 {
 	unsigned int i, g;
 	bool changed = false;
@@ -210,8 +196,8 @@ static bool retarget_fallbacks(struct started_entry *e, unsigned int scheme,
 			if (fb->scheme != scheme)
 				continue;
 			/* a scope given moves with the goal; the agent measures it */
-			if (tu.scope_pid >= 0)
-				fb->scope_pid = tu.scope_pid;
+			if (tu->scope_pid >= 0)
+				fb->scope_pid = tu->scope_pid;
 			if (fb->kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL) {
 				struct damonctl_goal *goal = damonctl_scheme_goal(s, fb->goal);
 
@@ -277,14 +263,15 @@ static int print_dry_run(struct cli *cli, int ki, const struct damonctl_plan *pl
 static int pick_scheme(struct cli *cli, const struct damonctl_context *c, int ki,
 		       const struct started_entry *entry, unsigned int *si)
 {
+	struct tune_opts *tu = cli->opts;
 	unsigned int nr = damonctl_context_nr_schemes(c), i, n = 0;
 
-	if (tu.scheme >= 0) {
-		if ((unsigned int)tu.scheme < nr) {
-			*si = (unsigned int)tu.scheme;
+	if (tu->scheme >= 0) {
+		if ((unsigned int)tu->scheme < nr) {
+			*si = (unsigned int)tu->scheme;
 			return 0;
 		}
-		return usage_error(cli, "--scheme %d: kdamond %d has %u schemes", tu.scheme, ki,
+		return usage_error(cli, "--scheme %d: kdamond %d has %u schemes", tu->scheme, ki,
 				   nr);
 	}
 	for (i = 0; i < nr; i++) {
@@ -305,15 +292,16 @@ static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
 		       struct started_entry *entry, const struct damonctl_features *f,
 		       bool *fb_changed)
 {
+	struct tune_opts *tu = cli->opts;
 	uint64_t sample = damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US);
 	uint64_t aggr = damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US);
-	struct spec *sp = &tu.sl.sp[0];
+	struct spec *sp = &tu->sl.sp[0];
 	unsigned int si = 0, i;
 	int r = pick_scheme(cli, c, ki, entry, &si);
 
 	if (r)
 		return r;
-	*fb_changed = retarget_fallbacks(entry, si, damonctl_context_scheme(c, si), sp);
+	*fb_changed = retarget_fallbacks(tu, entry, si, damonctl_context_scheme(c, si), sp);
 	r = spec_apply_scheme(cli, sp, damonctl_context_scheme(c, si), sample, aggr, f, false);
 	for (i = 0; !r && entry && i < entry->fbs.nr; i++) {
 		const struct damonctl_fallback *fb = &entry->fbs.fb[i];
@@ -396,6 +384,7 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 			const struct damonctl_features *f, struct started_entry *entry,
 			bool *marked, bool *moved)
 {
+	struct tune_opts *tu = cli->opts;
 	const char *ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
 	bool obsolete = damonctl_features_has(f, DAMONCTL_FEAT_OBSOLETE_TARGET) == DAMONCTL_YES;
 	unsigned int i, j, left = 0;
@@ -403,7 +392,7 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 
 	if (strcmp(ops, "vaddr") && strcmp(ops, "fvaddr"))
 		return usage_error(cli, "--%s: kdamond %d monitors physical memory (%s), not "
-				   "processes", tu.nr_add ? "add-target" : "remove-target", ki, ops);
+				   "processes", tu->nr_add ? "add-target" : "remove-target", ki, ops);
 	for (i = 0; entry && i < entry->fbs.nr; i++)
 		if (entry->fbs.fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE) {
 			usage_error(cli, "the damonc agent keeps kdamond %d's collapse budget per "
@@ -411,8 +400,8 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 				    "them with 'damonc stop' and 'damonc start'", ki);
 			return EXIT_UNSUPPORTED;
 		}
-	for (i = 0; i < tu.nr_remove; i++) {
-		int pid = tu.remove[i], at = find_target(c, pid);
+	for (i = 0; i < tu->nr_remove; i++) {
+		int pid = tu->remove[i], at = find_target(c, pid);
 
 		if (at < 0)
 			return usage_error(cli, "--remove-target %d: kdamond %d has no target with "
@@ -437,8 +426,8 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 			*moved = true;
 		}
 	}
-	for (i = 0; i < tu.nr_add; i++) {
-		int pid = tu.add[i];
+	for (i = 0; i < tu->nr_add; i++) {
+		int pid = tu->add[i];
 		struct damonctl_target *t;
 
 		if (find_target(c, pid) >= 0)
@@ -500,7 +489,8 @@ static int stage_without_obsolete(struct cli *cli, const struct damonctl_kdamond
 static int remove_scheme(struct cli *cli, int ki, struct damonctl_context *c,
 			 const struct started_entry *entry)
 {
-	unsigned int si = (unsigned int)tu.remove_scheme, i;
+	struct tune_opts *tu = cli->opts;
+	unsigned int si = (unsigned int)tu->remove_scheme, i;
 	char note[64], path[4096];
 
 	if (si >= damonctl_context_nr_schemes(c))
@@ -534,15 +524,16 @@ static int remove_scheme(struct cli *cli, int ki, struct damonctl_context *c,
 static int add_scheme(struct cli *cli, struct damonctl_context *c,
 		      const struct damonctl_features *f)
 {
+	struct tune_opts *tu = cli->opts;
 	struct damonctl_scheme *s;
 
-	if (!tu.sl.sp[0].action)
+	if (!tu->sl.sp[0].action)
 		return usage_error(cli, "--add-scheme: which action? --action collapse, pageout, "
 				   "stat, ...");
 	s = damonctl_context_add_scheme(c);
 	if (!s)
 		return lib_error(cli, -ENOMEM, "adding a scheme");
-	return spec_apply_scheme(cli, &tu.sl.sp[0], s,
+	return spec_apply_scheme(cli, &tu->sl.sp[0], s,
 				 damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
 				 damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
 }
@@ -550,19 +541,21 @@ static int add_scheme(struct cli *cli, struct damonctl_context *c,
 /* Requests that cannot be made, said before anything is read. 0 or an exit code. */
 static int check_request(struct cli *cli, int argc, char **argv)
 {
+	struct tune_opts *tu = cli->opts;
+
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!spec_any_scheme(&tu.sl.sp[0]) && !spec_any_context(&tu.sl.sp[0]) && !tu.nr_add &&
-	    !tu.nr_remove && !tu.add_scheme && tu.remove_scheme < 0)
+	if (!spec_any_scheme(&tu->sl.sp[0]) && !spec_any_context(&tu->sl.sp[0]) && !tu->nr_add &&
+	    !tu->nr_remove && !tu->add_scheme && tu->remove_scheme < 0)
 		return usage_error(cli, "nothing to change: give at least one setting, e.g. "
 				   "--goal-bp 800 (see 'damonc tune --help')");
-	if (tu.add_scheme && tu.scheme >= 0)
+	if (tu->add_scheme && tu->scheme >= 0)
 		return usage_error(cli, "--add-scheme makes a new scheme: --scheme %d names an "
-				   "existing one", tu.scheme);
-	if (tu.remove_scheme >= 0 && !tu.add_scheme && spec_any_scheme(&tu.sl.sp[0]))
+				   "existing one", tu->scheme);
+	if (tu->remove_scheme >= 0 && !tu->add_scheme && spec_any_scheme(&tu->sl.sp[0]))
 		return usage_error(cli, "--remove-scheme %d: the scheme options would apply to "
 				   "no scheme (tune the others in another call, or give "
-				   "--add-scheme for a new one)", tu.remove_scheme);
+				   "--add-scheme for a new one)", tu->remove_scheme);
 	return 0;
 }
 
@@ -572,26 +565,27 @@ static int apply_changes(struct cli *cli, int ki, struct damonctl_kdamond *kw,
 			 struct damonctl_context *c, const struct damonctl_features *f,
 			 struct started_entry *entry, bool *fb_changed, bool *marked, bool *moved)
 {
-	int r = spec_apply_context(cli, &tu.sl.sp[0], c, f);
+	struct tune_opts *tu = cli->opts;
+	int r = spec_apply_context(cli, &tu->sl.sp[0], c, f);
 
 	if (r)
 		return r;
-	if (tu.sl.sp[0].has_refresh)
-		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu.sl.sp[0].refresh_ms);
-	if (tu.nr_add || tu.nr_remove) {
+	if (tu->sl.sp[0].has_refresh)
+		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu->sl.sp[0].refresh_ms);
+	if (tu->nr_add || tu->nr_remove) {
 		r = tune_targets(cli, ki, c, f, entry, marked, moved);
 		if (r)
 			return r;
 		*fb_changed |= entry != NULL;	/* damonc's record names the targets */
 	}
-	if (tu.remove_scheme >= 0) {
+	if (tu->remove_scheme >= 0) {
 		r = remove_scheme(cli, ki, c, entry);
 		if (r)
 			return r;
 	}
-	if (tu.add_scheme)
+	if (tu->add_scheme)
 		return add_scheme(cli, c, f);
-	if (spec_any_scheme(&tu.sl.sp[0]))
+	if (spec_any_scheme(&tu->sl.sp[0]))
 		return tune_scheme(cli, c, ki, entry, f, fb_changed);
 	return 0;
 }
@@ -602,12 +596,13 @@ static int plan_agent(struct cli *cli, int ki, struct damonctl_kdamond *kw,
 		      const struct damonctl_features *f, struct started_entry *entry,
 		      bool *fb_changed, bool *agent_added)
 {
+	struct tune_opts *tu = cli->opts;
 	struct fallbacks fbs = entry ? entry->fbs : (struct fallbacks){ 0 };
 	unsigned int before = fbs.nr;
 	char why[1024];
 	int r;
 
-	r = fallback_plan(cli->ctx, kw, f, tu.scope_pid == 1, &fbs, why, sizeof(why));
+	r = fallback_plan(cli->ctx, kw, f, tu->scope_pid == 1, &fbs, why, sizeof(why));
 	if (!r)
 		r = fallback_check_one_scheme(&fbs, why, sizeof(why));
 	if (!r && fbs.nr > before && !entry) {
@@ -701,6 +696,7 @@ static int commit(struct cli *cli, int ki, const struct damonctl_kdamond *kw,
 
 static int tune_run(struct cli *cli, int argc, char **argv)
 {
+	struct tune_opts *tu = cli->opts;
 	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
 	struct damonctl_kdamond *kw, *kh;
 	struct damonctl_context *c;
@@ -718,7 +714,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	r = check_request(cli, argc, argv);
 	if (r)
 		return r;
-	lock = tu.dry_run ? -1 : started_lock(cli->ctx);
+	lock = tu->dry_run ? -1 : started_lock(cli->ctx);
 	if (lock >= 0)
 		recover_leftovers(cli);	/* what a killed damonc left goes first */
 	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &have);
@@ -751,7 +747,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	}
 	entry = started_owns(&started, kh) ? started_find(&started, (unsigned int)ki) : NULL;
 	r = apply_changes(cli, ki, kw, c, f, entry, &fb_changed, &marked, &moved);
-	if (!r && !tu.no_fallback)
+	if (!r && !tu->no_fallback)
 		r = plan_agent(cli, ki, kw, f, entry, &fb_changed, &agent_added);
 	if (r) {
 		ret = r;
@@ -776,7 +772,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	}
 	cmd = how == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
 	      DAMONCTL_CMD_COMMIT;
-	if (tu.dry_run) {
+	if (tu->dry_run) {
 		ret = print_dry_run(cli, ki, plan, ch.nr ? damonctl_cmd_name(cmd) : NULL);
 		goto out;
 	}
@@ -827,6 +823,9 @@ const struct cmd cmd_tune = {
 		   "schemes, targets)",
 	.usage = "[--kdamond N] [--scheme S] SETTINGS...",
 	.opts = tune_opts_tbl,
+	.opts_size = sizeof(struct tune_opts),
+	.opts_init = &(const struct tune_opts){ .sl = { .max = 1 }, .kdamond = -1, .scheme = -1,
+						 .scope_pid = -1, .remove_scheme = -1 },
 	.parse = tune_parse,
 	.run = tune_run,
 };
