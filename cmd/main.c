@@ -534,11 +534,6 @@ static int top_opt(int argc, char **argv, int *i)
 	return 1;
 }
 
-int main(int argc, char **argv)
-{
-	return damonc_main(argc, argv);
-}
-
 /* --list-cmds and --describe-cmds: the commands and subcommands, one a line, with their
  * summaries after a tab for the latter. */
 static void list_cmds(bool summaries)
