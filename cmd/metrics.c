@@ -619,10 +619,8 @@ void metrics_textfile_update(struct cli *cli, struct metrics_textfile *mt, bool 
 struct metrics_opts {
 	const char *output;
 	bool refresh;
-	enum expo_format format;
+	int format;		/* enum expo_format: the index of --format's choice */
 };
-
-static struct metrics_opts mo;
 
 enum { O_OUTPUT = 'o', O_REFRESH = 600, O_FORMAT };
 
@@ -630,39 +628,33 @@ static const struct opt metrics_opts_tbl[] = {
 	{ "output", O_OUTPUT, OV_FILE, "FILE",
 	  "write to FILE atomically (e.g. node_exporter's textfile directory/damonc.prom)" },
 	{ "format", O_FORMAT, OV_FORMAT, "prometheus|openmetrics",
-	  "prometheus (text format 0.0.4, the default) or openmetrics" },
+	  "prometheus (text format 0.0.4, the default) or openmetrics",
+	  OPT_TO(OD_CHOICE, struct metrics_opts, format) },
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
 	  "ask damonc's own kdamonds for fresh stats first, where the kernel does not refresh "
-	  "them itself (refresh_ms)" },
+	  "them itself (refresh_ms)", OPT_TO(OD_FLAG, struct metrics_opts, refresh) },
 	{ 0 },
 };
 
+/* -o: the file's directory is checked as it is given */
 static int metrics_parse(struct cli *cli, int key, const char *arg)
 {
-	switch (key) {
-	case O_OUTPUT:
-		mo.output = arg;
-		return check_dir(cli, "-o", arg);
-	case O_FORMAT: {
-		int i = opt_choice(cli, metrics_opts_tbl, O_FORMAT, arg);
+	struct metrics_opts *mo = cli->opts;
 
-		if (i < 0)
-			return EXIT_USAGE;
-		mo.format = i ? EXPO_OPENMETRICS : EXPO_PROMETHEUS;
-		return 0;
-	}
-	case O_REFRESH:
-		mo.refresh = true;
-		return 0;
-	}
-	return EXIT_USAGE;
+	if (key != O_OUTPUT)
+		return EXIT_USAGE;
+	mo->output = arg;
+	return check_dir(cli, "-o", arg);
 }
 
 static int metrics_run(struct cli *cli, int argc, char **argv)
 {
+	const struct metrics_opts *mo = cli->opts;
+
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	return produce(cli, mo.refresh, cli->json, mo.format, mo.output);
+	return produce(cli, mo->refresh, cli->json,
+		       mo->format ? EXPO_OPENMETRICS : EXPO_PROMETHEUS, mo->output);
 }
 
 const struct cmd cmd_metrics = {
@@ -672,4 +664,6 @@ const struct cmd cmd_metrics = {
 	.opts = metrics_opts_tbl,
 	.parse = metrics_parse,
 	.run = metrics_run,
+	.opts_size = sizeof(struct metrics_opts),
+	.opts_init = &(const struct metrics_opts){ .format = EXPO_PROMETHEUS },
 };

@@ -12,30 +12,17 @@
 
 #include "damonc.h"
 
-static struct {
-	bool has_node;
-	int node;
-} po;
-
 enum { O_NODE = 300 };
 
-static const struct opt pa_opts[] = {
-	{ "node", O_NODE, OV_INT, "N", "only the ranges of NUMA node N" },
-	{ 0 },
+struct pa_opts {
+	int node;	/* -1: every node */
 };
 
-static int pa_parse(struct cli *cli, int key, const char *arg)
-{
-	uint64_t v;
-
-	if (key != O_NODE)
-		return EXIT_USAGE;
-	if (damonctl_parse_u64(arg, &v) || v > INT32_MAX)
-		return usage_error(cli, "--node '%s': expected a node number", arg);
-	po.has_node = true;
-	po.node = (int)v;
-	return 0;
-}
+static const struct opt pa_opts_tbl[] = {
+	{ "node", O_NODE, OV_INT, "N", "only the ranges of NUMA node N",
+	  OPT_TO(OD_INT, struct pa_opts, node) },
+	{ 0 },
+};
 
 static json_object *range_json(uint64_t s, uint64_t e)
 {
@@ -49,6 +36,7 @@ static json_object *range_json(uint64_t s, uint64_t e)
 
 static int pa_run(struct cli *cli, int argc, char **argv)
 {
+	const struct pa_opts *po = cli->opts;
 	json_object *doc = NULL, *arr = NULL;
 	struct damonctl_pa_layout *l;
 	uint64_t ds = 0, de = 0;
@@ -81,7 +69,7 @@ static int pa_run(struct cli *cli, int argc, char **argv)
 		int node;
 
 		damonctl_pa_layout_range(l, i, &s, &e, &node, &state, &res);
-		if (po.has_node && node != po.node)
+		if (po->node >= 0 && node != po->node)
 			continue;
 		shown++;
 		if (arr) {
@@ -106,8 +94,8 @@ static int pa_run(struct cli *cli, int argc, char **argv)
 		json_object_object_add(doc, "default_range", has_default ? range_json(ds, de) : NULL);
 		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 	}
-	if (po.has_node && !shown)
-		printf("no range is on node %d\n", po.node);
+	if (po->node >= 0 && !shown)
+		printf("no range is on node %d\n", po->node);
 	if (has_default)
 		printf("start --ops paddr monitors, without --regions: 0x%" PRIx64 "-0x%" PRIx64
 		       " (%s, the largest System RAM range)\n", ds, de,
@@ -119,7 +107,8 @@ const struct cmd cmd_report_pa_layout = {
 	.name = "pa-layout",
 	.summary = "the physical address layout: System RAM and other ranges, NUMA nodes",
 	.usage = "[--node N] [--json]",
-	.opts = pa_opts,
-	.parse = pa_parse,
+	.opts = pa_opts_tbl,
 	.run = pa_run,
+	.opts_size = sizeof(struct pa_opts),
+	.opts_init = &(const struct pa_opts){ .node = -1 },
 };

@@ -164,7 +164,7 @@ t_met=$((($(date +%s%N) - t0) / 1000000))
 # here have data.
 /usr/bin/python3 - "$(dirname "$0")/../../contrib/grafana/damonc-dashboard.json" \
 	"$PROMETHEUS_PORT" <<'PY' || fail "the dashboard's queries"
-import json, sys, urllib.parse, urllib.request
+import json, sys, time, urllib.parse, urllib.request
 dash = json.load(open(sys.argv[1]))
 url = "http://127.0.0.1:%s/api/v1/query?query=" % sys.argv[2]
 # the panels' series that must show something for a collapse scheme with a huge-page goal
@@ -172,17 +172,34 @@ want = {("Huge-page ratio vs goal", r) for r in "ABC"} | {
     ("Goals met", "A"), ("Bytes collapsed", "A"), ("Huge page memory", "A"),
     ("kdamond CPU", "A"), ("Running", "A"), ("Running", "B"),
     ("Agent rounds and goal values fed", "A")}
-bad = 0
-for p in dash["panels"]:
-    for t in p.get("targets", []):
-        expr = t["expr"].replace("$instance", ".*").replace("$__rate_interval", "5s")
-        r = json.load(urllib.request.urlopen(url + urllib.parse.quote(expr), timeout=5))
-        n = len(r["data"]["result"]) if r["status"] == "success" else -1
-        if n < 0 or (n == 0 and (p["title"], t["refId"]) in want):
-            print("FAIL: panel %r query %s: %s" % (p["title"], t["refId"], r), file=sys.stderr)
-            bad = 1
-        print("panel %r %s: %d series" % (p["title"], t["refId"], n))
-sys.exit(bad)
+
+
+def check(last):
+    """Every panel's queries: True when each wanted one has series. A rate() needs two
+    samples in its window, which a loaded machine's scrapes may not have given yet: the
+    window is 30 s (Grafana's $__rate_interval is at least four scrape intervals), and a
+    miss is asked again at the next scrapes, saying what failed only the last time."""
+    ok = True
+    for p in dash["panels"]:
+        for t in p.get("targets", []):
+            expr = t["expr"].replace("$instance", ".*").replace("$__rate_interval", "30s")
+            r = json.load(urllib.request.urlopen(url + urllib.parse.quote(expr), timeout=5))
+            n = len(r["data"]["result"]) if r["status"] == "success" else -1
+            if n < 0 or (n == 0 and (p["title"], t["refId"]) in want):
+                ok = False
+                if last:
+                    print("FAIL: panel %r query %s: %s" % (p["title"], t["refId"], r),
+                          file=sys.stderr)
+            if last:
+                print("panel %r %s: %d series" % (p["title"], t["refId"], n))
+    return ok
+
+
+for attempt in range(10):
+    if check(False):
+        break
+    time.sleep(2)
+sys.exit(not check(True))
 PY
 
 # The agent stopped: it stops what it serves and says so in its last textfile.
