@@ -28,32 +28,36 @@ extern const struct cmd cmd_start;
 enum mon_report { MON_HEATMAP, MON_WSS, MON_ACCESS, MON_HOLISTIC };	/* --report's choices, in order */
 static const char *const report_names[] = { "heatmap", "wss", "access", "holistic" };
 
-static struct {
+struct monitor_opts {
+	struct start_opts start;	/* first: start's code reads them at cli->opts */
 	struct capture_opts cap;
 	uint64_t delay_us;
 	uint64_t count;			/* rounds; 0: until the end */
 	enum mon_report report;
 	bool no_clear;
 	bool starts;			/* a target or monitoring option: a kdamond of its own */
-} mo = { .cap = { .kdamond = -1, .no_footprints = true }, .delay_us = 3000000 };
+};
 
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_DELAY = 350, O_REPORT, O_COUNT, O_KDAMOND, O_NO_CLEAR, O_FOREIGN };
 
+#define TO(kind, member) OPT_TO(kind, struct monitor_opts, member)
 static const struct opt monitor_opts[] = {
 	{ "delay", O_DELAY, OV_TIME, "TIME", "report every TIME of monitoring (default: 3s)" },
 	{ "report", O_REPORT, OV_FORMAT, "heatmap|wss|access|holistic", "what each round shows: "
 	  "heatmap (default, sized to the terminal), wss, access or holistic, as 'damonc report' "
 	  "shows them" },
 	{ "count", O_COUNT, OV_INT, "N", "stop after N rounds (default 0: until the command "
-	  "exits, SIGINT or SIGTERM)" },
+	  "exits, SIGINT or SIGTERM)", TO(OD_U64, count), .max = UINT32_MAX },
 	{ "kdamond", O_KDAMOND, OV_INT, "N", "monitor the running kdamond N (left running) "
-	  "instead of starting one" },
-	{ "no-clear", O_NO_CLEAR, OV_NONE, NULL, "do not clear the terminal between rounds" },
+	  "instead of starting one", TO(OD_INT, cap.kdamond), .max = 1u << 20 },
+	{ "no-clear", O_NO_CLEAR, OV_NONE, NULL, "do not clear the terminal between rounds",
+	  TO(OD_FLAG, no_clear) },
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "with --kdamond: allow writing to a kdamond "
-	  "damonc did not start (see damonc-record(1))" },
+	  "damonc did not start (see damonc-record(1))", TO(OD_FLAG, cap.allow_foreign) },
 	{ 0 },
 };
+#undef TO
 
 static struct opt monitor_opts_tbl[48];
 
@@ -67,40 +71,27 @@ __attribute__((constructor)) static void monitor_opts_init(void)
 
 static int monitor_parse(struct cli *cli, int key, const char *arg)
 {
-	uint64_t v;
+	struct monitor_opts *mo = cli->opts;
 	int i;
 
 	switch (key) {
 	case O_DELAY:
-		if (parse_time_opt(cli, "delay", arg, &mo.delay_us))
+		if (parse_time_opt(cli, "delay", arg, &mo->delay_us))
 			return EXIT_USAGE;
-		if (mo.delay_us < 10000 || mo.delay_us == DAMONCTL_MAX)
+		if (mo->delay_us < 10000 || mo->delay_us == DAMONCTL_MAX)
 			return usage_error(cli, "--delay '%s': at least 10ms", arg);
 		return 0;
 	case O_REPORT:
 		i = opt_choice(cli, monitor_opts, O_REPORT, arg);
 		if (i < 0)
 			return EXIT_USAGE;
-		mo.report = (enum mon_report)i;
+		mo->report = (enum mon_report)i;
 		/* holistic's distributions include the targets' and the system's memory */
-		mo.cap.no_footprints = mo.report != MON_HOLISTIC;
-		return 0;
-	case O_COUNT:
-		return parse_uint_opt(cli, "count", arg, UINT32_MAX, &mo.count) ? EXIT_USAGE : 0;
-	case O_KDAMOND:
-		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
-			return EXIT_USAGE;
-		mo.cap.kdamond = (int)v;
-		return 0;
-	case O_NO_CLEAR:
-		mo.no_clear = true;
-		return 0;
-	case O_FOREIGN:
-		mo.cap.allow_foreign = true;
+		mo->cap.no_footprints = mo->report != MON_HOLISTIC;
 		return 0;
 	}
 	/* --pid, --ops, the intervals...: what start takes for the kdamond */
-	mo.starts = true;
+	mo->starts = true;
 	return cmd_start.parse(cli, key, arg);
 }
 
@@ -204,7 +195,9 @@ static unsigned int heatmap_columns(void)
 
 static int run_report(struct cli *cli, const struct window *win)
 {
-	switch (mo.report) {
+	struct monitor_opts *mo = cli->opts;
+
+	switch (mo->report) {
 	case MON_HEATMAP:
 		return report_heatmap_of(cli, win->path, heatmap_columns(), 20);
 	case MON_WSS:
@@ -220,6 +213,7 @@ static int run_report(struct cli *cli, const struct window *win)
 /* The report's --json document, parsed: it prints it on stdout, here a memfd. */
 static int report_json(struct cli *cli, const struct window *win, json_object **doc)
 {
+	struct monitor_opts *mo = cli->opts;
 	int fd = memfd_create("damonc-monitor-json", MFD_CLOEXEC), saved, e;
 	json_object *in;
 	off_t len;
@@ -248,7 +242,7 @@ static int report_json(struct cli *cli, const struct window *win, json_object **
 		*doc = json_tokener_parse(buf);
 	}
 	if (!e && !*doc)
-		e = (usage_error(cli, "the %s report gave no JSON", report_names[mo.report]),
+		e = (usage_error(cli, "the %s report gave no JSON", report_names[mo->report]),
 		     EXIT_FAIL);
 	/* its input is the window, not the descriptor that held it */
 	if (*doc && json_object_object_get_ex(*doc, "input", &in) &&
@@ -262,6 +256,7 @@ static int report_json(struct cli *cli, const struct window *win, json_object **
 /* Close the window and show it: round @round, text or a JSON line. An exit code. */
 static int show_round(struct cli *cli, struct window *win, uint64_t round, uint64_t t0)
 {
+	struct monitor_opts *mo = cli->opts;
 	json_object *line, *w, *doc = NULL;
 	int r = 0, e = EXIT_OK;
 
@@ -288,11 +283,11 @@ static int show_round(struct cli *cli, struct window *win, uint64_t round, uint6
 		json_object_object_add(line, "window", w);
 		json_object_object_add(line, "snapshots", json_object_new_uint64(win->nr));
 		json_object_object_add(line, "report",
-				       json_object_new_string(report_names[mo.report]));
+				       json_object_new_string(report_names[mo->report]));
 		json_object_object_add(line, "data", doc);
 		e = json_line_print(line) ? EXIT_FAIL : EXIT_OK;
 	} else {
-		if (!mo.no_clear && isatty(STDOUT_FILENO))
+		if (!mo->no_clear && isatty(STDOUT_FILENO))
 			fputs("\033[H\033[2J", stdout);
 		printf("round %" PRIu64 ": %.3f s to %.3f s of monitoring, %" PRIu64
 		       " snapshot%s\n", round, (double)(win->start_ns - t0) / 1e9,
@@ -311,12 +306,13 @@ static int show_round(struct cli *cli, struct window *win, uint64_t round, uint6
 /* The capture, cut into rounds until --count, its end or an error. An exit code. */
 static int rounds(struct cli *cli, struct capture *c, struct window *win)
 {
+	struct monitor_opts *mo = cli->opts;
 	struct damonctl_rec_item it;
 	uint64_t round = 0, t0 = realtime_ns();
 	int r, e = EXIT_OK;
 
 	win->start_ns = t0;
-	win->end_ns = t0 + mo.delay_us * 1000;
+	win->end_ns = t0 + mo->delay_us * 1000;
 	while ((r = capture_next(c, &it)) == 1) {
 		if (it.type == DAMONCTL_REC_CONFIG) {
 			r = window_config(win, &it);
@@ -324,12 +320,12 @@ static int rounds(struct cli *cli, struct capture *c, struct window *win)
 			/* a snapshot belongs to the window its aggregation ended in */
 			while (it.snapshot.end_ns >= win->end_ns) {
 				e = show_round(cli, win, ++round, t0);
-				if (e || (mo.count && round >= mo.count)) {
+				if (e || (mo->count && round >= mo->count)) {
 					capture_request_end(c, e ? DAMONCTL_REC_END_ERROR :
 							    DAMONCTL_REC_END_COUNT);
 					return e;
 				}
-				r = window_next(win, mo.delay_us * 1000);
+				r = window_next(win, mo->delay_us * 1000);
 				if (r < 0)
 					break;
 			}
@@ -357,13 +353,15 @@ static int rounds(struct cli *cli, struct capture *c, struct window *win)
  * rows); no more than one an aggregation, which is all a snapshot can show. */
 static uint64_t snapshot_interval(struct cli *cli)
 {
+	struct monitor_opts *mo = cli->opts;
+
 	/* holistic's heatmaps have 60 time columns */
-	uint64_t iv = mo.delay_us / (mo.report == MON_HEATMAP ? heatmap_columns() :
-				     mo.report == MON_HOLISTIC ? 60 : 10), aggr;
+	uint64_t iv = mo->delay_us / (mo->report == MON_HEATMAP ? heatmap_columns() :
+				     mo->report == MON_HOLISTIC ? 60 : 10), aggr;
 	char rel[96], buf[32];
 
 	snprintf(rel, sizeof(rel), "kdamonds/%d/contexts/0/monitoring_attrs/intervals/aggr_us",
-		 mo.cap.kdamond);
+		 mo->cap.kdamond);
 	if (!damonctl_read(cli->ctx, rel, buf, sizeof(buf)) && !damonctl_parse_u64(buf, &aggr) &&
 	    aggr > iv)
 		iv = aggr;
@@ -371,18 +369,19 @@ static uint64_t snapshot_interval(struct cli *cli)
 	return iv < 1000 ? 1000 : iv;
 }
 
-/* Capture kdamond mo.cap.kdamond in rounds; *@cmd_status: the launched command's wait
+/* Capture kdamond mo->cap.kdamond in rounds; *@cmd_status: the launched command's wait
  * status when it ended, else -1. */
 static int monitor_live(struct cli *cli, int *cmd_status)
 {
+	struct monitor_opts *mo = cli->opts;
 	struct window win = { .fd = -1 };
 	struct capture *c;
 	int e, e2;
 
 	*cmd_status = -1;
 	capture_catch_signals();
-	mo.cap.interval_us = snapshot_interval(cli);
-	e = capture_start(cli, &mo.cap, &c);
+	mo->cap.interval_us = snapshot_interval(cli);
+	e = capture_start(cli, &mo->cap, &c);
 	if (e)
 		return e;
 	win.fd = memfd_create("damonc-monitor", MFD_CLOEXEC);
@@ -399,7 +398,7 @@ static int monitor_live(struct cli *cli, int *cmd_status)
 	free(win.footprint);
 	if (win.fd >= 0)
 		close(win.fd);
-	if (mo.cap.child)
+	if (mo->cap.child)
 		*cmd_status = capture_child_status(c);
 	e2 = capture_finish(c);
 	return e ? e : e2;
@@ -433,17 +432,18 @@ static int start_quiet(struct cli *cli, int argc, char **argv, struct start_hand
 /* Start a kdamond for the targets, monitor it, and put the tree back as it was. */
 static int monitor_started(struct cli *cli, int argc, char **argv)
 {
+	struct monitor_opts *mo = cli->opts;
 	struct start_handoff h = { .label = "monitor", .amend = capture_own_amend,
-				  .data = &mo.cap };
+				  .data = &mo->cap };
 	int e, e2, st;
 
-	mo.cap.method = damonctl_capture_method_for(cli->ctx, DAMONCTL_CAPTURE_AUTO);
+	mo->cap.method = damonctl_capture_method_for(cli->ctx, DAMONCTL_CAPTURE_AUTO);
 	capture_catch_signals();
 	e = start_quiet(cli, argc, argv, &h);
 	if (e)
 		return e;
-	mo.cap.kdamond = (int)h.kdamond;
-	mo.cap.child = h.child;
+	mo->cap.kdamond = (int)h.kdamond;
+	mo->cap.child = h.child;
 	e = monitor_live(cli, &st);
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
@@ -454,24 +454,26 @@ static int monitor_started(struct cli *cli, int argc, char **argv)
 
 static int monitor_run(struct cli *cli, int argc, char **argv)
 {
-	if ((mo.starts || argc) && mo.cap.kdamond >= 0)
+	struct monitor_opts *mo = cli->opts;
+
+	if ((mo->starts || argc) && mo->cap.kdamond >= 0)
 		return usage_error(cli, "--kdamond monitors a running kdamond; --pid, --ops and "
 				   "'-- COMMAND' start one: not both");
-	if (mo.starts || argc) {
-		if (mo.cap.allow_foreign)
+	if (mo->starts || argc) {
+		if (mo->cap.allow_foreign)
 			return usage_error(cli, "--allow-foreign is for --kdamond; with targets, "
 					   "monitor starts its own kdamond");
 		return monitor_started(cli, argc, argv);
 	}
-	if (mo.cap.kdamond < 0)
+	if (mo->cap.kdamond < 0)
 		return usage_error(cli, "no target: --pid PID, --ops paddr, '-- COMMAND' or "
 				   "--kdamond N");
-	int st, pid, r = damonctl_kdamond_is_running(cli->ctx, (unsigned int)mo.cap.kdamond, &pid);
+	int st, pid, r = damonctl_kdamond_is_running(cli->ctx, (unsigned int)mo->cap.kdamond, &pid);
 
 	damonctl_clear_error(cli->ctx);
 	if (r != 1)
 		return usage_error(cli, "--kdamond %d: no such kdamond is running (it monitors a "
-				   "running one; give targets to start one)", mo.cap.kdamond);
+				   "running one; give targets to start one)", mo->cap.kdamond);
 	return monitor_live(cli, &st);
 }
 
@@ -491,4 +493,8 @@ const struct cmd cmd_monitor = {
 	.opts = monitor_opts_tbl,
 	.parse = monitor_parse,
 	.run = monitor_run,
+	.opts_size = sizeof(struct monitor_opts),
+	.opts_init = &(const struct monitor_opts){ .start = START_OPTS_INIT,
+						    .cap = { .kdamond = -1, .no_footprints = true },
+						    .delay_us = 3000000 },
 };

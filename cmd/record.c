@@ -31,18 +31,19 @@ extern const struct cmd cmd_start;
 
 enum out_format { FMT_DAMONC, FMT_DAMO_JSON, FMT_DAMO_ZLIB };
 
-static struct {
+struct record_opts {
+	struct start_opts start;	/* first: start's code reads them at cli->opts */
 	struct capture_opts cap;
 	const char *output;
 	const char *input;
-	enum out_format format;
+	int format;		/* enum out_format: the index of --format's choice */
 	bool no_compress;
 	bool subset;		/* -i with --time-range, --address-range, --target or --aggregate */
 	uint64_t aggregate_us;	/* -i --aggregate: the new aggregation window */
 	bool starts;		/* a target or monitoring option: record starts a kdamond */
 	bool profile;		/* --profile: perf record beside the record */
 	const char *profile_file, *perf;
-} ro = { .cap = { .kdamond = -1 }, .output = "damonc.rec" };
+};
 
 static struct perf_profile prof;
 static char prof_default[4096];
@@ -52,12 +53,13 @@ enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_
        O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS, O_AGGREGATE,
        O_PROFILE, O_PERF };
 
+#define TO(kind, member) OPT_TO(kind, struct record_opts, member)
 static const struct opt record_opts[] = {
 	{ "output", 'o', OV_FILE, "FILE", "write the record to FILE, '-' for stdout "
-	  "(default: damonc.rec)" },
+	  "(default: damonc.rec)", TO(OD_STRING, output) },
 	{ "kdamond", O_KDAMOND, OV_INT, "N",
 	  "record kdamond N (default: the running kdamond damonc started); with -i: keep "
-	  "kdamond N's snapshots" },
+	  "kdamond N's snapshots", TO(OD_INT, cap.kdamond), .max = 1u << 20 },
 	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME (default: until interrupted "
 	  "or the target exits)" },
 	{ "interval", O_INTERVAL, OV_TIME, "TIME", "time between snapshots (default: 1s)" },
@@ -65,17 +67,19 @@ static const struct opt record_opts[] = {
 	{ "method", O_METHOD, OV_STRING, "auto|trace|tried-regions", "how to capture: auto "
 	  "(trace where the event is there), trace or tried-regions" },
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "allow writing to a kdamond damonc did not "
-	  "start: commands, and a capture scheme restored afterwards" },
-	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots" },
+	  "start: commands, and a capture scheme restored afterwards",
+	  TO(OD_FLAG, cap.allow_foreign) },
+	{ "no-compress", O_NO_COMPRESS, OV_NONE, NULL, "do not zlib-compress snapshots",
+	  TO(OD_FLAG, no_compress) },
 	{ "no-footprints", O_NO_FOOTPRINTS, OV_NONE, NULL, "do not record the footprint (the "
 	  "system's memory, the kdamond's CPU time, each target's size, RSS, CPU time and "
-	  "mappings) with each snapshot" },
+	  "mappings) with each snapshot", TO(OD_FLAG, cap.no_footprints) },
 	{ "profile", O_PROFILE, OV_OPTIONAL, "FILE", "also profile the system with 'perf record' "
 	  "into FILE (default: the record's file + .profile), on the record's clock, for "
 	  "'damonc report profile'" },
 	{ "perf", O_PERF, OV_FILE, "PATH", "with --profile: the perf to run (default: perf)" },
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
-	  "format) instead of recording" },
+	  "format) instead of recording", TO(OD_STRING, input) },
 	{ "time-range", O_TIME_RANGE, OV_RANGE, "START,END", "with -i: keep the snapshots that "
 	  "ended from START to END after the record began (e.g. 5s,1m; either may be empty)" },
 	{ "address-range", O_ADDRESS_RANGE, OV_REGION, "START-END", "with -i: keep the memory in "
@@ -87,9 +91,10 @@ static const struct opt record_opts[] = {
 	  "(accesses summed, regions cut at every boundary)" },
 	{ "format", O_FORMAT, OV_FORMAT, "damonc|damo-json|damo-zlib", "output format: damonc "
 	  "(default), damo-json or damo-zlib (damo's compressed JSON); other than damonc needs "
-	  "-i" },
+	  "-i", TO(OD_CHOICE, format) },
 	{ 0 },
 };
+#undef TO
 
 static struct opt record_opts_tbl[48];
 
@@ -105,36 +110,25 @@ __attribute__((constructor)) static void record_opts_init(void)
 
 static int record_parse(struct cli *cli, int key, const char *arg)
 {
-	uint64_t v;
+	struct record_opts *ro = cli->opts;
 
 	switch (key) {
-	case 'o':
-		ro.output = arg;
-		return 0;
-	case 'i':
-		ro.input = arg;
-		return 0;
-	case O_KDAMOND:
-		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
-			return EXIT_USAGE;
-		ro.cap.kdamond = (int)v;
-		return 0;
 	case O_DURATION:
-		if (parse_time_opt(cli, "duration", arg, &ro.cap.duration_us))
+		if (parse_time_opt(cli, "duration", arg, &ro->cap.duration_us))
 			return EXIT_USAGE;
-		if (!ro.cap.duration_us || ro.cap.duration_us == DAMONCTL_MAX)
+		if (!ro->cap.duration_us || ro->cap.duration_us == DAMONCTL_MAX)
 			return usage_error(cli, "--duration '%s': expected a time above 0", arg);
 		return 0;
 	case O_INTERVAL:
-		if (parse_time_opt(cli, "interval", arg, &ro.cap.interval_us))
+		if (parse_time_opt(cli, "interval", arg, &ro->cap.interval_us))
 			return EXIT_USAGE;
-		if (ro.cap.interval_us < 1000 || ro.cap.interval_us == DAMONCTL_MAX)
+		if (ro->cap.interval_us < 1000 || ro->cap.interval_us == DAMONCTL_MAX)
 			return usage_error(cli, "--interval '%s': at least 1ms", arg);
 		return 0;
 	case O_COUNT:
-		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.cap.count))
+		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro->cap.count))
 			return EXIT_USAGE;
-		if (!ro.cap.count)
+		if (!ro->cap.count)
 			return usage_error(cli, "--count '%s': at least 1", arg);
 		return 0;
 	case O_METHOD: {
@@ -144,82 +138,66 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 
 		if (i < 0)
 			return EXIT_USAGE;
-		ro.cap.method = methods[i];
+		ro->cap.method = methods[i];
 		return 0;
 	}
-	case O_FOREIGN:
-		ro.cap.allow_foreign = true;
-		return 0;
-	case O_NO_COMPRESS:
-		ro.no_compress = true;
-		return 0;
-	case O_NO_FOOTPRINTS:
-		ro.cap.no_footprints = true;
-		return 0;
 	case O_PROFILE:
-		ro.profile = true;
+		ro->profile = true;
 		if (arg && !*arg)
 			return usage_error(cli, "--profile=: expected a file name");
-		ro.profile_file = arg;
+		ro->profile_file = arg;
 		return 0;
 	case O_PERF:
 		if (!*arg)
 			return usage_error(cli, "--perf '': expected perf's path");
-		ro.perf = arg;
+		ro->perf = arg;
 		return 0;
 	case O_TARGET:
-		ro.subset = true;
+		ro->subset = true;
 		return rin_parse(cli, 501, arg);
 	case O_TIME_RANGE:
-		ro.subset = true;
+		ro->subset = true;
 		return rin_parse(cli, 502, arg);
 	case O_ADDRESS_RANGE:
-		ro.subset = true;
+		ro->subset = true;
 		return rin_parse(cli, 503, arg);
 	case O_AGGREGATE:
-		if (parse_time_opt(cli, "aggregate", arg, &ro.aggregate_us))
+		if (parse_time_opt(cli, "aggregate", arg, &ro->aggregate_us))
 			return EXIT_USAGE;
-		if (ro.aggregate_us < 1000 || ro.aggregate_us == DAMONCTL_MAX)
+		if (ro->aggregate_us < 1000 || ro->aggregate_us == DAMONCTL_MAX)
 			return usage_error(cli, "--aggregate '%s': at least 1ms", arg);
-		ro.subset = true;
+		ro->subset = true;
 		return 0;
-	case O_FORMAT: {
-		/* the metavar's order is enum out_format's */
-		int i = opt_choice(cli, record_opts, O_FORMAT, arg);
-
-		if (i < 0)
-			return EXIT_USAGE;
-		ro.format = (enum out_format)i;
-		return 0;
-	}
 	}
 	/* --pid, --regions, --ops, the intervals...: what start takes for the kdamond */
-	ro.starts = true;
+	ro->starts = true;
 	return cmd_start.parse(cli, key, arg);
 }
 
 static int open_output(struct cli *cli, int *fd)
 {
+	struct record_opts *ro = cli->opts;
 	struct stat in_st, out_st;
 
-	if (!strcmp(ro.output, "-")) {
+	if (!strcmp(ro->output, "-")) {
 		*fd = STDOUT_FILENO;
 		return 0;
 	}
 	/* truncating the record being read would lose it */
-	if (ro.input && strcmp(ro.input, "-") && !stat(ro.input, &in_st) &&
-	    !stat(ro.output, &out_st) && in_st.st_dev == out_st.st_dev &&
+	if (ro->input && strcmp(ro->input, "-") && !stat(ro->input, &in_st) &&
+	    !stat(ro->output, &out_st) && in_st.st_dev == out_st.st_dev &&
 	    in_st.st_ino == out_st.st_ino)
 		return usage_error(cli, "-o '%s' is the record -i reads: write to another file",
-				   ro.output);
-	*fd = open(ro.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+				   ro->output);
+	*fd = open(ro->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (*fd < 0)
-		return usage_error(cli, "-o '%s': %s", ro.output, strerror(errno));
+		return usage_error(cli, "-o '%s': %s", ro->output, strerror(errno));
 	return 0;
 }
 
 static char *info_json(struct cli *cli, const struct capture *c, const char *source)
 {
+	struct record_opts *ro = cli->opts;
 	json_object *o = json_object_new_object();
 	struct utsname u;
 	char host[256] = "";
@@ -229,10 +207,10 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 			       json_object_new_int(DAMONCTL_RECORD_FORMAT_VERSION));
 	json_object_object_add(o, "recorder", json_object_new_string("damonc " DAMONC_VERSION));
 	json_object_object_add(o, "start_time_ns", json_object_new_uint64(capture_now_ns()));
-	if (c && ro.profile) {
+	if (c && ro->profile) {
 		json_object *p = json_object_new_object();
 
-		json_object_object_add(p, "file", json_object_new_string(ro.profile_file));
+		json_object_object_add(p, "file", json_object_new_string(ro->profile_file));
 		json_object_object_add(p, "clockid", json_object_new_string(PERF_PROFILE_CLOCK));
 		json_object_object_add(o, "profile", p);
 	}
@@ -248,7 +226,7 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 	}
 	if (source)
 		json_object_object_add(o, "converted_from", json_object_new_string(source));
-	if (source && ro.subset) {
+	if (source && ro->subset) {
 		json_object *sub = json_object_new_object();
 
 		if (rin_o.have_time) {
@@ -265,9 +243,9 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 			json_object_object_add(sub, "kdamond", json_object_new_int(rin_o.cap.kdamond));
 		if (rin_o.target >= 0)
 			json_object_object_add(sub, "target", json_object_new_int(rin_o.target));
-		if (ro.aggregate_us)
+		if (ro->aggregate_us)
 			json_object_object_add(sub, "aggregate_us",
-					       json_object_new_uint64(ro.aggregate_us));
+					       json_object_new_uint64(ro->aggregate_us));
 		json_object_object_add(o, "subset", sub);
 	}
 	s = strdup(json_object_to_json_string_ext(o, DAMONC_JSON_PLAIN));
@@ -277,21 +255,24 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 
 static int write_error(struct cli *cli, int r)
 {
+	struct record_opts *ro = cli->opts;
+
 	if (r == -EPIPE)
 		return 0;
-	return usage_error(cli, "writing '%s': %s", ro.output, strerror(-r)) ? EXIT_FAIL : 0;
+	return usage_error(cli, "writing '%s': %s", ro->output, strerror(-r)) ? EXIT_FAIL : 0;
 }
 
 /* What -i copies: everything but the footprints when --no-footprints says so. */
-static bool keep_item(const struct damonctl_rec_item *it)
+static bool keep_item(const struct record_opts *ro, const struct damonctl_rec_item *it)
 {
-	return !(ro.cap.no_footprints && it->type == DAMONCTL_REC_FOOTPRINT);
+	return !(ro->cap.no_footprints && it->type == DAMONCTL_REC_FOOTPRINT);
 }
 
 /* -i into damonc's format: a damo record converted, or a damonc one copied, whole or with a
  * selection (the snapshots, clipped, and the stats and configurations it keeps), streamed. */
 static int copy_record(struct cli *cli)
 {
+	struct record_opts *ro = cli->opts;
 	struct damonctl_rec_writer *w = NULL;
 	struct damonctl_rec_merger *m = NULL;
 	struct damonctl_rec_snapshot merged;
@@ -300,8 +281,8 @@ static int copy_record(struct cli *cli)
 	char *info;
 	int fd, r, e, e2;
 
-	rin_o.input = ro.input;
-	rin_o.cap.kdamond = ro.cap.kdamond;
+	rin_o.input = ro->input;
+	rin_o.cap.kdamond = ro->cap.kdamond;
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		return e;
@@ -311,11 +292,11 @@ static int copy_record(struct cli *cli)
 		rin_close(in);
 		return e;
 	}
-	info = info_json(cli, NULL, ro.input);
-	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
+	info = info_json(cli, NULL, ro->input);
+	r = damonctl_rec_writer_new(fd, ro->no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
 	free(info);
-	if (!r && ro.aggregate_us)
-		r = damonctl_rec_merger_new(ro.aggregate_us, &m);
+	if (!r && ro->aggregate_us)
+		r = damonctl_rec_merger_new(ro->aggregate_us, &m);
 	e = 0;
 	while (!r) {
 		r = rin_next(in, &it);
@@ -332,7 +313,7 @@ static int copy_record(struct cli *cli)
 				r = damonctl_rec_write_snapshot(w, &merged);
 			continue;
 		}
-		r = keep_item(&it) ? record_write_item(w, &it) : 0;
+		r = keep_item(ro, &it) ? record_write_item(w, &it) : 0;
 	}
 	/* the windows still open at the end, before END */
 	while (m && !r && !e && (r = damonctl_rec_merger_flush(m, &merged)) == 1)
@@ -355,10 +336,11 @@ static int copy_record(struct cli *cli)
 /* -i --format damo-json|damo-zlib: a whole record in damo's format. */
 static int export_damo(struct cli *cli)
 {
+	struct record_opts *ro = cli->opts;
 	struct record_in in;
 	int fd, r, e;
 
-	e = record_in_open(cli, ro.input, true, &in);
+	e = record_in_open(cli, ro->input, true, &in);
 	if (e)
 		return e;
 	e = open_output(cli, &fd);
@@ -366,8 +348,8 @@ static int export_damo(struct cli *cli)
 		record_in_close(&in);
 		return e;
 	}
-	r = damonctl_rec_export_damo(in.r, fd, ro.format == FMT_DAMO_ZLIB);
-	e = r ? usage_error(cli, "converting '%s' to damo's format: %s", ro.input,
+	r = damonctl_rec_export_damo(in.r, fd, ro->format == FMT_DAMO_ZLIB);
+	e = r ? usage_error(cli, "converting '%s' to damo's format: %s", ro->input,
 			    strerror(-r)), EXIT_FAIL : EXIT_OK;
 	if (fd != STDOUT_FILENO)
 		close(fd);
@@ -428,26 +410,28 @@ static json_object *pace_json(const struct damonctl_capture_pace *p)
  * code; nothing to do without --profile). */
 static int profile_begin(struct cli *cli)
 {
-	if (!ro.profile)
+	struct record_opts *ro = cli->opts;
+
+	if (!ro->profile)
 		return 0;
-	return perf_profile_start(cli, ro.perf ? ro.perf : "perf", ro.profile_file, &prof);
+	return perf_profile_start(cli, ro->perf ? ro->perf : "perf", ro->profile_file, &prof);
 }
 
 /* The summary's profile: where, on which clock, and how perf ended. */
-static void profile_summary(bool text, json_object *doc)
+static void profile_summary(const struct record_opts *ro, bool text, json_object *doc)
 {
 	char how[48];
 	int st = prof.status;
 
-	if (!ro.profile)
+	if (!ro->profile)
 		return;
 	perf_profile_outcome(&prof, how, sizeof(how));
 	if (text && perf_profile_ok(&prof))
-		fprintf(stderr, "damonc: record: profile '%s' (perf %s)\n", ro.profile_file, how);
+		fprintf(stderr, "damonc: record: profile '%s' (perf %s)\n", ro->profile_file, how);
 	if (doc) {
 		json_object *p = json_object_new_object();
 
-		json_object_object_add(p, "file", json_object_new_string(ro.profile_file));
+		json_object_object_add(p, "file", json_object_new_string(ro->profile_file));
 		json_object_object_add(p, "clockid", json_object_new_string(PERF_PROFILE_CLOCK));
 		json_object_object_add(p, "perf_status", st < 0 ? NULL : json_object_new_int(
 			WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st)));
@@ -458,13 +442,14 @@ static void profile_summary(bool text, json_object *doc)
 }
 
 /* record --json to a file: the summary as one document. */
-static void print_summary_json(struct capture *c, bool started, uint64_t nr, uint64_t bytes,
-			       enum damonctl_rec_end_reason why, uint64_t cpu0,
-			       const struct damonctl_capture_pace *pace, int cmd_status)
+static void print_summary_json(const struct record_opts *ro, struct capture *c, bool started,
+			       uint64_t nr, uint64_t bytes, enum damonctl_rec_end_reason why,
+			       uint64_t cpu0, const struct damonctl_capture_pace *pace,
+			       int cmd_status)
 {
 	json_object *doc = json_doc_new();
 
-	json_object_object_add(doc, "output", json_object_new_string(ro.output));
+	json_object_object_add(doc, "output", json_object_new_string(ro->output));
 	json_object_object_add(doc, "kdamond", json_object_new_int((int)capture_kdamond(c)));
 	json_object_object_add(doc, "snapshots", json_object_new_uint64(nr));
 	json_object_object_add(doc, "bytes", json_object_new_uint64(bytes));
@@ -479,7 +464,7 @@ static void print_summary_json(struct capture *c, bool started, uint64_t nr, uin
 		json_object_object_add(doc, "command_status", json_object_new_int(
 			WIFEXITED(cmd_status) ? WEXITSTATUS(cmd_status) :
 			128 + WTERMSIG(cmd_status)));
-	profile_summary(false, doc);
+	profile_summary(ro, false, doc);
 	json_doc_print(doc);
 }
 
@@ -487,6 +472,7 @@ static void print_summary_json(struct capture *c, bool started, uint64_t nr, uin
  * command's wait status when it ended the recording, else -1 */
 static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status)
 {
+	struct record_opts *ro = cli->opts;
 	struct damonctl_rec_writer *w = NULL;
 	struct damonctl_rec_item it;
 	struct capture *c;
@@ -500,7 +486,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	/* a kdamond record started has its profile already: it began before the start */
 	e = h ? 0 : profile_begin(cli);
 	if (!e)
-		e = capture_start(cli, &ro.cap, &c);
+		e = capture_start(cli, &ro->cap, &c);
 	if (e)
 		return e;
 	e = open_output(cli, &fd);
@@ -511,7 +497,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	cpu0 = capture_cpu_ns();
 	t0 = capture_now_ns();
 	info = info_json(cli, c, NULL);
-	r = damonctl_rec_writer_new(fd, ro.no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
+	r = damonctl_rec_writer_new(fd, ro->no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
 	free(info);
 	/* wr: -errno of the writer; r: also capture_next's exit codes, negated (-1 is
 	 * -EXIT_FAIL there, not -EPERM) */
@@ -532,7 +518,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
 	if (wr < 0 && wr != -EPIPE && w) {
 		/* a library error writing: say so, end the record honestly */
-		e = (usage_error(cli, "writing '%s': %s", ro.output, strerror(-wr)), EXIT_FAIL);
+		e = (usage_error(cli, "writing '%s': %s", ro->output, strerror(-wr)), EXIT_FAIL);
 		capture_request_end(c, DAMONCTL_REC_END_ERROR);
 	} else if (r < 0 && r != -EPIPE) {
 		e = -r;		/* capture_next's exit code, already reported */
@@ -567,14 +553,14 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0,
 				cmd_note);
 		warn_pace(&pace);
-		profile_summary(!cli->json || fd == STDOUT_FILENO, NULL);
+		profile_summary(ro, !cli->json || fd == STDOUT_FILENO, NULL);
 		if (cli->json && fd != STDOUT_FILENO)
-			print_summary_json(c, h != NULL, nr, bytes, why, cpu0, &pace, *cmd_status);
+			print_summary_json(ro, c, h != NULL, nr, bytes, why, cpu0, &pace, *cmd_status);
 	} else if (r < 0 && !e) {
 		e = write_error(cli, r);
 	}
 	if (fd != STDOUT_FILENO && close(fd) && !e)
-		e = (usage_error(cli, "closing '%s': %s", ro.output, strerror(errno)), EXIT_FAIL);
+		e = (usage_error(cli, "closing '%s': %s", ro->output, strerror(errno)), EXIT_FAIL);
 	e2 = capture_finish(c);
 	return e ? e : e2 ? e2 : pe;
 }
@@ -582,23 +568,24 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 /* Start a kdamond for the targets, record it, and put the tree back as it was. */
 static int record_started(struct cli *cli, int argc, char **argv)
 {
+	struct record_opts *ro = cli->opts;
 	struct start_handoff h = { .label = "record", .amend = capture_own_amend,
-				  .data = &ro.cap };
+				  .data = &ro->cap };
 	int e, e2, st;
 
-	if (ro.cap.kdamond >= 0)
+	if (ro->cap.kdamond >= 0)
 		return usage_error(cli, "--kdamond records a running kdamond; --pid, --regions, "
 				   "--ops and '-- COMMAND' start one to record: not both");
-	if (ro.cap.allow_foreign)
+	if (ro->cap.allow_foreign)
 		return usage_error(cli, "--allow-foreign is for a kdamond damonc did not start; "
 				   "with targets, record starts its own");
-	if (!strcmp(ro.output, "-") && argc)
+	if (!strcmp(ro->output, "-") && argc)
 		return usage_error(cli, "-o -: the command's output would mix with the record");
 	e = profile_begin(cli);		/* before the kernel is touched */
 	if (e)
 		return e;
-	ro.cap.method = damonctl_capture_method_for(cli->ctx, ro.cap.method);
-	if (ro.cap.method == DAMONCTL_CAPTURE_TRACE && !damonctl_trace_has_event(cli->ctx, "damon/damon_aggregated")) {
+	ro->cap.method = damonctl_capture_method_for(cli->ctx, ro->cap.method);
+	if (ro->cap.method == DAMONCTL_CAPTURE_TRACE && !damonctl_trace_has_event(cli->ctx, "damon/damon_aggregated")) {
 		usage_error(cli, "--method trace: no damon_aggregated event in tracefs; "
 			    "--method tried-regions works without it");
 		return EXIT_UNSUPPORTED;
@@ -608,8 +595,8 @@ static int record_started(struct cli *cli, int argc, char **argv)
 	e = start_handoff_run(cli, argc, argv, &h);
 	if (e)
 		return e;
-	ro.cap.kdamond = (int)h.kdamond;
-	ro.cap.child = h.child;
+	ro->cap.kdamond = (int)h.kdamond;
+	ro->cap.child = h.child;
 	e = record_live(cli, &h, &st);
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
@@ -621,48 +608,52 @@ static int record_started(struct cli *cli, int argc, char **argv)
 /* --profile's file and --perf: checked before anything runs. */
 static int profile_check(struct cli *cli)
 {
-	if (!ro.profile) {
-		if (ro.perf)
-			return usage_error(cli, "--perf '%s' is for --profile", ro.perf);
+	struct record_opts *ro = cli->opts;
+
+	if (!ro->profile) {
+		if (ro->perf)
+			return usage_error(cli, "--perf '%s' is for --profile", ro->perf);
 		return 0;
 	}
-	if (ro.input)
+	if (ro->input)
 		return usage_error(cli, "--profile profiles a recording; -i converts a record: "
 				   "not both");
-	if (!ro.profile_file) {
-		if (!strcmp(ro.output, "-"))
+	if (!ro->profile_file) {
+		if (!strcmp(ro->output, "-"))
 			return usage_error(cli, "--profile with -o -: name the profile's file "
 					   "(--profile=FILE)");
-		snprintf(prof_default, sizeof(prof_default), "%s.profile", ro.output);
-		ro.profile_file = prof_default;
+		snprintf(prof_default, sizeof(prof_default), "%s.profile", ro->output);
+		ro->profile_file = prof_default;
 	}
-	if (!strcmp(ro.profile_file, "-") || !strcmp(ro.profile_file, ro.output))
+	if (!strcmp(ro->profile_file, "-") || !strcmp(ro->profile_file, ro->output))
 		return usage_error(cli, "--profile=%s: the profile needs a file of its own",
-				   ro.profile_file);
+				   ro->profile_file);
 	return 0;
 }
 
 static int record_modes(struct cli *cli, int argc, char **argv)
 {
-	if (ro.input) {
-		if (ro.cap.duration_us || ro.cap.interval_us || ro.cap.count ||
-		    ro.cap.allow_foreign || ro.starts || argc)
+	struct record_opts *ro = cli->opts;
+
+	if (ro->input) {
+		if (ro->cap.duration_us || ro->cap.interval_us || ro->cap.count ||
+		    ro->cap.allow_foreign || ro->starts || argc)
 			return usage_error(cli, "-i converts a record: --duration, --interval, "
 					   "--count, --allow-foreign, targets and monitoring "
 					   "options do not apply");
-		if ((ro.subset || ro.cap.kdamond >= 0) && ro.format != FMT_DAMONC)
+		if ((ro->subset || ro->cap.kdamond >= 0) && ro->format != FMT_DAMONC)
 			return usage_error(cli, "--format %s converts a whole record: write the "
 					   "subset in damonc's format, then convert it",
-					   ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
-		return ro.format == FMT_DAMONC ? copy_record(cli) : export_damo(cli);
+					   ro->format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
+		return ro->format == FMT_DAMONC ? copy_record(cli) : export_damo(cli);
 	}
-	if (ro.subset)
+	if (ro->subset)
 		return usage_error(cli, "--time-range, --address-range, --target and --aggregate "
 				   "work on a record: they need -i FILE");
-	if (ro.format != FMT_DAMONC)
+	if (ro->format != FMT_DAMONC)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
-				   "convert)", ro.format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
-	if (ro.starts || argc)
+				   "convert)", ro->format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
+	if (ro->starts || argc)
 		return record_started(cli, argc, argv);
 	int st;
 
@@ -710,4 +701,8 @@ const struct cmd cmd_record = {
 	.opts = record_opts_tbl,
 	.parse = record_parse,
 	.run = record_run,
+	.opts_size = sizeof(struct record_opts),
+	.opts_init = &(const struct record_opts){ .start = START_OPTS_INIT,
+						   .cap = { .kdamond = -1 },
+						   .output = "damonc.rec" },
 };

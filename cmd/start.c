@@ -26,33 +26,7 @@
 #include "started.h"
 #include "status.h"
 
-#define MAX_PIDS 16
-#define MAX_REGIONS 64
-#define MAX_NODES 16
 
-static struct {
-	struct spec_line sl;	/* sl.sp[0]: the context and the first scheme */
-	int pids[MAX_PIDS];
-	unsigned int nr_pids;
-	uint64_t regions[MAX_REGIONS][2];
-	unsigned int nr_regions;
-	bool user_regions;	/* --regions given (else damonc found them) */
-	int nodes[MAX_NODES];	/* --numa-node */
-	unsigned int nr_nodes;
-	bool nodes_read;	/* their ranges are in regions (built once per start) */
-	struct probe_spec probes[DAMONCTL_MAX_PROBES];
-	unsigned int nr_probes;
-	const char *config;
-	char *config_doc;
-	char prog[4096];	/* the command to launch, as found in PATH */
-	bool dry_run;
-	bool foreground;
-	bool scope_pid;
-	const char *scope_arg;	/* --goal-scope as given */
-	bool no_fallback;
-	bool follow_children;
-	bool leave_running;
-} so;
 
 /* set while start_handoff_run starts a kdamond for another command (start.h) */
 static struct start_handoff *handoff;
@@ -69,26 +43,34 @@ const struct opt start_target_opts[] = {
 	{ 0 },
 };
 
+#define TO(kind, member) OPT_TO(kind, struct start_opts, member)
 static const struct opt start_own_opts[] = {
 	{ "config", 'c', OV_FILE, "FILE",
-	  "start the kdamonds of a JSON config (damonc's or damo's; '-' reads stdin)" },
+	  "start the kdamonds of a JSON config (damonc's or damo's; '-' reads stdin)",
+	  TO(OD_STRING, config) },
 	{ "dry-run", O_DRY_RUN, OV_NONE, NULL,
-	  "print the configuration and the sysfs writes, and write nothing" },
+	  "print the configuration and the sysfs writes, and write nothing", TO(OD_FLAG, dry_run) },
 	{ "foreground", O_FOREGROUND, OV_NONE, NULL,
-	  "serve user-space fallbacks from this process instead of a background agent" },
+	  "serve user-space fallbacks from this process instead of a background agent",
+	  TO(OD_FLAG, foreground) },
 	{ "goal-scope", O_GOAL_SCOPE, OV_STRING, "system|pid",
-	  "measure an emulated hugepage_mem_bp goal system-wide (default) or over the targets" },
+	  "measure an emulated hugepage_mem_bp goal system-wide (default) or over the targets",
+	  TO(OD_CHOICE, scope_pid) },
 	{ "no-fallback", O_NO_FALLBACK, OV_NONE, NULL,
-	  "fail (exit 3) rather than emulate in user space what the kernel lacks" },
+	  "fail (exit 3) rather than emulate in user space what the kernel lacks",
+	  TO(OD_FLAG, no_fallback) },
 	{ "follow-children", O_FOLLOW_CHILDREN, OV_NONE, NULL,
-	  "the damonc agent adds new children of the targets as targets, online" },
+	  "the damonc agent adds new children of the targets as targets, online",
+	  TO(OD_FLAG, follow_children) },
 	{ "leave-running", O_LEAVE_RUNNING, OV_NONE, NULL,
-	  "with --foreground: on SIGTERM/SIGINT, leave the kdamond running" },
+	  "with --foreground: on SIGTERM/SIGINT, leave the kdamond running",
+	  TO(OD_FLAG, leave_running) },
 	{ "probe", O_PROBE, OV_STRING, "FILTER[;FILTER...]|all",
 	  "an access probe (7.2) counting accesses to what its filters pass: allow|reject:"
 	  "[!]anon or allow|reject:[!]memcg:PATH (repeatable, at most 4)" },
 	{ 0 },
 };
+#undef TO
 
 static struct opt start_opts_tbl[64];
 
@@ -103,6 +85,7 @@ __attribute__((constructor)) static void start_opts_init(void)
 
 static int parse_regions(struct cli *cli, const char *arg)
 {
+	struct start_opts *so = cli->opts;
 	char buf[4096], *tok, *save;
 
 	if (!*arg || strlen(arg) >= sizeof(buf))
@@ -112,8 +95,8 @@ static int parse_regions(struct cli *cli, const char *arg)
 		char *dash = strchr(tok, '-');
 		uint64_t s, e;
 
-		if (so.nr_regions >= MAX_REGIONS)
-			return usage_error(cli, "--regions: at most %d regions", MAX_REGIONS);
+		if (so->nr_regions >= START_MAX_REGIONS)
+			return usage_error(cli, "--regions: at most %d regions", START_MAX_REGIONS);
 		if (!dash)
 			return usage_error(cli, "--regions '%s': expected START-END", tok);
 		*dash = '\0';
@@ -124,16 +107,17 @@ static int parse_regions(struct cli *cli, const char *arg)
 		if (s >= e)
 			return usage_error(cli, "--regions '%s-%s': START must be below END", tok,
 					   dash + 1);
-		so.regions[so.nr_regions][0] = s;
-		so.regions[so.nr_regions][1] = e;
-		so.nr_regions++;
-		so.user_regions = true;
+		so->regions[so->nr_regions][0] = s;
+		so->regions[so->nr_regions][1] = e;
+		so->nr_regions++;
+		so->user_regions = true;
 	}
 	return 0;
 }
 
 static int parse_nodes(struct cli *cli, const char *arg)
 {
+	struct start_opts *so = cli->opts;
 	char buf[256], *tok, *save;
 	uint64_t n;
 
@@ -144,9 +128,9 @@ static int parse_nodes(struct cli *cli, const char *arg)
 		if (damonctl_parse_u64(tok, &n) || n > INT32_MAX)
 			return usage_error(cli, "--numa-node '%s': '%s' is not a node number", arg,
 					   tok);
-		if (so.nr_nodes >= MAX_NODES)
-			return usage_error(cli, "--numa-node: at most %d nodes", MAX_NODES);
-		so.nodes[so.nr_nodes++] = (int)n;
+		if (so->nr_nodes >= START_MAX_NODES)
+			return usage_error(cli, "--numa-node: at most %d nodes", START_MAX_NODES);
+		so->nodes[so->nr_nodes++] = (int)n;
 	}
 	return 0;
 }
@@ -161,6 +145,7 @@ static int by_start(const void *a, const void *b)
 /* --numa-node: the nodes' System RAM ranges, in address order, adjacent ones merged */
 static int node_regions(struct cli *cli)
 {
+	struct start_opts *so = cli->opts;
 	struct damonctl_pa_layout *l;
 	unsigned int i, j;
 	size_t nr;
@@ -168,9 +153,9 @@ static int node_regions(struct cli *cli)
 
 	if (r)
 		return lib_error(cli, r, "--numa-node: reading the physical address layout");
-	for (i = 0; !r && i < so.nr_nodes; i++) {
-		r = damonctl_node_ram(l, so.nodes[i], &so.regions[so.nr_regions],
-				      MAX_REGIONS - so.nr_regions, &nr);
+	for (i = 0; !r && i < so->nr_nodes; i++) {
+		r = damonctl_node_ram(l, so->nodes[i], &so->regions[so->nr_regions],
+				      START_MAX_REGIONS - so->nr_regions, &nr);
 		if (r == -ENODEV) {
 			usage_error(cli, "--numa-node: this kernel shows no memory blocks "
 				    "(/sys/devices/system/memory needs CONFIG_MEMORY_HOTPLUG), so "
@@ -178,112 +163,89 @@ static int node_regions(struct cli *cli)
 			r = EXIT_UNSUPPORTED;
 		} else if (r == -ENOENT)
 			r = usage_error(cli, "--numa-node %d: no System RAM on that node (see "
-					"'damonc report pa-layout')", so.nodes[i]);
+					"'damonc report pa-layout')", so->nodes[i]);
 		else if (r == -E2BIG)
-			r = usage_error(cli, "--numa-node: more than %d ranges", MAX_REGIONS);
+			r = usage_error(cli, "--numa-node: more than %d ranges", START_MAX_REGIONS);
 		else
-			so.nr_regions += (unsigned int)nr;
+			so->nr_regions += (unsigned int)nr;
 	}
 	damonctl_pa_layout_free(l);
 	if (r)
 		return r;
-	qsort(so.regions, so.nr_regions, sizeof(so.regions[0]), by_start);
-	for (i = 0, j = 0; i < so.nr_regions; i++) {
-		if (j && so.regions[j - 1][1] >= so.regions[i][0]) {
-			if (so.regions[i][1] > so.regions[j - 1][1])
-				so.regions[j - 1][1] = so.regions[i][1];
+	qsort(so->regions, so->nr_regions, sizeof(so->regions[0]), by_start);
+	for (i = 0, j = 0; i < so->nr_regions; i++) {
+		if (j && so->regions[j - 1][1] >= so->regions[i][0]) {
+			if (so->regions[i][1] > so->regions[j - 1][1])
+				so->regions[j - 1][1] = so->regions[i][1];
 		} else {
-			so.regions[j][0] = so.regions[i][0];
-			so.regions[j++][1] = so.regions[i][1];
+			so->regions[j][0] = so->regions[i][0];
+			so->regions[j++][1] = so->regions[i][1];
 		}
 	}
-	so.nr_regions = j;
+	so->nr_regions = j;
 	/* whole pages only: DAMON widens a region to pages, which would take in the part of a
 	 * page that is not RAM (the 0x9fc00 end of the first range of a PC) */
-	for (i = 0, j = 0; i < so.nr_regions; i++) {
+	for (i = 0, j = 0; i < so->nr_regions; i++) {
 		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-		uint64_t s = (so.regions[i][0] + page - 1) / page * page;
-		uint64_t e = so.regions[i][1] / page * page;
+		uint64_t s = (so->regions[i][0] + page - 1) / page * page;
+		uint64_t e = so->regions[i][1] / page * page;
 
 		if (s < e) {
-			so.regions[j][0] = s;
-			so.regions[j++][1] = e;
+			so->regions[j][0] = s;
+			so->regions[j++][1] = e;
 		}
 	}
-	so.nr_regions = j;
+	so->nr_regions = j;
 	return 0;
 }
 
 /* Byte ranges damonc found (System RAM, a node's) in addr_unit units: the whole units
  * inside each (--regions are the user's, in units already). */
-static void regions_to_units(uint64_t unit)
+static void regions_to_units(struct start_opts *so, uint64_t unit)
 {
-	for (unsigned int i = 0; i < so.nr_regions; i++) {
-		so.regions[i][0] = so.regions[i][0] / unit + !!(so.regions[i][0] % unit);
-		so.regions[i][1] /= unit;
+	for (unsigned int i = 0; i < so->nr_regions; i++) {
+		so->regions[i][0] = so->regions[i][0] / unit + !!(so->regions[i][0] % unit);
+		so->regions[i][1] /= unit;
 	}
 }
 
 static int start_parse(struct cli *cli, int key, const char *arg)
 {
+	struct start_opts *so = cli->opts;
 	int r;
 
 	switch (key) {
 	case O_PID:
-		if (so.nr_pids >= MAX_PIDS)
-			return usage_error(cli, "--pid: at most %d processes", MAX_PIDS);
-		return parse_pid_opt(cli, "pid", arg, &so.pids[so.nr_pids++]);
+		if (so->nr_pids >= START_MAX_PIDS)
+			return usage_error(cli, "--pid: at most %d processes", START_MAX_PIDS);
+		return parse_pid_opt(cli, "pid", arg, &so->pids[so->nr_pids++]);
 	case O_REGIONS:
 		return parse_regions(cli, arg);
 	case O_NUMA_NODE:
 		return parse_nodes(cli, arg);
-	case 'c':
-		so.config = arg;
-		return 0;
-	case O_DRY_RUN:
-		so.dry_run = true;
-		return 0;
-	case O_FOREGROUND:
-		so.foreground = true;
-		return 0;
-	case O_GOAL_SCOPE:
-		if (strcmp(arg, "system") && strcmp(arg, "pid"))
-			return usage_error(cli, "--goal-scope '%s': expected system or pid", arg);
-		so.scope_pid = !strcmp(arg, "pid");
-		so.scope_arg = arg;
-		return 0;
-	case O_NO_FALLBACK:
-		so.no_fallback = true;
-		return 0;
-	case O_FOLLOW_CHILDREN:
-		so.follow_children = true;
-		return 0;
-	case O_LEAVE_RUNNING:
-		so.leave_running = true;
-		return 0;
 	case O_PROBE:
-		if (so.nr_probes >= DAMONCTL_MAX_PROBES)
+		if (so->nr_probes >= DAMONCTL_MAX_PROBES)
 			return usage_error(cli, "--probe '%s': at most %d probes (the kernel's "
 					   "DAMON_MAX_PROBES)", arg, DAMONCTL_MAX_PROBES);
-		return spec_parse_probe(cli, arg, &so.probes[so.nr_probes++]);
+		return spec_parse_probe(cli, arg, &so->probes[so->nr_probes++]);
 	}
-	r = spec_line_parse(cli, &so.sl, key, arg);
+	r = spec_line_parse(cli, &so->sl, key, arg);
 	return r == 1 ? 0 : r ? r : EXIT_USAGE;
 }
 
 /* What a started kdamond is for: the config, or the actions ("collapse+pageout"). */
-static void start_label(char *buf, size_t size)
+static void start_label(const struct start_opts *so, char *buf, size_t size)
 {
 	size_t n = 0;
 	unsigned int i;
 
 	buf[0] = '\0';
-	if (so.config) {
-		snprintf(buf, size, "%s", so.config);
+	if (so->config) {
+		snprintf(buf, size, "%s", so->config);
 		return;
 	}
-	for (i = 0; i < so.sl.nr && n < size; i++) {
-		int w = snprintf(buf + n, size - n, "%s%s", i ? "+" : "", so.sl.sp[i].action);
+	for (i = 0; i < so->sl.nr && n < size; i++) {
+		int w = snprintf(buf + n, size - n, "%s%s", i ? "+" : "", so->sl.sp[i].action);
 
 		if (w < 0)
 			break;
@@ -301,8 +263,9 @@ static bool pid_alive(struct damonctl_ctx *ctx, int pid)
 static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 			      const struct damonctl_features *f)
 {
+	struct start_opts *so = cli->opts;
 	struct damonctl_context *c = damonctl_kdamond_add_context(k);
-	struct spec *sp = &so.sl.sp[0];
+	struct spec *sp = &so->sl.sp[0];
 	struct damonctl_target *t;
 	const char *ops;
 	unsigned int i;
@@ -310,73 +273,73 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 
 	if (!c)
 		return usage_error(cli, "out of memory");
-	if (!sp->ops && !so.nr_pids && (so.nr_regions || so.nr_nodes))
+	if (!sp->ops && !so->nr_pids && (so->nr_regions || so->nr_nodes))
 		sp->ops = "paddr";	/* regions without a process are physical */
 	r = spec_apply_context(cli, sp, c, f);
-	for (i = 0; !r && i < so.nr_probes; i++)
-		r = spec_apply_probe(cli, &so.probes[i], c);
+	for (i = 0; !r && i < so->nr_probes; i++)
+		r = spec_apply_probe(cli, &so->probes[i], c);
 	if (r)
 		return r;
 	ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
 	if (sp->has_addr_unit && strcmp(ops, "paddr"))
 		return usage_error(cli, "--addr-unit: only --ops paddr has an address unit (%s "
 				   "addresses are bytes)", ops);
-	if (so.nr_nodes && strcmp(ops, "paddr"))
+	if (so->nr_nodes && strcmp(ops, "paddr"))
 		return usage_error(cli, "--numa-node monitors physical memory (paddr), not %s", ops);
 	if (strcmp(ops, "paddr")) {
-		if (!so.nr_pids)
+		if (!so->nr_pids)
 			return usage_error(cli, "%s monitoring needs --pid PID (or '-- COMMAND')",
 					   ops);
-		if (!strcmp(ops, "fvaddr") && !so.nr_regions)
+		if (!strcmp(ops, "fvaddr") && !so->nr_regions)
 			return usage_error(cli, "fvaddr needs --regions");
-		for (i = 0; i < so.nr_pids; i++) {
-			if (!pid_alive(cli->ctx, so.pids[i]))
-				return usage_error(cli, "--pid %d: no such process", so.pids[i]);
-			if (so.pids[i] == (int)getpid())
+		for (i = 0; i < so->nr_pids; i++) {
+			if (!pid_alive(cli->ctx, so->pids[i]))
+				return usage_error(cli, "--pid %d: no such process", so->pids[i]);
+			if (so->pids[i] == (int)getpid())
 				return usage_error(cli, "--pid %d: that is this damonc process, which "
-						   "ends as soon as the kdamond runs", so.pids[i]);
+						   "ends as soon as the kdamond runs", so->pids[i]);
 			t = damonctl_context_add_target(c);
 			if (!t)
 				return usage_error(cli, "out of memory");
-			damonctl_target_set_int(t, DAMONCTL_TARGET_PID, so.pids[i]);
+			damonctl_target_set_int(t, DAMONCTL_TARGET_PID, so->pids[i]);
 		}
 	} else {
-		if (so.nr_pids)
+		if (so->nr_pids)
 			return usage_error(cli, "--pid does not go with --ops paddr (physical memory)");
-		if (so.nr_nodes && so.user_regions)
+		if (so->nr_nodes && so->user_regions)
 			return usage_error(cli, "--numa-node and --regions: one of them");
 		if (!damonctl_context_add_target(c))
 			return usage_error(cli, "out of memory");
-		if (so.nr_nodes && !so.nodes_read) {
+		if (so->nr_nodes && !so->nodes_read) {
 			r = node_regions(cli);
 			if (r)
 				return r;
 			if (sp->has_addr_unit)
-				regions_to_units(sp->addr_unit);
-			so.nodes_read = true;
-		} else if (!so.nr_regions) {
-			r = damonctl_system_ram(cli->ctx, &so.regions[0][0], &so.regions[0][1]);
+				regions_to_units(so, sp->addr_unit);
+			so->nodes_read = true;
+		} else if (!so->nr_regions) {
+			r = damonctl_system_ram(cli->ctx, &so->regions[0][0], &so->regions[0][1]);
 			if (r)
 				return usage_error(cli, "paddr needs --regions: cannot read the System "
 						   "RAM ranges of /proc/iomem (%s)", strerror(-r));
-			so.nr_regions = 1;
+			so->nr_regions = 1;
 			if (sp->has_addr_unit)
-				regions_to_units(sp->addr_unit);
+				regions_to_units(so, sp->addr_unit);
 		}
 	}
 	t = damonctl_context_target(c, damonctl_context_nr_targets(c) - 1);
-	for (i = 0; i < so.nr_regions; i++)
-		damonctl_target_add_region(t, so.regions[i][0], so.regions[i][1]);
+	for (i = 0; i < so->nr_regions; i++)
+		damonctl_target_add_region(t, so->regions[i][0], so->regions[i][1]);
 	if (!sp->action)
 		return usage_error(cli, "which action? --action collapse, pageout, stat, ... "
 				   "(see 'damonc start --help')");
 	/* one scheme per --action, in the order given */
-	for (i = 0; i < so.sl.nr; i++) {
+	for (i = 0; i < so->sl.nr; i++) {
 		struct damonctl_scheme *s = damonctl_context_add_scheme(c);
 
 		if (!s)
 			return usage_error(cli, "out of memory");
-		r = spec_apply_scheme(cli, &so.sl.sp[i], s,
+		r = spec_apply_scheme(cli, &so->sl.sp[i], s,
 				      damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
 				      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
 		if (r)
@@ -465,24 +428,25 @@ static int yaml_to_json(const char *name, char **doc, char *why, size_t size)
 /* Append the kdamonds of a JSON or YAML config to @want; *nr tells how many. */
 static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsigned int *nr)
 {
+	struct start_opts *so = cli->opts;
 	struct damonctl_tree *cfg;
 	char why[512];
 	unsigned int i;
 	int r;
 
 	/* read once: stdin cannot be read twice, and a probe makes us build twice */
-	if (!so.config_doc) {
-		r = read_all(so.config, &so.config_doc);
+	if (!so->config_doc) {
+		r = read_all(so->config, &so->config_doc);
 		if (r)
-			return input_error(cli, "-c", so.config, r);
-		r = yaml_to_json(so.config, &so.config_doc, why, sizeof(why));
+			return input_error(cli, "-c", so->config, r);
+		r = yaml_to_json(so->config, &so->config_doc, why, sizeof(why));
 		if (r)
-			return usage_error(cli, "-c %s: not JSON, nor YAML: %s", so.config, why);
-		strip_damonc_keys(&so.config_doc);
+			return usage_error(cli, "-c %s: not JSON, nor YAML: %s", so->config, why);
+		strip_damonc_keys(&so->config_doc);
 	}
-	r = damonctl_tree_from_json(so.config_doc, &cfg, why, sizeof(why));
+	r = damonctl_tree_from_json(so->config_doc, &cfg, why, sizeof(why));
 	if (r)
-		return usage_error(cli, "-c %s: %s", so.config, why);
+		return usage_error(cli, "-c %s: %s", so->config, why);
 	*nr = damonctl_tree_nr_kdamonds(cfg);
 	for (i = 0; i < *nr; i++) {
 		if (!damonctl_tree_add_kdamond_copy(want, damonctl_tree_kdamond(cfg, i))) {
@@ -492,7 +456,7 @@ static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsign
 	}
 	damonctl_tree_free(cfg);
 	if (!*nr)
-		return usage_error(cli, "-c %s: the config has no kdamond", so.config);
+		return usage_error(cli, "-c %s: the config has no kdamond", so->config);
 	return 0;
 }
 
@@ -604,6 +568,7 @@ static int find_program(const char *name, char *out, size_t size)
  * the same, the child writes its errno to @exec_fd (closed by a successful exec). */
 static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd, int *exec_fd)
 {
+	struct start_opts *so = cli->opts;
 	int pipefd[2], status[2];
 	pid_t pid;
 
@@ -621,7 +586,7 @@ static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd, int 
 		if (read(pipefd[0], &c, 1) != 1)
 			_exit(127);
 		close(pipefd[0]);
-		execvp(so.prog, argv);
+		execvp(so->prog, argv);
 		e = errno;
 		if (write(status[1], &e, sizeof(e)) != sizeof(e))
 			_exit(127);
@@ -682,6 +647,7 @@ static int build(struct cli *cli, const struct damonctl_tree *have, const struct
 		 const struct damonctl_features *f, struct damonctl_tree **want, unsigned int *idx,
 		 unsigned int *nr)
 {
+	struct start_opts *so = cli->opts;
 	struct damonctl_kdamond *k = NULL, *old;
 	unsigned int i;
 	int r;
@@ -689,12 +655,12 @@ static int build(struct cli *cli, const struct damonctl_tree *have, const struct
 	*want = damonctl_tree_dup(have);
 	if (!*want)
 		return usage_error(cli, "out of memory");
-	if (so.config) {
+	if (so->config) {
 		unsigned int before = damonctl_tree_nr_kdamonds(*want);
 
 		r = build_from_config(cli, *want, nr);
 		if (!r && *nr > 16)
-			r = usage_error(cli, "-c %s: at most 16 kdamonds", so.config);
+			r = usage_error(cli, "-c %s: at most 16 kdamonds", so->config);
 		for (i = 0; i < *nr && !r; i++)
 			idx[i] = before + i;
 		return r;
@@ -785,42 +751,43 @@ static void dry_run_notes(const struct damonctl_features *f, const struct fallba
 /* Options that cannot go together, said before anything is read or written. */
 static int check_combinations(struct cli *cli, int argc, char **argv)
 {
+	struct start_opts *so = cli->opts;
 	unsigned int i, g;
 	int r;
 
-	if (so.config && (spec_any_scheme(&so.sl.sp[0]) || spec_any_context(&so.sl.sp[0]) ||
-			  so.nr_pids || so.nr_regions || so.nr_probes))
+	if (so->config && (spec_any_scheme(&so->sl.sp[0]) || spec_any_context(&so->sl.sp[0]) ||
+			  so->nr_pids || so->nr_regions || so->nr_probes))
 		return usage_error(cli, "-c takes the whole configuration: do not combine it with "
 				   "target, context or scheme options");
-	if (argc && (so.config || so.nr_pids))
+	if (argc && (so->config || so->nr_pids))
 		return usage_error(cli, "a command to launch ('-- %s') replaces --pid and -c",
 				   argv[0]);
-	if (argc && so.dry_run)
+	if (argc && so->dry_run)
 		return usage_error(cli, "--dry-run does not launch commands");
-	if (cli->staging && (argc || so.foreground))
+	if (cli->staging && (argc || so->foreground))
 		return usage_error(cli, "%s: an --atomic batch stages its start lines and starts "
 				   "them at its end, and cannot %s", argc ? argv[0] : "--foreground",
 				   argc ? "launch a command" : "serve one in the foreground");
 	if (argc) {
-		r = find_program(argv[0], so.prog, sizeof(so.prog));
+		r = find_program(argv[0], so->prog, sizeof(so->prog));
 		if (r)
 			return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(-r));
 	}
-	if (so.leave_running && !so.foreground)
+	if (so->leave_running && !so->foreground)
 		return usage_error(cli, "--leave-running goes with --foreground (for the background "
 				   "agent: 'damonc agent --leave-running')");
-	if (so.follow_children && so.config)
+	if (so->follow_children && so->config)
 		return usage_error(cli, "--follow-children goes with --pid or a command, not -c");
-	if (so.scope_arg) {
+	if (so->scope_pid >= 0) {
 		bool hp_goal = false;
 
-		for (i = 0; i < so.sl.nr; i++)
-			for (g = 0; g < so.sl.sp[i].nr_goals; g++)
-				hp_goal |= !strcmp(so.sl.sp[i].goals[g].metric, "hugepage_mem_bp");
+		for (i = 0; i < so->sl.nr; i++)
+			for (g = 0; g < so->sl.sp[i].nr_goals; g++)
+				hp_goal |= !strcmp(so->sl.sp[i].goals[g].metric, "hugepage_mem_bp");
 		if (!hp_goal)
 			return usage_error(cli, "--goal-scope %s: it says where a hugepage_mem_bp "
 					   "goal is measured, and none was given (--goal-bp N)",
-					   so.scope_arg);
+					   so->scope_pid ? "pid" : "system");
 	}
 	return 0;
 }
@@ -830,6 +797,7 @@ static int check_combinations(struct cli *cli, int argc, char **argv)
 static int check_system(struct cli *cli, struct damonctl_tree *want, const unsigned int *idx,
 			unsigned int nr)
 {
+	struct start_opts *so = cli->opts;
 	char why[1024];
 	unsigned int i;
 	int r;
@@ -841,8 +809,8 @@ static int check_system(struct cli *cli, struct damonctl_tree *want, const unsig
 		if (!r)
 			r = damonctl_kdamond_check_system(cli->ctx, k, why, sizeof(why));
 		if (r) {
-			if (so.config)
-				usage_error(cli, "-c %s: %s", so.config, why);
+			if (so->config)
+				usage_error(cli, "-c %s: %s", so->config, why);
 			else
 				usage_error(cli, "%s", why);
 			return EXIT_USAGE;
@@ -880,6 +848,7 @@ static int plan_fallbacks(struct cli *cli, struct damonctl_tree *want,
 			  const struct damonctl_features *f, const unsigned int *idx,
 			  unsigned int nr, struct fallbacks *fbs)
 {
+	struct start_opts *so = cli->opts;
 	char why[1024];
 	unsigned int i;
 	int r;
@@ -889,8 +858,8 @@ static int plan_fallbacks(struct cli *cli, struct damonctl_tree *want,
 		struct fallbacks one = { 0 };
 
 		r = 0;
-		if (!so.no_fallback) {
-			r = fallback_plan(cli->ctx, k, f, so.scope_pid, &one, why, sizeof(why));
+		if (!so->no_fallback) {
+			r = fallback_plan(cli->ctx, k, f, so->scope_pid > 0, &one, why, sizeof(why));
 			if (!r && nr > 1 && one.nr) {
 				r = -EINVAL;
 				snprintf(why, sizeof(why), "the damonc agent serves one kdamond per "
@@ -955,6 +924,7 @@ static int release_child(struct cli *cli, char **argv, int *go_fd, int exec_fd)
 static void record_started(struct cli *cli, struct started *started, const unsigned int *idx,
 			   unsigned int nr, const struct fallbacks *fbs, int child)
 {
+	struct start_opts *so = cli->opts;
 	unsigned int i, t;
 	int r;
 
@@ -965,12 +935,12 @@ static void record_started(struct cli *cli, struct started *started, const unsig
 		if (handoff)
 			snprintf(e.label, sizeof(e.label), "%s", handoff->label);
 		else
-			start_label(e.label, sizeof(e.label));
-		for (t = 0; t < so.nr_pids && t < 16; t++)
-			e.targets[e.nr_targets++] = so.pids[t];
+			start_label(so, e.label, sizeof(e.label));
+		for (t = 0; t < so->nr_pids && t < 16; t++)
+			e.targets[e.nr_targets++] = so->pids[t];
 		e.fbs = *fbs;
-		e.follow_children = so.follow_children;
-		if (so.foreground || child)
+		e.follow_children = so->follow_children;
+		if (so->foreground || child)
 			e.server_pid = (int)getpid();	/* the background agent leaves it alone */
 		if (handoff && started_find(started, idx[i])) {
 			handoff->had_entry = true;
@@ -1001,6 +971,7 @@ static void hand_off(unsigned int kdamond, struct damonctl_tree **have, int *chi
 static void print_started(struct cli *cli, struct started *started, const unsigned int *idx,
 			  unsigned int nr, const struct fallbacks *fbs)
 {
+	struct start_opts *so = cli->opts;
 	char why[1024];
 	unsigned int i;
 
@@ -1034,7 +1005,7 @@ static void print_started(struct cli *cli, struct started *started, const unsign
 			fallback_describe(fbs, why, sizeof(why));
 			printf("served in user space by the damonc agent: %s\n", why);
 		}
-		if (so.follow_children)
+		if (so->follow_children)
 			printf("the damonc agent adds the targets' new children as targets\n");
 	}
 	fflush(stdout);
@@ -1046,14 +1017,15 @@ static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
 			  const unsigned int *idx, unsigned int nr, const struct fallbacks *fbs,
 			  int *child, int exec_fd)
 {
+	struct start_opts *so = cli->opts;
 	int r, ret = EXIT_OK;
 
-	if ((fbs->nr || so.follow_children) && (so.foreground || *child)) {
+	if ((fbs->nr || so->follow_children) && (so->foreground || *child)) {
 		/* this process serves the fallbacks until the kdamond stops */
-		r = agent_serve_foreground(cli, idx[0], so.leave_running);
+		r = agent_serve_foreground(cli, idx[0], so->leave_running);
 		if (r && !*child)
 			ret = r;
-	} else if ((fbs->nr || so.follow_children) && !cli->staging) {
+	} else if ((fbs->nr || so->follow_children) && !cli->staging) {
 		r = agent_ensure_running(cli);
 		if (r)
 			warnx_("the fallbacks need 'damonc agent' running, and it could not be "
@@ -1074,6 +1046,7 @@ static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
 
 static int start_run(struct cli *cli, int argc, char **argv)
 {
+	struct start_opts *so = cli->opts;
 	struct damonctl_tree *have = NULL, *want = NULL;
 	struct damonctl_features *f = NULL;
 	struct damonctl_plan *plan = NULL;
@@ -1088,7 +1061,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		return r;
 	/* another damonc start could pick the same new kdamond: one at a time; and what a
 	 * killed damonc left goes first (a half-built kdamond, a capture scheme) */
-	if (!so.dry_run) {
+	if (!so->dry_run) {
 		lock = started_lock(cli->ctx);
 		if (lock < 0)
 			return lib_error(cli, lock, "locking damonc's run directory");
@@ -1110,13 +1083,13 @@ static int start_run(struct cli *cli, int argc, char **argv)
 			ret = r;
 			goto out;
 		}
-		so.pids[so.nr_pids++] = child;
+		so->pids[so->nr_pids++] = child;
 	}
 	r = build(cli, have, &started, f, &want, idx, &nr);
 	if (!r)
 		r = check_system(cli, want, idx, nr);
 	/* never in a dry run: probing writes */
-	if (!r && !busy && !so.dry_run && !cli->staging)
+	if (!r && !busy && !so->dry_run && !cli->staging)
 		r = probe_and_rebuild(cli, have, &started, f, &want, idx, &nr);
 	if (!r)
 		r = plan_fallbacks(cli, want, f, idx, nr, &fbs);
@@ -1129,7 +1102,7 @@ static int start_run(struct cli *cli, int argc, char **argv)
 		ret = lib_error(cli, r, "planning the sysfs writes");
 		goto out;
 	}
-	if (so.dry_run) {
+	if (so->dry_run) {
 		ret = print_dry_run(cli, want, plan, idx, nr, &fbs);
 		dry_run_notes(f, &fbs, busy, busy_idx);
 		goto out;
@@ -1185,22 +1158,23 @@ out:
 	damonctl_features_free(f);
 	damonctl_tree_free(want);
 	damonctl_tree_free(have);
-	free(so.config_doc);
+	free(so->config_doc);
 	return ret;
 }
 
 int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_handoff *h)
 {
+	struct start_opts *so = cli->opts;
 	int r;
 
 	h->have = NULL;
 	h->had_entry = false;
 	h->child = 0;
 	/* the action the options must have; the caller's amend makes the schemes */
-	if (!so.sl.nr)
-		so.sl.nr = 1;
-	if (!so.sl.sp[0].action)
-		so.sl.sp[0].action = "stat";
+	if (!so->sl.nr)
+		so->sl.nr = 1;
+	if (!so->sl.sp[0].action)
+		so->sl.sp[0].action = "stat";
 	handoff = h;
 	r = start_run(cli, argc, argv);
 	handoff = NULL;
@@ -1230,4 +1204,6 @@ const struct cmd cmd_start = {
 	.opts = start_opts_tbl,
 	.parse = start_parse,
 	.run = start_run,
+	.opts_size = sizeof(struct start_opts),
+	.opts_init = &(const struct start_opts)START_OPTS_INIT,
 };

@@ -12,6 +12,42 @@
 #include "damonc.h"
 #include "started.h"
 
+#include "spec.h"
+
+#define START_MAX_PIDS 16
+#define START_MAX_REGIONS 64
+#define START_MAX_NODES 16
+
+/*
+ * start's options. The commands that take them too (record, monitor: start_target_opts and
+ * the context's options, passed on to cmd_start.parse) have them as the first member of
+ * their own options, so that cli->opts points to them in start's code as well.
+ */
+struct start_opts {
+	struct spec_line sl;	/* sl.sp[0]: the context and the first scheme */
+	int pids[START_MAX_PIDS];
+	unsigned int nr_pids;
+	uint64_t regions[START_MAX_REGIONS][2];
+	unsigned int nr_regions;
+	bool user_regions;	/* --regions given (else damonc found them) */
+	int nodes[START_MAX_NODES];	/* --numa-node */
+	unsigned int nr_nodes;
+	bool nodes_read;	/* their ranges are in regions (built once per start) */
+	struct probe_spec probes[DAMONCTL_MAX_PROBES];
+	unsigned int nr_probes;
+	const char *config;
+	char *config_doc;
+	char prog[4096];	/* the command to launch, as found in PATH */
+	bool dry_run;
+	bool foreground;
+	int scope_pid;		/* --goal-scope: -1 not given, 0 system, 1 pid */
+	bool no_fallback;
+	bool follow_children;
+	bool leave_running;
+};
+
+#define START_OPTS_INIT { .scope_pid = -1 }
+
 /* --pid and --regions, for the commands that take start's targets */
 extern const struct opt start_target_opts[];
 
