@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * damonc report hugepage -i FILE: huge pages as a record shows them, streamed.
- *
- * - per snapshot, the accessed memory that whole 2 MiB-aligned huge pages could hold (the
- *   hot part of each accessed region, rounded inward to 2 MiB boundaries): what a collapse
- *   scheme could act on, over time (first, median, last, largest);
- * - the collapse and hugepage schemes' recorded stats: what they tried and applied.
+ * damonc report hugepage -i FILE: huge pages as a record shows them, streamed through the
+ * library's damonctl_hugepage_rec (the accessed memory whole 2 MiB pages could hold, per
+ * snapshot; the collapse and hugepage schemes' recorded stats), with its median here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,191 +13,105 @@
 #include "quantile.h"
 #include "record_io.h"
 
-#define HUGE_SZ (2ull << 20)
-#define MAX_SCHEMES 32
-
-struct hp_scheme {
-	uint32_t kdamond, scheme;
-	char action[24];
-	bool seen;
-	uint64_t first[4], last[4];	/* nr_tried, sz_tried, nr_applied, sz_applied */
+struct hp_view {
+	struct qhist h;			/* the series' bytes, for the median */
+	struct damonctl_hugepage_rec_series s;
+	const struct damonctl_hugepage_rec *rec;
 };
 
-static uint64_t aligned(uint64_t start, uint64_t end)
+static void scheme_of(const struct hp_view *v, size_t i, struct damonctl_hugepage_rec_scheme *s)
 {
-	uint64_t lo = (start + HUGE_SZ - 1) / HUGE_SZ * HUGE_SZ, hi = end / HUGE_SZ * HUGE_SZ;
-
-	return hi > lo ? hi - lo : 0;
+	*s = (struct damonctl_hugepage_rec_scheme){ .sz = sizeof(*s) };
+	damonctl_hugepage_rec_get_scheme(v->rec, i, s);
 }
 
-/* Adjacent accessed regions make one span: a huge page may straddle two regions. */
-static uint64_t huge_bytes(const struct damonctl_rec_snapshot *s)
-{
-	uint64_t sum = 0, a = 0, b = 0;
-	bool open = false;
-	uint32_t i;
-
-	for (i = 0; i < s->nr_regions; i++) {
-		const struct damonctl_rec_region *r = &s->regions[i];
-
-		if (!r->nr_accesses)
-			continue;
-		if (open && r->start == b) {
-			b = r->end;
-			continue;
-		}
-		if (open)
-			sum += aligned(a, b);
-		a = r->start;
-		b = r->end;
-		open = true;
-	}
-	return open ? sum + aligned(a, b) : sum;
-}
-
-/* What the report gathers: the record's first series' huge-page bytes per snapshot, and
- * the collapse and hugepage schemes' stats. */
-struct hp_rec {
-	struct qhist h;
-	struct hp_scheme sch[MAX_SCHEMES];
-	unsigned int nr_sch;
-	uint64_t first, last, t0, t1;
-	bool have_series;
-	uint32_t kd;
-	int32_t tg, sc;
-};
-
-static void take_snapshot(struct hp_rec *hr, const struct damonctl_rec_snapshot *s)
-{
-	uint64_t v;
-
-	if (!hr->have_series) {	/* the record's first series, as the other reports */
-		hr->have_series = true;
-		hr->kd = s->kdamond;
-		hr->tg = s->target;
-		hr->sc = s->scheme;
-		hr->t0 = s->end_ns;
-	}
-	if (s->kdamond != hr->kd || s->target != hr->tg || s->scheme != hr->sc)
-		return;
-	v = huge_bytes(s);
-	if (!hr->h.n)
-		hr->first = v;
-	hr->last = v;
-	hr->t1 = s->end_ns;
-	qhist_add(&hr->h, v);
-}
-
-/* A collapse or hugepage scheme's stats: its first and last counters. */
-static void take_stats(struct hp_rec *hr, const struct damonctl_rec_stats *st)
-{
-	struct hp_scheme *p = NULL;
-	unsigned int i;
-
-	if (strcmp(st->action, "collapse") && strcmp(st->action, "hugepage"))
-		return;
-	for (i = 0; i < hr->nr_sch; i++)
-		if (hr->sch[i].kdamond == st->kdamond && hr->sch[i].scheme == st->scheme)
-			p = &hr->sch[i];
-	if (!p && hr->nr_sch < MAX_SCHEMES) {
-		p = &hr->sch[hr->nr_sch++];
-		memset(p, 0, sizeof(*p));
-		p->kdamond = st->kdamond;
-		p->scheme = st->scheme;
-		memcpy(p->action, st->action, sizeof(p->action));
-	}
-	if (!p)
-		return;
-	for (i = 0; i < 4; i++) {
-		if (!p->seen)
-			p->first[i] = st->v[i];
-		p->last[i] = st->v[i];
-	}
-	p->seen = true;
-}
-
-static int print_json(struct record_in *in, struct hp_rec *hr)
+static int print_json(struct record_in *in, const struct hp_view *v)
 {
 	json_object *doc = json_doc_new(), *hot = json_object_new_object();
 	json_object *arr = json_object_new_array();
-	const struct hp_scheme *sch = hr->sch;
-	unsigned int i;
+	size_t i;
 
 	json_object_object_add(doc, "input", record_in_status_json(in));
-	json_object_object_add(hot, "snapshots", json_object_new_uint64(hr->h.n));
-	json_object_object_add(hot, "first", json_object_new_uint64(hr->first));
-	json_object_object_add(hot, "median", json_object_new_uint64(qhist_percentile(&hr->h, 50)));
-	json_object_object_add(hot, "last", json_object_new_uint64(hr->last));
-	json_object_object_add(hot, "max", json_object_new_uint64(hr->h.max));
+	json_object_object_add(hot, "snapshots", json_object_new_uint64(v->s.snapshots));
+	json_object_object_add(hot, "first", json_object_new_uint64(v->s.first));
+	json_object_object_add(hot, "median", json_object_new_uint64(qhist_percentile(&v->h, 50)));
+	json_object_object_add(hot, "last", json_object_new_uint64(v->s.last));
+	json_object_object_add(hot, "max", json_object_new_uint64(v->s.max));
 	json_object_object_add(doc, "accessed_in_huge_pages", hot);
-	for (i = 0; i < hr->nr_sch; i++) {
+	for (i = 0; i < damonctl_hugepage_rec_nr_schemes(v->rec); i++) {
 		json_object *o = json_object_new_object();
+		struct damonctl_hugepage_rec_scheme s;
 
-		json_object_object_add(o, "kdamond", json_object_new_int((int)sch[i].kdamond));
-		json_object_object_add(o, "scheme", json_object_new_int((int)sch[i].scheme));
-		json_object_object_add(o, "action", json_object_new_string(sch[i].action));
-		json_object_object_add(o, "nr_applied", json_object_new_uint64(
-			sch[i].last[2] - sch[i].first[2]));
-		json_object_object_add(o, "sz_applied", json_object_new_uint64(
-			sch[i].last[3] - sch[i].first[3]));
+		scheme_of(v, i, &s);
+		json_object_object_add(o, "kdamond", json_object_new_int((int)s.kdamond));
+		json_object_object_add(o, "scheme", json_object_new_int((int)s.scheme));
+		json_object_object_add(o, "action", json_object_new_string(s.action));
+		json_object_object_add(o, "nr_applied", json_object_new_uint64(s.nr_applied));
+		json_object_object_add(o, "sz_applied", json_object_new_uint64(s.sz_applied));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(doc, "schemes", arr);
 	return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 }
 
-static void print_text(const struct record_in *in, struct hp_rec *hr)
+static void print_text(const struct record_in *in, const struct hp_view *v)
 {
-	const struct hp_scheme *sch = hr->sch;
+	size_t i, nr = damonctl_hugepage_rec_nr_schemes(v->rec);
 	char a[32], b[32], c[32], d[32];
-	unsigned int i;
 
-	printf("Record %s: kdamond %u, %" PRIu64 " snapshots over %.1f s\n", in->name, hr->kd,
-	       hr->h.n, (double)(hr->t1 - hr->t0) / 1e9);
+	printf("Record %s: kdamond %u, %" PRIu64 " snapshots over %.1f s\n", in->name,
+	       v->s.kdamond, v->s.snapshots, (double)(v->s.last_ns - v->s.first_ns) / 1e9);
 	printf("  accessed memory in whole 2 MiB pages: first %s, median %s, last %s, max %s\n",
-	       fmt_size(hr->first, a, sizeof(a)),
-	       fmt_size(qhist_percentile(&hr->h, 50), b, sizeof(b)),
-	       fmt_size(hr->last, c, sizeof(c)), fmt_size(hr->h.max, d, sizeof(d)));
-	for (i = 0; i < hr->nr_sch; i++)
+	       fmt_size(v->s.first, a, sizeof(a)),
+	       fmt_size(qhist_percentile(&v->h, 50), b, sizeof(b)),
+	       fmt_size(v->s.last, c, sizeof(c)), fmt_size(v->s.max, d, sizeof(d)));
+	for (i = 0; i < nr; i++) {
+		struct damonctl_hugepage_rec_scheme s;
+
+		scheme_of(v, i, &s);
 		printf("  kdamond %u scheme %u (%s): applied to %" PRIu64 " regions, %s, during the "
-		       "record\n", sch[i].kdamond, sch[i].scheme, sch[i].action,
-		       sch[i].last[2] - sch[i].first[2],
-		       fmt_size(sch[i].last[3] - sch[i].first[3], a, sizeof(a)));
-	if (!hr->nr_sch)
+		       "record\n", s.kdamond, s.scheme, s.action, s.nr_applied,
+		       fmt_size(s.sz_applied, a, sizeof(a)));
+	}
+	if (!nr)
 		printf("  no collapse or hugepage scheme stats in the record\n");
 }
 
 int hugepage_record_report(struct cli *cli, const char *path)
 {
-	struct hp_rec *hr = calloc(1, sizeof(*hr));
+	struct hp_view *v = calloc(1, sizeof(*v));
+	struct damonctl_hugepage_rec *rec = NULL;
 	struct damonctl_rec_item it;
 	struct record_in in;
+	uint64_t bytes;
 	int r, e;
 
-	if (!hr)
+	if (!v || damonctl_hugepage_rec_new(&rec)) {
+		free(v);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
-	qhist_reset(&hr->h);
+	}
+	qhist_reset(&v->h);
+	v->rec = rec;
+	v->s.sz = sizeof(v->s);
 	e = record_in_open(cli, path, false, &in);
-	if (e) {
-		free(hr);
-		return e;
-	}
-	while ((r = damonctl_rec_next(in.r, &it)) == 1) {
-		if (it.type == DAMONCTL_REC_SNAPSHOT)
-			take_snapshot(hr, &it.snapshot);
-		else if (it.type == DAMONCTL_REC_STATS)
-			take_stats(hr, &it.stats);
-	}
+	if (e)
+		goto out;
+	while ((r = damonctl_rec_next(in.r, &it)) == 1)
+		if (damonctl_hugepage_rec_add(rec, &it, &bytes) == 1)
+			qhist_add(&v->h, bytes);
+	damonctl_hugepage_rec_get_series(rec, &v->s);
 	if (r < 0)
 		e = (usage_error(cli, "reading %s: %s", in.name, strerror(-r)), EXIT_FAIL);
 	else if (cli->json)
-		e = print_json(&in, hr);
-	else if (!hr->h.n)
+		e = print_json(&in, v);
+	else if (!v->s.snapshots)
 		e = (usage_error(cli, "no snapshot in %s", in.name), EXIT_FAIL);
 	else
-		print_text(&in, hr);
+		print_text(&in, v);
 	record_in_report_loss(cli, &in);
 	record_in_close(&in);
-	free(hr);
+out:
+	damonctl_hugepage_rec_free(rec);
+	free(v);
 	return e;
 }

@@ -25,10 +25,8 @@
 #include "chart_out.h"
 #include "agent_view.h"
 #include "hugepage_record.h"
-#include "khugepaged.h"
 #include "scheme_view.h"
 #include "started.h"
-#include "thp.h"
 
 #define MAX_PIDS 16
 #define TOP_VMAS 5
@@ -113,29 +111,22 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 
 /* ---- the data model: gathered once, rendered as text or JSON ---- */
 
-struct vma_cov {
-	uint64_t start, end, rss, anon_huge;
-	char name[64];
-};
-
 struct proc_report {
 	int pid;
 	bool gone;
-	struct damonctl_proc_mem mem;
-	struct vma_cov most[TOP_VMAS], least[TOP_VMAS];
-	unsigned int nr_most, nr_least;
+	struct damonctl_hugepage_proc *hp;	/* the library's figures (NULL: gone) */
 };
 
+/* The library's objects, and the schemes as damonc sees them (its agent, its kdamonds). */
 struct hp_report {
-	struct thp_state thp;
+	struct damonctl_thp *thp;
 	struct damonctl_meminfo mem;
 	uint64_t used, huge, bp;
 	unsigned int nr_procs;
 	struct proc_report procs[MAX_PIDS];
 	unsigned int nr_schemes;
 	struct scheme_view schemes[64];
-	bool khp_traced;
-	struct khp_scans khp;
+	struct damonctl_khugepaged_scans *khp;	/* with --khugepaged-trace */
 };
 
 static double pct(uint64_t part, uint64_t whole)
@@ -143,54 +134,26 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-/* A process's huge pages over its RSS, in basis points: what a pid-scope goal measures. */
 static uint64_t proc_bp(const struct proc_report *p)
 {
-	return damonctl_hugepage_bp(damonctl_proc_mem_huge(&p->mem), p->mem.rss);
+	return damonctl_hugepage_proc_bp(p->hp);
 }
 
-struct vma_ctx {
-	struct proc_report *p;
-};
-
-static void insert_top(struct vma_cov *arr, unsigned int *nr, const struct vma_cov *v,
-		       bool most)
+static const struct damonctl_proc_mem *proc_mem(const struct proc_report *p)
 {
-	unsigned int i, pos = *nr;
-	double cv = pct(v->anon_huge, v->rss);
-
-	for (i = 0; i < *nr; i++) {
-		double ci = pct(arr[i].anon_huge, arr[i].rss);
-
-		if (most ? cv > ci : cv < ci) {
-			pos = i;
-			break;
-		}
-	}
-	if (pos >= TOP_VMAS)
-		return;
-	if (*nr < TOP_VMAS)
-		(*nr)++;
-	memmove(&arr[pos + 1], &arr[pos], (*nr - pos - 1) * sizeof(*arr));
-	arr[pos] = *v;
+	return damonctl_hugepage_proc_mem(p->hp);
 }
 
-static int on_vma(void *data, const struct damonctl_vma *v)
+/* Free what the last gather read; @rep is then empty. */
+static void hp_report_clear(struct hp_report *rep)
 {
-	struct vma_ctx *vc = data;
-	struct vma_cov c;
+	unsigned int i;
 
-	/* only mappings that could hold a huge page and hold memory */
-	if (v->end - v->start < (2u << 20) || !v->rss)
-		return 0;
-	c.start = v->start;
-	c.end = v->end;
-	c.rss = v->rss;
-	c.anon_huge = v->anon_huge;
-	snprintf(c.name, sizeof(c.name), "%s", *v->name ? v->name : "[anon]");
-	insert_top(vc->p->most, &vc->p->nr_most, &c, true);
-	insert_top(vc->p->least, &vc->p->nr_least, &c, false);
-	return 0;
+	damonctl_thp_free(rep->thp);
+	for (i = 0; i < rep->nr_procs; i++)
+		damonctl_hugepage_proc_free(rep->procs[i].hp);
+	damonctl_khugepaged_scans_free(rep->khp);
+	memset(rep, 0, sizeof(*rep));
 }
 
 /* 0, or -errno; -ENOENT: no DAMON here (the memory part still stands). */
@@ -232,28 +195,27 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	unsigned int i;
 	int r;
 
-	memset(rep, 0, sizeof(*rep));
+	hp_report_clear(rep);
 	r = damonctl_meminfo_read(cli->ctx, &rep->mem);
 	if (r)
 		return lib_error(cli, r, "reading /proc/meminfo");
 	rep->used = damonctl_meminfo_used(&rep->mem);
 	rep->huge = damonctl_meminfo_huge(&rep->mem);
 	rep->bp = damonctl_meminfo_hugepage_bp(&rep->mem);
-	thp_read(cli->ctx, &rep->thp);
+	r = damonctl_thp_read(cli->ctx, &rep->thp);
+	if (r)
+		return lib_error(cli, r, "reading the THP settings");
 	for (i = 0; i < ro.nr_pids; i++) {
 		struct proc_report *p = &rep->procs[rep->nr_procs++];
-		struct vma_ctx vc = { p };
 
 		p->pid = ro.pids[i];
-		r = damonctl_proc_mem_read(cli->ctx, p->pid, &p->mem);
+		r = damonctl_hugepage_proc_read(cli->ctx, p->pid, ro.regions ? TOP_VMAS : 0, &p->hp);
 		if (r == -ESRCH) {
 			p->gone = true;
 			continue;
 		}
 		if (r)
 			return lib_error(cli, r, "reading process %d", p->pid);
-		if (ro.regions)
-			damonctl_proc_vmas(cli->ctx, p->pid, on_vma, &vc);
 	}
 	damonctl_clear_error(cli->ctx);
 	if (!with_schemes)
@@ -272,41 +234,42 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 
 /* ---- rendering ---- */
 
-/* Who made the huge pages, since boot: page faults, khugepaged's collapses, and the rest of
- * the collapses (thp_collapse_alloc counts khugepaged's and MADV_COLLAPSE's together). */
-static void made_by(const struct hp_report *rep, uint64_t *fault, uint64_t *khp, uint64_t *madv)
+static const char *vma_name(const struct damonctl_vma *v)
 {
-	uint64_t all = 0;
-	unsigned int i;
-
-	*fault = 0;
-	for (i = 0; i < THP_NR_VMSTAT; i++) {
-		if (!strcmp(thp_vmstat_names[i], "thp_fault_alloc"))
-			*fault = rep->thp.vmstat[i];
-		else if (!strcmp(thp_vmstat_names[i], "thp_collapse_alloc"))
-			all = rep->thp.vmstat[i];
-	}
-	*khp = thp_khugepaged_number(&rep->thp, "pages_collapsed");
-	*madv = all > *khp ? all - *khp : 0;
+	return *v->name ? v->name : "[anon]";
 }
 
 /* The mappings of one end of the coverage ranking, the label on the first line only. */
-static void print_vmas(const char *label, const struct vma_cov *v, unsigned int nr)
+static void print_vmas(const char *label, const struct proc_report *p, bool most)
 {
+	const struct damonctl_vma *v;
 	char a[32], b[32];
-	unsigned int j;
+	size_t j;
 
-	for (j = 0; j < nr; j++)
-		printf("  %-*s 0x%" PRIx64 "-0x%" PRIx64 " %s: %s huge of %s (%.1f%%)\n",
-		       (int)strlen(label), j ? "" : label, v[j].start, v[j].end, v[j].name,
-		       fmt_size(v[j].anon_huge, a, sizeof(a)), fmt_size(v[j].rss, b, sizeof(b)),
-		       pct(v[j].anon_huge, v[j].rss));
+	for (j = 0; (v = damonctl_hugepage_proc_vma(p->hp, most, j)); j++)
+		printf("  %-*s 0x%" PRIx64 "-0x%" PRIx64 " %.63s: %s huge of %s (%.1f%%)\n",
+		       (int)strlen(label), j ? "" : label, v->start, v->end, vma_name(v),
+		       fmt_size(v->anon_huge, a, sizeof(a)), fmt_size(v->rss, b, sizeof(b)),
+		       pct(v->anon_huge, v->rss));
 }
 
-static void print_text(const struct hp_report *rep)
+/* The THP settings of one kind (@modes: THP's, or khugepaged's), " name=value" each. */
+static void print_thp_settings(const struct damonctl_thp *t, bool modes)
 {
+	enum damonctl_thp_kind kind;
+	const char *name, *v;
+	size_t i;
+
+	for (i = 0; (name = damonctl_thp_setting_name(i, &kind)); i++)
+		if ((kind == DAMONCTL_THP_MODE) == modes && (v = damonctl_thp_setting(t, i)))
+			printf(" %s=%s", strrchr(name, '/') ? strrchr(name, '/') + 1 : name, v);
+}
+
+static void print_system_text(const struct hp_report *rep)
+{
+	struct damonctl_thp_made made = { .sz = sizeof(made) };
 	char a[32], b[32], c[32];
-	unsigned int i, j;
+	size_t i;
 
 	printf("System\n");
 	printf("  huge pages %s of %s used memory: %s (%" PRIu64 " bp, as hugepage_mem_bp)\n",
@@ -316,33 +279,36 @@ static void print_text(const struct hp_report *rep)
 	       fmt_size(rep->mem.shmem_huge, b, sizeof(b)),
 	       fmt_size(rep->mem.file_huge, c, sizeof(c)));
 	printf("  THP:");
-	for (i = 0; i < THP_NR_MODES; i++)
-		if (rep->thp.has[i])
-			printf(" %s=%s", thp_files[i].name, rep->thp.value[i]);
+	print_thp_settings(rep->thp, true);
 	printf("\n  khugepaged:");
-	for (i = THP_NR_MODES; i < THP_NR_FILES; i++)
-		if (rep->thp.has[i])
-			printf(" %s=%s", thp_files[i].name, rep->thp.value[i]);
+	print_thp_settings(rep->thp, false);
 	printf("\n  vmstat:");
-	for (i = 0; i < THP_NR_VMSTAT; i++)
-		printf(" %s=%" PRIu64, thp_vmstat_names[i], rep->thp.vmstat[i]);
+	for (i = 0; i < damonctl_thp_nr_vmstat(); i++)
+		printf(" %s=%" PRIu64, damonctl_thp_vmstat_name(i), damonctl_thp_vmstat(rep->thp, i));
 	printf("\n");
-	{
-		uint64_t fault, khp, madv;
+	damonctl_thp_made(rep->thp, &made);
+	printf("  huge pages made since boot: %" PRIu64 " at page faults, %" PRIu64
+	       " by khugepaged, %" PRIu64 " by MADV_COLLAPSE (DAMON's collapse action, "
+	       "damonc's agent, others)\n", made.fault, made.khugepaged, made.madv_collapse);
+	if (rep->khp) {
+		const char *st;
+		uint64_t n;
 
-		made_by(rep, &fault, &khp, &madv);
-		printf("  huge pages made since boot: %" PRIu64 " at page faults, %" PRIu64
-		       " by khugepaged, %" PRIu64 " by MADV_COLLAPSE (DAMON's collapse action, "
-		       "damonc's agent, others)\n", fault, khp, madv);
-	}
-	if (rep->khp_traced) {
 		printf("  khugepaged's scans in %s: %" PRIu64 " PMD ranges",
-		       fmt_time(rep->khp.duration_us, a, sizeof(a)), rep->khp.scans);
-		for (i = 0; i < rep->khp.nr; i++)
-			printf("%s %s %" PRIu64, i ? "," : ":", rep->khp.by[i].status,
-			       rep->khp.by[i].count);
+		       fmt_time(ro.khp_trace_us, a, sizeof(a)),
+		       damonctl_khugepaged_scans_total(rep->khp));
+		for (i = 0; (st = damonctl_khugepaged_scans_status(rep->khp, i, &n)); i++)
+			printf("%s %s %" PRIu64, i ? "," : ":", st, n);
 		printf("\n");
 	}
+}
+
+static void print_text(const struct hp_report *rep)
+{
+	char a[32], b[32], c[32];
+	unsigned int i, j;
+
+	print_system_text(rep);
 	for (i = 0; i < rep->nr_procs; i++) {
 		const struct proc_report *p = &rep->procs[i];
 
@@ -351,12 +317,12 @@ static void print_text(const struct hp_report *rep)
 			continue;
 		}
 		printf("\nProcess %d\n  rss %s, huge %s: %.2f%%\n", p->pid,
-		       fmt_size(p->mem.rss, a, sizeof(a)),
-		       fmt_size(damonctl_proc_mem_huge(&p->mem), b, sizeof(b)),
+		       fmt_size(proc_mem(p)->rss, a, sizeof(a)),
+		       fmt_size(damonctl_proc_mem_huge(proc_mem(p)), b, sizeof(b)),
 		       (double)proc_bp(p) / 100);
 		if (ro.regions) {
-			print_vmas("most: ", p->most, p->nr_most);
-			print_vmas("least: ", p->least, p->nr_least);
+			print_vmas("most: ", p, true);
+			print_vmas("least: ", p, false);
 		}
 	}
 	for (i = 0; i < rep->nr_schemes; i++) {
@@ -410,10 +376,11 @@ static json_object *proc_json(const struct proc_report *p)
 	json_object_object_add(o, "pid", json_object_new_int(p->pid));
 	json_object_object_add(o, "exists", json_object_new_boolean(!p->gone));
 	if (!p->gone) {
-		json_object_object_add(o, "rss", json_object_new_uint64(p->mem.rss));
-		json_object_object_add(o, "anon_huge", json_object_new_uint64(p->mem.anon_huge));
+		json_object_object_add(o, "rss", json_object_new_uint64(proc_mem(p)->rss));
+		json_object_object_add(o, "anon_huge", json_object_new_uint64(
+			proc_mem(p)->anon_huge));
 		json_object_object_add(o, "huge", json_object_new_uint64(
-			damonctl_proc_mem_huge(&p->mem)));
+			damonctl_proc_mem_huge(proc_mem(p))));
 		json_object_object_add(o, "hugepage_bp", json_object_new_uint64(proc_bp(p)));
 	}
 	return o;
@@ -434,68 +401,90 @@ static json_object *system_ratio_json(const struct hp_report *rep)
 
 /* The system part: the ratio, memory, who made the huge pages, khugepaged's scans (when
  * traced), the THP settings and the THP vmstat counters, in that key order. */
+/* khugepaged's scans: {duration_us, scans, by_status: {status: count}}. */
+static json_object *khugepaged_json(const struct damonctl_khugepaged_scans *khp)
+{
+	json_object *k = json_object_new_object(), *by = json_object_new_object();
+	const char *st;
+	uint64_t n;
+	size_t i;
+
+	json_object_object_add(k, "duration_us", json_object_new_uint64(ro.khp_trace_us));
+	json_object_object_add(k, "scans", json_object_new_uint64(
+		damonctl_khugepaged_scans_total(khp)));
+	for (i = 0; (st = damonctl_khugepaged_scans_status(khp, i, &n)); i++)
+		json_object_object_add(by, st, json_object_new_uint64(n));
+	json_object_object_add(k, "by_status", by);
+	return k;
+}
+
+/* The THP settings, keyed by file name, khugepaged's with "khugepaged_" before theirs. */
+static json_object *thp_json(const struct damonctl_thp *t)
+{
+	json_object *thp = json_object_new_object();
+	const char *name, *v;
+	size_t i;
+
+	for (i = 0; (name = damonctl_thp_setting_name(i, NULL)); i++) {
+		char key[64], *slash;
+
+		if (!(v = damonctl_thp_setting(t, i)))
+			continue;
+		snprintf(key, sizeof(key), "%s", name);
+		if ((slash = strchr(key, '/')))
+			*slash = '_';
+		json_object_object_add(thp, key, json_object_new_string(v));
+	}
+	return thp;
+}
+
+/* The system part: the ratio, memory, who made the huge pages, khugepaged's scans (when
+ * traced), the THP settings and the THP vmstat counters, in that key order. */
 static json_object *system_json(const struct hp_report *rep)
 {
+	struct damonctl_thp_made made = { .sz = sizeof(made) };
 	json_object *sys = system_ratio_json(rep), *mem;
-	json_object *thp = json_object_new_object(), *vm = json_object_new_object();
-	json_object *made = json_object_new_object();
-	uint64_t fault, khp, madv;
-	unsigned int i;
+	json_object *vm = json_object_new_object(), *mo = json_object_new_object();
+	size_t i;
 
-	for (i = 0; i < THP_NR_FILES; i++) {
-		char key[64];
-
-		if (!rep->thp.has[i])
-			continue;
-		snprintf(key, sizeof(key), "%s%s", i >= THP_NR_MODES ? "khugepaged_" : "",
-			 thp_files[i].name);
-		json_object_object_add(thp, key, json_object_new_string(rep->thp.value[i]));
-	}
-	for (i = 0; i < THP_NR_VMSTAT; i++)
-		json_object_object_add(vm, thp_vmstat_names[i],
-				       json_object_new_uint64(rep->thp.vmstat[i]));
+	for (i = 0; i < damonctl_thp_nr_vmstat(); i++)
+		json_object_object_add(vm, damonctl_thp_vmstat_name(i),
+				       json_object_new_uint64(damonctl_thp_vmstat(rep->thp, i)));
 	json_object_object_get_ex(sys, "memory", &mem);
 	json_object_object_add(mem, "total", json_object_new_uint64(rep->mem.total));
 	json_object_object_add(mem, "free", json_object_new_uint64(rep->mem.free));
 	json_object_object_add(mem, "anon_huge", json_object_new_uint64(rep->mem.anon_huge));
 	json_object_object_add(mem, "shmem_huge", json_object_new_uint64(rep->mem.shmem_huge));
 	json_object_object_add(mem, "file_huge", json_object_new_uint64(rep->mem.file_huge));
-	made_by(rep, &fault, &khp, &madv);
-	json_object_object_add(made, "fault", json_object_new_uint64(fault));
-	json_object_object_add(made, "khugepaged", json_object_new_uint64(khp));
-	json_object_object_add(made, "madv_collapse", json_object_new_uint64(madv));
-	json_object_object_add(sys, "huge_pages_made", made);
-	if (rep->khp_traced) {
-		json_object *k = json_object_new_object(), *by = json_object_new_object();
-
-		json_object_object_add(k, "duration_us",
-				       json_object_new_uint64(rep->khp.duration_us));
-		json_object_object_add(k, "scans", json_object_new_uint64(rep->khp.scans));
-		for (i = 0; i < rep->khp.nr; i++)
-			json_object_object_add(by, rep->khp.by[i].status,
-					       json_object_new_uint64(rep->khp.by[i].count));
-		json_object_object_add(k, "by_status", by);
-		json_object_object_add(sys, "khugepaged_scans", k);
-	}
-	json_object_object_add(sys, "thp", thp);
+	damonctl_thp_made(rep->thp, &made);
+	json_object_object_add(mo, "fault", json_object_new_uint64(made.fault));
+	json_object_object_add(mo, "khugepaged", json_object_new_uint64(made.khugepaged));
+	json_object_object_add(mo, "madv_collapse", json_object_new_uint64(made.madv_collapse));
+	json_object_object_add(sys, "huge_pages_made", mo);
+	if (rep->khp)
+		json_object_object_add(sys, "khugepaged_scans", khugepaged_json(rep->khp));
+	json_object_object_add(sys, "thp", thp_json(rep->thp));
 	json_object_object_add(sys, "vmstat", vm);
 	return sys;
 }
 
 /* One list of a process's mappings (--regions): [{start, end, name, rss, anon_huge}]. */
-static json_object *vma_list_json(const struct vma_cov *v, unsigned int n)
+static json_object *vma_list_json(const struct proc_report *p, bool most)
 {
 	json_object *arr = json_object_new_array();
-	unsigned int m;
+	const struct damonctl_vma *v;
+	size_t m;
 
-	for (m = 0; m < n; m++) {
+	for (m = 0; (v = damonctl_hugepage_proc_vma(p->hp, most, m)); m++) {
 		json_object *o = json_object_new_object();
+		char name[64];
 
-		json_object_object_add(o, "start", json_object_new_uint64(v[m].start));
-		json_object_object_add(o, "end", json_object_new_uint64(v[m].end));
-		json_object_object_add(o, "name", json_object_new_string(v[m].name));
-		json_object_object_add(o, "rss", json_object_new_uint64(v[m].rss));
-		json_object_object_add(o, "anon_huge", json_object_new_uint64(v[m].anon_huge));
+		snprintf(name, sizeof(name), "%s", vma_name(v));
+		json_object_object_add(o, "start", json_object_new_uint64(v->start));
+		json_object_object_add(o, "end", json_object_new_uint64(v->end));
+		json_object_object_add(o, "name", json_object_new_string(name));
+		json_object_object_add(o, "rss", json_object_new_uint64(v->rss));
+		json_object_object_add(o, "anon_huge", json_object_new_uint64(v->anon_huge));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -508,8 +497,8 @@ static json_object *process_json(const struct proc_report *p)
 	json_object *o = proc_json(p);
 
 	if (ro.regions && !p->gone) {
-		json_object_object_add(o, "most_huge", vma_list_json(p->most, p->nr_most));
-		json_object_object_add(o, "least_huge", vma_list_json(p->least, p->nr_least));
+		json_object_object_add(o, "most_huge", vma_list_json(p, true));
+		json_object_object_add(o, "least_huge", vma_list_json(p, false));
 	}
 	return o;
 }
@@ -775,7 +764,7 @@ static void chart_free(struct hp_chart *c)
 static int watch(struct cli *cli)
 {
 	struct sigaction sa = { .sa_handler = on_watch_signal };
-	struct hp_report *rep = malloc(sizeof(*rep));
+	struct hp_report *rep = calloc(1, sizeof(*rep));
 	struct timespec t0, now;
 	uint64_t base = 0, n = 0;
 	char a[32], b[32], c[32];
@@ -839,9 +828,9 @@ static int watch(struct cli *cli)
 					printf("  pid %d: gone", p->pid);
 				else
 					printf("  pid %d: %s huge of %s (%.2f%%)", p->pid,
-					       fmt_size(damonctl_proc_mem_huge(&p->mem), a,
+					       fmt_size(damonctl_proc_mem_huge(proc_mem(p)), a,
 							sizeof(a)),
-					       fmt_size(p->mem.rss, b, sizeof(b)),
+					       fmt_size(proc_mem(p)->rss, b, sizeof(b)),
 					       (double)proc_bp(p) / 100);
 			}
 			printf("\n");
@@ -863,6 +852,7 @@ static int watch(struct cli *cli)
 	if (chart && !r)
 		r = chart_draw(cli, &ch, rep);
 	chart_free(&ch);
+	hp_report_clear(rep);
 	free(rep);
 	return r;
 }
@@ -907,14 +897,18 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 	for (unsigned int i = 0; i < ro.nr_pids; i++)
 		if (damonctl_proc_alive(cli->ctx, ro.pids[i]) <= 0)
 			return usage_error(cli, "--pid %d: no such process", ro.pids[i]);
-	rep = malloc(sizeof(*rep));
+	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return usage_error(cli, "out of memory");
 	r = gather(cli, rep, true);
 	if (!r && ro.khp_trace_us) {
-		int e = khugepaged_trace(cli->ctx, ro.khp_trace_us, &rep->khp);
+		int e = damonctl_khugepaged_scans_new(&rep->khp);
 
+		if (!e)
+			e = damonctl_khugepaged_trace(cli->ctx, "damonc-khugepaged", ro.khp_trace_us,
+						      rep->khp);
 		if (e) {
+			hp_report_clear(rep);
 			free(rep);
 			return e == -ENOENT ?
 			       usage_error(cli, "--khugepaged-trace: this kernel's tracefs (%s) has "
@@ -922,7 +916,6 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 					   "sys/kernel/tracing") :
 			       lib_error(cli, e, "tracing khugepaged's scans");
 		}
-		rep->khp_traced = true;
 	}
 	if (!r) {
 		if (cli->json)
@@ -930,6 +923,7 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 		else
 			print_text(rep);
 	}
+	hp_report_clear(rep);
 	free(rep);
 	return r;
 }

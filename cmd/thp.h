@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Transparent huge pages as damonc reports them (report hugepage, metrics): the THP modes
- * and khugepaged's settings and counters under <sysroot>/sys/kernel/mm/transparent_hugepage,
- * and the THP counters of /proc/vmstat. Read only: damonc never changes them.
+ * Transparent huge pages as `damonc metrics` exports them: the library's THP settings and
+ * counters (damonctl_thp_read) with the help text of each exported family. Read only.
  */
 #ifndef DAMONC_THP_H
 #define DAMONC_THP_H
@@ -10,21 +9,20 @@
 #include "damonc.h"
 
 enum thp_kind {
-	THP_MODE,		/* "always [madvise] never": the bracketed one is in force */
-	THP_NUMBER,		/* a setting */
-	THP_MILLISECONDS,	/* a setting, in ms */
-	THP_COUNTER,		/* counts up from boot */
+	THP_MODE = DAMONCTL_THP_MODE,
+	THP_NUMBER = DAMONCTL_THP_NUMBER,
+	THP_MILLISECONDS = DAMONCTL_THP_MILLISECONDS,
+	THP_COUNTER = DAMONCTL_THP_COUNTER,
 };
 
 struct thp_file {
 	const char *name;	/* the file's name */
-	const char *rel;	/* under <sysroot>/sys */
 	enum thp_kind kind;
 	const char *help;
 };
 
 #define THP_NR_MODES 3		/* the first files: enabled, defrag, shmem_enabled */
-#define THP_NR_FILES 12		/* then khugepaged's */
+#define THP_NR_FILES 12		/* then khugepaged's, in damonctl_thp_setting_name()'s order */
 #define THP_NR_VMSTAT 12
 extern const struct thp_file thp_files[THP_NR_FILES];
 extern const char *const thp_vmstat_names[THP_NR_VMSTAT];
@@ -37,7 +35,5 @@ struct thp_state {
 
 /* The settings as selected ("madvise", not "always [madvise] never") and the counters. */
 void thp_read(struct damonctl_ctx *ctx, struct thp_state *st);
-/* The number in khugepaged's file @name ("pages_collapsed"); 0 when it is not there. */
-uint64_t thp_khugepaged_number(const struct thp_state *st, const char *name);
 
 #endif

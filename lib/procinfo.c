@@ -36,9 +36,35 @@ static int read_proc(struct damonctl_ctx *ctx, const char *rel, char *buf, size_
 	return (int)n;
 }
 
+/* The fields of a /proc/PID/stat line this library uses: the state (field 3) and, when the
+ * line has them (@times), the CPU time used (14 and 15, utime and stime) and when it started
+ * after boot (22), in clock ticks. */
+struct stat_fields {
+	char state;
+	bool times;
+	unsigned long long utime, stime, start;
+};
+
+/* One parser for every reader of the line: 0, or -EBADMSG without a state. */
+static int parse_stat(const char *buf, struct stat_fields *f)
+{
+	/* counted after "pid (comm) ", where comm may hold spaces and parentheses: from the
+	 * last ')' */
+	const char *p = strrchr(buf, ')');
+
+	memset(f, 0, sizeof(*f));
+	if (!p || p[1] != ' ' || !p[2])
+		return -EBADMSG;
+	f->state = p[2];
+	f->times = sscanf(p + 3, " %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d "
+			  "%*d %*d %*d %*d %llu", &f->utime, &f->stime, &f->start) == 3;
+	return 0;
+}
+
 DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid)
 {
-	char rel[64], buf[512], *p;
+	struct stat_fields f;
+	char rel[64], buf[1024];
 	int r;
 
 	if (pid <= 0)
@@ -49,12 +75,9 @@ DAMONCTL_API int damonctl_proc_alive(struct damonctl_ctx *ctx, int pid)
 		return 0;
 	if (r < 0)
 		return r;
-	/* "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last
-	 * ')'; a zombie has exited, and holds no memory */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2])
-		return -EBADMSG;
-	return p[2] != 'Z' && p[2] != 'X';
+	r = parse_stat(buf, &f);
+	/* a zombie has exited, and holds no memory */
+	return r ? r : f.state != 'Z' && f.state != 'X';
 }
 
 DAMONCTL_API int damonctl_proc_statm(struct damonctl_ctx *ctx, int pid, uint64_t *vsz,
@@ -124,14 +147,14 @@ DAMONCTL_API int damonctl_proc_cmdline(struct damonctl_ctx *ctx, int pid, char *
 	return read_proc(ctx, rel, buf, size);
 }
 
-/* From /proc/PID/stat: the CPU time used (fields 14 and 15, utime and stime) and when it
- * started after boot (field 22), clock ticks turned into microseconds. */
+/* From <sysroot>/proc/PID/stat: the CPU time used and when it started after boot, clock
+ * ticks turned into microseconds. */
 static int proc_stat_times(struct damonctl_ctx *ctx, int pid, uint64_t *cpu_us,
 			   uint64_t *start_us)
 {
-	unsigned long long utime, stime, start;
 	long hz = sysconf(_SC_CLK_TCK);
-	char rel[64], buf[1024], *p;
+	struct stat_fields f;
+	char rel[64], buf[1024];
 	int r;
 
 	if (pid <= 0 || hz <= 0)
@@ -140,14 +163,10 @@ static int proc_stat_times(struct damonctl_ctx *ctx, int pid, uint64_t *cpu_us,
 	r = read_proc(ctx, rel, buf, sizeof(buf));
 	if (r < 0)
 		return r;
-	/* counted after "pid (comm) ", where comm may hold spaces and parentheses: from the
-	 * last ')' */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d "
-			 "%*d %*d %*d %*d %llu", &utime, &stime, &start) != 3)
+	if (parse_stat(buf, &f) || !f.times)
 		return -EBADMSG;
-	*cpu_us = (uint64_t)(utime + stime) * 1000000 / (uint64_t)hz;
-	*start_us = (uint64_t)start * 1000000 / (uint64_t)hz;
+	*cpu_us = (uint64_t)(f.utime + f.stime) * 1000000 / (uint64_t)hz;
+	*start_us = (uint64_t)f.start * 1000000 / (uint64_t)hz;
 	return 0;
 }
 
@@ -183,10 +202,10 @@ DAMONCTL_API int damonctl_proc_times(struct damonctl_ctx *ctx, int pid, uint64_t
 
 DAMONCTL_API unsigned long long damonctl_proc_start_time(int pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
+	struct stat_fields f;
+	char path[64], buf[1024];
 	ssize_t n;
-	int fd, i;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -197,15 +216,9 @@ DAMONCTL_API unsigned long long damonctl_proc_start_time(int pid)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	/* after "(comm)": state is field 3, starttime field 22 */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+	if (parse_stat(buf, &f) || f.state == 'Z' || f.state == 'X')
 		return 0;
-	for (i = 3, p += 2; i < 22 && p; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t ? t : 1;
+	return f.start ? f.start : 1;
 }
 
 DAMONCTL_API bool damonctl_proc_same(int pid, unsigned long long start_time)

@@ -1624,6 +1624,108 @@ DAMONCTL_API char *damonctl_fallbacks_to_json(const struct damonctl_fallbacks *f
 DAMONCTL_API int damonctl_fallbacks_from_json(const char *doc, struct damonctl_fallbacks *fbs,
 					      char *why, size_t size);
 
+/* ------------------------------------------------------------------------------------------
+ * Huge-page reports: what a report on huge pages gathers, read only. See damonctl_thp(3),
+ * damonctl_hugepage_proc(3), damonctl_khugepaged_trace(3), damonctl_hugepage_rec(3).
+ *
+ * THP: the modes and khugepaged's settings and counters under
+ * <sysroot>/sys/kernel/mm/transparent_hugepage and the THP counters of /proc/vmstat, indexed
+ * 0..nr-1 in a fixed order (the modes first). Names are paths under transparent_hugepage/
+ * ("enabled", "khugepaged/pages_collapsed"); a mode's value is the selected one ("madvise").
+ */
+enum damonctl_thp_kind {
+	DAMONCTL_THP_MODE,		/* "always [madvise] never": the bracketed one is in force */
+	DAMONCTL_THP_NUMBER,		/* a setting */
+	DAMONCTL_THP_MILLISECONDS,	/* a setting, in ms */
+	DAMONCTL_THP_COUNTER,		/* counts up from boot */
+};
+struct damonctl_thp;
+DAMONCTL_API size_t damonctl_thp_nr_settings(void);
+/* NULL past the end; @kind may be NULL. */
+DAMONCTL_API const char *damonctl_thp_setting_name(size_t i, enum damonctl_thp_kind *kind);
+DAMONCTL_API size_t damonctl_thp_nr_vmstat(void);
+DAMONCTL_API const char *damonctl_thp_vmstat_name(size_t i);
+/* What this kernel has (files it lacks are left out): 0, -EINVAL or -ENOMEM. */
+DAMONCTL_API int damonctl_thp_read(struct damonctl_ctx *ctx, struct damonctl_thp **out);
+DAMONCTL_API void damonctl_thp_free(struct damonctl_thp *t);
+/* NULL when the kernel lacks the file. */
+DAMONCTL_API const char *damonctl_thp_setting(const struct damonctl_thp *t, size_t i);
+DAMONCTL_API uint64_t damonctl_thp_vmstat(const struct damonctl_thp *t, size_t i);
+/* Who made the huge pages since boot: page faults (thp_fault_alloc), khugepaged
+ * (pages_collapsed), MADV_COLLAPSE (thp_collapse_alloc less khugepaged's). */
+struct damonctl_thp_made {
+	size_t sz;		/* sizeof(struct damonctl_thp_made), set by the caller */
+	uint64_t fault, khugepaged, madv_collapse;
+};
+DAMONCTL_API int damonctl_thp_made(const struct damonctl_thp *t, struct damonctl_thp_made *m);
+
+/* A process's memory figures (smaps_rollup), its huge-page ratio in basis points (as a
+ * pid-scope hugepage_mem_bp goal measures), and with @top > 0 (at most 64) its @top mappings
+ * of 2 MiB or more that hold memory with the most and with the least AnonHugePages/RSS
+ * (ties in the order of the mappings). -ESRCH: no such process. */
+struct damonctl_hugepage_proc;
+DAMONCTL_API int damonctl_hugepage_proc_read(struct damonctl_ctx *ctx, int pid, size_t top,
+					     struct damonctl_hugepage_proc **out);
+DAMONCTL_API void damonctl_hugepage_proc_free(struct damonctl_hugepage_proc *p);
+DAMONCTL_API const struct damonctl_proc_mem *
+damonctl_hugepage_proc_mem(const struct damonctl_hugepage_proc *p);
+DAMONCTL_API uint64_t damonctl_hugepage_proc_bp(const struct damonctl_hugepage_proc *p);
+DAMONCTL_API size_t damonctl_hugepage_proc_nr_vmas(const struct damonctl_hugepage_proc *p,
+						   bool most);
+/* NULL past the end. */
+DAMONCTL_API const struct damonctl_vma *
+damonctl_hugepage_proc_vma(const struct damonctl_hugepage_proc *p, bool most, size_t i);
+
+/* khugepaged's scans: the huge_memory:mm_khugepaged_scan_pmd trace events, counted by their
+ * status in the order first seen. damonctl_khugepaged_trace() reads them for @duration_us in
+ * a tracefs instance named @instance, added to @s; -ENOENT: no tracefs or no such event. */
+struct damonctl_khugepaged_scans;
+DAMONCTL_API bool damonctl_khugepaged_trace_available(struct damonctl_ctx *ctx);
+DAMONCTL_API int damonctl_khugepaged_scans_new(struct damonctl_khugepaged_scans **out);
+DAMONCTL_API void damonctl_khugepaged_scans_free(struct damonctl_khugepaged_scans *s);
+DAMONCTL_API int damonctl_khugepaged_trace(struct damonctl_ctx *ctx, const char *instance,
+					   uint64_t duration_us,
+					   struct damonctl_khugepaged_scans *s);
+/* One line of trace text: 1 when it was such an event, 0 when not. */
+DAMONCTL_API int damonctl_khugepaged_scans_add_line(struct damonctl_khugepaged_scans *s,
+						     const char *line);
+DAMONCTL_API uint64_t damonctl_khugepaged_scans_total(const struct damonctl_khugepaged_scans *s);
+DAMONCTL_API size_t damonctl_khugepaged_scans_nr_status(const struct damonctl_khugepaged_scans *s);
+/* Status @i's name and count; NULL past the end. */
+DAMONCTL_API const char *damonctl_khugepaged_scans_status(const struct damonctl_khugepaged_scans *s,
+							  size_t i, uint64_t *count);
+
+/* A record's huge pages, fed one item at a time: for each snapshot of the record's first
+ * series (kdamond, target, scheme), the accessed memory whole 2 MiB-aligned pages could
+ * hold (adjacent accessed regions make one span), and what the collapse and hugepage
+ * schemes tried and applied between their first and last stats items. */
+struct damonctl_hugepage_rec;
+struct damonctl_hugepage_rec_series {
+	size_t sz;		/* sizeof(struct damonctl_hugepage_rec_series), set by the caller */
+	uint32_t kdamond;
+	uint64_t snapshots, first, last, max;	/* bytes */
+	uint64_t first_ns, last_ns;		/* the first and last snapshots' end times */
+};
+struct damonctl_hugepage_rec_scheme {
+	size_t sz;		/* sizeof(struct damonctl_hugepage_rec_scheme), set by the caller */
+	uint32_t kdamond, scheme;
+	char action[24];
+	uint64_t nr_tried, sz_tried, nr_applied, sz_applied;
+};
+DAMONCTL_API uint64_t damonctl_hugepage_rec_huge_bytes(const struct damonctl_rec_snapshot *s);
+DAMONCTL_API int damonctl_hugepage_rec_new(struct damonctl_hugepage_rec **out);
+DAMONCTL_API void damonctl_hugepage_rec_free(struct damonctl_hugepage_rec *h);
+/* 1 when @it was a snapshot of the series (its bytes in @bytes, which may be NULL, for the
+ * caller's own distribution), 0 when taken otherwise or ignored, -EINVAL. */
+DAMONCTL_API int damonctl_hugepage_rec_add(struct damonctl_hugepage_rec *h,
+					   const struct damonctl_rec_item *it, uint64_t *bytes);
+DAMONCTL_API int damonctl_hugepage_rec_get_series(const struct damonctl_hugepage_rec *h,
+						  struct damonctl_hugepage_rec_series *s);
+DAMONCTL_API size_t damonctl_hugepage_rec_nr_schemes(const struct damonctl_hugepage_rec *h);
+/* -ENOENT past the end. */
+DAMONCTL_API int damonctl_hugepage_rec_get_scheme(const struct damonctl_hugepage_rec *h,
+						  size_t i, struct damonctl_hugepage_rec_scheme *s);
+
 #ifdef __cplusplus
 }
 #endif

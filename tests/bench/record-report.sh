@@ -77,6 +77,9 @@ for n in 1000 "$long"; do
 	cost "report info" "$DAMONC" report info -i "$rec"
 	cost "report holistic (3 passes)" "$DAMONC" report holistic -i "$rec"
 	rss[holistic@$n]=$LAST_RSS
+	# the library's damonctl_hugepage_rec, one item at a time, and the CLI's median
+	cost "report hugepage -i --json" "$DAMONC" --json report hugepage -i "$rec"
+	rss[hugepage@$n]=$LAST_RSS
 	cost "report holistic --json" "$DAMONC" --json report holistic -i "$rec"
 	# shellcheck disable=SC2016 # expanded by that sh
 	cost "report holistic -i - (stdin, spooled)" sh -c '"$1" report holistic -i - <"$2"' sh \
@@ -150,6 +153,10 @@ printf '%-28s %7.1f MiB %7.1f MiB %10.2fx\n' "holistic (three passes)" \
 	"$(echo "${rss[holistic@1000]} / 1024" | bc -l)" \
 	"$(echo "${rss[holistic@$long]} / 1024" | bc -l)" \
 	"$(echo "${rss[holistic@$long]} / ${rss[holistic@1000]}" | bc -l)"
+printf '%-28s %7.1f MiB %7.1f MiB %10.2fx\n' "hugepage -i --json" \
+	"$(echo "${rss[hugepage@1000]} / 1024" | bc -l)" \
+	"$(echo "${rss[hugepage@$long]} / 1024" | bc -l)" \
+	"$(echo "${rss[hugepage@$long]} / ${rss[hugepage@1000]}" | bc -l)"
 
 # record's CPU per snapshot, against reading the same files raw
 if [ -n "${DAMON_EMU:-}" ] && [ -n "${EMU_SH:-}" ] && [ -c /dev/fuse ]; then
