@@ -13,209 +13,56 @@
 #include "journal.h"
 #include "started.h"
 
-#define JOURNAL_FORMAT 1
-
-static struct {
-	struct cli *cli;
-	bool held;		/* start: kept past DONE until journal_release() */
-	json_object *kept;	/* journal_keep()'s, saved with each record */
-	bool written;		/* the file exists */
-	unsigned int stuck;	/* records set aside because undoing them failed */
-} jn;
-
-static int journal_path(struct damonctl_ctx *ctx, int pid, unsigned int seq, char *buf,
-			size_t size)
-{
-	char rel[64];
-
-	if (seq)
-		snprintf(rel, sizeof(rel), "journal-%d-%u.json", pid, seq);
-	else
-		snprintf(rel, sizeof(rel), "journal-%d.json", pid);
-	return damonctl_path(ctx, DAMONCTL_BASE_RUN, rel, buf, size);
-}
-
-/* The journal as a file: who, and the record. */
-static int save(const char *record, bool abandoned, unsigned int seq)
-{
-	struct cli *cli = jn.cli;
-	json_object *root = json_object_new_object(), *rec;
-	char path[4096];
-	int r;
-
-	rec = record ? json_tokener_parse(record) : NULL;
-	if (!root || !rec) {
-		json_object_put(root);
-		json_object_put(rec);
-		return -ENOMEM;
-	}
-	json_object_object_add(root, "format_version", json_object_new_int(JOURNAL_FORMAT));
-	json_object_object_add(root, "command", json_object_new_string(cli->cmd_name));
-	json_object_object_add(root, "pid", json_object_new_int((int)getpid()));
-	json_object_object_add(root, "starttime",
-			       json_object_new_uint64(damonctl_proc_start_time((int)getpid())));
-	json_object_object_add(root, "since", json_object_new_int64((int64_t)time(NULL)));
-	if (abandoned)
-		json_object_object_add(root, "abandoned", json_object_new_boolean(true));
-	if (jn.kept) {
-		json_object_object_foreach(jn.kept, key, val)
-			json_object_object_add(root, key, json_object_get(val));
-	}
-	json_object_object_add(root, "record", rec);
-	r = journal_path(cli->ctx, (int)getpid(), seq, path, sizeof(path));
-	if (r >= 0)
-		r = write_json_file(path, root);
-	json_object_put(root);
-	return r < 0 ? r : 0;
-}
-
-static void drop(void)
-{
-	char path[4096];
-
-	if (jn.written && journal_path(jn.cli->ctx, (int)getpid(), 0, path, sizeof(path)) >= 0)
-		unlink(path);
-	jn.written = false;
-}
-
-static int hook(void *data, enum damonctl_txn_event ev, const char *record)
-{
-	static char *last;
-	int r;
-
-	(void)data;
-	switch (ev) {
-	case DAMONCTL_TXN_BEGIN:
-	case DAMONCTL_TXN_APPLY:
-	case DAMONCTL_TXN_UNDO:
-		r = save(record, false, 0);
-		if (r) {
-			char dir[4096];
-
-			damonctl_path(jn.cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir));
-			warnx_("cannot keep the undo record of this change in %s (%s): nothing "
-			       "is written without one", dir, strerror(-r));
-			return r;
-		}
-		jn.written = true;
-		free(last);
-		last = strdup(record);
-		return 0;
-	case DAMONCTL_TXN_DONE:
-		if (!jn.held)
-			drop();
-		return 0;
-	case DAMONCTL_TXN_STUCK:
-		/* set aside, marked abandoned: the next command undoes it even while this one
-		 * runs on (the agent), and this one's next transaction cannot overwrite it */
-		if (last && !save(last, true, ++jn.stuck))
-			drop();
-		return 0;
-	}
-	return 0;
-}
+/* The process's journal (libdamonctl's), in damonc's run directory. */
+static struct damonctl_journal *jn;
 
 void journal_attach(struct cli *cli)
 {
-	jn.cli = cli;
-	damonctl_set_txn_hook(cli->ctx, hook, NULL);
+	struct damonctl_journal_opts o = DAMONCTL_JOURNAL_OPTS_INIT;
+	char dir[4096];
+
+	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0)
+		return;
+	o.state_dir = dir;
+	o.command = cli->cmd_name;
+	damonctl_journal_close(jn);
+	if (damonctl_journal_open(cli->ctx, &o, &jn))
+		jn = NULL;
 }
 
 void journal_hold(void)
 {
-	jn.held = true;
+	if (jn)
+		damonctl_journal_hold(jn);
 }
 
 void journal_keep(const char *key, json_object *value)
 {
-	if (!jn.kept)
-		jn.kept = json_object_new_object();
-	if (jn.kept)
-		json_object_object_add(jn.kept, key, value);
-	else
-		json_object_put(value);
+	if (jn)
+		damonctl_journal_keep(jn, key, json_object_to_json_string_ext(value,
+				      JSON_C_TO_STRING_PLAIN));
+	json_object_put(value);
 }
 
 void journal_release(struct cli *cli)
 {
 	(void)cli;
-	jn.held = false;
-	json_object_put(jn.kept);
-	jn.kept = NULL;
-	drop();
+	if (jn)
+		damonctl_journal_release(jn);
 }
 
 /* ---- leftovers ---- */
 
-struct jfile {
-	json_object *root, *rec;
-	char path[4400];
-	int pid;
-	const char *command;
-};
-
-/* The journals of commands that died (or records set aside), one at a time. */
-static int next_dead(DIR *d, const char *dir, struct jfile *j, bool clean)
+static void describe(const struct damonctl_leftovers *ls, unsigned int i, struct leftover *l)
 {
-	struct dirent *de;
-
-	while ((de = readdir(d))) {
-		json_object *v;
-		int pid, end = 0;
-		unsigned long long st = 0;
-		bool abandoned = false;
-
-		if (sscanf(de->d_name, "journal-%d%n", &pid, &end) != 1 ||
-		    strcmp(de->d_name + strlen(de->d_name) - 5, ".json"))
-			continue;
-		snprintf(j->path, sizeof(j->path), "%s/%s", dir, de->d_name);
-		if (read_json_file(j->path, &j->root) || !j->root) {
-			if (clean) {
-				warnx_("%s does not parse: removed", j->path);
-				unlink(j->path);
-			}
-			continue;
-		}
-		if (json_object_object_get_ex(j->root, "starttime", &v))
-			st = json_object_get_uint64(v);
-		if (json_object_object_get_ex(j->root, "abandoned", &v))
-			abandoned = json_object_get_boolean(v);
-		if (!json_object_object_get_ex(j->root, "record", &j->rec) ||
-		    !json_object_is_type(j->rec, json_type_object)) {
-			if (clean) {
-				warnx_("%s holds no undo record: removed", j->path);
-				unlink(j->path);
-			}
-			json_object_put(j->root);
-			continue;
-		}
-		if (!abandoned && (pid == (int)getpid() || damonctl_proc_same(pid, st))) {
-			json_object_put(j->root);
-			continue;	/* in progress */
-		}
-		j->pid = pid;
-		j->command = json_object_object_get_ex(j->root, "command", &v) ?
-			json_object_get_string(v) : "?";
-		return 1;
-	}
-	return 0;
-}
-
-static void describe(const struct jfile *j, struct leftover *l)
-{
-	json_object *v, *kds;
-	size_t i;
+	unsigned int k;
 
 	memset(l, 0, sizeof(*l));
-	snprintf(l->command, sizeof(l->command), "%s", j->command);
-	l->pid = j->pid;
-	if (json_object_object_get_ex(j->rec, "kind", &v))
-		snprintf(l->kind, sizeof(l->kind), "%s", json_object_get_string(v));
-	if (json_object_object_get_ex(j->rec, "kdamonds", &kds) &&
-	    json_object_is_type(kds, json_type_array))
-		for (i = 0; i < json_object_array_length(kds) && l->nr < 16; i++)
-			l->kdamonds[l->nr++] = (unsigned int)json_object_get_int(
-				json_object_array_get_idx(kds, i));
+	snprintf(l->command, sizeof(l->command), "%s", damonctl_leftover_command(ls, i));
+	l->pid = damonctl_leftover_pid(ls, i);
+	snprintf(l->kind, sizeof(l->kind), "%s", damonctl_leftover_kind(ls, i));
+	for (k = 0; k < damonctl_leftover_nr_kdamonds(ls, i) && l->nr < 16; k++)
+		l->kdamonds[l->nr++] = damonctl_leftover_kdamond(ls, i, k);
 }
 
 /* A start killed after its kdamonds were recorded as damonc's had finished: nothing to
@@ -243,7 +90,7 @@ static bool start_finished(struct damonctl_ctx *ctx, const struct leftover *l)
 /* After a start is undone: the kdamonds it added are gone, and so are their entries in
  * damonc's list (`record` lists the kdamond it starts until it removes it); a kdamond it
  * reused gets its entry back (@root's "started_before"). */
-static void forget_removed(struct damonctl_ctx *ctx, json_object *root)
+static void forget_removed(struct damonctl_ctx *ctx, const char *started_before)
 {
 	struct damonctl_tree *t;
 	struct started_entry old;
@@ -252,9 +99,10 @@ static void forget_removed(struct damonctl_ctx *ctx, json_object *root)
 
 	if (started_load(ctx, &st))
 		return;
-	if (json_object_object_get_ex(root, "started_before", &v) &&
-	    !started_entry_from_json(v, &old))
+	v = started_before ? json_tokener_parse(started_before) : NULL;
+	if (v && !started_entry_from_json(v, &old))
 		started_add(&st, &old);
+	json_object_put(v);
 	if (!damonctl_tree_read_flags(ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t)) {
 		started_prune(ctx, &st, t);
 		damonctl_tree_free(t);
@@ -264,47 +112,62 @@ static void forget_removed(struct damonctl_ctx *ctx, json_object *root)
 	started_free(&st);
 }
 
+/* A leftover that is no undo record: said and removed. */
+static bool unusable(const struct damonctl_leftovers *ls, unsigned int i)
+{
+	switch (damonctl_leftover_state(ls, i)) {
+	case DAMONCTL_LEFTOVER_UNREADABLE:
+		warnx_("%s does not parse: removed", damonctl_leftover_path(ls, i));
+		break;
+	case DAMONCTL_LEFTOVER_NO_RECORD:
+		warnx_("%s holds no undo record: removed", damonctl_leftover_path(ls, i));
+		break;
+	default:
+		return false;
+	}
+	damonctl_leftover_remove(ls, i);
+	return true;
+}
+
 int journal_recover(struct cli *cli)
 {
+	struct damonctl_leftovers *ls;
 	char dir[4096], what[512];
-	struct jfile j;
+	unsigned int i;
 	int e = EXIT_OK;
-	DIR *d;
 
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0)
+	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0 || damonctl_leftovers_read(dir, &ls))
 		return EXIT_OK;
-	d = opendir(dir);
-	if (!d)
-		return EXIT_OK;
-	while (next_dead(d, dir, &j, true) == 1) {
+	for (i = 0; i < damonctl_leftovers_count(ls); i++) {
+		const char *path = damonctl_leftover_path(ls, i);
 		struct leftover l;
 		int r;
 
-		describe(&j, &l);
+		if (unusable(ls, i))
+			continue;
+		describe(ls, i, &l);
 		if (start_finished(cli->ctx, &l)) {
-			unlink(j.path);
-			json_object_put(j.root);
+			damonctl_leftover_remove(ls, i);
 			continue;
 		}
-		r = damonctl_txn_undo(cli->ctx, json_object_to_json_string_ext(
-			j.rec, JSON_C_TO_STRING_PLAIN), what, sizeof(what));
+		r = damonctl_leftover_undo(cli->ctx, ls, i, what, sizeof(what));
 		if (r == -EINVAL) {
-			warnx_("%s: not an undo record this damonc can carry out: removed", j.path);
-			unlink(j.path);
+			warnx_("%s: not an undo record this damonc can carry out: removed", path);
+			damonctl_leftover_remove(ls, i);
 		} else if (r) {
 			e = lib_error(cli, r, "undoing what 'damonc %s' (pid %d) left when it was "
-				      "killed; %s stays for the next try", l.command, l.pid, j.path);
+				      "killed; %s stays for the next try", l.command, l.pid, path);
 		} else {
 			if (*what)
 				warnx_("note: 'damonc %s' (pid %d) was killed in the middle of a "
 				       "change: %s", l.command, l.pid, what);
-			unlink(j.path);
+			damonctl_leftover_remove(ls, i);
 			if (!strcmp(l.kind, "start"))
-				forget_removed(cli->ctx, j.root);
+				forget_removed(cli->ctx, damonctl_leftover_kept(ls, i,
+									      "started_before"));
 		}
-		json_object_put(j.root);
 	}
-	closedir(d);
+	damonctl_leftovers_free(ls);
 	return e;
 }
 
@@ -323,32 +186,24 @@ int recover_leftovers(struct cli *cli)
 
 int journal_leftovers(struct damonctl_ctx *ctx, struct leftover **out, unsigned int *nr)
 {
+	struct damonctl_leftovers *ls;
+	struct leftover *arr;
+	unsigned int i;
 	char dir[4096];
-	struct leftover *ls = NULL;
-	struct jfile j;
-	DIR *d;
 
 	*out = NULL;
 	*nr = 0;
-	if (damonctl_path(ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0)
+	if (run_path(ctx, NULL, dir, sizeof(dir)) < 0 || damonctl_leftovers_read(dir, &ls))
 		return 0;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (next_dead(d, dir, &j, false) == 1) {
-		struct leftover *n = realloc(ls, (*nr + 1) * sizeof(*ls));
-
-		if (!n) {
-			json_object_put(j.root);
-			break;
-		}
-		ls = n;
-		describe(&j, &ls[*nr]);
-		json_object_put(j.root);
-		if (!start_finished(ctx, &ls[*nr]))
+	arr = calloc(damonctl_leftovers_count(ls) + 1, sizeof(*arr));
+	for (i = 0; arr && i < damonctl_leftovers_count(ls); i++) {
+		if (damonctl_leftover_state(ls, i) != DAMONCTL_LEFTOVER_RECORD)
+			continue;
+		describe(ls, i, &arr[*nr]);
+		if (!start_finished(ctx, &arr[*nr]))
 			(*nr)++;
 	}
-	closedir(d);
-	*out = ls;
+	damonctl_leftovers_free(ls);
+	*out = arr;
 	return 0;
 }

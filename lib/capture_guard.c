@@ -37,51 +37,6 @@ static int note_path(const char *state_dir, unsigned int kdamond, char *buf, siz
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* @dir and its parents, as needed. */
-static int make_dirs(const char *dir)
-{
-	char tmp[PATH_MAX];
-	char *p;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return mkdir(tmp, 0755) && errno != EEXIST ? -errno : 0;
-}
-
-/* @text to @path through a temporary file and rename(2): a reader sees all or nothing. */
-static int write_atomic(const char *dir, const char *path, const char *text)
-{
-	char tmp[PATH_MAX];
-	size_t len = strlen(text);
-	int fd, r = make_dirs(dir);
-
-	if (r)
-		return r;
-	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	errno = 0;
-	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
-		r = errno ? -errno : -EIO;
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	return r;
-}
-
 int dctl_capture_guard_write(const char *state_dir, unsigned int kdamond, int kdamond_pid,
 			     unsigned int first, unsigned int nr)
 {
@@ -102,7 +57,7 @@ int dctl_capture_guard_write(const char *state_dir, unsigned int kdamond, int kd
 	json_object_object_add(root, "kdamond_pid", json_object_new_int(kdamond_pid));
 	json_object_object_add(root, "first_scheme", json_object_new_int((int)first));
 	json_object_object_add(root, "nr_schemes", json_object_new_int((int)nr));
-	r = write_atomic(state_dir, path, json_object_to_json_string_ext(root,
+	r = dctl_state_write(state_dir, path, json_object_to_json_string_ext(root,
 			 JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 	return r;

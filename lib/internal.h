@@ -35,6 +35,11 @@ void dctl_log(const struct damonctl_ctx *ctx, enum damonctl_log_level level, con
 	      ...) __attribute__((format(printf, 3, 4)));
 void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *path,
 		    const char *value);
+/* Files a caller's state directory keeps (state_file.c): @text and a newline to @path in
+ * @dir (made with its parents as needed) through a temporary file and rename(2), so that a
+ * reader sees all or nothing; 0 or -errno. */
+int dctl_state_write(const char *dir, const char *path, const char *text);
+
 /* The error that made a transaction undo, kept while the undo meets others. */
 struct dctl_kept_error {
 	bool kept, write;

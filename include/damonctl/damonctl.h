@@ -636,6 +636,82 @@ DAMONCTL_API int damonctl_txn_undo(struct damonctl_ctx *ctx, const char *record,
 				   size_t size);
 
 /*
+ * A journal is a transaction hook that keeps each undo record in a file of a state directory
+ * the caller names, <state_dir>/journal-<pid>.json (written aside, then renamed), from
+ * before the transaction's first write until it is over; a record whose undo failed
+ * (DAMONCTL_TXN_STUCK) is set aside in journal-<pid>-<n>.json. The journals of processes
+ * that died are read back with damonctl_leftovers_read() and carried out with
+ * damonctl_leftover_undo(). See damonctl_journal_open(3).
+ */
+struct damonctl_journal_opts {
+	size_t sz;		/* sizeof(struct damonctl_journal_opts) */
+	const char *state_dir;	/* where the journal goes (made when missing); required */
+	const char *command;	/* what the process is, kept for whoever finds the journal */
+};
+#define DAMONCTL_JOURNAL_OPTS_INIT { .sz = sizeof(struct damonctl_journal_opts) }
+struct damonctl_journal;
+/* Open a journal and install it as @ctx's transaction hook (replacing any). The options are
+ * copied. 0, or -EINVAL (no state_dir, bad sz), -ENOMEM. A record that cannot be written
+ * fails its transaction before any write, the file named by damonctl_last_error(). */
+DAMONCTL_API int damonctl_journal_open(struct damonctl_ctx *ctx,
+				       const struct damonctl_journal_opts *opts,
+				       struct damonctl_journal **out);
+/* Keep the journal past the end of the transactions until damonctl_journal_release(): a
+ * program that records what it started elsewhere holds it until then, so that a kill in
+ * between rolls the start back. */
+DAMONCTL_API void damonctl_journal_hold(struct damonctl_journal *j);
+/* Keep @json (one JSON value, copied) under @key in the journal from its next write on, for
+ * whoever carries it out (damonctl_leftover_kept()). 0, -EINVAL (not JSON, a reserved key),
+ * -ENOMEM. */
+DAMONCTL_API int damonctl_journal_keep(struct damonctl_journal *j, const char *key,
+				       const char *json);
+/* End a hold: the kept values are dropped and the file removed, unless a transaction is in
+ * progress. */
+DAMONCTL_API void damonctl_journal_release(struct damonctl_journal *j);
+/* Remove the hook from its context and free @j (NULL allowed); the file stays if held or a
+ * transaction is in progress. */
+DAMONCTL_API void damonctl_journal_close(struct damonctl_journal *j);
+
+/* The journals in a state directory that no live process owns: left by processes that died
+ * in a transaction (or were set aside as stuck). */
+enum damonctl_leftover_state {
+	DAMONCTL_LEFTOVER_RECORD,	/* an undo record to carry out */
+	DAMONCTL_LEFTOVER_UNREADABLE,	/* the file does not parse */
+	DAMONCTL_LEFTOVER_NO_RECORD,	/* it parses but holds no undo record */
+};
+struct damonctl_leftovers;
+/* Read them (a missing directory has none). 0 or -ENOMEM. */
+DAMONCTL_API int damonctl_leftovers_read(const char *state_dir, struct damonctl_leftovers **out);
+DAMONCTL_API void damonctl_leftovers_free(struct damonctl_leftovers *l);
+DAMONCTL_API unsigned int damonctl_leftovers_count(const struct damonctl_leftovers *l);
+DAMONCTL_API enum damonctl_leftover_state
+damonctl_leftover_state(const struct damonctl_leftovers *l, unsigned int i);
+/* The journal's file. */
+DAMONCTL_API const char *damonctl_leftover_path(const struct damonctl_leftovers *l,
+						unsigned int i);
+/* What its process was (the journal's command, "?" when none) and its pid. */
+DAMONCTL_API const char *damonctl_leftover_command(const struct damonctl_leftovers *l,
+						   unsigned int i);
+DAMONCTL_API int damonctl_leftover_pid(const struct damonctl_leftovers *l, unsigned int i);
+/* The record's "kind" ("start" or "commit"; "" when unknown) and its kdamonds. */
+DAMONCTL_API const char *damonctl_leftover_kind(const struct damonctl_leftovers *l,
+						unsigned int i);
+DAMONCTL_API unsigned int damonctl_leftover_nr_kdamonds(const struct damonctl_leftovers *l,
+							unsigned int i);
+DAMONCTL_API unsigned int damonctl_leftover_kdamond(const struct damonctl_leftovers *l,
+						    unsigned int i, unsigned int k);
+/* The value damonctl_journal_keep() kept under @key, as JSON text, or NULL. */
+DAMONCTL_API const char *damonctl_leftover_kept(const struct damonctl_leftovers *l,
+						unsigned int i, const char *key);
+/* Carry out its record (damonctl_txn_undo(): 0, -EBUSY, -EINVAL, a sysfs error). The
+ * file is not removed: damonctl_leftover_remove() does that once the caller is done. */
+DAMONCTL_API int damonctl_leftover_undo(struct damonctl_ctx *ctx,
+					const struct damonctl_leftovers *l, unsigned int i,
+					char *what, size_t size);
+/* Remove its file: 0 or -errno. */
+DAMONCTL_API int damonctl_leftover_remove(const struct damonctl_leftovers *l, unsigned int i);
+
+/*
  * Start kdamonds @idx[0..@nr) of @want, a copy of @have (the tree as read) with new or
  * reused kdamonds: stage the differences and turn them on. On any failure the ones this call
  * started are turned off and the tree is put back as @have; damonctl_last_error() names the
