@@ -5,7 +5,7 @@
  * mappings, the system's used memory and its huge pages, and the kdamond's share of a CPU,
  * as percentiles over the record or one line per sample. CPU shares come from the CPU times
  * of two footprints in a row; mappings are recorded when they change and carried forward.
- * Percentiles come from a fixed-size histogram per metric (quantile.h), and --series --json
+ * Percentiles come from a fixed-size histogram per metric (damonctl_qhist), and --series --json
  * streams its samples (struct json_stream): memory does not grow with the record.
  */
 #include <errno.h>
@@ -63,7 +63,7 @@ struct metric {
 	int target;			/* -1: the system's */
 	int pid;
 	enum unit unit;
-	struct qhist h;
+	struct damonctl_qhist *h;
 };
 
 /* A CPU time at a time, for the share of a CPU until the next one. */
@@ -104,13 +104,23 @@ static struct metric *metric_of(struct footprints *f, const char *name, int targ
 			return f->m[i];
 	if (f->nr == sizeof(f->m) / sizeof(f->m[0]) || !(m = malloc(sizeof(*m))))
 		return NULL;
+	m->h = damonctl_qhist_new();
+	if (!m->h) {
+		free(m);
+		return NULL;
+	}
 	m->name = name;
 	m->target = target;
 	m->pid = pid;
 	m->unit = unit;
-	qhist_reset(&m->h);
 	f->m[f->nr++] = m;
 	return m;
+}
+
+static void metric_free(struct metric *m)
+{
+	damonctl_qhist_free(m->h);
+	free(m);
 }
 
 static uint64_t get_u64(json_object *o, const char *key, bool *ok)
@@ -131,7 +141,7 @@ static int add(struct footprints *f, const char *name, int target, int pid, enum
 
 	if (!m)
 		return -ENOMEM;
-	qhist_add(&m->h, v);
+	damonctl_qhist_add(m->h, v);
 	return 0;
 }
 
@@ -383,8 +393,8 @@ static void print_text(const struct footprints *f, const struct rin *in)
 
 		printf("%-32s", metric_label(m, label, sizeof(label)));
 		for (j = 0; j < fo.nr_pcts; j++)
-			printf(" %10s", value_text(m, qhist_percentile(&m->h, fo.pcts[j]), v,
-						   sizeof(v)));
+			printf(" %10s", value_text(m, damonctl_qhist_percentile(m->h, fo.pcts[j]),
+						   v, sizeof(v)));
 		putchar('\n');
 	}
 }
@@ -400,16 +410,16 @@ static json_object *metric_json(const struct metric *m, const double *pcts, unsi
 	json_object_object_add(o, "target", m->target >= 0 ? json_object_new_int(m->target) : NULL);
 	json_object_object_add(o, "pid", m->target >= 0 || m->pid ? json_object_new_int(m->pid) :
 				       NULL);
-	json_object_object_add(o, "samples", json_object_new_uint64(m->h.n));
-	json_object_object_add(o, "min", json_object_new_uint64(m->h.min));
-	json_object_object_add(o, "max", json_object_new_uint64(m->h.max));
-	json_object_object_add(o, "mean", json_object_new_double(m->h.sum / (double)m->h.n));
+	json_object_object_add(o, "samples", json_object_new_uint64(damonctl_qhist_count(m->h)));
+	json_object_object_add(o, "min", json_object_new_uint64(damonctl_qhist_min(m->h)));
+	json_object_object_add(o, "max", json_object_new_uint64(damonctl_qhist_max(m->h)));
+	json_object_object_add(o, "mean", json_object_new_double(damonctl_qhist_mean(m->h)));
 	for (i = 0; i < nr; i++) {
 		json_object *p = json_object_new_object();
 
 		json_object_object_add(p, "percentile", json_object_new_double(pcts[i]));
 		json_object_object_add(p, "value", json_object_new_uint64(
-			qhist_percentile(&m->h, pcts[i])));
+			damonctl_qhist_percentile(m->h, pcts[i])));
 		json_object_array_add(arr, p);
 	}
 	json_object_object_add(o, "percentiles", arr);
@@ -431,15 +441,15 @@ uint64_t fp_samples(const struct footprints *f)
 	return f->n;
 }
 
-const struct qhist *fp_metric(const struct footprints *f, unsigned int i, const char **name,
-			      int *target, int *pid)
+const struct damonctl_qhist *fp_metric(const struct footprints *f, unsigned int i,
+				       const char **name, int *target, int *pid)
 {
 	if (i >= f->nr)
 		return NULL;
 	*name = f->m[i]->name;
 	*target = f->m[i]->target;
 	*pid = f->m[i]->pid;
-	return &f->m[i]->h;
+	return f->m[i]->h;
 }
 
 void fp_fill_json(const struct footprints *f, const struct rin *in, const double *pcts,
@@ -470,7 +480,7 @@ void fp_free(struct footprints *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->nr; i++)
-		free(f->m[i]);
+		metric_free(f->m[i]);
 	free(f);
 }
 
@@ -529,7 +539,7 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 		print_text(&f, in);
 out:
 	for (i = 0; i < f.nr; i++)
-		free(f.m[i]);
+		metric_free(f.m[i]);
 	r = rin_close(in);
 	return e ? e : r;
 }

@@ -93,8 +93,8 @@ static int holistic_parse(struct cli *cli, int key, const char *arg)
 struct hseries {
 	struct rin_key key;		/* first: see rin_slot() */
 	uint64_t last_ns;		/* the end of its last snapshot */
-	struct heatmap *scan;		/* its spans (pass 2) */
-	struct heatmap **maps;		/* a heatmap per span (pass 3) */
+	struct damonctl_heatmap *scan;	/* its spans (pass 2) */
+	struct damonctl_heatmap **maps;	/* a heatmap per span (pass 3) */
 	size_t nr_maps;
 };
 
@@ -110,7 +110,7 @@ struct wss_group {
 struct holistic {
 	struct info *info;
 	struct footprints *fp;
-	struct qhist wss;		/* all targets' working set, summed per aggregation */
+	struct damonctl_qhist *wss;	/* all targets' working set, summed per aggregation */
 	struct wss_group open[WSS_OPEN];	/* a ring, oldest at @first */
 	size_t first, nr_open;
 	struct rin_table series;
@@ -131,7 +131,7 @@ static void wss_collapse(struct holistic *h, const struct damonctl_rec_snapshot 
 		}
 	}
 	if (h->nr_open == WSS_OPEN) {
-		qhist_add(&h->wss, h->open[h->first].bytes);
+		damonctl_qhist_add(h->wss, h->open[h->first].bytes);
 		h->first = (h->first + 1) % WSS_OPEN;
 		h->nr_open--;
 	}
@@ -143,7 +143,7 @@ static void wss_collapse(struct holistic *h, const struct damonctl_rec_snapshot 
 static void wss_flush(struct holistic *h)
 {
 	for (; h->nr_open; h->nr_open--, h->first = (h->first + 1) % WSS_OPEN)
-		qhist_add(&h->wss, h->open[h->first].bytes);
+		damonctl_qhist_add(h->wss, h->open[h->first].bytes);
 }
 
 /* Pass 1: the summary, the working set sizes, the footprints, where each series ends. */
@@ -195,12 +195,12 @@ static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 			return -ENOMEM;
 		if (!in_window(s, &it.snapshot))
 			continue;
-		if (scan && !s->scan && !(s->scan = hm_new()))
+		if (scan && !s->scan && !(s->scan = damonctl_heatmap_new()))
 			return -ENOMEM;
-		if (scan && hm_scan(s->scan, &it.snapshot))
+		if (scan && damonctl_heatmap_scan(s->scan, &it.snapshot))
 			return -ENOMEM;
 		for (i = 0; !scan && i < s->nr_maps; i++)
-			hm_add(s->maps[i], &it.snapshot);
+			damonctl_heatmap_feed(s->maps[i], &it.snapshot);
 	}
 	return r;
 }
@@ -212,7 +212,7 @@ static int make_maps(struct holistic *h)
 
 	for (i = 0; i < h->series.nr; i++) {
 		struct hseries *s = rin_table_at(&h->series, i);
-		size_t n = s->scan ? hm_nr_spans(s->scan) : 0;
+		size_t n = s->scan ? damonctl_heatmap_nr_spans(s->scan) : 0;
 
 		if (!n)
 			continue;
@@ -220,8 +220,8 @@ static int make_maps(struct holistic *h)
 		if (!s->maps)
 			return -ENOMEM;
 		for (j = 0; j < n; j++) {
-			s->maps[j] = hm_of_span(s->scan, j);
-			if (!s->maps[j] || hm_grid(s->maps[j], ro.tbins, ro.abins))
+			s->maps[j] = damonctl_heatmap_of_span(s->scan, j);
+			if (!s->maps[j] || damonctl_heatmap_grid(s->maps[j], ro.tbins, ro.abins))
 				return -ENOMEM;
 			s->nr_maps = j + 1;
 		}
@@ -286,11 +286,12 @@ static void holistic_free(struct holistic *h)
 		struct hseries *s = rin_table_at(&h->series, i);
 
 		for (j = 0; j < s->nr_maps; j++)
-			hm_free(s->maps[j]);
+			damonctl_heatmap_free(s->maps[j]);
 		free(s->maps);
-		hm_free(s->scan);
+		damonctl_heatmap_free(s->scan);
 	}
 	free(h->series.slots);
+	damonctl_qhist_free(h->wss);
 	info_free(h->info);
 	fp_free(h->fp);
 	perf_rows_free(&h->hot);
@@ -320,7 +321,7 @@ static void text_heatmaps(const struct rin *in, const struct holistic *h)
 		for (j = 0; j < s->nr_maps; j++, n++) {
 			uint64_t lo, hi;
 
-			hm_span(s->maps[j], &lo, &hi);
+			damonctl_heatmap_span(s->maps[j], 0, &lo, &hi, NULL);
 			snprintf(title, sizeof(title), "%s [0x%" PRIx64 ", 0x%" PRIx64 ")", name,
 				 lo, hi);
 			printf("%s# %s, address range %zu of %zu: %s\n", n ? "\n" : "", name, j + 1,
@@ -332,14 +333,14 @@ static void text_heatmaps(const struct rin *in, const struct holistic *h)
 		printf("no snapshot with regions\n");
 }
 
-static void pct_row(const char *label, const struct qhist *q)
+static void pct_row(const char *label, const struct damonctl_qhist *q)
 {
 	char v[32];
 	size_t j;
 
 	printf("%-32s", label);
 	for (j = 0; j < NR_PCTS; j++)
-		printf(" %9s", fmt_size(qhist_percentile(q, pcts[j]), v, sizeof(v)));
+		printf(" %9s", fmt_size(damonctl_qhist_percentile(q, pcts[j]), v, sizeof(v)));
 	putchar('\n');
 }
 
@@ -358,10 +359,10 @@ static void text_distributions(const struct holistic *h)
 		printf(" %9s", p);
 	}
 	putchar('\n');
-	if (h->wss.n)
-		pct_row("wss (all targets)", &h->wss);
+	if (damonctl_qhist_count(h->wss))
+		pct_row("wss (all targets)", h->wss);
 	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-		const struct qhist *q;
+		const struct damonctl_qhist *q;
 		const char *name;
 		int target, pid;
 
@@ -369,7 +370,7 @@ static void text_distributions(const struct holistic *h)
 			if (!strcmp(name, shown[k]))
 				pct_row(fp_label(h->fp, i, label, sizeof(label)), q);
 	}
-	if (!h->wss.n && !fp_samples(h->fp))
+	if (!damonctl_qhist_count(h->wss) && !fp_samples(h->fp))
 		printf("no snapshot and no footprint\n");
 	else if (!fp_samples(h->fp))
 		printf("(no footprint: recorded with --no-footprints, by damo, or before damonc "
@@ -412,15 +413,16 @@ static json_object *json_heatmaps(const struct rin *in, const struct holistic *h
 
 		for (j = 0; j < s->nr_maps; j++) {
 			json_object *o = json_object_new_object(), *r = json_object_new_object();
+			struct damonctl_heatmap_layout g = DAMONCTL_HEATMAP_LAYOUT_INIT;
 			uint64_t lo, hi;
 
-			hm_span(s->maps[j], &lo, &hi);
+			damonctl_heatmap_layout(s->maps[j], &g);
+			damonctl_heatmap_span(s->maps[j], 0, &lo, &hi, NULL);
 			json_object_object_add(r, "start", json_object_new_uint64(lo));
 			json_object_object_add(r, "end", json_object_new_uint64(hi));
 			json_object_object_add(o, "series", rin_key_json(&s->key));
 			json_object_object_add(o, "address_range", r);
-			json_object_object_add(o, "snapshots", json_object_new_uint64(
-				hm_nr_snapshots(s->maps[j])));
+			json_object_object_add(o, "snapshots", json_object_new_uint64(g.nr_snapshots));
 			hm_fill_json(in, s->maps[j], o);
 			json_object_array_add(arr, o);
 		}
@@ -470,10 +472,11 @@ static int holistic_print_json(const struct rin *in, const struct holistic *h)
 	/* report wss's model; no series: all of them, summed per aggregation */
 	json_object_object_add(wss, "series", NULL);
 	json_object_object_add(wss, "min_access_rate_bp", json_object_new_uint64(0));
-	json_object_object_add(wss, "snapshots", json_object_new_uint64(h->wss.n));
-	json_object_object_add(wss, "percentiles", wss_pcts_json(&h->wss, pcts, NR_PCTS));
+	json_object_object_add(wss, "snapshots", json_object_new_uint64(
+		damonctl_qhist_count(h->wss)));
+	json_object_object_add(wss, "percentiles", wss_pcts_json(h->wss, pcts, NR_PCTS));
 	json_object_object_add(wss, "mean", json_object_new_uint64(
-		h->wss.n ? (uint64_t)(h->wss.sum / (double)h->wss.n) : 0));
+		(uint64_t)damonctl_qhist_mean(h->wss)));
 	json_object_object_add(doc, "wss", wss);
 	fp_fill_json(h->fp, in, pcts, NR_PCTS, fp);
 	json_object_object_add(doc, "footprints", fp);
@@ -490,13 +493,13 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	h = calloc(1, sizeof(*h));
-	if (!h || !(h->info = info_new()) || !(h->fp = fp_new())) {
+	if (!h || !(h->info = info_new()) || !(h->fp = fp_new()) ||
+	    !(h->wss = damonctl_qhist_new())) {
 		if (h)
 			holistic_free(h);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	}
 	h->series.size = sizeof(struct hseries);
-	qhist_reset(&h->wss);
 	/* the profile first: a bad one fails before any output */
 	e = profile(cli, h);
 	if (!e)

@@ -1624,6 +1624,77 @@ DAMONCTL_API char *damonctl_fallbacks_to_json(const struct damonctl_fallbacks *f
 DAMONCTL_API int damonctl_fallbacks_from_json(const char *doc, struct damonctl_fallbacks *fbs,
 					      char *why, size_t size);
 
+/* ------------------------------------------------------------------------------------------
+ * Record analyses: what the reports compute from a record's items, fed one at a time, in
+ * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3)).
+ */
+/* Percentiles of a stream of values in fixed memory (about 66 KiB): 64 buckets per power of
+ * two, each keeping its extremes, so a percentile is within 1.1% and exact when its bucket
+ * holds one distinct value. */
+struct damonctl_qhist;
+/* NULL when out of memory. */
+DAMONCTL_API struct damonctl_qhist *damonctl_qhist_new(void);
+DAMONCTL_API void damonctl_qhist_free(struct damonctl_qhist *h);
+/* Empty again. */
+DAMONCTL_API void damonctl_qhist_reset(struct damonctl_qhist *h);
+DAMONCTL_API void damonctl_qhist_add(struct damonctl_qhist *h, uint64_t v);
+/* Values added, their smallest and largest and their mean (0 when empty). */
+DAMONCTL_API uint64_t damonctl_qhist_count(const struct damonctl_qhist *h);
+DAMONCTL_API uint64_t damonctl_qhist_min(const struct damonctl_qhist *h);
+DAMONCTL_API uint64_t damonctl_qhist_max(const struct damonctl_qhist *h);
+DAMONCTL_API double damonctl_qhist_mean(const struct damonctl_qhist *h);
+/* The nearest-rank @p-th percentile (0..100); 0 when empty. */
+DAMONCTL_API uint64_t damonctl_qhist_percentile(const struct damonctl_qhist *h, double p);
+/* "0,50,99.9": up to @max percentiles (0..100) into @pcts; their number, or -EINVAL. */
+DAMONCTL_API int damonctl_percentiles_parse(const char *arg, double *pcts, unsigned int max);
+
+/* A heatmap of access rate over time and address: damonctl_heatmap_scan() every snapshot
+ * (pass 1: the time span and the address spans regions covered), damonctl_heatmap_grid(),
+ * damonctl_heatmap_feed() every snapshot again (pass 2), then read the cells. The address
+ * axis leaves out the gaps between spans: an offset on it is an address within the spans. */
+struct damonctl_heatmap;
+DAMONCTL_API struct damonctl_heatmap *damonctl_heatmap_new(void);
+DAMONCTL_API void damonctl_heatmap_free(struct damonctl_heatmap *h);
+/* 0 or -ENOMEM. */
+DAMONCTL_API int damonctl_heatmap_scan(struct damonctl_heatmap *h,
+				       const struct damonctl_rec_snapshot *s);
+/* A new heatmap of span @i of @h alone, over @h's time (to be gridded and fed); NULL when
+ * out of memory or out of range. */
+DAMONCTL_API struct damonctl_heatmap *damonctl_heatmap_of_span(const struct damonctl_heatmap *h,
+							       size_t i);
+DAMONCTL_API size_t damonctl_heatmap_nr_spans(const struct damonctl_heatmap *h);
+/* Span @i, sorted by address, and (after the grid) its @offset on the gap-free axis;
+ * -ERANGE past the end. */
+DAMONCTL_API int damonctl_heatmap_span(const struct damonctl_heatmap *h, size_t i,
+				       uint64_t *start, uint64_t *end, uint64_t *offset);
+/* Lays out @tbins x @abins cells (fewer when there are fewer snapshots or bytes); 0,
+ * -ENOMEM, or -EINVAL (nothing scanned, a zero count, or a grid already). */
+DAMONCTL_API int damonctl_heatmap_grid(struct damonctl_heatmap *h, uint64_t tbins,
+				       uint64_t abins);
+/* Adds @s's regions, their rate weighted by bytes (those outside the spans left out, those
+ * across an edge clipped); 0, or -EINVAL before the grid. */
+DAMONCTL_API int damonctl_heatmap_feed(struct damonctl_heatmap *h,
+				       const struct damonctl_rec_snapshot *s);
+/* The scan's and grid's figures; set sz = sizeof before the call. */
+struct damonctl_heatmap_layout {
+	size_t sz;
+	uint64_t nr_snapshots;		/* scanned */
+	uint64_t first_ns, last_ns;	/* the first and last snapshot's end */
+	unsigned int time_bins, address_bins;
+	uint64_t time_bin_ns, address_bin_bytes;
+	uint64_t covered_bytes;		/* the spans' bytes: the gap-free axis' length */
+};
+#define DAMONCTL_HEATMAP_LAYOUT_INIT { .sz = sizeof(struct damonctl_heatmap_layout) }
+/* 0, or -EINVAL when @l->sz is too small. */
+DAMONCTL_API int damonctl_heatmap_layout(const struct damonctl_heatmap *h,
+					 struct damonctl_heatmap_layout *l);
+/* The access rate (0..1) of cell [@t][@a], or -1 when no region fell in it. */
+DAMONCTL_API double damonctl_heatmap_cell(const struct damonctl_heatmap *h, unsigned int t,
+					  unsigned int a);
+/* The address at @offset of the gap-free axis. */
+DAMONCTL_API uint64_t damonctl_heatmap_address(const struct damonctl_heatmap *h,
+					       uint64_t offset);
+
 #ifdef __cplusplus
 }
 #endif
