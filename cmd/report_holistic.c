@@ -108,7 +108,7 @@ struct wss_group {
 };
 
 struct holistic {
-	struct info *info;
+	struct damonctl_rec_info *info;
 	struct footprints *fp;
 	struct damonctl_qhist *wss;	/* all targets' working set, summed per aggregation */
 	struct wss_group open[WSS_OPEN];	/* a ring, oldest at @first */
@@ -155,7 +155,7 @@ static int pass_summary(struct rin *in, struct holistic *h)
 	while ((r = rin_next(in, &it)) == 1) {
 		struct hseries *s;
 
-		if (info_feed(h->info, &it) || fp_feed(h->fp, in, &it))
+		if (damonctl_rec_info_feed(h->info, &it) || fp_feed(h->fp, in, &it))
 			return -ENOMEM;
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
@@ -292,7 +292,7 @@ static void holistic_free(struct holistic *h)
 	}
 	free(h->series.slots);
 	damonctl_qhist_free(h->wss);
-	info_free(h->info);
+	damonctl_rec_info_free(h->info);
 	fp_free(h->fp);
 	perf_rows_free(&h->hot);
 	free(h);
@@ -493,7 +493,7 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	h = calloc(1, sizeof(*h));
-	if (!h || !(h->info = info_new()) || !(h->fp = fp_new()) ||
+	if (!h || !(h->info = damonctl_rec_info_new()) || !(h->fp = fp_new()) ||
 	    !(h->wss = damonctl_qhist_new())) {
 		if (h)
 			holistic_free(h);

@@ -12,15 +12,10 @@
 #include "quantile.h"
 #include "report_input.h"
 
-/* report info: every item of every series (rin_all_series()). */
-struct info;
-struct info *info_new(void);
-/* 0 or -ENOMEM. */
-int info_feed(struct info *n, const struct damonctl_rec_item *it);
-void info_print_text(const struct info *n, const struct rin *in);
-/* Adds info's members (but format_version) to @doc. */
-void info_fill_json(const struct info *n, const struct rin *in, json_object *doc);
-void info_free(struct info *n);
+/* report info: the text and the JSON members (but format_version) of a damonctl_rec_info fed
+ * every item of every series (rin_all_series()). */
+void info_print_text(const struct damonctl_rec_info *n, const struct rin *in);
+void info_fill_json(const struct damonctl_rec_info *n, const struct rin *in, json_object *doc);
 
 /* report heatmap: the text and the JSON members of a gridded, fed damonctl_heatmap. */
 void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const char *name,

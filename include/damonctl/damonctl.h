@@ -1626,7 +1626,8 @@ DAMONCTL_API int damonctl_fallbacks_from_json(const char *doc, struct damonctl_f
 
 /* ------------------------------------------------------------------------------------------
  * Record analyses: what the reports compute from a record's items, fed one at a time, in
- * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3)).
+ * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3),
+ * damonctl_rec_info_new(3)).
  */
 /* Percentiles of a stream of values in fixed memory (about 66 KiB): 64 buckets per power of
  * two, each keeping its extremes, so a percentile is within 1.1% and exact when its bucket
@@ -1694,6 +1695,62 @@ DAMONCTL_API double damonctl_heatmap_cell(const struct damonctl_heatmap *h, unsi
 /* The address at @offset of the gap-free axis. */
 DAMONCTL_API uint64_t damonctl_heatmap_address(const struct damonctl_heatmap *h,
 					       uint64_t offset);
+
+/* What a record holds (damo's record_info): damonctl_rec_info_feed() every item (INFO,
+ * CONFIG, SNAPSHOT, STATS; others are ignored), then read. */
+struct damonctl_rec_info;
+DAMONCTL_API struct damonctl_rec_info *damonctl_rec_info_new(void);
+DAMONCTL_API void damonctl_rec_info_free(struct damonctl_rec_info *n);
+/* 0 or -ENOMEM. */
+DAMONCTL_API int damonctl_rec_info_feed(struct damonctl_rec_info *n,
+					const struct damonctl_rec_item *it);
+/* An interval (or any figure) over a series' snapshots. */
+struct damonctl_rec_interval {
+	uint64_t first, last, min, max;
+};
+/* One series (kdamond, context, target, scheme as in its snapshots); set sz = sizeof. */
+struct damonctl_rec_info_series {
+	size_t sz;
+	uint32_t kdamond, context;
+	int32_t target, scheme;
+	uint64_t snapshots;
+	uint64_t first_start_ns;	/* where the first snapshot's aggregation began */
+	uint64_t first_ns, last_ns;	/* the first and last snapshot's end */
+	uint64_t regions_min, regions_max, regions_sum;	/* regions per snapshot */
+	uint64_t bytes_min, bytes_max;	/* total_bytes per snapshot */
+	struct damonctl_rec_interval sample_us, aggr_us, update_us;
+	uint64_t interval_changes;	/* snapshots whose intervals differ from the previous */
+	int64_t pid;			/* from the recorded configuration; -1: unknown */
+	const char *operations;		/* likewise, NULL: unknown; valid until the next feed */
+};
+#define DAMONCTL_REC_INFO_SERIES_INIT { .sz = sizeof(struct damonctl_rec_info_series) }
+DAMONCTL_API size_t damonctl_rec_info_nr_series(const struct damonctl_rec_info *n);
+/* Series @i, in the order they first appeared; 0, -ERANGE, or -EINVAL (sz too small). */
+DAMONCTL_API int damonctl_rec_info_series(const struct damonctl_rec_info *n, size_t i,
+					  struct damonctl_rec_info_series *s);
+/* Snapshots fed; where the series' first aggregation began and their last snapshot ended
+ * (either may be NULL; UINT64_MAX and 0 when there is none). */
+DAMONCTL_API uint64_t damonctl_rec_info_snapshots(const struct damonctl_rec_info *n,
+						  uint64_t *first_ns, uint64_t *last_ns);
+/* Whether the record holds the kdamond's configuration (a CONFIG item). */
+DAMONCTL_API bool damonctl_rec_info_has_config(const struct damonctl_rec_info *n);
+/* STATS items fed; into @untold (may be NULL) those of schemes past the first 64. */
+DAMONCTL_API uint64_t damonctl_rec_info_stats(const struct damonctl_rec_info *n,
+					      uint64_t *untold);
+/* Scheme @i whose stats the record holds, in the order first seen; 0 or -ERANGE. */
+DAMONCTL_API int damonctl_rec_info_scheme(const struct damonctl_rec_info *n, size_t i,
+					  uint32_t *kdamond, uint32_t *scheme,
+					  const char **action, uint64_t *stats);
+/* A string member of the recording's description (the INFO item: "recorder", "source",
+ * "method", "hostname", "kernel", "converted_from"), or NULL. */
+DAMONCTL_API const char *damonctl_rec_info_recording(const struct damonctl_rec_info *n,
+						     const char *key);
+/* Whether the description has a "subset" (what a conversion kept), and its member @key
+ * ("from_us", "to_us", "address_start", "address_end", "kdamond", "target",
+ * "aggregate_us") as a number, -1 when absent. */
+DAMONCTL_API bool damonctl_rec_info_has_subset(const struct damonctl_rec_info *n);
+DAMONCTL_API int64_t damonctl_rec_info_subset(const struct damonctl_rec_info *n,
+					      const char *key);
 
 #ifdef __cplusplus
 }
