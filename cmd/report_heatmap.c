@@ -89,6 +89,13 @@ static struct damonctl_heatmap_layout layout_of(const struct damonctl_heatmap *h
 	return g;
 }
 
+/* The address where row @a begins. */
+static uint64_t row_start(const struct damonctl_heatmap *h,
+			  const struct damonctl_heatmap_layout *g, unsigned int a)
+{
+	return damonctl_heatmap_address(h, (uint64_t)a * g->address_bin_bytes);
+}
+
 static int pass1(struct rin *in, struct damonctl_heatmap *h)
 {
 	struct damonctl_rec_item it;
@@ -123,10 +130,11 @@ void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const
 
 	fprintf(f, "%s: access rate over time (x: %.3f s to %.3f s, %u columns) and address "
 		"(y: %s covered in %zu span%s, %u rows, gaps left out)\n", name,
-		rin_rel_s(in, g.first_ns), t_end, g.time_bins, fmt_size(g.covered_bytes, sz, sizeof(sz)),
+		rin_rel_s(in, g.first_ns), t_end, g.time_bins,
+		fmt_size(g.covered_bytes, sz, sizeof(sz)),
 		nr_spans, nr_spans == 1 ? "" : "s", g.address_bins);
 	for (a = g.address_bins; a-- > 0;) {
-		fprintf(f, "0x%014" PRIx64 " |", damonctl_heatmap_address(h, (uint64_t)a * g.address_bin_bytes));
+		fprintf(f, "0x%014" PRIx64 " |", row_start(h, &g, a));
 		for (t = 0; t < g.time_bins; t++) {
 			double v = damonctl_heatmap_cell(h, t, a);
 			int lvl;
@@ -166,7 +174,7 @@ static void print_raw(const struct rin *in, const struct damonctl_heatmap *h, FI
 			if (v >= 0)
 				fprintf(f, "%.6f %" PRIu64 " %.2f\n",
 					rin_rel_s(in, g.first_ns + (uint64_t)t * g.time_bin_ns),
-					damonctl_heatmap_address(h, (uint64_t)a * g.address_bin_bytes), v * 100);
+					row_start(h, &g, a), v * 100);
 		}
 }
 
@@ -186,10 +194,13 @@ void hm_fill_json(const struct rin *in, const struct damonctl_heatmap *h, json_o
 	for (a = 0; a < g.address_bins; a++) {
 		json_object *o = json_object_new_object();
 		uint64_t lo = (uint64_t)a * g.address_bin_bytes;
-		uint64_t hi = lo + g.address_bin_bytes < g.covered_bytes ? lo + g.address_bin_bytes : g.covered_bytes;
+		uint64_t hi = lo + g.address_bin_bytes < g.covered_bytes ?
+			      lo + g.address_bin_bytes : g.covered_bytes;
 
-		json_object_object_add(o, "start", json_object_new_uint64(damonctl_heatmap_address(h, lo)));
-		json_object_object_add(o, "end", json_object_new_uint64(damonctl_heatmap_address(h, hi - 1) + 1));
+		json_object_object_add(o, "start", json_object_new_uint64(
+			damonctl_heatmap_address(h, lo)));
+		json_object_object_add(o, "end", json_object_new_uint64(
+			damonctl_heatmap_address(h, hi - 1) + 1));
 		json_object_array_add(addrs, o);
 	}
 	for (i = 0; i < nr_spans; i++) {
@@ -213,7 +224,8 @@ void hm_fill_json(const struct rin *in, const struct damonctl_heatmap *h, json_o
 		json_object_array_add(rows, row);
 	}
 	json_object_object_add(doc, "time_bins_us", times);
-	json_object_object_add(doc, "time_bin_width_us", json_object_new_uint64(g.time_bin_ns / 1000));
+	json_object_object_add(doc, "time_bin_width_us", json_object_new_uint64(
+		g.time_bin_ns / 1000));
 	json_object_object_add(doc, "address_spans", spans);
 	json_object_object_add(doc, "address_bins", addrs);
 	/* access rate in bp per [time][address] cell; null: no data */
@@ -242,7 +254,7 @@ static uint64_t chart_row(const void *data, unsigned int a)
 
 	if (a >= g.address_bins)
 		return damonctl_heatmap_address(h, g.covered_bytes - 1) + 1;
-	return damonctl_heatmap_address(h, (uint64_t)a * g.address_bin_bytes);
+	return row_start(h, &g, a);
 }
 
 /* The picture: chart.c lays it out with a title, the axes and a colour scale. */

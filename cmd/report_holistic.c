@@ -109,7 +109,7 @@ struct wss_group {
 
 struct holistic {
 	struct damonctl_rec_info *info;
-	struct footprints *fp;
+	struct damonctl_footprints *fp;
 	struct damonctl_qhist *wss;	/* all targets' working set, summed per aggregation */
 	struct wss_group open[WSS_OPEN];	/* a ring, oldest at @first */
 	size_t first, nr_open;
@@ -155,7 +155,8 @@ static int pass_summary(struct rin *in, struct holistic *h)
 	while ((r = rin_next(in, &it)) == 1) {
 		struct hseries *s;
 
-		if (damonctl_rec_info_feed(h->info, &it) || fp_feed(h->fp, in, &it))
+		if (damonctl_rec_info_feed(h->info, &it) ||
+		    damonctl_footprints_feed(h->fp, &it) < 0)
 			return -ENOMEM;
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
@@ -293,7 +294,7 @@ static void holistic_free(struct holistic *h)
 	free(h->series.slots);
 	damonctl_qhist_free(h->wss);
 	damonctl_rec_info_free(h->info);
-	fp_free(h->fp);
+	damonctl_footprints_free(h->fp);
 	perf_rows_free(&h->hot);
 	free(h);
 }
@@ -362,17 +363,15 @@ static void text_distributions(const struct holistic *h)
 	if (damonctl_qhist_count(h->wss))
 		pct_row("wss (all targets)", h->wss);
 	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-		const struct damonctl_qhist *q;
-		const char *name;
-		int target, pid;
+		struct damonctl_footprint_metric m = { .sz = sizeof(m) };
 
-		for (i = 0; (q = fp_metric(h->fp, i, &name, &target, &pid)); i++)
-			if (!strcmp(name, shown[k]))
-				pct_row(fp_label(h->fp, i, label, sizeof(label)), q);
+		for (i = 0; !damonctl_footprints_metric(h->fp, i, &m); i++)
+			if (!strcmp(m.name, shown[k]))
+				pct_row(fp_label(&m, label, sizeof(label)), m.values);
 	}
-	if (!damonctl_qhist_count(h->wss) && !fp_samples(h->fp))
+	if (!damonctl_qhist_count(h->wss) && !damonctl_footprints_samples(h->fp, NULL, NULL))
 		printf("no snapshot and no footprint\n");
-	else if (!fp_samples(h->fp))
+	else if (!damonctl_footprints_samples(h->fp, NULL, NULL))
 		printf("(no footprint: recorded with --no-footprints, by damo, or before damonc "
 		       "0.2?)\n");
 }
@@ -422,7 +421,8 @@ static json_object *json_heatmaps(const struct rin *in, const struct holistic *h
 			json_object_object_add(r, "end", json_object_new_uint64(hi));
 			json_object_object_add(o, "series", rin_key_json(&s->key));
 			json_object_object_add(o, "address_range", r);
-			json_object_object_add(o, "snapshots", json_object_new_uint64(g.nr_snapshots));
+			json_object_object_add(o, "snapshots",
+					       json_object_new_uint64(g.nr_snapshots));
 			hm_fill_json(in, s->maps[j], o);
 			json_object_array_add(arr, o);
 		}
@@ -493,7 +493,8 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	h = calloc(1, sizeof(*h));
-	if (!h || !(h->info = damonctl_rec_info_new()) || !(h->fp = fp_new()) ||
+	if (!h || !(h->info = damonctl_rec_info_new()) ||
+	    !(h->fp = damonctl_footprints_new(rin_o.target)) ||
 	    !(h->wss = damonctl_qhist_new())) {
 		if (h)
 			holistic_free(h);

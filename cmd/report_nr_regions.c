@@ -97,7 +97,8 @@ static void series_text(const struct rin *in, const struct nr_series *s)
 	       rin_key_name(&s->key, name, sizeof(name)), n, n == 1 ? "" : "s",
 	       rin_rel_s(in, s->first_ns), rin_rel_s(in, s->last_ns));
 	for (i = 0; i < no.nr_pcts; i++)
-		printf("  p%-6g %9" PRIu64 "\n", no.pcts[i], damonctl_qhist_percentile(h, no.pcts[i]));
+		printf("  p%-6g %9" PRIu64 "\n", no.pcts[i],
+		       damonctl_qhist_percentile(h, no.pcts[i]));
 	printf("  mean    %11.1f\n", damonctl_qhist_mean(h));
 }
 

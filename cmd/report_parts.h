@@ -30,21 +30,11 @@ uint64_t wss_bytes(const struct damonctl_rec_snapshot *s, uint64_t min_rate_bp);
 json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,
 			   unsigned int nr);
 
-/* report footprints: FOOTPRINT items (figures only, no --series lines). */
-struct footprints;
-struct footprints *fp_new(void);
-/* 0 or -ENOMEM. */
-int fp_feed(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it);
-uint64_t fp_samples(const struct footprints *f);
-/* The histogram of metric @name ("rss", "vsz", "used", ...) of @target (-1: the system's),
- * or NULL when the record has none; @i-th metric, in the order they were first seen. */
-const struct damonctl_qhist *fp_metric(const struct footprints *f, unsigned int i,
-				       const char **name, int *target, int *pid);
-/* "target 0 (pid 42) rss", "system used": what the text calls metric @i. */
-const char *fp_label(const struct footprints *f, unsigned int i, char *buf, size_t size);
-/* Adds footprints' members (samples, first_us, last_us, metrics) to @doc. */
-void fp_fill_json(const struct footprints *f, const struct rin *in, const double *pcts,
-		  unsigned int nr, json_object *doc);
-void fp_free(struct footprints *f);
+/* report footprints: what the text calls metric @m ("target 0 (pid 42) rss", "system used"),
+ * and the members (samples, first_us, last_us, metrics) of a damonctl_footprints fed
+ * FOOTPRINT items, added to @doc. */
+const char *fp_label(const struct damonctl_footprint_metric *m, char *buf, size_t size);
+void fp_fill_json(const struct damonctl_footprints *f, const struct rin *in,
+		  const double *pcts, unsigned int nr, json_object *doc);
 
 #endif

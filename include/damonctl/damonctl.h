@@ -1627,7 +1627,7 @@ DAMONCTL_API int damonctl_fallbacks_from_json(const char *doc, struct damonctl_f
 /* ------------------------------------------------------------------------------------------
  * Record analyses: what the reports compute from a record's items, fed one at a time, in
  * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3),
- * damonctl_rec_info_new(3)).
+ * damonctl_rec_info_new(3), damonctl_footprints_new(3)).
  */
 /* Percentiles of a stream of values in fixed memory (about 66 KiB): 64 buckets per power of
  * two, each keeping its extremes, so a percentile is within 1.1% and exact when its bucket
@@ -1751,6 +1751,59 @@ DAMONCTL_API const char *damonctl_rec_info_recording(const struct damonctl_rec_i
 DAMONCTL_API bool damonctl_rec_info_has_subset(const struct damonctl_rec_info *n);
 DAMONCTL_API int64_t damonctl_rec_info_subset(const struct damonctl_rec_info *n,
 					      const char *key);
+
+/* The memory footprints a record kept beside its snapshots (FOOTPRINT items,
+ * docs/record-format.md): a histogram per metric over the record, and the last sample. */
+struct damonctl_footprints;
+/* Of target @target alone, or of every target (-1). NULL when out of memory. */
+DAMONCTL_API struct damonctl_footprints *damonctl_footprints_new(int32_t target);
+DAMONCTL_API void damonctl_footprints_free(struct damonctl_footprints *f);
+/* 1 when @it was a footprint taken as the last sample, 0 when it is no footprint or a
+ * damaged one (left out), -ENOMEM. */
+DAMONCTL_API int damonctl_footprints_feed(struct damonctl_footprints *f,
+					  const struct damonctl_rec_item *it);
+/* Samples taken, the first's and last's time (either may be NULL). */
+DAMONCTL_API uint64_t damonctl_footprints_samples(const struct damonctl_footprints *f,
+						  uint64_t *first_ns, uint64_t *last_ns);
+/* The last sample; set sz = sizeof. */
+struct damonctl_footprint_sample {
+	size_t sz;
+	uint64_t time_ns;
+	bool has_system;		/* used and huge are known */
+	uint64_t used, huge;		/* bytes (damonctl_meminfo_used(), huge pages) */
+	int64_t kdamond_cpu_bp;		/* share of a CPU since the sample before; -1: unknown */
+	unsigned int nr_targets;	/* damonctl_footprints_sample_target()'s */
+};
+struct damonctl_footprint_target {
+	size_t sz;
+	int target, pid;
+	uint64_t vsz, rss;		/* bytes */
+	int64_t cpu_bp;			/* share of a CPU since the sample before; -1: unknown */
+	int64_t vmas;			/* mappings (the last count recorded); -1: unknown */
+};
+/* 0, -ENOENT before any sample, -ERANGE past the last target, -EINVAL (sz too small). */
+DAMONCTL_API int damonctl_footprints_sample(const struct damonctl_footprints *f,
+					    struct damonctl_footprint_sample *s);
+DAMONCTL_API int damonctl_footprints_sample_target(const struct damonctl_footprints *f,
+						   unsigned int i,
+						   struct damonctl_footprint_target *t);
+/* Metric @i in the order first seen: a target's "vsz", "rss", "cpu_bp", "vmas", the
+ * system's "used", "huge", "huge_bp", the kdamond's "kdamond_cpu_bp"; set sz = sizeof. */
+enum damonctl_footprint_unit {
+	DAMONCTL_FOOTPRINT_BYTES, DAMONCTL_FOOTPRINT_BP, DAMONCTL_FOOTPRINT_COUNT
+};
+struct damonctl_footprint_metric {
+	size_t sz;
+	const char *name;
+	int target;			/* -1: the system's or the kdamond's */
+	int pid;			/* 0: the system's */
+	enum damonctl_footprint_unit unit;
+	const struct damonctl_qhist *values;	/* valid until damonctl_footprints_free() */
+};
+DAMONCTL_API unsigned int damonctl_footprints_nr_metrics(const struct damonctl_footprints *f);
+/* 0, -ERANGE, or -EINVAL (sz too small). */
+DAMONCTL_API int damonctl_footprints_metric(const struct damonctl_footprints *f, unsigned int i,
+					    struct damonctl_footprint_metric *m);
 
 #ifdef __cplusplus
 }
