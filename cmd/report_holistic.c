@@ -98,53 +98,14 @@ struct hseries {
 	size_t nr_maps;
 };
 
-/* The working set of the snapshots that ended at one time: one aggregation's, of all
- * targets. damonc's records come in time order, damo's target after target: the groups
- * stay open until WSS_OPEN newer ones are, which is exact for the first and for damo's of
- * up to WSS_OPEN snapshots a target, and keeps memory bounded. */
-#define WSS_OPEN 4096
-struct wss_group {
-	uint64_t end_ns, bytes;
-};
-
 struct holistic {
 	struct damonctl_rec_info *info;
 	struct damonctl_footprints *fp;
-	struct damonctl_qhist *wss;	/* all targets' working set, summed per aggregation */
-	struct wss_group open[WSS_OPEN];	/* a ring, oldest at @first */
-	size_t first, nr_open;
+	struct damonctl_wss_total *wss;	/* all targets' working set, per aggregation */
+	const struct damonctl_qhist *wss_all;	/* its values, after pass 1 */
 	struct rin_table series;
 	struct perf_rows hot;
 };
-
-static void wss_collapse(struct holistic *h, const struct damonctl_rec_snapshot *sn)
-{
-	struct wss_group *g;
-	size_t i;
-
-	/* newest first: in time order, the snapshot's group is the last one opened */
-	for (i = h->nr_open; i-- > 0;) {
-		g = &h->open[(h->first + i) % WSS_OPEN];
-		if (g->end_ns == sn->end_ns) {
-			g->bytes += wss_bytes(sn, 0);
-			return;
-		}
-	}
-	if (h->nr_open == WSS_OPEN) {
-		damonctl_qhist_add(h->wss, h->open[h->first].bytes);
-		h->first = (h->first + 1) % WSS_OPEN;
-		h->nr_open--;
-	}
-	g = &h->open[(h->first + h->nr_open++) % WSS_OPEN];
-	g->end_ns = sn->end_ns;
-	g->bytes = wss_bytes(sn, 0);
-}
-
-static void wss_flush(struct holistic *h)
-{
-	for (; h->nr_open; h->nr_open--, h->first = (h->first + 1) % WSS_OPEN)
-		damonctl_qhist_add(h->wss, h->open[h->first].bytes);
-}
 
 /* Pass 1: the summary, the working set sizes, the footprints, where each series ends. */
 static int pass_summary(struct rin *in, struct holistic *h)
@@ -164,10 +125,10 @@ static int pass_summary(struct rin *in, struct holistic *h)
 		if (!s)
 			return -ENOMEM;
 		s->last_ns = it.snapshot.end_ns;
-		wss_collapse(h, &it.snapshot);
+		damonctl_wss_total_feed(h->wss, &it.snapshot);
 	}
 	if (r == 0)
-		wss_flush(h);
+		h->wss_all = damonctl_wss_total_values(h->wss);
 	return r;
 }
 
@@ -292,7 +253,7 @@ static void holistic_free(struct holistic *h)
 		damonctl_heatmap_free(s->scan);
 	}
 	free(h->series.slots);
-	damonctl_qhist_free(h->wss);
+	damonctl_wss_total_free(h->wss);
 	damonctl_rec_info_free(h->info);
 	damonctl_footprints_free(h->fp);
 	perf_rows_free(&h->hot);
@@ -360,8 +321,8 @@ static void text_distributions(const struct holistic *h)
 		printf(" %9s", p);
 	}
 	putchar('\n');
-	if (damonctl_qhist_count(h->wss))
-		pct_row("wss (all targets)", h->wss);
+	if (damonctl_qhist_count(h->wss_all))
+		pct_row("wss (all targets)", h->wss_all);
 	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
 		struct damonctl_footprint_metric m = { .sz = sizeof(m) };
 
@@ -369,7 +330,7 @@ static void text_distributions(const struct holistic *h)
 			if (!strcmp(m.name, shown[k]))
 				pct_row(fp_label(&m, label, sizeof(label)), m.values);
 	}
-	if (!damonctl_qhist_count(h->wss) && !damonctl_footprints_samples(h->fp, NULL, NULL))
+	if (!damonctl_qhist_count(h->wss_all) && !damonctl_footprints_samples(h->fp, NULL, NULL))
 		printf("no snapshot and no footprint\n");
 	else if (!damonctl_footprints_samples(h->fp, NULL, NULL))
 		printf("(no footprint: recorded with --no-footprints, by damo, or before damonc "
@@ -473,10 +434,10 @@ static int holistic_print_json(const struct rin *in, const struct holistic *h)
 	json_object_object_add(wss, "series", NULL);
 	json_object_object_add(wss, "min_access_rate_bp", json_object_new_uint64(0));
 	json_object_object_add(wss, "snapshots", json_object_new_uint64(
-		damonctl_qhist_count(h->wss)));
-	json_object_object_add(wss, "percentiles", wss_pcts_json(h->wss, pcts, NR_PCTS));
+		damonctl_qhist_count(h->wss_all)));
+	json_object_object_add(wss, "percentiles", wss_pcts_json(h->wss_all, pcts, NR_PCTS));
 	json_object_object_add(wss, "mean", json_object_new_uint64(
-		(uint64_t)damonctl_qhist_mean(h->wss)));
+		(uint64_t)damonctl_qhist_mean(h->wss_all)));
 	json_object_object_add(doc, "wss", wss);
 	fp_fill_json(h->fp, in, pcts, NR_PCTS, fp);
 	json_object_object_add(doc, "footprints", fp);
@@ -495,7 +456,7 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->info = damonctl_rec_info_new()) ||
 	    !(h->fp = damonctl_footprints_new(rin_o.target)) ||
-	    !(h->wss = damonctl_qhist_new())) {
+	    !(h->wss = damonctl_wss_total_new())) {
 		if (h)
 			holistic_free(h);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;

@@ -23,10 +23,7 @@ void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const
 /* Adds the grid's members (time_bins_us ... access_rate_bp) to @doc. */
 void hm_fill_json(const struct rin *in, const struct damonctl_heatmap *h, json_object *doc);
 
-/* report wss: bytes of @s's regions accessed in at least @min_rate_bp of the samples (0:
- * any access). */
-uint64_t wss_bytes(const struct damonctl_rec_snapshot *s, uint64_t min_rate_bp);
-/* [{"percentile", "wss"}] */
+/* report wss: [{"percentile", "wss"}] */
 json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,
 			   unsigned int nr);
 

@@ -85,28 +85,9 @@ static int wss_parse(struct cli *cli, int key, const char *arg)
 	return EXIT_USAGE;
 }
 
-uint64_t wss_bytes(const struct damonctl_rec_snapshot *s, uint64_t min_rate_bp)
-{
-	uint64_t sum = 0;
-	uint32_t i;
-
-	for (i = 0; i < s->nr_regions; i++) {
-		const struct damonctl_rec_region *r = &s->regions[i];
-		uint64_t bp;
-
-		if (!r->nr_accesses)
-			continue;
-		bp = s->aggr_us && s->sample_us ?
-			damonctl_nr_accesses_to_rate_bp(r->nr_accesses, s->sample_us, s->aggr_us) : 0;
-		if (bp >= min_rate_bp)
-			sum += r->end - r->start;
-	}
-	return sum;
-}
-
 static uint64_t wss_of(const struct damonctl_rec_snapshot *s)
 {
-	return wss_bytes(s, wo.min_rate_bp);
+	return damonctl_wss_bytes(s, wo.min_rate_bp);
 }
 
 json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,

@@ -1627,7 +1627,7 @@ DAMONCTL_API int damonctl_fallbacks_from_json(const char *doc, struct damonctl_f
 /* ------------------------------------------------------------------------------------------
  * Record analyses: what the reports compute from a record's items, fed one at a time, in
  * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3),
- * damonctl_rec_info_new(3), damonctl_footprints_new(3)).
+ * damonctl_rec_info_new(3), damonctl_footprints_new(3), damonctl_wss_bytes(3)).
  */
 /* Percentiles of a stream of values in fixed memory (about 66 KiB): 64 buckets per power of
  * two, each keeping its extremes, so a percentile is within 1.1% and exact when its bucket
@@ -1804,6 +1804,19 @@ DAMONCTL_API unsigned int damonctl_footprints_nr_metrics(const struct damonctl_f
 /* 0, -ERANGE, or -EINVAL (sz too small). */
 DAMONCTL_API int damonctl_footprints_metric(const struct damonctl_footprints *f, unsigned int i,
 					    struct damonctl_footprint_metric *m);
+
+/* Bytes of @s's regions accessed in at least @min_rate_bp of the samples (0: any access). */
+DAMONCTL_API uint64_t damonctl_wss_bytes(const struct damonctl_rec_snapshot *s,
+					 uint64_t min_rate_bp);
+/* The working set of all targets, summed per aggregation (snapshots that ended at the same
+ * time), over a record: damonctl_wss_total_feed() every snapshot, then the values. */
+struct damonctl_wss_total;
+DAMONCTL_API struct damonctl_wss_total *damonctl_wss_total_new(void);
+DAMONCTL_API void damonctl_wss_total_free(struct damonctl_wss_total *t);
+DAMONCTL_API void damonctl_wss_total_feed(struct damonctl_wss_total *t,
+					  const struct damonctl_rec_snapshot *s);
+/* The sums of the aggregations fed so far (those still open are closed: feed no more). */
+DAMONCTL_API const struct damonctl_qhist *damonctl_wss_total_values(struct damonctl_wss_total *t);
 
 #ifdef __cplusplus
 }
