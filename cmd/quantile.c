@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Streaming percentiles (see quantile.h). */
+/* The reports' percentile options, and the legacy struct qhist (see quantile.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "damonctl/damonctl.h"
 #include "quantile.h"
 
 void qhist_reset(struct qhist *h)
@@ -70,19 +71,9 @@ uint64_t qhist_percentile(const struct qhist *h, double p)
 
 int qhist_parse_list(const char *arg, double *pcts, unsigned int max)
 {
-	unsigned int n = 0;
-	const char *p;
+	int n = damonctl_percentiles_parse(arg, pcts, max);
 
-	for (p = arg; *p;) {
-		char *end;
-		double v = strtod(p, &end);
-
-		if (end == p || !(v >= 0 && v <= 100) || (*end && *end != ',') || n >= max)
-			return -1;
-		pcts[n++] = v;
-		p = *end ? end + 1 : end;
-	}
-	return n ? (int)n : -1;
+	return n < 0 ? -1 : n;
 }
 
 unsigned int qhist_default_list(double *pcts)

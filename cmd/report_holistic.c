@@ -93,58 +93,19 @@ static int holistic_parse(struct cli *cli, int key, const char *arg)
 struct hseries {
 	struct rin_key key;		/* first: see rin_slot() */
 	uint64_t last_ns;		/* the end of its last snapshot */
-	struct heatmap *scan;		/* its spans (pass 2) */
-	struct heatmap **maps;		/* a heatmap per span (pass 3) */
+	struct damonctl_heatmap *scan;	/* its spans (pass 2) */
+	struct damonctl_heatmap **maps;	/* a heatmap per span (pass 3) */
 	size_t nr_maps;
 };
 
-/* The working set of the snapshots that ended at one time: one aggregation's, of all
- * targets. damonc's records come in time order, damo's target after target: the groups
- * stay open until WSS_OPEN newer ones are, which is exact for the first and for damo's of
- * up to WSS_OPEN snapshots a target, and keeps memory bounded. */
-#define WSS_OPEN 4096
-struct wss_group {
-	uint64_t end_ns, bytes;
-};
-
 struct holistic {
-	struct info *info;
-	struct footprints *fp;
-	struct qhist wss;		/* all targets' working set, summed per aggregation */
-	struct wss_group open[WSS_OPEN];	/* a ring, oldest at @first */
-	size_t first, nr_open;
+	struct damonctl_rec_info *info;
+	struct damonctl_footprints *fp;
+	struct damonctl_wss_total *wss;	/* all targets' working set, per aggregation */
+	const struct damonctl_qhist *wss_all;	/* its values, after pass 1 */
 	struct rin_table series;
 	struct perf_rows hot;
 };
-
-static void wss_collapse(struct holistic *h, const struct damonctl_rec_snapshot *sn)
-{
-	struct wss_group *g;
-	size_t i;
-
-	/* newest first: in time order, the snapshot's group is the last one opened */
-	for (i = h->nr_open; i-- > 0;) {
-		g = &h->open[(h->first + i) % WSS_OPEN];
-		if (g->end_ns == sn->end_ns) {
-			g->bytes += wss_bytes(sn, 0);
-			return;
-		}
-	}
-	if (h->nr_open == WSS_OPEN) {
-		qhist_add(&h->wss, h->open[h->first].bytes);
-		h->first = (h->first + 1) % WSS_OPEN;
-		h->nr_open--;
-	}
-	g = &h->open[(h->first + h->nr_open++) % WSS_OPEN];
-	g->end_ns = sn->end_ns;
-	g->bytes = wss_bytes(sn, 0);
-}
-
-static void wss_flush(struct holistic *h)
-{
-	for (; h->nr_open; h->nr_open--, h->first = (h->first + 1) % WSS_OPEN)
-		qhist_add(&h->wss, h->open[h->first].bytes);
-}
 
 /* Pass 1: the summary, the working set sizes, the footprints, where each series ends. */
 static int pass_summary(struct rin *in, struct holistic *h)
@@ -155,7 +116,8 @@ static int pass_summary(struct rin *in, struct holistic *h)
 	while ((r = rin_next(in, &it)) == 1) {
 		struct hseries *s;
 
-		if (info_feed(h->info, &it) || fp_feed(h->fp, in, &it))
+		if (damonctl_rec_info_feed(h->info, &it) ||
+		    damonctl_footprints_feed(h->fp, &it) < 0)
 			return -ENOMEM;
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
@@ -163,10 +125,10 @@ static int pass_summary(struct rin *in, struct holistic *h)
 		if (!s)
 			return -ENOMEM;
 		s->last_ns = it.snapshot.end_ns;
-		wss_collapse(h, &it.snapshot);
+		damonctl_wss_total_feed(h->wss, &it.snapshot);
 	}
 	if (r == 0)
-		wss_flush(h);
+		h->wss_all = damonctl_wss_total_values(h->wss);
 	return r;
 }
 
@@ -195,12 +157,12 @@ static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 			return -ENOMEM;
 		if (!in_window(s, &it.snapshot))
 			continue;
-		if (scan && !s->scan && !(s->scan = hm_new()))
+		if (scan && !s->scan && !(s->scan = damonctl_heatmap_new()))
 			return -ENOMEM;
-		if (scan && hm_scan(s->scan, &it.snapshot))
+		if (scan && damonctl_heatmap_scan(s->scan, &it.snapshot))
 			return -ENOMEM;
 		for (i = 0; !scan && i < s->nr_maps; i++)
-			hm_add(s->maps[i], &it.snapshot);
+			damonctl_heatmap_feed(s->maps[i], &it.snapshot);
 	}
 	return r;
 }
@@ -212,7 +174,7 @@ static int make_maps(struct holistic *h)
 
 	for (i = 0; i < h->series.nr; i++) {
 		struct hseries *s = rin_table_at(&h->series, i);
-		size_t n = s->scan ? hm_nr_spans(s->scan) : 0;
+		size_t n = s->scan ? damonctl_heatmap_nr_spans(s->scan) : 0;
 
 		if (!n)
 			continue;
@@ -220,8 +182,8 @@ static int make_maps(struct holistic *h)
 		if (!s->maps)
 			return -ENOMEM;
 		for (j = 0; j < n; j++) {
-			s->maps[j] = hm_of_span(s->scan, j);
-			if (!s->maps[j] || hm_grid(s->maps[j], ro.tbins, ro.abins))
+			s->maps[j] = damonctl_heatmap_of_span(s->scan, j);
+			if (!s->maps[j] || damonctl_heatmap_grid(s->maps[j], ro.tbins, ro.abins))
 				return -ENOMEM;
 			s->nr_maps = j + 1;
 		}
@@ -286,13 +248,14 @@ static void holistic_free(struct holistic *h)
 		struct hseries *s = rin_table_at(&h->series, i);
 
 		for (j = 0; j < s->nr_maps; j++)
-			hm_free(s->maps[j]);
+			damonctl_heatmap_free(s->maps[j]);
 		free(s->maps);
-		hm_free(s->scan);
+		damonctl_heatmap_free(s->scan);
 	}
 	free(h->series.slots);
-	info_free(h->info);
-	fp_free(h->fp);
+	damonctl_wss_total_free(h->wss);
+	damonctl_rec_info_free(h->info);
+	damonctl_footprints_free(h->fp);
 	perf_rows_free(&h->hot);
 	free(h);
 }
@@ -320,7 +283,7 @@ static void text_heatmaps(const struct rin *in, const struct holistic *h)
 		for (j = 0; j < s->nr_maps; j++, n++) {
 			uint64_t lo, hi;
 
-			hm_span(s->maps[j], &lo, &hi);
+			damonctl_heatmap_span(s->maps[j], 0, &lo, &hi, NULL);
 			snprintf(title, sizeof(title), "%s [0x%" PRIx64 ", 0x%" PRIx64 ")", name,
 				 lo, hi);
 			printf("%s# %s, address range %zu of %zu: %s\n", n ? "\n" : "", name, j + 1,
@@ -332,14 +295,14 @@ static void text_heatmaps(const struct rin *in, const struct holistic *h)
 		printf("no snapshot with regions\n");
 }
 
-static void pct_row(const char *label, const struct qhist *q)
+static void pct_row(const char *label, const struct damonctl_qhist *q)
 {
 	char v[32];
 	size_t j;
 
 	printf("%-32s", label);
 	for (j = 0; j < NR_PCTS; j++)
-		printf(" %9s", fmt_size(qhist_percentile(q, pcts[j]), v, sizeof(v)));
+		printf(" %9s", fmt_size(damonctl_qhist_percentile(q, pcts[j]), v, sizeof(v)));
 	putchar('\n');
 }
 
@@ -358,20 +321,18 @@ static void text_distributions(const struct holistic *h)
 		printf(" %9s", p);
 	}
 	putchar('\n');
-	if (h->wss.n)
-		pct_row("wss (all targets)", &h->wss);
+	if (damonctl_qhist_count(h->wss_all))
+		pct_row("wss (all targets)", h->wss_all);
 	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-		const struct qhist *q;
-		const char *name;
-		int target, pid;
+		struct damonctl_footprint_metric m = { .sz = sizeof(m) };
 
-		for (i = 0; (q = fp_metric(h->fp, i, &name, &target, &pid)); i++)
-			if (!strcmp(name, shown[k]))
-				pct_row(fp_label(h->fp, i, label, sizeof(label)), q);
+		for (i = 0; !damonctl_footprints_metric(h->fp, i, &m); i++)
+			if (!strcmp(m.name, shown[k]))
+				pct_row(fp_label(&m, label, sizeof(label)), m.values);
 	}
-	if (!h->wss.n && !fp_samples(h->fp))
+	if (!damonctl_qhist_count(h->wss_all) && !damonctl_footprints_samples(h->fp, NULL, NULL))
 		printf("no snapshot and no footprint\n");
-	else if (!fp_samples(h->fp))
+	else if (!damonctl_footprints_samples(h->fp, NULL, NULL))
 		printf("(no footprint: recorded with --no-footprints, by damo, or before damonc "
 		       "0.2?)\n");
 }
@@ -412,15 +373,17 @@ static json_object *json_heatmaps(const struct rin *in, const struct holistic *h
 
 		for (j = 0; j < s->nr_maps; j++) {
 			json_object *o = json_object_new_object(), *r = json_object_new_object();
+			struct damonctl_heatmap_layout g = DAMONCTL_HEATMAP_LAYOUT_INIT;
 			uint64_t lo, hi;
 
-			hm_span(s->maps[j], &lo, &hi);
+			damonctl_heatmap_layout(s->maps[j], &g);
+			damonctl_heatmap_span(s->maps[j], 0, &lo, &hi, NULL);
 			json_object_object_add(r, "start", json_object_new_uint64(lo));
 			json_object_object_add(r, "end", json_object_new_uint64(hi));
 			json_object_object_add(o, "series", rin_key_json(&s->key));
 			json_object_object_add(o, "address_range", r);
-			json_object_object_add(o, "snapshots", json_object_new_uint64(
-				hm_nr_snapshots(s->maps[j])));
+			json_object_object_add(o, "snapshots",
+					       json_object_new_uint64(g.nr_snapshots));
 			hm_fill_json(in, s->maps[j], o);
 			json_object_array_add(arr, o);
 		}
@@ -470,10 +433,11 @@ static int holistic_print_json(const struct rin *in, const struct holistic *h)
 	/* report wss's model; no series: all of them, summed per aggregation */
 	json_object_object_add(wss, "series", NULL);
 	json_object_object_add(wss, "min_access_rate_bp", json_object_new_uint64(0));
-	json_object_object_add(wss, "snapshots", json_object_new_uint64(h->wss.n));
-	json_object_object_add(wss, "percentiles", wss_pcts_json(&h->wss, pcts, NR_PCTS));
+	json_object_object_add(wss, "snapshots", json_object_new_uint64(
+		damonctl_qhist_count(h->wss_all)));
+	json_object_object_add(wss, "percentiles", wss_pcts_json(h->wss_all, pcts, NR_PCTS));
 	json_object_object_add(wss, "mean", json_object_new_uint64(
-		h->wss.n ? (uint64_t)(h->wss.sum / (double)h->wss.n) : 0));
+		(uint64_t)damonctl_qhist_mean(h->wss_all)));
 	json_object_object_add(doc, "wss", wss);
 	fp_fill_json(h->fp, in, pcts, NR_PCTS, fp);
 	json_object_object_add(doc, "footprints", fp);
@@ -490,13 +454,14 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	h = calloc(1, sizeof(*h));
-	if (!h || !(h->info = info_new()) || !(h->fp = fp_new())) {
+	if (!h || !(h->info = damonctl_rec_info_new()) ||
+	    !(h->fp = damonctl_footprints_new(rin_o.target)) ||
+	    !(h->wss = damonctl_wss_total_new())) {
 		if (h)
 			holistic_free(h);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	}
 	h->series.size = sizeof(struct hseries);
-	qhist_reset(&h->wss);
 	/* the profile first: a bad one fails before any output */
 	e = profile(cli, h);
 	if (!e)

@@ -2,7 +2,7 @@
 /*
  * damonc report nr-regions: how many regions DAMON kept per snapshot over time, per series
  * (damo's nr_regions): percentiles over the record, or one line per snapshot. Percentiles
- * come from a fixed-size histogram per series (quantile.h), and --series --json streams its
+ * come from a fixed-size histogram per series (damonctl_qhist), and --series --json streams its
  * rows (struct json_stream): memory does not grow with the record.
  */
 #include <errno.h>
@@ -55,29 +55,31 @@ static int nr_regions_parse(struct cli *cli, int key, const char *arg)
 struct nr_series {
 	struct rin_key key;		/* first: see rin_slot() */
 	uint64_t first_ns, last_ns;
-	struct qhist *h;
+	struct damonctl_qhist *h;
 };
 
 static json_object *series_json(const struct rin *in, const struct nr_series *s)
 {
+	const struct damonctl_qhist *h = s->h;
+	uint64_t n = damonctl_qhist_count(h);
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	unsigned int i;
 
 	json_object_object_add(o, "series", rin_key_json(&s->key));
-	json_object_object_add(o, "snapshots", json_object_new_uint64(s->h->n));
+	json_object_object_add(o, "snapshots", json_object_new_uint64(n));
 	json_object_object_add(o, "first_us", json_object_new_uint64(
 		(s->first_ns - rin_base_ns(in)) / 1000));
 	json_object_object_add(o, "last_us", json_object_new_uint64(
 		(s->last_ns - rin_base_ns(in)) / 1000));
-	json_object_object_add(o, "min", json_object_new_uint64(s->h->min));
-	json_object_object_add(o, "max", json_object_new_uint64(s->h->max));
-	json_object_object_add(o, "mean", json_object_new_double(s->h->sum / (double)s->h->n));
+	json_object_object_add(o, "min", json_object_new_uint64(damonctl_qhist_min(h)));
+	json_object_object_add(o, "max", json_object_new_uint64(damonctl_qhist_max(h)));
+	json_object_object_add(o, "mean", json_object_new_double(damonctl_qhist_mean(h)));
 	for (i = 0; i < no.nr_pcts; i++) {
 		json_object *p = json_object_new_object();
 
 		json_object_object_add(p, "percentile", json_object_new_double(no.pcts[i]));
 		json_object_object_add(p, "nr_regions", json_object_new_uint64(
-			qhist_percentile(s->h, no.pcts[i])));
+			damonctl_qhist_percentile(h, no.pcts[i])));
 		json_object_array_add(arr, p);
 	}
 	json_object_object_add(o, "percentiles", arr);
@@ -86,15 +88,18 @@ static json_object *series_json(const struct rin *in, const struct nr_series *s)
 
 static void series_text(const struct rin *in, const struct nr_series *s)
 {
+	const struct damonctl_qhist *h = s->h;
+	uint64_t n = damonctl_qhist_count(h);
 	char name[64];
 	unsigned int i;
 
 	printf("%s: regions per snapshot over %" PRIu64 " snapshot%s, %.3f s to %.3f s\n",
-	       rin_key_name(&s->key, name, sizeof(name)), s->h->n, s->h->n == 1 ? "" : "s",
+	       rin_key_name(&s->key, name, sizeof(name)), n, n == 1 ? "" : "s",
 	       rin_rel_s(in, s->first_ns), rin_rel_s(in, s->last_ns));
 	for (i = 0; i < no.nr_pcts; i++)
-		printf("  p%-6g %9" PRIu64 "\n", no.pcts[i], qhist_percentile(s->h, no.pcts[i]));
-	printf("  mean    %11.1f\n", s->h->sum / (double)s->h->n);
+		printf("  p%-6g %9" PRIu64 "\n", no.pcts[i],
+		       damonctl_qhist_percentile(h, no.pcts[i]));
+	printf("  mean    %11.1f\n", damonctl_qhist_mean(h));
 }
 
 static json_object *row_json(const struct rin *in, const struct damonctl_rec_snapshot *sn)
@@ -170,16 +175,16 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		s = rin_slot(&t, &it.snapshot);
-		if (s && !s->h && (s->h = malloc(sizeof(*s->h))))
-			qhist_reset(s->h);
+		if (s && !s->h)
+			s->h = damonctl_qhist_new();
 		if (!s || !s->h) {
 			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
 			goto out;
 		}
-		if (!s->h->n)
+		if (!damonctl_qhist_count(s->h))
 			s->first_ns = it.snapshot.end_ns;
 		s->last_ns = it.snapshot.end_ns;
-		qhist_add(s->h, it.snapshot.nr_regions);
+		damonctl_qhist_add(s->h, it.snapshot.nr_regions);
 		if (rows.on) {
 			if (rows_add(&rows, in, &it.snapshot)) {
 				e = EXIT_FAIL;	/* main says why the output failed */
@@ -219,7 +224,7 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 			series_text(in, rin_table_at(&t, i));
 out:
 	for (i = 0; i < t.nr; i++)
-		free(((struct nr_series *)rin_table_at(&t, i))->h);
+		damonctl_qhist_free(((struct nr_series *)rin_table_at(&t, i))->h);
 	free(t.slots);
 	r = rin_close(in);
 	return e ? e : r;

@@ -12,59 +12,26 @@
 #include "quantile.h"
 #include "report_input.h"
 
-/* report info: every item of every series (rin_all_series()). */
-struct info;
-struct info *info_new(void);
-/* 0 or -ENOMEM. */
-int info_feed(struct info *n, const struct damonctl_rec_item *it);
-void info_print_text(const struct info *n, const struct rin *in);
-/* Adds info's members (but format_version) to @doc. */
-void info_fill_json(const struct info *n, const struct rin *in, json_object *doc);
-void info_free(struct info *n);
+/* report info: the text and the JSON members (but format_version) of a damonctl_rec_info fed
+ * every item of every series (rin_all_series()). */
+void info_print_text(const struct damonctl_rec_info *n, const struct rin *in);
+void info_fill_json(const struct damonctl_rec_info *n, const struct rin *in, json_object *doc);
 
-/* report heatmap: hm_scan() every snapshot (pass 1), hm_grid(), hm_add() every snapshot
- * again (pass 2), then print. */
-struct heatmap;
-struct heatmap *hm_new(void);
-/* 0 or -ENOMEM. */
-int hm_scan(struct heatmap *h, const struct damonctl_rec_snapshot *s);
-uint64_t hm_nr_snapshots(const struct heatmap *h);
-size_t hm_nr_spans(const struct heatmap *h);
-/* Where the first span begins and the last ends. */
-void hm_span(const struct heatmap *h, uint64_t *start, uint64_t *end);
-/* A heatmap of span @i of @h alone, over @h's time; NULL when out of memory. */
-struct heatmap *hm_of_span(const struct heatmap *h, size_t i);
-/* Lays out @tbins x @abins cells (fewer when there are fewer snapshots or bytes); 0 or
- * -ENOMEM. */
-int hm_grid(struct heatmap *h, uint64_t tbins, uint64_t abins);
-/* Regions outside the heatmap's spans are left out, those across an edge clipped. */
-void hm_add(struct heatmap *h, const struct damonctl_rec_snapshot *s);
-void hm_print_text(const struct rin *in, const struct heatmap *h, const char *name, FILE *f);
+/* report heatmap: the text and the JSON members of a gridded, fed damonctl_heatmap. */
+void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const char *name,
+		   FILE *f);
 /* Adds the grid's members (time_bins_us ... access_rate_bp) to @doc. */
-void hm_fill_json(const struct rin *in, const struct heatmap *h, json_object *doc);
-void hm_free(struct heatmap *h);
+void hm_fill_json(const struct rin *in, const struct damonctl_heatmap *h, json_object *doc);
 
-/* report wss: bytes of @s's regions accessed in at least @min_rate_bp of the samples (0:
- * any access). */
-uint64_t wss_bytes(const struct damonctl_rec_snapshot *s, uint64_t min_rate_bp);
-/* [{"percentile", "wss"}] */
-json_object *wss_pcts_json(const struct qhist *h, const double *pcts, unsigned int nr);
+/* report wss: [{"percentile", "wss"}] */
+json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,
+			   unsigned int nr);
 
-/* report footprints: FOOTPRINT items (figures only, no --series lines). */
-struct footprints;
-struct footprints *fp_new(void);
-/* 0 or -ENOMEM. */
-int fp_feed(struct footprints *f, const struct rin *in, const struct damonctl_rec_item *it);
-uint64_t fp_samples(const struct footprints *f);
-/* The histogram of metric @name ("rss", "vsz", "used", ...) of @target (-1: the system's),
- * or NULL when the record has none; @i-th metric, in the order they were first seen. */
-const struct qhist *fp_metric(const struct footprints *f, unsigned int i, const char **name,
-			      int *target, int *pid);
-/* "target 0 (pid 42) rss", "system used": what the text calls metric @i. */
-const char *fp_label(const struct footprints *f, unsigned int i, char *buf, size_t size);
-/* Adds footprints' members (samples, first_us, last_us, metrics) to @doc. */
-void fp_fill_json(const struct footprints *f, const struct rin *in, const double *pcts,
-		  unsigned int nr, json_object *doc);
-void fp_free(struct footprints *f);
+/* report footprints: what the text calls metric @m ("target 0 (pid 42) rss", "system used"),
+ * and the members (samples, first_us, last_us, metrics) of a damonctl_footprints fed
+ * FOOTPRINT items, added to @doc. */
+const char *fp_label(const struct damonctl_footprint_metric *m, char *buf, size_t size);
+void fp_fill_json(const struct damonctl_footprints *f, const struct rin *in,
+		  const double *pcts, unsigned int nr, json_object *doc);
 
 #endif

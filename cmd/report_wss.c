@@ -2,7 +2,7 @@
 /*
  * damonc report wss: the working set size (bytes of regions accessed in at least a given
  * share of the samples) over time, as percentiles over the whole range or per window, or
- * snapshot by snapshot. Percentiles come from a fixed-size histogram (quantile.h), and the
+ * snapshot by snapshot. Percentiles come from a fixed-size histogram (damonctl_qhist), and the
  * JSON's per-snapshot or per-window array streams (struct json_stream), so memory does not
  * grow with the record.
  */
@@ -85,31 +85,13 @@ static int wss_parse(struct cli *cli, int key, const char *arg)
 	return EXIT_USAGE;
 }
 
-uint64_t wss_bytes(const struct damonctl_rec_snapshot *s, uint64_t min_rate_bp)
-{
-	uint64_t sum = 0;
-	uint32_t i;
-
-	for (i = 0; i < s->nr_regions; i++) {
-		const struct damonctl_rec_region *r = &s->regions[i];
-		uint64_t bp;
-
-		if (!r->nr_accesses)
-			continue;
-		bp = s->aggr_us && s->sample_us ?
-			damonctl_nr_accesses_to_rate_bp(r->nr_accesses, s->sample_us, s->aggr_us) : 0;
-		if (bp >= min_rate_bp)
-			sum += r->end - r->start;
-	}
-	return sum;
-}
-
 static uint64_t wss_of(const struct damonctl_rec_snapshot *s)
 {
-	return wss_bytes(s, wo.min_rate_bp);
+	return damonctl_wss_bytes(s, wo.min_rate_bp);
 }
 
-json_object *wss_pcts_json(const struct qhist *h, const double *pcts, unsigned int nr)
+json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,
+			   unsigned int nr)
 {
 	json_object *arr = json_object_new_array();
 	unsigned int i;
@@ -118,41 +100,41 @@ json_object *wss_pcts_json(const struct qhist *h, const double *pcts, unsigned i
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "percentile", json_object_new_double(pcts[i]));
-		json_object_object_add(o, "wss", json_object_new_uint64(qhist_percentile(h,
+		json_object_object_add(o, "wss", json_object_new_uint64(damonctl_qhist_percentile(h,
 										    pcts[i])));
 		json_object_array_add(arr, o);
 	}
 	return arr;
 }
 
-static json_object *pcts_json(const struct qhist *h)
+static json_object *pcts_json(const struct damonctl_qhist *h)
 {
 	return wss_pcts_json(h, wo.pcts, wo.nr_pcts);
 }
 
-static void window_row(const struct rin *in, const struct qhist *h, uint64_t w0)
+static void window_row(const struct rin *in, const struct damonctl_qhist *h, uint64_t w0)
 {
 	char buf[32];
 	unsigned int i;
 
-	printf("%9.1f s %6" PRIu64, (double)w0 / 1e6, h->n);
+	printf("%9.1f s %6" PRIu64, (double)w0 / 1e6, damonctl_qhist_count(h));
 	for (i = 0; i < wo.nr_pcts; i++)
-		printf(" %11s", fmt_size(qhist_percentile(h, wo.pcts[i]), buf, sizeof(buf)));
-	printf(" %11s\n", fmt_size(h->n ? (uint64_t)(h->sum / (double)h->n) : 0, buf,
+		printf(" %11s", fmt_size(damonctl_qhist_percentile(h, wo.pcts[i]), buf, sizeof(buf)));
+	printf(" %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(h), buf,
 				    sizeof(buf)));
 	(void)in;
 }
 
-static json_object *window_json(const struct qhist *h, uint64_t w0)
+static json_object *window_json(const struct damonctl_qhist *h, uint64_t w0)
 {
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "start_us", json_object_new_uint64(w0));
 	json_object_object_add(o, "end_us", json_object_new_uint64(w0 + wo.window_us));
-	json_object_object_add(o, "snapshots", json_object_new_uint64(h->n));
+	json_object_object_add(o, "snapshots", json_object_new_uint64(damonctl_qhist_count(h)));
 	json_object_object_add(o, "percentiles", pcts_json(h));
 	json_object_object_add(o, "mean", json_object_new_uint64(
-		h->n ? (uint64_t)(h->sum / (double)h->n) : 0));
+		(uint64_t)damonctl_qhist_mean(h)));
 	return o;
 }
 
@@ -216,7 +198,7 @@ static int points_add(struct points *p, double t, double v)
 
 /* The chart: each snapshot's working set size, and the median over the span. */
 static int write_chart(struct cli *cli, const struct rin *in, const struct points *p,
-		       const struct qhist *all)
+		       const struct damonctl_qhist *all)
 {
 	double *median = malloc(p->n * sizeof(*median));
 	struct chart_series series[] = {
@@ -236,7 +218,7 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 	if (!median)
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	for (i = 0; i < p->n; i++)
-		median[i] = (double)qhist_percentile(all, 50);
+		median[i] = (double)damonctl_qhist_percentile(all, 50);
 	snprintf(title, sizeof(title), "Working set size: %s", rin_series_name(in));
 	snprintf(subtitle, sizeof(subtitle), "%s: %zu snapshot%s from %.3f s to %.3f s; regions "
 		 "accessed in %s of the samples", rin_input_name(in), p->n, p->n == 1 ? "" : "s",
@@ -279,7 +261,7 @@ static int check_options(struct cli *cli, bool *chart)
 /* One run's state: the whole range's histogram, the open window's, the streamed JSON array
  * and the chart's points. */
 struct wss_run {
-	struct qhist *all, *win;
+	struct damonctl_qhist *all, *win;
 	struct stream st;
 	struct points pts;
 	bool chart, header, win_open;
@@ -326,7 +308,7 @@ static int window_add(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 	if (w->win_open && at != w->w0) {
 		if (window_end(w, in))
 			return EXIT_FAIL;
-		qhist_reset(w->win);
+		damonctl_qhist_reset(w->win);
 	}
 	if (!w->st.key && !w->header) {
 		printf("%11s %6s", "window", "snaps");
@@ -339,7 +321,7 @@ static int window_add(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 	}
 	w->w0 = at;
 	w->win_open = true;
-	qhist_add(w->win, v);
+	damonctl_qhist_add(w->win, v);
 	return 0;
 }
 
@@ -350,10 +332,10 @@ static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *i
 	uint64_t v = wss_of(snap), t_us = (snap->end_ns - rin_base_ns(in)) / 1000;
 	int e = 0;
 
-	if (!w->all->n)
+	if (!damonctl_qhist_count(w->all))
 		w->first_ns = snap->end_ns;
 	w->last_ns = snap->end_ns;
-	qhist_add(w->all, v);
+	damonctl_qhist_add(w->all, v);
 	if (w->chart && points_add(&w->pts, rin_rel_s(in, snap->end_ns), (double)v))
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	if (wo.series)
@@ -366,7 +348,7 @@ static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *i
 /* The JSON document: the whole range's figures (after the streamed array, if any). */
 static int print_json(struct wss_run *w, const struct rin *in)
 {
-	const struct qhist *all = w->all;
+	const struct damonctl_qhist *all = w->all;
 	json_object *doc = w->st.key ? json_object_new_object() : json_doc_new();
 
 	if (!w->st.key) {
@@ -374,10 +356,10 @@ static int print_json(struct wss_run *w, const struct rin *in)
 		json_object_object_add(doc, "min_access_rate_bp",
 				       json_object_new_uint64(wo.min_rate_bp));
 	}
-	json_object_object_add(doc, "snapshots", json_object_new_uint64(all->n));
+	json_object_object_add(doc, "snapshots", json_object_new_uint64(damonctl_qhist_count(all)));
 	json_object_object_add(doc, "percentiles", pcts_json(all));
 	json_object_object_add(doc, "mean", json_object_new_uint64(
-		all->n ? (uint64_t)(all->sum / (double)all->n) : 0));
+		(uint64_t)damonctl_qhist_mean(all)));
 	/* after the array: input says whether the record was read whole */
 	json_object_object_add(doc, "input", rin_input_json(in));
 	if (!w->st.key)
@@ -390,24 +372,25 @@ static int print_json(struct wss_run *w, const struct rin *in)
 /* The whole range's percentiles and mean, for people. */
 static void print_text(const struct wss_run *w, const struct rin *in)
 {
-	const struct qhist *all = w->all;
+	const struct damonctl_qhist *all = w->all;
 	char buf[32];
 	unsigned int i;
 
 	printf("%s: working set (regions accessed in %s of the samples) over %" PRIu64
 	       " snapshots, %.3f s to %.3f s\n", rin_series_name(in),
 	       wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, buf, sizeof(buf)) : "any",
-	       all->n, rin_rel_s(in, w->first_ns), rin_rel_s(in, w->last_ns));
+	       damonctl_qhist_count(all), rin_rel_s(in, w->first_ns),
+	       rin_rel_s(in, w->last_ns));
 	for (i = 0; i < wo.nr_pcts; i++)
 		printf("  p%-6g %11s\n", wo.pcts[i],
-		       fmt_size(qhist_percentile(all, wo.pcts[i]), buf, sizeof(buf)));
-	printf("  mean    %11s\n", fmt_size((uint64_t)(all->sum / (double)all->n), buf,
+		       fmt_size(damonctl_qhist_percentile(all, wo.pcts[i]), buf, sizeof(buf)));
+	printf("  mean    %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(all), buf,
 					    sizeof(buf)));
 }
 
 static int wss_run(struct cli *cli, int argc, char **argv)
 {
-	struct wss_run w = { .all = malloc(sizeof(*w.all)), .win = malloc(sizeof(*w.win)) };
+	struct wss_run w = { .all = damonctl_qhist_new(), .win = damonctl_qhist_new() };
 	struct damonctl_rec_item it;
 	struct rin *in = NULL;
 	int r = 0, e;
@@ -420,8 +403,6 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		e = check_options(cli, &w.chart);
 	if (e)
 		goto out;
-	qhist_reset(w.all);
-	qhist_reset(w.win);
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		goto out;
@@ -438,7 +419,7 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	if (cli->json)
 		e = print_json(&w, in);
-	else if (!w.all->n)
+	else if (!damonctl_qhist_count(w.all))
 		e = (usage_error(cli, "no snapshot in %s matches the selection",
 				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
 	else if (w.chart)
@@ -448,8 +429,8 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 out:
 	free(w.pts.t);
 	free(w.pts.wss);
-	free(w.all);
-	free(w.win);
+	damonctl_qhist_free(w.all);
+	damonctl_qhist_free(w.win);
 	r = rin_close(in);
 	return e ? e : r;
 }

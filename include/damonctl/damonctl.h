@@ -1802,6 +1802,200 @@ DAMONCTL_API size_t damonctl_hugepage_rec_nr_schemes(const struct damonctl_hugep
 DAMONCTL_API int damonctl_hugepage_rec_get_scheme(const struct damonctl_hugepage_rec *h,
 						  size_t i, struct damonctl_hugepage_rec_scheme *s);
 
+/* ------------------------------------------------------------------------------------------
+ * Record analyses: what the reports compute from a record's items, fed one at a time, in
+ * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3),
+ * damonctl_rec_info_new(3), damonctl_footprints_new(3), damonctl_wss_bytes(3)).
+ */
+/* Percentiles of a stream of values in fixed memory (about 66 KiB): 64 buckets per power of
+ * two, each keeping its extremes, so a percentile is within 1.1% and exact when its bucket
+ * holds one distinct value. */
+struct damonctl_qhist;
+/* NULL when out of memory. */
+DAMONCTL_API struct damonctl_qhist *damonctl_qhist_new(void);
+DAMONCTL_API void damonctl_qhist_free(struct damonctl_qhist *h);
+/* Empty again. */
+DAMONCTL_API void damonctl_qhist_reset(struct damonctl_qhist *h);
+DAMONCTL_API void damonctl_qhist_add(struct damonctl_qhist *h, uint64_t v);
+/* Values added, their smallest and largest and their mean (0 when empty). */
+DAMONCTL_API uint64_t damonctl_qhist_count(const struct damonctl_qhist *h);
+DAMONCTL_API uint64_t damonctl_qhist_min(const struct damonctl_qhist *h);
+DAMONCTL_API uint64_t damonctl_qhist_max(const struct damonctl_qhist *h);
+DAMONCTL_API double damonctl_qhist_mean(const struct damonctl_qhist *h);
+/* The nearest-rank @p-th percentile (0..100); 0 when empty. */
+DAMONCTL_API uint64_t damonctl_qhist_percentile(const struct damonctl_qhist *h, double p);
+/* "0,50,99.9": up to @max percentiles (0..100) into @pcts; their number, or -EINVAL. */
+DAMONCTL_API int damonctl_percentiles_parse(const char *arg, double *pcts, unsigned int max);
+
+/* A heatmap of access rate over time and address: damonctl_heatmap_scan() every snapshot
+ * (pass 1: the time span and the address spans regions covered), damonctl_heatmap_grid(),
+ * damonctl_heatmap_feed() every snapshot again (pass 2), then read the cells. The address
+ * axis leaves out the gaps between spans: an offset on it is an address within the spans. */
+struct damonctl_heatmap;
+DAMONCTL_API struct damonctl_heatmap *damonctl_heatmap_new(void);
+DAMONCTL_API void damonctl_heatmap_free(struct damonctl_heatmap *h);
+/* 0 or -ENOMEM. */
+DAMONCTL_API int damonctl_heatmap_scan(struct damonctl_heatmap *h,
+				       const struct damonctl_rec_snapshot *s);
+/* A new heatmap of span @i of @h alone, over @h's time (to be gridded and fed); NULL when
+ * out of memory or out of range. */
+DAMONCTL_API struct damonctl_heatmap *damonctl_heatmap_of_span(const struct damonctl_heatmap *h,
+							       size_t i);
+DAMONCTL_API size_t damonctl_heatmap_nr_spans(const struct damonctl_heatmap *h);
+/* Span @i, sorted by address, and (after the grid) its @offset on the gap-free axis;
+ * -ERANGE past the end. */
+DAMONCTL_API int damonctl_heatmap_span(const struct damonctl_heatmap *h, size_t i,
+				       uint64_t *start, uint64_t *end, uint64_t *offset);
+/* Lays out @tbins x @abins cells (fewer when there are fewer snapshots or bytes); 0,
+ * -ENOMEM, or -EINVAL (nothing scanned, a zero count, or a grid already). */
+DAMONCTL_API int damonctl_heatmap_grid(struct damonctl_heatmap *h, uint64_t tbins,
+				       uint64_t abins);
+/* Adds @s's regions, their rate weighted by bytes (those outside the spans left out, those
+ * across an edge clipped); 0, or -EINVAL before the grid. */
+DAMONCTL_API int damonctl_heatmap_feed(struct damonctl_heatmap *h,
+				       const struct damonctl_rec_snapshot *s);
+/* The scan's and grid's figures; set sz = sizeof before the call. */
+struct damonctl_heatmap_layout {
+	size_t sz;
+	uint64_t nr_snapshots;		/* scanned */
+	uint64_t first_ns, last_ns;	/* the first and last snapshot's end */
+	unsigned int time_bins, address_bins;
+	uint64_t time_bin_ns, address_bin_bytes;
+	uint64_t covered_bytes;		/* the spans' bytes: the gap-free axis' length */
+};
+#define DAMONCTL_HEATMAP_LAYOUT_INIT { .sz = sizeof(struct damonctl_heatmap_layout) }
+/* 0, or -EINVAL when @l->sz is too small. */
+DAMONCTL_API int damonctl_heatmap_layout(const struct damonctl_heatmap *h,
+					 struct damonctl_heatmap_layout *l);
+/* The access rate (0..1) of cell [@t][@a], or -1 when no region fell in it. */
+DAMONCTL_API double damonctl_heatmap_cell(const struct damonctl_heatmap *h, unsigned int t,
+					  unsigned int a);
+/* The address at @offset of the gap-free axis. */
+DAMONCTL_API uint64_t damonctl_heatmap_address(const struct damonctl_heatmap *h,
+					       uint64_t offset);
+
+/* What a record holds (damo's record_info): damonctl_rec_info_feed() every item (INFO,
+ * CONFIG, SNAPSHOT, STATS; others are ignored), then read. */
+struct damonctl_rec_info;
+DAMONCTL_API struct damonctl_rec_info *damonctl_rec_info_new(void);
+DAMONCTL_API void damonctl_rec_info_free(struct damonctl_rec_info *n);
+/* 0 or -ENOMEM. */
+DAMONCTL_API int damonctl_rec_info_feed(struct damonctl_rec_info *n,
+					const struct damonctl_rec_item *it);
+/* An interval (or any figure) over a series' snapshots. */
+struct damonctl_rec_interval {
+	uint64_t first, last, min, max;
+};
+/* One series (kdamond, context, target, scheme as in its snapshots); set sz = sizeof. */
+struct damonctl_rec_info_series {
+	size_t sz;
+	uint32_t kdamond, context;
+	int32_t target, scheme;
+	uint64_t snapshots;
+	uint64_t first_start_ns;	/* where the first snapshot's aggregation began */
+	uint64_t first_ns, last_ns;	/* the first and last snapshot's end */
+	uint64_t regions_min, regions_max, regions_sum;	/* regions per snapshot */
+	uint64_t bytes_min, bytes_max;	/* total_bytes per snapshot */
+	struct damonctl_rec_interval sample_us, aggr_us, update_us;
+	uint64_t interval_changes;	/* snapshots whose intervals differ from the previous */
+	int64_t pid;			/* from the recorded configuration; -1: unknown */
+	const char *operations;		/* likewise, NULL: unknown; valid until the next feed */
+};
+#define DAMONCTL_REC_INFO_SERIES_INIT { .sz = sizeof(struct damonctl_rec_info_series) }
+DAMONCTL_API size_t damonctl_rec_info_nr_series(const struct damonctl_rec_info *n);
+/* Series @i, in the order they first appeared; 0, -ERANGE, or -EINVAL (sz too small). */
+DAMONCTL_API int damonctl_rec_info_series(const struct damonctl_rec_info *n, size_t i,
+					  struct damonctl_rec_info_series *s);
+/* Snapshots fed; where the series' first aggregation began and their last snapshot ended
+ * (either may be NULL; UINT64_MAX and 0 when there is none). */
+DAMONCTL_API uint64_t damonctl_rec_info_snapshots(const struct damonctl_rec_info *n,
+						  uint64_t *first_ns, uint64_t *last_ns);
+/* Whether the record holds the kdamond's configuration (a CONFIG item). */
+DAMONCTL_API bool damonctl_rec_info_has_config(const struct damonctl_rec_info *n);
+/* STATS items fed; into @untold (may be NULL) those of schemes past the first 64. */
+DAMONCTL_API uint64_t damonctl_rec_info_stats(const struct damonctl_rec_info *n,
+					      uint64_t *untold);
+/* Scheme @i whose stats the record holds, in the order first seen; 0 or -ERANGE. */
+DAMONCTL_API int damonctl_rec_info_scheme(const struct damonctl_rec_info *n, size_t i,
+					  uint32_t *kdamond, uint32_t *scheme,
+					  const char **action, uint64_t *stats);
+/* A string member of the recording's description (the INFO item: "recorder", "source",
+ * "method", "hostname", "kernel", "converted_from"), or NULL. */
+DAMONCTL_API const char *damonctl_rec_info_recording(const struct damonctl_rec_info *n,
+						     const char *key);
+/* Whether the description has a "subset" (what a conversion kept), and its member @key
+ * ("from_us", "to_us", "address_start", "address_end", "kdamond", "target",
+ * "aggregate_us") as a number, -1 when absent. */
+DAMONCTL_API bool damonctl_rec_info_has_subset(const struct damonctl_rec_info *n);
+DAMONCTL_API int64_t damonctl_rec_info_subset(const struct damonctl_rec_info *n,
+					      const char *key);
+
+/* The memory footprints a record kept beside its snapshots (FOOTPRINT items,
+ * docs/record-format.md): a histogram per metric over the record, and the last sample. */
+struct damonctl_footprints;
+/* Of target @target alone, or of every target (-1). NULL when out of memory. */
+DAMONCTL_API struct damonctl_footprints *damonctl_footprints_new(int32_t target);
+DAMONCTL_API void damonctl_footprints_free(struct damonctl_footprints *f);
+/* 1 when @it was a footprint taken as the last sample, 0 when it is no footprint or a
+ * damaged one (left out), -ENOMEM. */
+DAMONCTL_API int damonctl_footprints_feed(struct damonctl_footprints *f,
+					  const struct damonctl_rec_item *it);
+/* Samples taken, the first's and last's time (either may be NULL). */
+DAMONCTL_API uint64_t damonctl_footprints_samples(const struct damonctl_footprints *f,
+						  uint64_t *first_ns, uint64_t *last_ns);
+/* The last sample; set sz = sizeof. */
+struct damonctl_footprint_sample {
+	size_t sz;
+	uint64_t time_ns;
+	bool has_system;		/* used and huge are known */
+	uint64_t used, huge;		/* bytes (damonctl_meminfo_used(), huge pages) */
+	int64_t kdamond_cpu_bp;		/* share of a CPU since the sample before; -1: unknown */
+	unsigned int nr_targets;	/* damonctl_footprints_sample_target()'s */
+};
+struct damonctl_footprint_target {
+	size_t sz;
+	int target, pid;
+	uint64_t vsz, rss;		/* bytes */
+	int64_t cpu_bp;			/* share of a CPU since the sample before; -1: unknown */
+	int64_t vmas;			/* mappings (the last count recorded); -1: unknown */
+};
+/* 0, -ENOENT before any sample, -ERANGE past the last target, -EINVAL (sz too small). */
+DAMONCTL_API int damonctl_footprints_sample(const struct damonctl_footprints *f,
+					    struct damonctl_footprint_sample *s);
+DAMONCTL_API int damonctl_footprints_sample_target(const struct damonctl_footprints *f,
+						   unsigned int i,
+						   struct damonctl_footprint_target *t);
+/* Metric @i in the order first seen: a target's "vsz", "rss", "cpu_bp", "vmas", the
+ * system's "used", "huge", "huge_bp", the kdamond's "kdamond_cpu_bp"; set sz = sizeof. */
+enum damonctl_footprint_unit {
+	DAMONCTL_FOOTPRINT_BYTES, DAMONCTL_FOOTPRINT_BP, DAMONCTL_FOOTPRINT_COUNT
+};
+struct damonctl_footprint_metric {
+	size_t sz;
+	const char *name;
+	int target;			/* -1: the system's or the kdamond's */
+	int pid;			/* 0: the system's */
+	enum damonctl_footprint_unit unit;
+	const struct damonctl_qhist *values;	/* valid until damonctl_footprints_free() */
+};
+DAMONCTL_API unsigned int damonctl_footprints_nr_metrics(const struct damonctl_footprints *f);
+/* 0, -ERANGE, or -EINVAL (sz too small). */
+DAMONCTL_API int damonctl_footprints_metric(const struct damonctl_footprints *f, unsigned int i,
+					    struct damonctl_footprint_metric *m);
+
+/* Bytes of @s's regions accessed in at least @min_rate_bp of the samples (0: any access). */
+DAMONCTL_API uint64_t damonctl_wss_bytes(const struct damonctl_rec_snapshot *s,
+					 uint64_t min_rate_bp);
+/* The working set of all targets, summed per aggregation (snapshots that ended at the same
+ * time), over a record: damonctl_wss_total_feed() every snapshot, then the values. */
+struct damonctl_wss_total;
+DAMONCTL_API struct damonctl_wss_total *damonctl_wss_total_new(void);
+DAMONCTL_API void damonctl_wss_total_free(struct damonctl_wss_total *t);
+DAMONCTL_API void damonctl_wss_total_feed(struct damonctl_wss_total *t,
+					  const struct damonctl_rec_snapshot *s);
+/* The sums of the aggregations fed so far (those still open are closed: feed no more). */
+DAMONCTL_API const struct damonctl_qhist *damonctl_wss_total_values(struct damonctl_wss_total *t);
+
 #ifdef __cplusplus
 }
 #endif
