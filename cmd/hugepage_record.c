@@ -10,11 +10,10 @@
 #include <string.h>
 
 #include "hugepage_record.h"
-#include "quantile.h"
 #include "record_io.h"
 
 struct hp_view {
-	struct qhist h;			/* the series' bytes, for the median */
+	struct damonctl_qhist *h;	/* the series' bytes, for the median */
 	struct damonctl_hugepage_rec_series s;
 	const struct damonctl_hugepage_rec *rec;
 };
@@ -34,7 +33,7 @@ static int print_json(struct record_in *in, const struct hp_view *v)
 	json_object_object_add(doc, "input", record_in_status_json(in));
 	json_object_object_add(hot, "snapshots", json_object_new_uint64(v->s.snapshots));
 	json_object_object_add(hot, "first", json_object_new_uint64(v->s.first));
-	json_object_object_add(hot, "median", json_object_new_uint64(qhist_percentile(&v->h, 50)));
+	json_object_object_add(hot, "median", json_object_new_uint64(damonctl_qhist_percentile(v->h, 50)));
 	json_object_object_add(hot, "last", json_object_new_uint64(v->s.last));
 	json_object_object_add(hot, "max", json_object_new_uint64(v->s.max));
 	json_object_object_add(doc, "accessed_in_huge_pages", hot);
@@ -63,7 +62,7 @@ static void print_text(const struct record_in *in, const struct hp_view *v)
 	       v->s.kdamond, v->s.snapshots, (double)(v->s.last_ns - v->s.first_ns) / 1e9);
 	printf("  accessed memory in whole 2 MiB pages: first %s, median %s, last %s, max %s\n",
 	       fmt_size(v->s.first, a, sizeof(a)),
-	       fmt_size(qhist_percentile(&v->h, 50), b, sizeof(b)),
+	       fmt_size(damonctl_qhist_percentile(v->h, 50), b, sizeof(b)),
 	       fmt_size(v->s.last, c, sizeof(c)), fmt_size(v->s.max, d, sizeof(d)));
 	for (i = 0; i < nr; i++) {
 		struct damonctl_hugepage_rec_scheme s;
@@ -86,11 +85,12 @@ int hugepage_record_report(struct cli *cli, const char *path)
 	uint64_t bytes;
 	int r, e;
 
-	if (!v || damonctl_hugepage_rec_new(&rec)) {
+	if (!v || !(v->h = damonctl_qhist_new()) || damonctl_hugepage_rec_new(&rec)) {
+		if (v)
+			damonctl_qhist_free(v->h);
 		free(v);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	}
-	qhist_reset(&v->h);
 	v->rec = rec;
 	v->s.sz = sizeof(v->s);
 	e = record_in_open(cli, path, false, &in);
@@ -98,7 +98,7 @@ int hugepage_record_report(struct cli *cli, const char *path)
 		goto out;
 	while ((r = damonctl_rec_next(in.r, &it)) == 1)
 		if (damonctl_hugepage_rec_add(rec, &it, &bytes) == 1)
-			qhist_add(&v->h, bytes);
+			damonctl_qhist_add(v->h, bytes);
 	damonctl_hugepage_rec_get_series(rec, &v->s);
 	if (r < 0)
 		e = (usage_error(cli, "reading %s: %s", in.name, strerror(-r)), EXIT_FAIL);
@@ -112,6 +112,7 @@ int hugepage_record_report(struct cli *cli, const char *path)
 	record_in_close(&in);
 out:
 	damonctl_hugepage_rec_free(rec);
+	damonctl_qhist_free(v->h);
 	free(v);
 	return e;
 }
