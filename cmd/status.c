@@ -21,48 +21,32 @@ struct status_opts {
 	int kdamond;	/* -1: all */
 };
 
-static struct status_opts sopts = { .kdamond = -1 };
-
 enum { O_REFRESH = 256, O_KDAMOND, O_REGIONS };
 
+#define TO(kind, member) OPT_TO(kind, struct status_opts, member)
 static const struct opt status_opts_tbl[] = {
-	{ "kdamond", O_KDAMOND, OV_INT, "N", "show kdamond N only" },
+	{ "kdamond", O_KDAMOND, OV_INT, "N", "show kdamond N only", TO(OD_INT, kdamond),
+	  .max = 1u << 20 },
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
-	  "ask the running kdamonds to update their stats first (writes to their state file)" },
-	{ "regions", O_REGIONS, OV_NONE, NULL, "list every tried region, not just their count" },
+	  "ask the running kdamonds to update their stats first (writes to their state file)",
+	  TO(OD_FLAG, refresh) },
+	{ "regions", O_REGIONS, OV_NONE, NULL, "list every tried region, not just their count",
+	  TO(OD_FLAG, regions) },
 	{ 0 },
 };
-
-static int status_parse(struct cli *cli, int key, const char *arg)
-{
-	uint64_t v;
-
-	switch (key) {
-	case O_REFRESH:
-		sopts.refresh = true;
-		return 0;
-	case O_REGIONS:
-		sopts.regions = true;
-		return 0;
-	case O_KDAMOND:
-		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
-			return EXIT_USAGE;
-		sopts.kdamond = (int)v;
-		return 0;
-	}
-	return EXIT_USAGE;
-}
+#undef TO
 
 /* Refresh the stats of running kdamonds (only on request). */
 static int refresh(struct cli *cli, struct damonctl_tree *t,
 		   const struct damonctl_features *f)
 {
+	struct status_opts *sopts = cli->opts;
 	struct damonctl_kdamond *k;
 	unsigned int i;
 	int r;
 
 	damonctl_for_each_kdamond(t, k, i) {
-		if (sopts.kdamond >= 0 && (int)i != sopts.kdamond)
+		if (sopts->kdamond >= 0 && (int)i != sopts->kdamond)
 			continue;
 		if (strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))
 			continue;
@@ -183,6 +167,7 @@ static const char *extra_module(unsigned int i, int *pid, void *data)
 
 static int status_run(struct cli *cli, int argc, char **argv)
 {
+	struct status_opts *sopts = cli->opts;
 	struct extra_data xd = { .cli = cli };
 	struct status_extra x = { extra_text, extra_json, &xd, extra_leftover, extra_cpu,
 				  extra_module };
@@ -197,14 +182,14 @@ static int status_run(struct cli *cli, int argc, char **argv)
 	r = damonctl_tree_read(cli->ctx, &t);
 	if (r)
 		return lib_error(cli, r, "reading the DAMON tree");
-	if (sopts.kdamond >= 0 && (unsigned int)sopts.kdamond >= damonctl_tree_nr_kdamonds(t)) {
+	if (sopts->kdamond >= 0 && (unsigned int)sopts->kdamond >= damonctl_tree_nr_kdamonds(t)) {
 		unsigned int nr = damonctl_tree_nr_kdamonds(t);
 
 		damonctl_tree_free(t);
-		return usage_error(cli, "--kdamond %d: there %s %u kdamond%s", sopts.kdamond,
+		return usage_error(cli, "--kdamond %d: there %s %u kdamond%s", sopts->kdamond,
 				   nr == 1 ? "is" : "are", nr, nr == 1 ? "" : "s");
 	}
-	if (sopts.refresh) {
+	if (sopts->refresh) {
 		r = damonctl_features_detect(cli->ctx, &f);
 		if (r) {
 			damonctl_tree_free(t);
@@ -228,8 +213,8 @@ static int status_run(struct cli *cli, int argc, char **argv)
 	journal_leftovers(cli->ctx, &xd.left, &xd.nr_left);
 	xd.nr_cap = capture_leftovers(cli->ctx, xd.cap_kdamond, xd.cap_pid, 16);
 	read_modules(&xd);
-	r = cli->json ? status_print_json(t, &started, sopts.kdamond, &x)
-		      : status_print_text(stdout, t, &started, sopts.kdamond, sopts.regions, &x);
+	r = cli->json ? status_print_json(t, &started, sopts->kdamond, &x)
+		      : status_print_text(stdout, t, &started, sopts->kdamond, sopts->regions, &x);
 	started_free(&started);
 	free(xd.left);
 	damonctl_tree_free(t);
@@ -241,6 +226,7 @@ const struct cmd cmd_status = {
 	.summary = "show every kdamond: state, targets, schemes, quotas, goals, filters, stats",
 	.usage = "[--kdamond N] [--refresh] [--regions] [--json]",
 	.opts = status_opts_tbl,
-	.parse = status_parse,
+	.opts_size = sizeof(struct status_opts),
+	.opts_init = &(const struct status_opts){ .kdamond = -1 },
 	.run = status_run,
 };
