@@ -133,20 +133,6 @@ int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struc
 	return r;
 }
 
-struct agent_scheme_stats *agent_stats_scheme(struct agent_stats *st, unsigned int scheme)
-{
-	unsigned int i;
-
-	for (i = 0; i < st->nr; i++)
-		if (st->s[i].scheme == scheme)
-			return &st->s[i];
-	if (st->nr == AGENT_MAX_SCHEMES)
-		return &st->s[AGENT_MAX_SCHEMES - 1];
-	memset(&st->s[st->nr], 0, sizeof(st->s[0]));
-	st->s[st->nr].scheme = scheme;
-	return &st->s[st->nr++];
-}
-
 int agent_stats_remove(struct damonctl_ctx *ctx, unsigned int kdamond)
 {
 	char path[4096];

@@ -43,8 +43,6 @@ struct agent_stats {
 /* An absent file gives empty stats. */
 int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agent_stats *st);
 int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struct agent_stats *st);
-/* The entry of @scheme, created if needed (the last one is reused when full). */
-struct agent_scheme_stats *agent_stats_scheme(struct agent_stats *st, unsigned int scheme);
 int agent_stats_remove(struct damonctl_ctx *ctx, unsigned int kdamond);
 
 #endif
