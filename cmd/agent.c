@@ -419,38 +419,6 @@ static const char *step_what(enum damonctl_fallback_step step)
 
 /* ---- rounds ---- */
 
-/* What the stats file and the server's counters share. */
-#define SHARED_STATS(X) X(rounds) X(feeds) X(updated) X(measured_bp) X(target_bp) X(goal_met) \
-	X(observed) X(unreachable) X(hot_bytes) X(hot_huge_bytes) X(hot_bp) X(reachable_bp) \
-	X(cold_huge_bytes) X(cold_huge_idle_us) X(nr)
-
-/* The server's counters into the stats file (@to_file), or the file's into the server (a
- * restarted agent goes on counting). The per-scheme entries are alike field for field. */
-static void stats_sync(struct served *s, bool to_file)
-{
-	struct damonctl_fallback_stats f = { .sz = sizeof(f) };
-	struct agent_stats *st = &s->st;
-	unsigned int j;
-
-#define TO_FILE(x) st->x = f.x;
-#define TO_SERVER(x) f.x = st->x;
-	_Static_assert(AGENT_MAX_SCHEMES == DAMONCTL_FALLBACK_STATS_MAX_SCHEMES &&
-		       sizeof(st->s[0]) == sizeof(f.s[0]), "the scheme stats differ");
-	if (to_file) {
-		damonctl_fallback_server_stats(s->srv, &f);
-		SHARED_STATS(TO_FILE)
-		for (j = 0; j < st->nr; j++)
-			memcpy(&st->s[j], &f.s[j], sizeof(st->s[j]));
-	} else {
-		SHARED_STATS(TO_SERVER)
-		for (j = 0; j < st->nr; j++)
-			memcpy(&f.s[j], &st->s[j], sizeof(f.s[j]));
-		damonctl_fallback_server_set_stats(s->srv, &f);
-	}
-#undef TO_FILE
-#undef TO_SERVER
-}
-
 /* One round for @sv[i]. Returns true when it was ended. */
 static bool serve_round(struct agent *ag, unsigned int i)
 {
@@ -472,7 +440,7 @@ static bool serve_round(struct agent *ag, unsigned int i)
 	t1 = now_ms();
 	if (s->next_ms < t1 + (t1 - t0))
 		s->next_ms = t1 + (t1 - t0);
-	stats_sync(s, true);
+	damonctl_fallback_server_stats(s->srv, &s->st);
 	agent_stats_save(ag->cli->ctx, s->e.kdamond, &s->st);
 	if (r)
 		return refused(ag, i, step_what(damonctl_fallback_server_failed_step(s->srv)), r);
@@ -866,19 +834,6 @@ static void update_watch(struct agent *ag)
 
 /* ---- the set of served kdamonds ---- */
 
-static uint64_t read_aggr_us(struct agent *ag, unsigned int kdamond)
-{
-	char rel[128], buf[32];
-	uint64_t v = 0;
-
-	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/monitoring_attrs/intervals/aggr_us",
-		 kdamond);
-	if (damonctl_read(ag->cli->ctx, rel, buf, sizeof(buf)) || damonctl_parse_u64(buf, &v))
-		v = 100000;
-	damonctl_clear_error(ag->cli->ctx);
-	return v;
-}
-
 /* What `tune` changed in the record: goals and patterns move in place; a plan that grew
  * (a goal tuned in on a kdamond started without one) is taken whole. */
 static void take_tuned(struct served *s, const struct started_entry *e)
@@ -922,14 +877,14 @@ static void take_tuned(struct served *s, const struct started_entry *e)
 	agent_log("kdamond %u: its plan changed (damonc tune): serving it anew", s->e.kdamond);
 }
 
-/* @s's server, going on with the counts of a restarted agent for the very same kdamond. */
+/* @s's server, going on with the counts of a restarted agent for the very same kdamond
+ * (the server keeps them, and the stats file takes them after each round). */
 static int served_open(struct agent *ag, struct served *s)
 {
 	struct damonctl_fallback_server_opts o = { .sz = sizeof(o), .on_event = on_event };
 	struct damonctl_fallbacks *l = fallback_to_lib(&s->e.fbs);
 	int r;
 
-	o.aggr_us = read_aggr_us(ag, s->e.kdamond);
 	r = l ? damonctl_fallback_server_new(ag->cli->ctx, s->e.kdamond, l, s->e.targets,
 					     s->e.nr_targets, &o, &s->srv) : -ENOMEM;
 	damonctl_fallbacks_free(l);
@@ -938,14 +893,14 @@ static int served_open(struct agent *ag, struct served *s)
 	agent_stats_load(ag->cli->ctx, s->e.kdamond, &s->st);
 	if (s->st.kdamond_pid != s->e.pid) {
 		memset(&s->st, 0, sizeof(s->st));
+		s->st.sz = sizeof(s->st);
 		s->st.kdamond = s->e.kdamond;
 		s->st.kdamond_pid = s->e.pid;
 	}
 	s->st.agent_pid = (int)getpid();
 	if (!s->st.since)
 		s->st.since = (long long)time(NULL);
-	stats_sync(s, false);
-	return 0;
+	return damonctl_fallback_server_set_stats(s->srv, &s->st);
 }
 
 /* Pick up kdamonds that need the agent and are not served yet; refresh the others'

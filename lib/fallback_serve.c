@@ -97,6 +97,21 @@ static void reset_entries(struct damonctl_fallback_server *srv)
 	srv->fed_said = false;
 }
 
+/* The kdamond's aggregation interval, which turns region ages into time (100 ms if it
+ * cannot be read). */
+static uint64_t read_aggr_us(struct damonctl_ctx *ctx, unsigned int kdamond)
+{
+	char rel[128], buf[32];
+	uint64_t v = 0;
+
+	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/monitoring_attrs/intervals/aggr_us",
+		 kdamond);
+	if (damonctl_read(ctx, rel, buf, sizeof(buf)) || damonctl_parse_u64(buf, &v))
+		v = 100000;
+	damonctl_clear_error(ctx);
+	return v;
+}
+
 static int copy_plan(const struct damonctl_fallbacks *fbs, struct damonctl_fallback *fb,
 		     unsigned int *nr)
 {
@@ -136,7 +151,7 @@ DAMONCTL_API int damonctl_fallback_server_new(struct damonctl_ctx *ctx, unsigned
 		memcpy(&srv->o, opts, opts->sz < sizeof(srv->o) ? opts->sz : sizeof(srv->o));
 	srv->o.sz = sizeof(srv->o);
 	if (!srv->o.aggr_us)
-		srv->o.aggr_us = 100000;
+		srv->o.aggr_us = read_aggr_us(ctx, kdamond);
 	srv->st.sz = sizeof(srv->st);
 	reset_entries(srv);
 	r = copy_plan(fbs, srv->fb, &srv->nr);

@@ -1668,7 +1668,7 @@ typedef void (*damonctl_fallback_event_fn)(const struct damonctl_fallback_event 
 					   void *arg);
 struct damonctl_fallback_server_opts {
 	size_t sz;		/* sizeof(struct damonctl_fallback_server_opts) */
-	uint64_t aggr_us;	/* the kdamond's aggregation interval (0: 100 ms) */
+	uint64_t aggr_us;	/* the kdamond's aggregation interval (0: read it) */
 	damonctl_fallback_event_fn on_event;	/* or NULL */
 	void *arg;
 };
@@ -1682,6 +1682,11 @@ struct damonctl_fallback_scheme_stats {
 #define DAMONCTL_FALLBACK_STATS_MAX_SCHEMES 32
 struct damonctl_fallback_stats {
 	size_t sz;			/* sizeof(struct damonctl_fallback_stats) */
+	/* the program's own, kept as given: whose counts, by whom, since when */
+	unsigned int kdamond;
+	int kdamond_pid;		/* the kdamond these counts are of */
+	int agent_pid;			/* the process serving it */
+	long long since;		/* unix time it started serving it */
 	uint64_t rounds, feeds;		/* rounds served, goal values fed */
 	long long updated;		/* unix time of the last round */
 	uint64_t measured_bp, target_bp; /* the last ratio measured, its goal (0: none) */
@@ -1737,6 +1742,12 @@ DAMONCTL_API int damonctl_fallback_server_stats(const struct damonctl_fallback_s
 						struct damonctl_fallback_stats *st);
 DAMONCTL_API int damonctl_fallback_server_set_stats(struct damonctl_fallback_server *srv,
 						    const struct damonctl_fallback_stats *st);
+/* The counters as a malloc'd JSON document (pretty printed: the file damonc's agent keeps
+ * for its readers, run/damonc/agent-N.json), or NULL with errno; and such a document back
+ * into @st (-EBADMSG: not one, @st untouched). */
+DAMONCTL_API char *damonctl_fallback_stats_to_json(const struct damonctl_fallback_stats *st);
+DAMONCTL_API int damonctl_fallback_stats_from_json(const char *doc,
+						   struct damonctl_fallback_stats *st);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,9 @@
  *
  *   fallback-server SYSROOT CONFIG ROUNDS
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* nanosleep, built alone as a library user would */
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +48,7 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static int die(const char *what, int r)
+static _Noreturn void die(const char *what, int r)
 {
 	fprintf(stderr, "%s: %s\n", what, strerror(-r));
 	exit(1);

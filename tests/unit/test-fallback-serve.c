@@ -6,6 +6,7 @@
  * and a process's memory: tests/emu/fallback-server.sh drives them on damon-emu.
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -274,12 +275,66 @@ static void test_stats(void **state)
 	damonctl_free(ctx);
 }
 
+/* The counters' document, read from a hand-written one and written back: every key, with
+ * "hot" only once something was observed; a scheme list longer than 32 keeps 32. */
+static void test_stats_json(void **state)
+{
+	const char *doc = "{ \"format_version\": 1, \"kdamond\": 2, \"updated\": 1700000000, "
+		"\"kdamond_pid\": 41, \"measured_bp\": 665, \"feeds\": 9, \"target_bp\": 3000, "
+		"\"goal_met\": false, \"rounds\": 12, \"agent_pid\": 40, \"since\": 1699999990, "
+		"\"hot\": { \"bytes\": 4194304, \"huge_bytes\": 2097152, \"bp\": 100, "
+		"\"reachable_bp\": 150, \"unreachable\": true, \"cold_huge_bytes\": 0, "
+		"\"cold_huge_idle_us\": 0 }, \"schemes\": [ { \"scheme\": 0, \"nr_tried\": 3, "
+		"\"sz_tried\": 6291456, \"nr_applied\": 2, \"sz_applied\": 4194304, "
+		"\"qt_exceeds\": 1, \"sz_collapsed\": 4194304, \"busy_us\": 800 } ] }";
+	struct damonctl_fallback_stats st = { .sz = sizeof(st) }, back = { .sz = sizeof(back) };
+	json_object *o, *v, *hot;
+	char *text;
+
+	(void)state;
+	assert_int_equal(damonctl_fallback_stats_from_json("[1]", &st), -EBADMSG);
+	assert_int_equal(damonctl_fallback_stats_from_json(doc, &st), 0);
+	assert_int_equal(st.kdamond, 2);
+	assert_int_equal(st.kdamond_pid, 41);
+	assert_int_equal(st.agent_pid, 40);
+	assert_int_equal(st.rounds, 12);
+	assert_int_equal(st.measured_bp, 665);
+	assert_true(st.observed);
+	assert_true(st.unreachable);
+	assert_int_equal(st.hot_bytes, 4 << 20);
+	assert_int_equal(st.nr, 1);
+	assert_int_equal(st.s[0].sz_tried, 3 * (2 << 20));
+	assert_int_equal(st.s[0].busy_us, 800);
+
+	text = damonctl_fallback_stats_to_json(&st);
+	assert_non_null(text);
+	o = json_tokener_parse(text);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "since", &v));
+	assert_int_equal(json_object_get_int64(v), 1699999990);
+	assert_true(json_object_object_get_ex(o, "hot", &hot));
+	assert_true(json_object_object_get_ex(hot, "reachable_bp", &v));
+	assert_int_equal(json_object_get_int(v), 150);
+	assert_int_equal(json_object_object_length(o), 13);
+	json_object_put(o);
+	assert_int_equal(damonctl_fallback_stats_from_json(text, &back), 0);
+	assert_memory_equal(&back, &st, sizeof(st));
+	free(text);
+
+	/* nothing observed: no "hot" */
+	st.observed = false;
+	text = damonctl_fallback_stats_to_json(&st);
+	assert_null(strstr(text, "\"hot\""));
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_feed_goal),
 		cmocka_unit_test(test_set_plan),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_stats_json),
 	};
 
 	unit_init(argc, argv);
