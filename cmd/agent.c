@@ -2,15 +2,11 @@
 /*
  * damonc agent: serves the user-space fallbacks (fallback.h) of the kdamonds damonc started.
  *
- * Every quota interval (a round) it measures the huge-page ratio exactly as the kernel's
- * hugepage_mem_bp metric defines it and feeds the user_input goals standing in for it
- * (commit_schemes_quota_goals); for collapse emulated in user space, it asks the kernel for
- * the regions the stand-in stat scheme matched (update_schemes_tried_regions) and collapses
- * them with process_madvise(MADV_COLLAPSE), hottest first, within the scheme's time and size
- * quota, and only while the goal is not met (the temporal tuner's rule), measuring the
- * ratio again between 2 MiB-aligned chunks so that it stops as soon as the goal is met.
- * What it did is kept under <sysroot>/run/damonc/agent-<kdamond>.json for `status` and
- * `report hugepage`, with the kernel stats' meaning.
+ * Every quota interval (a round) libdamonctl's fallback server (damonctl_fallback_server_new(3))
+ * does the work: it feeds the hugepage_mem_bp values of user_input goals, and collapses (or
+ * lets the kernel collapse) hot huge pages within each budget while the goal is not met.
+ * The agent turns what the server tells into its log's sentences, and keeps its counters
+ * under <sysroot>/run/damonc/agent-<kdamond>.json for `status` and `report hugepage`.
  *
  * Between rounds it waits on the kernel's process events connector (libdamonctl's
  * procevents), so a target's exit is noticed at once and, with --follow-children, a
