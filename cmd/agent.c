@@ -2,15 +2,11 @@
 /*
  * damonc agent: serves the user-space fallbacks (fallback.h) of the kdamonds damonc started.
  *
- * Every quota interval (a round) it measures the huge-page ratio exactly as the kernel's
- * hugepage_mem_bp metric defines it and feeds the user_input goals standing in for it
- * (commit_schemes_quota_goals); for collapse emulated in user space, it asks the kernel for
- * the regions the stand-in stat scheme matched (update_schemes_tried_regions) and collapses
- * them with process_madvise(MADV_COLLAPSE), hottest first, within the scheme's time and size
- * quota, and only while the goal is not met (the temporal tuner's rule), measuring the
- * ratio again between 2 MiB-aligned chunks so that it stops as soon as the goal is met.
- * What it did is kept under <sysroot>/run/damonc/agent-<kdamond>.json for `status` and
- * `report hugepage`, with the kernel stats' meaning.
+ * Every quota interval (a round) libdamonctl's fallback server (damonctl_fallback_server_new(3))
+ * does the work: it feeds the hugepage_mem_bp values of user_input goals, and collapses (or
+ * lets the kernel collapse) hot huge pages within each budget while the goal is not met.
+ * The agent turns what the server tells into its log's sentences, and keeps its counters
+ * under <sysroot>/run/damonc/agent-<kdamond>.json for `status` and `report hugepage`.
  *
  * Between rounds it waits on the kernel's process events connector (libdamonctl's
  * procevents), so a target's exit is noticed at once and, with --follow-children, a
@@ -43,15 +39,9 @@
 #include "metrics.h"
 #include "started.h"
 
-#define HPAGE (UINT64_C(2) << 20)
-#define ALIGN_DOWN(x, a) ((x) & ~((a) - 1))
-#define ALIGN_UP(x, a) ALIGN_DOWN((x) + (a) - 1, a)
 #define MAX_TARGETS 16
 #define MAX_REFUSALS 3		/* refusals in a row before giving up on a kdamond */
 #define SELF_STOP_WAIT_MS 5000	/* for a kdamond whose targets all exited to stop */
-#define COLLAPSE_CONFIRM 2	/* observations a huge page must be hot in before collapsing */
-#define OBSERVE_EVERY 10	/* rounds between looks at the regions once a budget is spent */
-#define UNREACHABLE_LOOKS 3	/* looks in a row short of the goal before it is said */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -100,36 +90,15 @@ static const char *pct(uint64_t bp, char *buf, size_t size)
 
 /* ---- what is served ---- */
 
-#define MAX_GRANT 64	/* address ranges the kernel may collapse at once (filters) */
-
-struct grant {
-	unsigned int nr;
-	uint64_t start[MAX_GRANT], end[MAX_GRANT];
-};
-
 struct served {
 	struct started_entry e;		/* as recorded; targets[i] <= 0 once it exited */
 	struct agent_stats st;
+	struct damonctl_fallback_server *srv;	/* its rounds: libdamonctl's */
 	uint64_t next_ms;		/* the next round */
 	unsigned int refusals;		/* in a row */
 	bool busy_logged;		/* EBUSY said once until it passes */
-	bool pidfd_logged;		/* a pidfd_open() failure said once */
 	uint64_t all_gone_ms;		/* when its last target exited (0: some live) */
 	uint64_t off_seen_ms;		/* when it was first seen stopped */
-	int goal_state[MAX_FALLBACKS];	/* -1 not measured yet, 0 below the goal, 1 met */
-	uint64_t fed_bp[MAX_FALLBACKS];	/* a goal fed: the value the kernel has */
-	bool fed[MAX_FALLBACKS];
-	/* a collapse budget: the collapse plan, and what the kernel is allowed to collapse now */
-	struct damonctl_hugepage_plan *plan[MAX_FALLBACKS];
-	struct grant *grant[MAX_FALLBACKS];
-	bool recommit[MAX_FALLBACKS];	/* the grant is committed, but tune wrote the scheme */
-	int unreachable[MAX_FALLBACKS];	/* -1 unknown, 0 reachable, 1 said unreachable */
-	unsigned int short_looks[MAX_FALLBACKS];	/* looks in a row that fell short */
-	uint64_t first_look_ms[MAX_FALLBACKS];
-	uint64_t said_hot[MAX_FALLBACKS];	/* the hot memory the last "not reachable" said, */
-	uint64_t said_ms[MAX_FALLBACKS];	/* ... and when */
-	uint64_t aggr_us;		/* the kdamond's aggregation interval (ages to time) */
-	bool fed_logged;
 };
 
 struct agent {
@@ -239,31 +208,18 @@ static void record_update(struct agent *ag, struct served *s, bool clear)
 
 static void served_free(struct served *s)
 {
-	unsigned int j;
-
-	for (j = 0; j < MAX_FALLBACKS; j++) {
-		damonctl_hugepage_plan_free(s->plan[j]);
-		free(s->grant[j]);
-		s->plan[j] = NULL;
-		s->grant[j] = NULL;
-	}
+	damonctl_fallback_server_free(s->srv);
+	s->srv = NULL;
 }
 
-/* Forget what follows budgets by index (plans, grants, fed values): they moved. */
-static void served_reset(struct served *s)
+/* The server takes @s's plan; @keep: in place when only goals and quotas changed (1). */
+static int served_replan(struct served *s, bool keep)
 {
-	unsigned int j;
+	struct damonctl_fallbacks *l = fallback_to_lib(&s->e.fbs);
+	int r = l ? damonctl_fallback_server_set_plan(s->srv, l, keep) : -ENOMEM;
 
-	served_free(s);
-	for (j = 0; j < MAX_FALLBACKS; j++) {
-		s->goal_state[j] = s->unreachable[j] = -1;
-		s->recommit[j] = false;
-		s->fed[j] = false;
-		s->short_looks[j] = 0;
-		s->first_look_ms[j] = 0;
-		s->said_hot[j] = s->said_ms[j] = 0;
-	}
-	s->fed_logged = false;
+	damonctl_fallbacks_free(l);
+	return r;
 }
 
 /* Stop serving @sv[i]: say why, stop the kdamond if asked, drop its stats file. */
@@ -298,39 +254,6 @@ static void end_served(struct agent *ag, unsigned int i, bool stop_it, const cha
 	record_update(ag, s, true);
 	memmove(&ag->sv[i], &ag->sv[i + 1], (ag->nr - i - 1) * sizeof(*ag->sv));
 	ag->nr--;
-}
-
-/* ---- measuring ---- */
-
-static int measure(struct agent *ag, const struct served *s, const struct damonctl_fallback *fb,
-		   uint64_t *huge, uint64_t *used)
-{
-	/* no pids: the system-wide ratio */
-	return damonctl_hugepage_measure(ag->cli->ctx, s->e.targets,
-					 fb->scope_pid ? s->e.nr_targets : 0, huge, used);
-}
-
-/* Log when the goal of @fb becomes met or missed (once per change, not every round). */
-/* Log when the goal of @fi becomes met or missed (once per change, not every round). Met:
- * no huge page more would bring the ratio nearer the goal (within half a huge page). */
-static void goal_transition(struct served *s, unsigned int fi, uint64_t bp, bool met,
-			    const char *what)
-{
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	char a[16], b[16];
-
-	if (s->goal_state[fi] == met)
-		return;
-	if (met)
-		agent_log("kdamond %u scheme %u: goal met (%s, goal %s, %s): %s", s->e.kdamond,
-			  fb->scheme, pct(bp, a, sizeof(a)), pct(fb->target_bp, b, sizeof(b)),
-			  fb->scope_pid ? "its targets" : "system-wide",
-			  what ? what : "not collapsing");
-	else if (s->goal_state[fi] == 1)
-		agent_log("kdamond %u scheme %u: ratio %s below goal %s again: %s", s->e.kdamond,
-			  fb->scheme, pct(bp, a, sizeof(a)), pct(fb->target_bp, b, sizeof(b)),
-			  what ? "the kernel collapses again" : "collapsing again");
-	s->goal_state[fi] = met;
 }
 
 /* ---- refusals ---- */
@@ -381,521 +304,129 @@ static void accepted(struct served *s)
 	s->refusals = 0;
 }
 
-/* ---- hugepage_mem_bp goals fed as user_input ---- */
+/* ---- what the server did, in sentences ---- */
 
-static int feed_goals(struct agent *ag, struct served *s, const char **what)
+static void say_goal(const struct damonctl_fallback_event *ev)
 {
-	uint64_t bps[MAX_FALLBACKS];
-	bool fed[MAX_FALLBACKS] = { false }, any = false;
-	unsigned int i;
-	int r;
+	char a[16], b[16], c[16], sz[32];
 
-	for (i = 0; i < s->e.fbs.nr; i++) {
-		const struct damonctl_fallback *fb = &s->e.fbs.fb[i];
-		uint64_t huge, used, bp;
-		char rel[256], val[32], a[16], b[16];
-
-		if (fb->kind != DAMONCTL_FALLBACK_HUGEPAGE_GOAL)
-			continue;
-		r = measure(ag, s, fb, &huge, &used);
-		if (r) {
-			*what = "measuring the huge-page ratio failed";
-			return r;
-		}
-		bp = damonctl_hugepage_bp(huge, used);
-		s->st.measured_bp = bp;
-		s->st.target_bp = fb->target_bp;
-		s->st.goal_met = !damonctl_hugepage_plan_pick(huge, used, fb->target_bp);
-		goal_transition(s, i, bp, s->st.goal_met, "the kernel collapses nothing more");
-		/* the kernel keeps the value: an unchanged one needs no commit */
-		if (s->fed[i] && s->fed_bp[i] == bp)
-			continue;
-		snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/schemes/%u/quotas/goals/%u/"
-			 "current_value", s->e.kdamond, fb->scheme, fb->goal);
-		snprintf(val, sizeof(val), "%" PRIu64, bp);
-		r = damonctl_write(ag->cli->ctx, rel, val);
-		if (r) {
-			*what = "the kernel refused the goal's current_value";
-			return r;
-		}
-		if (!s->fed_logged)
-			agent_log("kdamond %u scheme %u: feeding hugepage_mem_bp (%s) to its "
-				  "user_input goal %u every %" PRIu64 " ms: ratio %s, goal %s",
-				  s->e.kdamond, fb->scheme, fb->scope_pid ? "over its targets" :
-				  "system-wide", fb->goal, fb->reset_ms, pct(bp, a, sizeof(a)),
-				  pct(fb->target_bp, b, sizeof(b)));
-		fed[i] = any = true;
-		bps[i] = bp;
-	}
-	if (!any)
-		return 0;
-	s->fed_logged = true;
-	r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
-				 DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS);
-	if (r) {
-		*what = "the kernel refused commit_schemes_quota_goals";
-		return r;
-	}
-	for (i = 0; i < s->e.fbs.nr; i++) {
-		if (fed[i]) {
-			s->fed[i] = true;
-			s->fed_bp[i] = bps[i];
-		}
-	}
-	s->st.feeds++;
-	return 0;
-}
-
-/* ---- collapse budgets, counted in huge pages ---- */
-
-/* A round's view of one collapse budget. */
-struct budget {
-	size_t want;		/* huge pages that bring the ratio nearest the goal */
-	bool observe;		/* read DAMON's regions this round */
-};
-
-static bool feeds_scheme(const struct served *s, unsigned int scheme)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->e.fbs.nr; i++)
-		if (s->e.fbs.fb[i].kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL &&
-		    s->e.fbs.fb[i].scheme == scheme)
-			return true;
-	return false;
-}
-
-/* How many huge pages budget @fi still wants (SIZE_MAX without a goal). */
-static int budget_want(struct agent *ag, struct served *s, unsigned int fi, size_t *want)
-{
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	uint64_t huge, used;
-	int r;
-
-	if (!fb->target_bp) {
-		*want = SIZE_MAX;
-		return 0;
-	}
-	r = measure(ag, s, fb, &huge, &used);
-	if (r)
-		return r;
-	s->st.measured_bp = damonctl_hugepage_bp(huge, used);
-	s->st.target_bp = fb->target_bp;
-	*want = damonctl_hugepage_plan_pick(huge, used, fb->target_bp);
-	s->st.goal_met = !*want;
-	return 0;
-}
-
-static int by_address(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static bool in_grant(const struct grant *g, uint64_t addr)
-{
-	unsigned int i;
-
-	for (i = 0; g && g->nr != UINT32_MAX && i < g->nr; i++)
-		if (addr >= g->start[i] && addr < g->end[i])
-			return true;
-	return false;
-}
-
-/* @n candidates of @p as address ranges (adjacent huge pages merged, at most MAX_GRANT:
- * what does not fit waits for the next round). Pages the kernel was allowed already and has
- * not collapsed yet come first, then the hottest others: a grant that keeps changing would
- * make the kernel chase it, collapsing none. */
-static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
-			    const struct grant *prev, struct grant *g)
-{
-	size_t nr = damonctl_hugepage_plan_nr_candidates(p), i, k = 0;
-	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
-
-	g->nr = 0;
-	if (!a)
-		return;
-	for (i = 0; i < nr && k < n; i++)
-		if (in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
-			a[k++] = damonctl_hugepage_plan_candidate(p, i);
-	for (i = 0; i < nr && k < n; i++)
-		if (!in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
-			a[k++] = damonctl_hugepage_plan_candidate(p, i);
-	qsort(a, k, sizeof(*a), by_address);
-	for (i = 0; i < k; i++) {
-		if (g->nr && g->end[g->nr - 1] == a[i]) {
-			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
-			continue;
-		}
-		if (g->nr == MAX_GRANT)
-			break;
-		g->start[g->nr] = a[i];
-		g->end[g->nr++] = a[i] + DAMONCTL_HUGEPAGE_SIZE;
-	}
-	free(a);
-}
-
-static bool grant_equal(const struct grant *a, const struct grant *b)
-{
-	return a->nr == b->nr && !memcmp(a->start, b->start, a->nr * sizeof(a->start[0])) &&
-	       !memcmp(a->end, b->end, a->nr * sizeof(a->end[0]));
-}
-
-static uint64_t grant_bytes(const struct grant *g)
-{
-	uint64_t b = 0;
-	unsigned int i;
-
-	for (i = 0; i < g->nr; i++)
-		b += g->end[i] - g->start[i];
-	return b;
-}
-
-/* Let the kernel's collapse scheme act on @g only (none: nothing), committed online. */
-static int set_grant(struct agent *ag, struct served *s, unsigned int fi, const struct grant *g,
-		     const char **what)
-{
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	struct damonctl_kdamond *have = NULL, *want = NULL;
-	struct damonctl_features *f = NULL;
-	struct damonctl_scheme *sch;
-	int r;
-
-	if (s->grant[fi] && grant_equal(s->grant[fi], g) && !s->recommit[fi])
-		return 0;
-	if (!s->grant[fi]) {
-		s->grant[fi] = calloc(1, sizeof(*s->grant[fi]));
-		if (!s->grant[fi])
-			return -ENOMEM;
-		s->grant[fi]->nr = UINT32_MAX;	/* unknown: commit whatever it is */
-	}
-	*what = "the kernel refused the collapse scheme's allowed ranges";
-	r = damonctl_kdamond_read(ag->cli->ctx, s->e.kdamond, &have);
-	if (!r)
-		r = damonctl_features_detect(ag->cli->ctx, &f);
-	want = r ? NULL : damonctl_kdamond_dup(have);
-	sch = want ? damonctl_context_scheme(damonctl_kdamond_context(want, 0), fb->scheme) :
-	      NULL;
-	if (!r && !sch)
-		r = -ESTALE;
-	if (!r)
-		r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
-	if (!r)
-		r = damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
-					g->nr ? fb->quota_bytes : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
-	if (!r)
-		r = damonctl_kdamond_commit(ag->cli->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
-	if (!r) {
-		*s->grant[fi] = *g;
-		s->recommit[fi] = false;
-	}
-	damonctl_features_free(f);
-	damonctl_kdamond_free(want);
-	damonctl_kdamond_free(have);
-	return r;
-}
-
-static void note_reachability(struct agent *ag, struct served *s, unsigned int fi, size_t want,
-			      const struct damonctl_hugepage_plan *p)
-{
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	uint64_t hot_huge = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_HUGE);
-	uint64_t hot_small = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL);
-	uint64_t huge, used;
-	int now;
-	char a[32], b[16], c[16];
-
-	s->st.observed = true;
-	s->st.hot_bytes = hot_huge + hot_small;
-	s->st.hot_huge_bytes = hot_huge;
-	s->st.cold_huge_bytes = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE);
-	s->st.cold_huge_idle_us = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE) *
-				  s->aggr_us;
-	if (measure(ag, s, fb, &huge, &used))
-		return;
-	s->st.hot_bp = damonctl_hugepage_bp(s->st.hot_bytes, used);
-	s->st.reachable_bp = damonctl_hugepage_bp(huge + hot_small, used);
-	if (!fb->target_bp || want == SIZE_MAX)
-		return;
-	/* all the hot memory falls short, even what still waits for confirmation (hot in
-	 * fewer looks than it takes: at the edges of moving regions there may always be some),
-	 * look after look, once DAMON has had the time to tell hot regions (their minimum age)
-	 * a few times over */
-	now = want > damonctl_hugepage_plan_nr_candidates(p) +
-		     damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED) / HPAGE;
-	s->short_looks[fi] = now ? s->short_looks[fi] + 1 : 0;
-	if (!s->first_look_ms[fi])
-		s->first_look_ms[fi] = now_ms();
-	now = s->short_looks[fi] >= UNREACHABLE_LOOKS &&
-	      now_ms() - s->first_look_ms[fi] >= 3 * fb->pattern[DAMONCTL_PAT_AGE_MIN] * s->aggr_us / 1000;
-	s->st.unreachable = now;
-	/* said again once DAMON tells hot memory where it told none yet when it was said (a
-	 * "0 B" would stay in the log), and when the hot memory doubled or halved, at most once
-	 * a minute (a hot set that moves must not fill the log) */
-	if (now && (s->unreachable[fi] != 1 || (!s->said_hot[fi] && s->st.hot_bytes) ||
-		    ((s->st.hot_bytes > 2 * s->said_hot[fi] ||
-		      s->st.hot_bytes < s->said_hot[fi] / 2) &&
-		     now_ms() - s->said_ms[fi] >= 60000))) {
+	switch (ev->kind) {
+	case DAMONCTL_FBEV_FEEDING:
+		agent_log("kdamond %u scheme %u: feeding hugepage_mem_bp (%s) to its user_input "
+			  "goal %u every %" PRIu64 " ms: ratio %s, goal %s", ev->kdamond,
+			  ev->scheme, ev->scope_pid ? "over its targets" : "system-wide", ev->goal,
+			  ev->reset_ms, pct(ev->bp, a, sizeof(a)), pct(ev->target_bp, b, sizeof(b)));
+		break;
+	case DAMONCTL_FBEV_GOAL_MET:
+		agent_log("kdamond %u scheme %u: goal met (%s, goal %s, %s): %s", ev->kdamond,
+			  ev->scheme, pct(ev->bp, a, sizeof(a)), pct(ev->target_bp, b, sizeof(b)),
+			  ev->scope_pid ? "its targets" : "system-wide",
+			  ev->by_kernel ? "the kernel collapses nothing more" : "not collapsing");
+		break;
+	case DAMONCTL_FBEV_GOAL_MISSED:
+		agent_log("kdamond %u scheme %u: ratio %s below goal %s again: %s", ev->kdamond,
+			  ev->scheme, pct(ev->bp, a, sizeof(a)), pct(ev->target_bp, b, sizeof(b)),
+			  ev->by_kernel ? "the kernel collapses again" : "collapsing again");
+		break;
+	case DAMONCTL_FBEV_UNREACHABLE:
 		agent_log("kdamond %u scheme %u: goal not reachable: hot memory is %s (%s); with "
-			  "all of it huge the ratio would be %s", s->e.kdamond, fb->scheme,
-			  fmt_size(s->st.hot_bytes, a, sizeof(a)), pct(s->st.hot_bp, b, sizeof(b)),
-			  pct(s->st.reachable_bp, c, sizeof(c)));
-		s->said_hot[fi] = s->st.hot_bytes;
-		s->said_ms[fi] = now_ms();
-	} else if (!now && s->unreachable[fi] == 1)
+			  "all of it huge the ratio would be %s", ev->kdamond, ev->scheme,
+			  fmt_size(ev->hot_bytes, sz, sizeof(sz)), pct(ev->hot_bp, b, sizeof(b)),
+			  pct(ev->reachable_bp, c, sizeof(c)));
+		break;
+	case DAMONCTL_FBEV_REACHABLE:
 		agent_log("kdamond %u scheme %u: the goal is reachable again (hot memory %s)",
-			  s->e.kdamond, fb->scheme, fmt_size(s->st.hot_bytes, a, sizeof(a)));
-	s->unreachable[fi] = now;
+			  ev->kdamond, ev->scheme, fmt_size(ev->hot_bytes, sz, sizeof(sz)));
+		break;
+	default:
+		break;
+	}
 }
 
-/* The agent collapses: the first candidates, within the scheme's quota. */
-static int collapse_by_agent(struct agent *ag, struct served *s, unsigned int fi, size_t want,
-			     int pid)
+static void say_collapsed(const struct damonctl_fallback_event *ev)
 {
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	struct damonctl_collapse_result res = { .sz = sizeof(res) };
-	struct agent_scheme_stats *ss = agent_stats_scheme(&s->st, fb->scheme);
-	struct damonctl_proc_mem before, after;
-	size_t n = damonctl_hugepage_plan_nr_candidates(s->plan[fi]);
-	bool quota_bound = false;
-	char sz[32], a[16], b[16];
-	int pidfd, r;
+	const char *used = ev->quota_used ? "; the quota of this interval is used up" : "";
+	char a[16], b[16], sz[32];
 
-	if (want < n)
-		n = want;
-	if (fb->quota_bytes && n > fb->quota_bytes / DAMONCTL_HUGEPAGE_SIZE) {
-		n = fb->quota_bytes / DAMONCTL_HUGEPAGE_SIZE;
-		quota_bound = true;
-	}
-	if (!n)
-		return 0;
-	pidfd = damonctl_pidfd_open(pid);
-	if (pidfd < 0) {
-		/* -ESRCH: it exited, which the process events (or the next check) say */
-		if (pidfd != -ESRCH && !s->pidfd_logged)
-			agent_log("kdamond %u: pidfd_open(%d): %s: cannot collapse its memory",
-				  s->e.kdamond, pid, strerror(-pidfd));
-		s->pidfd_logged = pidfd != -ESRCH;
-		return 0;
-	}
-	memset(&before, 0, sizeof(before));
-	memset(&after, 0, sizeof(after));
-	damonctl_proc_mem_read(ag->cli->ctx, pid, &before);
-	r = damonctl_hugepage_plan_collapse(s->plan[fi], pidfd, n, fb->quota_ms * 1000, &res);
-	close(pidfd);
-	damonctl_proc_mem_read(ag->cli->ctx, pid, &after);
-	ss->nr_tried += res.pages_tried;
-	ss->sz_tried += res.pages_tried * DAMONCTL_HUGEPAGE_SIZE;
-	ss->nr_applied += res.pages_collapsed;
-	ss->sz_applied += res.pages_collapsed * DAMONCTL_HUGEPAGE_SIZE;
-	ss->busy_us += res.busy_us;
-	if (damonctl_proc_mem_huge(&after) > damonctl_proc_mem_huge(&before))
-		ss->sz_collapsed += damonctl_proc_mem_huge(&after) - damonctl_proc_mem_huge(&before);
-	if (res.out_of_time || quota_bound)
-		ss->qt_exceeds++;
-	if (r == -EPERM || r == -ENOSYS || r == -EBADF)
+	fmt_size(ev->pages * DAMONCTL_HUGEPAGE_SIZE, sz, sizeof(sz));
+	if (ev->target_bp)
+		agent_log("kdamond %u: collapsed %zu huge pages (%s%s) of pid %d in %" PRIu64
+			  " ms; ratio %s %s goal %s%s", ev->kdamond, (size_t)ev->pages, sz,
+			  ev->some_failed ? ", some failed" : "", ev->pid, ev->busy_us / 1000,
+			  pct(ev->bp, a, sizeof(a)), ev->bp >= ev->target_bp ? ">=" : "<",
+			  pct(ev->target_bp, b, sizeof(b)), used);
+	else
+		agent_log("kdamond %u: collapsed %zu huge pages (%s%s) of pid %d in %" PRIu64
+			  " ms%s", ev->kdamond, (size_t)ev->pages, sz,
+			  ev->some_failed ? ", some failed" : "", ev->pid, ev->busy_us / 1000, used);
+}
+
+/* libdamonctl's fallback server tells what it did: the agent's log says it. */
+static void on_event(const struct damonctl_fallback_event *ev, void *arg)
+{
+	char a[16], b[16], sz[32];
+
+	(void)arg;
+	switch (ev->kind) {
+	case DAMONCTL_FBEV_COLLAPSED:
+		say_collapsed(ev);
+		break;
+	case DAMONCTL_FBEV_GRANTED:
+		agent_log("kdamond %u scheme %u: the kernel may collapse %s in %u ranges; ratio %s, "
+			  "goal %s", ev->kdamond, ev->scheme, fmt_size(ev->bytes, sz, sizeof(sz)),
+			  (unsigned int)ev->nr, pct(ev->bp, a, sizeof(a)),
+			  pct(ev->target_bp, b, sizeof(b)));
+		break;
+	case DAMONCTL_FBEV_COLLAPSE_DENIED:
 		agent_log("kdamond %u scheme %u: process_madvise(MADV_COLLAPSE) on pid %d: %s "
 			  "(the agent needs CAP_SYS_ADMIN and a kernel with MADV_COLLAPSE)",
-			  s->e.kdamond, fb->scheme, pid, strerror(-r));
-	if (!res.pages_tried)
-		return 0;
-	if (fb->target_bp) {
-		size_t left;
-
-		budget_want(ag, s, fi, &left);
-		agent_log("kdamond %u: collapsed %zu huge pages (%s%s) of pid %d in %" PRIu64
-			  " ms; ratio %s %s goal %s%s", s->e.kdamond, res.pages_collapsed,
-			  fmt_size(res.pages_collapsed * DAMONCTL_HUGEPAGE_SIZE, sz, sizeof(sz)),
-			  res.pages_failed ? ", some failed" : "", pid, res.busy_us / 1000,
-			  pct(s->st.measured_bp, a, sizeof(a)),
-			  s->st.measured_bp >= fb->target_bp ? ">=" : "<",
-			  pct(fb->target_bp, b, sizeof(b)),
-			  res.out_of_time || quota_bound ? "; the quota of this interval is used up" :
-			  "");
-	} else {
-		agent_log("kdamond %u: collapsed %zu huge pages (%s%s) of pid %d in %" PRIu64
-			  " ms%s", s->e.kdamond, res.pages_collapsed,
-			  fmt_size(res.pages_collapsed * DAMONCTL_HUGEPAGE_SIZE, sz, sizeof(sz)),
-			  res.pages_failed ? ", some failed" : "", pid, res.busy_us / 1000,
-			  res.out_of_time || quota_bound ? "; the quota of this interval is used up" :
-			  "");
+			  ev->kdamond, ev->scheme, ev->pid, strerror(-ev->err));
+		break;
+	case DAMONCTL_FBEV_PIDFD_FAILED:
+		agent_log("kdamond %u: pidfd_open(%d): %s: cannot collapse its memory",
+			  ev->kdamond, ev->pid, strerror(-ev->err));
+		break;
+	default:
+		say_goal(ev);
+		break;
 	}
-	return 0;
 }
 
-/* The kernel collapses: let it act on the first candidates (none once the goal is met). */
-static int collapse_by_kernel(struct agent *ag, struct served *s, unsigned int fi, size_t want,
-			      const char **what)
+/* The step of a round that failed, as refused() says it. */
+static const char *step_what(enum damonctl_fallback_step step)
 {
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	struct agent_scheme_stats *ss = agent_stats_scheme(&s->st, fb->scheme);
-	struct grant g = { 0 };
-	char sz[32], a[16], b[16];
-	bool changed;
-	int r;
-
-	if (want && s->plan[fi]) {
-		size_t n = damonctl_hugepage_plan_nr_candidates(s->plan[fi]);
-
-		grant_from_plan(s->plan[fi], want < n ? want : n, s->grant[fi], &g);
+	switch (step) {
+	case DAMONCTL_FBSTEP_MEASURE:
+		return "measuring the huge-page ratio failed";
+	case DAMONCTL_FBSTEP_GOAL_VALUE:
+		return "the kernel refused the goal's current_value";
+	case DAMONCTL_FBSTEP_GOAL_COMMIT:
+		return "the kernel refused commit_schemes_quota_goals";
+	case DAMONCTL_FBSTEP_GRANT:
+		return "the kernel refused the collapse scheme's allowed ranges";
+	case DAMONCTL_FBSTEP_TRIED_REGIONS:
+		return "the kernel refused update_schemes_tried_regions";
+	case DAMONCTL_FBSTEP_READ_REGIONS:
+		return "reading the regions DAMON found failed";
+	default:
+		return "serving its fallbacks failed";
 	}
-	changed = !s->grant[fi] || !grant_equal(s->grant[fi], &g);
-	r = set_grant(ag, s, fi, &g, what);
-	if (r || !changed)
-		return r;
-	ss->nr_tried++;
-	ss->sz_tried += grant_bytes(&g);
-	if (g.nr)
-		agent_log("kdamond %u scheme %u: the kernel may collapse %s in %u ranges; ratio %s, "
-			  "goal %s", s->e.kdamond, fb->scheme, fmt_size(grant_bytes(&g), sz,
-			  sizeof(sz)), g.nr, pct(s->st.measured_bp, a, sizeof(a)),
-			  pct(fb->target_bp, b, sizeof(b)));
-	return 0;
 }
 
-/* Read DAMON's regions from the observer of budget @fi and observe them in its plan. */
-static int observe(struct agent *ag, struct served *s, unsigned int fi, int pid,
-		   struct damonctl_rec_region **regs, size_t *cap)
-{
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	uint64_t total;
-	int n, r;
-
-	if (!s->plan[fi]) {
-		r = damonctl_hugepage_plan_new(COLLAPSE_CONFIRM, &s->plan[fi]);
-		if (r)
-			return r;
-	}
-	n = damonctl_tried_regions_read(ag->cli->ctx, s->e.kdamond, 0, fb->observer, regs, cap,
-					&total, NULL);
-	if (n < 0)
-		return n;
-	r = damonctl_hugepage_plan_observe(ag->cli->ctx, s->plan[fi], pid, *regs, (size_t)n,
-					   fb->pattern);
-	return r == -ESRCH ? 0 : r;	/* it exited: the process events say so */
-}
-
-/* The huge pages the kernel may collapse now for the budgets before @fi that share its goal
- * (per-target copies of one scheme), and has not yet. */
-static size_t shared_pending(const struct served *s, unsigned int fi)
-{
-	const struct damonctl_fallback *fb = &s->e.fbs.fb[fi];
-	size_t pages = 0;
-	unsigned int j, k;
-
-	for (j = 0; j < fi; j++) {
-		const struct damonctl_fallback *o = &s->e.fbs.fb[j];
-		const struct grant *g = s->grant[j];
-
-		if (o->kind != DAMONCTL_FALLBACK_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl || !g ||
-		    g->nr == UINT32_MAX)
-			continue;
-		for (k = 0; k < g->nr; k++)
-			pages += (g->end[k] - g->start[k]) / DAMONCTL_HUGEPAGE_SIZE;
-	}
-	return pages;
-}
-
-static int collapse_all(struct agent *ag, struct served *s, const char **what)
-{
-	struct budget bd[MAX_FALLBACKS] = { { 0 } };
-	struct damonctl_rec_region *regs = NULL;
-	bool any = false;
-	size_t cap = 0;
-	unsigned int i;
-	int r = 0;
-
-	for (i = 0; i < s->e.fbs.nr; i++) {
-		const struct damonctl_fallback *fb = &s->e.fbs.fb[i];
-
-		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || fb->target >= s->e.nr_targets ||
-		    s->e.targets[fb->target] <= 0)
-			continue;
-		r = budget_want(ag, s, i, &bd[i].want);
-		if (r) {
-			*what = "measuring the huge-page ratio failed";
-			return r;
-		}
-		/* the kernel's path says it once, where the goal is fed */
-		if (fb->target_bp && !(fb->by_kernel && feeds_scheme(s, fb->scheme)))
-			goal_transition(s, i, s->st.measured_bp, s->st.goal_met, fb->by_kernel ?
-					"the kernel collapses nothing more" : NULL);
-		/* what is hot and cold is looked at now and then even when the budget is
-		 * spent, for `status` and `report hugepage` */
-		bd[i].observe = bd[i].want || s->st.rounds % OBSERVE_EVERY == 0;
-		any |= bd[i].observe;
-	}
-	if (any) {
-		/* one snapshot of what every observer matched */
-		r = damonctl_kdamond_cmd(ag->cli->ctx, s->e.kdamond,
-					 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
-		if (r) {
-			*what = "the kernel refused update_schemes_tried_regions";
-			return r;
-		}
-	}
-	for (i = 0; i < s->e.fbs.nr && !stop_signal && !r; i++) {
-		const struct damonctl_fallback *fb = &s->e.fbs.fb[i];
-		int pid = fb->target < s->e.nr_targets ? s->e.targets[fb->target] : 0;
-
-		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || pid <= 0)
-			continue;
-		if (bd[i].observe) {
-			r = observe(ag, s, i, pid, &regs, &cap);
-			if (r) {
-				*what = "reading the regions DAMON found failed";
-				break;
-			}
-			/* measured again next to the look at the pages: what the kernel
-			 * collapsed meanwhile is counted once */
-			r = budget_want(ag, s, i, &bd[i].want);
-			if (r) {
-				*what = "measuring the huge-page ratio failed";
-				break;
-			}
-			note_reachability(ag, s, i, bd[i].want, s->plan[i]);
-		}
-		if (fb->by_kernel) {
-			/* one goal, several targets (a budget each): what earlier budgets of
-			 * this round let the kernel collapse is not huge yet, but counts */
-			size_t want = bd[i].observe ? bd[i].want : 0, other = shared_pending(s, i);
-
-			want = want > other ? want - other : 0;
-			r = collapse_by_kernel(ag, s, i, want, what);
-		} else if (bd[i].observe && bd[i].want) {
-			r = collapse_by_agent(ag, s, i, bd[i].want, pid);
-		}
-	}
-	free(regs);
-	return r;
-}
-
-static uint64_t interval_ms(const struct served *s)
-{
-	uint64_t ms = 0;
-	unsigned int i;
-
-	for (i = 0; i < s->e.fbs.nr; i++)
-		if (s->e.fbs.fb[i].reset_ms && (!ms || s->e.fbs.fb[i].reset_ms < ms))
-			ms = s->e.fbs.fb[i].reset_ms;
-	return ms ? ms : 1000;
-}
+/* ---- rounds ---- */
 
 /* One round for @sv[i]. Returns true when it was ended. */
 static bool serve_round(struct agent *ag, unsigned int i)
 {
 	struct served *s = &ag->sv[i];
-	const char *what = NULL;
 	uint64_t t0 = now_ms(), t1;
 	int r;
 
-	s->next_ms = t0 + interval_ms(s);
+	s->next_ms = t0 + damonctl_fallback_server_interval_ms(s->srv);
 	if (!s->e.fbs.nr)
 		return false;	/* followed only */
-	r = feed_goals(ag, s, &what);
-	if (!r)
-		r = collapse_all(ag, s, &what);
+	damonctl_fallback_server_set_targets(s->srv, s->e.targets, s->e.nr_targets);
+	r = damonctl_fallback_server_round(s->srv);
 	/*
 	 * A tried-regions update holds DAMON's sysfs lock (a trylock for everyone else) until
 	 * the kdamond answers, which can take longer than our interval on a slow machine: rest
@@ -905,11 +436,10 @@ static bool serve_round(struct agent *ag, unsigned int i)
 	t1 = now_ms();
 	if (s->next_ms < t1 + (t1 - t0))
 		s->next_ms = t1 + (t1 - t0);
-	s->st.rounds++;
-	s->st.updated = (long long)time(NULL);
+	damonctl_fallback_server_stats(s->srv, &s->st);
 	agent_stats_save(ag->cli->ctx, s->e.kdamond, &s->st);
 	if (r)
-		return refused(ag, i, what, r);
+		return refused(ag, i, step_what(damonctl_fallback_server_failed_step(s->srv)), r);
 	accepted(s);
 	return false;
 }
@@ -1121,7 +651,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	s->e.nr_targets = n;
 	memcpy(s->e.targets, pids, n * sizeof(pids[0]));
 	s->all_gone_ms = 0;
-	served_reset(s);	/* the plans follow budgets by index, which moved */
+	served_replan(s, false);	/* the plans follow budgets by index, which moved */
 	record_update(ag, s, false);
 out:
 	damonctl_clear_error(ag->cli->ctx);
@@ -1300,26 +830,14 @@ static void update_watch(struct agent *ag)
 
 /* ---- the set of served kdamonds ---- */
 
-static uint64_t read_aggr_us(struct agent *ag, unsigned int kdamond)
-{
-	char rel[128], buf[32];
-	uint64_t v = 0;
-
-	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/0/monitoring_attrs/intervals/aggr_us",
-		 kdamond);
-	if (damonctl_read(ag->cli->ctx, rel, buf, sizeof(buf)) || damonctl_parse_u64(buf, &v))
-		v = 100000;
-	damonctl_clear_error(ag->cli->ctx);
-	return v;
-}
-
 /* What `tune` changed in the record: goals and patterns move in place; a plan that grew
  * (a goal tuned in on a kdamond started without one) is taken whole. */
 static void take_tuned(struct served *s, const struct started_entry *e)
 {
+	struct damonctl_fallbacks *l;
 	unsigned int j, nr_live = 0;
-	bool same = s->e.fbs.nr == e->fbs.nr, all_same = s->e.nr_targets == e->nr_targets;
-	bool live_same = true;
+	bool all_same = s->e.nr_targets == e->nr_targets, live_same = true;
+	int r;
 
 	/* `tune --add-target/--remove-target`: the record names other targets than ours, as
 	 * they are (those that exited are negated in ours) or as the agent last wrote them
@@ -1340,28 +858,45 @@ static void take_tuned(struct served *s, const struct started_entry *e)
 		agent_log("kdamond %u: its targets changed (damonc tune)", s->e.kdamond);
 	}
 
-	for (j = 0; same && j < e->fbs.nr; j++)
-		same = s->e.fbs.fb[j].kind == e->fbs.fb[j].kind &&
-		       s->e.fbs.fb[j].scheme == e->fbs.fb[j].scheme &&
-		       s->e.fbs.fb[j].observer == e->fbs.fb[j].observer;
-	if (same) {
-		for (j = 0; j < e->fbs.nr; j++) {
-			s->e.fbs.fb[j].target_bp = e->fbs.fb[j].target_bp;
-			s->e.fbs.fb[j].scope_pid = e->fbs.fb[j].scope_pid;
-			memcpy(s->e.fbs.fb[j].pattern, e->fbs.fb[j].pattern, sizeof(e->fbs.fb[j].pattern));
-			s->e.fbs.fb[j].reset_ms = e->fbs.fb[j].reset_ms;
-			/* tune wrote the user's size quota over the agent's: commit the grant again */
-			if (s->e.fbs.fb[j].quota_bytes != e->fbs.fb[j].quota_bytes)
-				s->recommit[j] = true;
-			s->e.fbs.fb[j].quota_bytes = e->fbs.fb[j].quota_bytes;
-		}
+	/* goals, patterns and quotas move in place (a size quota `tune` wrote over the
+	 * grant's is committed again) */
+	l = fallback_to_lib(&e->fbs);
+	r = l ? damonctl_fallback_server_set_plan(s->srv, l, true) : -ENOMEM;
+	if (r == 1 && !damonctl_fallback_server_plan(s->srv, l))
+		fallback_from_lib(l, &s->e.fbs);
+	damonctl_fallbacks_free(l);
+	if (r)
 		return;
-	}
-	served_reset(s);
 	s->e.fbs = e->fbs;
 	s->e.follow_children = e->follow_children;
 	s->next_ms = 0;
 	agent_log("kdamond %u: its plan changed (damonc tune): serving it anew", s->e.kdamond);
+}
+
+/* @s's server, going on with the counts of a restarted agent for the very same kdamond
+ * (the server keeps them, and the stats file takes them after each round). */
+static int served_open(struct agent *ag, struct served *s)
+{
+	struct damonctl_fallback_server_opts o = { .sz = sizeof(o), .on_event = on_event };
+	struct damonctl_fallbacks *l = fallback_to_lib(&s->e.fbs);
+	int r;
+
+	r = l ? damonctl_fallback_server_new(ag->cli->ctx, s->e.kdamond, l, s->e.targets,
+					     s->e.nr_targets, &o, &s->srv) : -ENOMEM;
+	damonctl_fallbacks_free(l);
+	if (r)
+		return r;
+	agent_stats_load(ag->cli->ctx, s->e.kdamond, &s->st);
+	if (s->st.kdamond_pid != s->e.pid) {
+		memset(&s->st, 0, sizeof(s->st));
+		s->st.sz = sizeof(s->st);
+		s->st.kdamond = s->e.kdamond;
+		s->st.kdamond_pid = s->e.pid;
+	}
+	s->st.agent_pid = (int)getpid();
+	if (!s->st.since)
+		s->st.since = (long long)time(NULL);
+	return damonctl_fallback_server_set_stats(s->srv, &s->st);
 }
 
 /* Pick up kdamonds that need the agent and are not served yet; refresh the others'
@@ -1402,19 +937,10 @@ static void sync_served(struct agent *ag)
 		s = &ag->sv[ag->nr++];
 		memset(s, 0, sizeof(*s));
 		s->e = *e;
-		for (j = 0; j < MAX_FALLBACKS; j++)
-			s->goal_state[j] = s->unreachable[j] = -1;
-		s->aggr_us = read_aggr_us(ag, e->kdamond);
-		/* a restarted agent goes on counting, for the very same kdamond only */
-		agent_stats_load(ag->cli->ctx, e->kdamond, &s->st);
-		if (s->st.kdamond_pid != e->pid) {
-			memset(&s->st, 0, sizeof(s->st));
-			s->st.kdamond = e->kdamond;
-			s->st.kdamond_pid = e->pid;
+		if (served_open(ag, s)) {
+			ag->nr--;
+			break;
 		}
-		s->st.agent_pid = (int)getpid();
-		if (!s->st.since)
-			s->st.since = (long long)time(NULL);
 		for (j = 0; j < s->e.nr_targets; j++)
 			if (!proc_alive(ag->cli, s->e.targets[j]))
 				s->e.targets[j] = -s->e.targets[j];
@@ -1584,6 +1110,7 @@ static int serve(struct agent *ag)
 				agent_stats_save(ag->cli->ctx, ag->sv[0].e.kdamond, &ag->sv[0].st);
 				ag->sv[0].e.server_pid = 0;
 				record_update(ag, &ag->sv[0], false);
+				served_free(&ag->sv[0]);
 				memmove(&ag->sv[0], &ag->sv[1], (ag->nr - 1) * sizeof(*ag->sv));
 				ag->nr--;
 			} else {

@@ -7,8 +7,7 @@
 
 #include "fallback.h"
 
-/* @fbs as the library's object (NULL: out of memory). */
-static struct damonctl_fallbacks *to_lib(const struct fallbacks *fbs)
+struct damonctl_fallbacks *fallback_to_lib(const struct fallbacks *fbs)
 {
 	struct damonctl_fallbacks *l;
 	unsigned int i;
@@ -27,7 +26,7 @@ static struct damonctl_fallbacks *to_lib(const struct fallbacks *fbs)
 	return l;
 }
 
-static void from_lib(const struct damonctl_fallbacks *l, struct fallbacks *fbs)
+void fallback_from_lib(const struct damonctl_fallbacks *l, struct fallbacks *fbs)
 {
 	unsigned int i;
 
@@ -43,7 +42,7 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 		  const struct damonctl_features *f, bool scope_pid, struct fallbacks *out,
 		  char *why, size_t size)
 {
-	struct damonctl_fallbacks *l = to_lib(out);
+	struct damonctl_fallbacks *l = fallback_to_lib(out);
 	int r;
 
 	if (!l) {
@@ -52,25 +51,25 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 	}
 	r = damonctl_fallback_plan(ctx, k, f, scope_pid, l, why, size);
 	if (!r)
-		from_lib(l, out);
+		fallback_from_lib(l, out);
 	damonctl_fallbacks_free(l);
 	return r;
 }
 
 void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k)
 {
-	struct damonctl_fallbacks *l = to_lib(fbs);
+	struct damonctl_fallbacks *l = fallback_to_lib(fbs);
 
 	if (!l)
 		return;
 	damonctl_fallbacks_refresh(l, k);
-	from_lib(l, fbs);
+	fallback_from_lib(l, fbs);
 	damonctl_fallbacks_free(l);
 }
 
 bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si)
 {
-	struct damonctl_fallbacks *l = to_lib(fbs);
+	struct damonctl_fallbacks *l = fallback_to_lib(fbs);
 	bool r = damonctl_fallbacks_agents_scheme(l, si);
 
 	damonctl_fallbacks_free(l);
@@ -79,7 +78,7 @@ bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si)
 
 int fallback_check_one_scheme(const struct fallbacks *fbs, char *why, size_t size)
 {
-	struct damonctl_fallbacks *l = to_lib(fbs);
+	struct damonctl_fallbacks *l = fallback_to_lib(fbs);
 	int r;
 
 	if (!l) {
@@ -123,7 +122,7 @@ void fallback_describe(const struct fallbacks *fbs, char *buf, size_t size)
 
 json_object *fallback_to_json(const struct fallbacks *fbs)
 {
-	struct damonctl_fallbacks *l = to_lib(fbs);
+	struct damonctl_fallbacks *l = fallback_to_lib(fbs);
 	char *doc = l ? damonctl_fallbacks_to_json(l) : NULL;
 	json_object *arr = doc ? json_tokener_parse(doc) : NULL;
 
@@ -146,7 +145,7 @@ int fallback_from_json(json_object *arr, struct fallbacks *fbs)
 	r = damonctl_fallbacks_from_json(json_object_to_json_string_ext(arr,
 					 JSON_C_TO_STRING_PLAIN), l, NULL, 0);
 	if (!r)
-		from_lib(l, fbs);
+		fallback_from_lib(l, fbs);
 	damonctl_fallbacks_free(l);
 	return r;
 }

@@ -18,6 +18,9 @@ struct fallbacks {
 	struct damonctl_fallback fb[MAX_FALLBACKS];
 };
 
+/* @fbs as the library's object (NULL: out of memory), and back (replaced). */
+struct damonctl_fallbacks *fallback_to_lib(const struct fallbacks *fbs);
+void fallback_from_lib(const struct damonctl_fallbacks *l, struct fallbacks *fbs);
 /* damonctl_fallback_plan() on @out: 0, or -errno with @why. */
 int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 		  const struct damonctl_features *f, bool scope_pid, struct fallbacks *out,

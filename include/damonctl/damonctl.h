@@ -1996,6 +1996,131 @@ DAMONCTL_API void damonctl_wss_total_feed(struct damonctl_wss_total *t,
 /* The sums of the aggregations fed so far (those still open are closed: feed no more). */
 DAMONCTL_API const struct damonctl_qhist *damonctl_wss_total_values(struct damonctl_wss_total *t);
 
+/* ------------------------------------------------------------------------------------------
+ * Fallback server: a plan of user-space fallbacks (damonctl_fallback_plan()) served for one
+ * running kdamond, round after round, as damonc's agent does: each round feeds the
+ * hugepage_mem_bp values of the plan's goals (user_input, commit_schemes_quota_goals),
+ * looks at the regions the observers matched, and collapses (or lets the kernel collapse,
+ * committed online) huge pages within each budget while its goal is not met. The caller
+ * schedules the rounds (every damonctl_fallback_server_interval_ms()), follows the target
+ * processes and tells the server of their changes; what the server did is told through a
+ * callback (events) and its counters (damonctl_fallback_server_stats()).
+ * See damonctl_fallback_server_new(3).
+ */
+enum damonctl_fallback_event_kind {
+	DAMONCTL_FBEV_FEEDING,		/* the first value fed to goal `goal` of `scheme` */
+	DAMONCTL_FBEV_GOAL_MET,		/* the ratio reached the goal (by_kernel: its path) */
+	DAMONCTL_FBEV_GOAL_MISSED,	/* the ratio fell below a goal that was met */
+	DAMONCTL_FBEV_UNREACHABLE,	/* the hot memory cannot reach the goal (hot_*) */
+	DAMONCTL_FBEV_REACHABLE,	/* ... and now it can again */
+	DAMONCTL_FBEV_COLLAPSED,	/* the program collapsed pages of `pid` */
+	DAMONCTL_FBEV_GRANTED,		/* the kernel may collapse `bytes` in `nr` ranges */
+	DAMONCTL_FBEV_COLLAPSE_DENIED,	/* process_madvise(MADV_COLLAPSE) failed with `err` */
+	DAMONCTL_FBEV_PIDFD_FAILED,	/* pidfd_open(`pid`) failed with `err` (said once) */
+};
+/* An event; fields the kind does not use are 0. Read only the fields within ev->sz. */
+struct damonctl_fallback_event {
+	size_t sz;		/* sizeof(struct damonctl_fallback_event) */
+	enum damonctl_fallback_event_kind kind;
+	unsigned int kdamond, scheme, goal;
+	int pid, err;		/* err: -errno */
+	bool scope_pid;		/* the ratio is over the targets, not the system */
+	bool by_kernel;		/* GOAL_*: the kernel collapses (or nothing does) */
+	bool quota_used;	/* COLLAPSED: the quota of this interval is used up */
+	bool some_failed;	/* COLLAPSED: some pages failed to collapse */
+	uint64_t bp, target_bp;	/* the ratio measured, the goal (0: none) */
+	uint64_t reset_ms;	/* FEEDING: the quota interval */
+	uint64_t pages;		/* COLLAPSED: huge pages collapsed */
+	uint64_t bytes;		/* GRANTED: bytes allowed */
+	uint64_t nr;		/* GRANTED: address ranges */
+	uint64_t busy_us;	/* COLLAPSED: time in process_madvise() */
+	uint64_t hot_bytes, hot_bp, reachable_bp;	/* (UN)REACHABLE */
+};
+typedef void (*damonctl_fallback_event_fn)(const struct damonctl_fallback_event *ev,
+					   void *arg);
+struct damonctl_fallback_server_opts {
+	size_t sz;		/* sizeof(struct damonctl_fallback_server_opts) */
+	uint64_t aggr_us;	/* the kdamond's aggregation interval (0: read it) */
+	damonctl_fallback_event_fn on_event;	/* or NULL */
+	void *arg;
+};
+/* The kernel's scheme stats, with their meaning, for what the program does in its place,
+ * plus what only it can tell: bytes that became huge, and its time. */
+struct damonctl_fallback_scheme_stats {
+	unsigned int scheme;
+	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
+	uint64_t sz_collapsed, busy_us;
+};
+#define DAMONCTL_FALLBACK_STATS_MAX_SCHEMES 32
+struct damonctl_fallback_stats {
+	size_t sz;			/* sizeof(struct damonctl_fallback_stats) */
+	/* the program's own, kept as given: whose counts, by whom, since when */
+	unsigned int kdamond;
+	int kdamond_pid;		/* the kdamond these counts are of */
+	int agent_pid;			/* the process serving it */
+	long long since;		/* unix time it started serving it */
+	uint64_t rounds, feeds;		/* rounds served, goal values fed */
+	long long updated;		/* unix time of the last round */
+	uint64_t measured_bp, target_bp; /* the last ratio measured, its goal (0: none) */
+	bool goal_met;
+	/* the last look at DAMON's regions (collapse budgets); observed: these are set */
+	bool observed, unreachable;
+	uint64_t hot_bytes, hot_huge_bytes, hot_bp, reachable_bp;
+	uint64_t cold_huge_bytes, cold_huge_idle_us;
+	unsigned int nr;
+	struct damonctl_fallback_scheme_stats s[DAMONCTL_FALLBACK_STATS_MAX_SCHEMES];
+};
+/* The steps of a round, to say which one failed. */
+enum damonctl_fallback_step {
+	DAMONCTL_FBSTEP_NONE,
+	DAMONCTL_FBSTEP_MEASURE,	/* measuring the huge-page ratio */
+	DAMONCTL_FBSTEP_GOAL_VALUE,	/* writing a goal's current_value */
+	DAMONCTL_FBSTEP_GOAL_COMMIT,	/* commit_schemes_quota_goals */
+	DAMONCTL_FBSTEP_GRANT,		/* committing a collapse scheme's allowed ranges */
+	DAMONCTL_FBSTEP_TRIED_REGIONS,	/* update_schemes_tried_regions */
+	DAMONCTL_FBSTEP_READ_REGIONS,	/* reading the tried regions */
+};
+struct damonctl_fallback_server;
+/* Serve @fbs (copied) for kdamond @kdamond of @ctx, whose targets are @pids (see
+ * _set_targets); @opts may be NULL. */
+DAMONCTL_API int damonctl_fallback_server_new(struct damonctl_ctx *ctx, unsigned int kdamond,
+					      const struct damonctl_fallbacks *fbs,
+					      const int *pids, unsigned int nr_pids,
+					      const struct damonctl_fallback_server_opts *opts,
+					      struct damonctl_fallback_server **out);
+DAMONCTL_API void damonctl_fallback_server_free(struct damonctl_fallback_server *srv);
+/* The target pids, by index (<= 0: it exited); at most 64. */
+DAMONCTL_API int damonctl_fallback_server_set_targets(struct damonctl_fallback_server *srv,
+						      const int *pids, unsigned int nr);
+/* A new plan. @keep and the same entries (kind, scheme, observer): only the goals, scopes,
+ * patterns, intervals and size quotas are taken (a changed quota commits the grant again),
+ * and 1 is returned; else what follows the budgets by index starts anew, and 0. */
+DAMONCTL_API int damonctl_fallback_server_set_plan(struct damonctl_fallback_server *srv,
+						   const struct damonctl_fallbacks *fbs,
+						   bool keep);
+/* The plan served (changed by _set_plan) into @out (replaced). */
+DAMONCTL_API int damonctl_fallback_server_plan(const struct damonctl_fallback_server *srv,
+					       struct damonctl_fallbacks *out);
+/* One round: 0, or -errno with the failed step in _failed_step(). */
+DAMONCTL_API int damonctl_fallback_server_round(struct damonctl_fallback_server *srv);
+DAMONCTL_API enum damonctl_fallback_step
+damonctl_fallback_server_failed_step(const struct damonctl_fallback_server *srv);
+/* The shortest quota interval of the plan (1000 without one): the time between rounds. */
+DAMONCTL_API uint64_t
+damonctl_fallback_server_interval_ms(const struct damonctl_fallback_server *srv);
+/* Its counters into @st (st->sz set: that much is filled); _set_stats goes on counting from
+ * @st (a restarted program). */
+DAMONCTL_API int damonctl_fallback_server_stats(const struct damonctl_fallback_server *srv,
+						struct damonctl_fallback_stats *st);
+DAMONCTL_API int damonctl_fallback_server_set_stats(struct damonctl_fallback_server *srv,
+						    const struct damonctl_fallback_stats *st);
+/* The counters as a malloc'd JSON document (pretty printed: the file damonc's agent keeps
+ * for its readers, run/damonc/agent-N.json), or NULL with errno; and such a document back
+ * into @st (-EBADMSG: not one, @st untouched). */
+DAMONCTL_API char *damonctl_fallback_stats_to_json(const struct damonctl_fallback_stats *st);
+DAMONCTL_API int damonctl_fallback_stats_from_json(const char *doc,
+						   struct damonctl_fallback_stats *st);
+
 #ifdef __cplusplus
 }
 #endif

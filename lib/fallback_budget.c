@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The fallback server's collapse budgets, counted in huge pages: it asks the kernel for the
+ * regions the stand-in stat scheme matched (update_schemes_tried_regions), observes them in
+ * a collapse plan, and either collapses them itself with process_madvise(MADV_COLLAPSE),
+ * hottest first, within the scheme's time and size quota, or lets the kernel's collapse
+ * scheme act on them (a grant of address ranges, committed online); only while the goal is
+ * not met (the temporal tuner's rule).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fallback_serve_internal.h"
+
+#define COLLAPSE_CONFIRM 2	/* observations a huge page must be hot in before collapsing */
+#define OBSERVE_EVERY 10	/* rounds between looks at the regions once a budget is spent */
+#define UNREACHABLE_LOOKS 3	/* looks in a row short of the goal before it is said */
+
+/* A round's view of one collapse budget. */
+struct budget {
+	size_t want;		/* huge pages that bring the ratio nearest the goal */
+	bool observe;		/* read DAMON's regions this round */
+};
+
+static bool feeds_scheme(const struct damonctl_fallback_server *srv, unsigned int scheme)
+{
+	unsigned int i;
+
+	for (i = 0; i < srv->nr; i++)
+		if (srv->fb[i].kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL &&
+		    srv->fb[i].scheme == scheme)
+			return true;
+	return false;
+}
+
+/* How many huge pages budget @fi still wants (SIZE_MAX without a goal). */
+static int budget_want(struct damonctl_fallback_server *srv, unsigned int fi, size_t *want)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	uint64_t huge, used;
+	int r;
+
+	if (!fb->target_bp) {
+		*want = SIZE_MAX;
+		return 0;
+	}
+	r = dctl_fbs_measure(srv, fb, &huge, &used);
+	if (r)
+		return r;
+	srv->st.measured_bp = damonctl_hugepage_bp(huge, used);
+	srv->st.target_bp = fb->target_bp;
+	*want = damonctl_hugepage_plan_pick(huge, used, fb->target_bp);
+	srv->st.goal_met = !*want;
+	return 0;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_grant(const struct fbs_grant *g, uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; g && g->nr != UINT32_MAX && i < g->nr; i++)
+		if (addr >= g->start[i] && addr < g->end[i])
+			return true;
+	return false;
+}
+
+/* @n candidates of @p as address ranges (adjacent huge pages merged, at most FBS_MAX_GRANT:
+ * what does not fit waits for the next round). Pages the kernel was allowed already and has
+ * not collapsed yet come first, then the hottest others: a grant that keeps changing would
+ * make the kernel chase it, collapsing none. */
+static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
+			    const struct fbs_grant *prev, struct fbs_grant *g)
+{
+	size_t nr = damonctl_hugepage_plan_nr_candidates(p), i, k = 0;
+	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
+
+	g->nr = 0;
+	if (!a)
+		return;
+	for (i = 0; i < nr && k < n; i++)
+		if (in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	for (i = 0; i < nr && k < n; i++)
+		if (!in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
+			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+	qsort(a, k, sizeof(*a), by_address);
+	for (i = 0; i < k; i++) {
+		if (g->nr && g->end[g->nr - 1] == a[i]) {
+			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
+			continue;
+		}
+		if (g->nr == FBS_MAX_GRANT)
+			break;
+		g->start[g->nr] = a[i];
+		g->end[g->nr++] = a[i] + DAMONCTL_HUGEPAGE_SIZE;
+	}
+	free(a);
+}
+
+static bool grant_equal(const struct fbs_grant *a, const struct fbs_grant *b)
+{
+	return a->nr == b->nr && !memcmp(a->start, b->start, a->nr * sizeof(a->start[0])) &&
+	       !memcmp(a->end, b->end, a->nr * sizeof(a->end[0]));
+}
+
+static uint64_t grant_bytes(const struct fbs_grant *g)
+{
+	uint64_t b = 0;
+	unsigned int i;
+
+	for (i = 0; i < g->nr; i++)
+		b += g->end[i] - g->start[i];
+	return b;
+}
+
+/* Let the kernel's collapse scheme act on @g only (none: nothing), committed online. */
+static int set_grant(struct damonctl_fallback_server *srv, unsigned int fi,
+		     const struct fbs_grant *g)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	struct damonctl_kdamond *have = NULL, *want = NULL;
+	struct damonctl_features *f = NULL;
+	struct damonctl_scheme *sch;
+	int r;
+
+	if (srv->grant[fi] && grant_equal(srv->grant[fi], g) && !srv->recommit[fi])
+		return 0;
+	if (!srv->grant[fi]) {
+		srv->grant[fi] = calloc(1, sizeof(*srv->grant[fi]));
+		if (!srv->grant[fi])
+			return -ENOMEM;
+		srv->grant[fi]->nr = UINT32_MAX;	/* unknown: commit whatever it is */
+	}
+	srv->failed = DAMONCTL_FBSTEP_GRANT;
+	r = damonctl_kdamond_read(srv->ctx, srv->kdamond, &have);
+	if (!r)
+		r = damonctl_features_detect(srv->ctx, &f);
+	want = r ? NULL : damonctl_kdamond_dup(have);
+	sch = want ? damonctl_context_scheme(damonctl_kdamond_context(want, 0), fb->scheme) :
+	      NULL;
+	if (!r && !sch)
+		r = -ESTALE;
+	if (!r)
+		r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
+	if (!r)
+		r = damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
+					g->nr ? fb->quota_bytes : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
+	if (!r)
+		r = damonctl_kdamond_commit(srv->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
+	if (!r) {
+		*srv->grant[fi] = *g;
+		srv->recommit[fi] = false;
+	}
+	damonctl_features_free(f);
+	damonctl_kdamond_free(want);
+	damonctl_kdamond_free(have);
+	return r;
+}
+
+/* Whether the goal of budget @fi is out of the hot memory's reach now, look after look. */
+static bool short_of_goal(struct damonctl_fallback_server *srv, unsigned int fi, size_t want,
+			  const struct damonctl_hugepage_plan *p)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	bool now;
+
+	/* all the hot memory falls short, even what still waits for confirmation (hot in
+	 * fewer looks than it takes: at the edges of moving regions there may always be some),
+	 * look after look, once DAMON has had the time to tell hot regions (their minimum age)
+	 * a few times over */
+	now = want > damonctl_hugepage_plan_nr_candidates(p) +
+		     damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_UNCONFIRMED) /
+		     DAMONCTL_HUGEPAGE_SIZE;
+	srv->short_looks[fi] = now ? srv->short_looks[fi] + 1 : 0;
+	if (!srv->first_look_ms[fi])
+		srv->first_look_ms[fi] = dctl_fbs_now_ms();
+	return srv->short_looks[fi] >= UNREACHABLE_LOOKS &&
+	       dctl_fbs_now_ms() - srv->first_look_ms[fi] >=
+	       3 * fb->pattern[DAMONCTL_PAT_AGE_MIN] * srv->o.aggr_us / 1000;
+}
+
+static void note_reachability(struct damonctl_fallback_server *srv, unsigned int fi,
+			      size_t want, const struct damonctl_hugepage_plan *p)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	struct damonctl_fallback_stats *st = &srv->st;
+	uint64_t hot_huge = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_HUGE);
+	uint64_t hot_small = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_HOT_SMALL);
+	struct damonctl_fallback_event ev = { .scheme = fb->scheme };
+	uint64_t huge, used;
+	bool now;
+
+	st->observed = true;
+	st->hot_bytes = hot_huge + hot_small;
+	st->hot_huge_bytes = hot_huge;
+	st->cold_huge_bytes = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE);
+	st->cold_huge_idle_us = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE) *
+				srv->o.aggr_us;
+	if (dctl_fbs_measure(srv, fb, &huge, &used))
+		return;
+	st->hot_bp = damonctl_hugepage_bp(st->hot_bytes, used);
+	st->reachable_bp = damonctl_hugepage_bp(huge + hot_small, used);
+	if (!fb->target_bp || want == SIZE_MAX)
+		return;
+	now = short_of_goal(srv, fi, want, p);
+	st->unreachable = now;
+	ev.hot_bytes = st->hot_bytes;
+	ev.hot_bp = st->hot_bp;
+	ev.reachable_bp = st->reachable_bp;
+	/* said again once DAMON tells hot memory where it told none yet when it was said (a
+	 * "0 B" would stay in the log), and when the hot memory doubled or halved, at most once
+	 * a minute (a hot set that moves must not fill the log) */
+	if (now && (srv->unreachable[fi] != 1 || (!srv->said_hot[fi] && st->hot_bytes) ||
+		    ((st->hot_bytes > 2 * srv->said_hot[fi] ||
+		      st->hot_bytes < srv->said_hot[fi] / 2) &&
+		     dctl_fbs_now_ms() - srv->said_ms[fi] >= 60000))) {
+		ev.kind = DAMONCTL_FBEV_UNREACHABLE;
+		dctl_fbs_emit(srv, &ev);
+		srv->said_hot[fi] = st->hot_bytes;
+		srv->said_ms[fi] = dctl_fbs_now_ms();
+	} else if (!now && srv->unreachable[fi] == 1) {
+		ev.kind = DAMONCTL_FBEV_REACHABLE;
+		dctl_fbs_emit(srv, &ev);
+	}
+	srv->unreachable[fi] = now;
+}
+
+/* What one process_madvise() pass did, counted as the kernel counts its scheme stats. */
+static void count_collapse(struct damonctl_fallback_scheme_stats *ss,
+			   const struct damonctl_collapse_result *res, bool quota_bound,
+			   const struct damonctl_proc_mem *before,
+			   const struct damonctl_proc_mem *after)
+{
+	ss->nr_tried += res->pages_tried;
+	ss->sz_tried += res->pages_tried * DAMONCTL_HUGEPAGE_SIZE;
+	ss->nr_applied += res->pages_collapsed;
+	ss->sz_applied += res->pages_collapsed * DAMONCTL_HUGEPAGE_SIZE;
+	ss->busy_us += res->busy_us;
+	if (damonctl_proc_mem_huge(after) > damonctl_proc_mem_huge(before))
+		ss->sz_collapsed += damonctl_proc_mem_huge(after) - damonctl_proc_mem_huge(before);
+	if (res->out_of_time || quota_bound)
+		ss->qt_exceeds++;
+}
+
+/* A pidfd for @pid, or -errno; a failure other than its exit is said once. */
+static int open_target(struct damonctl_fallback_server *srv, int pid)
+{
+	struct damonctl_fallback_event ev = { .kind = DAMONCTL_FBEV_PIDFD_FAILED, .pid = pid };
+	int pidfd = damonctl_pidfd_open(pid);
+
+	if (pidfd >= 0)
+		return pidfd;
+	/* -ESRCH: it exited, which the caller's following of the targets says */
+	ev.err = pidfd;
+	if (pidfd != -ESRCH && !srv->pidfd_said)
+		dctl_fbs_emit(srv, &ev);
+	srv->pidfd_said = pidfd != -ESRCH;
+	return pidfd;
+}
+
+/* The program collapses: the first candidates, within the scheme's quota. */
+static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int fi,
+			     size_t want, int pid)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	struct damonctl_collapse_result res = { .sz = sizeof(res) };
+	struct damonctl_fallback_event ev = { .scheme = fb->scheme, .pid = pid };
+	struct damonctl_proc_mem before, after;
+	size_t n = damonctl_hugepage_plan_nr_candidates(srv->plan[fi]);
+	bool quota_bound = false;
+	int pidfd, r;
+
+	if (want < n)
+		n = want;
+	if (fb->quota_bytes && n > fb->quota_bytes / DAMONCTL_HUGEPAGE_SIZE) {
+		n = fb->quota_bytes / DAMONCTL_HUGEPAGE_SIZE;
+		quota_bound = true;
+	}
+	if (!n)
+		return 0;
+	pidfd = open_target(srv, pid);
+	if (pidfd < 0)
+		return 0;
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+	damonctl_proc_mem_read(srv->ctx, pid, &before);
+	r = damonctl_hugepage_plan_collapse(srv->plan[fi], pidfd, n, fb->quota_ms * 1000, &res);
+	close(pidfd);
+	damonctl_proc_mem_read(srv->ctx, pid, &after);
+	count_collapse(dctl_fbs_scheme_stats(srv, fb->scheme), &res, quota_bound, &before,
+		       &after);
+	if (r == -EPERM || r == -ENOSYS || r == -EBADF) {
+		ev.kind = DAMONCTL_FBEV_COLLAPSE_DENIED;
+		ev.err = r;
+		dctl_fbs_emit(srv, &ev);
+	}
+	if (!res.pages_tried)
+		return 0;
+	if (fb->target_bp) {
+		size_t left;
+
+		budget_want(srv, fi, &left);
+		ev.bp = srv->st.measured_bp;
+		ev.target_bp = fb->target_bp;
+	}
+	ev.kind = DAMONCTL_FBEV_COLLAPSED;
+	ev.err = 0;
+	ev.pages = res.pages_collapsed;
+	ev.some_failed = res.pages_failed != 0;
+	ev.busy_us = res.busy_us;
+	ev.quota_used = res.out_of_time || quota_bound;
+	dctl_fbs_emit(srv, &ev);
+	return 0;
+}
+
+/* The kernel collapses: let it act on the first candidates (none once the goal is met). */
+static int collapse_by_kernel(struct damonctl_fallback_server *srv, unsigned int fi,
+			      size_t want)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	struct damonctl_fallback_scheme_stats *ss = dctl_fbs_scheme_stats(srv, fb->scheme);
+	struct damonctl_fallback_event ev = { .kind = DAMONCTL_FBEV_GRANTED,
+					      .scheme = fb->scheme };
+	struct fbs_grant g = { 0 };
+	bool changed;
+	int r;
+
+	if (want && srv->plan[fi]) {
+		size_t n = damonctl_hugepage_plan_nr_candidates(srv->plan[fi]);
+
+		grant_from_plan(srv->plan[fi], want < n ? want : n, srv->grant[fi], &g);
+	}
+	changed = !srv->grant[fi] || !grant_equal(srv->grant[fi], &g);
+	r = set_grant(srv, fi, &g);
+	if (r || !changed)
+		return r;
+	ss->nr_tried++;
+	ss->sz_tried += grant_bytes(&g);
+	if (g.nr) {
+		ev.bytes = grant_bytes(&g);
+		ev.nr = g.nr;
+		ev.bp = srv->st.measured_bp;
+		ev.target_bp = fb->target_bp;
+		dctl_fbs_emit(srv, &ev);
+	}
+	return 0;
+}
+
+/* Read DAMON's regions from the observer of budget @fi and observe them in its plan. */
+static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pid,
+		   struct damonctl_rec_region **regs, size_t *cap)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	uint64_t total;
+	int n, r;
+
+	if (!srv->plan[fi]) {
+		r = damonctl_hugepage_plan_new(COLLAPSE_CONFIRM, &srv->plan[fi]);
+		if (r)
+			return r;
+	}
+	n = damonctl_tried_regions_read(srv->ctx, srv->kdamond, 0, fb->observer, regs, cap,
+					&total, NULL);
+	if (n < 0)
+		return n;
+	r = damonctl_hugepage_plan_observe(srv->ctx, srv->plan[fi], pid, *regs, (size_t)n,
+					   fb->pattern);
+	return r == -ESRCH ? 0 : r;	/* it exited: the caller's following says so */
+}
+
+/* The huge pages the kernel may collapse now for the budgets before @fi that share its goal
+ * (per-target copies of one scheme), and has not yet. */
+static size_t shared_pending(const struct damonctl_fallback_server *srv, unsigned int fi)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	size_t pages = 0;
+	unsigned int j, k;
+
+	for (j = 0; j < fi; j++) {
+		const struct damonctl_fallback *o = &srv->fb[j];
+		const struct fbs_grant *g = srv->grant[j];
+
+		if (o->kind != DAMONCTL_FALLBACK_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl ||
+		    !g || g->nr == UINT32_MAX)
+			continue;
+		for (k = 0; k < g->nr; k++)
+			pages += (g->end[k] - g->start[k]) / DAMONCTL_HUGEPAGE_SIZE;
+	}
+	return pages;
+}
+
+static int target_pid(const struct damonctl_fallback_server *srv,
+		      const struct damonctl_fallback *fb)
+{
+	return fb->target < srv->nr_targets ? srv->targets[fb->target] : 0;
+}
+
+/* How much each live budget wants; whether any looks at the regions this round. */
+static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd, bool *any)
+{
+	unsigned int i;
+	int r;
+
+	for (i = 0; i < srv->nr; i++) {
+		const struct damonctl_fallback *fb = &srv->fb[i];
+
+		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || target_pid(srv, fb) <= 0)
+			continue;
+		r = budget_want(srv, i, &bd[i].want);
+		if (r) {
+			srv->failed = DAMONCTL_FBSTEP_MEASURE;
+			return r;
+		}
+		/* the kernel's path says it once, where the goal is fed */
+		if (fb->target_bp && !(fb->by_kernel && feeds_scheme(srv, fb->scheme)))
+			dctl_fbs_goal_transition(srv, i, srv->st.measured_bp, srv->st.goal_met,
+						 fb->by_kernel);
+		/* what is hot and cold is looked at now and then even when the budget is
+		 * spent, for the caller's reports */
+		bd[i].observe = bd[i].want || srv->st.rounds % OBSERVE_EVERY == 0;
+		*any |= bd[i].observe;
+	}
+	return 0;
+}
+
+/* Budget @i's part of the round, after the snapshot of the regions. */
+static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, struct budget *bd,
+			struct damonctl_rec_region **regs, size_t *cap)
+{
+	const struct damonctl_fallback *fb = &srv->fb[i];
+	int pid = target_pid(srv, fb), r;
+
+	if (bd->observe) {
+		r = observe(srv, i, pid, regs, cap);
+		if (r) {
+			srv->failed = DAMONCTL_FBSTEP_READ_REGIONS;
+			return r;
+		}
+		/* measured again next to the look at the pages: what the kernel collapsed
+		 * meanwhile is counted once */
+		r = budget_want(srv, i, &bd->want);
+		if (r) {
+			srv->failed = DAMONCTL_FBSTEP_MEASURE;
+			return r;
+		}
+		note_reachability(srv, i, bd->want, srv->plan[i]);
+	}
+	if (fb->by_kernel) {
+		/* one goal, several targets (a budget each): what earlier budgets of this round
+		 * let the kernel collapse is not huge yet, but counts */
+		size_t want = bd->observe ? bd->want : 0, other = shared_pending(srv, i);
+
+		return collapse_by_kernel(srv, i, want > other ? want - other : 0);
+	}
+	if (bd->observe && bd->want)
+		return collapse_by_agent(srv, i, bd->want, pid);
+	return 0;
+}
+
+int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
+{
+	struct budget bd[FBS_MAX] = { { 0 } };
+	struct damonctl_rec_region *regs = NULL;
+	bool any = false;
+	size_t cap = 0;
+	unsigned int i;
+	int r;
+
+	r = plan_budgets(srv, bd, &any);
+	if (r)
+		return r;
+	if (any) {
+		/* one snapshot of what every observer matched */
+		r = damonctl_kdamond_cmd(srv->ctx, srv->kdamond,
+					 DAMONCTL_CMD_UPDATE_SCHEMES_TRIED_REGIONS);
+		if (r) {
+			srv->failed = DAMONCTL_FBSTEP_TRIED_REGIONS;
+			return r;
+		}
+	}
+	for (i = 0; i < srv->nr && !r; i++) {
+		const struct damonctl_fallback *fb = &srv->fb[i];
+
+		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || target_pid(srv, fb) <= 0)
+			continue;
+		r = serve_budget(srv, i, &bd[i], &regs, &cap);
+	}
+	free(regs);
+	return r;
+}
