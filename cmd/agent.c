@@ -1139,7 +1139,7 @@ int agent_serve_foreground(struct cli *cli, unsigned int kdamond, bool leave_run
 
 static int pidfile_path(struct cli *cli, char *buf, size_t size)
 {
-	return damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "agent.pid", buf, size);
+	return run_path(cli->ctx, "agent.pid", buf, size);
 }
 
 /* Hold the agent lock. Returns the fd, or -EBUSY if another agent holds it. */
@@ -1148,7 +1148,7 @@ static int lock_agent(struct cli *cli)
 	char path[4096], dir[4096], buf[32];
 	int fd, n, tries;
 
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "", dir, sizeof(dir)) < 0 ||
+	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0 ||
 	    pidfile_path(cli, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
 	n = make_dirs(dir);
@@ -1230,7 +1230,7 @@ int agent_ensure_running(struct cli *cli)
 		return 0;	/* one runs; it picks the new kdamond up within a second */
 	if (fd < 0)
 		return fd;
-	if (damonctl_path(cli->ctx, DAMONCTL_BASE_RUN, "agent.log", logpath, sizeof(logpath)) < 0) {
+	if (run_path(cli->ctx, "agent.log", logpath, sizeof(logpath)) < 0) {
 		unlock_agent(cli, fd);
 		return -ENAMETOOLONG;
 	}

@@ -8,13 +8,14 @@
 #include <unistd.h>
 
 #include "agent_stats.h"
+#include "started.h"
 
 static int stats_path(struct damonctl_ctx *ctx, unsigned int k, char *buf, size_t size)
 {
 	char rel[64];
 
 	snprintf(rel, sizeof(rel), "agent-%u.json", k);
-	return damonctl_path(ctx, DAMONCTL_BASE_RUN, rel, buf, size);
+	return run_path(ctx, rel, buf, size);
 }
 
 int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agent_stats *st)

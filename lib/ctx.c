@@ -58,7 +58,6 @@ static const char *const bases[] = {
 	[DAMONCTL_BASE_ADMIN] = "sys/kernel/mm/damon/admin",
 	[DAMONCTL_BASE_PROC] = "proc",
 	[DAMONCTL_BASE_SYS] = "sys",
-	[DAMONCTL_BASE_RUN] = "run/damonc",
 	[DAMONCTL_BASE_TRACEFS] = "sys/kernel/tracing",
 };
 
@@ -68,7 +67,7 @@ DAMONCTL_API int damonctl_path(const struct damonctl_ctx *ctx, enum damonctl_bas
 	const char *root = strcmp(ctx->sysroot, "/") ? ctx->sysroot : "";
 	int n;
 
-	if ((unsigned int)base >= ARRAY_SIZE(bases))
+	if ((unsigned int)base >= ARRAY_SIZE(bases) || !bases[base])
 		return -EINVAL;
 	if (rel && *rel)
 		n = snprintf(buf, size, "%s/%s/%s", root, bases[base], rel);

@@ -48,8 +48,9 @@ enum damonctl_base {
 	DAMONCTL_BASE_ADMIN,	/* sys/kernel/mm/damon/admin */
 	DAMONCTL_BASE_PROC,	/* proc */
 	DAMONCTL_BASE_SYS,	/* sys */
-	DAMONCTL_BASE_RUN,	/* run/damonc: damonc's own state */
-	DAMONCTL_BASE_TRACEFS,	/* sys/kernel/tracing */
+	/* 3 was run/damonc, damonc's state: the library keeps files only where its caller
+	 * says (a capture's or a journal's state_dir) */
+	DAMONCTL_BASE_TRACEFS = 4,	/* sys/kernel/tracing */
 };
 /* Returns the length written, -ENAMETOOLONG if @size is too small. */
 DAMONCTL_API int damonctl_path(const struct damonctl_ctx *ctx, enum damonctl_base base,
