@@ -92,7 +92,7 @@ static const char *pct(uint64_t bp, char *buf, size_t size)
 
 struct served {
 	struct started_entry e;		/* as recorded; targets[i] <= 0 once it exited */
-	struct agent_stats st;
+	struct damonctl_fallback_stats st;
 	struct damonctl_fallback_server *srv;	/* its rounds: libdamonctl's */
 	uint64_t next_ms;		/* the next round */
 	unsigned int refusals;		/* in a row */

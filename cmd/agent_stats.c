@@ -18,7 +18,8 @@ static int stats_path(struct damonctl_ctx *ctx, unsigned int k, char *buf, size_
 	return run_path(ctx, rel, buf, size);
 }
 
-int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agent_stats *st)
+int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond,
+		     struct damonctl_fallback_stats *st)
 {
 	char path[4096], *doc;
 	size_t len;
@@ -40,9 +41,10 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agen
 	return r;
 }
 
-int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struct agent_stats *st)
+int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond,
+		     const struct damonctl_fallback_stats *st)
 {
-	struct agent_stats c = *st;
+	struct damonctl_fallback_stats c = *st;
 	char path[4096], *text;
 	json_object *root;
 	int r;

@@ -5,16 +5,14 @@
 
 #include "damonc.h"
 
-/* libdamonctl's fallback server's counters (damonctl_fallback_server_new(3)), by the names
- * status, report hugepage and metrics know them by: the kernel's scheme stats, with the same
- * meaning, for what the agent does in its place, and its last look at hot memory. */
-#define agent_stats damonctl_fallback_stats
-#define agent_scheme_stats damonctl_fallback_scheme_stats
-#define AGENT_MAX_SCHEMES DAMONCTL_FALLBACK_STATS_MAX_SCHEMES
-
-/* An absent file gives empty stats. */
-int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond, struct agent_stats *st);
-int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond, const struct agent_stats *st);
+/* The counters are libdamonctl's fallback server's (struct damonctl_fallback_stats, see
+ * damonctl_fallback_server_new(3)): the kernel's scheme stats, with the same meaning, for
+ * what the agent does in its place, and its last look at hot memory. An absent file gives
+ * empty stats. */
+int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond,
+		     struct damonctl_fallback_stats *st);
+int agent_stats_save(struct damonctl_ctx *ctx, unsigned int kdamond,
+		     const struct damonctl_fallback_stats *st);
 int agent_stats_remove(struct damonctl_ctx *ctx, unsigned int kdamond);
 
 #endif

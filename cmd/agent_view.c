@@ -46,8 +46,8 @@ const char *agent_view_server_key(enum agent_server who)
 	       "none";
 }
 
-static const struct agent_scheme_stats *scheme_stats(const struct agent_stats *st,
-						     unsigned int scheme)
+static const struct damonctl_fallback_scheme_stats *
+scheme_stats(const struct damonctl_fallback_stats *st, unsigned int scheme)
 {
 	unsigned int i;
 
@@ -59,7 +59,7 @@ static const struct agent_scheme_stats *scheme_stats(const struct agent_stats *s
 
 void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 {
-	struct agent_stats st;
+	struct damonctl_fallback_stats st;
 	enum agent_server who;
 	char a[64], b[64], c[64], d[256];
 	unsigned int i;
@@ -75,7 +75,7 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 		fprintf(out, "    following the targets' children (new ones become targets)\n");
 	for (i = 0; i < e->fbs.nr; i++) {
 		const struct damonctl_fallback *fb = &e->fbs.fb[i];
-		const struct agent_scheme_stats *ss = scheme_stats(&st, fb->scheme);
+		const struct damonctl_fallback_scheme_stats *ss = scheme_stats(&st, fb->scheme);
 
 		if (fb->kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL) {
 			fprintf(out, "    scheme %u goal %u: hugepage_mem_bp %s (%s), which this kernel "
@@ -137,7 +137,7 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 	agent_view_hot_text(out, &st, "    ");
 }
 
-void agent_view_hot_text(FILE *out, const struct agent_stats *st, const char *indent)
+void agent_view_hot_text(FILE *out, const struct damonctl_fallback_stats *st, const char *indent)
 {
 	char a[64], b[64], c[64];
 
@@ -157,7 +157,7 @@ void agent_view_hot_text(FILE *out, const struct agent_stats *st, const char *in
 			fmt_time(st->cold_huge_idle_us, b, sizeof(b)));
 }
 
-json_object *agent_view_hot_json(const struct agent_stats *st)
+json_object *agent_view_hot_json(const struct damonctl_fallback_stats *st)
 {
 	json_object *hot;
 
@@ -178,7 +178,7 @@ json_object *agent_view_hot_json(const struct agent_stats *st)
 json_object *agent_view_json(struct cli *cli, const struct started_entry *e)
 {
 	json_object *o, *arr;
-	struct agent_stats st;
+	struct damonctl_fallback_stats st;
 	enum agent_server who;
 	unsigned int i;
 	int pid;

@@ -22,8 +22,8 @@ const char *agent_view_server_key(enum agent_server who);	/* "agent", "foregroun
 void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e);
 /* What the agent's last look at DAMON's regions found: hot memory, whether the goal can be
  * reached, huge pages gone cold (nothing before a first look). */
-void agent_view_hot_text(FILE *out, const struct agent_stats *st, const char *indent);
-json_object *agent_view_hot_json(const struct agent_stats *st);
+void agent_view_hot_text(FILE *out, const struct damonctl_fallback_stats *st, const char *indent);
+json_object *agent_view_hot_json(const struct damonctl_fallback_stats *st);
 /* The kdamond's "agent" member in `status --json`; NULL when it needs no agent. */
 json_object *agent_view_json(struct cli *cli, const struct started_entry *e);
 

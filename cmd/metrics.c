@@ -268,7 +268,7 @@ static void collect_system(struct collect *c)
 /* ---- the agent's part of a kdamond ---- */
 
 static void collect_agent(struct collect *c, const struct started_entry *e,
-			  const struct agent_stats *st, const struct expo_labels *kl)
+			  const struct damonctl_fallback_stats *st, const struct expo_labels *kl)
 {
 	enum agent_server who;
 	unsigned int i;
@@ -288,7 +288,7 @@ static void collect_agent(struct collect *c, const struct started_entry *e,
 			expo_u64(c->x, c->id[M_AG_MET], kl, st->goal_met);
 	}
 	for (i = 0; i < st->nr; i++) {
-		const struct agent_scheme_stats *s = &st->s[i];
+		const struct damonctl_fallback_scheme_stats *s = &st->s[i];
 		struct expo_labels ls = *kl;
 
 		expo_label(&ls, "context", "0");	/* fallbacks are in context 0 */
@@ -360,7 +360,7 @@ static void collect_goals(struct collect *c, const struct scheme_view *sv,
 #define SH(s, a) damonctl_scheme_has(s, DAMONCTL_SCHEME_##a)
 
 static void collect_scheme(struct collect *c, const struct started_entry *e,
-			   const struct agent_stats *ast, unsigned int k,
+			   const struct damonctl_fallback_stats *ast, unsigned int k,
 			   const struct damonctl_scheme *s, unsigned int si,
 			   const struct expo_labels *cl)
 {
@@ -398,7 +398,7 @@ static void collect_scheme(struct collect *c, const struct started_entry *e,
 #define CG(c, a) damonctl_context_get(c, DAMONCTL_CONTEXT_##a)
 
 static void collect_context(struct collect *c, const struct started_entry *e,
-			    const struct agent_stats *ast, unsigned int k,
+			    const struct damonctl_fallback_stats *ast, unsigned int k,
 			    const struct damonctl_context *ctx, unsigned int ci,
 			    const struct expo_labels *kl)
 {
@@ -433,7 +433,7 @@ static void collect_kdamond(struct collect *c, const struct damonctl_kdamond *k,
 	struct started_entry *e = started_owns(started, k) ? started_find(started, i) : NULL;
 	bool running = !strcmp(state, "on");
 	struct expo_labels kl = { 0 };
-	struct agent_stats *ast = NULL;
+	struct damonctl_fallback_stats *ast = NULL;
 	struct damonctl_context *ctx;
 	unsigned int ci;
 	uint64_t us;

@@ -171,7 +171,7 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 		struct damonctl_context *c = damonctl_kdamond_context(k, 0);
 		struct started_entry *e = started_owns(started, k) ?
 			started_find((struct started *)started, i) : NULL;
-		struct agent_stats ast = { 0 };
+		struct damonctl_fallback_stats ast = { 0 };
 		struct damonctl_scheme *s;
 		unsigned int si;
 

@@ -53,8 +53,9 @@ static void read_goals(const struct started_entry *e, const struct damonctl_sche
 
 /* A collapse scheme of the agent's: it collapses what the stat stand-in finds (the kernel
  * lacks the action), or paces the kernel's collapse within a budget in huge pages. */
-static void read_agent_collapse(const struct damonctl_fallback *fb, const struct agent_stats *ast,
-				unsigned int si, struct scheme_view *sv)
+static void read_agent_collapse(const struct damonctl_fallback *fb,
+				const struct damonctl_fallback_stats *ast, unsigned int si,
+				struct scheme_view *sv)
 {
 	unsigned int a;
 
@@ -91,7 +92,7 @@ static void read_agent_collapse(const struct damonctl_fallback *fb, const struct
 }
 
 void scheme_view_read(struct cli *cli, const struct started_entry *e,
-		      const struct agent_stats *ast, unsigned int kdamond,
+		      const struct damonctl_fallback_stats *ast, unsigned int kdamond,
 		      const struct damonctl_scheme *s, unsigned int si, struct scheme_view *sv)
 {
 	unsigned int f;

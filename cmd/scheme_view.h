@@ -37,7 +37,7 @@ struct scheme_view {
 	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;
 	bool agent_collapses;		/* the agent, not the kernel, collapses */
 	bool agent_paces;		/* the kernel collapses what the agent allows it */
-	struct agent_stats hot;		/* the agent's last look at hot and cold memory */
+	struct damonctl_fallback_stats hot;	/* the agent's last look at hot and cold memory */
 	uint64_t agent_nr_applied, agent_sz_applied;
 	uint64_t agent_nr_tried, agent_sz_tried, agent_qt_exceeds, agent_sz_collapsed;
 	enum agent_server server;	/* who serves the agent's part now */
@@ -51,7 +51,7 @@ bool scheme_view_is_hugepage(const struct started_entry *e, const struct damonct
 /* Fill @sv for scheme @si of kdamond @kdamond (context 0). @e: damonc's record of the
  * kdamond (NULL: not started by damonc); @ast: the agent's stats for it (NULL: none). */
 void scheme_view_read(struct cli *cli, const struct started_entry *e,
-		      const struct agent_stats *ast, unsigned int kdamond,
+		      const struct damonctl_fallback_stats *ast, unsigned int kdamond,
 		      const struct damonctl_scheme *s, unsigned int si, struct scheme_view *sv);
 /* Bytes a collapse scheme has collapsed, whoever did it (the agent's applied bytes where it
  * collapses, else the kernel's); 0 for other actions. */
