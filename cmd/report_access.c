@@ -177,80 +177,33 @@ static const struct opt access_opts[] = {
 	{ 0 },
 };
 
-/* --format: damo's region keywords */
-static const char *const keywords[] = {
-	"<index>", "<start address>", "<end address>", "<size>", "<access rate>",
-	"<nr_accesses>", "<age>", "<temperature>", "<box>", "<access hz>",
-	"<filters passed bytes>",
-};
-#define NR_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
-
-/* The keyword of @tab (@n of them) that @p starts with, or -1. */
-static int keyword_in(const char *const *tab, size_t n, const char *p)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(p, tab[i], strlen(tab[i])))
-			return (int)i;
-	return -1;
-}
-
-static int keyword_at(const char *p)
-{
-	return keyword_in(keywords, NR_KEYWORDS, p);
-}
+/* damo's template keywords, the library's sets: region (--format), snapshot */
+#define KW_REGION DAMONCTL_ACCESS_KW_REGION
+#define KW_SNAP DAMONCTL_ACCESS_KW_SNAPSHOT
+#define NR_LINE_SNAP_KEYWORDS 13	/* the first snapshot ones, a line of text each */
 
 static int check_format(struct cli *cli, const char *opt, const char *t)
 {
-	for (const char *p = t; *p; p++) {
-		const char *close;
+	size_t len;
+	long at = damonctl_access_template_check(KW_REGION, t, &len);
 
-		if (*p != '<' || keyword_at(p) >= 0)
-			continue;
-		close = strchr(p, '>');
-		if (close)
-			return usage_error(cli, "%s: unknown keyword '%.*s' (known: <index>, "
-					   "<start address>, <end address>, <size>, <access rate>, "
-					   "<nr_accesses>, <age>, <temperature>, <box>, <access hz>, "
-					   "<filters passed bytes>)",
-					   opt, (int)(close - p + 1), p);
-	}
-	return 0;
-}
-
-/* --format-snapshot-head and --format-snapshot-tail: damo's snapshot keywords (the figures
- * damonc has; report_snapfmt below prints them) */
-static const char *const snap_keywords[] = {
-	"<total bytes>", "<duration>", "<start time>", "<end time>", "<abs start time>",
-	"<abs end time>", "<number of regions>", "<snapshot intervals>",
-	"<intervals tuning status>", "<estimated memory bandwidth>", "<filters passed bytes>",
-	"<filters passed estimated memory bandwidth>", "<positive access samples ratio>",
-	"<temperature-sz histogram>", "<recency-sz histogram>", "<temperature percentiles>",
-	"<recency percentiles>", "<region box colors>", "<damos stats>", "<heatmap>",
-	"<filters passed heatmap>", "<temperature-df-passed-sz histogram>",
-	"<recency-df-passed-sz histogram>", "<df-passed temperature percentiles>",
-	"<df-passed recency percentiles>",
-};
-#define NR_SNAP_KEYWORDS (sizeof(snap_keywords) / sizeof(snap_keywords[0]))
-#define NR_LINE_SNAP_KEYWORDS 13	/* the first ones, a line of text each */
-
-static int snap_keyword_at(const char *p)
-{
-	return keyword_in(snap_keywords, NR_SNAP_KEYWORDS, p);
+	if (at < 0)
+		return 0;
+	return usage_error(cli, "%s: unknown keyword '%.*s' (known: <index>, <start address>, "
+			   "<end address>, <size>, <access rate>, <nr_accesses>, <age>, "
+			   "<temperature>, <box>, <access hz>, <filters passed bytes>)", opt,
+			   (int)len, t + at);
 }
 
 static int snap_check(struct cli *cli, const char *opt, const char *t)
 {
-	for (const char *p = t; *p; p++) {
-		const char *close;
+	size_t len;
+	long at = damonctl_access_template_check(KW_SNAP, t, &len);
 
-		if (*p != '<' || snap_keyword_at(p) >= 0)
-			continue;
-		close = strchr(p, '>');
-		if (close)
-			return usage_error(cli, "%s: unknown keyword '%.*s' (see damonc-report-access(1) "
-					   "for the snapshot keywords)", opt, (int)(close - p + 1), p);
-	}
-	return 0;
+	if (at < 0)
+		return 0;
+	return usage_error(cli, "%s: unknown keyword '%.*s' (see damonc-report-access(1) for the "
+			   "snapshot keywords)", opt, (int)len, t + at);
 }
 
 /* --snapshot-index FIRST[,LAST], given once or more (damo's several --snapshot_idx): a range,
@@ -310,7 +263,8 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 {
 	const char *comma = strrchr(arg, ',');
 	size_t len = comma ? (size_t)(comma - arg) : 0;
-	int kw = comma ? keyword_at(arg) : -1, skw = comma ? snap_keyword_at(arg) : -1;
+	int kw = comma ? damonctl_access_keyword_at(KW_REGION, arg) : -1;
+	int skw = comma ? damonctl_access_keyword_at(KW_SNAP, arg) : -1;
 	uint64_t n;
 	char *end;
 
@@ -321,8 +275,9 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 	if (*end || n > 100000)
 		return usage_error(cli, "--min-chars-for '%s': N is a number of characters, "
 				   "0 to 100000", arg);
-	if (!(kw >= 0 && strlen(keywords[kw]) == len) &&
-	    !(skw >= 0 && strlen(snap_keywords[skw]) == len) && !rec_keyword_known(arg, len))
+	if (!(kw >= 0 && strlen(damonctl_access_keyword(KW_REGION, (unsigned int)kw)) == len) &&
+	    !(skw >= 0 && strlen(damonctl_access_keyword(KW_SNAP, (unsigned int)skw)) == len) &&
+	    !rec_keyword_known(arg, len))
 		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
 				   "snapshot keyword (see damonc-report-access(1))", arg,
 				   (int)len, arg);
@@ -643,16 +598,17 @@ static void print_formatted(const struct damonctl_access_region *r, size_t i,
 			    const struct damonctl_access_range *b, bool has_fp)
 {
 	for (const char *p = ao.format; *p;) {
-		int kw = keyword_at(p);
+		int kw = damonctl_access_keyword_at(KW_REGION, p);
+		const char *name = damonctl_access_keyword(KW_REGION, (unsigned int)kw);
 		struct kw_out k;
 
 		if (kw < 0) {
 			putchar(*p++);
 			continue;
 		}
-		print_region_keyword(kw_out_open(&k, keywords[kw]), kw, r, i, b, has_fp);
+		print_region_keyword(kw_out_open(&k, name), kw, r, i, b, has_fp);
 		kw_out_close(&k);
-		p += strlen(keywords[kw]);
+		p += strlen(name);
 	}
 	putchar('\n');
 }
@@ -1167,7 +1123,7 @@ static bool print_snap_keyword(int kw, const struct rin *in, const struct damonc
 			       const struct one *o)
 {
 	struct kw_out k;
-	FILE *out = kw_out_open(&k, snap_keywords[kw]);
+	FILE *out = kw_out_open(&k, damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
 	bool open = true;
 
 	if (kw < NR_LINE_SNAP_KEYWORDS)
@@ -1188,11 +1144,11 @@ static void print_snap_template(const char *t, const struct rin *in,
 	if (!*t)
 		return;	/* damo prints nothing for an empty template */
 	for (const char *p = t; *p;) {
-		int kw = snap_keyword_at(p);
+		int kw = damonctl_access_keyword_at(KW_SNAP, p);
 
 		if (kw >= 0) {
 			open = print_snap_keyword(kw, in, s, o);
-			p += strlen(snap_keywords[kw]);
+			p += strlen(damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
 		} else if (p[0] == '\\' && p[1] == 'n') {
 			putchar('\n');
 			open = false;

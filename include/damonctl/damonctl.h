@@ -1795,6 +1795,20 @@ DAMONCTL_API int damonctl_access_heatmap_cell(const struct damonctl_access_heatm
 DAMONCTL_API void damonctl_access_heatmap_scale(const struct damonctl_access_heatmap *h,
 						double *min, double *max, double *unit);
 
+/* damo's report templates: the keywords of a region line, of a snapshot's head and tail, of
+ * a record's head and tail, each set in the fixed order damonctl_access_view_new(3) lists. */
+enum damonctl_access_kwset {
+	DAMONCTL_ACCESS_KW_REGION, DAMONCTL_ACCESS_KW_SNAPSHOT, DAMONCTL_ACCESS_KW_RECORD
+};
+/* Keyword @i of @set ("<...>"), NULL past the end. */
+DAMONCTL_API const char *damonctl_access_keyword(enum damonctl_access_kwset set, unsigned int i);
+/* The keyword of @set @p starts with: its index, or -1. */
+DAMONCTL_API int damonctl_access_keyword_at(enum damonctl_access_kwset set, const char *p);
+/* The first "<...>" of template @t that is no keyword of @set: its offset, its length in
+ * *@len; -ENOENT when there is none. */
+DAMONCTL_API long damonctl_access_template_check(enum damonctl_access_kwset set, const char *t,
+						 size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/access*.c: the access view, its metrics, histograms, percentiles, ranges and scales,
- * a snapshot's totals and heatmap, on a hand-made snapshot whose every figure is worked out
+ * a snapshot's totals and heatmap, damo's template keywords, on a hand-made snapshot whose every figure is worked out
  * in the comments from the definitions the public header and damonctl_access_view_new(3)
  * give (damo's), not from the library's output.
  *
@@ -397,6 +397,40 @@ static void heatmap(void **state)
 	assert_int_equal(damonctl_access_heatmap_new(&s, &o, &h), -EINVAL);
 }
 
+static void keywords(void **state)
+{
+	size_t len = 0;
+	/* "<a> <size> <b c>": the first unknown is "<a>" at 0, 3 long; without it, "<b c>" at
+	 * 7 ("<size> " is 7 characters), 5 long */
+	static const char t[] = "<a> <size> <b c>";
+
+	(void)state;
+	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 0), "<index>");
+	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 10),
+			    "<filters passed bytes>");
+	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 11));
+	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 24),
+			    "<df-passed recency percentiles>");
+	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 25));
+	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_RECORD, 9),
+			    "<format strings>");
+	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_RECORD, 10));
+	/* a prefix match: the template goes on after the keyword */
+	assert_int_equal(damonctl_access_keyword_at(DAMONCTL_ACCESS_KW_REGION, "<size>|x"), 3);
+	assert_int_equal(damonctl_access_keyword_at(DAMONCTL_ACCESS_KW_REGION, "<total bytes>"),
+			 -1);
+	assert_int_equal(damonctl_access_keyword_at(DAMONCTL_ACCESS_KW_SNAPSHOT, "<total bytes>"),
+			 0);
+	assert_int_equal(damonctl_access_template_check(DAMONCTL_ACCESS_KW_REGION, t, &len), 0);
+	assert_int_equal(len, 3);
+	assert_int_equal(damonctl_access_template_check(DAMONCTL_ACCESS_KW_REGION, t + 4, &len),
+			 7);
+	assert_int_equal(len, 5);
+	/* '<' without '>' is text; every keyword known */
+	assert_int_equal(damonctl_access_template_check(DAMONCTL_ACCESS_KW_RECORD,
+							"<duration> <a", &len), -ENOENT);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +442,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(ranges_and_scales),
 		cmocka_unit_test(totals),
 		cmocka_unit_test(heatmap),
+		cmocka_unit_test(keywords),
 	};
 
 	unit_init(argc, argv);
