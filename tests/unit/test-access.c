@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/access*.c: the access view, its metrics, histograms, percentiles, ranges and scales,
- * a snapshot's totals and heatmap, damo's template keywords, on a hand-made snapshot whose every figure is worked out
- * in the comments from the definitions the public header and damonctl_access_view_new(3)
- * give (damo's), not from the library's output.
+ * a snapshot's totals and heatmap, damo's template keywords, on a hand-made snapshot whose
+ * every figure is worked out in the comments from the definitions the public header and
+ * damonctl_access_view_new(3) give (damo's), not from the library's output.
  *
  * The snapshot: sample 5 ms, aggregation 100 ms (20 samples), four regions:
  *   R0 [0x1000, 0x3000)   8 KiB  nr 10 -> 5000 bp  age 2 -> 200 ms
