@@ -6,7 +6,10 @@
  * temperature; as a table, one line per region from a --format template (damo's keywords),
  * damo's boxes, the total size only, a histogram or per-byte percentiles of a metric, with
  * damo's snapshot head and tail templates and its --style presets.
- * One snapshot at a time is held, whatever the record's length.
+ * One snapshot at a time is held, whatever the record's length. What is computed of the
+ * regions (temperature, order, histograms, percentiles, totals, boxes' scales, the heatmap,
+ * the templates' keywords) is libdamonctl's (damonctl_access_view_new(3)): this file chooses
+ * the snapshots and renders.
  */
 #include <errno.h>
 #include <inttypes.h>
