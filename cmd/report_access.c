@@ -601,14 +601,15 @@ static void print_formatted(const struct damonctl_access_region *r, size_t i,
 			    const struct damonctl_access_range *b, bool has_fp)
 {
 	for (const char *p = ao.format; *p;) {
-		int kw = damonctl_access_keyword_at(KW_REGION, p);
-		const char *name = damonctl_access_keyword(KW_REGION, (unsigned int)kw);
+		int kw = *p == '<' ? damonctl_access_keyword_at(KW_REGION, p) : -1;
+		const char *name;
 		struct kw_out k;
 
 		if (kw < 0) {
 			putchar(*p++);
 			continue;
 		}
+		name = damonctl_access_keyword(KW_REGION, (unsigned int)kw);
 		print_region_keyword(kw_out_open(&k, name), kw, r, i, b, has_fp);
 		kw_out_close(&k);
 		p += strlen(name);
@@ -1147,7 +1148,7 @@ static void print_snap_template(const char *t, const struct rin *in,
 	if (!*t)
 		return;	/* damo prints nothing for an empty template */
 	for (const char *p = t; *p;) {
-		int kw = damonctl_access_keyword_at(KW_SNAP, p);
+		int kw = *p == '<' ? damonctl_access_keyword_at(KW_SNAP, p) : -1;
 
 		if (kw >= 0) {
 			open = print_snap_keyword(kw, in, s, o);

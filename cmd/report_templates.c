@@ -124,7 +124,7 @@ void rec_template_print(FILE *out, const char *t, const struct rec_fig *f, bool 
 	if (!t || !*t)
 		return;
 	for (const char *p = t; *p;) {
-		int kw = rec_keyword_at(p);
+		int kw = *p == '<' ? rec_keyword_at(p) : -1;
 
 		if (kw >= 0) {
 			struct kw_out k;

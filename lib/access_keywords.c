@@ -57,6 +57,8 @@ int damonctl_access_keyword_at(enum damonctl_access_kwset set, const char *p)
 {
 	const char *const *tab = set_of(set);
 
+	if (*p != '<')	/* most of a template: no keyword to look for */
+		return -1;
 	for (int i = 0; tab && tab[i]; i++)
 		if (!strncmp(p, tab[i], strlen(tab[i])))
 			return i;
