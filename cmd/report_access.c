@@ -6,7 +6,10 @@
  * temperature; as a table, one line per region from a --format template (damo's keywords),
  * damo's boxes, the total size only, a histogram or per-byte percentiles of a metric, with
  * damo's snapshot head and tail templates and its --style presets.
- * One snapshot at a time is held, whatever the record's length.
+ * One snapshot at a time is held, whatever the record's length. What is computed of the
+ * regions (temperature, order, histograms, percentiles, totals, boxes' scales, the heatmap,
+ * the templates' keywords) is libdamonctl's (damonctl_access_view_new(3)): this file chooses
+ * the snapshots and renders.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +19,6 @@
 
 #include "quantile.h"
 #include "report_boxes.h"
-#include "report_hist.h"
 #include "report_pattern.h"
 #include "report_snapheat.h"
 #include "report_damos.h"
@@ -25,6 +27,7 @@
 
 #define MAX_PCTS 32
 #define MAX_INDEX 32
+#define HIST_MAX_GIVEN 64
 
 enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
 
@@ -43,7 +46,9 @@ static struct {
 	bool head_df, tail_df;		/* --style detailed's: a df-passed line with them */
 	bool cold_first;		/* --style cold: --sort temperature, coldest first */
 	int hist;			/* -1, or enum metric (temperature, recency) */
-	struct hist_opts h;		/* its ranges */
+	struct damonctl_access_hist_opts h;	/* its ranges (bins 0: not given) */
+	const char *hranges;		/* --hist-ranges, parsed once the metric is known */
+	double given[2 * HIST_MAX_GIVEN];	/* its pairs */
 	int pct_of;			/* -1, or enum metric */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
@@ -54,7 +59,8 @@ static struct {
 	bool scale_given;
 	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
 	struct { uint64_t first, last; } index[MAX_INDEX];
-} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1, .style = -1 };
+} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1, .style = -1,
+	.h = { .sz = sizeof(struct damonctl_access_hist_opts) } };
 
 /* damo's --style names, in enum style's order */
 enum style { ST_DETAILED, ST_SIMPLE_BOXES, ST_TEMP_HIST, ST_RECENCY_HIST, ST_COLD_TAIL,
@@ -72,9 +78,11 @@ static const char *const style_names[] = {
 	"<filters passed estimated memory bandwidth>\\ntotal size: <total bytes>  df-passed " \
 	"<filters passed bytes>"
 
-/* What --histogram and --percentiles-of measure, in their metavars' order: damo's
- * temperature (size weight 0) and idle time, then a region's own attributes. */
-enum metric { M_TEMPERATURE, M_RECENCY, M_ACCESS_RATE, M_AGE, M_SIZE };
+/* What --histogram and --percentiles-of measure, in their metavars' order, the library's
+ * metrics: damo's temperature (size weight 0) and idle time, then a region's own attributes */
+enum metric { M_TEMPERATURE = DAMONCTL_ACCESS_TEMPERATURE, M_RECENCY = DAMONCTL_ACCESS_IDLE_US,
+	      M_ACCESS_RATE = DAMONCTL_ACCESS_RATE_BP, M_AGE = DAMONCTL_ACCESS_AGE_US,
+	      M_SIZE = DAMONCTL_ACCESS_BYTES };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
@@ -172,80 +180,33 @@ static const struct opt access_opts[] = {
 	{ 0 },
 };
 
-/* --format: damo's region keywords */
-static const char *const keywords[] = {
-	"<index>", "<start address>", "<end address>", "<size>", "<access rate>",
-	"<nr_accesses>", "<age>", "<temperature>", "<box>", "<access hz>",
-	"<filters passed bytes>",
-};
-#define NR_KEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
-
-/* The keyword of @tab (@n of them) that @p starts with, or -1. */
-static int keyword_in(const char *const *tab, size_t n, const char *p)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(p, tab[i], strlen(tab[i])))
-			return (int)i;
-	return -1;
-}
-
-static int keyword_at(const char *p)
-{
-	return keyword_in(keywords, NR_KEYWORDS, p);
-}
+/* damo's template keywords, the library's sets: region (--format), snapshot */
+#define KW_REGION DAMONCTL_ACCESS_KW_REGION
+#define KW_SNAP DAMONCTL_ACCESS_KW_SNAPSHOT
+#define NR_LINE_SNAP_KEYWORDS 13	/* the first snapshot ones, a line of text each */
 
 static int check_format(struct cli *cli, const char *opt, const char *t)
 {
-	for (const char *p = t; *p; p++) {
-		const char *close;
+	size_t len;
+	long at = damonctl_access_template_check(KW_REGION, t, &len);
 
-		if (*p != '<' || keyword_at(p) >= 0)
-			continue;
-		close = strchr(p, '>');
-		if (close)
-			return usage_error(cli, "%s: unknown keyword '%.*s' (known: <index>, "
-					   "<start address>, <end address>, <size>, <access rate>, "
-					   "<nr_accesses>, <age>, <temperature>, <box>, <access hz>, "
-					   "<filters passed bytes>)",
-					   opt, (int)(close - p + 1), p);
-	}
-	return 0;
-}
-
-/* --format-snapshot-head and --format-snapshot-tail: damo's snapshot keywords (the figures
- * damonc has; report_snapfmt below prints them) */
-static const char *const snap_keywords[] = {
-	"<total bytes>", "<duration>", "<start time>", "<end time>", "<abs start time>",
-	"<abs end time>", "<number of regions>", "<snapshot intervals>",
-	"<intervals tuning status>", "<estimated memory bandwidth>", "<filters passed bytes>",
-	"<filters passed estimated memory bandwidth>", "<positive access samples ratio>",
-	"<temperature-sz histogram>", "<recency-sz histogram>", "<temperature percentiles>",
-	"<recency percentiles>", "<region box colors>", "<damos stats>", "<heatmap>",
-	"<filters passed heatmap>", "<temperature-df-passed-sz histogram>",
-	"<recency-df-passed-sz histogram>", "<df-passed temperature percentiles>",
-	"<df-passed recency percentiles>",
-};
-#define NR_SNAP_KEYWORDS (sizeof(snap_keywords) / sizeof(snap_keywords[0]))
-#define NR_LINE_SNAP_KEYWORDS 13	/* the first ones, a line of text each */
-
-static int snap_keyword_at(const char *p)
-{
-	return keyword_in(snap_keywords, NR_SNAP_KEYWORDS, p);
+	if (at < 0)
+		return 0;
+	return usage_error(cli, "%s: unknown keyword '%.*s' (known: <index>, <start address>, "
+			   "<end address>, <size>, <access rate>, <nr_accesses>, <age>, "
+			   "<temperature>, <box>, <access hz>, <filters passed bytes>)", opt,
+			   (int)len, t + at);
 }
 
 static int snap_check(struct cli *cli, const char *opt, const char *t)
 {
-	for (const char *p = t; *p; p++) {
-		const char *close;
+	size_t len;
+	long at = damonctl_access_template_check(KW_SNAP, t, &len);
 
-		if (*p != '<' || snap_keyword_at(p) >= 0)
-			continue;
-		close = strchr(p, '>');
-		if (close)
-			return usage_error(cli, "%s: unknown keyword '%.*s' (see damonc-report-access(1) "
-					   "for the snapshot keywords)", opt, (int)(close - p + 1), p);
-	}
-	return 0;
+	if (at < 0)
+		return 0;
+	return usage_error(cli, "%s: unknown keyword '%.*s' (see damonc-report-access(1) for the "
+			   "snapshot keywords)", opt, (int)len, t + at);
 }
 
 /* --snapshot-index FIRST[,LAST], given once or more (damo's several --snapshot_idx): a range,
@@ -305,7 +266,8 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 {
 	const char *comma = strrchr(arg, ',');
 	size_t len = comma ? (size_t)(comma - arg) : 0;
-	int kw = comma ? keyword_at(arg) : -1, skw = comma ? snap_keyword_at(arg) : -1;
+	int kw = comma ? damonctl_access_keyword_at(KW_REGION, arg) : -1;
+	int skw = comma ? damonctl_access_keyword_at(KW_SNAP, arg) : -1;
 	uint64_t n;
 	char *end;
 
@@ -316,8 +278,9 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 	if (*end || n > 100000)
 		return usage_error(cli, "--min-chars-for '%s': N is a number of characters, "
 				   "0 to 100000", arg);
-	if (!(kw >= 0 && strlen(keywords[kw]) == len) &&
-	    !(skw >= 0 && strlen(snap_keywords[skw]) == len) && !rec_keyword_known(arg, len))
+	if (!(kw >= 0 && strlen(damonctl_access_keyword(KW_REGION, (unsigned int)kw)) == len) &&
+	    !(skw >= 0 && strlen(damonctl_access_keyword(KW_SNAP, (unsigned int)skw)) == len) &&
+	    !rec_keyword_known(arg, len))
 		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
 				   "snapshot keyword (see damonc-report-access(1))", arg,
 				   (int)len, arg);
@@ -500,7 +463,7 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		ao.h.cumulate = true;
 		return 0;
 	case O_HRANGES:
-		ao.h.ranges = arg;
+		ao.hranges = arg;
 		return 0;
 	case O_PCT_OF:
 		r = opt_choice(cli, access_opts, O_PCT_OF, arg);
@@ -532,77 +495,6 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	}
 	return EXIT_USAGE;
-}
-
-/* A region as shown: access rate in bp of samples, age in microseconds. */
-struct row {
-	uint64_t start, end;
-	uint32_t nr_accesses, age;
-	uint64_t rate_bp, age_us;
-	double temperature;
-	uint64_t fp;		/* sz_filter_passed */
-	double hz;		/* positive samples per second of the aggregation */
-	bool has_fp;		/* the record keeps sz_filter_passed */
-};
-
-/* The bytes a histogram or percentiles count of a row: its size, or (the df-passed
- * keywords) those that passed DAMOS filters */
-static bool df_bytes;
-
-static uint64_t row_bytes(const struct row *r)
-{
-	return df_bytes ? r->fp : r->end - r->start;
-}
-
-/* damo's temperature of a region: weighted size, access rate (percent) and age (us), negated
- * for a region not accessed at all, so that the coldest come last. */
-static double temperature_w(const struct row *r, double size_weight)
-{
-	double t = (double)(r->end - r->start) * size_weight +
-		   (double)r->rate_bp / 100 * ao.weights[1] + (double)r->age_us * ao.weights[2];
-
-	return r->rate_bp ? t : 0.0 - t;	/* 0, not -0, for an unaccessed region of age 0 */
-}
-
-static double temperature(const struct row *r)
-{
-	return temperature_w(r, ao.weights[0]);
-}
-
-static int cmp_rows(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	switch (ao.sort) {
-	case SORT_HOT:
-		/* hotter: accessed more, then for longer */
-		if (x->rate_bp != y->rate_bp)
-			return x->rate_bp > y->rate_bp ? -1 : 1;
-		if (x->age_us != y->age_us)
-			return x->age_us > y->age_us ? -1 : 1;
-		break;
-	case SORT_COLD:
-		if (x->rate_bp != y->rate_bp)
-			return x->rate_bp < y->rate_bp ? -1 : 1;
-		if (x->age_us != y->age_us)
-			return x->age_us > y->age_us ? -1 : 1;
-		break;
-	case SORT_SIZE:
-		if (x->end - x->start != y->end - y->start)
-			return x->end - x->start > y->end - y->start ? -1 : 1;
-		break;
-	case SORT_AGE:
-		if (x->age_us != y->age_us)
-			return x->age_us > y->age_us ? -1 : 1;
-		break;
-	case SORT_TEMPERATURE:
-		if (x->temperature != y->temperature)
-			return (x->temperature > y->temperature) != ao.cold_first ? -1 : 1;
-		break;
-	case SORT_ADDRESS:
-		break;
-	}
-	return x->start < y->start ? -1 : x->start > y->start;
 }
 
 struct kept {
@@ -652,12 +544,12 @@ static const char *addr_str(uint64_t a, char *buf, size_t size)
 	return buf;
 }
 
-static struct box_range box_range(const struct row *rows, size_t n);
-static struct box box_of_row(const struct box_range *b, const struct row *r);
+static struct damonctl_access_range box_range(const struct damonctl_access_view *v);
 
-/* Region keyword @kw of row @i (<box> on scales @b) to @o */
-static void print_region_keyword(FILE *o, int kw, const struct row *r, size_t i,
-				 const struct box_range *b)
+/* Region keyword @kw of row @i (<box> on scales @b; @has_fp: the record keeps
+ * sz_filter_passed) to @o */
+static void print_region_keyword(FILE *o, int kw, const struct damonctl_access_region *r,
+				 size_t i, const struct damonctl_access_range *b, bool has_fp)
 {
 	char v[48];
 
@@ -690,7 +582,7 @@ static void print_region_keyword(FILE *o, int kw, const struct row *r, size_t i,
 		fprintf(o, "%.0f", r->temperature);
 		break;
 	case 8: {
-		struct box x = box_of_row(b, r);
+		struct box x = box_of(b, r);
 
 		box_print(o, &x, box_colored());
 		break;
@@ -699,25 +591,28 @@ static void print_region_keyword(FILE *o, int kw, const struct row *r, size_t i,
 		fprintf(o, ao.raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
 		break;
 	case 10:
-		fputs(r->has_fp ? size_str(r->fp, v, sizeof(v)) : "N/A", o);
+		fputs(has_fp ? size_str(r->sz_filter_passed, v, sizeof(v)) : "N/A", o);
 		break;
 	}
 }
 
 /* One line of --format for row @i; its <box> on scales @b; --min-chars-for's padding */
-static void print_formatted(const struct row *r, size_t i, const struct box_range *b)
+static void print_formatted(const struct damonctl_access_region *r, size_t i,
+			    const struct damonctl_access_range *b, bool has_fp)
 {
 	for (const char *p = ao.format; *p;) {
-		int kw = keyword_at(p);
+		int kw = *p == '<' ? damonctl_access_keyword_at(KW_REGION, p) : -1;
+		const char *name;
 		struct kw_out k;
 
 		if (kw < 0) {
 			putchar(*p++);
 			continue;
 		}
-		print_region_keyword(kw_out_open(&k, keywords[kw]), kw, r, i, b);
+		name = damonctl_access_keyword(KW_REGION, (unsigned int)kw);
+		print_region_keyword(kw_out_open(&k, name), kw, r, i, b, has_fp);
 		kw_out_close(&k);
-		p += strlen(keywords[kw]);
+		p += strlen(name);
 	}
 	putchar('\n');
 }
@@ -736,20 +631,22 @@ static void print_title(const struct rin *in, const struct damonctl_rec_snapshot
 }
 
 static void print_text(const struct rin *in, const struct damonctl_rec_snapshot *s,
-		       const struct row *rows, size_t n, uint64_t shown)
+		       const struct damonctl_access_view *v)
 {
+	size_t i, n = damonctl_access_view_count(v);
+	uint64_t shown = damonctl_access_view_bytes(v);
 	char a[32], b[32];
-	size_t i;
 
 	if (ao.total_only) {
 		printf("%s\n", size_str(shown, a, sizeof(a)));
 		return;
 	}
 	if (ao.format) {
-		struct box_range b = box_range(rows, n);
+		struct damonctl_access_range b = box_range(v);
 
 		for (i = 0; i < n && *ao.format; i++)	/* damo prints nothing for "" */
-			print_formatted(&rows[i], i, &b);
+			print_formatted(damonctl_access_view_region(v, i), i, &b,
+					s->has_sz_filter_passed);
 		return;
 	}
 	print_title(in, s, n, shown);
@@ -758,31 +655,14 @@ static void print_text(const struct rin *in, const struct damonctl_rec_snapshot 
 	printf("%-18s %-18s %11s %8s %12s %11s\n", "start", "end", "size", "access",
 	       "nr_accesses", "age");
 	for (i = 0; i < n; i++) {
+		const struct damonctl_access_region *r = damonctl_access_view_region(v, i);
 		char s1[32], s2[32];
 
 		printf("%-18s %-18s %11s %7.2f%% %12" PRIu32 " %11s\n",
-		       addr_str(rows[i].start, s1, sizeof(s1)), addr_str(rows[i].end, s2, sizeof(s2)),
-		       size_str(rows[i].end - rows[i].start, a, sizeof(a)),
-		       (double)rows[i].rate_bp / 100, rows[i].nr_accesses,
-		       time_str(rows[i].age_us, b, sizeof(b)));
+		       addr_str(r->start, s1, sizeof(s1)), addr_str(r->end, s2, sizeof(s2)),
+		       size_str(r->end - r->start, a, sizeof(a)), (double)r->rate_bp / 100,
+		       r->nr_accesses, time_str(r->age_us, b, sizeof(b)));
 	}
-}
-
-/* A row's metric @m (damo's: temperature without the size weight; idle time, 0 for an
- * accessed region, else its age and one aggregation) */
-static double metric_of(const struct row *r, int m, uint64_t aggr_us)
-{
-	switch (m) {
-	case M_RECENCY:
-		return r->rate_bp ? 0 : (double)(r->age_us + aggr_us);
-	case M_ACCESS_RATE:
-		return (double)r->rate_bp;
-	case M_AGE:
-		return (double)r->age_us;
-	case M_SIZE:
-		return (double)(r->end - r->start);
-	}
-	return temperature_w(r, 0);
 }
 
 /* Its name in the JSON, with the unit of the values */
@@ -814,111 +694,42 @@ static const char *metric_str(int m, double v, char *buf, size_t size)
 	return buf;
 }
 
-/* The bytes of the rows in each range of --histogram (a row in every range it falls in, as
- * cumulative or given ranges overlap); *@nb 0 without a row; NULL: out of memory */
-static struct bin *histogram(const struct row *rows, size_t n, uint64_t aggr_us,
-			     unsigned int *nb)
+/* bin @i of h */
+#define B(i) damonctl_access_hist_bin(h, i)
+static void print_histogram(FILE *out, const struct damonctl_access_hist *h)
 {
-	struct bin *b = NULL;
-	double lo = 0, hi = 0;
-	size_t i;
-
-	*nb = 0;
-	if (!n)
-		return calloc(1, sizeof(*b));
-	for (i = 0; i < n; i++) {
-		double m = metric_of(&rows[i], ao.hist, aggr_us);
-
-		lo = !i || m < lo ? m : lo;
-		hi = !i || m > hi ? m : hi;
-	}
-	if (hist_ranges(&ao.h, lo, hi, &b, nb))
-		return NULL;
-	for (i = 0; i < n; i++) {
-		double m = metric_of(&rows[i], ao.hist, aggr_us);
-
-		for (unsigned int k = 0; k < *nb; k++)
-			if (b[k].lo <= m && m < b[k].hi)
-				b[k].bytes += row_bytes(&rows[i]);
-	}
-	return b;
-}
-
-static void print_histogram(FILE *out, const struct bin *b, unsigned int nb)
-{
+	unsigned int nb = damonctl_access_hist_count(h);
 	uint64_t lo = UINT64_MAX, hi = 0, step;
 	char range[96], x1[32], x2[32], sz[32];
 	int wr = 0, ws = 0;
 	unsigned int i;
 
 	for (i = 0; i < nb; i++) {
-		lo = b[i].bytes < lo ? b[i].bytes : lo;
-		hi = b[i].bytes > hi ? b[i].bytes : hi;
+		lo = B(i)->bytes < lo ? B(i)->bytes : lo;
+		hi = B(i)->bytes > hi ? B(i)->bytes : hi;
 	}
 	step = (hi - lo) / 20 ? (hi - lo) / 20 : 1;
 	for (i = 0; i < nb; i++) {
-		int a = (int)strlen(metric_str(ao.hist, b[i].lo, x1, sizeof(x1))) +
-			(int)strlen(metric_str(ao.hist, b[i].hi, x2, sizeof(x2)));
-		int c = (int)strlen(size_str(b[i].bytes, sz, sizeof(sz)));
+		int a = (int)strlen(metric_str(ao.hist, B(i)->lo, x1, sizeof(x1))) +
+			(int)strlen(metric_str(ao.hist, B(i)->hi, x2, sizeof(x2)));
+		int c = (int)strlen(size_str(B(i)->bytes, sz, sizeof(sz)));
 
 		wr = a + 4 > wr ? a + 4 : wr;
 		ws = c > ws ? c : ws;
 	}
 	for (i = 0; i < nb; i++) {
-		uint64_t dots = (b[i].bytes - lo + step - 1) / step;
+		uint64_t dots = (B(i)->bytes - lo + step - 1) / step;
 
-		snprintf(range, sizeof(range), "[%s, %s)", metric_str(ao.hist, b[i].lo, x1, sizeof(x1)),
-			 metric_str(ao.hist, b[i].hi, x2, sizeof(x2)));
+		snprintf(range, sizeof(range), "[%s, %s)",
+			 metric_str(ao.hist, B(i)->lo, x1, sizeof(x1)),
+			 metric_str(ao.hist, B(i)->hi, x2, sizeof(x2)));
 		dots = dots > 20 ? 20 : dots;
 		fprintf(out, "%-*s %*s |%.*s%*s|\n", wr, range, ws,
-			size_str(b[i].bytes, sz, sizeof(sz)),
+			size_str(B(i)->bytes, sz, sizeof(sz)),
 		       (int)dots, "********************", 20 - (int)dots, "");
 	}
 }
-
-struct metric_value {
-	double v;
-	uint64_t bytes;
-};
-
-static int cmp_values(const void *a, const void *b)
-{
-	const struct metric_value *x = a, *y = b;
-
-	return x->v < y->v ? -1 : x->v > y->v;
-}
-
-/* --percentiles-of, damo's per-byte percentiles: with the regions in the order of the
- * metric, the p-th percentile is the metric of the region that holds the byte at p% of their
- * total size. Into @out (ao.nr_pcts values); -ENOMEM. */
-static int percentiles(const struct row *rows, size_t n, uint64_t aggr_us, double *out)
-{
-	struct metric_value *m = malloc((n ? n : 1) * sizeof(*m));
-	uint64_t total = 0;
-	size_t i;
-
-	if (!m)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		m[i] = (struct metric_value){ metric_of(&rows[i], ao.pct_of, aggr_us),
-					      row_bytes(&rows[i]) };
-		total += m[i].bytes;
-	}
-	qsort(m, n, sizeof(*m), cmp_values);
-	for (unsigned int k = 0; k < ao.nr_pcts; k++) {
-		uint64_t cum = 0;
-
-		out[k] = 0;
-		for (i = 0; i < n; i++) {
-			cum += m[i].bytes;
-			out[k] = m[i].v;
-			if ((double)cum * 100 >= ao.pcts[k] * (double)total)
-				break;
-		}
-	}
-	free(m);
-	return 0;
-}
+#undef B
 
 static const char *const metric_titles[] = { "temperature", "idle time", "access rate", "age",
 					      "size" };
@@ -955,41 +766,20 @@ static void print_percentiles(FILE *out, const double *v)
 	}
 }
 
+/* --box-scale-over record: the range of every snapshot reported, found by a first pass */
+static struct damonctl_access_range record_range = DAMONCTL_ACCESS_RANGE_INIT;
+
 /* --boxes: damo's region box (report_boxes.c), by default its simple-boxes style: a box per
  * region whose length is its age on a log2 scale (1 to 40 columns) and whose digits are its
  * access rate (0 to 9), both between the smallest and the largest of the regions shown */
-static struct box_input box_input(const struct row *r)
+static struct damonctl_access_range box_range(const struct damonctl_access_view *v)
 {
-	struct box_input b;
-
-	b.v[BV_SIZE] = (double)(r->end - r->start);
-	b.v[BV_ACCESS_RATE] = (double)r->rate_bp;
-	b.v[BV_AGE] = (double)r->age_us;
-	return b;
-}
-
-/* --box-scale-over record: the range of every snapshot reported, found by a first pass */
-static struct box_range record_range;
-
-static struct box_range box_range(const struct row *rows, size_t n)
-{
-	struct box_range b = { .have = false };
+	struct damonctl_access_range b = DAMONCTL_ACCESS_RANGE_INIT;
 
 	if (ao.scale_record && record_range.have)
 		return record_range;
-	for (size_t i = 0; i < n; i++) {
-		struct box_input in = box_input(&rows[i]);
-
-		box_range_add(&b, &in);
-	}
+	damonctl_access_range_add(&b, v);
 	return b;
-}
-
-static struct box box_of_row(const struct box_range *b, const struct row *r)
-{
-	struct box_input in = box_input(r);
-
-	return box_of(b, &in);
 }
 
 /* A value of the boxes for people: bytes, access rate (bp), age (us) */
@@ -1006,22 +796,22 @@ static const char *box_value_str(enum box_value v, double x, char *buf, size_t s
 static const char *const box_titles[] = { "size", "access rate", "age" };
 
 /* What each dimension shows, over which range; the default's scales are damo's */
-static void box_legend(const struct box_range *b, bool color)
+static void box_legend(const struct damonctl_access_range *b, bool color)
 {
 	enum box_value v = box_o.value[BD_LENGTH];
 	char s1[32], s2[32];
 
 	printf("# length: %s, %s to %s in %u to %u columns (%s scale)\n", box_titles[v],
-	       box_value_str(v, b->min[v], s1, sizeof(s1)),
-	       box_value_str(v, b->max[v], s2, sizeof(s2)), box_o.min[BD_LENGTH],
+	       box_value_str(v, b->min[box_metric(v)], s1, sizeof(s1)),
+	       box_value_str(v, b->max[box_metric(v)], s2, sizeof(s2)), box_o.min[BD_LENGTH],
 	       box_o.max[BD_LENGTH], box_o.log[BD_LENGTH] ? "log" : "linear");
 	v = box_o.value[BD_LEVEL];
 	if (v == BV_NONE) {
 		printf("# digits: none ('-')\n");
 	} else {
 		printf("# digits: %s, %s to %s as 0 to 9%s", box_titles[v],
-		       box_value_str(v, b->min[v], s1, sizeof(s1)),
-		       box_value_str(v, b->max[v], s2, sizeof(s2)),
+		       box_value_str(v, b->min[box_metric(v)], s1, sizeof(s1)),
+		       box_value_str(v, b->max[box_metric(v)], s2, sizeof(s2)),
 		       box_o.log[BD_LEVEL] ? " (log scale)" : "");
 		if (color) {
 			printf(", colours %s: ", box_colorset_name());
@@ -1032,48 +822,53 @@ static void box_legend(const struct box_range *b, bool color)
 	v = box_o.value[BD_HEIGHT];
 	if (v != BV_NONE && box_o.max[BD_HEIGHT] > 1)
 		printf("# height: %s, %s to %s in %u to %u rows (%s scale)\n", box_titles[v],
-		       box_value_str(v, b->min[v], s1, sizeof(s1)),
-		       box_value_str(v, b->max[v], s2, sizeof(s2)), box_o.min[BD_HEIGHT],
+		       box_value_str(v, b->min[box_metric(v)], s1, sizeof(s1)),
+		       box_value_str(v, b->max[box_metric(v)], s2, sizeof(s2)), box_o.min[BD_HEIGHT],
 		       box_o.max[BD_HEIGHT], box_o.log[BD_HEIGHT] ? "log" : "linear");
 }
 
 static void print_boxes(const struct rin *in, const struct damonctl_rec_snapshot *s,
-			const struct row *rows, size_t n, uint64_t shown)
+			const struct damonctl_access_view *v)
 {
-	struct box_range b = box_range(rows, n);
+	struct damonctl_access_range b = box_range(v);
+	size_t i, n = damonctl_access_view_count(v);
 	bool color = box_colored();
 	char s1[32], s2[32];
-	size_t i;
 
-	print_title(in, s, n, shown);
+	print_title(in, s, n, damonctl_access_view_bytes(v));
 	for (i = 0; i < n; i++) {
-		struct box x = box_of_row(&b, &rows[i]);
+		const struct damonctl_access_region *r = damonctl_access_view_region(v, i);
+		struct box x = box_of(&b, r);
 
 		box_print(stdout, &x, color);
 		printf(" size %-11s access %7.2f%% age %s\n",
-		       size_str(rows[i].end - rows[i].start, s1, sizeof(s1)),
-		       (double)rows[i].rate_bp / 100, time_str(rows[i].age_us, s2, sizeof(s2)));
+		       size_str(r->end - r->start, s1, sizeof(s1)), (double)r->rate_bp / 100,
+		       time_str(r->age_us, s2, sizeof(s2)));
 	}
 	if (n)
 		box_legend(&b, color);
 }
 
 /* The boxes' scales in the JSON: the simple-boxes keys, then what the options chose */
-static json_object *boxes_json(const struct box_range *b)
+static json_object *boxes_json(const struct damonctl_access_range *b)
 {
 	static const char *const dims[] = { "length", "digit", "height" };
 	json_object *o = json_object_new_object(), *v = json_object_new_object();
 	json_object *sc = json_object_new_object();
+	/* the simple-boxes keys: the range of each value the boxes show by default */
+	static const struct { const char *min, *max; enum damonctl_access_metric m; } keys[] = {
+		{ "age_us_min", "age_us_max", DAMONCTL_ACCESS_AGE_US },
+		{ "access_rate_bp_min", "access_rate_bp_max", DAMONCTL_ACCESS_RATE_BP },
+		{ "bytes_min", "bytes_max", DAMONCTL_ACCESS_BYTES },
+	};
 
 	json_object_object_add(o, "columns", json_object_new_int((int)box_o.max[BD_LENGTH]));
-	json_object_object_add(o, "age_us_min", json_object_new_uint64((uint64_t)b->min[BV_AGE]));
-	json_object_object_add(o, "age_us_max", json_object_new_uint64((uint64_t)b->max[BV_AGE]));
-	json_object_object_add(o, "access_rate_bp_min",
-			       json_object_new_uint64((uint64_t)b->min[BV_ACCESS_RATE]));
-	json_object_object_add(o, "access_rate_bp_max",
-			       json_object_new_uint64((uint64_t)b->max[BV_ACCESS_RATE]));
-	json_object_object_add(o, "bytes_min", json_object_new_uint64((uint64_t)b->min[BV_SIZE]));
-	json_object_object_add(o, "bytes_max", json_object_new_uint64((uint64_t)b->max[BV_SIZE]));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_object_object_add(o, keys[i].min, json_object_new_uint64(
+			(uint64_t)b->min[keys[i].m]));
+		json_object_object_add(o, keys[i].max, json_object_new_uint64(
+			(uint64_t)b->max[keys[i].m]));
+	}
 	json_object_object_add(o, "scale_over", json_object_new_string(
 		ao.scale_record ? "record" : "snapshot"));
 	for (int d = 0; d < BD_NR; d++) {
@@ -1109,15 +904,13 @@ static json_object *snapshot_json(const struct rin *in, const struct damonctl_re
 
 /* The report of one snapshot, its buffers reused by the next */
 struct one {
-	struct row *rows;
-	size_t cap, n;
-	uint64_t shown;
-	struct bin *bins;
-	unsigned int nbins;
+	struct damonctl_access_view *v;
+	struct damonctl_access_hist *hist;
 	double *pcts;
 };
 
-static json_object *region_json(const struct row *r, const struct box_range *b)
+static json_object *region_json(const struct damonctl_access_region *r,
+				const struct damonctl_access_range *b)
 {
 	json_object *o = json_object_new_object();
 
@@ -1130,7 +923,7 @@ static json_object *region_json(const struct row *r, const struct box_range *b)
 	json_object_object_add(o, "age_us", json_object_new_uint64(r->age_us));
 	json_object_object_add(o, "temperature", json_object_new_double(r->temperature));
 	if (ao.boxes || ao.box_kw) {
-		struct box x = box_of_row(b, r);
+		struct box x = box_of(b, r);
 
 		json_object_object_add(o, "box_length", json_object_new_uint64(x.length));
 		if (x.level >= 0)
@@ -1147,8 +940,8 @@ static void add_members(json_object *doc, const struct rin *in,
 			const struct damonctl_rec_snapshot *s, const struct one *r)
 {
 	json_object *arr = json_object_new_array(), *snap = snapshot_json(in, s);
-	struct box_range bs = box_range(r->rows, r->n);
-	size_t i;
+	struct damonctl_access_range bs = box_range(r->v);
+	size_t i, n = damonctl_access_view_count(r->v);
 
 	const struct damonctl_rec_stats *st = damos_seen_of(s);
 
@@ -1157,24 +950,27 @@ static void add_members(json_object *doc, const struct rin *in,
 	if (st)	/* a tried-regions scheme's snapshot */
 		json_object_object_add(snap, "damos_stats", damos_stats_json(st));
 	json_object_object_add(doc, "snapshot", snap);
-	for (i = 0; i < r->n; i++)
-		json_object_array_add(arr, region_json(&r->rows[i], &bs));
+	for (i = 0; i < n; i++)
+		json_object_array_add(arr, region_json(damonctl_access_view_region(r->v, i), &bs));
 	json_object_object_add(doc, "regions", arr);
-	json_object_object_add(doc, "shown_bytes", json_object_new_uint64(r->shown));
-	if (r->bins) {
+	json_object_object_add(doc, "shown_bytes",
+			       json_object_new_uint64(damonctl_access_view_bytes(r->v)));
+	if (r->hist) {
 		json_object *h = json_object_new_object(), *ba = json_object_new_array();
 
 		json_object_object_add(h, "metric", json_object_new_string(
 			ao.hist == M_RECENCY ? "idle_us" : "temperature"));
 		json_object_object_add(h, "ranges", json_object_new_string(
-			ao.h.nr_given ? "given" : ao.h.logscale ? "logscale" : "linear"));
+			ao.h.nr_ranges ? "given" : ao.h.logscale ? "logscale" : "linear"));
 		json_object_object_add(h, "cumulative", json_object_new_boolean(ao.h.cumulate));
-		for (i = 0; i < r->nbins; i++) {
+		for (i = 0; i < damonctl_access_hist_count(r->hist); i++) {
+			const struct damonctl_access_bin *b = damonctl_access_hist_bin(r->hist,
+										      (unsigned int)i);
 			json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "min", json_object_new_double(r->bins[i].lo));
-			json_object_object_add(o, "max", json_object_new_double(r->bins[i].hi));
-			json_object_object_add(o, "bytes", json_object_new_uint64(r->bins[i].bytes));
+			json_object_object_add(o, "min", json_object_new_double(b->lo));
+			json_object_object_add(o, "max", json_object_new_double(b->hi));
+			json_object_object_add(o, "bytes", json_object_new_uint64(b->bytes));
 			json_object_array_add(ba, o);
 		}
 		json_object_object_add(h, "bins", ba);
@@ -1185,7 +981,7 @@ static void add_members(json_object *doc, const struct rin *in,
 
 		json_object_object_add(p, "metric", json_object_new_string(
 			metric_json_name(ao.pct_of)));
-		for (i = 0; r->n && i < ao.nr_pcts; i++) {
+		for (i = 0; n && i < ao.nr_pcts; i++) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "percentile", json_object_new_double(ao.pcts[i]));
@@ -1197,84 +993,26 @@ static void add_members(json_object *doc, const struct rin *in,
 		json_object_object_add(p, "values", pa);
 		json_object_object_add(doc, "percentiles", p);
 	}
-	if ((ao.boxes || ao.box_kw) && r->n)
+	if ((ao.boxes || ao.box_kw) && n)
 		json_object_object_add(doc, "boxes", boxes_json(&bs));
 }
 
 /* The regions of snapshot @s shown, sorted, and what is drawn of them; -ENOMEM */
 static int build(struct one *o, const struct damonctl_rec_snapshot *s)
 {
-	size_t i;
+	int r = damonctl_access_view_build(o->v, s);
 
-	if (s->nr_regions > o->cap) {
-		void *p = realloc(o->rows, s->nr_regions * sizeof(*o->rows));
-
-		if (!p)
-			return -ENOMEM;
-		o->rows = p;
-		o->cap = s->nr_regions;
-	}
-	o->n = 0;
-	for (i = 0; i < s->nr_regions; i++) {
-		const struct damonctl_rec_region *rg = &s->regions[i];
-		struct row w = { rg->start, rg->end, rg->nr_accesses, rg->age,
-				 pattern_rate_bp(rg->nr_accesses, s->sample_us, s->aggr_us),
-				 (uint64_t)rg->age * s->aggr_us, 0, rg->sz_filter_passed, 0, false };
-
-		if (!pattern_match(&ao.pat, s, rg))
-			continue;
-		w.temperature = temperature(&w);
-		w.hz = s->aggr_us ? rg->nr_accesses / ((double)s->aggr_us / 1e6) : 0;
-		w.has_fp = s->has_sz_filter_passed;
-		o->rows[o->n++] = w;
-	}
-	if (o->n)
-		qsort(o->rows, o->n, sizeof(*o->rows), cmp_rows);
-	if (ao.top && o->n > ao.top)
-		o->n = ao.top;	/* the histogram too is of the regions shown */
-	for (o->shown = 0, i = 0; i < o->n; i++)
-		o->shown += o->rows[i].end - o->rows[i].start;
-	free(o->bins);
-	o->bins = NULL;
-	if (ao.hist >= 0 && !(o->bins = histogram(o->rows, o->n, s->aggr_us, &o->nbins)))
-		return -ENOMEM;
-	if (ao.pct_of >= 0 && !o->pcts && !(o->pcts = calloc(ao.nr_pcts, sizeof(*o->pcts))))
-		return -ENOMEM;
-	if (ao.pct_of >= 0 && percentiles(o->rows, o->n, s->aggr_us, o->pcts))
-		return -ENOMEM;
-	return 0;
-}
-
-/* The snapshot-level figures of damo's snapshot keywords, over all the snapshot's regions as
- * damo's: accessed bytes (size x positive samples) per second of the aggregation, the same
- * of the bytes that passed DAMOS filters, and how much of the most observable was seen */
-struct snap_fig {
-	double bw, fp_bw, max_hz, observed, max_observed, samples_pct;
-	uint64_t fp_bytes;
-};
-
-static struct snap_fig snap_figures(const struct damonctl_rec_snapshot *s)
-{
-	double aggr_s = (double)s->aggr_us / 1e6;
-	double ratio = s->sample_us ? (double)s->aggr_us / (double)s->sample_us : 0;
-	double samples = 0;
-	struct snap_fig f = { 0 };
-
-	for (uint32_t i = 0; i < s->nr_regions; i++) {
-		const struct damonctl_rec_region *rg = &s->regions[i];
-		double sz = (double)(rg->end - rg->start);
-
-		f.observed += sz * rg->nr_accesses;
-		f.max_observed += sz * ratio;
-		f.fp_bw += (double)rg->sz_filter_passed * rg->nr_accesses;
-		f.fp_bytes += rg->sz_filter_passed;
-		samples += rg->nr_accesses;
-	}
-	f.bw = aggr_s > 0 ? f.observed / aggr_s : 0;
-	f.fp_bw = aggr_s > 0 ? f.fp_bw / aggr_s : 0;
-	f.max_hz = aggr_s > 0 ? ratio / aggr_s : 0;
-	f.samples_pct = s->nr_regions && ratio > 0 ? samples * 100 / (ratio * s->nr_regions) : 0;
-	return f;
+	damonctl_access_hist_free(o->hist);
+	o->hist = NULL;
+	if (!r && ao.hist >= 0)
+		r = damonctl_access_histogram(o->v, (enum damonctl_access_metric)ao.hist, &ao.h,
+					      &o->hist);
+	if (!r && ao.pct_of >= 0 && !o->pcts && !(o->pcts = calloc(ao.nr_pcts, sizeof(*o->pcts))))
+		r = -ENOMEM;
+	if (!r && ao.pct_of >= 0)
+		r = damonctl_access_percentiles(o->v, (enum damonctl_access_metric)ao.pct_of, false,
+						ao.pcts, ao.nr_pcts, o->pcts);
+	return r;
 }
 
 static void print_pct(FILE *o, double v)
@@ -1284,42 +1022,43 @@ static void print_pct(FILE *o, double v)
 
 /* A multi-line keyword: --histogram's or --percentiles-of's output of metric @m over the
  * regions shown, as if it had been asked for */
-static void print_snap_block(FILE *out, int kw, const struct damonctl_rec_snapshot *s,
-			     const struct one *o)
+static void print_snap_block(FILE *out, int kw, const struct one *o)
 {
 	int saved_hist = ao.hist, saved_pct = ao.pct_of;
+	bool df = kw >= 21;
 
-	df_bytes = kw >= 21;
 	kw = kw >= 21 ? kw - 8 : kw;	/* the df-passed ones, as their whole-size ones */
 	if (kw == 13 || kw == 14) {
-		unsigned int nb;
-		struct bin *b;
+		struct damonctl_access_hist_opts h = ao.h;
+		struct damonctl_access_hist *b;
 
 		ao.hist = kw == 13 ? M_TEMPERATURE : M_RECENCY;
-		b = histogram(o->rows, o->n, s->aggr_us, &nb);
-		if (b)
-			print_histogram(out, b, nb);
-		free(b);
+		h.df_passed = df;
+		if (!damonctl_access_histogram(o->v, (enum damonctl_access_metric)ao.hist, &h, &b))
+			print_histogram(out, b);
+		damonctl_access_hist_free(b);
 	} else {
 		double v[MAX_PCTS];
 
 		ao.pct_of = kw == 15 ? M_TEMPERATURE : M_RECENCY;
-		if (o->n && !percentiles(o->rows, o->n, s->aggr_us, v))
+		if (damonctl_access_view_count(o->v) &&
+		    !damonctl_access_percentiles(o->v, (enum damonctl_access_metric)ao.pct_of, df,
+						 ao.pcts, ao.nr_pcts, v))
 			print_percentiles(out, v);
 	}
 	ao.hist = saved_hist;
 	ao.pct_of = saved_pct;
-	df_bytes = false;
 }
 
 /* A one-line snapshot keyword (@kw below NR_LINE_SNAP_KEYWORDS) to @o */
 static void print_snap_line(FILE *o, int kw, const struct rin *in,
 			    const struct damonctl_rec_snapshot *s)
 {
-	struct snap_fig f = snap_figures(s);
+	struct damonctl_access_totals f = { .sz = sizeof(f) };
 	uint64_t base = rin_base_ns(in);
 	char a[48], b[48], c[48], d[48];
 
+	damonctl_access_totals(s, &f);
 	switch (kw) {
 	case 0: fputs(size_str(s->total_bytes, a, sizeof(a)), o); break;
 	case 1: fputs(time_str((s->end_ns - s->start_ns) / 1000, a, sizeof(a)), o); break;
@@ -1369,14 +1108,14 @@ static bool print_snap_other(FILE *out, int kw, const struct damonctl_rec_snapsh
 			break;
 		}
 		fflush(out);
-		snapheat_print(out, s, ao.weights, kw == 20, box_colored(), ao.raw, NULL);
+		snapheat_print(out, s, ao.weights, kw == 20, box_colored(), ao.raw);
 		break;
 	default:
 		if (kw >= 21 && !s->has_sz_filter_passed) {
 			fputs("N/A", out);
 			break;
 		}
-		print_snap_block(out, kw, s, o);
+		print_snap_block(out, kw, o);
 		return false;
 	}
 	return true;
@@ -1388,7 +1127,7 @@ static bool print_snap_keyword(int kw, const struct rin *in, const struct damonc
 			       const struct one *o)
 {
 	struct kw_out k;
-	FILE *out = kw_out_open(&k, snap_keywords[kw]);
+	FILE *out = kw_out_open(&k, damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
 	bool open = true;
 
 	if (kw < NR_LINE_SNAP_KEYWORDS)
@@ -1409,11 +1148,11 @@ static void print_snap_template(const char *t, const struct rin *in,
 	if (!*t)
 		return;	/* damo prints nothing for an empty template */
 	for (const char *p = t; *p;) {
-		int kw = snap_keyword_at(p);
+		int kw = *p == '<' ? damonctl_access_keyword_at(KW_SNAP, p) : -1;
 
 		if (kw >= 0) {
 			open = print_snap_keyword(kw, in, s, o);
-			p += strlen(snap_keywords[kw]);
+			p += strlen(damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
 		} else if (p[0] == '\\' && p[1] == 'n') {
 			putchar('\n');
 			open = false;
@@ -1430,8 +1169,9 @@ static void print_snap_template(const char *t, const struct rin *in,
 /* The figures of the snapshot keywords the JSON has no member for yet */
 static void snap_json_add(json_object *snap, const struct damonctl_rec_snapshot *s)
 {
-	struct snap_fig f = snap_figures(s);
+	struct damonctl_access_totals f = { .sz = sizeof(f) };
 
+	damonctl_access_totals(s, &f);
 	json_object_object_add(snap, "mem_bw_bytes_per_s", json_object_new_uint64((uint64_t)f.bw));
 	json_object_object_add(snap, "max_access_hz", json_object_new_double(f.max_hz));
 	json_object_object_add(snap, "observed_bytes", json_object_new_uint64((uint64_t)f.observed));
@@ -1471,19 +1211,21 @@ static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *
 static void print_one_body(const struct rin *in, const struct damonctl_rec_snapshot *s,
 			   const struct one *o)
 {
-	if (o->bins || o->pcts) {
+	size_t n = damonctl_access_view_count(o->v);
+
+	if (o->hist || o->pcts) {
 		if (ao.multi)	/* which snapshot each is */
-			print_title(in, s, o->n, o->shown);
-		if (!o->n)
+			print_title(in, s, n, damonctl_access_view_bytes(o->v));
+		if (!n)
 			printf("no region in the snapshot matches\n");
-		else if (o->bins)
-			print_histogram(stdout, o->bins, o->nbins);
+		else if (o->hist)
+			print_histogram(stdout, o->hist);
 		else
 			print_percentiles(stdout, o->pcts);
 	} else if (ao.boxes) {
-		print_boxes(in, s, o->rows, o->n, o->shown);
+		print_boxes(in, s, o->v);
 	} else {
-		print_text(in, s, o->rows, o->n, o->shown);
+		print_text(in, s, o->v);
 	}
 }
 
@@ -1516,11 +1258,7 @@ static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, s
 		return (usage_error(m->cli, "out of memory"), EXIT_FAIL);
 	if (m->scan) {
 		rec_fig_add(&m->pre, s);
-		for (size_t i = 0; i < o->n; i++) {
-			struct box_input bi = box_input(&o->rows[i]);
-
-			box_range_add(&record_range, &bi);
-		}
+		damonctl_access_range_add(&record_range, o->v);
 		m->nr++;	/* a snapshot was chosen */
 		return 0;
 	}
@@ -1595,6 +1333,8 @@ static void apply_style(void)
 
 static int check_options(struct cli *cli)
 {
+	int r;
+
 	if (ao.style >= 0 && (ao.format || ao.total_only || ao.hist >= 0 || ao.pct_of >= 0 ||
 			      ao.boxes))
 		return usage_error(cli, "--style chooses the output: --format, --total-size, "
@@ -1619,17 +1359,22 @@ static int check_options(struct cli *cli)
 				   "--boxes are different outputs: choose one");
 	if (ao.nr_pcts && ao.pct_of < 0)
 		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
-	if ((ao.h.bins || ao.h.logscale || ao.h.cumulate || ao.h.ranges) && ao.hist < 0)
+	if ((ao.h.bins || ao.h.logscale || ao.h.cumulate || ao.hranges) && ao.hist < 0)
 		return usage_error(cli, "--bins, --hist-logscale, --hist-cumulate and --hist-ranges: "
 				   "the ranges of which histogram? (--histogram)");
-	if (ao.h.ranges && (ao.h.bins || ao.h.logscale || ao.h.cumulate))
+	if (ao.hranges && (ao.h.bins || ao.h.logscale || ao.h.cumulate))
 		return usage_error(cli, "--hist-ranges gives the ranges: --bins, --hist-logscale "
 				   "and --hist-cumulate make them (choose)");
-	if (ao.h.ranges && hist_parse_ranges(&ao.h, ao.hist == M_RECENCY))
+	if (ao.hranges && (r = damonctl_access_parse_ranges(ao.hranges, ao.hist == M_RECENCY,
+							     ao.given, HIST_MAX_GIVEN)) < 0)
 		return usage_error(cli, "--hist-ranges '%s': expected up to %d pairs MIN,MAX of %s, "
-				   "MIN < MAX, comma-separated", ao.h.ranges, HIST_MAX_GIVEN,
+				   "MIN < MAX, comma-separated", ao.hranges, HIST_MAX_GIVEN,
 				   ao.hist == M_RECENCY ? "times such as 1s or 500ms" :
 				   "temperatures");
+	if (ao.hranges) {
+		ao.h.ranges = ao.given;
+		ao.h.nr_ranges = (unsigned int)r;
+	}
 	if ((box_o.given || ao.scale_given) && !ao.boxes && !ao.box_kw)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
 				   "--box-colorset, --box-align and --box-scale-over shape --boxes (or --format's <box>): "
@@ -1731,6 +1476,20 @@ static int report_kept(struct cli *cli, const struct rin *in,
 	return 0;
 }
 
+/* The library's view of the options: the pattern, the weights, the order, --top */
+static int view_new(struct damonctl_access_view **v)
+{
+	struct damonctl_access_opts o = ao.pat.a;
+
+	memcpy(o.weights, ao.weights, sizeof(o.weights));
+	/* enum sort_by is the library's keys' order */
+	o.keys[0] = ao.sort == SORT_TEMPERATURE && ao.cold_first ? DAMONCTL_ACCESS_BY_COLDEST :
+		    (enum damonctl_access_key)ao.sort;
+	o.nr_keys = 1;
+	o.top = ao.top;
+	return damonctl_access_view_new(&o, v);
+}
+
 static int access_run(struct cli *cli, int argc, char **argv)
 {
 	struct kept k = { 0 };
@@ -1744,10 +1503,14 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	e = check_options(cli);
 	if (e)
 		return e;
+	if (view_new(&o.v))
+		return (usage_error(cli, "out of memory"), EXIT_FAIL);
 	m.scan = ao.multi && (ao.scale_record || rec_template_needs_end(ao.rec_head));
 	e = rin_open(cli, m.scan, 1, &in);
-	if (e)
+	if (e) {
+		damonctl_access_view_free(o.v);
 		return e;
+	}
 	m.in = in;
 	e = read_snapshots(cli, in, &k, &m, &o);
 	if (!e && m.scan) {	/* the range found, the boxes drawn in a second pass */
@@ -1771,8 +1534,8 @@ static int access_run(struct cli *cli, int argc, char **argv)
 		e = report_kept(cli, in, &k.s, &o);
 	}
 	free(o.pcts);
-	free(o.bins);
-	free(o.rows);
+	damonctl_access_hist_free(o.hist);
+	damonctl_access_view_free(o.v);
 	free(k.regions);
 	r = rin_close(in);
 	return e ? e : r;

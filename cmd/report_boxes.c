@@ -4,7 +4,6 @@
  * rescale() and _damo_ascii_color): only the scales are the snapshot's regions shown, not
  * every snapshot of the record, so that a report holds one snapshot at a time.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -143,45 +142,31 @@ bool box_colored(void)
 	return isatty(STDOUT_FILENO) && !(no && *no);	/* no-color.org: set and not empty */
 }
 
-void box_range_add(struct box_range *r, const struct box_input *in)
+enum damonctl_access_metric box_metric(enum box_value v)
 {
-	for (int i = 0; i < BV_NONE; i++) {
-		r->min[i] = !r->have || in->v[i] < r->min[i] ? in->v[i] : r->min[i];
-		r->max[i] = !r->have || in->v[i] > r->max[i] ? in->v[i] : r->max[i];
-	}
-	r->have = true;
+	static const enum damonctl_access_metric m[] = {
+		DAMONCTL_ACCESS_BYTES, DAMONCTL_ACCESS_RATE_BP, DAMONCTL_ACCESS_AGE_US };
+
+	return m[v];
 }
 
-/* The value as the scale takes it: damo's log2, 0 for 0; the access rate in percent */
-static double scaled(enum box_value v, double x, bool log)
-{
-	if (!log)
-		return x;
-	if (v == BV_ACCESS_RATE)
-		x /= 100;
-	return x > 0 ? log2(x) : 0;
-}
-
-/* damo's rescale(): dimension @d's value from the range of the regions to [min, max], the
- * min when they are all alike; truncated as damo's int() */
-static int rescale(const struct box_range *r, const struct box_input *in, int d)
+/* Dimension @d of region @g's box: damo's rescale() of the value it shows */
+static int rescale(const struct damonctl_access_range *r, const struct damonctl_access_region *g,
+		   int d)
 {
 	enum box_value v = box_o.value[d];
-	double x, lo, hi, ratio;
+	double x[] = { (double)(g->end - g->start), (double)g->rate_bp, (double)g->age_us };
 
 	if (v == BV_NONE)
 		return d == BD_LEVEL ? -1 : 1;
-	x = scaled(v, in->v[v], box_o.log[d]);
-	lo = scaled(v, r->min[v], box_o.log[d]);
-	hi = scaled(v, r->max[v], box_o.log[d]);
-	ratio = hi > lo ? (double)(box_o.max[d] - box_o.min[d]) / (hi - lo) : 1;
-	return (int)((x - lo) * ratio + box_o.min[d]);
+	return damonctl_access_rescale(r, box_metric(v), x[v], box_o.log[d], box_o.min[d],
+				       box_o.max[d]);
 }
 
-struct box box_of(const struct box_range *r, const struct box_input *in)
+struct box box_of(const struct damonctl_access_range *r, const struct damonctl_access_region *g)
 {
-	return (struct box){ (unsigned int)rescale(r, in, BD_LENGTH),
-			     (unsigned int)rescale(r, in, BD_HEIGHT), rescale(r, in, BD_LEVEL) };
+	return (struct box){ (unsigned int)rescale(r, g, BD_LENGTH),
+			     (unsigned int)rescale(r, g, BD_HEIGHT), rescale(r, g, BD_LEVEL) };
 }
 
 void box_color_start_of(FILE *f, int colorset, int level)

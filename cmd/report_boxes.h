@@ -54,23 +54,15 @@ int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg
 /* Whether the digits are coloured: --color, else a terminal and no NO_COLOR. */
 bool box_colored(void);
 
-/* A region's values, by enum box_value: bytes, access rate in basis points (in percent on
- * a log scale, as damo's), age in us */
-struct box_input {
-	double v[BV_NONE];
-};
-/* The smallest and largest of each value over the regions shown */
-struct box_range {
-	double min[BV_NONE], max[BV_NONE];
-	bool have;
-};
-void box_range_add(struct box_range *r, const struct box_input *in);
+/* The metric of the access view each enum box_value is */
+enum damonctl_access_metric box_metric(enum box_value v);
 
 struct box {
 	unsigned int length, height;
 	int level;	/* 0 to 9, -1 when the digits show nothing ('-') */
 };
-struct box box_of(const struct box_range *r, const struct box_input *in);
+/* Region @g's box on the scales of range @r */
+struct box box_of(const struct damonctl_access_range *r, const struct damonctl_access_region *g);
 /* The box's rows but the last, then the last without a newline, aligned to the longest */
 void box_print(FILE *f, const struct box *b, bool color);
 /* The escape that starts level @level (0-9) of damo's colour set @colorset (the index of

@@ -30,37 +30,17 @@ int pattern_parse(struct cli *cli, struct pattern *p, int key, const char *arg)
 
 	switch (key) {
 	case 520:
-		return parse_min_max(cli, "size", arg, damonctl_parse_size, &p->sz_min,
-				     &p->sz_max, "sizes such as 4K or 2MiB");
+		return parse_min_max(cli, "size", arg, damonctl_parse_size, &p->a.sz_min,
+				     &p->a.sz_max, "sizes such as 4K or 2MiB");
 	case 521:
 		r = parse_min_max(cli, "access-rate", arg, damonctl_parse_percent_bp,
-				  &p->rate_min_bp, &p->rate_max_bp, "percentages such as 5% or 50%");
-		if (!r && p->rate_max_bp > 10000)
+				  &p->a.rate_min_bp, &p->a.rate_max_bp, "percentages such as 5% or 50%");
+		if (!r && p->a.rate_max_bp > 10000)
 			return usage_error(cli, "--access-rate '%s': at most 100%%", arg);
 		return r;
 	case 522:
-		return parse_min_max(cli, "age", arg, damonctl_parse_time_us, &p->age_min_us,
-				     &p->age_max_us, "times such as 100ms or 10s");
+		return parse_min_max(cli, "age", arg, damonctl_parse_time_us, &p->a.age_min_us,
+				     &p->a.age_max_us, "times such as 100ms or 10s");
 	}
 	return -1;
-}
-
-uint64_t pattern_rate_bp(uint32_t nr_accesses, uint64_t sample_us, uint64_t aggr_us)
-{
-	uint64_t bp;
-
-	if (!aggr_us || !sample_us)
-		return 0;
-	bp = damonctl_nr_accesses_to_rate_bp(nr_accesses, sample_us, aggr_us);
-	return bp > 10000 ? 10000 : bp;
-}
-
-bool pattern_match(const struct pattern *p, const struct damonctl_rec_snapshot *s,
-		   const struct damonctl_rec_region *r)
-{
-	uint64_t sz = r->end - r->start, age_us = (uint64_t)r->age * s->aggr_us;
-	uint64_t bp = pattern_rate_bp(r->nr_accesses, s->sample_us, s->aggr_us);
-
-	return sz >= p->sz_min && sz <= p->sz_max && bp >= p->rate_min_bp &&
-	       bp <= p->rate_max_bp && age_us >= p->age_min_us && age_us <= p->age_max_us;
 }

@@ -17,13 +17,12 @@
 	{ "age", 522, OV_RANGE, "MIN,MAX", "only regions whose access rate has not changed for " \
 	  "MIN to MAX (e.g. 10s,)" }
 
+/* The library's access view options: their size, rate and age ranges */
 struct pattern {
-	uint64_t sz_min, sz_max;
-	uint64_t rate_min_bp, rate_max_bp;
-	uint64_t age_min_us, age_max_us;
+	struct damonctl_access_opts a;
 };
 /* Everything matches until an option narrows it. */
-#define PATTERN_ANY { .sz_max = UINT64_MAX, .rate_max_bp = 10000, .age_max_us = UINT64_MAX }
+#define PATTERN_ANY { .a = DAMONCTL_ACCESS_OPTS_INIT }
 
 /* 0, an exit code, or -1 when @key is not a pattern option. */
 int pattern_parse(struct cli *cli, struct pattern *p, int key, const char *arg);
@@ -33,10 +32,11 @@ int parse_min_max(struct cli *cli, const char *opt, const char *arg,
 		  int (*parse)(const char *, uint64_t *), uint64_t *lo, uint64_t *hi,
 		  const char *expect);
 
-/* A region's access rate in basis points of the samples, at most 100%. */
-uint64_t pattern_rate_bp(uint32_t nr_accesses, uint64_t sample_us, uint64_t aggr_us);
 /* Whether region @r of snapshot @s has the pattern. */
-bool pattern_match(const struct pattern *p, const struct damonctl_rec_snapshot *s,
-		   const struct damonctl_rec_region *r);
+static inline bool pattern_match(const struct pattern *p, const struct damonctl_rec_snapshot *s,
+				 const struct damonctl_rec_region *r)
+{
+	return damonctl_access_match(&p->a, s, r);
+}
 
 #endif

@@ -20,17 +20,12 @@ struct snapheat_opts {
 };
 extern struct snapheat_opts snapheat_o;
 
-/* The heat of each column and its range; min > max when there is no region */
-struct snapheat {
-	double min, max, unit;	/* temperatures; bytes per column */
-};
-
-/* One row of digits 0-9 (snapheat_o's columns) (each column's temperature between the smallest and the largest
- * column's), '.' or "[...]" for gaps between regions, then damo's comment line; @weights
- * damo's temperature weights (size, access rate %, age us); @df_passed: only the regions
- * that passed DAMOS filters (sz_filter_passed not 0). Without a region: damo's
- * "n/a (no region)". */
+/* One row of digits 0-9 (snapheat_o's columns: each column's temperature between the
+ * smallest and the largest column's), '.' or "[...]" for gaps between regions, then damo's
+ * comment line; @weights damo's temperature weights (size, access rate %, age us);
+ * @df_passed: only the regions that passed DAMOS filters (sz_filter_passed not 0). Without
+ * a region: damo's "n/a (no region)". */
 void snapheat_print(FILE *f, const struct damonctl_rec_snapshot *s, const double weights[3],
-		    bool df_passed, bool color, bool raw, struct snapheat *out);
+		    bool df_passed, bool color, bool raw);
 
 #endif

@@ -14,28 +14,25 @@
 
 #include "report_templates.h"
 
-static const char *const rec_keywords[] = {
-	"<kdamond index>", "<context index>", "<scheme index>", "<target id>",
-	"<abs start time>", "<duration>", "<intervals>", "<intervals goal>", "<data source>",
-	"<format strings>",
-};
-#define NR_REC_KEYWORDS (sizeof(rec_keywords) / sizeof(rec_keywords[0]))
+/* damo's record keywords: the library's set, in its order */
 enum { RK_KDAMOND, RK_CONTEXT, RK_SCHEME, RK_TARGET, RK_START, RK_DURATION, RK_INTERVALS,
        RK_GOAL, RK_SOURCE, RK_STRINGS };
 
 static int rec_keyword_at(const char *p)
 {
-	for (size_t i = 0; i < NR_REC_KEYWORDS; i++)
-		if (!strncmp(p, rec_keywords[i], strlen(rec_keywords[i])))
-			return (int)i;
-	return -1;
+	return damonctl_access_keyword_at(DAMONCTL_ACCESS_KW_RECORD, p);
+}
+
+static const char *rec_keyword(int kw)
+{
+	return damonctl_access_keyword(DAMONCTL_ACCESS_KW_RECORD, (unsigned int)kw);
 }
 
 bool rec_keyword_known(const char *keyword, size_t len)
 {
 	int kw = rec_keyword_at(keyword);
 
-	return kw >= 0 && strlen(rec_keywords[kw]) == len;
+	return kw >= 0 && strlen(rec_keyword(kw)) == len;
 }
 
 void rec_fig_add(struct rec_fig *f, const struct damonctl_rec_snapshot *s)
@@ -54,23 +51,17 @@ void rec_fig_add(struct rec_fig *f, const struct damonctl_rec_snapshot *s)
 
 int rec_template_check(const struct cli *cli, const char *opt, const char *t)
 {
-	for (const char *p = t; *p; p++) {
-		const char *close;
+	char known[256] = "";
+	size_t len;
+	long at = damonctl_access_template_check(DAMONCTL_ACCESS_KW_RECORD, t, &len);
 
-		if (*p != '<' || rec_keyword_at(p) >= 0)
-			continue;
-		close = strchr(p, '>');
-		if (close) {
-			char known[256] = "";
-
-			for (size_t i = 0; i < NR_REC_KEYWORDS; i++)
-				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-					 i ? ", " : "", rec_keywords[i]);
-			return usage_error(cli, "%s: unknown keyword '%.*s' (known: %s)", opt,
-					   (int)(close - p + 1), p, known);
-		}
-	}
-	return 0;
+	if (at < 0)
+		return 0;
+	for (int i = 0; rec_keyword(i); i++)
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+			 i ? ", " : "", rec_keyword(i));
+	return usage_error(cli, "%s: unknown keyword '%.*s' (known: %s)", opt, (int)len, t + at,
+			   known);
 }
 
 bool rec_template_needs_end(const char *t)
@@ -133,16 +124,16 @@ void rec_template_print(FILE *out, const char *t, const struct rec_fig *f, bool 
 	if (!t || !*t)
 		return;
 	for (const char *p = t; *p;) {
-		int kw = rec_keyword_at(p);
+		int kw = *p == '<' ? rec_keyword_at(p) : -1;
 
 		if (kw >= 0) {
 			struct kw_out k;
 
-			print_keyword(out == stdout ? kw_out_open(&k, rec_keywords[kw]) : out, kw, f,
+			print_keyword(out == stdout ? kw_out_open(&k, rec_keyword(kw)) : out, kw, f,
 				      raw, all);
 			if (out == stdout)
 				kw_out_close(&k);
-			p += strlen(rec_keywords[kw]);
+			p += strlen(rec_keyword(kw));
 		} else if (p[0] == '\\' && p[1] == 'n') {
 			fputc('\n', out);
 			p += 2;

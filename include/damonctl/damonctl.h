@@ -2122,6 +2122,191 @@ DAMONCTL_API char *damonctl_fallback_stats_to_json(const struct damonctl_fallbac
 DAMONCTL_API int damonctl_fallback_stats_from_json(const char *doc,
 						   struct damonctl_fallback_stats *st);
 
+/* ------------------------------------------------------------------------------------------
+ * Access patterns of a snapshot (damo's report access): the regions of one
+ * struct damonctl_rec_snapshot (from damonctl_rec_next() or damonctl_capture_next()) with
+ * their access rate, age and damo's temperature, selected by an access pattern, sorted by a
+ * list of keys; histograms and per-byte percentiles of a metric weighted by size, the
+ * snapshot's totals, the ranges and scales of damo's region boxes, and damo's snapshot
+ * heatmap. See damonctl_access_view_new(3).
+ */
+/* A region as a report shows it. The library allocates these (fields may be appended). */
+struct damonctl_access_region {
+	uint64_t start, end;
+	uint32_t nr_accesses, age;	/* as recorded: samples, aggregations */
+	uint64_t rate_bp;		/* access rate, basis points of the samples, <= 10000 */
+	uint64_t age_us;
+	double temperature;		/* damo's, with the view's weights */
+	double hz;			/* positive samples per second of the aggregation */
+	uint64_t sz_filter_passed;	/* 0 when unknown */
+};
+/* The metrics of histograms, percentiles and ranges: damo's temperature with a size weight
+ * of 0; idle time (0 for an accessed region, else its age and one aggregation, in us);
+ * access rate (bp), age (us), size (bytes). */
+enum damonctl_access_metric {
+	DAMONCTL_ACCESS_TEMPERATURE, DAMONCTL_ACCESS_IDLE_US, DAMONCTL_ACCESS_RATE_BP,
+	DAMONCTL_ACCESS_AGE_US, DAMONCTL_ACCESS_BYTES, DAMONCTL_ACCESS_NR_METRICS
+};
+/* Sort keys, each compared in turn, the start address last: HOT is the access rate then the
+ * age, both descending; COLD the rate ascending then the age descending; SIZE and AGE
+ * descending; TEMPERATURE hottest first, COLDEST coldest first. */
+enum damonctl_access_key {
+	DAMONCTL_ACCESS_BY_ADDRESS, DAMONCTL_ACCESS_BY_HOT, DAMONCTL_ACCESS_BY_COLD,
+	DAMONCTL_ACCESS_BY_SIZE, DAMONCTL_ACCESS_BY_AGE, DAMONCTL_ACCESS_BY_TEMPERATURE,
+	DAMONCTL_ACCESS_BY_COLDEST
+};
+#define DAMONCTL_ACCESS_MAX_KEYS 8
+/* A view's choices; sz = sizeof, fields read up to sz (DAMONCTL_ACCESS_OPTS_INIT: damo's
+ * weights, every region, by address). */
+struct damonctl_access_opts {
+	size_t sz;
+	double weights[3];	/* temperature: x bytes, x access rate (%), x age (us); >= 0 */
+	uint64_t sz_min, sz_max, rate_min_bp, rate_max_bp, age_min_us, age_max_us;
+	enum damonctl_access_key keys[DAMONCTL_ACCESS_MAX_KEYS];
+	unsigned int nr_keys;
+	uint64_t top;		/* only the first top regions after sorting; 0: all */
+};
+#define DAMONCTL_ACCESS_OPTS_INIT { .sz = sizeof(struct damonctl_access_opts), \
+	.weights = { 0, 100, 100 }, .sz_max = UINT64_MAX, .rate_max_bp = 10000, \
+	.age_max_us = UINT64_MAX }
+/* A region's access rate in basis points of the samples, at most 10000 (0 without
+ * intervals). */
+DAMONCTL_API uint64_t damonctl_access_rate_bp(uint32_t nr_accesses, uint64_t sample_us,
+					      uint64_t aggr_us);
+/* Whether region @r of @s has @o's access pattern (size, rate and age ranges). */
+DAMONCTL_API bool damonctl_access_match(const struct damonctl_access_opts *o,
+					const struct damonctl_rec_snapshot *s,
+					const struct damonctl_rec_region *r);
+/* damo's temperature of region @r with weights @w: negative for a region not accessed. */
+DAMONCTL_API double damonctl_access_temperature(const struct damonctl_access_region *r,
+						const double w[3]);
+
+/* A view: the regions of the snapshot last built, selected and sorted (one snapshot's
+ * memory, reused by the next build). -EINVAL for a bad sz, weight or key. */
+struct damonctl_access_view;
+DAMONCTL_API int damonctl_access_view_new(const struct damonctl_access_opts *o,
+					  struct damonctl_access_view **out);
+DAMONCTL_API void damonctl_access_view_free(struct damonctl_access_view *v);
+/* The view of @s (the view keeps no pointer into it); 0 or -ENOMEM. */
+DAMONCTL_API int damonctl_access_view_build(struct damonctl_access_view *v,
+					    const struct damonctl_rec_snapshot *s);
+DAMONCTL_API size_t damonctl_access_view_count(const struct damonctl_access_view *v);
+/* Region @i in the view's order; NULL past the end. */
+DAMONCTL_API const struct damonctl_access_region *
+damonctl_access_view_region(const struct damonctl_access_view *v, size_t i);
+/* The bytes of the regions in the view. */
+DAMONCTL_API uint64_t damonctl_access_view_bytes(const struct damonctl_access_view *v);
+/* Metric @m of region @i (NAN past the end). */
+DAMONCTL_API double damonctl_access_view_metric(const struct damonctl_access_view *v, size_t i,
+						enum damonctl_access_metric m);
+
+/* The smallest and largest of each metric over views added (have: some region was);
+ * sz = sizeof, DAMONCTL_ACCESS_RANGE_INIT. */
+struct damonctl_access_range {
+	size_t sz;
+	bool have;
+	double min[DAMONCTL_ACCESS_NR_METRICS], max[DAMONCTL_ACCESS_NR_METRICS];
+};
+#define DAMONCTL_ACCESS_RANGE_INIT { .sz = sizeof(struct damonctl_access_range) }
+DAMONCTL_API int damonctl_access_range_add(struct damonctl_access_range *r,
+					   const struct damonctl_access_view *v);
+/* damo's rescale() of region boxes: @x of metric @m from @r's range to [lo, hi], truncated,
+ * lo when the range is one value; @log: log2 (0 for 0), the access rate in percent. */
+DAMONCTL_API int damonctl_access_rescale(const struct damonctl_access_range *r,
+					 enum damonctl_access_metric m, double x, bool log,
+					 unsigned int lo, unsigned int hi);
+
+/* Histograms: the bytes of the regions whose metric is in each range [lo, hi) (a region
+ * counts in every range it falls in). Ranges: the given ones, or bins between the smallest
+ * and largest value as damo makes them (linear, or doubling: logscale), each from the
+ * smallest value with cumulate. df_passed: the bytes that passed DAMOS filters.
+ * sz = sizeof, DAMONCTL_ACCESS_HIST_OPTS_INIT (10 linear bins). */
+struct damonctl_access_hist_opts {
+	size_t sz;
+	unsigned int bins;
+	bool logscale, cumulate, df_passed;
+	const double *ranges;		/* nr_ranges pairs lo, hi */
+	unsigned int nr_ranges;
+};
+#define DAMONCTL_ACCESS_HIST_OPTS_INIT { .sz = sizeof(struct damonctl_access_hist_opts), \
+	.bins = 10 }
+struct damonctl_access_bin {
+	double lo, hi;
+	uint64_t bytes;
+};
+struct damonctl_access_hist;
+/* The histogram of @v's regions (none: no bin); -EINVAL, -ENOMEM. */
+DAMONCTL_API int damonctl_access_histogram(const struct damonctl_access_view *v,
+					   enum damonctl_access_metric m,
+					   const struct damonctl_access_hist_opts *o,
+					   struct damonctl_access_hist **out);
+DAMONCTL_API unsigned int damonctl_access_hist_count(const struct damonctl_access_hist *h);
+DAMONCTL_API const struct damonctl_access_bin *
+damonctl_access_hist_bin(const struct damonctl_access_hist *h, unsigned int i);
+DAMONCTL_API void damonctl_access_hist_free(struct damonctl_access_hist *h);
+/* "MIN,MAX[,MIN,MAX...]" (times such as 1s when @time, else numbers), MIN < MAX, into
+ * @out (2 x @max values): the number of pairs, or -EINVAL. */
+DAMONCTL_API int damonctl_access_parse_ranges(const char *s, bool time, double *out,
+					      unsigned int max);
+/* damo's per-byte percentiles of metric @m over @v's regions: the metric of the region
+ * holding the byte at p% of their bytes (those that passed DAMOS filters: @df_passed), in
+ * the metric's order. @pcts (@n, 0 to 100) into @out; 0 with no region; -ENOMEM. */
+DAMONCTL_API int damonctl_access_percentiles(const struct damonctl_access_view *v,
+					     enum damonctl_access_metric m, bool df_passed,
+					     const double *pcts, unsigned int n, double *out);
+
+/* A snapshot's totals over all its regions (damo's snapshot keywords): sz = sizeof. */
+struct damonctl_access_totals {
+	size_t sz;
+	double observed;	/* bytes x positive samples */
+	double max_observed;	/* bytes x samples of an aggregation */
+	double bw;		/* observed per second of the aggregation (bytes/s) */
+	double fp_bw;		/* the same of the bytes that passed DAMOS filters */
+	double max_hz;		/* samples per second */
+	double samples_pct;	/* positive samples, percent of all the regions' samples */
+	uint64_t fp_bytes;	/* bytes that passed DAMOS filters */
+};
+DAMONCTL_API int damonctl_access_totals(const struct damonctl_rec_snapshot *s,
+					struct damonctl_access_totals *t);
+
+/* damo's snapshot heatmap: the regions' total size (fixed: the whole address span) in width
+ * columns, each the size-weighted mean temperature of the parts of regions in it, as a level
+ * 0-9 between the coolest and the hottest column; gaps between regions as cells of their
+ * width in columns. df_passed: only regions that passed DAMOS filters. sz = sizeof. */
+struct damonctl_access_heatmap_opts {
+	size_t sz;
+	double weights[3];
+	unsigned int width;
+	bool fixed, df_passed;
+};
+struct damonctl_access_heatmap;
+DAMONCTL_API int damonctl_access_heatmap_new(const struct damonctl_rec_snapshot *s,
+					     const struct damonctl_access_heatmap_opts *o,
+					     struct damonctl_access_heatmap **out);
+DAMONCTL_API void damonctl_access_heatmap_free(struct damonctl_access_heatmap *h);
+/* Cells, left to right; 0: no region. */
+DAMONCTL_API size_t damonctl_access_heatmap_count(const struct damonctl_access_heatmap *h);
+/* Cell @i: its level 0-9, or -1 for a gap (*@gap its width in columns); -ENOENT past it. */
+DAMONCTL_API int damonctl_access_heatmap_cell(const struct damonctl_access_heatmap *h, size_t i,
+					      double *gap);
+/* The coolest and hottest column's temperature, the bytes of a column. */
+DAMONCTL_API void damonctl_access_heatmap_scale(const struct damonctl_access_heatmap *h,
+						double *min, double *max, double *unit);
+
+/* damo's report templates: the keywords of a region line, of a snapshot's head and tail, of
+ * a record's head and tail, each set in the fixed order damonctl_access_view_new(3) lists. */
+enum damonctl_access_kwset {
+	DAMONCTL_ACCESS_KW_REGION, DAMONCTL_ACCESS_KW_SNAPSHOT, DAMONCTL_ACCESS_KW_RECORD
+};
+/* Keyword @i of @set ("<...>"), NULL past the end. */
+DAMONCTL_API const char *damonctl_access_keyword(enum damonctl_access_kwset set, unsigned int i);
+/* The keyword of @set @p starts with: its index, or -1. */
+DAMONCTL_API int damonctl_access_keyword_at(enum damonctl_access_kwset set, const char *p);
+/* The first "<...>" of template @t that is no keyword of @set: its offset, its length in
+ * *@len; -ENOENT when there is none. */
+DAMONCTL_API long damonctl_access_template_check(enum damonctl_access_kwset set, const char *t,
+						 size_t *len);
+
 #ifdef __cplusplus
 }
 #endif
