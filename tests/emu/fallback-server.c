@@ -101,6 +101,7 @@ int main(int argc, char **argv)
 	struct damonctl_fallback_stats st = { .sz = sizeof(st) };
 	struct damonctl_fallback_server *srv;
 	struct damonctl_fallbacks *fbs;
+	char *config;
 	struct damonctl_ctx *ctx;
 	unsigned int nr = 0, rounds, i;
 	int pids[16], r;
@@ -112,7 +113,9 @@ int main(int argc, char **argv)
 	rounds = (unsigned int)atoi(argv[3]);
 	if ((r = damonctl_new(&ctx)) || (r = damonctl_set_sysroot(ctx, argv[1])))
 		die("context", r);
-	fbs = start(ctx, slurp(argv[2]), pids, &nr);
+	config = slurp(argv[2]);
+	fbs = start(ctx, config, pids, &nr);
+	free(config);
 	printf("plan %u\n", damonctl_fallbacks_count(fbs));
 	r = damonctl_fallback_server_new(ctx, 0, fbs, pids, nr, &o, &srv);
 	if (r)
