@@ -8,7 +8,8 @@
 
 #include "report_input.h"
 
-struct rin_opts rin_o = { .cap = { .kdamond = -1 }, .target = -2 };
+struct rin_opts rin_o = { .cap = { .kdamond = -1 }, .target = -2,
+			  .sel = DAMONCTL_REC_SELECT_OPTS_INIT };
 
 struct rin {
 	struct cli *cli;
@@ -25,45 +26,34 @@ struct rin {
 
 static int parse_range_time(struct cli *cli, const char *arg)
 {
-	const char *comma = strchr(arg, ',');
-	char a[64];
-	size_t n;
+	size_t bad;
+	int r = damonctl_rec_select_parse_time(arg, &rin_o.sel, &bad);
 
-	if (!comma || (n = (size_t)(comma - arg)) >= sizeof(a))
-		return usage_error(cli, "--time-range '%s': expected START,END (e.g. 5s,1m)", arg);
-	memcpy(a, arg, n);
-	a[n] = '\0';
-	rin_o.t_min_us = 0;
-	rin_o.t_max_us = UINT64_MAX;
-	if (n && damonctl_parse_time_us(a, &rin_o.t_min_us))
-		return usage_error(cli, "--time-range '%s': '%s' is not a time such as 5s", arg, a);
-	if (comma[1] && damonctl_parse_time_us(comma + 1, &rin_o.t_max_us))
+	if (r == -EBADMSG && !bad)
+		return usage_error(cli, "--time-range '%s': '%.*s' is not a time such as 5s", arg,
+				   (int)(strchr(arg, ',') - arg), arg);
+	if (r == -EBADMSG)
 		return usage_error(cli, "--time-range '%s': '%s' is not a time such as 1m", arg,
-				   comma + 1);
-	if (rin_o.t_min_us > rin_o.t_max_us)
+				   arg + bad);
+	if (r == -ERANGE)
 		return usage_error(cli, "--time-range '%s': START is after END", arg);
+	if (r)
+		return usage_error(cli, "--time-range '%s': expected START,END (e.g. 5s,1m)", arg);
 	rin_o.have_time = true;
 	return 0;
 }
 
 static int parse_range_addr(struct cli *cli, const char *arg)
 {
-	const char *dash = strchr(arg, '-');
-	char a[64];
-	size_t n;
+	int r = damonctl_rec_select_parse_addr(arg, &rin_o.sel);
 
-	if (!dash || (n = (size_t)(dash - arg)) >= sizeof(a) || !n)
-		return usage_error(cli, "--address-range '%s': expected START-END", arg);
-	memcpy(a, arg, n);
-	a[n] = '\0';
-	/* an address (decimal or 0x hex), or a size such as 4G */
-	if ((damonctl_parse_u64(a, &rin_o.a_min) && damonctl_parse_size(a, &rin_o.a_min)) ||
-	    (damonctl_parse_u64(dash + 1, &rin_o.a_max) &&
-	     damonctl_parse_size(dash + 1, &rin_o.a_max)))
+	if (r == -EBADMSG)
 		return usage_error(cli, "--address-range '%s': expected addresses such as "
 				   "0x7f0000000000 or sizes such as 4G", arg);
-	if (rin_o.a_min >= rin_o.a_max)
+	if (r == -ERANGE)
 		return usage_error(cli, "--address-range '%s': START must be below END", arg);
+	if (r)
+		return usage_error(cli, "--address-range '%s': expected START-END", arg);
 	rin_o.have_addr = true;
 	return 0;
 }
@@ -214,19 +204,11 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 /* The library's selection of what the options ask for. */
 static int select_new(struct rin *in)
 {
-	struct damonctl_rec_select_opts o = DAMONCTL_REC_SELECT_OPTS_INIT;
+	struct damonctl_rec_select_opts o = rin_o.sel;
 
 	o.kdamond = rin_o.cap.kdamond;
 	o.target = rin_o.target >= 0 ? rin_o.target : -1;
 	o.one_series = !in->all_series;
-	if (rin_o.have_time) {
-		o.time_from_us = rin_o.t_min_us;
-		o.time_to_us = rin_o.t_max_us;
-	}
-	if (rin_o.have_addr) {
-		o.addr_start = rin_o.a_min;
-		o.addr_end = rin_o.a_max;
-	}
 	return damonctl_rec_select_new(&o, &in->sel);
 }
 

@@ -163,3 +163,54 @@ int damonctl_rec_select_series(const struct damonctl_rec_select *sel,
 	s->scheme = sel->key.scheme;
 	return 0;
 }
+
+int damonctl_rec_select_parse_time(const char *s, struct damonctl_rec_select_opts *o,
+				   size_t *bad)
+{
+	const char *comma = s ? strchr(s, ',') : NULL;
+	uint64_t from = 0, to = UINT64_MAX;
+	char a[64];
+	size_t n;
+
+	if (!comma || !o || !bad || (n = (size_t)(comma - s)) >= sizeof(a))
+		return -EINVAL;
+	memcpy(a, s, n);
+	a[n] = '\0';
+	*bad = 0;
+	if (n && damonctl_parse_time_us(a, &from))
+		return -EBADMSG;
+	*bad = n + 1;
+	if (comma[1] && damonctl_parse_time_us(comma + 1, &to))
+		return -EBADMSG;
+	if (from > to)
+		return -ERANGE;
+	o->time_from_us = from;
+	o->time_to_us = to;
+	return 0;
+}
+
+/* An address (decimal or 0x hex), or a size such as 4G. */
+static int parse_addr(const char *s, uint64_t *v)
+{
+	return damonctl_parse_u64(s, v) && damonctl_parse_size(s, v) ? -EBADMSG : 0;
+}
+
+int damonctl_rec_select_parse_addr(const char *s, struct damonctl_rec_select_opts *o)
+{
+	const char *dash = s ? strchr(s, '-') : NULL;
+	uint64_t start, end;
+	char a[64];
+	size_t n;
+
+	if (!dash || !o || (n = (size_t)(dash - s)) >= sizeof(a) || !n)
+		return -EINVAL;
+	memcpy(a, s, n);
+	a[n] = '\0';
+	if (parse_addr(a, &start) || parse_addr(dash + 1, &end))
+		return -EBADMSG;
+	if (start >= end)
+		return -ERANGE;
+	o->addr_start = start;
+	o->addr_end = end;
+	return 0;
+}

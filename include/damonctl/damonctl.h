@@ -2339,6 +2339,17 @@ DAMONCTL_API uint64_t damonctl_rec_select_base_ns(const struct damonctl_rec_sele
  * fields untouched); -ENOENT before one is chosen. */
 DAMONCTL_API int damonctl_rec_select_series(const struct damonctl_rec_select *sel,
 					    struct damonctl_rec_snapshot *s);
+/* A time range "START,END" (times as damonctl_parse_time_us(3) reads them; either may be
+ * empty: from 0, to the end) into @o's time_from_us and time_to_us. 0; -EINVAL: not
+ * START,END (or START of 64 characters or more); -EBADMSG: a part is no time, its offset in
+ * @s in *@bad (0: START); -ERANGE: START after END. @o is changed only on success. */
+DAMONCTL_API int damonctl_rec_select_parse_time(const char *s,
+						struct damonctl_rec_select_opts *o, size_t *bad);
+/* An address range "START-END" (addresses, decimal or 0x hex, or sizes such as 4G) into
+ * @o's addr_start and addr_end. 0; -EINVAL: not START-END; -EBADMSG: a part is neither;
+ * -ERANGE: START not below END. @o is changed only on success. */
+DAMONCTL_API int damonctl_rec_select_parse_addr(const char *s,
+						struct damonctl_rec_select_opts *o);
 
 #ifdef __cplusplus
 }

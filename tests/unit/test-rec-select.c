@@ -152,12 +152,56 @@ static void address_range(void **state)
 	damonctl_rec_select_free(sel);
 }
 
+static void parse(void **state)
+{
+	struct damonctl_rec_select_opts o = DAMONCTL_REC_SELECT_OPTS_INIT;
+	size_t bad = 99;
+
+	(void)state;
+	/* 5 s to 1 min, in microseconds */
+	assert_int_equal(damonctl_rec_select_parse_time("5s,1m", &o, &bad), 0);
+	assert_int_equal(o.time_from_us, 5000000);
+	assert_int_equal(o.time_to_us, 60000000);
+	/* either side empty: from 0, to the end */
+	assert_int_equal(damonctl_rec_select_parse_time(",2s", &o, &bad), 0);
+	assert_int_equal(o.time_from_us, 0);
+	assert_int_equal(o.time_to_us, 2000000);
+	assert_int_equal(damonctl_rec_select_parse_time("3s,", &o, &bad), 0);
+	assert_int_equal(o.time_from_us, 3000000);
+	assert_true(o.time_to_us == UINT64_MAX);
+	/* errors leave @o as it was */
+	assert_int_equal(damonctl_rec_select_parse_time("5s", &o, &bad), -EINVAL);
+	assert_int_equal(damonctl_rec_select_parse_time("x,1m", &o, &bad), -EBADMSG);
+	assert_int_equal(bad, 0);
+	/* "10s," is 4 characters: END starts at 4 */
+	assert_int_equal(damonctl_rec_select_parse_time("10s,y", &o, &bad), -EBADMSG);
+	assert_int_equal(bad, 4);
+	assert_int_equal(damonctl_rec_select_parse_time("2s,1s", &o, &bad), -ERANGE);
+	assert_int_equal(o.time_from_us, 3000000);
+
+	/* 0x100000 = 1 MiB; 4M = 4 MiB */
+	assert_int_equal(damonctl_rec_select_parse_addr("0x100000-4M", &o), 0);
+	assert_int_equal(o.addr_start, 1 << 20);
+	assert_int_equal(o.addr_end, 4 << 20);
+	assert_int_equal(damonctl_rec_select_parse_addr("4096-8192", &o), 0);
+	assert_int_equal(o.addr_start, 4096);
+	assert_int_equal(o.addr_end, 8192);
+	assert_int_equal(damonctl_rec_select_parse_addr("4096", &o), -EINVAL);
+	assert_int_equal(damonctl_rec_select_parse_addr("-4096", &o), -EINVAL);
+	assert_int_equal(damonctl_rec_select_parse_addr("4096-zz", &o), -EBADMSG);
+	assert_int_equal(damonctl_rec_select_parse_addr("8192-4096", &o), -ERANGE);
+	assert_int_equal(damonctl_rec_select_parse_addr("4096-4096", &o), -ERANGE);
+	assert_int_equal(o.addr_start, 4096);
+	assert_int_equal(o.addr_end, 8192);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(series),
 		cmocka_unit_test(time_range),
 		cmocka_unit_test(address_range),
+		cmocka_unit_test(parse),
 	};
 
 	unit_init(argc, argv);
