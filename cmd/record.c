@@ -230,14 +230,17 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 		json_object *sub = json_object_new_object();
 
 		if (rin_o.have_time) {
-			json_object_object_add(sub, "from_us", json_object_new_uint64(rin_o.t_min_us));
-			if (rin_o.t_max_us != UINT64_MAX)
+			json_object_object_add(sub, "from_us",
+					       json_object_new_uint64(rin_o.sel.time_from_us));
+			if (rin_o.sel.time_to_us != UINT64_MAX)
 				json_object_object_add(sub, "to_us",
-						       json_object_new_uint64(rin_o.t_max_us));
+						       json_object_new_uint64(rin_o.sel.time_to_us));
 		}
 		if (rin_o.have_addr) {
-			json_object_object_add(sub, "address_start", json_object_new_uint64(rin_o.a_min));
-			json_object_object_add(sub, "address_end", json_object_new_uint64(rin_o.a_max));
+			json_object_object_add(sub, "address_start",
+					       json_object_new_uint64(rin_o.sel.addr_start));
+			json_object_object_add(sub, "address_end",
+					       json_object_new_uint64(rin_o.sel.addr_end));
 		}
 		if (rin_o.cap.kdamond >= 0)
 			json_object_object_add(sub, "kdamond", json_object_new_int(rin_o.cap.kdamond));

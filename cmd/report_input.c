@@ -8,7 +8,8 @@
 
 #include "report_input.h"
 
-struct rin_opts rin_o = { .cap = { .kdamond = -1 }, .target = -2 };
+struct rin_opts rin_o = { .cap = { .kdamond = -1 }, .target = -2,
+			  .sel = DAMONCTL_REC_SELECT_OPTS_INIT };
 
 struct rin {
 	struct cli *cli;
@@ -16,60 +17,43 @@ struct rin {
 	bool have_rec;
 	struct capture *cap;		/* live, streaming */
 	bool live;
-	bool locked;			/* the series is chosen */
 	bool all_series;		/* rin_all_series(): no series is chosen */
-	uint32_t kdamond, context;
-	int32_t target, scheme;
-	bool have_base;
-	uint64_t base_ns;
+	struct damonctl_rec_select *sel;	/* made at the first rin_next() */
 	bool at_end;			/* the input was read to its end */
 	int end_reason;			/* from the END item, -1 before it */
-	struct damonctl_rec_region *clip;
-	size_t clip_cap;
 	char name[64];
 };
 
 static int parse_range_time(struct cli *cli, const char *arg)
 {
-	const char *comma = strchr(arg, ',');
-	char a[64];
-	size_t n;
+	size_t bad;
+	int r = damonctl_rec_select_parse_time(arg, &rin_o.sel, &bad);
 
-	if (!comma || (n = (size_t)(comma - arg)) >= sizeof(a))
-		return usage_error(cli, "--time-range '%s': expected START,END (e.g. 5s,1m)", arg);
-	memcpy(a, arg, n);
-	a[n] = '\0';
-	rin_o.t_min_us = 0;
-	rin_o.t_max_us = UINT64_MAX;
-	if (n && damonctl_parse_time_us(a, &rin_o.t_min_us))
-		return usage_error(cli, "--time-range '%s': '%s' is not a time such as 5s", arg, a);
-	if (comma[1] && damonctl_parse_time_us(comma + 1, &rin_o.t_max_us))
+	if (r == -EBADMSG && !bad)
+		return usage_error(cli, "--time-range '%s': '%.*s' is not a time such as 5s", arg,
+				   (int)(strchr(arg, ',') - arg), arg);
+	if (r == -EBADMSG)
 		return usage_error(cli, "--time-range '%s': '%s' is not a time such as 1m", arg,
-				   comma + 1);
-	if (rin_o.t_min_us > rin_o.t_max_us)
+				   arg + bad);
+	if (r == -ERANGE)
 		return usage_error(cli, "--time-range '%s': START is after END", arg);
+	if (r)
+		return usage_error(cli, "--time-range '%s': expected START,END (e.g. 5s,1m)", arg);
 	rin_o.have_time = true;
 	return 0;
 }
 
 static int parse_range_addr(struct cli *cli, const char *arg)
 {
-	const char *dash = strchr(arg, '-');
-	char a[64];
-	size_t n;
+	int r = damonctl_rec_select_parse_addr(arg, &rin_o.sel);
 
-	if (!dash || (n = (size_t)(dash - arg)) >= sizeof(a) || !n)
-		return usage_error(cli, "--address-range '%s': expected START-END", arg);
-	memcpy(a, arg, n);
-	a[n] = '\0';
-	/* an address (decimal or 0x hex), or a size such as 4G */
-	if ((damonctl_parse_u64(a, &rin_o.a_min) && damonctl_parse_size(a, &rin_o.a_min)) ||
-	    (damonctl_parse_u64(dash + 1, &rin_o.a_max) &&
-	     damonctl_parse_size(dash + 1, &rin_o.a_max)))
+	if (r == -EBADMSG)
 		return usage_error(cli, "--address-range '%s': expected addresses such as "
 				   "0x7f0000000000 or sizes such as 4G", arg);
-	if (rin_o.a_min >= rin_o.a_max)
+	if (r == -ERANGE)
 		return usage_error(cli, "--address-range '%s': START must be below END", arg);
+	if (r)
+		return usage_error(cli, "--address-range '%s': expected START-END", arg);
 	rin_o.have_addr = true;
 	return 0;
 }
@@ -217,79 +201,33 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 	return 0;
 }
 
-static bool pick(struct rin *in, const struct damonctl_rec_snapshot *s)
+/* The library's selection of what the options ask for. */
+static int select_new(struct rin *in)
 {
-	if (rin_o.cap.kdamond >= 0 && s->kdamond != (uint32_t)rin_o.cap.kdamond)
-		return false;
-	if (rin_o.target >= 0 && s->target != rin_o.target)
-		return false;
-	if (in->all_series)
-		return true;
-	if (!in->locked) {
-		struct rin_key k;
+	struct damonctl_rec_select_opts o = rin_o.sel;
 
-		in->locked = true;
-		in->kdamond = s->kdamond;
-		in->context = s->context;
-		in->target = s->target;
-		in->scheme = s->scheme;
-		rin_key_of(s, &k);
-		rin_key_name(&k, in->name, sizeof(in->name));
-	}
-	return s->kdamond == in->kdamond && s->context == in->context &&
-	       s->target == in->target && s->scheme == in->scheme;
+	o.kdamond = rin_o.cap.kdamond;
+	o.target = rin_o.target >= 0 ? rin_o.target : -1;
+	o.one_series = !in->all_series;
+	return damonctl_rec_select_new(&o, &in->sel);
 }
 
-static bool in_time(struct rin *in, uint64_t ns)
+/* The chosen series' name, once it is chosen. */
+static void name_series(struct rin *in)
 {
-	uint64_t rel;
+	struct damonctl_rec_snapshot s;
+	struct rin_key k;
 
-	if (!rin_o.have_time)
-		return true;
-	rel = ns >= in->base_ns ? (ns - in->base_ns) / 1000 : 0;
-	return rel >= rin_o.t_min_us && rel <= rin_o.t_max_us;
-}
-
-static int clip(struct rin *in, struct damonctl_rec_snapshot *s)
-{
-	uint32_t i, n = 0;
-	uint64_t total = 0;
-
-	if (!rin_o.have_addr)
-		return 0;
-	if (s->nr_regions > in->clip_cap) {
-		void *p = realloc(in->clip, s->nr_regions * sizeof(*in->clip));
-
-		if (!p)
-			return -ENOMEM;
-		in->clip = p;
-		in->clip_cap = s->nr_regions;
-	}
-	for (i = 0; i < s->nr_regions; i++) {
-		struct damonctl_rec_region r = s->regions[i];
-
-		if (r.end <= rin_o.a_min || r.start >= rin_o.a_max)
-			continue;
-		if (r.start < rin_o.a_min || r.end > rin_o.a_max) {
-			uint64_t sz = r.end - r.start;
-
-			r.start = r.start < rin_o.a_min ? rin_o.a_min : r.start;
-			r.end = r.end > rin_o.a_max ? rin_o.a_max : r.end;
-			if (r.sz_filter_passed)
-				r.sz_filter_passed = (uint64_t)((double)r.sz_filter_passed *
-							(double)(r.end - r.start) / (double)sz);
-		}
-		total += r.end - r.start;
-		in->clip[n++] = r;
-	}
-	s->regions = in->clip;
-	s->nr_regions = n;
-	s->total_bytes = total;
-	return 0;
+	if (in->name[0] || damonctl_rec_select_series(in->sel, &s))
+		return;
+	rin_key_of(&s, &k);
+	rin_key_name(&k, in->name, sizeof(in->name));
 }
 
 int rin_next(struct rin *in, struct damonctl_rec_item *it)
 {
+	if (!in->sel && select_new(in))
+		return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
 	for (;;) {
 		int r = in->cap ? capture_next(in->cap, it) : damonctl_rec_next(in->rec.r, it);
 
@@ -302,31 +240,15 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it)
 			in->at_end = true;
 			return 0;
 		}
-		if (it->type == DAMONCTL_REC_SNAPSHOT) {
-			if (!in->have_base) {
-				in->have_base = true;
-				in->base_ns = it->snapshot.start_ns;
-			}
-			if (!pick(in, &it->snapshot) || !in_time(in, it->snapshot.end_ns))
-				continue;
-			if (clip(in, &it->snapshot))
-				return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
-		} else if (it->type == DAMONCTL_REC_END) {
+		if (it->type == DAMONCTL_REC_END)
 			in->end_reason = (int)it->end.reason;
-		} else if (it->type == DAMONCTL_REC_FOOTPRINT) {
-			if (!in_time(in, it->time_ns))
-				continue;
-		} else if (it->type == DAMONCTL_REC_STATS) {
-			if (!in->have_base) {
-				in->have_base = true;
-				in->base_ns = it->stats.time_ns;
-			}
-			if (rin_o.cap.kdamond >= 0 && it->stats.kdamond != (uint32_t)rin_o.cap.kdamond)
-				continue;
-			if (!in_time(in, it->stats.time_ns))
-				continue;
-		}
-		return 1;
+		r = damonctl_rec_select_item(in->sel, it);
+		if (it->type == DAMONCTL_REC_SNAPSHOT)
+			name_series(in);
+		if (r < 0)
+			return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
+		if (r)
+			return 1;
 	}
 }
 
@@ -352,7 +274,7 @@ int rin_rewind(struct rin *in)
 
 uint64_t rin_base_ns(const struct rin *in)
 {
-	return in->base_ns;
+	return damonctl_rec_select_base_ns(in->sel);
 }
 
 const char *rin_input_name(const struct rin *in)
@@ -362,14 +284,18 @@ const char *rin_input_name(const struct rin *in)
 
 const char *rin_series_name(const struct rin *in)
 {
-	return in->locked ? in->name : "no snapshot";
+	return in->name[0] ? in->name : "no snapshot";
 }
 
 json_object *rin_series_json(const struct rin *in)
 {
-	struct rin_key k = { in->kdamond, in->context, in->target, in->scheme };
+	struct damonctl_rec_snapshot s;
+	struct rin_key k;
 
-	return in->locked ? rin_key_json(&k) : NULL;
+	if (!in->sel || damonctl_rec_select_series(in->sel, &s))
+		return NULL;
+	rin_key_of(&s, &k);
+	return rin_key_json(&k);
 }
 
 void rin_key_of(const struct damonctl_rec_snapshot *s, struct rin_key *k)
@@ -461,7 +387,7 @@ int rin_close(struct rin *in)
 		record_in_close(&in->rec);
 	if (in->cap)
 		e = capture_finish(in->cap);
-	free(in->clip);
+	damonctl_rec_select_free(in->sel);
 	free(in);
 	return e;
 }

@@ -35,10 +35,8 @@ struct rin_opts {
 	const char *input;
 	struct capture_opts cap;
 	int target;			/* -2: the first series' */
-	bool have_time;
-	uint64_t t_min_us, t_max_us;
-	bool have_addr;
-	uint64_t a_min, a_max;
+	bool have_time, have_addr;
+	struct damonctl_rec_select_opts sel;	/* the time and address ranges */
 };
 extern struct rin_opts rin_o;
 

@@ -2307,6 +2307,50 @@ DAMONCTL_API int damonctl_access_keyword_at(enum damonctl_access_kwset set, cons
 DAMONCTL_API long damonctl_access_template_check(enum damonctl_access_kwset set, const char *t,
 						 size_t *len);
 
+/* ---- record selection ---- */
+/* What a record report reads of a record, item by item. sz = sizeof
+ * (DAMONCTL_REC_SELECT_OPTS_INIT: everything, one series). */
+struct damonctl_rec_select_opts {
+	size_t sz;
+	int64_t kdamond;		/* only this kdamond's snapshots and stats; -1: any */
+	int64_t target;			/* only this target's snapshots; -1: any */
+	bool one_series;		/* only the first series (kdamond, context, target,
+					 * scheme) of the snapshots kept by the above */
+	/* snapshots that ended, stats and footprints taken from..to microseconds after the
+	 * start of the record's first snapshot (or first stats, if they come first) */
+	uint64_t time_from_us, time_to_us;
+	/* addr_start < addr_end: regions clipped to [addr_start, addr_end) */
+	uint64_t addr_start, addr_end;
+};
+#define DAMONCTL_REC_SELECT_OPTS_INIT { .sz = sizeof(struct damonctl_rec_select_opts), \
+	.kdamond = -1, .target = -1, .one_series = true, .time_to_us = UINT64_MAX }
+struct damonctl_rec_select;
+/* The options are copied. 0, -EINVAL (bad sz, from after to), -ENOMEM. */
+DAMONCTL_API int damonctl_rec_select_new(const struct damonctl_rec_select_opts *o,
+					 struct damonctl_rec_select **out);
+DAMONCTL_API void damonctl_rec_select_free(struct damonctl_rec_select *sel);
+/* Feed the record's items in order: 1 (keep @it; a snapshot's regions may now point into
+ * @sel, valid until the next call), 0 (skip it), -ENOMEM. */
+DAMONCTL_API int damonctl_rec_select_item(struct damonctl_rec_select *sel,
+					  struct damonctl_rec_item *it);
+/* The origin of the time range (ns); 0 before the first snapshot or stats. */
+DAMONCTL_API uint64_t damonctl_rec_select_base_ns(const struct damonctl_rec_select *sel);
+/* one_series: the chosen series' kdamond, context, target and scheme into @s (its other
+ * fields untouched); -ENOENT before one is chosen. */
+DAMONCTL_API int damonctl_rec_select_series(const struct damonctl_rec_select *sel,
+					    struct damonctl_rec_snapshot *s);
+/* A time range "START,END" (times as damonctl_parse_time_us(3) reads them; either may be
+ * empty: from 0, to the end) into @o's time_from_us and time_to_us. 0; -EINVAL: not
+ * START,END (or START of 64 characters or more); -EBADMSG: a part is no time, its offset in
+ * @s in *@bad (0: START); -ERANGE: START after END. @o is changed only on success. */
+DAMONCTL_API int damonctl_rec_select_parse_time(const char *s,
+						struct damonctl_rec_select_opts *o, size_t *bad);
+/* An address range "START-END" (addresses, decimal or 0x hex, or sizes such as 4G) into
+ * @o's addr_start and addr_end. 0; -EINVAL: not START-END; -EBADMSG: a part is neither;
+ * -ERANGE: START not below END. @o is changed only on success. */
+DAMONCTL_API int damonctl_rec_select_parse_addr(const char *s,
+						struct damonctl_rec_select_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

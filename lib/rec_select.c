@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A selection of a record's items, fed one at a time: one series (kdamond, context, target,
+ * scheme), a time range relative to the record's first snapshot, regions clipped to an
+ * address range. Memory stays bounded by one snapshot's regions.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "damonctl/damonctl.h"
+
+struct damonctl_rec_select {
+	struct damonctl_rec_select_opts o;
+	bool locked;			/* the series is chosen (one_series) */
+	struct damonctl_rec_snapshot key;	/* its kdamond, context, target, scheme */
+	bool have_base;
+	uint64_t base_ns;
+	struct damonctl_rec_region *clip;
+	size_t clip_cap;
+};
+
+int damonctl_rec_select_new(const struct damonctl_rec_select_opts *o,
+			    struct damonctl_rec_select **out)
+{
+	struct damonctl_rec_select *sel;
+
+	if (!o || !out || o->sz < sizeof(*o) || o->time_from_us > o->time_to_us)
+		return -EINVAL;
+	sel = calloc(1, sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	sel->o = *o;
+	*out = sel;
+	return 0;
+}
+
+void damonctl_rec_select_free(struct damonctl_rec_select *sel)
+{
+	if (!sel)
+		return;
+	free(sel->clip);
+	free(sel);
+}
+
+static bool same_series(const struct damonctl_rec_snapshot *a,
+			const struct damonctl_rec_snapshot *b)
+{
+	return a->kdamond == b->kdamond && a->context == b->context &&
+	       a->target == b->target && a->scheme == b->scheme;
+}
+
+/* The kdamond and target asked for and, in one_series, the first series that has them. */
+static bool pick(struct damonctl_rec_select *sel, const struct damonctl_rec_snapshot *s)
+{
+	if (sel->o.kdamond >= 0 && s->kdamond != (uint64_t)sel->o.kdamond)
+		return false;
+	if (sel->o.target >= 0 && s->target != sel->o.target)
+		return false;
+	if (!sel->o.one_series)
+		return true;
+	if (!sel->locked) {
+		sel->locked = true;
+		sel->key = *s;
+		sel->key.regions = NULL;
+	}
+	return same_series(s, &sel->key);
+}
+
+/* Times before the record's beginning count as its beginning. */
+static bool in_time(const struct damonctl_rec_select *sel, uint64_t ns)
+{
+	uint64_t rel = ns >= sel->base_ns ? (ns - sel->base_ns) / 1000 : 0;
+
+	return rel >= sel->o.time_from_us && rel <= sel->o.time_to_us;
+}
+
+/* A region cut by the range keeps the share of its filter-passed bytes that it keeps of
+ * its size: the record does not say where in the region they are. */
+static int clip(struct damonctl_rec_select *sel, struct damonctl_rec_snapshot *s)
+{
+	uint64_t lo = sel->o.addr_start, hi = sel->o.addr_end, total = 0;
+	uint32_t i, n = 0;
+
+	if (lo >= hi)
+		return 0;
+	if (s->nr_regions > sel->clip_cap) {
+		void *p = realloc(sel->clip, s->nr_regions * sizeof(*sel->clip));
+
+		if (!p)
+			return -ENOMEM;
+		sel->clip = p;
+		sel->clip_cap = s->nr_regions;
+	}
+	for (i = 0; i < s->nr_regions; i++) {
+		struct damonctl_rec_region r = s->regions[i];
+
+		if (r.end <= lo || r.start >= hi)
+			continue;
+		if (r.start < lo || r.end > hi) {
+			uint64_t sz = r.end - r.start;
+
+			r.start = r.start < lo ? lo : r.start;
+			r.end = r.end > hi ? hi : r.end;
+			if (r.sz_filter_passed)
+				r.sz_filter_passed = (uint64_t)((double)r.sz_filter_passed *
+							(double)(r.end - r.start) / (double)sz);
+		}
+		total += r.end - r.start;
+		sel->clip[n++] = r;
+	}
+	s->regions = sel->clip;
+	s->nr_regions = n;
+	s->total_bytes = total;
+	return 0;
+}
+
+static void set_base(struct damonctl_rec_select *sel, uint64_t ns)
+{
+	if (!sel->have_base) {
+		sel->have_base = true;
+		sel->base_ns = ns;
+	}
+}
+
+int damonctl_rec_select_item(struct damonctl_rec_select *sel, struct damonctl_rec_item *it)
+{
+	if (!sel || !it)
+		return -EINVAL;
+	switch (it->type) {
+	case DAMONCTL_REC_SNAPSHOT:
+		set_base(sel, it->snapshot.start_ns);
+		if (!pick(sel, &it->snapshot) || !in_time(sel, it->snapshot.end_ns))
+			return 0;
+		return clip(sel, &it->snapshot) ? -ENOMEM : 1;
+	case DAMONCTL_REC_FOOTPRINT:
+		return in_time(sel, it->time_ns);
+	case DAMONCTL_REC_STATS:
+		set_base(sel, it->stats.time_ns);
+		if (sel->o.kdamond >= 0 && it->stats.kdamond != (uint64_t)sel->o.kdamond)
+			return 0;
+		return in_time(sel, it->stats.time_ns);
+	default:
+		return 1;
+	}
+}
+
+uint64_t damonctl_rec_select_base_ns(const struct damonctl_rec_select *sel)
+{
+	return sel ? sel->base_ns : 0;
+}
+
+int damonctl_rec_select_series(const struct damonctl_rec_select *sel,
+			       struct damonctl_rec_snapshot *s)
+{
+	if (!sel || !s)
+		return -EINVAL;
+	if (!sel->locked)
+		return -ENOENT;
+	s->kdamond = sel->key.kdamond;
+	s->context = sel->key.context;
+	s->target = sel->key.target;
+	s->scheme = sel->key.scheme;
+	return 0;
+}
+
+int damonctl_rec_select_parse_time(const char *s, struct damonctl_rec_select_opts *o,
+				   size_t *bad)
+{
+	const char *comma = s ? strchr(s, ',') : NULL;
+	uint64_t from = 0, to = UINT64_MAX;
+	char a[64];
+	size_t n;
+
+	if (!comma || !o || !bad || (n = (size_t)(comma - s)) >= sizeof(a))
+		return -EINVAL;
+	memcpy(a, s, n);
+	a[n] = '\0';
+	*bad = 0;
+	if (n && damonctl_parse_time_us(a, &from))
+		return -EBADMSG;
+	*bad = n + 1;
+	if (comma[1] && damonctl_parse_time_us(comma + 1, &to))
+		return -EBADMSG;
+	if (from > to)
+		return -ERANGE;
+	o->time_from_us = from;
+	o->time_to_us = to;
+	return 0;
+}
+
+/* An address (decimal or 0x hex), or a size such as 4G. */
+static int parse_addr(const char *s, uint64_t *v)
+{
+	return damonctl_parse_u64(s, v) && damonctl_parse_size(s, v) ? -EBADMSG : 0;
+}
+
+int damonctl_rec_select_parse_addr(const char *s, struct damonctl_rec_select_opts *o)
+{
+	const char *dash = s ? strchr(s, '-') : NULL;
+	uint64_t start, end;
+	char a[64];
+	size_t n;
+
+	if (!dash || !o || (n = (size_t)(dash - s)) >= sizeof(a) || !n)
+		return -EINVAL;
+	memcpy(a, s, n);
+	a[n] = '\0';
+	if (parse_addr(a, &start) || parse_addr(dash + 1, &end))
+		return -EBADMSG;
+	if (start >= end)
+		return -ERANGE;
+	o->addr_start = start;
+	o->addr_end = end;
+	return 0;
+}
