@@ -446,71 +446,19 @@ static bool serve_round(struct agent *ag, unsigned int i)
 
 /* ---- following children: new targets, online ---- */
 
-/* Keep budget @fb's schemes (the collapse scheme and its observer) to target @idx; a
- * collapse scheme the kernel runs is allowed nothing until the agent chooses for @idx. */
-static void keep_to(struct damonctl_context *c, const struct damonctl_fallback *fb,
-		    const struct damonctl_features *f, unsigned int idx)
-{
-	struct damonctl_scheme *sc = damonctl_context_scheme(c, fb->scheme);
-
-	damonctl_scheme_keep_target(sc, f, idx);
-	if (fb->observer != fb->scheme)
-		damonctl_scheme_keep_target(damonctl_context_scheme(c, fb->observer), f, idx);
-	if (fb->by_kernel)
-		damonctl_scheme_allow_ranges(sc, f, NULL, NULL, 0);
-}
-
-/* A new budget like the one of scheme @tmpl: copies of its schemes (and of the goal fed on
- * the kernel's collapse scheme). Its index goes to @idx. */
-static int copy_budget(struct damonctl_context *c, struct fallbacks *fbs, unsigned int tmpl,
-		       int *idx)
-{
-	struct damonctl_fallback nb;
-	unsigned int i, nr = fbs->nr;
-	int from = -1;
-
-	for (i = 0; i < nr && from < 0; i++)
-		if (fbs->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && fbs->fb[i].scheme == tmpl)
-			from = (int)i;
-	if (from < 0 || fbs->nr + 2 > MAX_FALLBACKS)
-		return -ENOSPC;
-	nb = fbs->fb[from];
-	if (!damonctl_context_add_scheme_copy(c, damonctl_context_scheme(c, nb.scheme)))
-		return -ENOMEM;
-	nb.scheme = damonctl_context_nr_schemes(c) - 1;
-	if (fbs->fb[from].observer != fbs->fb[from].scheme) {
-		if (!damonctl_context_add_scheme_copy(c, damonctl_context_scheme(c, nb.observer)))
-			return -ENOMEM;
-		nb.observer = damonctl_context_nr_schemes(c) - 1;
-	} else {
-		nb.observer = nb.scheme;
-	}
-	for (i = 0; i < nr; i++) {
-		struct damonctl_fallback g = fbs->fb[i];
-
-		if (g.kind != DAMONCTL_FALLBACK_HUGEPAGE_GOAL || g.scheme != tmpl)
-			continue;
-		g.scheme = nb.scheme;
-		fbs->fb[fbs->nr++] = g;
-	}
-	*idx = (int)fbs->nr;
-	fbs->fb[fbs->nr++] = nb;
-	return 0;
-}
-
 /* The targets of @s that live, in order, staged again into @cw (emptied first) with the
- * regions @ch has for them; the emulated collapse of each follows it to its new index
- * (marked in @moved). Their pids go to @pids, their number to *n. */
+ * regions @ch has for them. Their pids go to @pids, their old indexes to @old, their number
+ * to *n. */
 static int restage_live_targets(const struct served *s, struct damonctl_context *ch,
-				struct damonctl_context *cw, struct damonctl_features *f,
-				struct fallbacks *fbs, bool *moved, int *pids, unsigned int *n)
+				struct damonctl_context *cw, int *pids, unsigned int *old,
+				unsigned int *n)
 {
 	unsigned int i;
 
 	while (damonctl_context_nr_targets(cw))
 		damonctl_context_remove_target(cw, 0);
 	for (i = 0; i < s->e.nr_targets; i++) {
-		struct damonctl_target *old = damonctl_context_target(ch, i), *t;
+		struct damonctl_target *o = damonctl_context_target(ch, i), *t;
 		uint64_t st, en;
 		unsigned int j;
 
@@ -520,53 +468,11 @@ static int restage_live_targets(const struct served *s, struct damonctl_context 
 		if (!t)
 			return -ENOMEM;
 		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, s->e.targets[i]);
-		for (j = 0; j < damonctl_target_nr_regions(old); j++)
-			if (!damonctl_target_region(old, j, &st, &en))
+		for (j = 0; j < damonctl_target_nr_regions(o); j++)
+			if (!damonctl_target_region(o, j, &st, &en))
 				damonctl_target_add_region(t, st, en);
-		/* its emulated collapse follows it to its new index */
-		for (j = 0; j < fbs->nr; j++) {
-			struct damonctl_fallback *fb = &fbs->fb[j];
-
-			if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || moved[j] || fb->target != i)
-				continue;
-			fb->target = *n;
-			moved[j] = true;
-			keep_to(cw, fb, f, *n);
-		}
+		old[*n] = i;
 		pids[(*n)++] = s->e.targets[i];
-	}
-	return 0;
-}
-
-/* Emulated collapse for the child, target @child_idx: the schemes of an exited target serve
- * it, else new copies of the budget of scheme @tmpl; the schemes of other exited targets
- * match nothing from then on and leave @fbs. */
-static int collapse_for_child(struct damonctl_context *cw, struct damonctl_features *f,
-			      struct fallbacks *fbs, bool *moved, unsigned int tmpl,
-			      unsigned int child_idx)
-{
-	unsigned int i;
-	int reuse = -1, r;
-
-	for (i = 0; i < fbs->nr && reuse < 0; i++)
-		if (fbs->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && !moved[i])
-			reuse = (int)i;
-	if (reuse < 0) {
-		r = copy_budget(cw, fbs, tmpl, &reuse);
-		if (r)
-			return r;
-	}
-	fbs->fb[reuse].target = child_idx;
-	moved[reuse] = true;
-	keep_to(cw, &fbs->fb[reuse], f, child_idx);
-	for (i = 0; i < fbs->nr; i++) {
-		if (fbs->fb[i].kind != DAMONCTL_FALLBACK_COLLAPSE || moved[i])
-			continue;
-		keep_to(cw, &fbs->fb[i], f, MAX_TARGETS + 1);
-		memmove(&fbs->fb[i], &fbs->fb[i + 1], (fbs->nr - i - 1) * sizeof(fbs->fb[0]));
-		memmove(&moved[i], &moved[i + 1], (fbs->nr - i - 1) * sizeof(moved[0]));
-		fbs->nr--;
-		i--;
 	}
 	return 0;
 }
@@ -587,8 +493,7 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	struct damonctl_target *t;
 	struct fallbacks fbs = s->e.fbs;
 	int pids[MAX_TARGETS], r;
-	unsigned int i, n = 0, tmpl = UINT32_MAX;
-	bool moved[MAX_FALLBACKS] = { false };
+	unsigned int old[MAX_TARGETS], n = 0;
 
 	if (s->e.nr_targets >= MAX_TARGETS) {
 		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
@@ -611,18 +516,8 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 		r = -ESTALE;
 		goto out;
 	}
-	for (i = 0; i < fbs.nr; i++)
-		if (fbs.fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && tmpl == UINT32_MAX)
-			tmpl = fbs.fb[i].scheme;
-	if (tmpl != UINT32_MAX &&
-	    damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) != DAMONCTL_YES) {
-		snprintf(why, size, "collapsing for several processes from user space needs target "
-			 "filters (Linux 6.6)");
-		r = -EOPNOTSUPP;
-		goto out;
-	}
 	/* the live targets, in order, then the child */
-	r = restage_live_targets(s, ch, cw, f, &fbs, moved, pids, &n);
+	r = restage_live_targets(s, ch, cw, pids, old, &n);
 	if (r)
 		goto out;
 	t = damonctl_context_add_target(cw);
@@ -634,13 +529,16 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	/* or it would be monitored only from the next update interval on */
 	damonctl_target_seed_regions(ag->cli->ctx, t, child);
 	pids[n++] = child;
-	if (tmpl != UINT32_MAX) {
-		r = collapse_for_child(cw, f, &fbs, moved, tmpl, n - 1);
-		if (r) {
-			snprintf(why, size, "%s", r == -ENOSPC ? "too many schemes" : strerror(-r));
-			goto out;
-		}
-	}
+	/* the collapse budgets follow their targets; those of targets gone keep to an index
+	 * past damonc's most targets */
+	r = fallback_retarget(&fbs, cw, f, old, n - 1, n - 1, MAX_TARGETS + 1);
+	if (r == -EOPNOTSUPP)
+		snprintf(why, size, "collapsing for several processes from user space needs target "
+			 "filters (Linux 6.6)");
+	else if (r)
+		snprintf(why, size, "%s", r == -ENOSPC ? "too many schemes" : strerror(-r));
+	if (r)
+		goto out;
 	/* checks that every pid is in place before committing, undoes the staging if not */
 	r = damonctl_kdamond_commit(ag->cli->ctx, kw, kh, DAMONCTL_COMMIT_F_FULL, NULL);
 	if (r) {

@@ -56,6 +56,22 @@ int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 	return r;
 }
 
+int fallback_retarget(struct fallbacks *fbs, struct damonctl_context *c,
+		      const struct damonctl_features *f, const unsigned int *old_index,
+		      unsigned int nr_live, unsigned int child, unsigned int nowhere)
+{
+	struct damonctl_fallbacks *l = fallback_to_lib(fbs);
+	int r;
+
+	if (!l)
+		return -ENOMEM;
+	r = damonctl_fallbacks_retarget(l, c, f, old_index, nr_live, child, nowhere);
+	if (!r)
+		fallback_from_lib(l, fbs);
+	damonctl_fallbacks_free(l);
+	return r;
+}
+
 void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k)
 {
 	struct damonctl_fallbacks *l = fallback_to_lib(fbs);

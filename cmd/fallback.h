@@ -25,6 +25,10 @@ void fallback_from_lib(const struct damonctl_fallbacks *l, struct fallbacks *fbs
 int fallback_plan(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
 		  const struct damonctl_features *f, bool scope_pid, struct fallbacks *out,
 		  char *why, size_t size);
+/* damonctl_fallbacks_retarget() on @fbs (changed only on success). */
+int fallback_retarget(struct fallbacks *fbs, struct damonctl_context *c,
+		      const struct damonctl_features *f, const unsigned int *old_index,
+		      unsigned int nr_live, unsigned int child, unsigned int nowhere);
 void fallback_refresh(struct fallbacks *fbs, const struct damonctl_kdamond *k);
 bool fallback_agents_scheme(const struct fallbacks *fbs, unsigned int si);
 int fallback_check_one_scheme(const struct fallbacks *fbs, char *why, size_t size);

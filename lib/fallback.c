@@ -523,3 +523,162 @@ DAMONCTL_API void damonctl_fallbacks_refresh(struct damonctl_fallbacks *fbs,
 				DAMONCTL_SCHEME_QUOTA_RESET_INTERVAL_MS);
 	}
 }
+
+/* ---- following the targets: damonctl_fallbacks_retarget() ---- */
+
+/* Keep budget @fb's schemes (the collapse scheme and its observer) to target @idx; a
+ * collapse scheme the kernel runs is allowed nothing until the program chooses for @idx. */
+static int keep_to(struct damonctl_context *c, const struct damonctl_fallback *fb,
+		   const struct damonctl_features *f, unsigned int idx)
+{
+	struct damonctl_scheme *sc = damonctl_context_scheme(c, fb->scheme);
+	struct damonctl_scheme *ob = damonctl_context_scheme(c, fb->observer);
+
+	if (!sc || !ob)
+		return -EINVAL;
+	damonctl_scheme_keep_target(sc, f, idx);
+	if (fb->observer != fb->scheme)
+		damonctl_scheme_keep_target(ob, f, idx);
+	if (fb->by_kernel)
+		damonctl_scheme_allow_ranges(sc, f, NULL, NULL, 0);
+	return 0;
+}
+
+/* A new budget like the one of scheme @tmpl: copies of its schemes appended to @c (and of
+ * the goal fed on the kernel's collapse scheme). Its index goes to @idx. */
+static int copy_budget(struct damonctl_context *c, struct damonctl_fallbacks *fbs,
+		       unsigned int tmpl, int *idx)
+{
+	struct damonctl_fallback nb;
+	unsigned int i, nr = fbs->nr;
+	int from = -1;
+
+	for (i = 0; i < nr && from < 0; i++)
+		if (fbs->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && fbs->fb[i].scheme == tmpl)
+			from = (int)i;
+	if (from < 0 || fbs->nr + 2 > FALLBACKS_MAX)
+		return -ENOSPC;
+	nb = fbs->fb[from];
+	if (!damonctl_context_add_scheme_copy(c, damonctl_context_scheme(c, nb.scheme)))
+		return -ENOMEM;
+	nb.scheme = damonctl_context_nr_schemes(c) - 1;
+	if (fbs->fb[from].observer != fbs->fb[from].scheme) {
+		if (!damonctl_context_add_scheme_copy(c, damonctl_context_scheme(c, nb.observer)))
+			return -ENOMEM;
+		nb.observer = damonctl_context_nr_schemes(c) - 1;
+	} else {
+		nb.observer = nb.scheme;
+	}
+	for (i = 0; i < nr; i++) {
+		struct damonctl_fallback g = fbs->fb[i];
+
+		if (g.kind != DAMONCTL_FALLBACK_HUGEPAGE_GOAL || g.scheme != tmpl)
+			continue;
+		g.scheme = nb.scheme;
+		fbs->fb[fbs->nr++] = g;
+	}
+	*idx = (int)fbs->nr;
+	fbs->fb[fbs->nr++] = nb;
+	return 0;
+}
+
+/* Budgets of live targets follow them to their new index (marked in @moved). */
+static int move_live(struct damonctl_fallbacks *w, struct damonctl_context *c,
+		     const struct damonctl_features *f, const unsigned int *old_index,
+		     unsigned int nr_live, bool *moved)
+{
+	unsigned int k, j;
+	int r;
+
+	for (k = 0; k < nr_live; k++)
+		for (j = 0; j < w->nr; j++) {
+			struct damonctl_fallback *fb = &w->fb[j];
+
+			if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || moved[j] ||
+			    fb->target != old_index[k])
+				continue;
+			fb->target = k;
+			moved[j] = true;
+			r = keep_to(c, fb, f, k);
+			if (r)
+				return r;
+		}
+	return 0;
+}
+
+/* The child's budget: one of a target gone, else copies of the budget of scheme @tmpl. */
+static int serve_child(struct damonctl_fallbacks *w, struct damonctl_context *c,
+		       const struct damonctl_features *f, bool *moved, unsigned int tmpl,
+		       unsigned int child)
+{
+	unsigned int i;
+	int reuse = -1, r;
+
+	for (i = 0; i < w->nr && reuse < 0; i++)
+		if (w->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && !moved[i])
+			reuse = (int)i;
+	if (reuse < 0) {
+		r = copy_budget(c, w, tmpl, &reuse);
+		if (r)
+			return r;
+	}
+	w->fb[reuse].target = child;
+	moved[reuse] = true;
+	return keep_to(c, &w->fb[reuse], f, child);
+}
+
+/* Budgets not moved (of targets gone) match target @nowhere from now on and leave @w. */
+static int drop_unmoved(struct damonctl_fallbacks *w, struct damonctl_context *c,
+			const struct damonctl_features *f, bool *moved, unsigned int nowhere)
+{
+	unsigned int i;
+	int r;
+
+	for (i = 0; i < w->nr; i++) {
+		if (w->fb[i].kind != DAMONCTL_FALLBACK_COLLAPSE || moved[i])
+			continue;
+		r = keep_to(c, &w->fb[i], f, nowhere);
+		if (r)
+			return r;
+		memmove(&w->fb[i], &w->fb[i + 1], (w->nr - i - 1) * sizeof(w->fb[0]));
+		memmove(&moved[i], &moved[i + 1], (w->nr - i - 1) * sizeof(moved[0]));
+		w->nr--;
+		i--;
+	}
+	return 0;
+}
+
+DAMONCTL_API int damonctl_fallbacks_retarget(struct damonctl_fallbacks *fbs,
+					     struct damonctl_context *c,
+					     const struct damonctl_features *f,
+					     const unsigned int *old_index, unsigned int nr_live,
+					     unsigned int child, unsigned int nowhere)
+{
+	struct damonctl_fallbacks *w;
+	bool moved[FALLBACKS_MAX] = { false };
+	unsigned int i, tmpl = UINT32_MAX;
+	int r;
+
+	if (!fbs || !c || !f || (nr_live && !old_index))
+		return -EINVAL;
+	for (i = 0; i < fbs->nr && tmpl == UINT32_MAX; i++)
+		if (fbs->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE)
+			tmpl = fbs->fb[i].scheme;
+	if (tmpl == UINT32_MAX)
+		return 0;	/* no collapse budget: nothing follows the targets */
+	if (damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ADDR_TARGET) != DAMONCTL_YES)
+		return -EOPNOTSUPP;
+	w = malloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	*w = *fbs;
+	r = move_live(w, c, f, old_index, nr_live, moved);
+	if (!r && child != UINT32_MAX)
+		r = serve_child(w, c, f, moved, tmpl, child);
+	if (!r)
+		r = drop_unmoved(w, c, f, moved, nowhere);
+	if (!r)
+		*fbs = *w;
+	free(w);
+	return r;
+}

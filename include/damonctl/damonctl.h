@@ -1700,6 +1700,21 @@ DAMONCTL_API int damonctl_fallbacks_check_one_scheme(const struct damonctl_fallb
 DAMONCTL_API char *damonctl_fallbacks_to_json(const struct damonctl_fallbacks *fbs);
 DAMONCTL_API int damonctl_fallbacks_from_json(const char *doc, struct damonctl_fallbacks *fbs,
 					      char *why, size_t size);
+/*
+ * After the targets of @c (the context @fbs plans for) changed: target @old_index[k] of
+ * before is target k now (k < @nr_live; targets not listed are gone), and target @child
+ * (UINT32_MAX: none) is new. Each collapse budget follows its target; the child gets the
+ * budget of a target gone, else copies (appended to @c) of the schemes of the first collapse
+ * budget, with the hugepage_mem_bp goal fed on them; the schemes of budgets still left over
+ * are kept to target @nowhere (an index no target will have) and leave @fbs. 0 (also when
+ * @fbs has no collapse budget); -EOPNOTSUPP without target filters (@f), -ENOSPC when @fbs
+ * is full, -EINVAL, -ENOMEM: @fbs untouched, @c maybe half changed.
+ */
+DAMONCTL_API int damonctl_fallbacks_retarget(struct damonctl_fallbacks *fbs,
+					     struct damonctl_context *c,
+					     const struct damonctl_features *f,
+					     const unsigned int *old_index, unsigned int nr_live,
+					     unsigned int child, unsigned int nowhere);
 
 /* ------------------------------------------------------------------------------------------
  * Huge-page reports: what a report on huge pages gathers, read only. See damonctl_thp(3),

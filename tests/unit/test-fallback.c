@@ -446,6 +446,134 @@ static void refresh(void **state)
 	teardown(&x);
 }
 
+/* The target index scheme @si is kept to (its rejecting target filter); -1: none. */
+static int64_t kept_to(const struct planned *x, unsigned int si)
+{
+	const struct damonctl_scheme *s = damonctl_context_scheme(x->c, si);
+	enum damonctl_filter_dir dirs[] = { DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS,
+					    DAMONCTL_FILTERS_LEGACY };
+	struct damonctl_filter *flt;
+	unsigned int d, i;
+
+	for (d = 0; d < 3; d++)
+		damonctl_for_each_filter(s, dirs[d], flt, i)
+			if (!strcmp(damonctl_filter_get_str(flt, DAMONCTL_FILTER_TYPE), "target") &&
+			    !damonctl_filter_get(flt, DAMONCTL_FILTER_MATCHING))
+				return (int64_t)damonctl_filter_get(flt, DAMONCTL_FILTER_TARGET_IDX);
+	return -1;
+}
+
+/* 6.12, two targets planned: budget 0 is schemes 0+1 for target 0, budget 1 schemes 2+3
+ * for target 1 (plan_612_collapse checks that). */
+static void retarget_setup(struct planned *x)
+{
+	setup(x, "6.12-defaults.txt", 2, "collapse");
+	feature(x, DAMONCTL_FEAT_FILTER_ADDR_TARGET, true);
+	add_goal(x->sc, "hugepage_mem_bp", 3000);
+	assert_int_equal(plan(x, false), 0);
+	assert_int_equal(damonctl_fallbacks_count(x->fbs), 2);
+}
+
+/* Following the targets: budgets follow their targets, a gone target's serves the child,
+ * else copies; leftovers go nowhere. */
+static void retarget(void **state)
+{
+	const unsigned int second[] = { 1 }, both[] = { 0, 1 };
+	struct damonctl_fallback fb = { .sz = sizeof(fb), .kind = DAMONCTL_FALLBACK_HUGEPAGE_GOAL };
+	struct planned x;
+	unsigned int i;
+
+	(void)state;
+	/* target 0 gone, target 1 now 0, the child 1: budget 1 follows to 0, budget 0 (of
+	 * the gone target) serves the child; no scheme added */
+	retarget_setup(&x);
+	assert_int_equal(damonctl_fallbacks_retarget(x.fbs, x.c, x.f, second, 1, 1, 17), 0);
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 2);
+	assert_int_equal(damonctl_context_nr_schemes(x.c), 4);
+	assert_int_equal(entry(&x, 0).target, 1);
+	assert_int_equal(entry(&x, 1).target, 0);
+	assert_int_equal(kept_to(&x, 0), 1);
+	assert_int_equal(kept_to(&x, 1), 1);
+	assert_int_equal(kept_to(&x, 2), 0);
+	assert_int_equal(kept_to(&x, 3), 0);
+	teardown(&x);
+
+	/* both live, the child 2: copies of budget 0's schemes (4 of 0, 5 of 1) serve it */
+	retarget_setup(&x);
+	assert_int_equal(damonctl_fallbacks_retarget(x.fbs, x.c, x.f, both, 2, 2, 17), 0);
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 3);
+	assert_int_equal(damonctl_context_nr_schemes(x.c), 6);
+	assert_int_equal(entry(&x, 0).target, 0);
+	assert_int_equal(entry(&x, 1).target, 1);
+	assert_int_equal(entry(&x, 2).kind, DAMONCTL_FALLBACK_COLLAPSE);
+	assert_int_equal(entry(&x, 2).scheme, 4);
+	assert_int_equal(entry(&x, 2).observer, 5);
+	assert_int_equal(entry(&x, 2).tmpl, 0);
+	assert_int_equal(entry(&x, 2).target, 2);
+	assert_string_equal(action(&x, 4), "stat");
+	assert_int_equal(kept_to(&x, 4), 2);
+	assert_int_equal(kept_to(&x, 5), 2);
+	assert_int_equal(kept_to(&x, 2), 1);
+	teardown(&x);
+
+	/* both gone, the child 0: budget 0 serves it, budget 1 leaves, its schemes kept to 17 */
+	retarget_setup(&x);
+	assert_int_equal(damonctl_fallbacks_retarget(x.fbs, x.c, x.f, NULL, 0, 0, 17), 0);
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 1);
+	assert_int_equal(entry(&x, 0).scheme, 0);
+	assert_int_equal(entry(&x, 0).target, 0);
+	assert_int_equal(kept_to(&x, 0), 0);
+	assert_int_equal(kept_to(&x, 2), 17);
+	assert_int_equal(kept_to(&x, 3), 17);
+	teardown(&x);
+
+	/* no room for a copy (47 entries + goal and budget > 48): -ENOSPC, plan untouched */
+	retarget_setup(&x);
+	for (i = 2; i < 47; i++)
+		assert_int_equal(damonctl_fallbacks_add(x.fbs, &fb), 0);
+	assert_int_equal(damonctl_fallbacks_retarget(x.fbs, x.c, x.f, both, 2, 2, 17), -ENOSPC);
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 47);
+	assert_int_equal(entry(&x, 1).target, 1);
+	assert_int_equal(damonctl_fallbacks_retarget(NULL, x.c, x.f, both, 2, 2, 17), -EINVAL);
+	teardown(&x);
+}
+
+/* 7.2, the kernel collapses: a copy for the child brings a copy of the goal fed on it */
+static void retarget_72(void **state)
+{
+	const unsigned int first[] = { 0 };
+	struct planned x;
+
+	(void)state;
+	setup(&x, "7.2-defaults.txt", 1, "collapse");
+	add_goal(x.sc, "hugepage_mem_bp", 3000);
+	assert_int_equal(plan(&x, false), 0);
+	/* collapse budget (schemes 0+1), then the goal of scheme 0 (plan_72) */
+	assert_int_equal(damonctl_fallbacks_retarget(x.fbs, x.c, x.f, first, 1, 1, 17), 0);
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 4);
+	assert_int_equal(damonctl_context_nr_schemes(x.c), 4);
+	assert_int_equal(entry(&x, 2).kind, DAMONCTL_FALLBACK_HUGEPAGE_GOAL);
+	assert_int_equal(entry(&x, 2).scheme, 2);
+	assert_int_equal(entry(&x, 2).goal, 0);
+	assert_int_equal(entry(&x, 3).kind, DAMONCTL_FALLBACK_COLLAPSE);
+	assert_true(entry(&x, 3).by_kernel);
+	assert_int_equal(entry(&x, 3).scheme, 2);
+	assert_int_equal(entry(&x, 3).observer, 3);
+	assert_int_equal(entry(&x, 3).target, 1);
+	assert_string_equal(action(&x, 2), "collapse");
+	assert_int_equal(kept_to(&x, 2), 1);
+	assert_int_equal(kept_to(&x, 0), 0);
+	teardown(&x);
+
+	/* no collapse budget: nothing to follow, nothing changed */
+	setup(&x, "7.2-defaults.txt", 1, "stat");
+	assert_int_equal(plan(&x, false), 0);
+	assert_int_equal(damonctl_fallbacks_retarget(x.fbs, x.c, x.f, first, 1, 1, 17), 0);
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 0);
+	assert_int_equal(damonctl_context_nr_schemes(x.c), 1);
+	teardown(&x);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +585,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(sized_entries),
 		cmocka_unit_test(refresh),
+		cmocka_unit_test(retarget),
+		cmocka_unit_test(retarget_72),
 	};
 
 	unit_init(argc, argv);
