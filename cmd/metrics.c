@@ -25,7 +25,6 @@
 #include "metrics.h"
 #include "scheme_view.h"
 #include "started.h"
-#include "thp.h"
 
 /* ---- the catalogue: every family damonc exports, in output order ---- */
 
@@ -168,40 +167,70 @@ static const struct {
 		"time the agent spent collapsing (process_madvise)" },
 };
 
+#define THP_MAX 16	/* room for the library's THP settings and vmstat counters */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 struct collect {
 	struct cli *cli;
 	struct expo *x;
 	int id[M_NR];
-	int khugepaged[THP_NR_FILES];	/* family ids of khugepaged's files */
-	int vmstat[THP_NR_VMSTAT];
+	int khugepaged[THP_MAX];	/* family ids of khugepaged's settings */
+	int vmstat[THP_MAX];
 	uint64_t system_bp;		/* the system's hugepage_mem_bp, as the kernel measures */
 };
 
-/* khugepaged's files and the vmstat counters, after the THP modes */
+/* The help of each THP setting, in damonctl_thp_setting_name()'s order. */
+static const char *const thp_help[] = {
+	"THP mode for anonymous memory", "THP defragmentation mode at page faults",
+	"THP mode for shmem and tmpfs",
+	"whether khugepaged may reclaim and compact to allocate huge pages (1) or not (0)",
+	"pages khugepaged scans per pass", "khugepaged's sleep between passes",
+	"khugepaged's sleep after a failed huge page allocation",
+	"unmapped small pages khugepaged allows in a range it collapses",
+	"swapped-out small pages khugepaged allows in a range it collapses",
+	"shared small pages khugepaged allows in a range it collapses",
+	"huge pages khugepaged has collapsed", "full scans of the memory khugepaged has made",
+};
+
+static size_t nr_thp_settings(void)
+{
+	size_t n = damonctl_thp_nr_settings();
+
+	return n < THP_MAX ? n : THP_MAX;
+}
+
+/* khugepaged's settings and the vmstat counters, after the THP modes */
 static void add_thp_families(struct collect *c)
 {
-	unsigned int i;
+	size_t i;
 
-	for (i = THP_NR_MODES; i < THP_NR_FILES; i++) {
-		const struct thp_file *f = &thp_files[i];
-		bool ms = f->kind == THP_MILLISECONDS;
+	for (i = 0; i < nr_thp_settings(); i++) {
+		enum damonctl_thp_kind kind;
+		const char *path = damonctl_thp_setting_name(i, &kind), *f = strrchr(path, '/');
+		bool ms = kind == DAMONCTL_THP_MILLISECONDS;
 		char name[96], help[192];
-		size_t n = strlen(f->name);
+		size_t n;
 
+		if (kind == DAMONCTL_THP_MODE || !f++)
+			continue;
 		/* milliseconds are exported as seconds, the base unit */
-		if (ms && n > 10 && !strcmp(f->name + n - 10, "_millisecs"))
+		n = strlen(f);
+		if (ms && n > 10 && !strcmp(f + n - 10, "_millisecs"))
 			n -= 10;
-		snprintf(name, sizeof(name), "damonc_khugepaged_%.*s%s", (int)n, f->name,
+		snprintf(name, sizeof(name), "damonc_khugepaged_%.*s%s", (int)n, f,
 			 ms ? "_seconds" : "");
-		snprintf(help, sizeof(help), "%s (khugepaged/%s)", f->help, f->name);
-		c->khugepaged[i] = expo_family(c->x, name, f->kind == THP_COUNTER ? EXPO_COUNTER :
-					       EXPO_GAUGE, ms ? "seconds" : NULL, help);
+		snprintf(help, sizeof(help), "%s (%s)", i < ARRAY_SIZE(thp_help) ? thp_help[i] : f,
+			 path);
+		c->khugepaged[i] = expo_family(c->x, name, kind == DAMONCTL_THP_COUNTER ?
+					       EXPO_COUNTER : EXPO_GAUGE, ms ? "seconds" : NULL,
+					       help);
 	}
-	for (i = 0; i < THP_NR_VMSTAT; i++) {
+	for (i = 0; i < damonctl_thp_nr_vmstat() && i < THP_MAX; i++) {
+		const char *v = damonctl_thp_vmstat_name(i);
 		char name[96], help[96];
 
-		snprintf(name, sizeof(name), "damonc_vmstat_%s", thp_vmstat_names[i]);
-		snprintf(help, sizeof(help), "/proc/vmstat %s", thp_vmstat_names[i]);
+		snprintf(name, sizeof(name), "damonc_vmstat_%s", v);
+		snprintf(help, sizeof(help), "/proc/vmstat %s", v);
 		c->vmstat[i] = expo_family(c->x, name, EXPO_COUNTER, NULL, help);
 	}
 }
@@ -225,13 +254,43 @@ static double ratio(uint64_t bp)
 
 /* ---- the system ---- */
 
+static void collect_thp(struct collect *c, const struct damonctl_thp *thp)
+{
+	struct expo_labels ls = { 0 };
+	size_t i;
+
+	for (i = 0; i < nr_thp_settings(); i++) {
+		enum damonctl_thp_kind kind;
+		const char *name = damonctl_thp_setting_name(i, &kind);
+		const char *v = damonctl_thp_setting(thp, i);
+		unsigned long long n;
+		char *end;
+
+		if (!v)
+			continue;	/* a file this kernel lacks */
+		if (kind == DAMONCTL_THP_MODE) {
+			expo_label(&ls, name, "%s", v);
+			continue;
+		}
+		n = strtoull(v, &end, 10);
+		if (end == v || *end)
+			continue;
+		if (kind == DAMONCTL_THP_MILLISECONDS)
+			expo_f64(c->x, c->khugepaged[i], NULL, (double)n / 1000);
+		else
+			expo_u64(c->x, c->khugepaged[i], NULL, n);
+	}
+	if (ls.n)
+		expo_u64(c->x, c->id[M_THP], &ls, 1);
+	for (i = 0; i < damonctl_thp_nr_vmstat() && i < THP_MAX; i++)
+		expo_u64(c->x, c->vmstat[i], NULL, damonctl_thp_vmstat(thp, i));
+}
+
 static void collect_system(struct collect *c)
 {
 	struct damonctl_ctx *ctx = c->cli->ctx;
-	struct expo_labels ls = { 0 };
-	struct thp_state thp;
+	struct damonctl_thp *thp;
 	uint64_t huge, used;
-	unsigned int i;
 
 	if (!damonctl_hugepage_measure(ctx, NULL, 0, &huge, &used)) {
 		c->system_bp = damonctl_hugepage_bp(huge, used);
@@ -240,28 +299,10 @@ static void collect_system(struct collect *c)
 		expo_f64(c->x, c->id[M_HUGEPAGE_RATIO], NULL, ratio(c->system_bp));
 	}
 	damonctl_clear_error(ctx);
-	thp_read(ctx, &thp);
-	for (i = 0; i < THP_NR_MODES; i++)
-		if (thp.has[i])
-			expo_label(&ls, thp_files[i].name, "%s", thp.value[i]);
-	if (ls.n)
-		expo_u64(c->x, c->id[M_THP], &ls, 1);
-	for (i = THP_NR_MODES; i < THP_NR_FILES; i++) {
-		char *end;
-		unsigned long long v;
-
-		if (!thp.has[i])
-			continue;
-		v = strtoull(thp.value[i], &end, 10);
-		if (end == thp.value[i] || *end)
-			continue;
-		if (thp_files[i].kind == THP_MILLISECONDS)
-			expo_f64(c->x, c->khugepaged[i], NULL, (double)v / 1000);
-		else
-			expo_u64(c->x, c->khugepaged[i], NULL, v);
+	if (!damonctl_thp_read(ctx, &thp)) {
+		collect_thp(c, thp);
+		damonctl_thp_free(thp);
 	}
-	for (i = 0; i < THP_NR_VMSTAT; i++)
-		expo_u64(c->x, c->vmstat[i], NULL, thp.vmstat[i]);
 	expo_u64(c->x, c->id[M_AGENT_RUNNING], NULL, agent_running_pid(c->cli) ? 1 : 0);
 }
 
