@@ -78,7 +78,7 @@ struct ranges {
 	bool too_many;
 };
 
-static int add_range(void *data, const struct times_span *sp)
+static int add_range(void *data, const struct damonctl_access_span *sp)
 {
 	struct ranges *rg = data;
 	char one[64];

@@ -65,7 +65,7 @@ static int begin(struct out *o)
 	return json_stream_begin(&o->js, head, "ranges");
 }
 
-static int emit(struct out *o, const struct times_span *sp)
+static int emit(struct out *o, const struct damonctl_access_span *sp)
 {
 	char a[32], b[32], c[32];
 	json_object *e;
@@ -91,57 +91,35 @@ static int emit(struct out *o, const struct times_span *sp)
 	return json_stream_add(&o->js, e);
 }
 
-/* The bytes of @s's regions that have the pattern, or 0 when the snapshot does not match. */
-static uint64_t matched_bytes(const struct times_sel *sel, const struct damonctl_rec_snapshot *s)
-{
-	uint64_t bytes = 0;
-	bool any = false;
-
-	for (uint32_t i = 0; i < s->nr_regions; i++)
-		if (pattern_match(&sel->pat, s, &s->regions[i])) {
-			bytes += s->regions[i].end - s->regions[i].start;
-			any = true;
-		}
-	return any && bytes >= sel->bytes_min && bytes <= sel->bytes_max ? bytes : 0;
-}
-
 int times_scan(struct rin *in, const struct times_sel *sel,
-	       int (*emit)(void *arg, const struct times_span *sp), void *arg, uint64_t *seen)
+	       int (*emit)(void *arg, const struct damonctl_access_span *sp), void *arg,
+	       uint64_t *seen)
 {
+	struct damonctl_access_span sp = { .sz = sizeof(sp) };
+	struct damonctl_access_times *t;
 	struct damonctl_rec_item it;
-	struct times_span sp = { 0 };
-	int r, e = 0;
+	int r, e;
 
 	*seen = 0;
+	e = damonctl_access_times_new(&sel->pat.a, sel->bytes_min, sel->bytes_max, &t);
+	if (e)
+		return EXIT_FAIL;
 	while (!e && (r = rin_next(in, &it)) == 1) {
-		const struct damonctl_rec_snapshot *s = &it.snapshot;
-		uint64_t bytes;
-
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		(*seen)++;
-		bytes = matched_bytes(sel, s);
-		if (!bytes) {
-			if (sp.open)
-				e = emit(arg, &sp);
-			sp.open = false;
-			continue;
-		}
-		if (!sp.open)
-			sp = (struct times_span){ true, s->start_ns, 0, 0, bytes, bytes };
-		sp.end_ns = s->end_ns;
-		sp.snapshots++;
-		sp.bytes_min = bytes < sp.bytes_min ? bytes : sp.bytes_min;
-		sp.bytes_max = bytes > sp.bytes_max ? bytes : sp.bytes_max;
+		if (damonctl_access_times_feed(t, &it.snapshot, &sp) == 1)
+			e = emit(arg, &sp);
 	}
 	if (!e && r < 0)
 		e = -r;
-	if (!e && sp.open)
+	if (!e && damonctl_access_times_end(t, &sp) == 1)
 		e = emit(arg, &sp);
+	damonctl_access_times_free(t);
 	return e;
 }
 
-static int emit_cb(void *arg, const struct times_span *sp)
+static int emit_cb(void *arg, const struct damonctl_access_span *sp)
 {
 	return emit(arg, sp) ? EXIT_FAIL : 0;
 }

@@ -27,15 +27,11 @@ struct times_sel {
 /* 0, an exit code, or -1 when @key is none of TIMES_OPTS. */
 int times_sel_parse(struct cli *cli, struct times_sel *sel, int key, const char *arg);
 
-/* A time range: snapshots that matched one after another (CLOCK_REALTIME ns). */
-struct times_span {
-	bool open;
-	uint64_t start_ns, end_ns, snapshots, bytes_min, bytes_max;
-};
-
 /* Read @in to its end, calling @emit with each range as it closes (0 or an exit code, which
- * stops the scan). Returns 0 or an exit code; *@seen: the snapshots read. */
+ * stops the scan), the ranges libdamonctl's damonctl_access_times_* make. Returns 0 or an
+ * exit code; *@seen: the snapshots read. */
 int times_scan(struct rin *in, const struct times_sel *sel,
-	       int (*emit)(void *arg, const struct times_span *sp), void *arg, uint64_t *seen);
+	       int (*emit)(void *arg, const struct damonctl_access_span *sp), void *arg,
+	       uint64_t *seen);
 
 #endif

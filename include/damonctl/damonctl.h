@@ -2192,6 +2192,28 @@ DAMONCTL_API uint64_t damonctl_access_rate_bp(uint32_t nr_accesses, uint64_t sam
 DAMONCTL_API bool damonctl_access_match(const struct damonctl_access_opts *o,
 					const struct damonctl_rec_snapshot *s,
 					const struct damonctl_rec_region *r);
+/* The time ranges in which a series' snapshots have regions of @o's pattern, their bytes
+ * from @bytes_min to @bytes_max (damo's report times, damonctl_access_times_new(3)): fed a
+ * series' snapshots in order, consecutive matching ones make one range. */
+struct damonctl_access_span {
+	size_t sz;			/* sizeof(struct damonctl_access_span), set by the caller */
+	uint64_t start_ns, end_ns;	/* the first matching snapshot's start, the last's end */
+	uint64_t snapshots;
+	uint64_t bytes_min, bytes_max;	/* the matching regions' bytes of a snapshot */
+};
+struct damonctl_access_times;
+/* 0, -EINVAL (bad sz, @bytes_min above @bytes_max), -ENOMEM. @o is copied. */
+DAMONCTL_API int damonctl_access_times_new(const struct damonctl_access_opts *o,
+					   uint64_t bytes_min, uint64_t bytes_max,
+					   struct damonctl_access_times **out);
+DAMONCTL_API void damonctl_access_times_free(struct damonctl_access_times *t);
+/* The next snapshot: 1 when it ended a range (then in @span), else 0. */
+DAMONCTL_API int damonctl_access_times_feed(struct damonctl_access_times *t,
+					    const struct damonctl_rec_snapshot *s,
+					    struct damonctl_access_span *span);
+/* At the end of the series: 1 with the range still open in @span, else 0. */
+DAMONCTL_API int damonctl_access_times_end(struct damonctl_access_times *t,
+					   struct damonctl_access_span *span);
 /* damo's temperature of region @r with weights @w: negative for a region not accessed. */
 DAMONCTL_API double damonctl_access_temperature(const struct damonctl_access_region *r,
 						const double w[3]);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/access*.c: the access view, its metrics, histograms, percentiles, ranges and scales,
- * a snapshot's totals and heatmap, damo's template keywords, on a hand-made snapshot whose
- * every figure is worked out in the comments from the definitions the public header and
- * damonctl_access_view_new(3) give (damo's), not from the library's output.
+ * a snapshot's totals and heatmap, damo's template keywords, report times' ranges, on a
+ * hand-made snapshot whose every figure is worked out in the comments from the definitions
+ * the public header and damonctl_access_view_new(3) give (damo's), not from the library's
+ * output.
  *
  * The snapshot: sample 5 ms, aggregation 100 ms (20 samples), four regions:
  *   R0 [0x1000, 0x3000)   8 KiB  nr 10 -> 5000 bp  age 2 -> 200 ms
@@ -431,6 +432,84 @@ static void keywords(void **state)
 							"<duration> <a", &len), -ENOENT);
 }
 
+/* A series of the snapshot's region sets, in order, with @ns their start times (each lasts
+ * 100 ms): the ranges damonctl_access_times_* make of it, into @out; their count. */
+static int times_of(const struct damonctl_access_opts *o, uint64_t bmin, uint64_t bmax,
+		    const struct damonctl_rec_region *const *sets, const uint32_t *nrs, int n,
+		    size_t span_sz, struct damonctl_access_span *out)
+{
+	struct damonctl_access_times *t;
+	int got = 0;
+
+	assert_int_equal(damonctl_access_times_new(o, bmin, bmax, &t), 0);
+	for (int i = 0; i < n; i++) {
+		struct damonctl_rec_snapshot s = snap();
+
+		s.regions = sets[i];
+		s.nr_regions = nrs[i];
+		s.start_ns = (uint64_t)(i + 1) * 100000000;
+		s.end_ns = s.start_ns + 100000000;
+		out[got].sz = span_sz;
+		got += damonctl_access_times_feed(t, &s, &out[got]);
+	}
+	out[got].sz = span_sz;
+	got += damonctl_access_times_end(t, &out[got]);
+	damonctl_access_times_free(t);
+	return got;
+}
+
+/*
+ * Pattern: access rate of at least 5000 bp, i.e. R0 (8 KiB) and R2 (16 KiB). The series:
+ * 1 all four (24 KiB match), 2 R1 alone (no match), 3 R0 and R1 (8 KiB), 4 all (24 KiB),
+ * 5 R0..R2 (24 KiB). Ranges: [1] from 100 ms to 200 ms, one snapshot of 24576; [3..5] from
+ * 300 ms to 600 ms, three snapshots, 8192 to 24576. With at least 10000 bytes snapshot 3
+ * no longer matches: [1], then [4..5] from 400 ms, two of 24576.
+ */
+static void time_ranges(void **state)
+{
+	const struct damonctl_rec_region *sets[] = { regions, regions + 1, regions, regions,
+						     regions };
+	const uint32_t nrs[] = { 4, 1, 2, 4, 3 };
+	struct damonctl_access_opts o = DAMONCTL_ACCESS_OPTS_INIT;
+	struct damonctl_access_span sp[6];
+	struct damonctl_access_times *t;
+
+	(void)state;
+	o.rate_min_bp = 5000;
+	assert_int_equal(times_of(&o, 0, UINT64_MAX, sets, nrs, 5, sizeof(sp[0]), sp), 2);
+	assert_int_equal(sp[0].start_ns, 100000000);
+	assert_int_equal(sp[0].end_ns, 200000000);
+	assert_int_equal(sp[0].snapshots, 1);
+	assert_int_equal(sp[0].bytes_min, 24576);
+	assert_int_equal(sp[0].bytes_max, 24576);
+	assert_int_equal(sp[1].start_ns, 300000000);
+	assert_int_equal(sp[1].end_ns, 600000000);
+	assert_int_equal(sp[1].snapshots, 3);
+	assert_int_equal(sp[1].bytes_min, 8192);
+	assert_int_equal(sp[1].bytes_max, 24576);
+
+	assert_int_equal(times_of(&o, 10000, UINT64_MAX, sets, nrs, 5, sizeof(sp[0]), sp), 2);
+	assert_int_equal(sp[1].start_ns, 400000000);
+	assert_int_equal(sp[1].snapshots, 2);
+	assert_int_equal(sp[1].bytes_min, 24576);
+
+	/* an older caller's smaller span: only what it has room for is written */
+	memset(sp, 0xa5, sizeof(sp));
+	assert_int_equal(times_of(&o, 0, UINT64_MAX, sets, nrs, 5,
+				  offsetof(struct damonctl_access_span, snapshots), sp), 2);
+	assert_int_equal(sp[1].end_ns, 600000000);
+	assert_int_equal(sp[1].snapshots, 0xa5a5a5a5a5a5a5a5ull);
+
+	/* no region ever matches: no range */
+	o.rate_min_bp = o.rate_max_bp = 7000;
+	assert_int_equal(times_of(&o, 0, UINT64_MAX, sets, nrs, 5, sizeof(sp[0]), sp), 0);
+
+	assert_int_equal(damonctl_access_times_new(&o, 2, 1, &t), -EINVAL);
+	assert_null(t);
+	o.sz = sizeof(size_t);
+	assert_int_equal(damonctl_access_times_new(&o, 0, 1, &t), -EINVAL);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +522,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(totals),
 		cmocka_unit_test(heatmap),
 		cmocka_unit_test(keywords),
+		cmocka_unit_test(time_ranges),
 	};
 
 	unit_init(argc, argv);
