@@ -161,6 +161,7 @@ static int wait_ack(struct damonctl_procevents *pe)
 {
 	int64_t end = mono_ms() + ACK_WAIT_MS;
 	struct damonctl_procevent ev;
+	bool overrun = false;
 
 	for (;;) {
 		struct pollfd p = { .fd = pe->fd, .events = POLLIN };
@@ -168,14 +169,22 @@ static int wait_ack(struct damonctl_procevents *pe)
 		size_t keep;
 		int r;
 
+		/* no acknowledgement: a connector without process events, or ours was among
+		 * what a busy machine's events crowded out of the buffer */
 		if (left <= 0)
-			return -EOPNOTSUPP;	/* a connector without process events */
+			return overrun ? -ENOBUFS : -EOPNOTSUPP;
 		r = poll(&p, 1, (int)left);
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		if (r <= 0)
 			continue;
 		r = fill(pe);
+		if (r == -ENOBUFS) {
+			/* every process's events reach us until watch(): an overrun loses some
+			 * of them, not the subscription, whose acknowledgement may still come */
+			overrun = true;
+			continue;
+		}
 		if (r < 0)
 			return r;
 		while ((r = parse_next(pe, &ev)) != 0) {
