@@ -490,7 +490,6 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	struct damonctl_features *f = NULL;
 	struct damonctl_kdamond *kw, *kh;
 	struct damonctl_context *cw, *ch;
-	struct damonctl_target *t;
 	struct fallbacks fbs = s->e.fbs;
 	int pids[MAX_TARGETS], r;
 	unsigned int old[MAX_TARGETS], n = 0;
@@ -520,14 +519,11 @@ static int add_target(struct agent *ag, struct served *s, int child, char *why, 
 	r = restage_live_targets(s, ch, cw, pids, old, &n);
 	if (r)
 		goto out;
-	t = damonctl_context_add_target(cw);
-	if (!t) {
-		r = -ENOMEM;
+	r = damonctl_context_add_pid(ag->cli->ctx, cw, child);
+	if (r < 0) {
+		snprintf(why, size, "%s", r == -ESRCH ? "it has exited already" : strerror(-r));
 		goto out;
 	}
-	damonctl_target_set_int(t, DAMONCTL_TARGET_PID, child);
-	/* or it would be monitored only from the next update interval on */
-	damonctl_target_seed_regions(ag->cli->ctx, t, child);
 	pids[n++] = child;
 	/* the collapse budgets follow their targets; those of targets gone keep to an index
 	 * past damonc's most targets */

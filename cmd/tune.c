@@ -315,84 +315,20 @@ static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
 	return r;
 }
 
-/* The pid of target @i of @c, or 0 for one marked obsolete (it is on its way out). */
-static int target_pid(const struct damonctl_context *c, unsigned int i)
-{
-	const struct damonctl_target *t = damonctl_context_target(c, i);
-
-	if (damonctl_target_has(t, DAMONCTL_TARGET_OBSOLETE) &&
-	    damonctl_target_get(t, DAMONCTL_TARGET_OBSOLETE))
-		return 0;
-	return (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID);
-}
-
-static int find_target(const struct damonctl_context *c, int pid)
-{
-	unsigned int i;
-
-	for (i = 0; i < damonctl_context_nr_targets(c); i++)
-		if (target_pid(c, i) == pid)
-			return (int)i;
-	return -1;
-}
-
-/* Target filters name targets by index: those after target @gone move down with it; one
- * that names it keeps the scheme to a process that is leaving, which is refused. */
-static int renumber_target_filters(struct cli *cli, struct damonctl_context *c,
-				   unsigned int gone, int pid)
-{
-	static const enum damonctl_filter_dir dirs[] = {
-		DAMONCTL_FILTERS_LEGACY, DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS };
-	unsigned int s, d, i;
-
-	for (s = 0; s < damonctl_context_nr_schemes(c); s++) {
-		struct damonctl_scheme *sc = damonctl_context_scheme(c, s);
-
-		for (d = 0; d < 3; d++) {
-			for (i = 0; i < damonctl_scheme_nr_filters(sc, dirs[d]); i++) {
-				struct damonctl_filter *fl = damonctl_scheme_filter(sc, dirs[d], i);
-				uint64_t idx;
-
-				if (strcmp(damonctl_filter_get_str(fl, DAMONCTL_FILTER_TYPE),
-					   "target"))
-					continue;
-				idx = damonctl_filter_get(fl, DAMONCTL_FILTER_TARGET_IDX);
-				if (idx == gone)
-					return usage_error(cli, "--remove-target %d: scheme %u has a "
-							   "target filter for it (target %u); "
-							   "change that scheme's filters first", pid,
-							   s, gone);
-				if (idx > gone)
-					damonctl_filter_set(fl, DAMONCTL_FILTER_TARGET_IDX, idx - 1);
-			}
-		}
-	}
-	return 0;
-}
-
-/* Give target @t the regions vaddr starts process @pid with, or it is monitored only from
- * the next update interval on (60 s by default). */
 /*
- * --remove-target and --add-target on @c, a copy of the running context. Where the kernel
- * has obsolete_target (6.19), a live target removed is marked, and the commit drops it (the
- * caller then stages the list without it: the kernel pairs the files' targets with its own
- * by index); without, the targets after it move down one place and take its slot, each
- * with its own pid and regions (@moved: their monitoring starts over). Targets added go
+ * --remove-target and --add-target on @c, a copy of the running context, by libdamonctl's
+ * damonctl_context_remove_pid/_add_pid: where the kernel has obsolete_target (6.19) a live
+ * target removed is marked, and the commit drops it; without, the targets after it move
+ * down one place and take its slot (@moved: their monitoring starts over). Targets added go
  * last. @entry, damonc's record of the kdamond, follows.
  */
 static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
-			const struct damonctl_features *f, struct started_entry *entry,
-			bool *marked, bool *moved)
+			const struct damonctl_features *f, struct started_entry *entry, bool *moved)
 {
 	struct tune_opts *tu = cli->opts;
-	const char *ops = damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS);
-	bool obsolete = damonctl_features_has(f, DAMONCTL_FEAT_OBSOLETE_TARGET) == DAMONCTL_YES;
-	unsigned int i, j, left = 0;
+	unsigned int i, how;
 	int r;
 
-	if (strcmp(ops, "vaddr") && strcmp(ops, "fvaddr"))
-		return usage_error(cli, "--%s: kdamond %d monitors physical memory (%s), not "
-				   "processes", tu->nr_add ? "add-target" : "remove-target", ki, ops);
 	for (i = 0; entry && i < entry->fbs.nr; i++)
 		if (entry->fbs.fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE) {
 			usage_error(cli, "the damonc agent keeps kdamond %d's collapse budget per "
@@ -401,84 +337,59 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 			return EXIT_UNSUPPORTED;
 		}
 	for (i = 0; i < tu->nr_remove; i++) {
-		int pid = tu->remove[i], at = find_target(c, pid);
+		int pid = tu->remove[i];
 
-		if (at < 0)
+		r = damonctl_context_remove_pid(cli->ctx, c, f, pid, &how);
+		if (r == -EOPNOTSUPP)
+			return usage_error(cli, "--remove-target: kdamond %d monitors physical "
+					   "memory (%s), not processes", ki,
+					   damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS));
+		if (r == -ENOENT)
 			return usage_error(cli, "--remove-target %d: kdamond %d has no target with "
 					   "that pid", pid, ki);
-		r = renumber_target_filters(cli, c, (unsigned int)at, pid);
-		if (r)
-			return r;
-		/* the kernel resolves an obsolete target's pid too: one that exited goes by
-		 * moving the later ones down */
-		if (obsolete && damonctl_proc_alive(cli->ctx, pid) == 1) {
-			damonctl_target_set(damonctl_context_target(c, (unsigned int)at),
-					    DAMONCTL_TARGET_OBSOLETE, 1);
-			*marked = true;
-			continue;
-		}
-		damonctl_context_remove_target(c, (unsigned int)at);
-		for (j = (unsigned int)at; j < damonctl_context_nr_targets(c); j++) {
-			struct damonctl_target *t = damonctl_context_target(c, j);
+		if (r == -EBUSY) {
+			int at = damonctl_context_find_pid(c, pid);
 
-			damonctl_target_seed_regions(cli->ctx, t,
-						     (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID));
-			*moved = true;
+			return usage_error(cli, "--remove-target %d: scheme %d has a target filter "
+					   "for it (target %d); change that scheme's filters first",
+					   pid, damonctl_context_target_filter_scheme(c,
+										 (unsigned int)at),
+					   at);
 		}
+		if (r)
+			return lib_error(cli, r, "removing target %d", pid);
+		*moved |= how & DAMONCTL_TARGETS_MOVED;
 	}
 	for (i = 0; i < tu->nr_add; i++) {
 		int pid = tu->add[i];
-		struct damonctl_target *t;
 
-		if (find_target(c, pid) >= 0)
+		r = damonctl_context_add_pid(cli->ctx, c, pid);
+		if (r == -EOPNOTSUPP)
+			return usage_error(cli, "--add-target: kdamond %d monitors physical memory "
+					   "(%s), not processes", ki,
+					   damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS));
+		if (r == -EEXIST)
 			return usage_error(cli, "--add-target %d: it is a target of kdamond %d "
 					   "already", pid, ki);
-		if (damonctl_proc_alive(cli->ctx, pid) != 1)
+		if (r == -ESRCH)
 			return usage_error(cli, "--add-target %d: no such process", pid);
-		t = damonctl_context_add_target(c);
-		if (!t)
-			return lib_error(cli, -ENOMEM, "adding target %d", pid);
-		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, pid);
-		damonctl_target_seed_regions(cli->ctx, t, pid);
+		if (r < 0)
+			return lib_error(cli, r, "adding target %d", pid);
 	}
-	for (i = 0; i < damonctl_context_nr_targets(c); i++)
-		left += target_pid(c, i) != 0;
-	if (!left)
+	if (!damonctl_context_nr_live_targets(c))
 		return usage_error(cli, "--remove-target: kdamond %d would have no target left: "
 				   "stop it with 'damonc stop'", ki);
 	if (entry) {
 		entry->nr_targets = 0;
-		for (i = 0; i < damonctl_context_nr_targets(c) && entry->nr_targets < 16; i++)
-			if (target_pid(c, i))
-				entry->targets[entry->nr_targets++] = target_pid(c, i);
+		for (i = 0; i < damonctl_context_nr_targets(c) && entry->nr_targets < 16; i++) {
+			const struct damonctl_target *t = damonctl_context_target(c, i);
+
+			if (!damonctl_target_get(t, DAMONCTL_TARGET_OBSOLETE))
+				entry->targets[entry->nr_targets++] =
+					(int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID);
+		}
 	}
 	return 0;
-}
-
-/* After a commit that dropped the targets marked obsolete: the files without them too. */
-static int stage_without_obsolete(struct cli *cli, const struct damonctl_kdamond *kw)
-{
-	struct damonctl_kdamond *want = damonctl_kdamond_dup(kw), *now = NULL;
-	struct damonctl_context *c = want ? damonctl_kdamond_context(want, 0) : NULL;
-	unsigned int i = 0;
-	int r;
-
-	if (!c) {
-		damonctl_kdamond_free(want);
-		return -ENOMEM;
-	}
-	while (i < damonctl_context_nr_targets(c)) {
-		if (!target_pid(c, i))
-			damonctl_context_remove_target(c, i);
-		else
-			i++;
-	}
-	r = damonctl_kdamond_read(cli->ctx, damonctl_kdamond_index(kw), &now);
-	if (!r)
-		r = damonctl_kdamond_stage(cli->ctx, want, now);
-	damonctl_kdamond_free(now);
-	damonctl_kdamond_free(want);
-	return r;
 }
 
 /*
@@ -563,7 +474,7 @@ static int check_request(struct cli *cli, int argc, char **argv)
  * settings, targets, a scheme removed, added or tuned. 0 or an exit code. */
 static int apply_changes(struct cli *cli, int ki, struct damonctl_kdamond *kw,
 			 struct damonctl_context *c, const struct damonctl_features *f,
-			 struct started_entry *entry, bool *fb_changed, bool *marked, bool *moved)
+			 struct started_entry *entry, bool *fb_changed, bool *moved)
 {
 	struct tune_opts *tu = cli->opts;
 	int r = spec_apply_context(cli, &tu->sl.sp[0], c, f);
@@ -573,7 +484,7 @@ static int apply_changes(struct cli *cli, int ki, struct damonctl_kdamond *kw,
 	if (tu->sl.sp[0].has_refresh)
 		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu->sl.sp[0].refresh_ms);
 	if (tu->nr_add || tu->nr_remove) {
-		r = tune_targets(cli, ki, c, f, entry, marked, moved);
+		r = tune_targets(cli, ki, c, f, entry, moved);
 		if (r)
 			return r;
 		*fb_changed |= entry != NULL;	/* damonc's record names the targets */
@@ -677,20 +588,21 @@ static void print_result(struct cli *cli, int ki, const struct changes *ch,
 		       (unsigned long long)agent->fbs.fb[i].target_bp);
 }
 
-/* Stages, commits, and puts the staged files back if anything fails; then, where targets
- * were marked obsolete, the files without them. 0 or an exit code. */
+/* Stages, commits, and puts the staged files back if anything fails; where targets were
+ * marked obsolete, the library stages the files without them after the commit. 0 or an exit
+ * code. */
 static int commit(struct cli *cli, int ki, const struct damonctl_kdamond *kw,
-		  const struct damonctl_kdamond *kh, bool marked)
+		  const struct damonctl_kdamond *kh)
 {
-	int r = damonctl_kdamond_commit(cli->ctx, kw, kh, 0, NULL);
+	enum damonctl_commit_how how = DAMONCTL_COMMIT_NOTHING;
+	int r = damonctl_kdamond_commit(cli->ctx, kw, kh, 0, &how);
 
-	if (r)
-		return lib_error(cli, r, "tuning kdamond %d", ki);
-	r = marked ? stage_without_obsolete(cli, kw) : 0;
-	if (r)
+	if (r && how == DAMONCTL_COMMIT_ALL)
 		return lib_error(cli, r, "kdamond %d dropped the targets removed, but staging its "
 				 "files without them (a later commit would drop the targets now in "
 				 "their places)", ki);
+	if (r)
+		return lib_error(cli, r, "tuning kdamond %d", ki);
 	return 0;
 }
 
@@ -707,7 +619,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 	struct changes ch = { 0 };
 	enum damonctl_commit_how how;
 	enum damonctl_cmd cmd;
-	bool fb_changed = false, agent_added = false, marked = false, moved = false;
+	bool fb_changed = false, agent_added = false, moved = false;
 	int ki, r, ret = EXIT_FAIL, lock;
 	char why[1024];
 
@@ -746,7 +658,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	entry = started_owns(&started, kh) ? started_find(&started, (unsigned int)ki) : NULL;
-	r = apply_changes(cli, ki, kw, c, f, entry, &fb_changed, &marked, &moved);
+	r = apply_changes(cli, ki, kw, c, f, entry, &fb_changed, &moved);
 	if (!r && !tu->no_fallback)
 		r = plan_agent(cli, ki, kw, f, entry, &fb_changed, &agent_added);
 	if (r) {
@@ -777,7 +689,7 @@ static int tune_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (ch.nr) {
-		ret = commit(cli, ki, kw, kh, marked);
+		ret = commit(cli, ki, kw, kh);
 		if (ret)
 			goto out;
 		ret = EXIT_FAIL;

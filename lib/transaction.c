@@ -115,6 +115,39 @@ static int verify_targets(struct damonctl_ctx *ctx, const struct damonctl_kdamon
 	return 0;
 }
 
+static bool has_obsolete(const struct damonctl_kdamond *k)
+{
+	unsigned int c;
+
+	for (c = 0; c < damonctl_kdamond_nr_contexts(k); c++) {
+		const struct damonctl_context *ctxt = damonctl_kdamond_context(k, c);
+
+		if (damonctl_context_nr_live_targets(ctxt) != damonctl_context_nr_targets(ctxt))
+			return true;
+	}
+	return false;
+}
+
+/* After a commit that dropped @want's targets marked obsolete: the files without them too,
+ * as the kernel now runs it. */
+static int stage_without_obsolete(struct damonctl_ctx *ctx, const struct damonctl_kdamond *want)
+{
+	struct damonctl_kdamond *k = damonctl_kdamond_dup(want), *now = NULL;
+	unsigned int c;
+	int r;
+
+	if (!k)
+		return -ENOMEM;
+	for (c = 0; c < damonctl_kdamond_nr_contexts(k); c++)
+		damonctl_context_drop_obsolete(damonctl_kdamond_context(k, c));
+	r = damonctl_kdamond_read(ctx, damonctl_kdamond_index(want), &now);
+	if (!r)
+		r = damonctl_kdamond_stage(ctx, k, now);
+	damonctl_kdamond_free(now);
+	damonctl_kdamond_free(k);
+	return r;
+}
+
 DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
 					 const struct damonctl_kdamond *want,
 					 const struct damonctl_kdamond *have, unsigned int flags,
@@ -145,7 +178,8 @@ DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
 		}
 		if (how)
 			*how = h;
-		return 0;
+		return h == DAMONCTL_COMMIT_ALL && has_obsolete(want) ?
+		       stage_without_obsolete(ctx, want) : 0;
 	}
 	r = dctl_txn_begin_commit(&txn, ctx, have, h == DAMONCTL_COMMIT_STAGED ? "" :
 				  damonctl_cmd_name(cmd));
@@ -169,7 +203,8 @@ DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
 	dctl_txn_end(&txn, true);
 	if (how)
 		*how = h;
-	return 0;
+	return h == DAMONCTL_COMMIT_ALL && has_obsolete(want) ? stage_without_obsolete(ctx, want) :
+	       0;
 }
 
 DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damonctl_tree *want,

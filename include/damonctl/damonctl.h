@@ -736,7 +736,10 @@ enum damonctl_commit_how {
  * else commit, after checking that every target reads back its pid (the kernel stops a
  * kdamond committed with a target it cannot find). On any failure the staged files are put
  * back to @have, so a later commit cannot apply half of this one. @how (optional) says what
- * was done.
+ * was done. Targets of @want marked obsolete are dropped by the commit; the files are then
+ * staged without them (or a later commit would drop the targets that took their places):
+ * should that fail, the commit stands, *@how says DAMONCTL_COMMIT_ALL, and the error is
+ * returned.
  */
 DAMONCTL_API int damonctl_kdamond_commit(struct damonctl_ctx *ctx,
 					 const struct damonctl_kdamond *want,
@@ -768,6 +771,36 @@ DAMONCTL_API int damonctl_scheme_allow_ranges(struct damonctl_scheme *s,
 					      const struct damonctl_features *f,
 					      const uint64_t *starts, const uint64_t *ends,
 					      unsigned int nr);
+
+/*
+ * Processes joining and leaving a running context (vaddr or fvaddr), on @c, a copy of it
+ * that damonctl_kdamond_commit() then applies (damonctl_tree_start(3)). Targets marked
+ * obsolete are on their way out and count as no process's.
+ */
+/* The index of process @pid's target, or -ENOENT. */
+DAMONCTL_API int damonctl_context_find_pid(const struct damonctl_context *c, int pid);
+/* The targets not marked obsolete. */
+DAMONCTL_API unsigned int damonctl_context_nr_live_targets(const struct damonctl_context *c);
+/* The first scheme with a target filter naming target @target, or -ENOENT. */
+DAMONCTL_API int damonctl_context_target_filter_scheme(const struct damonctl_context *c,
+						       unsigned int target);
+/* Process @pid as a new last target, with its regions (damonctl_target_seed_regions): its
+ * index, or -EEXIST (a target already), -ESRCH (no such process), -EOPNOTSUPP (physical
+ * memory), -EINVAL, -ENOMEM. */
+DAMONCTL_API int damonctl_context_add_pid(struct damonctl_ctx *ctx, struct damonctl_context *c,
+					  int pid);
+#define DAMONCTL_TARGET_MARKED	(1u << 0)	/* marked obsolete (6.19): the commit drops it */
+#define DAMONCTL_TARGETS_MOVED	(1u << 1)	/* removed: the later targets moved down a place
+						 * and their monitoring starts over */
+/* Process @pid's target out: marked obsolete where the kernel has obsolete_target and the
+ * process runs, else removed; target filters naming later targets follow them. What was done
+ * in *@how. -ENOENT (no such target), -EBUSY (a target filter names it:
+ * damonctl_context_target_filter_scheme), -EOPNOTSUPP (physical memory). */
+DAMONCTL_API int damonctl_context_remove_pid(struct damonctl_ctx *ctx, struct damonctl_context *c,
+					     const struct damonctl_features *f, int pid,
+					     unsigned int *how);
+/* The targets marked obsolete removed from @c: how many. */
+DAMONCTL_API int damonctl_context_drop_obsolete(struct damonctl_context *c);
 
 /* ------------------------------------------------------------------------------------------
  * Staging: transactions made on a model in a file, committed to the kernel later as one.
