@@ -606,127 +606,150 @@ static int commit(struct cli *cli, int ki, const struct damonctl_kdamond *kw,
 	return 0;
 }
 
-static int tune_run(struct cli *cli, int argc, char **argv)
+/* One tune: what it read, the copy it changes, and what it found. */
+struct tuning {
+	struct damonctl_tree *have, *want;
+	struct damonctl_kdamond *kw, *kh;
+	struct damonctl_features *f;
+	struct started started;
+	struct started_entry *entry;	/* damonc's record of the kdamond, or NULL */
+	struct changes ch;
+	int ki, lock;
+	bool fb_changed, agent_added, moved;
+};
+
+static void tuning_free(struct tuning *t)
+{
+	started_unlock(t->lock);
+	started_free(&t->started);
+	damonctl_features_free(t->f);
+	damonctl_tree_free(t->want);
+	damonctl_tree_free(t->have);
+}
+
+/* The tree, damonc's record of it, the running kdamond chosen and a copy of it to change
+ * (under damonc's lock, unless a dry run). 0 or an exit code. */
+static int tuning_read(struct cli *cli, struct tuning *t)
 {
 	struct tune_opts *tu = cli->opts;
-	struct damonctl_tree *have = NULL, *want = NULL, *after = NULL;
-	struct damonctl_kdamond *kw, *kh;
-	struct damonctl_context *c;
-	struct damonctl_features *f = NULL;
-	struct damonctl_plan *plan = NULL;
-	struct started started = { 0 };
-	struct started_entry *entry;
-	struct changes ch = { 0 };
-	enum damonctl_commit_how how;
-	enum damonctl_cmd cmd;
-	bool fb_changed = false, agent_added = false, moved = false;
-	int ki, r, ret = EXIT_FAIL, lock;
-	char why[1024];
+	int r;
 
-	r = check_request(cli, argc, argv);
+	t->lock = tu->dry_run ? -1 : started_lock(cli->ctx);
+	if (t->lock >= 0)
+		recover_leftovers(cli);	/* what a killed damonc left goes first */
+	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t->have);
+	if (r)
+		return lib_error(cli, r, "reading the DAMON tree");
+	started_load(cli->ctx, &t->started);
+	t->ki = pick_kdamond(cli, t->have, &t->started);
+	if (t->ki < 0)
+		return EXIT_USAGE;
+	t->kh = damonctl_tree_kdamond(t->have, (unsigned int)t->ki);
+	if (strcmp(damonctl_kdamond_get_str(t->kh, DAMONCTL_KDAMOND_STATE), "on"))
+		return usage_error(cli, "kdamond %d is not running: nothing to tune online", t->ki);
+	r = damonctl_features_from_tree(cli->ctx, t->have, &t->f);
+	if (r)
+		return lib_error(cli, r, "detecting features");
+	t->want = damonctl_tree_dup(t->have);
+	t->kw = t->want ? damonctl_tree_kdamond(t->want, (unsigned int)t->ki) : NULL;
+	if (!t->kw || !damonctl_kdamond_context(t->kw, 0))
+		return usage_error(cli, "kdamond %d has no context", t->ki);
+	t->entry = started_owns(&t->started, t->kh) ?
+		   started_find(&t->started, (unsigned int)t->ki) : NULL;
+	return 0;
+}
+
+/* The options applied to the copy, the agent planned for what the kernel cannot do, the
+ * result checked against this kernel. 0 or an exit code. */
+static int tuning_change(struct cli *cli, struct tuning *t)
+{
+	struct tune_opts *tu = cli->opts;
+	struct damonctl_context *c = damonctl_kdamond_context(t->kw, 0);
+	char why[1024];
+	int r = apply_changes(cli, t->ki, t->kw, c, t->f, t->entry, &t->fb_changed, &t->moved);
+
+	if (!r && !tu->no_fallback)
+		r = plan_agent(cli, t->ki, t->kw, t->f, t->entry, &t->fb_changed, &t->agent_added);
 	if (r)
 		return r;
-	lock = tu->dry_run ? -1 : started_lock(cli->ctx);
-	if (lock >= 0)
-		recover_leftovers(cli);	/* what a killed damonc left goes first */
-	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &have);
-	if (r) {
-		started_unlock(lock);
-		return lib_error(cli, r, "reading the DAMON tree");
-	}
-	started_load(cli->ctx, &started);
-	ki = pick_kdamond(cli, have, &started);
-	if (ki < 0) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	kh = damonctl_tree_kdamond(have, (unsigned int)ki);
-	if (strcmp(damonctl_kdamond_get_str(kh, DAMONCTL_KDAMOND_STATE), "on")) {
-		ret = usage_error(cli, "kdamond %d is not running: nothing to tune online", ki);
-		goto out;
-	}
-	r = damonctl_features_from_tree(cli->ctx, have, &f);
-	if (r) {
-		ret = lib_error(cli, r, "detecting features");
-		goto out;
-	}
-	want = damonctl_tree_dup(have);
-	kw = want ? damonctl_tree_kdamond(want, (unsigned int)ki) : NULL;
-	c = kw ? damonctl_kdamond_context(kw, 0) : NULL;
-	if (!c) {
-		ret = usage_error(cli, "kdamond %d has no context", ki);
-		goto out;
-	}
-	entry = started_owns(&started, kh) ? started_find(&started, (unsigned int)ki) : NULL;
-	r = apply_changes(cli, ki, kw, c, f, entry, &fb_changed, &moved);
-	if (!r && !tu->no_fallback)
-		r = plan_agent(cli, ki, kw, f, entry, &fb_changed, &agent_added);
-	if (r) {
-		ret = r;
-		goto out;
-	}
-	r = damonctl_kdamond_check(kw, f, why, sizeof(why));
+	r = damonctl_kdamond_check(t->kw, t->f, why, sizeof(why));
 	if (r) {
 		usage_error(cli, "%s", why);
-		ret = r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
-		goto out;
+		return r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 	}
-	damonctl_kdamond_diff(kh, kw, 0, collect, &ch);
-	if (!ch.nr && !fb_changed) {
-		print_unchanged(cli, ki);
-		ret = EXIT_OK;
-		goto out;
-	}
-	r = damonctl_kdamond_commit_plan(cli->ctx, kw, kh, 0, &plan, &how);
-	if (r) {
-		ret = lib_error(cli, r, "planning the sysfs writes");
-		goto out;
-	}
-	cmd = how == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
-	      DAMONCTL_CMD_COMMIT;
-	if (tu->dry_run) {
-		ret = print_dry_run(cli, ki, plan, ch.nr ? damonctl_cmd_name(cmd) : NULL);
-		goto out;
-	}
-	if (ch.nr) {
-		ret = commit(cli, ki, kw, kh);
-		if (ret)
-			goto out;
-		ret = EXIT_FAIL;
-	}
-	if (fb_changed) {
-		r = started_save(cli->ctx, &started);
+	damonctl_kdamond_diff(t->kh, t->kw, 0, collect, &t->ch);
+	return 0;
+}
+
+/* After the commit: damonc's record of the goals, the agent where the change needs it, and
+ * what changed as read back from the kernel. An exit code. */
+static int tuning_finish(struct cli *cli, struct tuning *t, enum damonctl_cmd cmd)
+{
+	struct damonctl_tree *after = NULL;
+	int r;
+
+	if (t->fb_changed) {
+		r = started_save(cli->ctx, &t->started);
 		if (r)
 			warnx_("cannot record the new goal for the agent: %s", strerror(-r));
 	}
-	if (agent_added && !cli->staging &&
-	    !(entry->server_pid && entry->server_pid != (int)getpid())) {
-		started_unlock(lock);
-		lock = -1;
+	if (t->agent_added && !cli->staging &&
+	    !(t->entry->server_pid && t->entry->server_pid != (int)getpid())) {
+		started_unlock(t->lock);
+		t->lock = -1;
 		r = agent_ensure_running(cli);
 		if (r)
 			warnx_("what this change needs is the damonc agent's, and it could not be "
 			       "started (%s)", strerror(-r));
 	}
-	/* read back what the kernel has now */
 	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &after);
-	if (r) {
-		ret = lib_error(cli, r, "reading the tree back");
+	if (r)
+		return lib_error(cli, r, "reading the tree back");
+	t->ch.nr = 0;
+	damonctl_kdamond_diff(t->kh, damonctl_tree_kdamond(after, (unsigned int)t->ki), 0, collect,
+			      &t->ch);
+	print_result(cli, t->ki, &t->ch, cmd, t->moved, t->fb_changed ? t->entry : NULL);
+	damonctl_tree_free(after);
+	return EXIT_OK;
+}
+
+static int tune_run(struct cli *cli, int argc, char **argv)
+{
+	struct tune_opts *tu = cli->opts;
+	struct tuning t = { .lock = -1 };
+	struct damonctl_plan *plan = NULL;
+	enum damonctl_commit_how how;
+	enum damonctl_cmd cmd;
+	int r;
+
+	r = check_request(cli, argc, argv);
+	if (!r)
+		r = tuning_read(cli, &t);
+	if (!r)
+		r = tuning_change(cli, &t);
+	if (r)
+		goto out;
+	if (!t.ch.nr && !t.fb_changed) {
+		print_unchanged(cli, t.ki);
 		goto out;
 	}
-	ch.nr = 0;
-	damonctl_kdamond_diff(kh, damonctl_tree_kdamond(after, (unsigned int)ki), 0, collect, &ch);
-	print_result(cli, ki, &ch, cmd, moved, fb_changed ? entry : NULL);
-	ret = EXIT_OK;
+	r = damonctl_kdamond_commit_plan(cli->ctx, t.kw, t.kh, 0, &plan, &how);
+	if (r) {
+		r = lib_error(cli, r, "planning the sysfs writes");
+		goto out;
+	}
+	cmd = how == DAMONCTL_COMMIT_GOALS ? DAMONCTL_CMD_COMMIT_SCHEMES_QUOTA_GOALS :
+	      DAMONCTL_CMD_COMMIT;
+	if (tu->dry_run)
+		r = print_dry_run(cli, t.ki, plan, t.ch.nr ? damonctl_cmd_name(cmd) : NULL);
+	else if (t.ch.nr)
+		r = commit(cli, t.ki, t.kw, t.kh);
+	if (!r && !tu->dry_run)
+		r = tuning_finish(cli, &t, cmd);
 out:
-	started_unlock(lock);
 	damonctl_plan_free(plan);
-	started_free(&started);
-	damonctl_features_free(f);
-	damonctl_tree_free(after);
-	damonctl_tree_free(want);
-	damonctl_tree_free(have);
-	return ret;
+	tuning_free(&t);
+	return r;
 }
 
 const struct cmd cmd_tune = {
