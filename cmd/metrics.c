@@ -377,8 +377,8 @@ static void collect_goals(struct collect *c, const struct scheme_view *sv,
 {
 	unsigned int g;
 
-	for (g = 0; g < sv->nr_goals; g++) {
-		const struct scheme_view_goal *vg = &sv->goals[g];
+	for (g = 0; g < sv->v.nr_goals; g++) {
+		const struct damonctl_fallback_view_goal *vg = &sv->v.goals[g];
 		struct expo_labels ls = *sl;
 		bool known = true;
 		uint64_t cur = vg->current;
@@ -413,25 +413,25 @@ static void collect_scheme(struct collect *c, const struct started_entry *e,
 	scheme_view_read(c->cli, e, ast, k, s, si, sv);
 	expo_label(&ls, "scheme", "%u", si);
 	info = ls;
-	expo_label(&info, "action", "%s", sv->action);
-	expo_label(&info, "applied_by", "%s", sv->agent_collapses ? "agent" : "kernel");
+	expo_label(&info, "action", "%s", sv->v.action);
+	expo_label(&info, "applied_by", "%s", sv->v.program_collapses ? "agent" : "kernel");
 	expo_u64(c->x, c->id[M_SCH], &info, 1);
-	expo_u64(c->x, c->id[M_SCH_NR_TRIED], &ls, sv->nr_tried);
-	expo_u64(c->x, c->id[M_SCH_SZ_TRIED], &ls, sv->sz_tried);
-	expo_u64(c->x, c->id[M_SCH_NR_APPLIED], &ls, sv->nr_applied);
-	expo_u64(c->x, c->id[M_SCH_SZ_APPLIED], &ls, sv->sz_applied);
-	expo_u64(c->x, c->id[M_SCH_QT_EXCEEDS], &ls, sv->qt_exceeds);
+	expo_u64(c->x, c->id[M_SCH_NR_TRIED], &ls, sv->v.nr_tried);
+	expo_u64(c->x, c->id[M_SCH_SZ_TRIED], &ls, sv->v.sz_tried);
+	expo_u64(c->x, c->id[M_SCH_NR_APPLIED], &ls, sv->v.nr_applied);
+	expo_u64(c->x, c->id[M_SCH_SZ_APPLIED], &ls, sv->v.sz_applied);
+	expo_u64(c->x, c->id[M_SCH_QT_EXCEEDS], &ls, sv->v.qt_exceeds);
 	if (SH(s, STAT_SZ_OPS_FILTER_PASSED))
 		expo_u64(c->x, c->id[M_SCH_FILTER_PASSED], &ls, SG(s, STAT_SZ_OPS_FILTER_PASSED));
 	if (SH(s, STAT_NR_SNAPSHOTS))
 		expo_u64(c->x, c->id[M_SCH_SNAPSHOTS], &ls, SG(s, STAT_NR_SNAPSHOTS));
-	if (!strcmp(sv->action, "collapse"))
-		expo_u64(c->x, c->id[M_SCH_COLLAPSED], &ls, scheme_view_collapsed(sv));
-	expo_u64(c->x, c->id[M_SCH_QUOTA_BYTES], &ls, sv->quota_bytes);
-	expo_f64(c->x, c->id[M_SCH_QUOTA_TIME], &ls, (double)sv->quota_ms / 1000);
-	expo_f64(c->x, c->id[M_SCH_QUOTA_RESET], &ls, (double)sv->quota_reset_ms / 1000);
-	if (sv->has_effective && !sv->agent_collapses)	/* not its stand-in's */
-		expo_u64(c->x, c->id[M_SCH_EFFECTIVE], &ls, sv->effective_bytes);
+	if (!strcmp(sv->v.action, "collapse"))
+		expo_u64(c->x, c->id[M_SCH_COLLAPSED], &ls, damonctl_fallback_view_collapsed(&sv->v));
+	expo_u64(c->x, c->id[M_SCH_QUOTA_BYTES], &ls, sv->v.quota_bytes);
+	expo_f64(c->x, c->id[M_SCH_QUOTA_TIME], &ls, (double)sv->v.quota_ms / 1000);
+	expo_f64(c->x, c->id[M_SCH_QUOTA_RESET], &ls, (double)sv->v.quota_reset_ms / 1000);
+	if (sv->v.has_effective && !sv->v.program_collapses)	/* not its stand-in's */
+		expo_u64(c->x, c->id[M_SCH_EFFECTIVE], &ls, sv->v.effective_bytes);
 	collect_goals(c, sv, &ls);
 	free(sv);
 }

@@ -329,41 +329,41 @@ static void print_text(const struct hp_report *rep)
 		const struct scheme_view *s = &rep->schemes[i];
 		char who[256];
 
-		if (s->agent)
+		if (s->v.served)
 			agent_view_server_text(s->server, s->server_pid, who, sizeof(who));
-		printf("\nkdamond %u scheme %u: %s, %s%s%s\n", s->kdamond, s->scheme, s->action,
-		       s->agent_collapses ? "served by " : s->agent_paces ?
-		       "applied by the kernel within a budget in huge pages kept by " : s->agent ?
+		printf("\nkdamond %u scheme %u: %s, %s%s%s\n", s->kdamond, s->v.scheme, s->v.action,
+		       s->v.program_collapses ? "served by " : s->v.program_paces ?
+		       "applied by the kernel within a budget in huge pages kept by " : s->v.served ?
 		       "applied by the kernel, its goal fed by " : "served by the kernel",
-		       s->agent ? who : "", s->ours ? "" : ", not started by damonc");
-		for (j = 0; j < s->nr_goals; j++)
+		       s->v.served ? who : "", s->ours ? "" : ", not started by damonc");
+		for (j = 0; j < s->v.nr_goals; j++)
 			printf("  goal %s: target %" PRIu64 ", current %" PRIu64 "%s\n",
-			       s->goals[j].metric, s->goals[j].target, s->goals[j].current,
-			       s->goals[j].fed ? " (measured by the agent)" :
-			       !strcmp(s->goals[j].metric, "user_input") ? "" :
+			       s->v.goals[j].metric, s->v.goals[j].target, s->v.goals[j].current,
+			       s->v.goals[j].fed ? " (measured by the agent)" :
+			       !strcmp(s->v.goals[j].metric, "user_input") ? "" :
 			       " (the kernel measures it; sysfs shows no current value)");
-		if (*s->tuner && s->nr_goals)
-			printf("  tuner: %s\n", s->tuner);
-		if (s->has_effective)
-			printf("  effective quota: %s\n", fmt_size(s->effective_bytes, a, sizeof(a)));
-		if (s->agent_collapses) {
-			printf("  agent collapsed: %" PRIu64 " regions, %s\n", s->agent_nr_applied,
-			       fmt_size(s->agent_sz_applied, a, sizeof(a)));
+		if (*s->v.tuner && s->v.nr_goals)
+			printf("  tuner: %s\n", s->v.tuner);
+		if (s->v.has_effective)
+			printf("  effective quota: %s\n", fmt_size(s->v.effective_bytes, a, sizeof(a)));
+		if (s->v.program_collapses) {
+			printf("  agent collapsed: %" PRIu64 " regions, %s\n", s->v.program.nr_applied,
+			       fmt_size(s->v.program.sz_applied, a, sizeof(a)));
 			printf("  agent stats: tried %" PRIu64 " regions (%s), applied %" PRIu64
 			       " (%s), quota exceeded %" PRIu64 "; newly huge %s\n",
-			       s->agent_nr_tried, fmt_size(s->agent_sz_tried, a, sizeof(a)),
-			       s->agent_nr_applied, fmt_size(s->agent_sz_applied, b, sizeof(b)),
-			       s->agent_qt_exceeds, fmt_size(s->agent_sz_collapsed, c, sizeof(c)));
+			       s->v.program.nr_tried, fmt_size(s->v.program.sz_tried, a, sizeof(a)),
+			       s->v.program.nr_applied, fmt_size(s->v.program.sz_applied, b, sizeof(b)),
+			       s->v.program.qt_exceeds, fmt_size(s->v.program.sz_collapsed, c, sizeof(c)));
 			printf("  the kernel's stats below are its stat stand-in's, which finds the "
 			       "regions and applies nothing:\n");
 		}
 		printf("  kernel stats: tried %" PRIu64 " regions (%s), applied %" PRIu64
-		       " (%s), quota exceeded %" PRIu64 "\n", s->nr_tried,
-		       fmt_size(s->sz_tried, a, sizeof(a)), s->nr_applied,
-		       fmt_size(s->sz_applied, b, sizeof(b)), s->qt_exceeds);
-		if (s->agent_paces)
+		       " (%s), quota exceeded %" PRIu64 "\n", s->v.nr_tried,
+		       fmt_size(s->v.sz_tried, a, sizeof(a)), s->v.nr_applied,
+		       fmt_size(s->v.sz_applied, b, sizeof(b)), s->v.qt_exceeds);
+		if (s->v.program_paces)
 			printf("  allowed by the agent so far: %s in %" PRIu64 " steps\n",
-			       fmt_size(s->agent_sz_tried, a, sizeof(a)), s->agent_nr_tried);
+			       fmt_size(s->v.program.sz_tried, a, sizeof(a)), s->v.program.nr_tried);
 		agent_view_hot_text(stdout, &s->hot, "  ");
 	}
 }
@@ -509,16 +509,16 @@ static json_object *scheme_goals_json(const struct scheme_view *s)
 	json_object *goals = json_object_new_array();
 	unsigned int j;
 
-	for (j = 0; j < s->nr_goals; j++) {
+	for (j = 0; j < s->v.nr_goals; j++) {
 		json_object *g = json_object_new_object();
 
-		json_object_object_add(g, "metric", json_object_new_string(s->goals[j].metric));
+		json_object_object_add(g, "metric", json_object_new_string(s->v.goals[j].metric));
 		json_object_object_add(g, "target_value",
-				       json_object_new_uint64(s->goals[j].target));
+				       json_object_new_uint64(s->v.goals[j].target));
 		json_object_object_add(g, "current_value",
-				       json_object_new_uint64(s->goals[j].current));
+				       json_object_new_uint64(s->v.goals[j].current));
 		json_object_object_add(g, "measured_by", json_object_new_string(
-			s->goals[j].fed ? "agent" : "kernel"));
+			s->v.goals[j].fed ? "agent" : "kernel"));
 		json_object_array_add(goals, g);
 	}
 	return goals;
@@ -529,11 +529,11 @@ static json_object *scheme_stats_json(const struct scheme_view *s)
 {
 	json_object *st = json_object_new_object();
 
-	json_object_object_add(st, "nr_tried", json_object_new_uint64(s->nr_tried));
-	json_object_object_add(st, "sz_tried", json_object_new_uint64(s->sz_tried));
-	json_object_object_add(st, "nr_applied", json_object_new_uint64(s->nr_applied));
-	json_object_object_add(st, "sz_applied", json_object_new_uint64(s->sz_applied));
-	json_object_object_add(st, "qt_exceeds", json_object_new_uint64(s->qt_exceeds));
+	json_object_object_add(st, "nr_tried", json_object_new_uint64(s->v.nr_tried));
+	json_object_object_add(st, "sz_tried", json_object_new_uint64(s->v.sz_tried));
+	json_object_object_add(st, "nr_applied", json_object_new_uint64(s->v.nr_applied));
+	json_object_object_add(st, "sz_applied", json_object_new_uint64(s->v.sz_applied));
+	json_object_object_add(st, "qt_exceeds", json_object_new_uint64(s->v.qt_exceeds));
 	return st;
 }
 
@@ -546,13 +546,13 @@ static void scheme_agent_json(json_object *o, const struct scheme_view *s)
 		agent_view_server_key(s->server)));
 	json_object_object_add(o, "agent_pid", s->server_pid ?
 			       json_object_new_int(s->server_pid) : NULL);
-	json_object_object_add(ag, "nr_tried", json_object_new_uint64(s->agent_nr_tried));
-	json_object_object_add(ag, "sz_tried", json_object_new_uint64(s->agent_sz_tried));
-	json_object_object_add(ag, "qt_exceeds", json_object_new_uint64(s->agent_qt_exceeds));
+	json_object_object_add(ag, "nr_tried", json_object_new_uint64(s->v.program.nr_tried));
+	json_object_object_add(ag, "sz_tried", json_object_new_uint64(s->v.program.sz_tried));
+	json_object_object_add(ag, "qt_exceeds", json_object_new_uint64(s->v.program.qt_exceeds));
 	json_object_object_add(ag, "sz_collapsed",
-			       json_object_new_uint64(s->agent_sz_collapsed));
-	json_object_object_add(ag, "nr_applied", json_object_new_uint64(s->agent_nr_applied));
-	json_object_object_add(ag, "sz_applied", json_object_new_uint64(s->agent_sz_applied));
+			       json_object_new_uint64(s->v.program.sz_collapsed));
+	json_object_object_add(ag, "nr_applied", json_object_new_uint64(s->v.program.nr_applied));
+	json_object_object_add(ag, "sz_applied", json_object_new_uint64(s->v.program.sz_applied));
 	json_object_object_add(o, "agent_stats", ag);
 }
 
@@ -562,23 +562,23 @@ static json_object *scheme_json(const struct scheme_view *s)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "kdamond", json_object_new_int((int)s->kdamond));
-	json_object_object_add(o, "scheme", json_object_new_int((int)s->scheme));
-	json_object_object_add(o, "action", json_object_new_string(s->action));
+	json_object_object_add(o, "scheme", json_object_new_int((int)s->v.scheme));
+	json_object_object_add(o, "action", json_object_new_string(s->v.action));
 	/* served_by: the agent has a part in it; applied_by: who carries out the action */
-	json_object_object_add(o, "served_by", json_object_new_string(s->agent ? "agent" :
+	json_object_object_add(o, "served_by", json_object_new_string(s->v.served ? "agent" :
 								       "kernel"));
 	json_object_object_add(o, "applied_by", json_object_new_string(
-		s->agent_collapses ? "agent" : "kernel"));
-	json_object_object_add(o, "paced_by_agent", json_object_new_boolean(s->agent_paces));
+		s->v.program_collapses ? "agent" : "kernel"));
+	json_object_object_add(o, "paced_by_agent", json_object_new_boolean(s->v.program_paces));
 	json_object_object_add(o, "hot", agent_view_hot_json(&s->hot));
 	json_object_object_add(o, "started_by_damonc", json_object_new_boolean(s->ours));
 	json_object_object_add(o, "goals", scheme_goals_json(s));
-	json_object_object_add(o, "goal_tuner", *s->tuner ?
-			       json_object_new_string(s->tuner) : NULL);
-	json_object_object_add(o, "effective_bytes", s->has_effective ?
-			       json_object_new_uint64(s->effective_bytes) : NULL);
+	json_object_object_add(o, "goal_tuner", *s->v.tuner ?
+			       json_object_new_string(s->v.tuner) : NULL);
+	json_object_object_add(o, "effective_bytes", s->v.has_effective ?
+			       json_object_new_uint64(s->v.effective_bytes) : NULL);
 	json_object_object_add(o, "stats", scheme_stats_json(s));
-	if (s->agent)
+	if (s->v.served)
 		scheme_agent_json(o, s);
 	return o;
 }
@@ -616,7 +616,7 @@ static uint64_t collapsed_bytes(const struct hp_report *rep)
 	unsigned int i;
 
 	for (i = 0; i < rep->nr_schemes; i++)
-		sum += scheme_view_collapsed(&rep->schemes[i]);
+		sum += damonctl_fallback_view_collapsed(&rep->schemes[i].v);
 	return sum;
 }
 
@@ -650,12 +650,12 @@ static double *goal_line(struct hp_chart *c, const struct scheme_view *s)
 	unsigned int i;
 
 	for (i = 0; i < c->nr_goals; i++)
-		if (c->goal[i].kdamond == s->kdamond && c->goal[i].scheme == s->scheme)
+		if (c->goal[i].kdamond == s->kdamond && c->goal[i].scheme == s->v.scheme)
 			return c->goal[i].y;
 	if (c->nr_goals == MAX_GOAL_LINES)
 		return NULL;
 	c->goal[i].kdamond = s->kdamond;
-	c->goal[i].scheme = s->scheme;
+	c->goal[i].scheme = s->v.scheme;
 	c->goal[i].y = grow(NULL, c->cap, 0);
 	if (c->goal[i].y)
 		c->nr_goals++;
@@ -684,8 +684,8 @@ static int chart_add(struct hp_chart *c, double secs, const struct hp_report *re
 		if (!rep->procs[i].gone)
 			c->proc[i][c->n] = (double)proc_bp(&rep->procs[i]);
 	for (i = 0; i < rep->nr_schemes; i++)
-		for (j = 0; j < rep->schemes[i].nr_goals; j++) {
-			const struct scheme_view_goal *g = &rep->schemes[i].goals[j];
+		for (j = 0; j < rep->schemes[i].v.nr_goals; j++) {
+			const struct damonctl_fallback_view_goal *g = &rep->schemes[i].v.goals[j];
 			double *y;
 
 			if (strcmp(g->metric, "hugepage_mem_bp"))

@@ -2119,6 +2119,48 @@ struct damonctl_fallback_stats {
 	unsigned int nr;
 	struct damonctl_fallback_scheme_stats s[DAMONCTL_FALLBACK_STATS_MAX_SCHEMES];
 };
+/*
+ * A scheme as what it stands for, where plan @fbs serves part of it (damonctl_fallback_view(3)):
+ * a stat scheme standing in for a collapse the kernel lacks shows as that collapse, with
+ * the quota and hugepage_mem_bp goal the program enforces; a user_input goal the program
+ * feeds shows as the hugepage_mem_bp goal it stands for. Reports read schemes through it.
+ */
+struct damonctl_fallback_view_goal {
+	char metric[32];
+	uint64_t target, current;
+	bool fed;			/* the program measures it: current is its last value */
+};
+#define DAMONCTL_FALLBACK_VIEW_MAX_GOALS 16
+struct damonctl_fallback_view {
+	size_t sz;			/* sizeof(struct damonctl_fallback_view), set by the caller */
+	unsigned int scheme;
+	char action[24];		/* what it stands for */
+	char tuner[16];			/* the quota goal tuner ("" where the kernel has none) */
+	bool served;			/* the program collapses, paces or feeds a goal */
+	bool program_collapses;		/* the program, not the kernel, collapses */
+	bool program_paces;		/* the kernel collapses what the program allows */
+	/* the quota: the scheme's, or the one the program enforces where it collapses */
+	uint64_t quota_ms, quota_bytes, quota_reset_ms;
+	bool has_effective;		/* the kernel's effective quota (of the stand-in) */
+	uint64_t effective_bytes;
+	uint64_t nr_tried, sz_tried, nr_applied, sz_applied, qt_exceeds;	/* the kernel's */
+	struct damonctl_fallback_scheme_stats program;	/* the program's, where it collapses */
+	unsigned int nr_goals;		/* at most what the caller's sz holds */
+	struct damonctl_fallback_view_goal goals[DAMONCTL_FALLBACK_VIEW_MAX_GOALS];
+};
+/* Whether scheme @si is about huge pages: a collapse or hugepage action, a hugepage_mem_bp
+ * goal, or an entry of @fbs (NULL: no plan). */
+DAMONCTL_API bool damonctl_fallback_scheme_is_hugepage(const struct damonctl_scheme *s,
+						       unsigned int si,
+						       const struct damonctl_fallbacks *fbs);
+/* Scheme @si (@s, read from the tree) as @fbs serves it and @st (NULL: no counts) counts it,
+ * into @out (its sz set). 0 or -EINVAL. */
+DAMONCTL_API int damonctl_fallback_view(const struct damonctl_scheme *s, unsigned int si,
+					const struct damonctl_fallbacks *fbs,
+					const struct damonctl_fallback_stats *st,
+					struct damonctl_fallback_view *out);
+/* The bytes a collapse scheme has collapsed, whoever did it; 0 for other actions. */
+DAMONCTL_API uint64_t damonctl_fallback_view_collapsed(const struct damonctl_fallback_view *v);
 /* The steps of a round, to say which one failed. */
 enum damonctl_fallback_step {
 	DAMONCTL_FBSTEP_NONE,

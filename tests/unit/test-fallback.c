@@ -574,6 +574,83 @@ static void retarget_72(void **state)
 	teardown(&x);
 }
 
+/*
+ * Schemes as what they stand for (damonctl_fallback_view): on 6.12 a collapse planned for the
+ * agent is a stat scheme with no quota and no goal in the kernel; the view shows the
+ * collapse with the plan's quota and goal, measured by the agent, and the agent's counts;
+ * the observer is no huge-page scheme of the user's but is the plan's. A hugepage_mem_bp
+ * goal made user_input shows as hugepage_mem_bp, fed, and the other goal as the kernel's.
+ */
+static void views(void **state)
+{
+	struct damonctl_fallback_stats st = { .sz = sizeof(st), .measured_bp = 1200, .nr = 1,
+					       .s = { { .scheme = 2, .nr_applied = 3,
+							.sz_applied = 6 << 20 } } };
+	struct damonctl_fallback_view v = { .sz = sizeof(v) }, small;
+	struct planned x;
+
+	(void)state;
+	setup(&x, "6.12-defaults.txt", 2, "collapse");
+	add_goal(x.sc, "hugepage_mem_bp", 3000);
+	assert_int_equal(plan(&x, false), 0);
+	assert_int_equal(damonctl_fallback_view(damonctl_context_scheme(x.c, 2), 2, x.fbs, &st, &v),
+			 0);
+	assert_int_equal(v.scheme, 2);
+	assert_string_equal(v.action, "collapse");
+	assert_true(v.served);
+	assert_true(v.program_collapses);
+	assert_false(v.program_paces);
+	assert_int_equal(v.quota_ms, 100);
+	assert_int_equal(v.quota_bytes, 64 << 20);
+	assert_int_equal(v.quota_reset_ms, 500);
+	assert_int_equal(v.nr_goals, 1);
+	assert_string_equal(v.goals[0].metric, "hugepage_mem_bp");
+	assert_int_equal(v.goals[0].target, 3000);
+	assert_int_equal(v.goals[0].current, 1200);
+	assert_true(v.goals[0].fed);
+	assert_int_equal(v.program.nr_applied, 3);
+	/* collapsed: the agent's bytes, not the stat stand-in's */
+	assert_int_equal(damonctl_fallback_view_collapsed(&v), 6 << 20);
+	assert_int_equal(v.sz_applied, 0);
+	assert_false(damonctl_fallback_scheme_is_hugepage(damonctl_context_scheme(x.c, 1), 1,
+							  x.fbs));
+	assert_true(damonctl_fallback_scheme_is_hugepage(damonctl_context_scheme(x.c, 2), 2,
+							 x.fbs));
+	/* without a plan it is the kernel's stat scheme */
+	assert_int_equal(damonctl_fallback_view(damonctl_context_scheme(x.c, 2), 2, NULL, NULL,
+						&v), 0);
+	assert_string_equal(v.action, "stat");
+	assert_false(v.served);
+	assert_int_equal(v.nr_goals, 0);
+	assert_int_equal(damonctl_fallback_view_collapsed(&v), 0);
+	/* an older caller's struct without room for goals gets none */
+	small.sz = offsetof(struct damonctl_fallback_view, goals);
+	assert_int_equal(damonctl_fallback_view(damonctl_context_scheme(x.c, 0), 0, x.fbs, &st,
+						&small), 0);
+	assert_int_equal(small.nr_goals, 0);
+	assert_string_equal(small.action, "collapse");
+	small.sz = 8;
+	assert_int_equal(damonctl_fallback_view(x.sc, 0, x.fbs, &st, &small), -EINVAL);
+	teardown(&x);
+
+	setup(&x, "6.12-defaults.txt", 1, "stat");
+	add_goal(x.sc, "some_mem_psi_us", 1000);
+	add_goal(x.sc, "hugepage_mem_bp", 2500);
+	assert_true(damonctl_fallback_scheme_is_hugepage(x.sc, 0, NULL));
+	assert_int_equal(plan(&x, false), 0);
+	assert_int_equal(damonctl_fallback_view(x.sc, 0, x.fbs, NULL, &v), 0);
+	assert_int_equal(v.nr_goals, 2);
+	assert_string_equal(v.goals[0].metric, "some_mem_psi_us");
+	assert_false(v.goals[0].fed);
+	assert_string_equal(v.goals[1].metric, "hugepage_mem_bp");
+	assert_true(v.goals[1].fed);
+	assert_int_equal(v.goals[1].target, 2500);
+	assert_true(v.served);
+	assert_false(v.program_collapses);
+	assert_true(damonctl_fallback_scheme_is_hugepage(x.sc, 0, x.fbs));
+	teardown(&x);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +664,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(refresh),
 		cmocka_unit_test(retarget),
 		cmocka_unit_test(retarget_72),
+		cmocka_unit_test(views),
 	};
 
 	unit_init(argc, argv);
