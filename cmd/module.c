@@ -51,13 +51,6 @@ static unsigned int running_kdamonds(struct cli *cli, unsigned int *idx, int *pi
 	return nr;
 }
 
-static bool module_enabled(const struct damonctl_module_params *mp)
-{
-	const char *v = damonctl_module_param_get(mp, "enabled");
-
-	return v && v[0] == 'Y';
-}
-
 /* A value as JSON: Y/N as booleans, integers as numbers, the rest as strings. */
 static json_object *value_json(const char *v)
 {
@@ -118,13 +111,13 @@ static int list_modules(struct cli *cli)
 			json_object_object_add(o, "name", json_object_new_string(name));
 			json_object_object_add(o, "present", json_object_new_boolean(present));
 			json_object_object_add(o, "enabled", present ?
-				json_object_new_boolean(module_enabled(mp)) : NULL);
+				json_object_new_boolean(damonctl_module_params_enabled(mp, NULL)) : NULL);
 			json_object_object_add(o, "kdamond_pid", pid && strcmp(pid, "-1") ?
 					       value_json(pid) : NULL);
 			json_object_array_add(arr, o);
 		} else {
 			printf("%-16s %-9s %s\n", name,
-			       !present ? "absent" : module_enabled(mp) ? "enabled" : "disabled",
+			       !present ? "absent" : damonctl_module_params_enabled(mp, NULL) ? "enabled" : "disabled",
 			       pid && strcmp(pid, "-1") ? safe_str(pid, b1, sizeof(b1)) : "-");
 		}
 		damonctl_module_params_free(mp);
@@ -179,7 +172,7 @@ static int show_module(struct cli *cli, const char *name, const struct damonctl_
 		json_object *doc = json_doc_new(), *p = json_object_new_object();
 
 		json_object_object_add(doc, "module", json_object_new_string(name));
-		json_object_object_add(doc, "enabled", json_object_new_boolean(module_enabled(mp)));
+		json_object_object_add(doc, "enabled", json_object_new_boolean(damonctl_module_params_enabled(mp, NULL)));
 		for (i = 0; i < n; i++)
 			json_object_object_add(p, damonctl_module_param_name(mp, i),
 					       value_json(damonctl_module_param_value(mp, i)));
@@ -189,7 +182,7 @@ static int show_module(struct cli *cli, const char *name, const struct damonctl_
 	for (i = 0; i < n; i++)
 		if (strlen(damonctl_module_param_name(mp, i)) > w)
 			w = strlen(damonctl_module_param_name(mp, i));
-	printf("%s: %s\n", name, module_enabled(mp) ? "enabled" : "disabled");
+	printf("%s: %s\n", name, damonctl_module_params_enabled(mp, NULL) ? "enabled" : "disabled");
 	for (i = 0; i < n; i++) {
 		const char *pn = damonctl_module_param_name(mp, i);
 		char human[64];
@@ -247,14 +240,7 @@ static int check_exclusive(struct cli *cli, const char *name, bool *held)
 		*held = true;
 	}
 	for (i = 0; (other = damonctl_module_name(i)); i++) {
-		struct damonctl_module_params *mp;
-		bool on;
-
-		if (!strcmp(other, name) || damonctl_module_read(cli->ctx, other, &mp))
-			continue;
-		on = module_enabled(mp);
-		damonctl_module_params_free(mp);
-		if (!on)
+		if (!strcmp(other, name) || damonctl_module_enabled(cli->ctx, other, NULL) != 1)
 			continue;
 		warnx_("%s: %s is enabled and holds DAMON exclusively%s", cli->cmd_name,
 		       other, mo->force ? "; enabling anyway (--force)" :

@@ -137,22 +137,10 @@ static void read_modules(struct extra_data *x)
 	const char *name;
 	unsigned int m;
 
-	for (m = 0; (name = damonctl_module_name(m)) && x->nr_mods < 4; m++) {
-		struct damonctl_module_params *mp;
-		const char *en, *kp;
-
-		if (damonctl_module_read(x->cli->ctx, name, &mp)) {
-			damonctl_clear_error(x->cli->ctx);
-			continue;
-		}
-		en = damonctl_module_param_get(mp, "enabled");
-		kp = damonctl_module_param_get(mp, "kdamond_pid");
-		if (en && en[0] == 'Y') {
-			x->mod_pids[x->nr_mods] = kp ? atoi(kp) : -1;
+	for (m = 0; (name = damonctl_module_name(m)) && x->nr_mods < 4; m++)
+		if (damonctl_module_enabled(x->cli->ctx, name, &x->mod_pids[x->nr_mods]) == 1)
 			x->mods[x->nr_mods++] = name;
-		}
-		damonctl_module_params_free(mp);
-	}
+	damonctl_clear_error(x->cli->ctx);
 }
 
 static const char *extra_module(unsigned int i, int *pid, void *data)

@@ -124,19 +124,11 @@ DAMONCTL_API int damonctl_diagnose(struct damonctl_ctx *ctx, const struct damonc
 	damonctl_clear_error(ctx);
 	damonctl_for_each_kdamond(t, kd, i)
 		check_kdamond(&d, ctx, kd, (int)i, has_thp ? thp : NULL, &mi, has_mi);
-	for (i = 0; (m = damonctl_module_name(i)); i++) {
-		struct damonctl_module_params *mp;
-		const char *en;
-
-		if (damonctl_module_read(ctx, m, &mp))
-			continue;
-		en = damonctl_module_param_get(mp, "enabled");
-		if (en && !strcmp(en, "Y"))
+	for (i = 0; (m = damonctl_module_name(i)); i++)
+		if (damonctl_module_enabled(ctx, m, NULL) == 1)
 			say(&d, DAMONCTL_FINDING_INFO, "module_holds_damon", -1, -1,
 			    "%s is enabled: it holds DAMON, so a kdamond of the sysfs interface "
 			    "cannot start (EBUSY) while it runs", m);
-		damonctl_module_params_free(mp);
-	}
 	damonctl_clear_error(ctx);
 	return d.serious;
 }

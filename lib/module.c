@@ -223,6 +223,33 @@ DAMONCTL_API const char *damonctl_module_param_get(const struct damonctl_module_
 	return NULL;
 }
 
+DAMONCTL_API bool damonctl_module_params_enabled(const struct damonctl_module_params *mp,
+						 int *kdamond_pid)
+{
+	const char *en = damonctl_module_param_get(mp, "enabled");
+	const char *kp = damonctl_module_param_get(mp, "kdamond_pid");
+
+	/* the kernel prints a bool parameter as Y or N */
+	if (kdamond_pid)
+		*kdamond_pid = kp ? atoi(kp) : -1;
+	return en && en[0] == 'Y';
+}
+
+DAMONCTL_API int damonctl_module_enabled(struct damonctl_ctx *ctx, const char *module,
+					 int *kdamond_pid)
+{
+	struct damonctl_module_params *mp;
+	int r = damonctl_module_read(ctx, module, &mp);
+
+	if (kdamond_pid)
+		*kdamond_pid = -1;
+	if (r)
+		return r;
+	r = damonctl_module_params_enabled(mp, kdamond_pid);
+	damonctl_module_params_free(mp);
+	return r;
+}
+
 /* kstrtobool's reading (docs/damon-abi.md section 1), words spelled out: 1 true, 0 false. */
 static int parse_bool(const char *s)
 {

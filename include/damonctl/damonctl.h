@@ -1017,6 +1017,13 @@ DAMONCTL_API const char *damonctl_module_param_value(const struct damonctl_modul
 /* The value of parameter @name, NULL when the module has none. */
 DAMONCTL_API const char *damonctl_module_param_get(const struct damonctl_module_params *mp,
 						   const char *name);
+/* Whether the module is enabled (it then holds DAMON), and its kdamond's pid into
+ * @kdamond_pid (NULL: not wanted; -1 when it shows none). */
+DAMONCTL_API bool damonctl_module_params_enabled(const struct damonctl_module_params *mp,
+						 int *kdamond_pid);
+/* The same read from the kernel: 1 enabled, 0 not, or damonctl_module_read()'s -errno. */
+DAMONCTL_API int damonctl_module_enabled(struct damonctl_ctx *ctx, const char *module,
+					 int *kdamond_pid);
 /* False for the modules' results (kdamond_pid, nr_*, bytes_*, damon_stat's figures). */
 DAMONCTL_API bool damonctl_module_param_writable(const char *param);
 /* What to write to @param for @input as people type it: "5s" for a time in us or ms, "1GiB"

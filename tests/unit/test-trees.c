@@ -764,6 +764,42 @@ static void diagnose_thread(void **state)
 	sysroot_teardown(&s);
 }
 
+/* Which module holds DAMON (damonctl_module_enabled): the kernel prints enabled as Y or N and
+ * kdamond_pid -1 while none runs; the modules of the 7.2 log, one of them turned on here. */
+static void modules_enabled(void **state)
+{
+	struct sysroot s;
+	char *p;
+	int pid = 0;
+
+	(void)state;
+	sysroot_setup(&s, NULL, "behaviour-7.2.13.txt", NULL);
+	assert_true(asprintf(&p, "%s/sys/module/damon_reclaim/parameters/enabled", s.dir) > 0);
+	write_file(p, "N\n");
+	free(p);
+	assert_true(asprintf(&p, "%s/sys/module/damon_reclaim/parameters/kdamond_pid", s.dir) > 0);
+	write_file(p, "-1\n");
+	free(p);
+	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_reclaim", &pid), 0);
+	assert_int_equal(pid, -1);
+	assert_true(asprintf(&p, "%s/sys/module/damon_lru_sort/parameters/enabled", s.dir) > 0);
+	write_file(p, "Y\n");
+	free(p);
+	assert_true(asprintf(&p, "%s/sys/module/damon_lru_sort/parameters/kdamond_pid", s.dir) > 0);
+	write_file(p, "4242\n");
+	free(p);
+	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_lru_sort", &pid), 1);
+	assert_int_equal(pid, 4242);
+	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_lru_sort", NULL), 1);
+	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_nothing", &pid), -EINVAL);
+	assert_int_equal(pid, -1);
+	sysroot_teardown(&s);
+	/* a kernel without the module */
+	sysroot_setup(&s, NULL, NULL, NULL);
+	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_stat", NULL), -ENOENT);
+	sysroot_teardown(&s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -782,6 +818,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(features_reuse_and_unknowns),
 		cmocka_unit_test(keywords_as_kernels_answered),
 		cmocka_unit_test(diagnose_thread),
+		cmocka_unit_test(modules_enabled),
 	};
 
 	unit_init(argc, argv);
