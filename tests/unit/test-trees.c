@@ -764,30 +764,32 @@ static void diagnose_thread(void **state)
 	sysroot_teardown(&s);
 }
 
+/* <sysroot>/sys/module/@module/parameters/@param holds @value. */
+static void module_param(const struct sysroot *s, const char *module, const char *param,
+			 const char *value)
+{
+	char *p;
+
+	assert_true(asprintf(&p, "%s/sys/module/%s/parameters/%s", s->dir, module, param) > 0);
+	write_file(p, value);
+	free(p);
+}
+
 /* Which module holds DAMON (damonctl_module_enabled): the kernel prints enabled as Y or N and
  * kdamond_pid -1 while none runs; the modules of the 7.2 log, one of them turned on here. */
 static void modules_enabled(void **state)
 {
 	struct sysroot s;
-	char *p;
 	int pid = 0;
 
 	(void)state;
 	sysroot_setup(&s, NULL, "behaviour-7.2.13.txt", NULL);
-	assert_true(asprintf(&p, "%s/sys/module/damon_reclaim/parameters/enabled", s.dir) > 0);
-	write_file(p, "N\n");
-	free(p);
-	assert_true(asprintf(&p, "%s/sys/module/damon_reclaim/parameters/kdamond_pid", s.dir) > 0);
-	write_file(p, "-1\n");
-	free(p);
+	module_param(&s, "damon_reclaim", "enabled", "N\n");
+	module_param(&s, "damon_reclaim", "kdamond_pid", "-1\n");
 	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_reclaim", &pid), 0);
 	assert_int_equal(pid, -1);
-	assert_true(asprintf(&p, "%s/sys/module/damon_lru_sort/parameters/enabled", s.dir) > 0);
-	write_file(p, "Y\n");
-	free(p);
-	assert_true(asprintf(&p, "%s/sys/module/damon_lru_sort/parameters/kdamond_pid", s.dir) > 0);
-	write_file(p, "4242\n");
-	free(p);
+	module_param(&s, "damon_lru_sort", "enabled", "Y\n");
+	module_param(&s, "damon_lru_sort", "kdamond_pid", "4242\n");
 	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_lru_sort", &pid), 1);
 	assert_int_equal(pid, 4242);
 	assert_int_equal(damonctl_module_enabled(s.ctx, "damon_lru_sort", NULL), 1);
