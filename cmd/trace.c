@@ -5,7 +5,6 @@
  * tracefs through an instance of its own (instances/damonc-trace-PID: the system's trace
  * buffer and anybody else's instance are left alone) and writes nothing under DAMON.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -20,13 +19,6 @@
 #include "damonc.h"
 
 #define MAX_EVENTS 32
-
-/* The DAMON events kernels have had: a name outside this list is taken for a typo (exit 2),
- * one in it that this kernel lacks for a missing feature (exit 3). */
-static const char *const known_events[] = {
-	"damon_aggregated", "damon_region_aggregated", "damos_before_apply",
-	"damon_monitor_intervals_tune", "damos_esz", "damos_stat_after_apply_interval", NULL,
-};
 
 struct trace_opts {
 	const char *events, *no_events, *input, *output;
@@ -77,10 +69,14 @@ static bool in_list(const char *list, const char *name)
 	return false;
 }
 
+/* One of the DAMON events kernels have had (libdamonctl's list): a name outside it is taken
+ * for a typo (exit 2), one in it that this kernel lacks for a missing feature (exit 3). */
 static bool known(const char *name)
 {
-	for (const char *const *k = known_events; *k; k++)
-		if (!strcmp(*k, name))
+	const char *k;
+
+	for (unsigned int i = 0; (k = damonctl_trace_damon_event(i, NULL)); i++)
+		if (!strcmp(k, name))
 			return true;
 	return false;
 }
@@ -108,10 +104,11 @@ static int check_names(struct cli *cli, const char *opt, const char *list,
 			continue;
 		if (!known(name)) {
 			char all[512] = "";
+			const char *k;
 
-			for (const char *const *k = known_events; *k; k++)
+			for (unsigned int i = 0; (k = damonctl_trace_damon_event(i, NULL)); i++)
 				snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
-					 k == known_events ? "" : ", ", *k);
+					 i ? ", " : "", k);
 			usage_error(cli, "%s '%s': no DAMON trace event has that name (%s)", opt,
 				    name, all);
 			return EXIT_USAGE;
@@ -122,34 +119,32 @@ static int check_names(struct cli *cli, const char *opt, const char *list,
 	return 0;
 }
 
+static int add_event(void *data, const char *event)
+{
+	struct selection *have = data;
+	size_t off = have->nr ? (size_t)(have->name[have->nr - 1] - have->buf) +
+				strlen(have->name[have->nr - 1]) + 1 : 0;
+	size_t n = strlen(event) + 1;
+
+	if (have->nr < MAX_EVENTS && off + n <= sizeof(have->buf)) {
+		memcpy(have->buf + off, event, n);
+		have->name[have->nr++] = have->buf + off;
+	}
+	return 0;
+}
+
 /* The kernel's DAMON events (events/damon/ of tracefs). */
 static int kernel_events(struct cli *cli, struct selection *have)
 {
 	char path[4096];
-	struct dirent *d;
-	size_t off = 0;
-	DIR *dir;
+	int r = damonctl_trace_kernel_events(cli->ctx, add_event, have);
 
-	damonctl_path(cli->ctx, DAMONCTL_BASE_TRACEFS, "events/damon", path, sizeof(path));
-	dir = opendir(path);
-	if (!dir) {
+	if (r < 0) {
+		damonctl_path(cli->ctx, DAMONCTL_BASE_TRACEFS, "events/damon", path, sizeof(path));
 		usage_error(cli, "no DAMON trace events in %s (is tracefs mounted? a kernel "
 			    "without CONFIG_TRACEPOINTS?)", path);
 		return EXIT_UNSUPPORTED;
 	}
-	while ((d = readdir(dir)) && have->nr < MAX_EVENTS) {
-		size_t n = strlen(d->d_name) + 1;
-		char rel[512];
-
-		snprintf(rel, sizeof(rel), "damon/%s", d->d_name);
-		if (d->d_name[0] == '.' || off + n > sizeof(have->buf) ||
-		    !damonctl_trace_has_event(cli->ctx, rel))
-			continue;
-		memcpy(have->buf + off, d->d_name, n);
-		have->name[have->nr++] = have->buf + off;
-		off += n;
-	}
-	closedir(dir);
 	return 0;
 }
 
@@ -479,8 +474,10 @@ static int trace_run(struct cli *cli, int argc, char **argv)
 	if (to->raw && cli->json)
 		return usage_error(cli, "--raw: not with --json");
 	if (to->input) {
-		for (const char *const *k = known_events; *k; k++)
-			have.name[have.nr++] = *k;
+		const char *k;
+
+		for (unsigned int i = 0; (k = damonctl_trace_damon_event(i, NULL)); i++)
+			add_event(&have, k);
 	} else if ((r = kernel_events(cli, &have))) {
 		return r;
 	}

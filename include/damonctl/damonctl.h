@@ -1499,6 +1499,16 @@ DAMONCTL_API int damonctl_trace_raw_parse_page(const struct damonctl_trace_raw *
 struct damonctl_trace_instance;
 /* Whether tracefs has @event and it can be enabled. */
 DAMONCTL_API bool damonctl_trace_has_event(struct damonctl_ctx *ctx, const char *event);
+/* The DAMON trace events kernels have had, in the order they came
+ * (damonctl_trace_instance_create(3)):
+ * the i-th name ("damon_aggregated", ...), NULL past the last; the version that added it
+ * into *@since (DAMONCTL_VERSION; NULL: not wanted). */
+DAMONCTL_API const char *damonctl_trace_damon_event(unsigned int i, int *since);
+/* Each DAMON event this kernel's tracefs has and can enable (events/damon/), to @fn; a
+ * nonzero return of @fn stops the walk and is returned. -ENOENT: no DAMON events. */
+DAMONCTL_API int damonctl_trace_kernel_events(struct damonctl_ctx *ctx,
+					      int (*fn)(void *data, const char *event),
+					      void *data);
 /* -ENOENT without tracefs, -EEXIST when this process has one of that name already. */
 DAMONCTL_API int damonctl_trace_instance_create(struct damonctl_ctx *ctx, const char *name,
 						struct damonctl_trace_instance **out);

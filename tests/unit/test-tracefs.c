@@ -165,10 +165,51 @@ static void test_remove_stale(void **state)
 	assert_int_equal(damonctl_trace_instance_remove_stale(f->ctx, "unit", NULL), 0);
 }
 
+static int collect(void *data, const char *event)
+{
+	char *all = data;
+
+	strcat(all, event);
+	strcat(all, " ");
+	return !strcmp(event, "stop_here") ? 7 : 0;
+}
+
+/* DAMON's events: those kernels have had (docs/damon-abi.md section 6, in order), and those
+ * a tracefs has and can enable. */
+static void test_damon_events(void **state)
+{
+	struct fixture *f = *state;
+	char path[4400], all[256] = "";
+	int since = 0;
+
+	assert_string_equal(damonctl_trace_damon_event(0, &since), "damon_aggregated");
+	assert_int_equal(since, DAMONCTL_VERSION(5, 15));
+	assert_string_equal(damonctl_trace_damon_event(5, &since), "damon_region_aggregated");
+	assert_int_equal(since, DAMONCTL_VERSION(7, 2));
+	assert_string_equal(damonctl_trace_damon_event(4, NULL), "damos_stat_after_apply_interval");
+	assert_null(damonctl_trace_damon_event(6, &since));
+
+	assert_int_equal(damonctl_trace_kernel_events(f->ctx, collect, all), -ENOENT);
+	snprintf(path, sizeof(path), "%s/events/damon/damos_esz/enable", f->tracing);
+	write_file(path, "0\n");
+	/* a directory without an enable file is no event (tracefs's "enable" of the system
+	 * and its "filter" are files of events/damon/ itself) */
+	snprintf(path, sizeof(path), "%s/events/damon/filter", f->tracing);
+	write_file(path, "none\n");
+	assert_int_equal(damonctl_trace_kernel_events(f->ctx, collect, all), 0);
+	assert_string_equal(all, "damos_esz ");
+	snprintf(path, sizeof(path), "%s/events/damon/stop_here/enable", f->tracing);
+	write_file(path, "0\n");
+	all[0] = '\0';
+	assert_int_equal(damonctl_trace_kernel_events(f->ctx, collect, all), 7);
+	assert_non_null(strstr(all, "stop_here "));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_has_event, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damon_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_instance, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_stale, setup, teardown),
 	};
