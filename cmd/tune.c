@@ -178,37 +178,23 @@ static bool has_native_goal(const struct damonctl_scheme *s)
 	return false;
 }
 
-/* Goals the agent stands in for: --goal-bp moves their target, not the metric. */
+/* Goals the agent stands in for: --goal-bp moves their target in the plan (libdamonctl's
+ * damonctl_fallbacks_set_goal), not the metric. */
 static bool retarget_fallbacks(const struct tune_opts *tu, struct started_entry *e,
-			       unsigned int scheme, struct damonctl_scheme *s, struct spec *sp)
+			       unsigned int scheme, struct damonctl_context *c, struct spec *sp)
 {
-	unsigned int i, g;
+	struct damonctl_fallbacks *l;
 	bool changed = false;
+	unsigned int g;
 
-	if (!e)
+	if (!e || !e->fbs.nr || !(l = fallback_to_lib(&e->fbs)))
 		return false;
 	for (g = 0; g < sp->nr_goals; g++) {
 		if (strcmp(sp->goals[g].metric, "hugepage_mem_bp"))
 			continue;
-		for (i = 0; i < e->fbs.nr; i++) {
-			struct damonctl_fallback *fb = &e->fbs.fb[i];
-
-			if (fb->scheme != scheme)
-				continue;
-			/* a scope given moves with the goal; the agent measures it */
-			if (tu->scope_pid >= 0)
-				fb->scope_pid = tu->scope_pid;
-			if (fb->kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL) {
-				struct damonctl_goal *goal = damonctl_scheme_goal(s, fb->goal);
-
-				if (goal)
-					damonctl_goal_set(goal, DAMONCTL_GOAL_TARGET_VALUE,
-							  sp->goals[g].target);
-			}
-			fb->target_bp = sp->goals[g].target;
-			changed = true;
-		}
-		if (changed && !has_native_goal(s)) {
+		changed |= damonctl_fallbacks_set_goal(l, c, scheme, sp->goals[g].target,
+						       tu->scope_pid) > 0;
+		if (changed && !has_native_goal(damonctl_context_scheme(c, scheme))) {
 			/* consumed: the kernel has no hugepage_mem_bp goal to set */
 			memmove(&sp->goals[g], &sp->goals[g + 1],
 				(sp->nr_goals - g - 1) * sizeof(sp->goals[0]));
@@ -216,6 +202,9 @@ static bool retarget_fallbacks(const struct tune_opts *tu, struct started_entry 
 			g--;
 		}
 	}
+	if (changed)
+		fallback_from_lib(l, &e->fbs);
+	damonctl_fallbacks_free(l);
 	return changed;
 }
 
@@ -301,7 +290,7 @@ static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
 
 	if (r)
 		return r;
-	*fb_changed = retarget_fallbacks(tu, entry, si, damonctl_context_scheme(c, si), sp);
+	*fb_changed = retarget_fallbacks(tu, entry, si, c, sp);
 	r = spec_apply_scheme(cli, sp, damonctl_context_scheme(c, si), sample, aggr, f, false);
 	for (i = 0; !r && entry && i < entry->fbs.nr; i++) {
 		const struct damonctl_fallback *fb = &entry->fbs.fb[i];

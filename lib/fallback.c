@@ -524,6 +524,52 @@ DAMONCTL_API void damonctl_fallbacks_refresh(struct damonctl_fallbacks *fbs,
 	}
 }
 
+/* Whether scheme @si is @scheme or a per-target copy the plan made of it. */
+static bool follows(const struct damonctl_fallbacks *fbs, unsigned int si, unsigned int scheme)
+{
+	unsigned int i;
+
+	if (si == scheme)
+		return true;
+	for (i = 0; i < fbs->nr; i++)
+		if (fbs->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && fbs->fb[i].scheme == si &&
+		    fbs->fb[i].tmpl == scheme)
+			return true;
+	return false;
+}
+
+DAMONCTL_API int damonctl_fallbacks_set_goal(struct damonctl_fallbacks *fbs,
+					     struct damonctl_context *c, unsigned int scheme,
+					     uint64_t target_bp, int scope_pid)
+{
+	unsigned int i;
+	int n = 0;
+
+	if (!fbs || !c || !damonctl_context_scheme(c, scheme) || scope_pid < -1 || scope_pid > 1)
+		return -EINVAL;
+	for (i = 0; i < fbs->nr; i++) {
+		struct damonctl_fallback *fb = &fbs->fb[i];
+		struct damonctl_scheme *s = damonctl_context_scheme(c, fb->scheme);
+
+		/* the per-target copies of a scheme follow it, their fed goals too */
+		if (!s || !follows(fbs, fb->scheme, scheme))
+			continue;
+		/* a scope given moves with the goal: the program measures it */
+		if (scope_pid >= 0)
+			fb->scope_pid = scope_pid;
+		if (fb->kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL) {
+			/* the user_input goal standing in: its target the kernel tunes to */
+			struct damonctl_goal *g = damonctl_scheme_goal(s, fb->goal);
+
+			if (g)
+				damonctl_goal_set(g, DAMONCTL_GOAL_TARGET_VALUE, target_bp);
+		}
+		fb->target_bp = target_bp;
+		n++;
+	}
+	return n;
+}
+
 /* ---- following the targets: damonctl_fallbacks_retarget() ---- */
 
 /* Keep budget @fb's schemes (the collapse scheme and its observer) to target @idx; a

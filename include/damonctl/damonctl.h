@@ -1731,6 +1731,13 @@ DAMONCTL_API int damonctl_fallback_plan(struct damonctl_ctx *ctx, struct damonct
 /* After a change of @k's schemes: their access patterns and quotas taken again. */
 DAMONCTL_API void damonctl_fallbacks_refresh(struct damonctl_fallbacks *fbs,
 					     const struct damonctl_kdamond *k);
+/* A hugepage_mem_bp goal of scheme @scheme (of @c, the model the plan serves) moved to
+ * @target_bp where the plan stands in for it: the entries of that scheme and of its
+ * per-target copies, and the user_input goal the kernel tunes to; @scope_pid 0 or 1 moves the scope with it (-1: kept). Returns
+ * how many entries changed (0: the plan serves no goal of that scheme), or -EINVAL. */
+DAMONCTL_API int damonctl_fallbacks_set_goal(struct damonctl_fallbacks *fbs,
+					     struct damonctl_context *c, unsigned int scheme,
+					     uint64_t target_bp, int scope_pid);
 /* Whether scheme @scheme is one an entry serves (or observes with). */
 DAMONCTL_API bool damonctl_fallbacks_serves(const struct damonctl_fallbacks *fbs,
 					    unsigned int scheme);

@@ -651,6 +651,69 @@ static void views(void **state)
 	teardown(&x);
 }
 
+/* A goal the plan stands in for, moved (tune --goal-bp): the entry and the user_input goal
+ * the kernel tunes to; a scope given moves with it. On 6.12 a collapse's budgets move, the
+ * per-target copies' too. */
+static void set_goal(void **state)
+{
+	struct damonctl_fallback fb;
+	struct planned x;
+
+	(void)state;
+	setup(&x, "6.12-defaults.txt", 1, "stat");
+	add_goal(x.sc, "some_mem_psi_us", 1000);
+	add_goal(x.sc, "hugepage_mem_bp", 2500);
+	assert_int_equal(plan(&x, false), 0);
+	assert_int_equal(damonctl_fallbacks_set_goal(x.fbs, x.c, 0, 4000, -1), 1);
+	fb = entry(&x, 0);
+	assert_int_equal(fb.target_bp, 4000);
+	assert_false(fb.scope_pid);
+	assert_int_equal(damonctl_goal_get(damonctl_scheme_goal(x.sc, 1),
+					   DAMONCTL_GOAL_TARGET_VALUE), 4000);
+	/* the kernel's own goal is left alone */
+	assert_int_equal(damonctl_goal_get(damonctl_scheme_goal(x.sc, 0),
+					   DAMONCTL_GOAL_TARGET_VALUE), 1000);
+	assert_int_equal(damonctl_fallbacks_set_goal(x.fbs, x.c, 0, 500, 1), 1);
+	fb = entry(&x, 0);
+	assert_true(fb.scope_pid);
+	assert_int_equal(fb.target_bp, 500);
+	/* a scheme the plan does not serve; bad arguments */
+	damonctl_context_add_scheme(x.c);
+	assert_int_equal(damonctl_fallbacks_set_goal(x.fbs, x.c, 1, 500, -1), 0);
+	assert_int_equal(damonctl_fallbacks_set_goal(x.fbs, x.c, 9, 500, -1), -EINVAL);
+	assert_int_equal(damonctl_fallbacks_set_goal(x.fbs, x.c, 0, 500, 2), -EINVAL);
+	teardown(&x);
+
+	setup(&x, "6.12-defaults.txt", 2, "collapse");
+	add_goal(x.sc, "hugepage_mem_bp", 3000);
+	assert_int_equal(plan(&x, false), 0);
+	/* the per-target copy (scheme 2, made from scheme 0) follows its scheme: both
+	 * targets' budgets aim at the new goal */
+	assert_int_equal(damonctl_fallbacks_set_goal(x.fbs, x.c, 0, 800, -1), 2);
+	assert_int_equal(entry(&x, 0).target_bp, 800);
+	assert_int_equal(entry(&x, 1).target_bp, 800);
+	teardown(&x);
+
+	/* 7.2: the kernel collapses, each copy with a user_input goal the agent feeds: those
+	 * the kernel tunes to move too */
+	setup(&x, "7.2-defaults.txt", 2, "collapse");
+	add_goal(x.sc, "hugepage_mem_bp", 3000);
+	assert_int_equal(plan(&x, false), 0);
+	assert_int_equal(damonctl_fallbacks_set_goal(x.fbs, x.c, 0, 800, -1),
+			 (int)damonctl_fallbacks_count(x.fbs));
+	for (unsigned int i = 0; i < damonctl_fallbacks_count(x.fbs); i++) {
+		struct damonctl_fallback e = entry(&x, i);
+
+		assert_int_equal(e.target_bp, 800);
+		if (e.kind == DAMONCTL_FALLBACK_HUGEPAGE_GOAL)
+			assert_int_equal(damonctl_goal_get(damonctl_scheme_goal(
+				damonctl_context_scheme(x.c, e.scheme), e.goal),
+				DAMONCTL_GOAL_TARGET_VALUE), 800);
+	}
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 4);
+	teardown(&x);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,6 +728,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(retarget),
 		cmocka_unit_test(retarget_72),
 		cmocka_unit_test(views),
+		cmocka_unit_test(set_goal),
 	};
 
 	unit_init(argc, argv);
