@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "damonctl/damonctl.h"
 
@@ -244,5 +246,31 @@ int dctl_parse_count(const char *s, unsigned int flags, uint64_t *v);
 bool dctl_fmt(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int dctl_kstrtou64(const char *s, uint64_t *v);	/* base 0, optional one '\n' */
 int dctl_kstrtos64(const char *s, int64_t *v);
+
+/* ---- structures that grow, and symbol versions ---- */
+/*
+ * A structure the caller allocates has `size_t sz` first (libbpf's way): the library reads
+ * and fills only what sz covers. DCTL_SZ_TO is the least a sz must cover: the structure up
+ * to the end of @member, as the first release with sz had it.
+ */
+#define DCTL_SZ_TO(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
+/* The library's @src (@full bytes, sz first) into the caller's @dst, as much of it as @dst's
+ * sz says its build knows; @dst's sz is kept. */
+static inline void dctl_fill_sized(void *dst, const void *src, size_t full)
+{
+	size_t sz = *(const size_t *)dst;
+
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       (sz < full ? sz : full) - sizeof(size_t));
+}
+/*
+ * A function whose structures changed in release @node keeps its old version for binaries
+ * built before (compat.c converts), and the new one becomes the default: the @internal
+ * names are the library's own (local in libdamonctl.map), @api the exported one.
+ */
+#define DCTL_COMPAT_VERSION(internal, api, node) \
+	__asm__(".symver " #internal "," #api "@" #node);
+#define DCTL_DEFAULT_VERSION(internal, api, node) \
+	__asm__(".symver " #internal "," #api "@@" #node);
 
 #endif

@@ -832,12 +832,18 @@ DAMONCTL_API int damonctl_json_check(const char *doc, size_t len, char *why, siz
 /* ------------------------------------------------------------------------------------------
  * Memory figures from procfs and sysfs (under the sysroot), in bytes.
  */
+/* Set @sz (DAMONCTL_MEMINFO_INIT): fields may be added at the end, and the library fills
+ * and reads only those @sz covers. */
 struct damonctl_meminfo {
+	size_t sz;
 	uint64_t total, free, available, anon;
 	uint64_t anon_huge, shmem_huge, file_huge;	/* AnonHugePages, ShmemHugePages, ... */
 };
+#define DAMONCTL_MEMINFO_INIT { .sz = sizeof(struct damonctl_meminfo) }
+/* -EINVAL when @m->sz is smaller than the first struct with sz had it. */
 DAMONCTL_API int damonctl_meminfo_read(struct damonctl_ctx *ctx, struct damonctl_meminfo *m);
-/* Used memory (MemTotal - MemFree) and huge page memory (the three *HugePages). */
+/* Used memory (MemTotal - MemFree) and huge page memory (the three *HugePages); 0 for a
+ * @m->sz too small. */
 DAMONCTL_API uint64_t damonctl_meminfo_used(const struct damonctl_meminfo *m);
 DAMONCTL_API uint64_t damonctl_meminfo_huge(const struct damonctl_meminfo *m);
 /* Huge page memory / used memory in basis points, as the kernel's hugepage_mem_bp goal
