@@ -62,3 +62,22 @@ DAMONCTL_API uint64_t damonctl_meminfo_hugepage_bp_v0_1(const struct meminfo_v0_
 }
 DCTL_COMPAT_VERSION(damonctl_meminfo_hugepage_bp_v0_1, damonctl_meminfo_hugepage_bp,
 		    LIBDAMONCTL_0.1)
+
+/* ---- process events (0.1) ---- */
+
+struct procevent_v0_1 {
+	enum damonctl_procevent_kind kind;
+	int pid, parent_pid, exit_code;
+};
+
+DAMONCTL_API int damonctl_procevents_next_v0_1(struct damonctl_procevents *pe,
+					       struct procevent_v0_1 *o)
+{
+	struct damonctl_procevent ev = DAMONCTL_PROCEVENT_INIT;
+	int r = damonctl_procevents_next(pe, &ev);
+
+	if (r == 1)
+		*o = (struct procevent_v0_1){ ev.kind, ev.pid, ev.parent_pid, ev.exit_code };
+	return r;
+}
+DCTL_COMPAT_VERSION(damonctl_procevents_next_v0_1, damonctl_procevents_next, LIBDAMONCTL_0.1)

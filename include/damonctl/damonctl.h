@@ -1151,12 +1151,16 @@ DAMONCTL_API int damonctl_hugepage_plan_collapse(struct damonctl_hugepage_plan *
  */
 struct damonctl_procevents;
 enum damonctl_procevent_kind { DAMONCTL_PROCEVENT_FORK, DAMONCTL_PROCEVENT_EXIT };
+/* Set @sz (DAMONCTL_PROCEVENT_INIT): fields may be added at the end, and the library fills
+ * only those @sz covers. */
 struct damonctl_procevent {
+	size_t sz;
 	enum damonctl_procevent_kind kind;
 	int pid;		/* FORK: the new process; EXIT: the process that exited */
 	int parent_pid;		/* FORK: the process that forked it */
 	int exit_code;		/* EXIT: as wait(2) reports it */
 };
+#define DAMONCTL_PROCEVENT_INIT { .sz = sizeof(struct damonctl_procevent) }
 /*
  * Subscribe, and wait (up to 1 s) for the kernel to acknowledge. -EPERM without
  * CAP_NET_ADMIN, -EPROTONOSUPPORT without the connector, -EOPNOTSUPP when no acknowledgement
@@ -1175,7 +1179,8 @@ DAMONCTL_API int damonctl_procevents_fd(const struct damonctl_procevents *pe);
 DAMONCTL_API int damonctl_procevents_watch(struct damonctl_procevents *pe, const int *pids,
 					   unsigned int nr);
 /* The next event, without blocking: 1 with @ev filled, 0 when none is pending, -ENOBUFS
- * when the kernel dropped events (the caller should check what it follows), or -errno. */
+ * when the kernel dropped events (the caller should check what it follows), -EINVAL for an
+ * @ev->sz smaller than the first struct with sz, or -errno. */
 DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
 					  struct damonctl_procevent *ev);
 /* Unsubscribe and free. */

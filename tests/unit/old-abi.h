@@ -31,4 +31,11 @@ OLD_API(uint64_t, old_meminfo_huge, damonctl_meminfo_huge, LIBDAMONCTL_0.1,
 OLD_API(uint64_t, old_meminfo_hugepage_bp, damonctl_meminfo_hugepage_bp, LIBDAMONCTL_0.1,
 	(const struct old_meminfo *m))
 
+struct old_procevent {
+	enum damonctl_procevent_kind kind;
+	int pid, parent_pid, exit_code;
+};
+OLD_API(int, old_procevents_next, damonctl_procevents_next, LIBDAMONCTL_0.1,
+	(struct damonctl_procevents *pe, struct old_procevent *ev))
+
 #endif

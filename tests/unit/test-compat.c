@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -69,10 +72,55 @@ static void test_meminfo(void **state)
 	damonctl_free(ctx);
 }
 
+/* A child's fork and exit in the 0.1 struct (skipped where the connector cannot be had). */
+static void test_procevents(void **state)
+{
+	struct damonctl_procevents *pe = NULL;
+	bool forked = false, exited = false;
+	struct timespec t0, now;
+	int child, status, r;
+
+	(void)state;
+	r = damonctl_procevents_open(&pe);
+	if (r == -EPERM || r == -EPROTONOSUPPORT || r == -EOPNOTSUPP) {
+		print_message("process events connector unavailable here: %s\n", strerror(-r));
+		skip();
+	}
+	assert_int_equal(r, 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(5);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		struct pollfd p = { .fd = damonctl_procevents_fd(pe), .events = POLLIN };
+		struct old_procevent ev;
+
+		poll(&p, 1, 200);
+		while ((r = old_procevents_next(pe, &ev)) == 1) {
+			if (ev.kind == DAMONCTL_PROCEVENT_FORK && ev.pid == child) {
+				assert_int_equal(ev.parent_pid, getpid());
+				forked = true;
+			}
+			if (ev.kind == DAMONCTL_PROCEVENT_EXIT && ev.pid == child) {
+				assert_true(WIFEXITED(ev.exit_code) && WEXITSTATUS(ev.exit_code) == 5);
+				exited = true;
+			}
+		}
+		assert_true(r == 0 || r == -ENOBUFS);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (!exited && now.tv_sec - t0.tv_sec < 5);
+	damonctl_procevents_close(pe);
+	assert_true(forked);
+	assert_true(exited);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_meminfo),
+		cmocka_unit_test(test_procevents),
 	};
 	char path[sizeof(dir) + 16];
 	int r;
