@@ -1404,14 +1404,14 @@ static int check_options(struct cli *cli)
 static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struct multi *m,
 			  struct one *o)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	uint64_t idx = 0;
 	int r, e = 0;
 
 	damos_seen_reset();
 	while (!e && (r = rin_next(in, &it)) == 1) {
 		if (it.type == DAMONCTL_REC_STATS)
-			damos_seen_add(&it.stats);
+			damos_seen_add(it.stats);
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		if (ao.nr_index) {
@@ -1424,12 +1424,12 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 				continue;
 		}
 		if (ao.multi) {
-			e = report_each(m, &it.snapshot, o);
+			e = report_each(m, it.snapshot, o);
 			continue;
 		}
 		if (ao.have_at && k->have && rin_rel_s(in, k->s.end_ns) * 1e6 >= (double)ao.at_us)
 			break;	/* the first snapshot at or after --at is kept */
-		if (keep(k, &it.snapshot))
+		if (keep(k, it.snapshot))
 			return (usage_error(cli, "out of memory"), EXIT_FAIL);
 		if (ao.nr_index)
 			break;

@@ -15,6 +15,7 @@
 #define DCTL_MAX_CAPTURE_SCHEMES 64
 #define DCTL_MAX_USER_SCHEMES 64
 #define DCTL_CAPTURE_MAX_PIDS 64
+#define DCTL_CAPTURE_MAX_PENDING (DCTL_MAX_CAPTURE_SCHEMES + DCTL_MAX_USER_SCHEMES + 1)
 
 struct dctl_cap_scheme {
 	unsigned int index;	/* in the context */
@@ -47,8 +48,11 @@ struct damonctl_capture {
 	bool tuned;			/* intervals auto-tuning is on and can be read back */
 	uint64_t sample_us, aggr_us, update_us;
 	char *config_json;
-	/* the items of the current tick: snapshots, stats, and a CONFIG or a FOOTPRINT */
-	struct damonctl_rec_item pending[DCTL_MAX_CAPTURE_SCHEMES + DCTL_MAX_USER_SCHEMES + 1];
+	/* the items of the current tick: snapshots, stats, and a CONFIG or a FOOTPRINT; item i
+	 * points to pend_snap[i] or pend_stats[i] */
+	struct damonctl_rec_item pending[DCTL_CAPTURE_MAX_PENDING];
+	struct damonctl_rec_snapshot pend_snap[DCTL_CAPTURE_MAX_PENDING];
+	struct damonctl_rec_stats pend_stats[DCTL_CAPTURE_MAX_PENDING];
 	char *footprint_json;		/* the current tick's FOOTPRINT */
 	uint64_t next_footprint_ns;	/* method "trace" */
 	unsigned int nr_pending, next_pending;

@@ -132,14 +132,14 @@ DAMONCTL_API int damonctl_hugepage_rec_add(struct damonctl_hugepage_rec *h,
 	if (!h || !it)
 		return -EINVAL;
 	if (it->type == DAMONCTL_REC_SNAPSHOT) {
-		if (!take_snapshot(h, &it->snapshot, &v))
+		if (!take_snapshot(h, it->snapshot, &v))
 			return 0;
 		if (bytes)
 			*bytes = v;
 		return 1;
 	}
 	if (it->type == DAMONCTL_REC_STATS)
-		take_stats(h, &it->stats);
+		take_stats(h, it->stats);
 	return 0;
 }
 

@@ -150,14 +150,14 @@ int damonctl_rec_info_feed(struct damonctl_rec_info *n, const struct damonctl_re
 		n->configs++;
 		break;
 	case DAMONCTL_REC_SNAPSHOT:
-		s = slot(n, &it->snapshot);
+		s = slot(n, it->snapshot);
 		if (!s)
 			return -ENOMEM;
-		add_snapshot(s, &it->snapshot);
+		add_snapshot(s, it->snapshot);
 		n->snapshots++;
 		break;
 	case DAMONCTL_REC_STATS:
-		add_stats(n, &it->stats);
+		add_stats(n, it->stats);
 		break;
 	default:
 		break;

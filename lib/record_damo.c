@@ -488,6 +488,7 @@ static int convert(struct damo_src *s, const struct damo_series *se, json_object
 		s->rcap = n;
 	}
 	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
 	if (jget_u64(snap, "end_time", &out->end_ns))
 		return -EBADMSG;
 	/* damo leaves the first one unset */
@@ -556,6 +557,7 @@ static void take_stats(struct damo_src *s, json_object *snap,
 	    !json_object_is_type(st, json_type_object))
 		return;
 	memset(&s->stats, 0, sizeof(s->stats));
+	s->stats.sz = sizeof(s->stats);
 	s->stats.time_ns = out->start_ns;
 	s->stats.kdamond = out->kdamond;
 	s->stats.context = out->context;
@@ -825,7 +827,7 @@ static void write_index(struct jw *w, const char *key, int64_t v, bool last)
 static int write_series(struct damonctl_rec_reader *r, struct jw *w,
 			const struct series_key *k, bool first)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	bool first_snap = true;
 	int ret;
 
@@ -843,7 +845,7 @@ static int write_series(struct damonctl_rec_reader *r, struct jw *w,
 	if (ret)
 		return ret;
 	while ((ret = damonctl_rec_next(r, &it)) == 1 && !w->err) {
-		const struct damonctl_rec_snapshot *s = &it.snapshot;
+		const struct damonctl_rec_snapshot *s = it.snapshot;
 		uint32_t i;
 
 		if (it.type != DAMONCTL_REC_SNAPSHOT || !same_series(k, s))
@@ -872,7 +874,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 {
 	struct series_key *keys = NULL;
 	size_t nr = 0, cap = 0, i;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct jw *w;
 	int ret;
 
@@ -883,7 +885,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 	while ((ret = damonctl_rec_next(r, &it)) == 1) {
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		for (i = 0; i < nr && !same_series(&keys[i], &it.snapshot); i++)
+		for (i = 0; i < nr && !same_series(&keys[i], it.snapshot); i++)
 			;
 		if (i < nr)
 			continue;
@@ -897,9 +899,9 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 			keys = p;
 		}
 		keys[nr++] = (struct series_key){
-			it.snapshot.kdamond, it.snapshot.context, it.snapshot.target,
-			it.snapshot.scheme, it.snapshot.sample_us, it.snapshot.aggr_us,
-			it.snapshot.update_us };
+			it.snapshot->kdamond, it.snapshot->context, it.snapshot->target,
+			it.snapshot->scheme, it.snapshot->sample_us, it.snapshot->aggr_us,
+			it.snapshot->update_us };
 	}
 	if (ret < 0) {
 		free(keys);

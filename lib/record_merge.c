@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "damonctl/damonctl.h"
+#include "record_internal.h"
 
 struct piece {
 	uint64_t start, end;
@@ -51,12 +51,13 @@ struct damonctl_rec_merger {
 	struct series *s;
 	size_t nr, cap;
 	size_t flushed;		/* flush: the next series to look at */
-	struct damonctl_rec_region *out;	/* the last merged snapshot's regions */
+	struct damonctl_rec_snapshot snap;	/* the last merged snapshot */
+	struct damonctl_rec_region *out;	/* its regions */
 	size_t out_cap;
 	struct run tmp;
 };
 
-int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec_merger **out)
+DAMONCTL_API int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec_merger **out)
 {
 	struct damonctl_rec_merger *m;
 
@@ -79,7 +80,7 @@ static void free_runs(struct series *s)
 	s->nr_runs = 0;
 }
 
-void damonctl_rec_merger_free(struct damonctl_rec_merger *m)
+DAMONCTL_API void damonctl_rec_merger_free(struct damonctl_rec_merger *m)
 {
 	if (!m)
 		return;
@@ -250,9 +251,10 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 	return 0;
 }
 
-/* @x's open window as a snapshot in @out (regions in m->out), and the window closed. */
-static int emit(struct damonctl_rec_merger *m, struct series *x, struct damonctl_rec_snapshot *out)
+/* @x's open window as a snapshot in m->snap (regions in m->out), and the window closed. */
+static int emit(struct damonctl_rec_merger *m, struct series *x)
 {
+	struct damonctl_rec_snapshot *out = &m->snap;
 	size_t n = 0;
 	uint64_t total = 0;
 
@@ -282,6 +284,7 @@ static int emit(struct damonctl_rec_merger *m, struct series *x, struct damonctl
 		}
 	}
 	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
 	out->kdamond = x->kdamond;
 	out->context = x->context;
 	out->target = x->target;
@@ -301,14 +304,16 @@ static int emit(struct damonctl_rec_merger *m, struct series *x, struct damonctl
 	return 1;
 }
 
-int damonctl_rec_merger_add(struct damonctl_rec_merger *m, const struct damonctl_rec_snapshot *s,
-			    struct damonctl_rec_snapshot *out)
+DAMONCTL_API int damonctl_rec_merger_add_v0_4(struct damonctl_rec_merger *m,
+					      const struct damonctl_rec_snapshot *snap,
+					      const struct damonctl_rec_snapshot **out)
 {
+	struct damonctl_rec_snapshot full, *s = &full;
 	struct series *x;
 	uint64_t w;
 	int r = 0;
 
-	if (!m || !s || !out || (s->nr_regions && !s->regions))
+	if (!m || !out || rec_snapshot_in(snap, &full) || (s->nr_regions && !s->regions))
 		return -EINVAL;
 	x = series_of(m, s);
 	if (!x)
@@ -319,24 +324,33 @@ int damonctl_rec_merger_add(struct damonctl_rec_merger *m, const struct damonctl
 	}
 	w = s->end_ns > x->anchor_ns ? (s->end_ns - x->anchor_ns) / m->window_ns : 0;
 	if (x->open && w != x->window) {
-		/* emit() points @out at m->out, which the fold below does not touch */
-		r = emit(m, x, out);
+		/* emit() fills m->snap and m->out, which the fold below does not touch */
+		r = emit(m, x);
 		if (r < 0)
 			return r;
+		*out = &m->snap;
 	}
 	x->window = w;
 	if (fold(m, x, s))
 		return -ENOMEM;
 	return r;
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_merger_add_v0_4, damonctl_rec_merger_add, LIBDAMONCTL_0.4)
 
-int damonctl_rec_merger_flush(struct damonctl_rec_merger *m, struct damonctl_rec_snapshot *out)
+DAMONCTL_API int damonctl_rec_merger_flush_v0_4(struct damonctl_rec_merger *m,
+						const struct damonctl_rec_snapshot **out)
 {
 	if (!m || !out)
 		return -EINVAL;
 	for (; m->flushed < m->nr; m->flushed++) {
-		if (m->s[m->flushed].open)
-			return emit(m, &m->s[m->flushed++], out);
+		if (m->s[m->flushed].open) {
+			int r = emit(m, &m->s[m->flushed++]);
+
+			if (r == 1)
+				*out = &m->snap;
+			return r;
+		}
 	}
 	return 0;
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_merger_flush_v0_4, damonctl_rec_merger_flush, LIBDAMONCTL_0.4)

@@ -197,15 +197,21 @@ DAMONCTL_API int damonctl_rec_write_footprint(struct damonctl_rec_writer *w, uin
 	return write_text(w, REC_CHUNK_FOOTPRINT, time_ns, true, json);
 }
 
-DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
-					     const struct damonctl_rec_snapshot *s)
+DAMONCTL_API int damonctl_rec_write_snapshot_v0_4(struct damonctl_rec_writer *w,
+						  const struct damonctl_rec_snapshot *snap)
 {
+	struct damonctl_rec_snapshot full, *s = &full;
 	uint8_t *p, *h;
 	uint64_t prev_end = 0;
 	uint32_t i;
 	size_t len;
 	int r;
 
+	r = rec_snapshot_in(snap, &full);
+	if (r)
+		return r;
+	if (s->nr_regions && !s->regions)
+		return -EINVAL;
 	/* five varints of at most 10 bytes per region */
 	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_SNAP_HDR + (size_t)s->nr_regions * 50))
 		return -ENOMEM;
@@ -243,15 +249,22 @@ DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
 		w->nr_snapshots++;
 	return r;
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_write_snapshot_v0_4, damonctl_rec_write_snapshot,
+		     LIBDAMONCTL_0.4)
 
-DAMONCTL_API int damonctl_rec_write_stats(struct damonctl_rec_writer *w,
-					  const struct damonctl_rec_stats *st)
+DAMONCTL_API int damonctl_rec_write_stats_v0_4(struct damonctl_rec_writer *w,
+					       const struct damonctl_rec_stats *stats)
 {
-	size_t alen = strnlen(st->action, sizeof(st->action) - 1);
-	size_t len = REC_STATS_FIXED + 8 * REC_STATS_NR + 1 + alen;
+	struct damonctl_rec_stats full, *st = &full;
+	size_t alen, len;
 	uint8_t *h;
 	int i;
 
+	i = rec_stats_in(stats, &full);
+	if (i)
+		return i;
+	alen = strnlen(st->action, sizeof(st->action) - 1);
+	len = REC_STATS_FIXED + 8 * REC_STATS_NR + 1 + alen;
 	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + len))
 		return -ENOMEM;
 	h = w->buf + REC_CHUNK_HDR;
@@ -266,6 +279,7 @@ DAMONCTL_API int damonctl_rec_write_stats(struct damonctl_rec_writer *w,
 	memcpy(h + REC_STATS_FIXED + 8 * REC_STATS_NR + 1, st->action, alen);
 	return emit(w, REC_CHUNK_STATS, len, false);
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_write_stats_v0_4, damonctl_rec_write_stats, LIBDAMONCTL_0.4)
 
 DAMONCTL_API uint64_t damonctl_rec_writer_bytes(const struct damonctl_rec_writer *w)
 {

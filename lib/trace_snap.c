@@ -65,6 +65,7 @@ int trace_snap_add(struct trace_snap *s, uint64_t ts_ns, uint64_t id, uint32_t n
 	}
 	memcpy(s->out, s->regions, s->nr * sizeof(*s->out));
 	memset(snap, 0, sizeof(*snap));
+	snap->sz = sizeof(*snap);
 	snap->target = index_of(s, id);
 	snap->scheme = -1;
 	snap->end_ns = s->ts_ns;

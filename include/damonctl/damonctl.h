@@ -1228,6 +1228,16 @@ DAMONCTL_API uint64_t damonctl_age_us_to_aggrs(uint64_t us, uint64_t aggr_us);
  */
 #define DAMONCTL_RECORD_FORMAT_VERSION 1
 
+/*
+ * The structures of records grow as the kernel reports more: those the library hands out
+ * (through item pointers: a reader's, a capture's, a merger's; valid until the next call on
+ * it) may have members added at their end, their sz saying how long they are; those a
+ * caller fills for a writer start with sz, set by the caller (the *_INIT macros), and the
+ * writer reads only what sz covers, taking what lies past it as absent.
+ */
+
+/* A region DAMON found. Frozen: snapshots hold arrays of it, whose stride its size is, so it
+ * never grows; new per-region figures come as arrays of the snapshot (as probe_hits). */
 struct damonctl_rec_region {
 	uint64_t start, end;		/* [start, end), bytes (paddr: in addr_unit) */
 	uint32_t nr_accesses;		/* positive samples per aggregation interval */
@@ -1236,6 +1246,7 @@ struct damonctl_rec_region {
 };
 
 struct damonctl_rec_snapshot {
+	size_t sz;			/* DAMONCTL_REC_SNAPSHOT_INIT (to write one) */
 	uint32_t kdamond, context;
 	int32_t target;			/* target index; -1: all targets of the context */
 	int32_t scheme;			/* scheme whose tried regions these are; -1: none */
@@ -1246,6 +1257,7 @@ struct damonctl_rec_snapshot {
 	uint32_t nr_regions;
 	const struct damonctl_rec_region *regions;	/* sorted by address per target */
 };
+#define DAMONCTL_REC_SNAPSHOT_INIT { .sz = sizeof(struct damonctl_rec_snapshot) }
 
 /* A scheme's cumulative stats at one time (stats/ files; has: which were present). */
 enum damonctl_rec_stat {
@@ -1254,12 +1266,16 @@ enum damonctl_rec_stat {
 	DAMONCTL_REC_NR_SNAPSHOTS, DAMONCTL_REC_EFFECTIVE_BYTES, DAMONCTL_REC_NR_STATS
 };
 struct damonctl_rec_stats {
+	size_t sz;			/* DAMONCTL_REC_STATS_INIT (to write them) */
 	uint64_t time_ns;
 	uint32_t kdamond, context, scheme;
 	uint32_t has;			/* bit (1 << enum damonctl_rec_stat) per present value */
-	uint64_t v[DAMONCTL_REC_NR_STATS];
 	char action[24];
+	/* last, so that a later kernel's stat makes it longer: values past the caller's sz
+	 * are absent to a writer */
+	uint64_t v[DAMONCTL_REC_NR_STATS];
 };
+#define DAMONCTL_REC_STATS_INIT { .sz = sizeof(struct damonctl_rec_stats) }
 
 enum damonctl_rec_end_reason {
 	DAMONCTL_REC_END_DURATION,	/* --duration elapsed */
@@ -1274,6 +1290,7 @@ enum damonctl_rec_end_reason {
 DAMONCTL_API const char *damonctl_rec_end_reason_name(enum damonctl_rec_end_reason r);
 
 struct damonctl_rec_end {
+	size_t sz;			/* the library's: sizeof its struct */
 	uint64_t time_ns;
 	uint64_t nr_snapshots;		/* SNAPSHOT items written */
 	enum damonctl_rec_end_reason reason;
@@ -1285,14 +1302,18 @@ enum damonctl_rec_item_type {
 	DAMONCTL_REC_FOOTPRINT,	/* json, time_ns: the memory footprint (docs/record-format.md) */
 };
 
+/* An item as a reader or a capture gives it: set @sz (DAMONCTL_REC_ITEM_INIT); the library
+ * fills what it covers. The pointers of the other types are NULL. */
 struct damonctl_rec_item {
+	size_t sz;
 	enum damonctl_rec_item_type type;
 	const char *json;			/* INFO, CONFIG, FOOTPRINT: NUL-terminated JSON */
 	uint64_t time_ns;			/* CONFIG, FOOTPRINT */
-	struct damonctl_rec_snapshot snapshot;	/* SNAPSHOT */
-	struct damonctl_rec_stats stats;	/* STATS */
-	struct damonctl_rec_end end;		/* END */
+	const struct damonctl_rec_snapshot *snapshot;	/* SNAPSHOT */
+	const struct damonctl_rec_stats *stats;		/* STATS */
+	const struct damonctl_rec_end *end;		/* END */
 };
+#define DAMONCTL_REC_ITEM_INIT { .sz = sizeof(struct damonctl_rec_item) }
 
 /* Writing damonc's format to @fd (a file or a pipe; never seeks). */
 #define DAMONCTL_REC_COMPRESS (1u << 0)	/* zlib-compress snapshot payloads (level 1) */
@@ -1302,6 +1323,7 @@ DAMONCTL_API int damonctl_rec_writer_new(int fd, unsigned int flags, const char 
 					 struct damonctl_rec_writer **out);
 DAMONCTL_API int damonctl_rec_write_config(struct damonctl_rec_writer *w, uint64_t time_ns,
 					   const char *json);
+/* -EINVAL for an @s->sz (@st->sz) smaller than the first struct with sz. */
 DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
 					     const struct damonctl_rec_snapshot *s);
 /* The memory footprint at @time_ns: a JSON object as docs/record-format.md describes. */
@@ -1325,7 +1347,8 @@ struct damonctl_rec_reader;
 DAMONCTL_API int damonctl_rec_reader_new(int fd, struct damonctl_rec_reader **out, char *why,
 					 size_t size);
 /* The next item: 1, 0 at the end of the record (complete or cut short: see the status), or
- * -errno (-EIO for a read error). Pointers in @item stay valid until the next call. */
+ * -errno (-EIO for a read error; -EINVAL for an @item->sz smaller than the first struct with
+ * sz). Pointers in @item stay valid until the next call. */
 DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonctl_rec_item *item);
 /* Back to the first item; -ESPIPE when the input cannot seek (a pipe). */
 DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r);
@@ -1354,17 +1377,18 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
  * Merged regions are cut at every boundary of the merged ones: a byte's nr_accesses is the
  * sum of those of the regions that held it, its age the newest one's (in the new aggregation
  * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact).
- * damonctl_rec_merger_add() returns 1 when @s began a new window and @out holds the window
- * before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the windows
- * still open, one per call (1), then 0. @out's regions stay valid until the next call.
+ * damonctl_rec_merger_add() returns 1 when @s began a new window and *@out points to the
+ * window before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the
+ * windows still open, one per call (1), then 0. *@out is the merger's, valid until the next
+ * call (-EINVAL for an @s->sz smaller than the first struct with sz).
  */
 struct damonctl_rec_merger;
 DAMONCTL_API int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec_merger **out);
 DAMONCTL_API int damonctl_rec_merger_add(struct damonctl_rec_merger *m,
 					 const struct damonctl_rec_snapshot *s,
-					 struct damonctl_rec_snapshot *out);
+					 const struct damonctl_rec_snapshot **out);
 DAMONCTL_API int damonctl_rec_merger_flush(struct damonctl_rec_merger *m,
-					   struct damonctl_rec_snapshot *out);
+					   const struct damonctl_rec_snapshot **out);
 DAMONCTL_API void damonctl_rec_merger_free(struct damonctl_rec_merger *m);
 
 /*
@@ -1556,8 +1580,9 @@ struct damonctl_capture_opts {
 DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kdamond,
 				       const struct damonctl_capture_opts *opts,
 				       struct damonctl_capture **out);
-/* The next item: 1, 0 when the capture ended (damonctl_capture_end_reason()), -errno.
- * Pointers in @item stay valid until the next call. */
+/* The next item: 1, 0 when the capture ended (damonctl_capture_end_reason()), -errno
+ * (-EINVAL for an @item->sz smaller than the first struct with sz). Pointers in @item stay
+ * valid until the next call. */
 DAMONCTL_API int damonctl_capture_next(struct damonctl_capture *c,
 				       struct damonctl_rec_item *item);
 /* Ask the capture to end: damonctl_capture_next() returns 0 at its next wait. Only stores
@@ -2377,14 +2402,16 @@ struct damonctl_rec_select;
 DAMONCTL_API int damonctl_rec_select_new(const struct damonctl_rec_select_opts *o,
 					 struct damonctl_rec_select **out);
 DAMONCTL_API void damonctl_rec_select_free(struct damonctl_rec_select *sel);
-/* Feed the record's items in order: 1 (keep @it; a snapshot's regions may now point into
- * @sel, valid until the next call), 0 (skip it), -ENOMEM. */
+/* Feed the record's items in order: 1 (keep @it; a snapshot's item may now point to a copy
+ * of it in @sel, its regions clipped, valid until the next call), 0 (skip it), -ENOMEM,
+ * -EINVAL (an @it->sz too small, a SNAPSHOT or STATS item without its struct). */
 DAMONCTL_API int damonctl_rec_select_item(struct damonctl_rec_select *sel,
 					  struct damonctl_rec_item *it);
 /* The origin of the time range (ns); 0 before the first snapshot or stats. */
 DAMONCTL_API uint64_t damonctl_rec_select_base_ns(const struct damonctl_rec_select *sel);
 /* one_series: the chosen series' kdamond, context, target and scheme into @s (its other
- * fields untouched); -ENOENT before one is chosen. */
+ * fields untouched; -EINVAL for an @s->sz smaller than the first struct with sz); -ENOENT
+ * before one is chosen. */
 DAMONCTL_API int damonctl_rec_select_series(const struct damonctl_rec_select *sel,
 					    struct damonctl_rec_snapshot *s);
 /* A time range "START,END" (times as damonctl_parse_time_us(3) reads them; either may be

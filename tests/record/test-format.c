@@ -32,6 +32,7 @@ static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 	uint64_t a = 0x7f0000000000ull;
 
 	memset(s, 0, sizeof(*s));
+	s->sz = sizeof(*s);
 	for (j = 0; j < n; j++) {
 		/* gaps, a jump back (a second target's regions), huge values */
 		if (j == n / 2)
@@ -70,7 +71,7 @@ static int make_record(bool compress, bool end, size_t *len)
 {
 	struct damonctl_rec_writer *w;
 	struct damonctl_rec_snapshot s;
-	struct damonctl_rec_stats st = { .time_ns = 42, .kdamond = 1, .scheme = 3,
+	struct damonctl_rec_stats st = { .sz = sizeof(st), .time_ns = 42, .kdamond = 1, .scheme = 3,
 					  .has = 0x5, .v = { 7, 0, 9 }, .action = "pageout" };
 	int fd = memfd_create("rec", 0);
 	unsigned int i;
@@ -123,7 +124,7 @@ static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *g
 static unsigned int read_all(int fd, struct damonctl_rec_status *st, int *end_reason)
 {
 	struct damonctl_rec_reader *r;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	unsigned int n = 0;
 	char why[256];
 	int ret;
@@ -140,14 +141,14 @@ static unsigned int read_all(int fd, struct damonctl_rec_status *st, int *end_re
 			assert_string_equal(it.json, "{\"kdamonds\":[]}");
 			break;
 		case DAMONCTL_REC_SNAPSHOT:
-			check_snapshot(n++, &it.snapshot);
+			check_snapshot(n++, it.snapshot);
 			break;
 		case DAMONCTL_REC_STATS:
 			assert_int_equal(n, 2);
-			assert_int_equal(it.stats.scheme, 3);
-			assert_int_equal(it.stats.has, 0x5);
-			assert_true(it.stats.v[0] == 7 && it.stats.v[2] == 9);
-			assert_string_equal(it.stats.action, "pageout");
+			assert_int_equal(it.stats->scheme, 3);
+			assert_int_equal(it.stats->has, 0x5);
+			assert_true(it.stats->v[0] == 7 && it.stats->v[2] == 9);
+			assert_string_equal(it.stats->action, "pageout");
 			break;
 		case DAMONCTL_REC_FOOTPRINT:
 			assert_int_equal(n, 3);
@@ -155,8 +156,8 @@ static unsigned int read_all(int fd, struct damonctl_rec_status *st, int *end_re
 			assert_string_equal(it.json, "{\"system\":{}}");
 			break;
 		case DAMONCTL_REC_END:
-			*end_reason = (int)it.end.reason;
-			assert_true(it.end.nr_snapshots == NSNAP);
+			*end_reason = (int)it.end->reason;
+			assert_true(it.end->nr_snapshots == NSNAP);
 			break;
 		}
 	}
@@ -309,7 +310,7 @@ static const char damo_doc[] =
 static void test_damo_import(void **state)
 {
 	struct damonctl_rec_reader *r;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct damonctl_rec_status st;
 	char why[256];
 	int fd = reader_on(damo_doc, sizeof(damo_doc) - 1, &r, why);
@@ -320,21 +321,21 @@ static void test_damo_import(void **state)
 	assert_int_equal(it.type, DAMONCTL_REC_INFO);
 	/* the document's order: damo's records one after another */
 	assert_int_equal(damonctl_rec_next(r, &it), 1);
-	assert_int_equal(it.snapshot.kdamond, 0);
-	assert_true(it.snapshot.start_ns == 1000 && it.snapshot.end_ns == 2000);
-	assert_true(it.snapshot.update_us == 1000000);
-	assert_int_equal(it.snapshot.nr_regions, 2);
-	assert_true(it.snapshot.total_bytes == 12288);
-	assert_int_equal(it.snapshot.regions[0].nr_accesses, 4);
-	assert_int_equal(it.snapshot.regions[0].age, 3);
-	assert_int_equal(it.snapshot.regions[1].nr_accesses, 10);	/* 50% of 20 */
-	assert_int_equal(it.snapshot.regions[1].age, 5);		/* 500 ms / 100 ms */
+	assert_int_equal(it.snapshot->kdamond, 0);
+	assert_true(it.snapshot->start_ns == 1000 && it.snapshot->end_ns == 2000);
+	assert_true(it.snapshot->update_us == 1000000);
+	assert_int_equal(it.snapshot->nr_regions, 2);
+	assert_true(it.snapshot->total_bytes == 12288);
+	assert_int_equal(it.snapshot->regions[0].nr_accesses, 4);
+	assert_int_equal(it.snapshot->regions[0].age, 3);
+	assert_int_equal(it.snapshot->regions[1].nr_accesses, 10);	/* 50% of 20 */
+	assert_int_equal(it.snapshot->regions[1].age, 5);		/* 500 ms / 100 ms */
 	/* damo's fake snapshot is skipped; then kdamond 1's record, without intervals */
 	assert_int_equal(damonctl_rec_next(r, &it), 1);
-	assert_int_equal(it.snapshot.kdamond, 1);
-	assert_int_equal(it.snapshot.scheme, 2);
-	assert_int_equal(it.snapshot.target, -1);
-	assert_int_equal(it.snapshot.nr_regions, 0);
+	assert_int_equal(it.snapshot->kdamond, 1);
+	assert_int_equal(it.snapshot->scheme, 2);
+	assert_int_equal(it.snapshot->target, -1);
+	assert_int_equal(it.snapshot->nr_regions, 0);
 	assert_int_equal(damonctl_rec_next(r, &it), 0);
 	damonctl_rec_status(r, &st);
 	assert_int_equal(st.format, DAMONCTL_REC_FMT_DAMO_JSON);
@@ -351,7 +352,7 @@ static void test_damo_export(void **state)
 	(void)state;
 	for (z = 0; z < 2; z++) {
 		struct damonctl_rec_reader *r, *back;
-		struct damonctl_rec_item it;
+		struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 		struct damonctl_rec_status st;
 		size_t len;
 		char why[256];
@@ -372,13 +373,13 @@ static void test_damo_export(void **state)
 				continue;
 			/* damo sorts by time: ours are in time order already */
 			make_snapshot((unsigned int)n++, &want);
-			assert_int_equal(it.snapshot.nr_regions, want.nr_regions);
-			assert_int_equal(it.snapshot.kdamond, want.kdamond);
-			assert_int_equal(it.snapshot.target, want.target);
+			assert_int_equal(it.snapshot->nr_regions, want.nr_regions);
+			assert_int_equal(it.snapshot->kdamond, want.kdamond);
+			assert_int_equal(it.snapshot->target, want.target);
 			for (j = 0; j < want.nr_regions; j++) {
-				assert_true(it.snapshot.regions[j].start == want.regions[j].start);
-				assert_true(it.snapshot.regions[j].end == want.regions[j].end);
-				assert_int_equal(it.snapshot.regions[j].age, want.regions[j].age);
+				assert_true(it.snapshot->regions[j].start == want.regions[j].start);
+				assert_true(it.snapshot->regions[j].end == want.regions[j].end);
+				assert_int_equal(it.snapshot->regions[j].age, want.regions[j].age);
 			}
 		}
 		assert_int_equal(n, NSNAP);
@@ -411,7 +412,7 @@ static void test_damo_cut(void **state)
 		assert_true(pread(out, doc, dlen, 0) == (ssize_t)dlen);
 		close(out);
 		for (cut = 2; cut <= dlen; cut += z ? 7 : 13) {
-			struct damonctl_rec_item it;
+			struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 			struct damonctl_rec_status st;
 			unsigned int n = 0;
 			int ret;
@@ -437,6 +438,55 @@ static void test_damo_cut(void **state)
 		}
 		free(doc);
 	}
+}
+
+/* Structures that say their size: a size below the first one with sz is refused, a later
+ * build's longer item is filled as far as this library knows, the rest left alone. */
+static void test_struct_sizes(void **state)
+{
+	struct damonctl_rec_stats st = DAMONCTL_REC_STATS_INIT;
+	struct { struct damonctl_rec_item it; uint64_t later; } big;
+	struct damonctl_rec_item small = DAMONCTL_REC_ITEM_INIT;
+	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_writer *w;
+	struct damonctl_rec_reader *r;
+	int fd = memfd_create("sz", 0);
+	char why[256];
+
+	(void)state;
+	assert_int_equal(damonctl_rec_writer_new(fd, 0, NULL, &w), 0);
+	make_snapshot(1, &s);
+	s.sz = offsetof(struct damonctl_rec_snapshot, regions);
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), -EINVAL);
+	st.sz = offsetof(struct damonctl_rec_stats, v) + 7 * sizeof(uint64_t);
+	assert_int_equal(damonctl_rec_write_stats(w, &st), -EINVAL);
+	make_snapshot(1, &s);
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), 0);
+	assert_int_equal(damonctl_rec_writer_finish(w, DAMONCTL_REC_END_COUNT), 0);
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	small.sz = offsetof(struct damonctl_rec_item, end);
+	assert_int_equal(damonctl_rec_next(r, &small), -EINVAL);
+	memset(&big, 0, sizeof(big));
+	big.it.sz = sizeof(big);
+	big.later = 7;
+	assert_int_equal(damonctl_rec_next(r, &big.it), 1);
+	assert_int_equal(big.it.type, DAMONCTL_REC_INFO);
+	assert_int_equal(damonctl_rec_next(r, &big.it), 1);
+	assert_int_equal(big.it.type, DAMONCTL_REC_SNAPSHOT);
+	assert_int_equal(big.it.sz, sizeof(big));
+	assert_int_equal(big.later, 7);
+	assert_int_equal(big.it.snapshot->sz, sizeof(struct damonctl_rec_snapshot));
+	check_snapshot(1, big.it.snapshot);
+	assert_null(big.it.stats);
+	assert_null(big.it.end);
+	assert_int_equal(damonctl_rec_next(r, &big.it), 1);
+	assert_int_equal(big.it.type, DAMONCTL_REC_END);
+	assert_null(big.it.snapshot);
+	assert_int_equal(big.it.end->sz, sizeof(struct damonctl_rec_end));
+	assert_int_equal(big.it.end->nr_snapshots, 1);
+	damonctl_rec_reader_free(r);
+	close(fd);
 }
 
 static void test_closed_pipe(void **state)
@@ -558,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_damo_import),
 		cmocka_unit_test(test_damo_export),
 		cmocka_unit_test(test_damo_cut),
+		cmocka_unit_test(test_struct_sizes),
 		cmocka_unit_test(test_closed_pipe),
 		cmocka_unit_test(test_tried_regions_read),
 	};

@@ -30,9 +30,10 @@ static struct damonctl_rec_region regions[] = {
 
 static struct damonctl_rec_snapshot snap(void)
 {
-	struct damonctl_rec_snapshot s = { .target = 0, .scheme = -1, .sample_us = 5000,
-					   .aggr_us = 100000, .total_bytes = 32768,
-					   .nr_regions = 4, .regions = regions };
+	struct damonctl_rec_snapshot s = { .sz = sizeof(s), .target = 0, .scheme = -1,
+					   .sample_us = 5000, .aggr_us = 100000,
+					   .total_bytes = 32768, .nr_regions = 4,
+					   .regions = regions };
 
 	return s;
 }
@@ -345,8 +346,8 @@ static void totals(void **state)
 static size_t heat(struct damonctl_rec_region *rg, uint32_t n, unsigned int width, bool fixed,
 		   bool df, double *cells)
 {
-	struct damonctl_rec_snapshot s = { .sample_us = 5000, .aggr_us = 100000, .nr_regions = n,
-					   .regions = rg };
+	struct damonctl_rec_snapshot s = { .sz = sizeof(s), .sample_us = 5000, .aggr_us = 100000,
+					   .nr_regions = n, .regions = rg };
 	struct damonctl_access_heatmap_opts o = { sizeof(o), { 0, 100, 100 }, width, fixed, df };
 	struct damonctl_access_heatmap *h;
 	size_t c;
@@ -375,8 +376,8 @@ static void heatmap(void **state)
 	 * level 0. Fixed: 6000 bytes in 4 columns of 1500: [0, 1500) holds A, the gap to
 	 * floor(5000 / 1500) x 1500 = 4500 is 2 columns, [4500, 6000) holds C */
 	struct damonctl_rec_region gap[] = { { 0, 1000, 20, 0, 0 }, { 5000, 6000, 20, 0, 0 } };
-	struct damonctl_rec_snapshot s = { .sample_us = 5000, .aggr_us = 100000, .nr_regions = 2,
-					   .regions = two };
+	struct damonctl_rec_snapshot s = { .sz = sizeof(s), .sample_us = 5000, .aggr_us = 100000,
+					   .nr_regions = 2, .regions = two };
 	struct damonctl_access_heatmap_opts o = { sizeof(o), { 0, 100, 100 }, 4, false, false };
 	struct damonctl_access_heatmap *h;
 	double c[16], min, max, unit;

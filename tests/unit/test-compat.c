@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -104,7 +105,8 @@ static void test_procevents(void **state)
 				forked = true;
 			}
 			if (ev.kind == DAMONCTL_PROCEVENT_EXIT && ev.pid == child) {
-				assert_true(WIFEXITED(ev.exit_code) && WEXITSTATUS(ev.exit_code) == 5);
+				assert_true(WIFEXITED(ev.exit_code));
+				assert_int_equal(WEXITSTATUS(ev.exit_code), 5);
 				exited = true;
 			}
 		}
@@ -116,11 +118,182 @@ static void test_procevents(void **state)
 	assert_true(exited);
 }
 
+static const struct damonctl_rec_region regions[] = {
+	{ 0x1000, 0x3000, 7, 2, 0x800 }, { 0x3000, 0x9000, 0, 40, 0 },
+	{ 0x10000, 0x11000, 3, 1, 0 },
+};
+
+/* A snapshot whose every field differs from the others, as both layouts hold it. */
+#define SNAP_FIELDS .kdamond = 2, .context = 1, .target = 3, .scheme = -1, .start_ns = 1000, \
+	.end_ns = 2000, .sample_us = 5000, .aggr_us = 100000, .update_us = 1000000, \
+	.total_bytes = 0x9000, .has_sz_filter_passed = true, .nr_regions = 3, .regions = regions
+#define STATS_FIELDS .time_ns = 1500, .kdamond = 2, .context = 1, .scheme = 4, .has = 0x85, \
+	.v = { 11, 0, 13, 0, 0, 0, 0, 17 }, .action = "pageout"
+
+static void expect_snapshot(uint32_t kdamond, uint32_t context, int32_t target, int32_t scheme,
+			    uint64_t start_ns, uint64_t end_ns, uint64_t sample_us,
+			    uint64_t aggr_us, uint64_t update_us, uint64_t total_bytes,
+			    bool has_sfp, uint32_t nr, const struct damonctl_rec_region *r)
+{
+	assert_int_equal(kdamond, 2);
+	assert_int_equal(context, 1);
+	assert_int_equal(target, 3);
+	assert_int_equal(scheme, -1);
+	assert_int_equal(start_ns, 1000);
+	assert_int_equal(end_ns, 2000);
+	assert_int_equal(sample_us, 5000);
+	assert_int_equal(aggr_us, 100000);
+	assert_int_equal(update_us, 1000000);
+	assert_int_equal(total_bytes, 0x9000);
+	assert_true(has_sfp);
+	assert_int_equal(nr, 3);
+	for (uint32_t i = 0; i < nr; i++)
+		assert_memory_equal(&r[i], &regions[i], sizeof(regions[i]));
+}
+#define EXPECT_SNAPSHOT(s) expect_snapshot((s)->kdamond, (s)->context, (s)->target, \
+	(s)->scheme, (s)->start_ns, (s)->end_ns, (s)->sample_us, (s)->aggr_us, (s)->update_us, \
+	(s)->total_bytes, (s)->has_sz_filter_passed, (s)->nr_regions, (s)->regions)
+
+static void expect_stats(uint64_t time_ns, uint32_t kdamond, uint32_t context, uint32_t scheme,
+			 uint32_t has, const uint64_t *v, const char *action)
+{
+	assert_int_equal(time_ns, 1500);
+	assert_int_equal(kdamond, 2);
+	assert_int_equal(context, 1);
+	assert_int_equal(scheme, 4);
+	assert_int_equal(has, 0x85);
+	assert_int_equal(v[0], 11);
+	assert_int_equal(v[2], 13);
+	assert_int_equal(v[7], 17);
+	assert_string_equal(action, "pageout");
+}
+#define EXPECT_STATS(st) expect_stats((st)->time_ns, (st)->kdamond, (st)->context, \
+	(st)->scheme, (st)->has, (st)->v, (st)->action)
+
+static int record_fd(void)
+{
+	int fd = memfd_create("compat", 0);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/*
+ * Written through the old writers, read through today's reader; written through today's
+ * writers, read through the old reader: each conversion is checked on its own (a pair of
+ * wrong ones cannot cancel out).
+ */
+static void test_records(void **state)
+{
+	const struct old_rec_snapshot os = { SNAP_FIELDS };
+	const struct old_rec_stats ost = { STATS_FIELDS };
+	const struct damonctl_rec_snapshot ns = { .sz = sizeof(ns), SNAP_FIELDS };
+	const struct damonctl_rec_stats nst = { .sz = sizeof(nst), STATS_FIELDS };
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	struct damonctl_rec_writer *w;
+	struct damonctl_rec_reader *r;
+	struct old_rec_item oit;
+	char why[256];
+	int fd, n;
+
+	(void)state;
+	fd = record_fd();
+	assert_int_equal(damonctl_rec_writer_new(fd, 0, NULL, &w), 0);
+	assert_int_equal(old_rec_write_snapshot(w, &os), 0);
+	assert_int_equal(old_rec_write_stats(w, &ost), 0);
+	assert_int_equal(damonctl_rec_writer_finish(w, DAMONCTL_REC_END_COUNT), 0);
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (n = 0; damonctl_rec_next(r, &it) == 1; n++) {
+		if (it.type == DAMONCTL_REC_SNAPSHOT)
+			EXPECT_SNAPSHOT(it.snapshot);
+		if (it.type == DAMONCTL_REC_STATS)
+			EXPECT_STATS(it.stats);
+	}
+	assert_int_equal(n, 4);	/* INFO, SNAPSHOT, STATS, END */
+	damonctl_rec_reader_free(r);
+	close(fd);
+
+	fd = record_fd();
+	assert_int_equal(damonctl_rec_writer_new(fd, 0, "{\"x\":1}", &w), 0);
+	assert_int_equal(damonctl_rec_write_snapshot(w, &ns), 0);
+	assert_int_equal(damonctl_rec_write_stats(w, &nst), 0);
+	assert_int_equal(damonctl_rec_write_config(w, 77, "{}"), 0);
+	assert_int_equal(damonctl_rec_writer_finish(w, DAMONCTL_REC_END_COUNT), 0);
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	memset(&oit, 0xa5, sizeof(oit));
+	assert_int_equal(old_rec_next(r, &oit), 1);
+	assert_int_equal(oit.type, DAMONCTL_REC_INFO);
+	assert_string_equal(oit.json, "{\"x\":1}");
+	/* the old reader zeroed what an item's type does not use */
+	assert_int_equal(oit.snapshot.nr_regions, 0);
+	assert_int_equal(oit.end.nr_snapshots, 0);
+	assert_int_equal(old_rec_next(r, &oit), 1);
+	assert_int_equal(oit.type, DAMONCTL_REC_SNAPSHOT);
+	EXPECT_SNAPSHOT(&oit.snapshot);
+	assert_int_equal(old_rec_next(r, &oit), 1);
+	assert_int_equal(oit.type, DAMONCTL_REC_STATS);
+	EXPECT_STATS(&oit.stats);
+	assert_int_equal(old_rec_next(r, &oit), 1);
+	assert_int_equal(oit.type, DAMONCTL_REC_CONFIG);
+	assert_int_equal(oit.time_ns, 77);
+	assert_string_equal(oit.json, "{}");
+	assert_int_equal(old_rec_next(r, &oit), 1);
+	assert_int_equal(oit.type, DAMONCTL_REC_END);
+	assert_int_equal(oit.end.nr_snapshots, 1);
+	assert_int_equal(oit.end.reason, DAMONCTL_REC_END_COUNT);
+	assert_true(oit.end.time_ns > 0);
+	assert_int_equal(old_rec_next(r, &oit), 0);
+	damonctl_rec_reader_free(r);
+	close(fd);
+}
+
+/* The 0.2 merger: old snapshots in, the merged windows out in the old struct. */
+static void test_merger(void **state)
+{
+	const struct damonctl_rec_region a[] = { { 0, 100, 4, 10, 0 } };
+	const struct damonctl_rec_region b[] = { { 0, 100, 2, 3, 0 } };
+	struct old_rec_snapshot s = { .target = 1, .scheme = -1, .start_ns = 0,
+				      .end_ns = 100000000, .sample_us = 5000, .aggr_us = 100000,
+				      .nr_regions = 1, .regions = a }, out;
+	struct damonctl_rec_merger *m;
+
+	(void)state;
+	assert_int_equal(damonctl_rec_merger_new(1000000, &m), 0);
+	assert_int_equal(old_rec_merger_add(m, &s, &out), 0);
+	s.start_ns = 100000000;
+	s.end_ns = 200000000;
+	s.regions = b;
+	assert_int_equal(old_rec_merger_add(m, &s, &out), 0);
+	s.start_ns = 1000000000;
+	s.end_ns = 1100000000;
+	memset(&out, 0xa5, sizeof(out));
+	assert_int_equal(old_rec_merger_add(m, &s, &out), 1);
+	assert_int_equal(out.target, 1);
+	assert_int_equal(out.scheme, -1);
+	assert_int_equal(out.start_ns, 0);
+	assert_int_equal(out.end_ns, 200000000);
+	assert_int_equal(out.aggr_us, 200000);
+	assert_int_equal(out.sample_us, 5000);
+	assert_int_equal(out.total_bytes, 100);
+	assert_false(out.has_sz_filter_passed);
+	assert_int_equal(out.nr_regions, 1);
+	assert_int_equal(out.regions[0].nr_accesses, 6);
+	assert_int_equal(old_rec_merger_flush(m, &out), 1);
+	assert_int_equal(out.start_ns, 1000000000);
+	assert_int_equal(out.regions[0].nr_accesses, 2);
+	assert_int_equal(old_rec_merger_flush(m, &out), 0);
+	damonctl_rec_merger_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_meminfo),
 		cmocka_unit_test(test_procevents),
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_merger),
 	};
 	char path[sizeof(dir) + 16];
 	int r;

@@ -17,7 +17,8 @@ static struct damonctl_rec_snapshot snap(uint64_t t_ns, const struct damonctl_re
 					 uint32_t n)
 {
 	struct damonctl_rec_snapshot s = {
-		.target = 0, .scheme = -1, .start_ns = t_ns, .end_ns = t_ns + 100000000ull,
+		.sz = sizeof(s), .target = 0, .scheme = -1, .start_ns = t_ns,
+		.end_ns = t_ns + 100000000ull,
 		.sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
 		.nr_regions = n, .regions = r,
 	};
@@ -58,7 +59,8 @@ static void boundaries_and_sums(void **state)
 						   R(100, 200, 6, 0), R(200, 300, 0, 20) };
 	const struct damonctl_rec_region want2[] = { R(0, 300, 1, 0) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
@@ -68,16 +70,16 @@ static void boundaries_and_sums(void **state)
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	s = snap(S(12), c, 1);
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 1);
-	assert_int_equal(out.start_ns, S(10));
-	assert_int_equal(out.end_ns, S(11) + 100000000ull);
-	assert_int_equal(out.aggr_us, 200000);
-	assert_int_equal(out.sample_us, 5000);
-	assert_int_equal(out.total_bytes, 300);
-	expect_regions(&out, want, 4);
+	assert_int_equal(out->start_ns, S(10));
+	assert_int_equal(out->end_ns, S(11) + 100000000ull);
+	assert_int_equal(out->aggr_us, 200000);
+	assert_int_equal(out->sample_us, 5000);
+	assert_int_equal(out->total_bytes, 300);
+	expect_regions(out, want, 4);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.start_ns, S(12));
-	assert_int_equal(out.aggr_us, 100000);
-	expect_regions(&out, want2, 1);
+	assert_int_equal(out->start_ns, S(12));
+	assert_int_equal(out->aggr_us, 100000);
+	expect_regions(out, want2, 1);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
 	damonctl_rec_merger_free(m);
 }
@@ -89,7 +91,8 @@ static void gaps_and_filter_shares(void **state)
 	struct damonctl_rec_region a[] = { R(0, 100, 2, 1), R(200, 300, 5, 2) };
 	struct damonctl_rec_region b[] = { R(50, 250, 1, 4) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	a[0].sz_filter_passed = 100;
@@ -107,9 +110,9 @@ static void gaps_and_filter_shares(void **state)
 	s.has_sz_filter_passed = true;
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_true(out.has_sz_filter_passed);
-	assert_int_equal(out.total_bytes, 300);
-	expect_regions(&out, want, 5);
+	assert_true(out->has_sz_filter_passed);
+	assert_int_equal(out->total_bytes, 300);
+	expect_regions(out, want, 5);
 	damonctl_rec_merger_free(m);
 }
 
@@ -123,7 +126,8 @@ static void targets_in_one_snapshot(void **state)
 	const struct damonctl_rec_region want[] = { R(1000, 1500, 4, 0), R(1500, 2000, 2, 0),
 						   R(0, 100, 6, 0) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(5000000, &m), 0);
@@ -134,8 +138,8 @@ static void targets_in_one_snapshot(void **state)
 	s.target = -1;
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.target, -1);
-	expect_regions(&out, want, 3);
+	assert_int_equal(out->target, -1);
+	expect_regions(out, want, 3);
 	damonctl_rec_merger_free(m);
 }
 
@@ -146,7 +150,8 @@ static void series_and_rates(void **state)
 	const struct damonctl_rec_region a[] = { R(0, 10, 20, 0) };
 	const struct damonctl_rec_region b[] = { R(0, 10, 10, 0) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(60000000, &m), 0);
@@ -159,13 +164,13 @@ static void series_and_rates(void **state)
 	s.aggr_us = 200000;
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.target, 0);
-	assert_int_equal(out.aggr_us, 300000);
-	assert_int_equal(out.sample_us, 10000);
-	assert_int_equal(out.regions[0].nr_accesses, 30);
+	assert_int_equal(out->target, 0);
+	assert_int_equal(out->aggr_us, 300000);
+	assert_int_equal(out->sample_us, 10000);
+	assert_int_equal(out->regions[0].nr_accesses, 30);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.target, 1);
-	assert_int_equal(out.regions[0].nr_accesses, 20);
+	assert_int_equal(out->target, 1);
+	assert_int_equal(out->regions[0].nr_accesses, 20);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
 	damonctl_rec_merger_free(m);
 }
@@ -173,12 +178,17 @@ static void series_and_rates(void **state)
 static void bad_arguments(void **state)
 {
 	struct damonctl_rec_merger *m = NULL;
-	struct damonctl_rec_snapshot s = snap(0, NULL, 1), out;
+	struct damonctl_rec_snapshot s = snap(0, NULL, 1);
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(0, &m), -EINVAL);
 	assert_int_equal(damonctl_rec_merger_new(UINT64_MAX, &m), -EINVAL);
 	assert_int_equal(damonctl_rec_merger_new(1000, &m), 0);
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), -EINVAL);
+	/* a snapshot struct shorter than the first with sz */
+	s = snap(0, NULL, 0);
+	s.sz = offsetof(struct damonctl_rec_snapshot, regions);
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), -EINVAL);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
 	damonctl_rec_merger_free(m);
