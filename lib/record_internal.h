@@ -25,12 +25,16 @@ enum rec_chunk_type {
 	REC_CHUNK_STATS = 4,
 	REC_CHUNK_END = 5,
 	REC_CHUNK_FOOTPRINT = 6,
+	REC_CHUNK_PROBE_HITS = 7,
 };
 
 #define REC_CHUNK_ZLIB (1u << 0)	/* the payload is a zlib stream */
 
 #define REC_SNAP_HDR 72			/* fixed part of a SNAPSHOT payload */
 #define REC_SNAP_SZ_FILTER (1u << 0)	/* regions carry sz_filter_passed */
+#define REC_PROBES_HDR 32		/* fixed part of a PROBE_HITS payload */
+/* a u8 count of probes would do (the kernel allows 4): a larger one is a damaged chunk */
+#define REC_MAX_PROBES 255
 #define REC_STATS_FIXED 24		/* time, kdamond, context, scheme, has */
 #define REC_STATS_NR 8			/* u64 values after the fixed part */
 

@@ -29,6 +29,11 @@ struct damonctl_rec_reader {
 	size_t pcap;
 	struct damonctl_rec_region *regions;
 	size_t rcap;
+	/* the PROBE_HITS chunk just read, for the SNAPSHOT after it */
+	bool hits_pending;
+	struct damonctl_rec_snapshot hits_of;	/* its series, end, regions and probes */
+	uint8_t *hits;
+	size_t hits_cap;
 	/* what the last item points to */
 	struct damonctl_rec_snapshot snap;
 	struct damonctl_rec_stats stats;
@@ -280,6 +285,44 @@ static int parse_snapshot(struct damonctl_rec_reader *r, const uint8_t *p, size_
 	return 0;
 }
 
+/* A PROBE_HITS payload into r->hits and r->hits_of. */
+static int parse_probe_hits(struct damonctl_rec_reader *r, const uint8_t *p, size_t len)
+{
+	struct damonctl_rec_snapshot *k = &r->hits_of;
+	size_t n;
+
+	if (len < REC_PROBES_HDR)
+		return -EBADMSG;
+	memset(k, 0, sizeof(*k));
+	k->kdamond = get_le32(p);
+	k->context = get_le32(p + 4);
+	k->target = (int32_t)get_le32(p + 8);
+	k->scheme = (int32_t)get_le32(p + 12);
+	k->end_ns = get_le64(p + 16);
+	k->nr_regions = get_le32(p + 24);
+	k->nr_probes = get_le32(p + 28);
+	n = (size_t)k->nr_regions * k->nr_probes;
+	if (k->nr_probes > REC_MAX_PROBES || n != len - REC_PROBES_HDR)
+		return -EBADMSG;
+	if (reserve((void **)&r->hits, &r->hits_cap, n ? n : 1, 1))
+		return -ENOMEM;
+	memcpy(r->hits, p + REC_PROBES_HDR, n);
+	return 0;
+}
+
+/* The hits read just before @s are its own: the same series, time and regions. */
+static void attach_probe_hits(struct damonctl_rec_reader *r, struct damonctl_rec_snapshot *s)
+{
+	const struct damonctl_rec_snapshot *k = &r->hits_of;
+
+	if (k->kdamond != s->kdamond || k->context != s->context || k->target != s->target ||
+	    k->scheme != s->scheme || k->end_ns != s->end_ns || k->nr_regions != s->nr_regions ||
+	    !k->nr_probes)
+		return;
+	s->nr_probes = k->nr_probes;
+	s->probe_hits = r->hits;
+}
+
 static int parse_stats(const uint8_t *p, size_t len, struct damonctl_rec_stats *st)
 {
 	size_t alen;
@@ -341,12 +384,15 @@ static int read_chunk(struct damonctl_rec_reader *r, unsigned int *type, unsigne
 }
 
 /* The item of a chunk of @type whose payload (@raw bytes) is in r->payload: 1, 0 for a type
- * of a later version (to skip), or -EBADMSG. */
+ * of a later version (to skip) or one that is not an item, or -EBADMSG. */
 static int decode_item(struct damonctl_rec_reader *r, unsigned int type, size_t raw,
 		       struct damonctl_rec_item *item)
 {
+	/* probe hits belong to the SNAPSHOT right after them, or to none */
+	bool hits = r->hits_pending;
 	int ret;
 
+	r->hits_pending = false;
 	memset(item, 0, sizeof(*item));
 	item->sz = sizeof(*item);
 	switch (type) {
@@ -366,8 +412,14 @@ static int decode_item(struct damonctl_rec_reader *r, unsigned int type, size_t 
 	case REC_CHUNK_SNAPSHOT:
 		item->type = DAMONCTL_REC_SNAPSHOT;
 		ret = parse_snapshot(r, r->payload, raw, &r->snap);
+		if (!ret && hits)
+			attach_probe_hits(r, &r->snap);
 		item->snapshot = &r->snap;
 		return ret ? ret : 1;
+	case REC_CHUNK_PROBE_HITS:
+		ret = parse_probe_hits(r, r->payload, raw);
+		r->hits_pending = !ret;
+		return ret;
 	case REC_CHUNK_STATS:
 		item->type = DAMONCTL_REC_STATS;
 		ret = parse_stats(r->payload, raw, &r->stats);
@@ -517,6 +569,7 @@ DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
 	r->in_len = r->in_pos = 0;
 	r->eof = false;
 	r->done = false;
+	r->hits_pending = false;
 	r->st.bytes_ok = REC_FILE_HDR;
 	r->st.bytes_lost = 0;
 	r->st.complete = false;
@@ -542,5 +595,6 @@ DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r)
 	free(r->in);
 	free(r->payload);
 	free(r->regions);
+	free(r->hits);
 	free(r);
 }

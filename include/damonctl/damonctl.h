@@ -1256,6 +1256,11 @@ struct damonctl_rec_snapshot {
 	bool has_sz_filter_passed;
 	uint32_t nr_regions;
 	const struct damonctl_rec_region *regions;	/* sorted by address per target */
+	/* 7.2's access probes: how many samples of each region passed each probe's filters,
+	 * nr_regions x nr_probes bytes, region by region (region i's hit of probe p is
+	 * probe_hits[i * nr_probes + p]); 0 and NULL without probes */
+	uint32_t nr_probes;
+	const uint8_t *probe_hits;
 };
 #define DAMONCTL_REC_SNAPSHOT_INIT { .sz = sizeof(struct damonctl_rec_snapshot) }
 

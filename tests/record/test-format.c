@@ -25,6 +25,7 @@
 #define NSNAP 6
 
 static struct damonctl_rec_region regs[NSNAP][40];
+static uint8_t hits[NSNAP][40 * 2];
 
 static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 {
@@ -64,6 +65,11 @@ static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 	s->has_sz_filter_passed = i % 2;
 	s->nr_regions = i == 4 ? 0 : n;
 	s->regions = regs[i];
+	/* 7.2's probes: none, one or two (snapshot 4 has no regions, so no hits) */
+	s->nr_probes = i % 3;
+	for (j = 0; j < n * s->nr_probes; j++)
+		hits[i][j] = j == 1 ? 255 : (uint8_t)(j * 7 + i);
+	s->probe_hits = s->nr_probes ? hits[i] : NULL;
 }
 
 /* A record in a memory file: returns its fd, rewound. */
@@ -96,7 +102,10 @@ static int make_record(bool compress, bool end, size_t *len)
 	return fd;
 }
 
-static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *got)
+/* @got is snapshot @i, its probe hits too unless @probes is false (a reader that knew
+ * nothing of them) */
+static void check_snapshot_probes(unsigned int i, const struct damonctl_rec_snapshot *got,
+				  bool probes)
 {
 	struct damonctl_rec_snapshot want;
 	unsigned int j;
@@ -110,6 +119,15 @@ static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *g
 		    got->update_us == want.update_us && got->total_bytes == want.total_bytes);
 	assert_int_equal(got->has_sz_filter_passed, want.has_sz_filter_passed);
 	assert_int_equal(got->nr_regions, want.nr_regions);
+	if (!probes || !want.nr_regions) {
+		assert_int_equal(got->nr_probes, 0);
+		assert_null(got->probe_hits);
+	} else {
+		assert_int_equal(got->nr_probes, want.nr_probes);
+		if (want.nr_probes)
+			assert_memory_equal(got->probe_hits, want.probe_hits,
+					    (size_t)want.nr_regions * want.nr_probes);
+	}
 	for (j = 0; j < want.nr_regions; j++) {
 		assert_true(got->regions[j].start == want.regions[j].start);
 		assert_true(got->regions[j].end == want.regions[j].end);
@@ -118,6 +136,11 @@ static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *g
 		assert_true(got->regions[j].sz_filter_passed ==
 			    (want.has_sz_filter_passed ? want.regions[j].sz_filter_passed : 0));
 	}
+}
+
+static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *got)
+{
+	check_snapshot_probes(i, got, true);
 }
 
 /* Read everything; returns the number of snapshots, checking each against make_snapshot. */
@@ -344,6 +367,45 @@ static void test_damo_import(void **state)
 	close(fd);
 }
 
+/* damo 7.2's probe_hits: numbers, one per probe; a shorter list's missing ones are 0, and
+ * a record of damo's before probes has none. */
+static const char damo_probes_doc[] =
+	"[{\"kdamond_idx\": 0, \"context_idx\": 0, \"intervals\": {\"sample_us\": \"5000\","
+	" \"aggr_us\": \"100000\", \"ops_update_us\": \"1000000\"}, \"scheme_idx\": null,"
+	" \"target_id\": 0, \"snapshots\": ["
+	"  {\"start_time\": \"1000\", \"end_time\": \"2000\", \"regions\": ["
+	"   {\"start\": \"0\", \"end\": \"4096\", \"nr_accesses\": {\"samples\": 3},"
+	"    \"age\": {\"aggr_intervals\": 1}, \"probe_hits\": [14, 0]},"
+	"   {\"start\": \"4096\", \"end\": \"8192\", \"nr_accesses\": {\"samples\": 0},"
+	"    \"age\": {\"aggr_intervals\": 2}, \"probe_hits\": [255]}]},"
+	"  {\"start_time\": \"2000\", \"end_time\": \"3000\", \"regions\": ["
+	"   {\"start\": \"0\", \"end\": \"4096\", \"nr_accesses\": {\"samples\": 1},"
+	"    \"age\": {\"aggr_intervals\": 1}, \"probe_hits\": []}]}]}]";
+
+static void test_damo_probe_hits(void **state)
+{
+	struct damonctl_rec_reader *r;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	static const uint8_t want[] = { 14, 0, 255, 0 };
+	char why[256];
+	int fd = reader_on(damo_probes_doc, sizeof(damo_probes_doc) - 1, &r, why);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(damonctl_rec_next(r, &it), 1);	/* INFO */
+	assert_int_equal(damonctl_rec_next(r, &it), 1);
+	assert_int_equal(it.snapshot->nr_regions, 2);
+	assert_int_equal(it.snapshot->nr_probes, 2);
+	assert_memory_equal(it.snapshot->probe_hits, want, sizeof(want));
+	assert_int_equal(damonctl_rec_next(r, &it), 1);
+	assert_int_equal(it.snapshot->nr_regions, 1);
+	assert_int_equal(it.snapshot->nr_probes, 0);
+	assert_null(it.snapshot->probe_hits);
+	assert_int_equal(damonctl_rec_next(r, &it), 0);
+	damonctl_rec_reader_free(r);
+	close(fd);
+}
+
 /* damonc -> damo (plain and zlib) -> the same snapshots. */
 static void test_damo_export(void **state)
 {
@@ -381,6 +443,12 @@ static void test_damo_export(void **state)
 				assert_true(it.snapshot->regions[j].end == want.regions[j].end);
 				assert_int_equal(it.snapshot->regions[j].age, want.regions[j].age);
 			}
+			/* damo's probe_hits lists, one number per probe */
+			assert_int_equal(it.snapshot->nr_probes,
+					 want.nr_regions ? want.nr_probes : 0);
+			if (want.nr_regions && want.nr_probes)
+				assert_memory_equal(it.snapshot->probe_hits, want.probe_hits,
+						    (size_t)want.nr_regions * want.nr_probes);
 		}
 		assert_int_equal(n, NSNAP);
 		damonctl_rec_reader_free(back);
@@ -438,6 +506,110 @@ static void test_damo_cut(void **state)
 		}
 		free(doc);
 	}
+}
+
+/* The chunks of a record in @buf: their offsets and types, up to @max; how many. */
+static size_t chunks(const uint8_t *buf, size_t len, size_t *off, uint8_t *type, size_t max)
+{
+	size_t pos = 16, n = 0;
+
+	while (pos + 16 <= len && n < max) {
+		uint32_t stored = (uint32_t)buf[pos + 4] | (uint32_t)buf[pos + 5] << 8 |
+				  (uint32_t)buf[pos + 6] << 16 | (uint32_t)buf[pos + 7] << 24;
+
+		off[n] = pos;
+		type[n++] = buf[pos];
+		pos += 16 + stored;
+	}
+	off[n] = pos;
+	return n;
+}
+
+/* A record's bytes, each chunk copied as @order lists them (indexes, -1 ends), in a file. */
+static int rebuild(const uint8_t *buf, const size_t *off, const int *order)
+{
+	int fd = memfd_create("rebuilt", 0);
+
+	assert_true(write(fd, buf, 16) == 16);
+	for (; *order >= 0; order++) {
+		size_t n = off[*order + 1] - off[*order];
+
+		assert_true(write(fd, buf + off[*order], n) == (ssize_t)n);
+	}
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+/*
+ * Probe hits are chunks of their own before their snapshot: without them (what a reader
+ * that does not know the type sees) every snapshot reads as before, without hits; and hits
+ * before a snapshot of another series are nobody's.
+ */
+static void test_probe_hits_chunks(void **state)
+{
+	size_t len, off[64], n, i;
+	uint8_t type[64], *buf;
+	int order[64], k = 0, fd = make_record(true, true, &len), hits1 = -1, snap3 = -1;
+	int nsnap = 0, nhits = 0;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	struct damonctl_rec_status st;
+	struct damonctl_rec_reader *r;
+	char why[256];
+
+	(void)state;
+	buf = malloc(len);
+	assert_true(pread(fd, buf, len, 0) == (ssize_t)len);
+	close(fd);
+	n = chunks(buf, len, off, type, 63);
+	for (i = 0; i < n; i++) {
+		if (type[i] == 7) {
+			/* right before its snapshot */
+			assert_true(i + 1 < n && type[i + 1] == 3);
+			nhits++;
+			if (hits1 < 0)
+				hits1 = (int)i;
+			continue;
+		}
+		if (type[i] == 3 && nsnap++ == 3)
+			snap3 = (int)i;
+		order[k++] = (int)i;
+	}
+	order[k] = -1;
+	/* snapshots 1, 2 and 5 have probes and regions */
+	assert_int_equal(nhits, 3);
+	fd = rebuild(buf, off, order);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;)
+		if (it.type == DAMONCTL_REC_SNAPSHOT)
+			check_snapshot_probes((unsigned int)nsnap++, it.snapshot, false);
+	assert_int_equal(nsnap, NSNAP);
+	damonctl_rec_status(r, &st);
+	assert_true(st.complete && !st.corrupt && st.bytes_lost == 0);
+	damonctl_rec_reader_free(r);
+	close(fd);
+
+	/* snapshot 1's hits moved before snapshot 3 (another target): dropped there, and
+	 * snapshot 1 has none without them */
+	for (i = 0, k = 0; i < n; i++) {
+		if ((int)i == hits1)
+			continue;
+		if ((int)i == snap3)
+			order[k++] = hits1;
+		order[k++] = (int)i;
+	}
+	order[k] = -1;
+	fd = rebuild(buf, off, order);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;) {
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		check_snapshot_probes((unsigned int)nsnap, it.snapshot, nsnap != 1 && nsnap != 3);
+		nsnap++;
+	}
+	assert_int_equal(nsnap, NSNAP);
+	damonctl_rec_reader_free(r);
+	close(fd);
+	free(buf);
 }
 
 /* Structures that say their size: a size below the first one with sz is refused, a later
@@ -607,8 +779,10 @@ int main(void)
 		cmocka_unit_test(test_not_records),
 		cmocka_unit_test(test_damo_import),
 		cmocka_unit_test(test_damo_export),
+		cmocka_unit_test(test_damo_probe_hits),
 		cmocka_unit_test(test_damo_cut),
 		cmocka_unit_test(test_struct_sizes),
+		cmocka_unit_test(test_probe_hits_chunks),
 		cmocka_unit_test(test_closed_pipe),
 		cmocka_unit_test(test_tried_regions_read),
 	};
