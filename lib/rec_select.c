@@ -19,6 +19,8 @@ struct damonctl_rec_select {
 	struct damonctl_rec_snapshot snap;	/* a clipped snapshot's copy */
 	struct damonctl_rec_region *clip;
 	size_t clip_cap;
+	uint8_t *hits;				/* the clipped regions' probe hits */
+	size_t hits_cap;
 };
 
 int damonctl_rec_select_new(const struct damonctl_rec_select_opts *o,
@@ -41,6 +43,7 @@ void damonctl_rec_select_free(struct damonctl_rec_select *sel)
 	if (!sel)
 		return;
 	free(sel->clip);
+	free(sel->hits);
 	free(sel);
 }
 
@@ -79,18 +82,28 @@ static bool in_time(const struct damonctl_rec_select *sel, uint64_t ns)
 }
 
 /* A region cut by the range keeps the share of its filter-passed bytes that it keeps of
- * its size: the record does not say where in the region they are. The item then points to
- * sel->snap, the copy clipped. */
+ * its size: the record does not say where in the region they are; its probe hits, counts of
+ * its samples as nr_accesses is, stay whole. The item then points to sel->snap, the copy
+ * clipped. */
 static int clip(struct damonctl_rec_select *sel, struct damonctl_rec_item *it)
 {
 	uint64_t lo = sel->o.addr_start, hi = sel->o.addr_end, total = 0;
 	struct damonctl_rec_snapshot *s = &sel->snap;
-	uint32_t i, n = 0;
+	uint32_t i, n = 0, np;
 
 	if (lo >= hi)
 		return 0;
 	if (rec_snapshot_in(it->snapshot, s))
 		return -EINVAL;
+	np = s->probe_hits ? s->nr_probes : 0;
+	if ((size_t)s->nr_regions * np > sel->hits_cap) {
+		void *p = realloc(sel->hits, (size_t)s->nr_regions * np);
+
+		if (!p)
+			return -ENOMEM;
+		sel->hits = p;
+		sel->hits_cap = (size_t)s->nr_regions * np;
+	}
 	if (s->nr_regions > sel->clip_cap) {
 		void *p = realloc(sel->clip, s->nr_regions * sizeof(*sel->clip));
 
@@ -114,10 +127,14 @@ static int clip(struct damonctl_rec_select *sel, struct damonctl_rec_item *it)
 							(double)(r.end - r.start) / (double)sz);
 		}
 		total += r.end - r.start;
+		if (np)
+			memcpy(sel->hits + (size_t)n * np, s->probe_hits + (size_t)i * np, np);
 		sel->clip[n++] = r;
 	}
 	s->regions = sel->clip;
 	s->nr_regions = n;
+	s->nr_probes = n ? np : 0;
+	s->probe_hits = n && np ? sel->hits : NULL;
 	s->total_bytes = total;
 	it->snapshot = s;
 	return 0;

@@ -10,8 +10,10 @@
  * averaged away: a byte's nr_accesses is the sum of the nr_accesses of the regions that held
  * it, and its age that of the newest snapshot that held it. The merged snapshot's aggr_us
  * is the sum of the merged ones', and its sample_us keeps the rate (nr_accesses over the
- * samples an aggregation holds) exact. Neighbours that end up alike are joined again, so a
- * window of k snapshots holds at most k times their regions. A snapshot of every target
+ * samples an aggregation holds) exact. 7.2's probe hits add up as nr_accesses do, each in
+ * the byte the kernel counts them in (a longer aggregation's counter would stop at 255 too).
+ * Neighbours that end up alike are joined again, so a window of k snapshots holds at most k
+ * times their regions. A snapshot of every target
  * (target -1) lists each target's regions after the previous one's (the address goes
  * back): the k-th such run is merged with the k-th.
  */
@@ -21,11 +23,15 @@
 
 #include "record_internal.h"
 
+/* probes a merged snapshot may have (the kernel allows 4) */
+#define MERGE_MAX_PROBES 16
+
 struct piece {
 	uint64_t start, end;
 	uint64_t nr;		/* summed nr_accesses */
 	uint64_t age_us;	/* the newest snapshot's age, in µs */
 	uint64_t sfp;		/* sz_filter_passed, this piece's share */
+	uint8_t hits[MERGE_MAX_PROBES];	/* summed probe hits, up to 255 */
 };
 
 struct run {
@@ -42,6 +48,7 @@ struct series {
 	uint64_t window;	/* the open window's index on the grid */
 	uint64_t start_ns, end_ns, aggr_us, samples, update_us, sample_us;
 	bool same_sample, has_sfp;
+	uint32_t nr_probes;	/* the most the window's snapshots had */
 	struct run *runs;
 	size_t nr_runs;
 };
@@ -54,6 +61,8 @@ struct damonctl_rec_merger {
 	struct damonctl_rec_snapshot snap;	/* the last merged snapshot */
 	struct damonctl_rec_region *out;	/* its regions */
 	size_t out_cap;
+	uint8_t *hits;				/* and their probe hits */
+	size_t hits_cap;
 	struct run tmp;
 };
 
@@ -88,6 +97,7 @@ DAMONCTL_API void damonctl_rec_merger_free(struct damonctl_rec_merger *m)
 		free_runs(&m->s[i]);
 	free(m->s);
 	free(m->out);
+	free(m->hits);
 	free(m->tmp.p);
 	free(m);
 }
@@ -121,7 +131,8 @@ static struct series *series_of(struct damonctl_rec_merger *m, const struct damo
 static int push(struct run *r, struct piece p)
 {
 	if (r->n && r->p[r->n - 1].end == p.start && r->p[r->n - 1].nr == p.nr &&
-	    r->p[r->n - 1].age_us == p.age_us) {
+	    r->p[r->n - 1].age_us == p.age_us &&
+	    !memcmp(r->p[r->n - 1].hits, p.hits, sizeof(p.hits))) {
 		r->p[r->n - 1].end = p.end;
 		r->p[r->n - 1].sfp += p.sfp;
 		return 0;
@@ -146,11 +157,12 @@ static uint64_t share(uint64_t sfp, uint64_t len, uint64_t whole)
 }
 
 /*
- * @acc's pieces and the regions @b[0..nb) (one target's, sorted), cut at the boundaries of
- * both, into @out: the sums where they overlap, the newer one's age and filter share.
+ * @acc's pieces and the regions @b[0..nb) (one target's, sorted; their probe hits @bh, @np
+ * a region, or NULL), cut at the boundaries of both, into @out: the sums where they
+ * overlap, the newer one's age and filter share.
  */
 static int merge_run(const struct run *acc, const struct damonctl_rec_region *b, size_t nb,
-		     uint64_t aggr_us, struct run *out)
+		     const uint8_t *bh, uint32_t np, uint64_t aggr_us, struct run *out)
 {
 	size_t i = 0, j = 0;
 	uint64_t cur = 0;
@@ -187,6 +199,14 @@ static int merge_run(const struct run *acc, const struct damonctl_rec_region *b,
 		p.start = cur;
 		p.end = next;
 		p.nr = (ina ? a->nr : 0) + (inr ? r->nr_accesses : 0);
+		/* counts of the region's samples, as nr_accesses: a cut keeps them whole */
+		memset(p.hits, 0, sizeof(p.hits));
+		for (uint32_t k = 0; k < MERGE_MAX_PROBES; k++) {
+			unsigned int h = (ina ? a->hits[k] : 0) +
+					 (inr && bh && k < np ? bh[(size_t)j * np + k] : 0);
+
+			p.hits[k] = h > 255 ? 255 : (uint8_t)h;
+		}
 		if (inr) {
 			p.age_us = (uint64_t)r->age * aggr_us;
 			p.sfp = share(r->sz_filter_passed, next - cur, r->end - r->start);
@@ -214,6 +234,7 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 		x->sample_us = s->sample_us;
 		x->same_sample = true;
 		x->has_sfp = s->has_sz_filter_passed;
+		x->nr_probes = 0;
 		for (size_t i = 0; i < x->nr_runs; i++)
 			x->runs[i].n = 0;
 	}
@@ -225,6 +246,8 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 		x->same_sample = false;
 	if (!s->has_sz_filter_passed)
 		x->has_sfp = false;
+	if (s->probe_hits && s->nr_probes > x->nr_probes)
+		x->nr_probes = s->nr_probes;
 	while (k < s->nr_regions) {
 		size_t e = k + 1;
 		struct run t;
@@ -240,7 +263,9 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 			memset(&x->runs[run], 0, sizeof(x->runs[run]));
 			x->nr_runs++;
 		}
-		if (merge_run(&x->runs[run], s->regions + k, e - k, s->aggr_us, &m->tmp))
+		if (merge_run(&x->runs[run], s->regions + k, e - k,
+			      s->probe_hits ? s->probe_hits + k * s->nr_probes : NULL,
+			      s->nr_probes, s->aggr_us, &m->tmp))
 			return -ENOMEM;
 		t = x->runs[run];
 		x->runs[run] = m->tmp;
@@ -268,6 +293,14 @@ static int emit(struct damonctl_rec_merger *m, struct series *x)
 		m->out = no;
 		m->out_cap = n;
 	}
+	if (n * x->nr_probes > m->hits_cap) {
+		uint8_t *nh = realloc(m->hits, n * x->nr_probes);
+
+		if (!nh)
+			return -ENOMEM;
+		m->hits = nh;
+		m->hits_cap = n * x->nr_probes;
+	}
 	n = 0;
 	for (size_t i = 0; i < x->nr_runs; i++) {
 		for (size_t j = 0; j < x->runs[i].n; j++) {
@@ -280,6 +313,7 @@ static int emit(struct damonctl_rec_merger *m, struct series *x)
 			r->nr_accesses = p->nr > UINT32_MAX ? UINT32_MAX : (uint32_t)p->nr;
 			r->age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
 			r->sz_filter_passed = x->has_sfp ? p->sfp : 0;
+			memcpy(m->hits + (n - 1) * x->nr_probes, p->hits, x->nr_probes);
 			total += p->end - p->start;
 		}
 	}
@@ -300,6 +334,8 @@ static int emit(struct damonctl_rec_merger *m, struct series *x)
 	out->has_sz_filter_passed = x->has_sfp;
 	out->nr_regions = (uint32_t)n;
 	out->regions = m->out;
+	out->nr_probes = n ? x->nr_probes : 0;
+	out->probe_hits = n && x->nr_probes ? m->hits : NULL;
 	x->open = false;
 	return 1;
 }
@@ -315,6 +351,8 @@ DAMONCTL_API int damonctl_rec_merger_add_v0_4(struct damonctl_rec_merger *m,
 
 	if (!m || !out || rec_snapshot_in(snap, &full) || (s->nr_regions && !s->regions))
 		return -EINVAL;
+	if (s->probe_hits && s->nr_probes > MERGE_MAX_PROBES)
+		return -E2BIG;
 	x = series_of(m, s);
 	if (!x)
 		return -ENOMEM;

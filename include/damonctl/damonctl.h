@@ -1381,7 +1381,8 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
  * on a grid from the series' first snapshot; a snapshot joins the window its end falls in.
  * Merged regions are cut at every boundary of the merged ones: a byte's nr_accesses is the
  * sum of those of the regions that held it, its age the newest one's (in the new aggregation
- * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact).
+ * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact); its
+ * probe hits add up as nr_accesses do, up to 255 (the kernel's byte; -E2BIG past 16 probes).
  * damonctl_rec_merger_add() returns 1 when @s began a new window and *@out points to the
  * window before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the
  * windows still open, one per call (1), then 0. *@out is the merger's, valid until the next

@@ -154,6 +154,8 @@ static void address_range(void **state)
 	assert_int_equal(r[1].end, 400);
 	assert_int_equal(r[1].nr_accesses, 3);
 	assert_int_equal(it.snapshot->total_bytes, 150 + 100);
+	assert_int_equal(it.snapshot->nr_probes, 0);
+	assert_null(it.snapshot->probe_hits);
 	/* the record's snapshot and regions are untouched */
 	assert_int_equal(regs[1].start, 100);
 	assert_int_equal(s.nr_regions, 3);
@@ -164,6 +166,20 @@ static void address_range(void **state)
 	assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
 	assert_int_equal(it.snapshot->nr_regions, 0);
 	assert_int_equal(it.snapshot->total_bytes, 0);
+	/* probe hits follow their regions, whole where a region is cut */
+	{
+		static const uint8_t h[] = { 1, 2, 3, 4, 5, 6 };
+		static const uint8_t want[] = { 3, 4, 5, 6 };
+
+		it = snap_in(&s, 0, 0, 0, 100);
+		s.nr_probes = 2;
+		s.probe_hits = h;
+		assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
+		assert_int_equal(it.snapshot->nr_regions, 2);
+		assert_int_equal(it.snapshot->nr_probes, 2);
+		assert_memory_equal(it.snapshot->probe_hits, want, sizeof(want));
+		assert_ptr_equal(s.probe_hits, h);
+	}
 	/* items and snapshots shorter than the first ones with sz */
 	it = snap_in(&s, 0, 0, 0, 100);
 	it.sz = offsetof(struct damonctl_rec_item, end);

@@ -175,6 +175,56 @@ static void series_and_rates(void **state)
 	damonctl_rec_merger_free(m);
 }
 
+/* 7.2's probe hits add up where regions overlap, stay whole where one is cut, stop at 255
+ * (the kernel's byte), keep neighbours of other hits apart, and a snapshot of fewer probes
+ * adds nothing to the others. */
+static void probe_hits(void **state)
+{
+	const struct damonctl_rec_region a[] = { R(0, 100, 1, 0), R(100, 200, 1, 0) };
+	const uint8_t ah[] = { 200, 1, 5, 2 };
+	const struct damonctl_rec_region b[] = { R(0, 50, 1, 0), R(50, 200, 1, 0) };
+	const uint8_t bh[] = { 100, 0 };	/* one probe */
+	const struct damonctl_rec_region c[] = { R(0, 200, 1, 0) };
+	/* [0, 50): 200 + 100 stops at 255, 1 + nothing; [50, 100): a's first region's, b's
+	 * second adding 0; [100, 200): a's second's, not joined with [50, 100) though its
+	 * nr_accesses and age are alike */
+	const struct damonctl_rec_region want[] = { R(0, 50, 2, 0), R(50, 100, 2, 0),
+						   R(100, 200, 2, 0) };
+	const uint8_t wanth[] = { 255, 1, 200, 1, 5, 2 };
+	struct damonctl_rec_merger *m;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
+
+	(void)state;
+	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
+	s = snap(S(0), a, 2);
+	s.nr_probes = 2;
+	s.probe_hits = ah;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	s = snap(S(1), b, 2);
+	s.nr_probes = 1;
+	s.probe_hits = bh;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	s = snap(S(2), c, 1);	/* the next window, without probes */
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 1);
+	expect_regions(out, want, 3);
+	assert_int_equal(out->nr_probes, 2);
+	assert_memory_equal(out->probe_hits, wanth, sizeof(wanth));
+	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
+	assert_int_equal(out->nr_probes, 0);
+	assert_null(out->probe_hits);
+	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
+	damonctl_rec_merger_free(m);
+
+	/* more probes than a merged snapshot holds */
+	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
+	s = snap(S(0), a, 2);
+	s.nr_probes = 17;
+	s.probe_hits = ah;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), -E2BIG);
+	damonctl_rec_merger_free(m);
+}
+
 static void bad_arguments(void **state)
 {
 	struct damonctl_rec_merger *m = NULL;
@@ -202,6 +252,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(gaps_and_filter_shares),
 		cmocka_unit_test(targets_in_one_snapshot),
 		cmocka_unit_test(series_and_rates),
+		cmocka_unit_test(probe_hits),
 		cmocka_unit_test(bad_arguments),
 	};
 
