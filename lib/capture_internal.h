@@ -22,6 +22,7 @@ struct dctl_cap_scheme {
 	int32_t target;		/* -1: every target */
 	struct damonctl_rec_region *regions;
 	size_t cap;
+	struct dctl_probe_hits hits;	/* the regions' probe hits (7.2) */
 };
 
 struct dctl_trace_src;
@@ -82,9 +83,11 @@ void dctl_capture_read_intervals(struct damonctl_capture *c);
 void dctl_capture_take_footprint(struct damonctl_capture *c);
 
 /* The trace method's reader: damon_aggregated in a tracefs instance of our own, filtered to
- * the kdamond's pid. -errno; the instance is set up and the event enabled. */
+ * the kdamond's pid, or with @probes (the context has probes) damon_region_aggregated where
+ * the kernel has it. -errno; the instance is set up and the event enabled. */
 int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
-			enum damonctl_capture_reader reader, struct dctl_trace_src **out);
+			enum damonctl_capture_reader reader, bool probes,
+			struct dctl_trace_src **out);
 /* The next whole snapshot of one target (kdamond/context/intervals left to the caller):
  * 1, 0 when @timeout_ms passed first, -errno. Regions live until the next call. */
 int dctl_trace_src_next(struct dctl_trace_src *t, int timeout_ms,

@@ -209,8 +209,8 @@ static int tick(struct damonctl_capture *c)
 		uint64_t total = 0;
 		bool has_sz = false;
 
-		r = damonctl_tried_regions_read(c->ctx, c->kdamond, 0, cs->index,
-						&cs->regions, &cs->cap, &total, &has_sz);
+		r = dctl_tried_regions_read(c->ctx, c->kdamond, 0, cs->index, &cs->regions,
+					    &cs->cap, &total, &has_sz, &cs->hits);
 		if (r < 0) {
 			if (dctl_capture_kdamond_gone(c)) {
 				dctl_capture_end(c, DAMONCTL_REC_END_KDAMOND_STOPPED);
@@ -241,6 +241,10 @@ static int tick(struct damonctl_capture *c)
 		s->has_sz_filter_passed = has_sz;
 		s->nr_regions = (uint32_t)r;
 		s->regions = cs->regions;
+		if (r && cs->hits.nr_probes) {
+			s->nr_probes = cs->hits.nr_probes;
+			s->probe_hits = cs->hits.hits;
+		}
 		c->nr_pending++;
 	}
 	if (skipped && !c->nr_pending && targets_gone(c)) {

@@ -202,6 +202,20 @@ int dctl_read_under(struct damonctl_ctx *ctx, enum damonctl_base base, const cha
 int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel);
 int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
 
+/* damonctl_tried_regions_read(), and with @ph the regions' probe hits (7.2), region by
+ * region, @ph->nr_probes a region (0: the context has no probes); @ph->hits grows as
+ * @regions does (record_sysfs.c). */
+#define DCTL_MAX_PROBE_HITS 255
+struct dctl_probe_hits {
+	uint8_t *hits;
+	size_t cap;
+	unsigned int nr_probes;
+};
+int dctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned int kdamond, unsigned int context,
+			    unsigned int scheme, struct damonctl_rec_region **regions,
+			    size_t *cap, uint64_t *total_bytes, bool *has_sz_filter_passed,
+			    struct dctl_probe_hits *ph);
+
 /* ---- features ---- */
 /* What was seen: per feature, a file (or keyword) present and/or missing. */
 struct dctl_evidence {
