@@ -56,6 +56,18 @@ static inline int rec_snapshot_in(const struct damonctl_rec_snapshot *s,
 	return 0;
 }
 
+/* A caller's snapshot's probe hits, if its sz has them: NULL and *@np 0 without. */
+static inline const uint8_t *rec_snapshot_hits(const struct damonctl_rec_snapshot *s,
+					       uint32_t *np)
+{
+	*np = 0;
+	if (s->sz < DCTL_SZ_TO(struct damonctl_rec_snapshot, probe_hits) || !s->probe_hits ||
+	    !s->nr_probes)
+		return NULL;
+	*np = s->nr_probes;
+	return s->probe_hits;
+}
+
 /* The same for stats: the values past the caller's sz are absent (their has bits clear). */
 static inline int rec_stats_in(const struct damonctl_rec_stats *st, struct damonctl_rec_stats *out)
 {

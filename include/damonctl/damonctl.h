@@ -2196,6 +2196,10 @@ struct damonctl_access_region {
 	double temperature;		/* damo's, with the view's weights */
 	double hz;			/* positive samples per second of the aggregation */
 	uint64_t sz_filter_passed;	/* 0 when unknown */
+	/* its hits of the snapshot's probes (7.2), the view's copy (valid as the region is);
+	 * 0 and NULL without */
+	uint32_t nr_probes;
+	const uint8_t *probe_hits;
 };
 /* The metrics of histograms, percentiles and ranges: damo's temperature with a size weight
  * of 0; idle time (0 for an accessed region, else its age and one aggregation, in us);
