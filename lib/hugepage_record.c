@@ -129,7 +129,8 @@ DAMONCTL_API int damonctl_hugepage_rec_add(struct damonctl_hugepage_rec *h,
 {
 	uint64_t v;
 
-	if (!h || !it)
+	if (!h || !it || (it->type == DAMONCTL_REC_SNAPSHOT && !it->snapshot) ||
+	    (it->type == DAMONCTL_REC_STATS && !it->stats))
 		return -EINVAL;
 	if (it->type == DAMONCTL_REC_SNAPSHOT) {
 		if (!take_snapshot(h, it->snapshot, &v))

@@ -139,6 +139,10 @@ int damonctl_rec_info_feed(struct damonctl_rec_info *n, const struct damonctl_re
 {
 	struct damonctl_rec_info_series *s;
 
+	/* an item points to its snapshot or stats (a hand-made one may not) */
+	if ((it->type == DAMONCTL_REC_SNAPSHOT && !it->snapshot) ||
+	    (it->type == DAMONCTL_REC_STATS && !it->stats))
+		return -EINVAL;
 	switch (it->type) {
 	case DAMONCTL_REC_INFO:
 		json_object_put(n->recording);

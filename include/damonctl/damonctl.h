@@ -1937,7 +1937,7 @@ DAMONCTL_API uint64_t damonctl_heatmap_address(const struct damonctl_heatmap *h,
 struct damonctl_rec_info;
 DAMONCTL_API struct damonctl_rec_info *damonctl_rec_info_new(void);
 DAMONCTL_API void damonctl_rec_info_free(struct damonctl_rec_info *n);
-/* 0 or -ENOMEM. */
+/* 0, -ENOMEM, or -EINVAL for a SNAPSHOT or STATS item that points to none. */
 DAMONCTL_API int damonctl_rec_info_feed(struct damonctl_rec_info *n,
 					const struct damonctl_rec_item *it);
 /* An interval (or any figure) over a series' snapshots. */

@@ -147,6 +147,12 @@ static void scheme_stats(void **state)
 
 	(void)state;
 	assert_int_equal(damonctl_rec_info_stats(n, &untold), 0);
+	/* an item of stats or of a snapshot points to them */
+	assert_int_equal(damonctl_rec_info_feed(n, &(struct damonctl_rec_item){
+		.sz = sizeof(struct damonctl_rec_item), .type = DAMONCTL_REC_STATS }), -EINVAL);
+	assert_int_equal(damonctl_rec_info_feed(n, &(struct damonctl_rec_item){
+		.sz = sizeof(struct damonctl_rec_item), .type = DAMONCTL_REC_SNAPSHOT }), -EINVAL);
+	assert_int_equal(damonctl_rec_info_stats(n, &untold), 0);
 	feed_stats(n, 0, "pageout");
 	feed_stats(n, 1, "stat");
 	feed_stats(n, 0, "pageout");
