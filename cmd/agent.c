@@ -648,7 +648,7 @@ static void check_targets(struct agent *ag)
 
 static void drain_events(struct agent *ag)
 {
-	struct damonctl_procevent ev;
+	struct damonctl_procevent ev = DAMONCTL_PROCEVENT_INIT;
 	int r;
 
 	while ((r = damonctl_procevents_next(ag->pe, &ev)) == 1) {

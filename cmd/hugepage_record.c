@@ -80,7 +80,7 @@ int hugepage_record_report(struct cli *cli, const char *path)
 {
 	struct hp_view *v = calloc(1, sizeof(*v));
 	struct damonctl_hugepage_rec *rec = NULL;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct record_in in;
 	uint64_t bytes;
 	int r, e;

@@ -307,7 +307,7 @@ static int show_round(struct cli *cli, struct window *win, uint64_t round, uint6
 static int rounds(struct cli *cli, struct capture *c, struct window *win)
 {
 	struct monitor_opts *mo = cli->opts;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	uint64_t round = 0, t0 = realtime_ns();
 	int r, e = EXIT_OK;
 
@@ -318,7 +318,7 @@ static int rounds(struct cli *cli, struct capture *c, struct window *win)
 			r = window_config(win, &it);
 		} else if (it.type == DAMONCTL_REC_SNAPSHOT) {
 			/* a snapshot belongs to the window its aggregation ended in */
-			while (it.snapshot.end_ns >= win->end_ns) {
+			while (it.snapshot->end_ns >= win->end_ns) {
 				e = show_round(cli, win, ++round, t0);
 				if (e || (mo->count && round >= mo->count)) {
 					capture_request_end(c, e ? DAMONCTL_REC_END_ERROR :
@@ -330,7 +330,7 @@ static int rounds(struct cli *cli, struct capture *c, struct window *win)
 					break;
 			}
 			if (r >= 0)
-				r = window_add(win, &it.snapshot);
+				r = window_add(win, it.snapshot);
 		} else if (it.type == DAMONCTL_REC_FOOTPRINT) {
 			r = window_footprint(win, it.time_ns, it.json);
 		}

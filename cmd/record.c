@@ -278,8 +278,8 @@ static int copy_record(struct cli *cli)
 	struct record_opts *ro = cli->opts;
 	struct damonctl_rec_writer *w = NULL;
 	struct damonctl_rec_merger *m = NULL;
-	struct damonctl_rec_snapshot merged;
-	struct damonctl_rec_item it;
+	const struct damonctl_rec_snapshot *merged;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct rin *in;
 	char *info;
 	int fd, r, e, e2;
@@ -311,16 +311,16 @@ static int copy_record(struct cli *cli)
 			break;
 		}
 		if (m && it.type == DAMONCTL_REC_SNAPSHOT) {
-			r = damonctl_rec_merger_add(m, &it.snapshot, &merged);
+			r = damonctl_rec_merger_add(m, it.snapshot, &merged);
 			if (r == 1)
-				r = damonctl_rec_write_snapshot(w, &merged);
+				r = damonctl_rec_write_snapshot(w, merged);
 			continue;
 		}
 		r = keep_item(ro, &it) ? record_write_item(w, &it) : 0;
 	}
 	/* the windows still open at the end, before END */
 	while (m && !r && !e && (r = damonctl_rec_merger_flush(m, &merged)) == 1)
-		r = damonctl_rec_write_snapshot(w, &merged);
+		r = damonctl_rec_write_snapshot(w, merged);
 	damonctl_rec_merger_free(m);
 	if (r < 0 || e) {
 		if (w)
@@ -477,7 +477,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 {
 	struct record_opts *ro = cli->opts;
 	struct damonctl_rec_writer *w = NULL;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct capture *c;
 	uint64_t cpu0, t0, nr = 0;
 	bool progress;

@@ -164,9 +164,9 @@ int record_write_item(struct damonctl_rec_writer *w, const struct damonctl_rec_i
 	case DAMONCTL_REC_FOOTPRINT:
 		return damonctl_rec_write_footprint(w, it->time_ns, it->json);
 	case DAMONCTL_REC_SNAPSHOT:
-		return damonctl_rec_write_snapshot(w, &it->snapshot);
+		return damonctl_rec_write_snapshot(w, it->snapshot);
 	case DAMONCTL_REC_STATS:
-		return damonctl_rec_write_stats(w, &it->stats);
+		return damonctl_rec_write_stats(w, it->stats);
 	case DAMONCTL_REC_INFO:
 	case DAMONCTL_REC_END:
 		break;

@@ -40,6 +40,9 @@ static struct {
 	double weights[3];		/* damo's temperature: size, access rate (%), age (us) */
 	bool raw, total_only;
 	const char *format;
+	/* --style detailed's region template for a snapshot with probe hits, damo's (NULL:
+	 * the style did not choose the template) */
+	const char *format_probes;
 	const char *snap_head, *snap_tail;	/* damo's --format_snapshot_head, _tail */
 	const char *rec_head, *rec_tail;	/* damo's --format_record_head, _tail */
 	int style;			/* -1, or enum style */
@@ -73,6 +76,8 @@ static const char *const style_names[] = {
 /* damo's detailed style: its templates, <filters passed ...> added for a record that keeps
  * sz_filter_passed (damo's: when DAMOS filters were installed) */
 #define DETAILED_HEAD "heatmap: <heatmap>\\nintervals: <snapshot intervals>"
+#define DETAILED_REGION "<index> addr <start address> size <size> access <access hz> age <age>"
+#define DETAILED_REGION_PROBES "<index> <start address> <size>  <access hz> <age> <probe hits> "
 #define DETAILED_TAIL "memory bw estimate: <estimated memory bandwidth>\\ntotal size: <total bytes>"
 #define DETAILED_TAIL_DF "memory bw estimate: <estimated memory bandwidth>  df-passed: " \
 	"<filters passed estimated memory bandwidth>\\ntotal size: <total bytes>  df-passed " \
@@ -108,7 +113,7 @@ static const struct opt access_opts[] = {
 	{ "format", O_FORMAT, OV_STRING, "TEMPLATE", "one line per region, damo's keywords: "
 	  "<index> <start address> <end address> <size> <access rate> <nr_accesses> <age> "
 	  "<temperature> <box> (--boxes' box, shaped by --box-*) <access hz> <filters passed "
-	  "bytes>" },
+	  "bytes> <probe hits> (7.2's access probes)" },
 	{ "format-region", O_FORMAT, OV_STRING, "TEMPLATE", "--format's other name (damo's "
 	  "--format_region)" },
 	{ "format-snapshot-head", O_SNAP_HEAD, OV_STRING, "TEMPLATE", "printed before each "
@@ -194,7 +199,8 @@ static int check_format(struct cli *cli, const char *opt, const char *t)
 		return 0;
 	return usage_error(cli, "%s: unknown keyword '%.*s' (known: <index>, <start address>, "
 			   "<end address>, <size>, <access rate>, <nr_accesses>, <age>, "
-			   "<temperature>, <box>, <access hz>, <filters passed bytes>)", opt,
+			   "<temperature>, <box>, <access hz>, <filters passed bytes>, "
+			   "<probe hits>)", opt,
 			   (int)len, t + at);
 }
 
@@ -501,6 +507,8 @@ struct kept {
 	struct damonctl_rec_snapshot s;
 	struct damonctl_rec_region *regions;
 	size_t cap;
+	uint8_t *hits;			/* its probe hits */
+	size_t hits_cap;
 	bool have;
 };
 
@@ -516,8 +524,19 @@ static int keep(struct kept *k, const struct damonctl_rec_snapshot *s)
 	}
 	if (s->nr_regions)	/* a snapshot without regions has no array to copy */
 		memcpy(k->regions, s->regions, s->nr_regions * sizeof(*k->regions));
+	if (s->probe_hits && (size_t)s->nr_regions * s->nr_probes > k->hits_cap) {
+		void *p = realloc(k->hits, (size_t)s->nr_regions * s->nr_probes);
+
+		if (!p)
+			return -ENOMEM;
+		k->hits = p;
+		k->hits_cap = (size_t)s->nr_regions * s->nr_probes;
+	}
+	if (s->probe_hits)
+		memcpy(k->hits, s->probe_hits, (size_t)s->nr_regions * s->nr_probes);
 	k->s = *s;
 	k->s.regions = k->regions;
+	k->s.probe_hits = s->probe_hits ? k->hits : NULL;
 	k->have = true;
 	return 0;
 }
@@ -545,6 +564,12 @@ static const char *addr_str(uint64_t a, char *buf, size_t size)
 }
 
 static struct damonctl_access_range box_range(const struct damonctl_access_view *v);
+
+static void print_probe_hits(FILE *o, const struct damonctl_access_region *r)
+{
+	for (uint32_t p = 0; p < r->nr_probes; p++)
+		fprintf(o, "%s%u", p ? " " : "", (unsigned int)r->probe_hits[p]);
+}
 
 /* Region keyword @kw of row @i (<box> on scales @b; @has_fp: the record keeps
  * sz_filter_passed) to @o */
@@ -593,14 +618,17 @@ static void print_region_keyword(FILE *o, int kw, const struct damonctl_access_r
 	case 10:
 		fputs(has_fp ? size_str(r->sz_filter_passed, v, sizeof(v)) : "N/A", o);
 		break;
+	case 11:	/* damo's: each probe's hits, a space between; nothing without probes */
+		print_probe_hits(o, r);
+		break;
 	}
 }
 
-/* One line of --format for row @i; its <box> on scales @b; --min-chars-for's padding */
-static void print_formatted(const struct damonctl_access_region *r, size_t i,
+/* One line of template @fmt for row @i; its <box> on scales @b; --min-chars-for's padding */
+static void print_formatted(const char *fmt, const struct damonctl_access_region *r, size_t i,
 			    const struct damonctl_access_range *b, bool has_fp)
 {
-	for (const char *p = ao.format; *p;) {
+	for (const char *p = fmt; *p;) {
 		int kw = *p == '<' ? damonctl_access_keyword_at(KW_REGION, p) : -1;
 		const char *name;
 		struct kw_out k;
@@ -643,25 +671,32 @@ static void print_text(const struct rin *in, const struct damonctl_rec_snapshot 
 	}
 	if (ao.format) {
 		struct damonctl_access_range b = box_range(v);
+		/* damo's default template shows the probe hits of a record that has them */
+		const char *fmt = ao.format_probes && s->nr_probes ? ao.format_probes : ao.format;
 
-		for (i = 0; i < n && *ao.format; i++)	/* damo prints nothing for "" */
-			print_formatted(damonctl_access_view_region(v, i), i, &b,
+		for (i = 0; i < n && *fmt; i++)	/* damo prints nothing for "" */
+			print_formatted(fmt, damonctl_access_view_region(v, i), i, &b,
 					s->has_sz_filter_passed);
 		return;
 	}
 	print_title(in, s, n, shown);
 	if (!n)
 		return;
-	printf("%-18s %-18s %11s %8s %12s %11s\n", "start", "end", "size", "access",
-	       "nr_accesses", "age");
+	printf("%-18s %-18s %11s %8s %12s %11s%s\n", "start", "end", "size", "access",
+	       "nr_accesses", "age", s->nr_probes ? "  probe hits" : "");
 	for (i = 0; i < n; i++) {
 		const struct damonctl_access_region *r = damonctl_access_view_region(v, i);
 		char s1[32], s2[32];
 
-		printf("%-18s %-18s %11s %7.2f%% %12" PRIu32 " %11s\n",
+		printf("%-18s %-18s %11s %7.2f%% %12" PRIu32 " %11s",
 		       addr_str(r->start, s1, sizeof(s1)), addr_str(r->end, s2, sizeof(s2)),
 		       size_str(r->end - r->start, a, sizeof(a)), (double)r->rate_bp / 100,
 		       r->nr_accesses, time_str(r->age_us, b, sizeof(b)));
+		if (r->nr_probes) {
+			fputs("  ", stdout);
+			print_probe_hits(stdout, r);
+		}
+		putchar('\n');
 	}
 }
 
@@ -922,6 +957,13 @@ static json_object *region_json(const struct damonctl_access_region *r,
 	json_object_object_add(o, "age_aggrs", json_object_new_uint64(r->age));
 	json_object_object_add(o, "age_us", json_object_new_uint64(r->age_us));
 	json_object_object_add(o, "temperature", json_object_new_double(r->temperature));
+	if (r->nr_probes) {	/* 7.2's probes: each one's hits, as damo's probe_hits */
+		json_object *h = json_object_new_array();
+
+		for (uint32_t p = 0; p < r->nr_probes; p++)
+			json_object_array_add(h, json_object_new_int(r->probe_hits[p]));
+		json_object_object_add(o, "probe_hits", h);
+	}
 	if (ao.boxes || ao.box_kw) {
 		struct box x = box_of(b, r);
 
@@ -1289,9 +1331,10 @@ static void apply_style(void)
 		bool several = ao.multi || ao.nr_index > 1 ||
 			       (ao.nr_index && ao.index[0].first != ao.index[0].last);
 
-		if (!ao.format)
-			ao.format = "<index> addr <start address> size <size> access <access hz> "
-				    "age <age>";
+		if (!ao.format) {
+			ao.format = DETAILED_REGION;
+			ao.format_probes = DETAILED_REGION_PROBES;
+		}
 		if (!ao.snap_head) {
 			ao.snap_head = several ? "snapshot time: [<start time>, <end time>] "
 				       "(<duration>)\\n" DETAILED_HEAD : DETAILED_HEAD;
@@ -1349,6 +1392,14 @@ static int check_options(struct cli *cli)
 		return usage_error(cli, "--format-append region: the regions are shown without a "
 				   "template (--total-size, --histogram, --percentiles-of or "
 				   "--boxes): give --format to add to");
+	/* tmpl_joined() keeps one joined template an area: the other one is a copy */
+	if (ao.format_probes && tmpl_appended_to(TA_REGION)) {
+		static char *probes;
+
+		free(probes);
+		probes = strdup(tmpl_joined(TA_REGION, ao.format_probes, NULL));
+		ao.format_probes = probes ? probes : ao.format_probes;
+	}
 	ao.format = tmpl_joined(TA_REGION, ao.format, NULL);
 	ao.box_kw = ao.format && strstr(ao.format, "<box>");
 	ao.rec_head = tmpl_joined(TA_RECORD_HEAD, ao.rec_head, NULL);
@@ -1404,14 +1455,14 @@ static int check_options(struct cli *cli)
 static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struct multi *m,
 			  struct one *o)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	uint64_t idx = 0;
 	int r, e = 0;
 
 	damos_seen_reset();
 	while (!e && (r = rin_next(in, &it)) == 1) {
 		if (it.type == DAMONCTL_REC_STATS)
-			damos_seen_add(&it.stats);
+			damos_seen_add(it.stats);
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		if (ao.nr_index) {
@@ -1424,12 +1475,12 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 				continue;
 		}
 		if (ao.multi) {
-			e = report_each(m, &it.snapshot, o);
+			e = report_each(m, it.snapshot, o);
 			continue;
 		}
 		if (ao.have_at && k->have && rin_rel_s(in, k->s.end_ns) * 1e6 >= (double)ao.at_us)
 			break;	/* the first snapshot at or after --at is kept */
-		if (keep(k, &it.snapshot))
+		if (keep(k, it.snapshot))
 			return (usage_error(cli, "out of memory"), EXIT_FAIL);
 		if (ao.nr_index)
 			break;
@@ -1537,6 +1588,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	damonctl_access_hist_free(o.hist);
 	damonctl_access_view_free(o.v);
 	free(k.regions);
+	free(k.hits);
 	r = rin_close(in);
 	return e ? e : r;
 }

@@ -248,7 +248,7 @@ const char *fp_label(const struct damonctl_footprint_metric *m, char *buf, size_
 static int read_footprints(struct cli *cli, struct rin *in, struct damonctl_footprints *f,
 			   struct rows *w)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
 	while ((r = rin_next(in, &it)) == 1) {

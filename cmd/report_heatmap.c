@@ -98,23 +98,23 @@ static uint64_t row_start(const struct damonctl_heatmap *h,
 
 static int pass1(struct rin *in, struct damonctl_heatmap *h)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
 	while ((r = rin_next(in, &it)) == 1)
-		if (it.type == DAMONCTL_REC_SNAPSHOT && damonctl_heatmap_scan(h, &it.snapshot))
+		if (it.type == DAMONCTL_REC_SNAPSHOT && damonctl_heatmap_scan(h, it.snapshot))
 			return -ENOMEM;
 	return r;
 }
 
 static int pass2(struct rin *in, struct damonctl_heatmap *h)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
 	while ((r = rin_next(in, &it)) == 1)
 		if (it.type == DAMONCTL_REC_SNAPSHOT)
-			damonctl_heatmap_feed(h, &it.snapshot);
+			damonctl_heatmap_feed(h, it.snapshot);
 	return r;
 }
 

@@ -110,7 +110,7 @@ struct holistic {
 /* Pass 1: the summary, the working set sizes, the footprints, where each series ends. */
 static int pass_summary(struct rin *in, struct holistic *h)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
 	while ((r = rin_next(in, &it)) == 1) {
@@ -121,11 +121,11 @@ static int pass_summary(struct rin *in, struct holistic *h)
 			return -ENOMEM;
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		s = rin_slot(&h->series, &it.snapshot);
+		s = rin_slot(&h->series, it.snapshot);
 		if (!s)
 			return -ENOMEM;
-		s->last_ns = it.snapshot.end_ns;
-		damonctl_wss_total_feed(h->wss, &it.snapshot);
+		s->last_ns = it.snapshot->end_ns;
+		damonctl_wss_total_feed(h->wss, it.snapshot);
 	}
 	if (r == 0)
 		h->wss_all = damonctl_wss_total_values(h->wss);
@@ -143,7 +143,7 @@ static bool in_window(const struct hseries *s, const struct damonctl_rec_snapsho
 /* Pass 2 (scan) and pass 3 (cells) of the heatmaps. */
 static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
 	while ((r = rin_next(in, &it)) == 1) {
@@ -152,17 +152,17 @@ static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		s = rin_slot(&h->series, &it.snapshot);
+		s = rin_slot(&h->series, it.snapshot);
 		if (!s)
 			return -ENOMEM;
-		if (!in_window(s, &it.snapshot))
+		if (!in_window(s, it.snapshot))
 			continue;
 		if (scan && !s->scan && !(s->scan = damonctl_heatmap_new()))
 			return -ENOMEM;
-		if (scan && damonctl_heatmap_scan(s->scan, &it.snapshot))
+		if (scan && damonctl_heatmap_scan(s->scan, it.snapshot))
 			return -ENOMEM;
 		for (i = 0; !scan && i < s->nr_maps; i++)
-			damonctl_heatmap_feed(s->maps[i], &it.snapshot);
+			damonctl_heatmap_feed(s->maps[i], it.snapshot);
 	}
 	return r;
 }

@@ -196,6 +196,7 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	int r;
 
 	hp_report_clear(rep);
+	rep->mem = (struct damonctl_meminfo)DAMONCTL_MEMINFO_INIT;
 	r = damonctl_meminfo_read(cli->ctx, &rep->mem);
 	if (r)
 		return lib_error(cli, r, "reading /proc/meminfo");

@@ -355,7 +355,7 @@ void info_print_text(const struct damonctl_rec_info *n, const struct rin *in)
 static int info_run(struct cli *cli, int argc, char **argv)
 {
 	struct damonctl_rec_info *n;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct rin *in = NULL;
 	int r, e;
 

@@ -110,7 +110,7 @@ static int capture_to_file(struct rin *in)
 {
 	const char *dir = getenv("TMPDIR");
 	struct damonctl_rec_writer *w = NULL;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct capture *c;
 	int fd, r, e;
 
@@ -215,7 +215,7 @@ static int select_new(struct rin *in)
 /* The chosen series' name, once it is chosen. */
 static void name_series(struct rin *in)
 {
-	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_snapshot s = DAMONCTL_REC_SNAPSHOT_INIT;
 	struct rin_key k;
 
 	if (in->name[0] || damonctl_rec_select_series(in->sel, &s))
@@ -241,7 +241,7 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it)
 			return 0;
 		}
 		if (it->type == DAMONCTL_REC_END)
-			in->end_reason = (int)it->end.reason;
+			in->end_reason = (int)it->end->reason;
 		r = damonctl_rec_select_item(in->sel, it);
 		if (it->type == DAMONCTL_REC_SNAPSHOT)
 			name_series(in);
@@ -289,7 +289,7 @@ const char *rin_series_name(const struct rin *in)
 
 json_object *rin_series_json(const struct rin *in)
 {
-	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_snapshot s = DAMONCTL_REC_SNAPSHOT_INIT;
 	struct rin_key k;
 
 	if (!in->sel || damonctl_rec_select_series(in->sel, &s))

@@ -153,7 +153,7 @@ static int rows_add(struct rows *w, const struct rin *in, const struct damonctl_
 static int nr_regions_run(struct cli *cli, int argc, char **argv)
 {
 	struct rin_table t = { .size = sizeof(struct nr_series) };
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct rows rows = { 0 };
 	struct rin *in = NULL;
 	bool header = false;
@@ -174,7 +174,7 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		s = rin_slot(&t, &it.snapshot);
+		s = rin_slot(&t, it.snapshot);
 		if (s && !s->h)
 			s->h = damonctl_qhist_new();
 		if (!s || !s->h) {
@@ -182,16 +182,16 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		if (!damonctl_qhist_count(s->h))
-			s->first_ns = it.snapshot.end_ns;
-		s->last_ns = it.snapshot.end_ns;
-		damonctl_qhist_add(s->h, it.snapshot.nr_regions);
+			s->first_ns = it.snapshot->end_ns;
+		s->last_ns = it.snapshot->end_ns;
+		damonctl_qhist_add(s->h, it.snapshot->nr_regions);
 		if (rows.on) {
-			if (rows_add(&rows, in, &it.snapshot)) {
+			if (rows_add(&rows, in, it.snapshot)) {
 				e = EXIT_FAIL;	/* main says why the output failed */
 				goto out;
 			}
 		} else if (no.series) {
-			row_text(in, &it.snapshot, &header);
+			row_text(in, it.snapshot, &header);
 		}
 	}
 	if (r < 0) {

@@ -130,16 +130,16 @@ static struct sch *find(struct sch *t, unsigned int *nr, const struct damonctl_r
  * end, or -errno. */
 static int take_stats(struct cli *cli, struct rin *in, struct sch *t, unsigned int *nr)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
 	while ((r = rin_next(in, &it)) == 1) {
 		struct sch *s;
 		uint64_t t_us;
 
-		if (it.type != DAMONCTL_REC_STATS || !(s = find(t, nr, &it.stats)))
+		if (it.type != DAMONCTL_REC_STATS || !(s = find(t, nr, it.stats)))
 			continue;
-		t_us = (it.stats.time_ns - rin_base_ns(in)) / 1000;
+		t_us = (it.stats->time_ns - rin_base_ns(in)) / 1000;
 		if (so.window_us) {
 			uint64_t w = t_us / so.window_us * so.window_us;
 
@@ -154,9 +154,9 @@ static int take_stats(struct cli *cli, struct rin *in, struct sch *t, unsigned i
 			s->win_open = true;
 		}
 		if (!s->nr_stats)
-			s->first_ns = it.stats.time_ns;
-		s->last_ns = it.stats.time_ns;
-		add(s, &it.stats);
+			s->first_ns = it.stats->time_ns;
+		s->last_ns = it.stats->time_ns;
+		add(s, it.stats);
 		s->nr_stats++;
 	}
 	return r;

@@ -97,7 +97,7 @@ int times_scan(struct rin *in, const struct times_sel *sel,
 {
 	struct damonctl_access_span sp = { .sz = sizeof(sp) };
 	struct damonctl_access_times *t;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r, e;
 
 	*seen = 0;
@@ -108,7 +108,7 @@ int times_scan(struct rin *in, const struct times_sel *sel,
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		(*seen)++;
-		if (damonctl_access_times_feed(t, &it.snapshot, &sp) == 1)
+		if (damonctl_access_times_feed(t, it.snapshot, &sp) == 1)
 			e = emit(arg, &sp);
 	}
 	if (!e && r < 0)

@@ -391,7 +391,7 @@ static void print_text(const struct wss_run *w, const struct rin *in)
 static int wss_run(struct cli *cli, int argc, char **argv)
 {
 	struct wss_run w = { .all = damonctl_qhist_new(), .win = damonctl_qhist_new() };
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct rin *in = NULL;
 	int r = 0, e;
 
@@ -410,7 +410,7 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		w.st.key = wo.series ? "wss_series" : wo.window_us ? "windows" : NULL;
 	while (!e && (r = rin_next(in, &it)) == 1)
 		if (it.type == DAMONCTL_REC_SNAPSHOT)
-			e = take_snapshot(cli, &w, in, &it.snapshot);
+			e = take_snapshot(cli, &w, in, it.snapshot);
 	if (!e && r < 0)
 		e = -r;
 	if (!e && w.win_open)

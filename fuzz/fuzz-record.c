@@ -16,7 +16,7 @@
 
 static uint64_t digest(struct damonctl_rec_reader *r, size_t *n)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	uint64_t h = 0;
 	int rc;
 
@@ -26,10 +26,10 @@ static uint64_t digest(struct damonctl_rec_reader *r, size_t *n)
 		if (it.type == DAMONCTL_REC_SNAPSHOT) {
 			uint32_t i;
 
-			h = h * 31 + it.snapshot.nr_regions;
-			for (i = 0; i < it.snapshot.nr_regions; i++)
-				h = h * 31 + it.snapshot.regions[i].start +
-				    it.snapshot.regions[i].nr_accesses;
+			h = h * 31 + it.snapshot->nr_regions;
+			for (i = 0; i < it.snapshot->nr_regions; i++)
+				h = h * 31 + it.snapshot->regions[i].start +
+				    it.snapshot->regions[i].nr_accesses;
 		}
 		(*n)++;
 	}
@@ -69,8 +69,8 @@ static bool merged_ok(const struct damonctl_rec_snapshot *s, u128 *w)
 static void merge_all(struct damonctl_rec_reader *r)
 {
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot out;
-	struct damonctl_rec_item it;
+	const struct damonctl_rec_snapshot *out;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	u128 in = 0, got = 0;
 	bool exact = true;
 	size_t n = 0;
@@ -81,16 +81,16 @@ static void merge_all(struct damonctl_rec_reader *r)
 	while ((rc = damonctl_rec_next(r, &it)) == 1 && n++ < 100000) {
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		in += weight(&it.snapshot);
-		rc = damonctl_rec_merger_add(m, &it.snapshot, &out);
+		in += weight(it.snapshot);
+		rc = damonctl_rec_merger_add(m, it.snapshot, &out);
 		if (rc < 0)
 			break;
-		if (rc == 1 && !merged_ok(&out, &got))
+		if (rc == 1 && !merged_ok(out, &got))
 			exact = false;
 	}
 	if (rc >= 0) {
 		while ((rc = damonctl_rec_merger_flush(m, &out)) == 1)
-			if (!merged_ok(&out, &got))
+			if (!merged_ok(out, &got))
 				exact = false;
 		if (exact && rc == 0 && in != got)
 			abort();	/* accesses lost or invented */

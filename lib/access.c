@@ -13,6 +13,7 @@
 #include <damonctl/damonctl.h>
 
 #include "access_internal.h"
+#include "record_internal.h"
 
 uint64_t damonctl_access_rate_bp(uint32_t nr_accesses, uint64_t sample_us, uint64_t aggr_us)
 {
@@ -71,6 +72,7 @@ void damonctl_access_view_free(struct damonctl_access_view *v)
 	if (!v)
 		return;
 	free(v->rows);
+	free(v->hits);
 	free(v);
 }
 
@@ -136,10 +138,23 @@ int damonctl_access_view_build(struct damonctl_access_view *v,
 			       const struct damonctl_rec_snapshot *s)
 {
 	struct damonctl_access_region *rows;
+	uint32_t np = 0;
+	const uint8_t *hits = rec_snapshot_hits(s, &np);
 	size_t i;
 
 	if (grow(v, s->nr_regions))
 		return -ENOMEM;
+	/* the view keeps no pointer into the snapshot: its hits are copied */
+	if (hits && (size_t)s->nr_regions * np > v->hits_cap) {
+		void *p = realloc(v->hits, (size_t)s->nr_regions * np);
+
+		if (!p)
+			return -ENOMEM;
+		v->hits = p;
+		v->hits_cap = (size_t)s->nr_regions * np;
+	}
+	if (hits)
+		memcpy(v->hits, hits, (size_t)s->nr_regions * np);
 	rows = v->rows;
 	v->n = 0;
 	v->aggr_us = s->aggr_us;
@@ -148,11 +163,15 @@ int damonctl_access_view_build(struct damonctl_access_view *v,
 		struct damonctl_access_region w = {
 			rg->start, rg->end, rg->nr_accesses, rg->age,
 			damonctl_access_rate_bp(rg->nr_accesses, s->sample_us, s->aggr_us),
-			(uint64_t)rg->age * s->aggr_us, 0, 0, rg->sz_filter_passed };
+			(uint64_t)rg->age * s->aggr_us, 0, 0, rg->sz_filter_passed, 0, NULL };
 
 		if (!damonctl_access_match(&v->o, s, rg))
 			continue;
 		w.temperature = damonctl_access_temperature(&w, v->o.weights);
+		if (hits) {
+			w.nr_probes = np;
+			w.probe_hits = v->hits + i * np;
+		}
 		w.hz = s->aggr_us ? rg->nr_accesses / ((double)s->aggr_us / 1e6) : 0;
 		rows[v->n++] = w;
 	}

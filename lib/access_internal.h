@@ -11,6 +11,8 @@ struct damonctl_access_view {
 	size_t n, cap;
 	uint64_t bytes;				/* of the n rows */
 	uint64_t aggr_us;			/* the snapshot's: idle time counts one */
+	uint8_t *hits;				/* the snapshot's probe hits, copied */
+	size_t hits_cap;
 };
 
 /* Metric @m of region @r with the view's weights @w and aggregation @aggr_us */

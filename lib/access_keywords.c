@@ -12,7 +12,7 @@
 static const char *const region[] = {
 	"<index>", "<start address>", "<end address>", "<size>", "<access rate>",
 	"<nr_accesses>", "<age>", "<temperature>", "<box>", "<access hz>",
-	"<filters passed bytes>", NULL,
+	"<filters passed bytes>", "<probe hits>", NULL,
 };
 
 static const char *const snapshot[] = {

@@ -284,8 +284,10 @@ static void capture_free(struct damonctl_capture *c)
 
 	if (c->end_pidfd >= 0)
 		close(c->end_pidfd);
-	for (i = 0; i < c->nr_cs; i++)
+	for (i = 0; i < c->nr_cs; i++) {
 		free(c->cs[i].regions);
+		free(c->cs[i].hits.hits);
+	}
 	damonctl_features_free(c->f);
 	damonctl_tree_free(c->orig);
 	free(c->config_json);
@@ -325,7 +327,8 @@ static int setup(struct damonctl_capture *c)
 	if (r)
 		return r;
 	if (c->o.method == DAMONCTL_CAPTURE_TRACE)
-		return dctl_trace_src_open(c->ctx, c->kdamond_pid, c->o.trace_reader, &c->trace);
+		return dctl_trace_src_open(c->ctx, c->kdamond_pid, c->o.trace_reader,
+					   damonctl_context_nr_probes(ctx0) > 0, &c->trace);
 	return c->nr_cs ? 0 : install(c, k);
 }
 

@@ -80,7 +80,7 @@ static json_object *target_footprint(struct damonctl_capture *c, unsigned int i)
 void dctl_capture_take_footprint(struct damonctl_capture *c)
 {
 	uint64_t now = dctl_capture_now_ns(), cpu_us;
-	struct damonctl_meminfo m;
+	struct damonctl_meminfo m = DAMONCTL_MEMINFO_INIT;
 	json_object *o, *sys, *arr;
 	unsigned int i;
 	const char *s;

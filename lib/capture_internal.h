@@ -15,12 +15,14 @@
 #define DCTL_MAX_CAPTURE_SCHEMES 64
 #define DCTL_MAX_USER_SCHEMES 64
 #define DCTL_CAPTURE_MAX_PIDS 64
+#define DCTL_CAPTURE_MAX_PENDING (DCTL_MAX_CAPTURE_SCHEMES + DCTL_MAX_USER_SCHEMES + 1)
 
 struct dctl_cap_scheme {
 	unsigned int index;	/* in the context */
 	int32_t target;		/* -1: every target */
 	struct damonctl_rec_region *regions;
 	size_t cap;
+	struct dctl_probe_hits hits;	/* the regions' probe hits (7.2) */
 };
 
 struct dctl_trace_src;
@@ -47,8 +49,11 @@ struct damonctl_capture {
 	bool tuned;			/* intervals auto-tuning is on and can be read back */
 	uint64_t sample_us, aggr_us, update_us;
 	char *config_json;
-	/* the items of the current tick: snapshots, stats, and a CONFIG or a FOOTPRINT */
-	struct damonctl_rec_item pending[DCTL_MAX_CAPTURE_SCHEMES + DCTL_MAX_USER_SCHEMES + 1];
+	/* the items of the current tick: snapshots, stats, and a CONFIG or a FOOTPRINT; item i
+	 * points to pend_snap[i] or pend_stats[i] */
+	struct damonctl_rec_item pending[DCTL_CAPTURE_MAX_PENDING];
+	struct damonctl_rec_snapshot pend_snap[DCTL_CAPTURE_MAX_PENDING];
+	struct damonctl_rec_stats pend_stats[DCTL_CAPTURE_MAX_PENDING];
 	char *footprint_json;		/* the current tick's FOOTPRINT */
 	uint64_t next_footprint_ns;	/* method "trace" */
 	unsigned int nr_pending, next_pending;
@@ -78,9 +83,11 @@ void dctl_capture_read_intervals(struct damonctl_capture *c);
 void dctl_capture_take_footprint(struct damonctl_capture *c);
 
 /* The trace method's reader: damon_aggregated in a tracefs instance of our own, filtered to
- * the kdamond's pid. -errno; the instance is set up and the event enabled. */
+ * the kdamond's pid, or with @probes (the context has probes) damon_region_aggregated where
+ * the kernel has it. -errno; the instance is set up and the event enabled. */
 int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
-			enum damonctl_capture_reader reader, struct dctl_trace_src **out);
+			enum damonctl_capture_reader reader, bool probes,
+			struct dctl_trace_src **out);
 /* The next whole snapshot of one target (kdamond/context/intervals left to the caller):
  * 1, 0 when @timeout_ms passed first, -errno. Regions live until the next call. */
 int dctl_trace_src_next(struct dctl_trace_src *t, int timeout_ms,

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "capture_internal.h"
+#include "record_internal.h"
 
 void dctl_capture_end(struct damonctl_capture *c, enum damonctl_rec_end_reason why)
 {
@@ -143,6 +144,7 @@ static void take_stats(struct damonctl_capture *c, uint64_t now)
 				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
 	for (s = 0; s < c->nr_user_schemes; s++) {
 		struct damonctl_rec_item *it = &c->pending[c->nr_pending];
+		struct damonctl_rec_stats *st = &c->pend_stats[c->nr_pending];
 		bool capture = false;
 
 		for (i = 0; i < c->nr_cs; i++)
@@ -150,12 +152,11 @@ static void take_stats(struct damonctl_capture *c, uint64_t now)
 				capture = true;
 		if (capture)
 			continue;
-		memset(it, 0, sizeof(*it));
-		it->type = DAMONCTL_REC_STATS;
-		it->stats.time_ns = now;
-		it->stats.kdamond = c->kdamond;
-		it->stats.scheme = s;
-		memcpy(it->stats.action, c->user_actions[s], sizeof(it->stats.action));
+		*it = (struct damonctl_rec_item){ .sz = sizeof(*it), .type = DAMONCTL_REC_STATS,
+						  .stats = st };
+		*st = (struct damonctl_rec_stats){ .sz = sizeof(*st), .time_ns = now,
+						   .kdamond = c->kdamond, .scheme = s };
+		memcpy(st->action, c->user_actions[s], sizeof(st->action));
 		for (i = 0; i < sizeof(stat_files) / sizeof(stat_files[0]); i++) {
 			char rel[160], buf[32];
 			uint64_t v;
@@ -165,8 +166,8 @@ static void take_stats(struct damonctl_capture *c, uint64_t now)
 			if (damonctl_read(c->ctx, rel, buf, sizeof(buf)) ||
 			    damonctl_parse_u64(buf, &v))
 				continue;
-			it->stats.v[stat_files[i].stat] = v;
-			it->stats.has |= 1u << stat_files[i].stat;
+			st->v[stat_files[i].stat] = v;
+			st->has |= 1u << stat_files[i].stat;
 		}
 		c->nr_pending++;
 	}
@@ -204,12 +205,12 @@ static int tick(struct damonctl_capture *c)
 	for (i = 0; i < c->nr_cs; i++) {
 		struct damonctl_rec_item *it = &c->pending[c->nr_pending];
 		struct dctl_cap_scheme *cs = &c->cs[i];
-		struct damonctl_rec_snapshot *s = &it->snapshot;
+		struct damonctl_rec_snapshot *s = &c->pend_snap[c->nr_pending];
 		uint64_t total = 0;
 		bool has_sz = false;
 
-		r = damonctl_tried_regions_read(c->ctx, c->kdamond, 0, cs->index,
-						&cs->regions, &cs->cap, &total, &has_sz);
+		r = dctl_tried_regions_read(c->ctx, c->kdamond, 0, cs->index, &cs->regions,
+					    &cs->cap, &total, &has_sz, &cs->hits);
 		if (r < 0) {
 			if (dctl_capture_kdamond_gone(c)) {
 				dctl_capture_end(c, DAMONCTL_REC_END_KDAMOND_STOPPED);
@@ -223,8 +224,10 @@ static int tick(struct damonctl_capture *c)
 			skipped = true;
 			continue;
 		}
-		memset(it, 0, sizeof(*it));
-		it->type = DAMONCTL_REC_SNAPSHOT;
+		*it = (struct damonctl_rec_item){ .sz = sizeof(*it), .type = DAMONCTL_REC_SNAPSHOT,
+						  .snapshot = s };
+		memset(s, 0, sizeof(*s));
+		s->sz = sizeof(*s);
 		s->kdamond = c->kdamond;
 		s->context = 0;
 		s->target = cs->target;
@@ -238,6 +241,10 @@ static int tick(struct damonctl_capture *c)
 		s->has_sz_filter_passed = has_sz;
 		s->nr_regions = (uint32_t)r;
 		s->regions = cs->regions;
+		if (r && cs->hits.nr_probes) {
+			s->nr_probes = cs->hits.nr_probes;
+			s->probe_hits = cs->hits.hits;
+		}
 		c->nr_pending++;
 	}
 	if (skipped && !c->nr_pending && targets_gone(c)) {
@@ -351,15 +358,16 @@ static int trace_next_item(struct damonctl_capture *c, struct damonctl_rec_item 
 		}
 		c->last_kept_ns[snap.target] = snap.end_ns;
 		c->nr_pending = c->next_pending = 0;
-		memset(&c->pending[0], 0, sizeof(c->pending[0]));
-		c->pending[0].type = DAMONCTL_REC_SNAPSHOT;
+		c->pending[0] = (struct damonctl_rec_item){ .sz = sizeof(c->pending[0]),
+							    .type = DAMONCTL_REC_SNAPSHOT,
+							    .snapshot = &c->pend_snap[0] };
 		snap.kdamond = c->kdamond;
 		snap.context = 0;
 		snap.start_ns = snap.end_ns - c->aggr_us * 1000;
 		snap.sample_us = c->sample_us;
 		snap.aggr_us = c->aggr_us;
 		snap.update_us = c->update_us;
-		c->pending[0].snapshot = snap;
+		c->pend_snap[0] = snap;
 		c->nr_pending = 1;
 		c->nr_ticks++;
 		if (c->may_write && now >= c->next_stats_ns) {
@@ -396,14 +404,21 @@ static int next_item(struct damonctl_capture *c, struct damonctl_rec_item *item)
 	return 1;
 }
 
-DAMONCTL_API int damonctl_capture_next(struct damonctl_capture *c,
-				       struct damonctl_rec_item *item)
+DAMONCTL_API int damonctl_capture_next_v0_4(struct damonctl_capture *c,
+					    struct damonctl_rec_item *item)
 {
-	int r = next_item(c, item);
+	struct damonctl_rec_item it;
+	int r;
 
+	if (!c || !item || item->sz < REC_ITEM_MIN_SZ)
+		return -EINVAL;
+	r = next_item(c, &it);
+	if (r == 1)
+		rec_item_out(item, &it);
 	/* DAMON gives paddr addresses in units of addr_unit (6.18); a record holds bytes */
-	if (r == 1 && item->type == DAMONCTL_REC_SNAPSHOT && c->addr_unit > 1) {
-		struct damonctl_rec_snapshot *s = &item->snapshot;
+	if (r == 1 && it.type == DAMONCTL_REC_SNAPSHOT && c->addr_unit > 1) {
+		/* the capture's own, pend_snap[], consumed once */
+		struct damonctl_rec_snapshot *s = (struct damonctl_rec_snapshot *)it.snapshot;
 		/* the capture's own buffer, consumed once */
 		struct damonctl_rec_region *rg = (struct damonctl_rec_region *)s->regions;
 
@@ -416,3 +431,4 @@ DAMONCTL_API int damonctl_capture_next(struct damonctl_capture *c,
 	}
 	return r;
 }
+DCTL_DEFAULT_VERSION(damonctl_capture_next_v0_4, damonctl_capture_next, LIBDAMONCTL_0.4)

@@ -3,7 +3,10 @@
  * Capture through the damon:damon_aggregated trace event (Linux 5.15 on): a tracefs
  * instance of our own, the event filtered to one kdamond's pid, read from its binary ring
  * buffer (or trace_pipe's text). It writes nothing under the DAMON sysfs tree and sees every
- * aggregation; tried_regions costs four sysfs files a region per snapshot.
+ * aggregation; tried_regions costs four sysfs files a region per snapshot. A kdamond with
+ * access probes (7.2) is traced through damon_region_aggregated, the same event with each
+ * region's probe hits, read as trace_pipe's text: the binary decoder knows
+ * damon_aggregated's record only.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +25,7 @@
 
 #define EVENT_NAME "damon/damon_aggregated"
 #define EVENT "events/" EVENT_NAME
+#define PROBES_EVENT_NAME "damon/damon_region_aggregated"
 
 /*
  * An event that reached the ring buffer up to this long before we started reading a CPU's
@@ -46,6 +50,8 @@ struct dctl_trace_src {
 	int64_t mono_to_real_ns;	/* trace clock "mono" to CLOCK_REALTIME */
 	bool mono;			/* the trace clock is CLOCK_MONOTONIC */
 	struct trace_snap snap;
+	const char *event;		/* EVENT_NAME or PROBES_EVENT_NAME */
+	bool probes;			/* PROBES_EVENT_NAME: lines end with probe_hits */
 	bool raw;
 	/* trace_pipe's text */
 	int fd;
@@ -148,15 +154,23 @@ static void raw_close(struct dctl_trace_src *t)
 }
 
 int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
-			enum damonctl_capture_reader reader, struct dctl_trace_src **out)
+			enum damonctl_capture_reader reader, bool probes,
+			struct dctl_trace_src **out)
 {
 	struct dctl_trace_src *t = calloc(1, sizeof(*t));
-	char filter[64];
+	char filter[64], file[128];
 	int r;
 
 	if (!t)
 		return -ENOMEM;
 	t->fd = -1;
+	/* the probe hits come in their own event, as text; a raw reader asked for (the
+	 * benchmark's) keeps damon_aggregated, without them */
+	t->probes = probes && reader != DAMONCTL_CAPTURE_READER_RAW &&
+		    damonctl_trace_has_event(ctx, PROBES_EVENT_NAME);
+	t->event = t->probes ? PROBES_EVENT_NAME : EVENT_NAME;
+	if (t->probes)
+		reader = DAMONCTL_CAPTURE_READER_TEXT;
 	r = damonctl_trace_instance_create(ctx, "damonc-record", &t->inst);
 	if (r) {
 		free(t);
@@ -170,9 +184,11 @@ int dctl_trace_src_open(struct damonctl_ctx *ctx, int kdamond_pid,
 		damonctl_trace_instance_put(t->inst, "trace_clock", "global");
 	t->mono_to_real_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	snprintf(filter, sizeof(filter), "common_pid == %d", kdamond_pid);
-	r = damonctl_trace_instance_put(t->inst, EVENT "/filter", filter);
+	snprintf(file, sizeof(file), "events/%s/filter", t->event);
+	r = damonctl_trace_instance_put(t->inst, file, filter);
+	snprintf(file, sizeof(file), "events/%s/enable", t->event);
 	if (!r)
-		r = damonctl_trace_instance_put(t->inst, EVENT "/enable", "1");
+		r = damonctl_trace_instance_put(t->inst, file, "1");
 	/*
 	 * The binary ring buffer costs less than trace_pipe's text (tests/bench/trace-read.sh);
 	 * the text stays for kernels whose layouts we cannot read. The caller may pick one
@@ -205,36 +221,17 @@ static int snap_done(struct dctl_trace_src *t, struct damonctl_rec_snapshot *sna
 	return 1;
 }
 
-/*
- * "  kdamond.0-174  [000] ..... 123.456789: damon_aggregated: target_id=0 nr_regions=12
- *  4194304-79998976: 0 60" -> 1 when a target's snapshot is complete, 0 otherwise.
- */
+/* One line of trace_pipe's text: 1 when it completes a target's snapshot, 0 otherwise. */
 static int parse_line(struct dctl_trace_src *t, char *line,
 		      struct damonctl_rec_snapshot *snap)
 {
-	char *ev = strstr(line, ": damon_aggregated: "), *p;
-	unsigned long long id, start, end, sec, frac;
-	unsigned int nr, na, age;
-	int digits = 0, r;
+	struct trace_line_region l;
+	int r;
 
-	if (!ev)
+	if (!trace_snap_parse_line(line, strchr(t->event, '/') + 1, t->probes, &l))
 		return 0;
-	*ev = '\0';
-	p = strrchr(line, ' ');
-	p = p ? p + 1 : line;
-	if (sscanf(p, "%llu.%llu", &sec, &frac) != 2)
-		return 0;
-	for (char *d = strchr(p, '.') + 1; *d >= '0' && *d <= '9'; d++)
-		digits++;
-	while (digits < 9) {
-		frac *= 10;
-		digits++;
-	}
-	if (sscanf(ev + 20, "target_id=%llu nr_regions=%u %llu-%llu: %u %u", &id, &nr, &start,
-		   &end, &na, &age) != 6)
-		return 0;
-	r = trace_snap_add(&t->snap, sec * 1000000000ull + frac, id, nr,
-			   &(struct damonctl_rec_region){ start, end, na, age, 0 }, snap);
+	r = trace_snap_add_hits(&t->snap, l.ts_ns, l.target_id, l.nr_regions, &l.region, l.hits,
+				l.nr_probes, snap);
 	return r == 1 ? snap_done(t, snap) : r;
 }
 
@@ -420,10 +417,11 @@ int dctl_trace_src_next(struct dctl_trace_src *t, int timeout_ms,
 
 void dctl_trace_src_close(struct dctl_trace_src *t)
 {
-	static const char *const events[] = { EVENT_NAME, NULL };
+	const char *events[] = { NULL, NULL };
 
 	if (!t)
 		return;
+	events[0] = t->event;
 	if (t->fd >= 0)
 		close(t->fd);
 	raw_close(t);

@@ -110,7 +110,7 @@ DAMONCTL_API int damonctl_diagnose(struct damonctl_ctx *ctx, const struct damonc
 {
 	struct diag d = { .fn = fn, .data = data };
 	struct damonctl_kdamond *kd;
-	struct damonctl_meminfo mi;
+	struct damonctl_meminfo mi = DAMONCTL_MEMINFO_INIT;
 	char thp[32];
 	const char *m;
 	bool has_thp, has_mi;

@@ -58,7 +58,7 @@ DAMONCTL_API int damonctl_hugepage_measure(struct damonctl_ctx *ctx, const int *
 	int r;
 
 	if (!pids || !nr) {
-		struct damonctl_meminfo m;
+		struct damonctl_meminfo m = DAMONCTL_MEMINFO_INIT;
 
 		r = damonctl_meminfo_read(ctx, &m);
 		if (r)

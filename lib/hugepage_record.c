@@ -129,17 +129,18 @@ DAMONCTL_API int damonctl_hugepage_rec_add(struct damonctl_hugepage_rec *h,
 {
 	uint64_t v;
 
-	if (!h || !it)
+	if (!h || !it || (it->type == DAMONCTL_REC_SNAPSHOT && !it->snapshot) ||
+	    (it->type == DAMONCTL_REC_STATS && !it->stats))
 		return -EINVAL;
 	if (it->type == DAMONCTL_REC_SNAPSHOT) {
-		if (!take_snapshot(h, &it->snapshot, &v))
+		if (!take_snapshot(h, it->snapshot, &v))
 			return 0;
 		if (bytes)
 			*bytes = v;
 		return 1;
 	}
 	if (it->type == DAMONCTL_REC_STATS)
-		take_stats(h, &it->stats);
+		take_stats(h, it->stats);
 	return 0;
 }
 

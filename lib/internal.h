@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "damonctl/damonctl.h"
 
@@ -200,6 +202,20 @@ int dctl_read_under(struct damonctl_ctx *ctx, enum damonctl_base base, const cha
 int dctl_admin_open(struct damonctl_ctx *ctx, const char *rel);
 int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
 
+/* damonctl_tried_regions_read(), and with @ph the regions' probe hits (7.2), region by
+ * region, @ph->nr_probes a region (0: the context has no probes); @ph->hits grows as
+ * @regions does (record_sysfs.c). */
+#define DCTL_MAX_PROBE_HITS 255
+struct dctl_probe_hits {
+	uint8_t *hits;
+	size_t cap;
+	unsigned int nr_probes;
+};
+int dctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned int kdamond, unsigned int context,
+			    unsigned int scheme, struct damonctl_rec_region **regions,
+			    size_t *cap, uint64_t *total_bytes, bool *has_sz_filter_passed,
+			    struct dctl_probe_hits *ph);
+
 /* ---- features ---- */
 /* What was seen: per feature, a file (or keyword) present and/or missing. */
 struct dctl_evidence {
@@ -244,5 +260,31 @@ int dctl_parse_count(const char *s, unsigned int flags, uint64_t *v);
 bool dctl_fmt(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int dctl_kstrtou64(const char *s, uint64_t *v);	/* base 0, optional one '\n' */
 int dctl_kstrtos64(const char *s, int64_t *v);
+
+/* ---- structures that grow, and symbol versions ---- */
+/*
+ * A structure the caller allocates has `size_t sz` first (libbpf's way): the library reads
+ * and fills only what sz covers. DCTL_SZ_TO is the least a sz must cover: the structure up
+ * to the end of @member, as the first release with sz had it.
+ */
+#define DCTL_SZ_TO(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
+/* The library's @src (@full bytes, sz first) into the caller's @dst, as much of it as @dst's
+ * sz says its build knows; @dst's sz is kept. */
+static inline void dctl_fill_sized(void *dst, const void *src, size_t full)
+{
+	size_t sz = *(const size_t *)dst;
+
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       (sz < full ? sz : full) - sizeof(size_t));
+}
+/*
+ * A function whose structures changed in release @node keeps its old version for binaries
+ * built before (compat.c converts), and the new one becomes the default: the @internal
+ * names are the library's own (local in libdamonctl.map), @api the exported one.
+ */
+#define DCTL_COMPAT_VERSION(internal, api, node) \
+	__asm__(".symver " #internal "," #api "@" #node);
+#define DCTL_DEFAULT_VERSION(internal, api, node) \
+	__asm__(".symver " #internal "," #api "@@" #node);
 
 #endif

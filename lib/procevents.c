@@ -126,7 +126,7 @@ static int parse_next(struct damonctl_procevents *pe, struct damonctl_procevent 
 			/* a new thread of an existing process is not a new process */
 			if (e->event_data.fork.child_pid != e->event_data.fork.child_tgid)
 				continue;
-			memset(ev, 0, sizeof(*ev));
+			*ev = (struct damonctl_procevent)DAMONCTL_PROCEVENT_INIT;
 			ev->kind = DAMONCTL_PROCEVENT_FORK;
 			ev->pid = e->event_data.fork.child_tgid;
 			ev->parent_pid = e->event_data.fork.parent_tgid;
@@ -135,7 +135,7 @@ static int parse_next(struct damonctl_procevents *pe, struct damonctl_procevent 
 			/* the process ends when its thread group leader does */
 			if (e->event_data.exit.process_pid != e->event_data.exit.process_tgid)
 				continue;
-			memset(ev, 0, sizeof(*ev));
+			*ev = (struct damonctl_procevent)DAMONCTL_PROCEVENT_INIT;
 			ev->kind = DAMONCTL_PROCEVENT_EXIT;
 			ev->pid = e->event_data.exit.process_tgid;
 			ev->exit_code = (int)e->event_data.exit.exit_code;
@@ -323,14 +323,22 @@ DAMONCTL_API int damonctl_procevents_fd(const struct damonctl_procevents *pe)
 	return pe->fd;
 }
 
-DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
-					  struct damonctl_procevent *ev)
-{
-	for (;;) {
-		int r = parse_next(pe, ev);
+/* the struct as 0.4, the first release with sz, had it */
+#define PROCEVENT_MIN_SZ DCTL_SZ_TO(struct damonctl_procevent, exit_code)
 
-		if (r == 1)
+DAMONCTL_API int damonctl_procevents_next_v0_4(struct damonctl_procevents *pe,
+					       struct damonctl_procevent *ev)
+{
+	if (!ev || ev->sz < PROCEVENT_MIN_SZ)
+		return -EINVAL;
+	for (;;) {
+		struct damonctl_procevent e;
+		int r = parse_next(pe, &e);
+
+		if (r == 1) {
+			dctl_fill_sized(ev, &e, sizeof(e));
 			return 1;
+		}
 		if (r == EV_NONE_ACK)
 			continue;	/* another listener subscribed */
 		r = fill(pe);
@@ -338,6 +346,8 @@ DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
 			return r;	/* -ENOBUFS: the kernel dropped events */
 	}
 }
+
+DCTL_DEFAULT_VERSION(damonctl_procevents_next_v0_4, damonctl_procevents_next, LIBDAMONCTL_0.4)
 
 DAMONCTL_API void damonctl_procevents_close(struct damonctl_procevents *pe)
 {

@@ -58,9 +58,17 @@ static void kb_line(const char *line, const struct kb_field *fields, size_t n)
 	}
 }
 
-DAMONCTL_API int damonctl_meminfo_read(struct damonctl_ctx *ctx, struct damonctl_meminfo *m)
+/* the struct as 0.4, the first release with sz, had it: what every caller's sz covers */
+#define MEMINFO_MIN_SZ DCTL_SZ_TO(struct damonctl_meminfo, file_huge)
+
+static bool meminfo_ok(const struct damonctl_meminfo *m)
 {
-	struct damonctl_meminfo tmp = { 0 };
+	return m && m->sz >= MEMINFO_MIN_SZ;
+}
+
+DAMONCTL_API int damonctl_meminfo_read_v0_4(struct damonctl_ctx *ctx, struct damonctl_meminfo *m)
+{
+	struct damonctl_meminfo tmp = DAMONCTL_MEMINFO_INIT;
 	const struct kb_field fields[] = {
 		{ "MemTotal", &tmp.total }, { "MemFree", &tmp.free },
 		{ "MemAvailable", &tmp.available }, { "AnonPages", &tmp.anon },
@@ -68,8 +76,11 @@ DAMONCTL_API int damonctl_meminfo_read(struct damonctl_ctx *ctx, struct damonctl
 		{ "FileHugePages", &tmp.file_huge },
 	};
 	char line[256];
-	FILE *f = open_under(ctx, DAMONCTL_BASE_PROC, "meminfo");
+	FILE *f;
 
+	if (!meminfo_ok(m))
+		return -EINVAL;
+	f = open_under(ctx, DAMONCTL_BASE_PROC, "meminfo");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f))
@@ -77,30 +88,41 @@ DAMONCTL_API int damonctl_meminfo_read(struct damonctl_ctx *ctx, struct damonctl
 	fclose(f);
 	if (!tmp.total)
 		return -EBADMSG;
-	*m = tmp;
+	dctl_fill_sized(m, &tmp, sizeof(tmp));
 	return 0;
 }
+DCTL_DEFAULT_VERSION(damonctl_meminfo_read_v0_4, damonctl_meminfo_read, LIBDAMONCTL_0.4)
 
-DAMONCTL_API uint64_t damonctl_meminfo_used(const struct damonctl_meminfo *m)
+DAMONCTL_API uint64_t damonctl_meminfo_used_v0_4(const struct damonctl_meminfo *m)
 {
+	if (!meminfo_ok(m))
+		return 0;
 	return m->total > m->free ? m->total - m->free : 0;
 }
+DCTL_DEFAULT_VERSION(damonctl_meminfo_used_v0_4, damonctl_meminfo_used, LIBDAMONCTL_0.4)
 
-DAMONCTL_API uint64_t damonctl_meminfo_huge(const struct damonctl_meminfo *m)
+DAMONCTL_API uint64_t damonctl_meminfo_huge_v0_4(const struct damonctl_meminfo *m)
 {
+	if (!meminfo_ok(m))
+		return 0;
 	return m->anon_huge + m->shmem_huge + m->file_huge;
 }
+DCTL_DEFAULT_VERSION(damonctl_meminfo_huge_v0_4, damonctl_meminfo_huge, LIBDAMONCTL_0.4)
 
-DAMONCTL_API uint64_t damonctl_meminfo_hugepage_bp(const struct damonctl_meminfo *m)
+DAMONCTL_API uint64_t damonctl_meminfo_hugepage_bp_v0_4(const struct damonctl_meminfo *m)
 {
-	uint64_t used = damonctl_meminfo_used(m);
+	uint64_t used = damonctl_meminfo_used_v0_4(m);
 
+	if (!meminfo_ok(m))
+		return 0;
 	/* the kernel: 10000 when free >= total; the sum is in pages there, bytes here,
 	 * which gives the same ratio */
 	if (!used)
 		return 10000;
-	return (uint64_t)((unsigned __int128)damonctl_meminfo_huge(m) * 10000 / used);
+	return (uint64_t)((unsigned __int128)damonctl_meminfo_huge_v0_4(m) * 10000 / used);
 }
+DCTL_DEFAULT_VERSION(damonctl_meminfo_hugepage_bp_v0_4, damonctl_meminfo_hugepage_bp,
+		     LIBDAMONCTL_0.4)
 
 DAMONCTL_API int damonctl_proc_mem_read(struct damonctl_ctx *ctx, int pid,
 					struct damonctl_proc_mem *m)

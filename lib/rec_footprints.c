@@ -151,7 +151,7 @@ static int take_kdamond(struct damonctl_footprints *f, json_object *doc, uint64_
 static bool system_figures(json_object *doc, struct damonctl_footprint_sample *s,
 			   uint64_t *bp)
 {
-	struct damonctl_meminfo m = { 0 };
+	struct damonctl_meminfo m = DAMONCTL_MEMINFO_INIT;
 	json_object *sys;
 	bool ok = true;
 

@@ -139,6 +139,10 @@ int damonctl_rec_info_feed(struct damonctl_rec_info *n, const struct damonctl_re
 {
 	struct damonctl_rec_info_series *s;
 
+	/* an item points to its snapshot or stats (a hand-made one may not) */
+	if ((it->type == DAMONCTL_REC_SNAPSHOT && !it->snapshot) ||
+	    (it->type == DAMONCTL_REC_STATS && !it->stats))
+		return -EINVAL;
 	switch (it->type) {
 	case DAMONCTL_REC_INFO:
 		json_object_put(n->recording);
@@ -150,14 +154,14 @@ int damonctl_rec_info_feed(struct damonctl_rec_info *n, const struct damonctl_re
 		n->configs++;
 		break;
 	case DAMONCTL_REC_SNAPSHOT:
-		s = slot(n, &it->snapshot);
+		s = slot(n, it->snapshot);
 		if (!s)
 			return -ENOMEM;
-		add_snapshot(s, &it->snapshot);
+		add_snapshot(s, it->snapshot);
 		n->snapshots++;
 		break;
 	case DAMONCTL_REC_STATS:
-		add_stats(n, &it->stats);
+		add_stats(n, it->stats);
 		break;
 	default:
 		break;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "damonctl/damonctl.h"
+#include "record_internal.h"
 
 struct damonctl_rec_select {
 	struct damonctl_rec_select_opts o;
@@ -16,8 +16,11 @@ struct damonctl_rec_select {
 	struct damonctl_rec_snapshot key;	/* its kdamond, context, target, scheme */
 	bool have_base;
 	uint64_t base_ns;
+	struct damonctl_rec_snapshot snap;	/* a clipped snapshot's copy */
 	struct damonctl_rec_region *clip;
 	size_t clip_cap;
+	uint8_t *hits;				/* the clipped regions' probe hits */
+	size_t hits_cap;
 };
 
 int damonctl_rec_select_new(const struct damonctl_rec_select_opts *o,
@@ -40,6 +43,7 @@ void damonctl_rec_select_free(struct damonctl_rec_select *sel)
 	if (!sel)
 		return;
 	free(sel->clip);
+	free(sel->hits);
 	free(sel);
 }
 
@@ -61,8 +65,10 @@ static bool pick(struct damonctl_rec_select *sel, const struct damonctl_rec_snap
 		return true;
 	if (!sel->locked) {
 		sel->locked = true;
-		sel->key = *s;
-		sel->key.regions = NULL;
+		sel->key.kdamond = s->kdamond;
+		sel->key.context = s->context;
+		sel->key.target = s->target;
+		sel->key.scheme = s->scheme;
 	}
 	return same_series(s, &sel->key);
 }
@@ -76,14 +82,28 @@ static bool in_time(const struct damonctl_rec_select *sel, uint64_t ns)
 }
 
 /* A region cut by the range keeps the share of its filter-passed bytes that it keeps of
- * its size: the record does not say where in the region they are. */
-static int clip(struct damonctl_rec_select *sel, struct damonctl_rec_snapshot *s)
+ * its size: the record does not say where in the region they are; its probe hits, counts of
+ * its samples as nr_accesses is, stay whole. The item then points to sel->snap, the copy
+ * clipped. */
+static int clip(struct damonctl_rec_select *sel, struct damonctl_rec_item *it)
 {
 	uint64_t lo = sel->o.addr_start, hi = sel->o.addr_end, total = 0;
-	uint32_t i, n = 0;
+	struct damonctl_rec_snapshot *s = &sel->snap;
+	uint32_t i, n = 0, np;
 
 	if (lo >= hi)
 		return 0;
+	if (rec_snapshot_in(it->snapshot, s))
+		return -EINVAL;
+	np = s->probe_hits ? s->nr_probes : 0;
+	if ((size_t)s->nr_regions * np > sel->hits_cap) {
+		void *p = realloc(sel->hits, (size_t)s->nr_regions * np);
+
+		if (!p)
+			return -ENOMEM;
+		sel->hits = p;
+		sel->hits_cap = (size_t)s->nr_regions * np;
+	}
 	if (s->nr_regions > sel->clip_cap) {
 		void *p = realloc(sel->clip, s->nr_regions * sizeof(*sel->clip));
 
@@ -107,11 +127,16 @@ static int clip(struct damonctl_rec_select *sel, struct damonctl_rec_snapshot *s
 							(double)(r.end - r.start) / (double)sz);
 		}
 		total += r.end - r.start;
+		if (np)
+			memcpy(sel->hits + (size_t)n * np, s->probe_hits + (size_t)i * np, np);
 		sel->clip[n++] = r;
 	}
 	s->regions = sel->clip;
 	s->nr_regions = n;
+	s->nr_probes = n ? np : 0;
+	s->probe_hits = n && np ? sel->hits : NULL;
 	s->total_bytes = total;
+	it->snapshot = s;
 	return 0;
 }
 
@@ -125,21 +150,28 @@ static void set_base(struct damonctl_rec_select *sel, uint64_t ns)
 
 int damonctl_rec_select_item(struct damonctl_rec_select *sel, struct damonctl_rec_item *it)
 {
-	if (!sel || !it)
+	int r;
+
+	if (!sel || !it || it->sz < REC_ITEM_MIN_SZ)
 		return -EINVAL;
 	switch (it->type) {
 	case DAMONCTL_REC_SNAPSHOT:
-		set_base(sel, it->snapshot.start_ns);
-		if (!pick(sel, &it->snapshot) || !in_time(sel, it->snapshot.end_ns))
+		if (!it->snapshot)
+			return -EINVAL;
+		set_base(sel, it->snapshot->start_ns);
+		if (!pick(sel, it->snapshot) || !in_time(sel, it->snapshot->end_ns))
 			return 0;
-		return clip(sel, &it->snapshot) ? -ENOMEM : 1;
+		r = clip(sel, it);
+		return r ? r : 1;
 	case DAMONCTL_REC_FOOTPRINT:
 		return in_time(sel, it->time_ns);
 	case DAMONCTL_REC_STATS:
-		set_base(sel, it->stats.time_ns);
-		if (sel->o.kdamond >= 0 && it->stats.kdamond != (uint64_t)sel->o.kdamond)
+		if (!it->stats)
+			return -EINVAL;
+		set_base(sel, it->stats->time_ns);
+		if (sel->o.kdamond >= 0 && it->stats->kdamond != (uint64_t)sel->o.kdamond)
 			return 0;
-		return in_time(sel, it->stats.time_ns);
+		return in_time(sel, it->stats->time_ns);
 	default:
 		return 1;
 	}
@@ -153,7 +185,7 @@ uint64_t damonctl_rec_select_base_ns(const struct damonctl_rec_select *sel)
 int damonctl_rec_select_series(const struct damonctl_rec_select *sel,
 			       struct damonctl_rec_snapshot *s)
 {
-	if (!sel || !s)
+	if (!sel || !s || s->sz < REC_SNAP_MIN_SZ)
 		return -EINVAL;
 	if (!sel->locked)
 		return -ENOENT;

@@ -2,10 +2,10 @@
 /*
  * damo's record JSON, read and written for interoperability. damo writes a list of
  * records, one per kdamond/context/target/scheme, each with its intervals and a list of
- * snapshots (start_time and end_time in ns, regions with nr_accesses {samples, percent} and
- * age {usec, aggr_intervals}), numbers as strings (damo's "raw" formatting), the whole
- * document zlib-compressed by default (damo's record writer; see damonitor/damo,
- * src/_damo_records.py and src/_damon.py).
+ * snapshots (start_time and end_time in ns, regions with nr_accesses {samples, percent},
+ * age {usec, aggr_intervals} and 7.2's probe_hits), numbers as strings (damo's "raw"
+ * formatting), the whole document zlib-compressed by default (damo's record writer; see
+ * damonitor/damo, src/_damo_records.py and src/_damon.py).
  *
  * Reading: streamed, one snapshot object at a time (see below); snapshots come out in the
  * document's order, damo's records one after another.
@@ -149,6 +149,8 @@ struct damo_src {
 	struct damo_series cur;
 	struct damonctl_rec_region *regions;
 	size_t rcap;
+	uint8_t *hits;			/* the last snapshot's probe hits */
+	size_t hcap;
 	bool has_stats;			/* the last snapshot's damos_stats, in stats */
 	struct damonctl_rec_stats stats;
 };
@@ -464,9 +466,60 @@ static bool is_fake(json_object *regions)
 	       json_object_get_int64(v) == -1;
 }
 
+/* The regions' probe_hits (damo's DamonRegion.probe_hits: a list of numbers, [] without
+ * probes) into s->hits, nr_probes the longest list's length: 0, -EBADMSG, -ENOMEM. */
+static int take_probe_hits(struct damo_src *s, json_object *regions, size_t n,
+			   struct damonctl_rec_snapshot *out)
+{
+	size_t i, p, np = 0;
+
+	for (i = 0; i < n; i++) {
+		json_object *h = NULL;
+
+		json_object_object_get_ex(json_object_array_get_idx(regions, i), "probe_hits", &h);
+		if (!h || json_object_is_type(h, json_type_null))
+			continue;
+		if (!json_object_is_type(h, json_type_array))
+			return -EBADMSG;
+		if (json_object_array_length(h) > np)
+			np = json_object_array_length(h);
+	}
+	if (!np)
+		return 0;
+	if (np > 255)
+		return -EBADMSG;
+	if (n * np > s->hcap) {
+		void *q = realloc(s->hits, n * np);
+
+		if (!q)
+			return -ENOMEM;
+		s->hits = q;
+		s->hcap = n * np;
+	}
+	memset(s->hits, 0, n * np);
+	for (i = 0; i < n; i++) {
+		json_object *h = NULL;
+
+		json_object_object_get_ex(json_object_array_get_idx(regions, i), "probe_hits", &h);
+		for (p = 0; h && json_object_is_type(h, json_type_array) &&
+			    p < json_object_array_length(h); p++) {
+			double d;
+
+			if (jnum(json_object_array_get_idx(h, p), &d))
+				return -EBADMSG;
+			/* the kernel counts in a byte */
+			s->hits[i * np + p] = d >= 255 ? 255 : (uint8_t)to_u64(d);
+		}
+	}
+	out->nr_probes = (uint32_t)np;
+	out->probe_hits = s->hits;
+	return 0;
+}
+
 static int convert(struct damo_src *s, const struct damo_series *se, json_object *snap,
 		   struct damonctl_rec_snapshot *out)
 {
+
 	json_object *regions;
 	double d;
 	size_t i, n;
@@ -488,6 +541,7 @@ static int convert(struct damo_src *s, const struct damo_series *se, json_object
 		s->rcap = n;
 	}
 	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
 	if (jget_u64(snap, "end_time", &out->end_ns))
 		return -EBADMSG;
 	/* damo leaves the first one unset */
@@ -536,7 +590,7 @@ static int convert(struct damo_src *s, const struct damo_series *se, json_object
 		out->total_bytes = total;
 	out->nr_regions = (uint32_t)n;
 	out->regions = s->regions;
-	return 0;
+	return take_probe_hits(s, regions, n, out);
 }
 
 /* A tried-regions scheme's snapshot's damos_stats (damo's DamosStats.to_kvpairs: numbers,
@@ -556,6 +610,7 @@ static void take_stats(struct damo_src *s, json_object *snap,
 	    !json_object_is_type(st, json_type_object))
 		return;
 	memset(&s->stats, 0, sizeof(s->stats));
+	s->stats.sz = sizeof(s->stats);
 	s->stats.time_ns = out->start_ns;
 	s->stats.kdamond = out->kdamond;
 	s->stats.context = out->context;
@@ -728,6 +783,7 @@ void dctl_damo_src_free(struct damo_src *s)
 	free(s->buf);
 	free(s->prefix);
 	free(s->regions);
+	free(s->hits);
 	free(s);
 }
 
@@ -825,7 +881,7 @@ static void write_index(struct jw *w, const char *key, int64_t v, bool last)
 static int write_series(struct damonctl_rec_reader *r, struct jw *w,
 			const struct series_key *k, bool first)
 {
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	bool first_snap = true;
 	int ret;
 
@@ -843,7 +899,7 @@ static int write_series(struct damonctl_rec_reader *r, struct jw *w,
 	if (ret)
 		return ret;
 	while ((ret = damonctl_rec_next(r, &it)) == 1 && !w->err) {
-		const struct damonctl_rec_snapshot *s = &it.snapshot;
+		const struct damonctl_rec_snapshot *s = it.snapshot;
 		uint32_t i;
 
 		if (it.type != DAMONCTL_REC_SNAPSHOT || !same_series(k, s))
@@ -856,8 +912,16 @@ static int write_series(struct damonctl_rec_reader *r, struct jw *w,
 			jw_printf(w, "%s{\"start\": \"%" PRIu64 "\", \"end\": \"%" PRIu64 "\", "
 				  "\"nr_accesses\": {\"samples\": %" PRIu32 ", \"percent\": null}, "
 				  "\"age\": {\"usec\": null, \"aggr_intervals\": \"%" PRIu32 "\"}, "
-				  "\"sz_filter_passed\": \"%" PRIu64 "\"}", i ? ", " : "",
-				  rg->start, rg->end, rg->nr_accesses, rg->age, rg->sz_filter_passed);
+				  "\"probe_hits\": [", i ? ", " : "",
+				  rg->start, rg->end, rg->nr_accesses, rg->age);
+			/* damo writes the list as numbers, [] without probes */
+			for (uint32_t p = 0; s->probe_hits && p < s->nr_probes; p++) {
+				unsigned int h = s->probe_hits[(size_t)i * s->nr_probes + p];
+
+				jw_printf(w, "%s%u", p ? ", " : "", h);
+			}
+			jw_printf(w, "], \"sz_filter_passed\": \"%" PRIu64 "\"}",
+				  rg->sz_filter_passed);
 		}
 		jw_printf(w, "], \"total_bytes\": \"%" PRIu64 "\"}", s->total_bytes);
 		first_snap = false;
@@ -872,7 +936,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 {
 	struct series_key *keys = NULL;
 	size_t nr = 0, cap = 0, i;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct jw *w;
 	int ret;
 
@@ -883,7 +947,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 	while ((ret = damonctl_rec_next(r, &it)) == 1) {
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		for (i = 0; i < nr && !same_series(&keys[i], &it.snapshot); i++)
+		for (i = 0; i < nr && !same_series(&keys[i], it.snapshot); i++)
 			;
 		if (i < nr)
 			continue;
@@ -897,9 +961,9 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 			keys = p;
 		}
 		keys[nr++] = (struct series_key){
-			it.snapshot.kdamond, it.snapshot.context, it.snapshot.target,
-			it.snapshot.scheme, it.snapshot.sample_us, it.snapshot.aggr_us,
-			it.snapshot.update_us };
+			it.snapshot->kdamond, it.snapshot->context, it.snapshot->target,
+			it.snapshot->scheme, it.snapshot->sample_us, it.snapshot->aggr_us,
+			it.snapshot->update_us };
 	}
 	if (ret < 0) {
 		free(keys);

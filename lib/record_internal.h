@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "damonctl/damonctl.h"
+#include "internal.h"
 
 #define REC_MAGIC "\x89" "DAMREC\n"
 #define REC_MAGIC_LEN 8
@@ -25,14 +25,70 @@ enum rec_chunk_type {
 	REC_CHUNK_STATS = 4,
 	REC_CHUNK_END = 5,
 	REC_CHUNK_FOOTPRINT = 6,
+	REC_CHUNK_PROBE_HITS = 7,
 };
 
 #define REC_CHUNK_ZLIB (1u << 0)	/* the payload is a zlib stream */
 
 #define REC_SNAP_HDR 72			/* fixed part of a SNAPSHOT payload */
 #define REC_SNAP_SZ_FILTER (1u << 0)	/* regions carry sz_filter_passed */
+#define REC_PROBES_HDR 32		/* fixed part of a PROBE_HITS payload */
+/* a u8 count of probes would do (the kernel allows 4): a larger one is a damaged chunk */
+#define REC_MAX_PROBES 255
 #define REC_STATS_FIXED 24		/* time, kdamond, context, scheme, has */
 #define REC_STATS_NR 8			/* u64 values after the fixed part */
+
+/* The least sz of each structure of records: as 0.4, the first release with sz, had it. */
+#define REC_ITEM_MIN_SZ DCTL_SZ_TO(struct damonctl_rec_item, end)
+#define REC_SNAP_MIN_SZ DCTL_SZ_TO(struct damonctl_rec_snapshot, regions)
+#define REC_STATS_MIN_SZ (offsetof(struct damonctl_rec_stats, v) + 8 * REC_STATS_NR)
+
+/* A caller's snapshot for a writer, as the library's struct: what its sz does not cover is
+ * absent (0). -EINVAL for a sz too small. */
+static inline int rec_snapshot_in(const struct damonctl_rec_snapshot *s,
+				  struct damonctl_rec_snapshot *out)
+{
+	if (!s || s->sz < REC_SNAP_MIN_SZ)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	memcpy(out, s, s->sz < sizeof(*out) ? s->sz : sizeof(*out));
+	out->sz = sizeof(*out);
+	return 0;
+}
+
+/* A caller's snapshot's probe hits, if its sz has them: NULL and *@np 0 without. */
+static inline const uint8_t *rec_snapshot_hits(const struct damonctl_rec_snapshot *s,
+					       uint32_t *np)
+{
+	*np = 0;
+	if (s->sz < DCTL_SZ_TO(struct damonctl_rec_snapshot, probe_hits) || !s->probe_hits ||
+	    !s->nr_probes)
+		return NULL;
+	*np = s->nr_probes;
+	return s->probe_hits;
+}
+
+/* The same for stats: the values past the caller's sz are absent (their has bits clear). */
+static inline int rec_stats_in(const struct damonctl_rec_stats *st, struct damonctl_rec_stats *out)
+{
+	size_t nv;
+
+	if (!st || st->sz < REC_STATS_MIN_SZ)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	memcpy(out, st, st->sz < sizeof(*out) ? st->sz : sizeof(*out));
+	out->sz = sizeof(*out);
+	nv = (st->sz - offsetof(struct damonctl_rec_stats, v)) / sizeof(uint64_t);
+	if (nv < 32)
+		out->has &= (1u << nv) - 1;
+	return 0;
+}
+
+/* An item into the caller's @item, as much as its sz covers (checked by the caller). */
+static inline void rec_item_out(struct damonctl_rec_item *item, const struct damonctl_rec_item *it)
+{
+	dctl_fill_sized(item, it, sizeof(*it));
+}
 
 static inline void put_le16(uint8_t *p, uint16_t v)
 {
@@ -112,8 +168,8 @@ static inline int64_t unzigzag(uint64_t v)
 struct damo_src;
 int dctl_damo_src_open(int fd, const char *prefix, size_t prefix_len, bool zlib,
 		       struct damo_src **out);
-/* 1 and the snapshot, 0 at the end, -EBADMSG for a damaged document. The regions live
- * until the next call. */
+/* 1 and the snapshot (@snap filled, sz too), 0 at the end, -EBADMSG for a damaged
+ * document. The regions live until the next call. */
 int dctl_damo_src_next(struct damo_src *s, struct damonctl_rec_snapshot *snap);
 /* The damos_stats of the snapshot dctl_damo_src_next() just returned, a tried-regions
  * scheme's (damo's --tried_regions_of): true once, with them in @out; false without. */

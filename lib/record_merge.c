@@ -10,8 +10,10 @@
  * averaged away: a byte's nr_accesses is the sum of the nr_accesses of the regions that held
  * it, and its age that of the newest snapshot that held it. The merged snapshot's aggr_us
  * is the sum of the merged ones', and its sample_us keeps the rate (nr_accesses over the
- * samples an aggregation holds) exact. Neighbours that end up alike are joined again, so a
- * window of k snapshots holds at most k times their regions. A snapshot of every target
+ * samples an aggregation holds) exact. 7.2's probe hits add up as nr_accesses do, each in
+ * the byte the kernel counts them in (a longer aggregation's counter would stop at 255 too).
+ * Neighbours that end up alike are joined again, so a window of k snapshots holds at most k
+ * times their regions. A snapshot of every target
  * (target -1) lists each target's regions after the previous one's (the address goes
  * back): the k-th such run is merged with the k-th.
  */
@@ -19,13 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "damonctl/damonctl.h"
+#include "record_internal.h"
+
+/* probes a merged snapshot may have (the kernel allows 4) */
+#define MERGE_MAX_PROBES 16
 
 struct piece {
 	uint64_t start, end;
 	uint64_t nr;		/* summed nr_accesses */
 	uint64_t age_us;	/* the newest snapshot's age, in µs */
 	uint64_t sfp;		/* sz_filter_passed, this piece's share */
+	uint8_t hits[MERGE_MAX_PROBES];	/* summed probe hits, up to 255 */
 };
 
 struct run {
@@ -42,6 +48,7 @@ struct series {
 	uint64_t window;	/* the open window's index on the grid */
 	uint64_t start_ns, end_ns, aggr_us, samples, update_us, sample_us;
 	bool same_sample, has_sfp;
+	uint32_t nr_probes;	/* the most the window's snapshots had */
 	struct run *runs;
 	size_t nr_runs;
 };
@@ -51,12 +58,15 @@ struct damonctl_rec_merger {
 	struct series *s;
 	size_t nr, cap;
 	size_t flushed;		/* flush: the next series to look at */
-	struct damonctl_rec_region *out;	/* the last merged snapshot's regions */
+	struct damonctl_rec_snapshot snap;	/* the last merged snapshot */
+	struct damonctl_rec_region *out;	/* its regions */
 	size_t out_cap;
+	uint8_t *hits;				/* and their probe hits */
+	size_t hits_cap;
 	struct run tmp;
 };
 
-int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec_merger **out)
+DAMONCTL_API int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec_merger **out)
 {
 	struct damonctl_rec_merger *m;
 
@@ -79,7 +89,7 @@ static void free_runs(struct series *s)
 	s->nr_runs = 0;
 }
 
-void damonctl_rec_merger_free(struct damonctl_rec_merger *m)
+DAMONCTL_API void damonctl_rec_merger_free(struct damonctl_rec_merger *m)
 {
 	if (!m)
 		return;
@@ -87,6 +97,7 @@ void damonctl_rec_merger_free(struct damonctl_rec_merger *m)
 		free_runs(&m->s[i]);
 	free(m->s);
 	free(m->out);
+	free(m->hits);
 	free(m->tmp.p);
 	free(m);
 }
@@ -120,7 +131,8 @@ static struct series *series_of(struct damonctl_rec_merger *m, const struct damo
 static int push(struct run *r, struct piece p)
 {
 	if (r->n && r->p[r->n - 1].end == p.start && r->p[r->n - 1].nr == p.nr &&
-	    r->p[r->n - 1].age_us == p.age_us) {
+	    r->p[r->n - 1].age_us == p.age_us &&
+	    !memcmp(r->p[r->n - 1].hits, p.hits, sizeof(p.hits))) {
 		r->p[r->n - 1].end = p.end;
 		r->p[r->n - 1].sfp += p.sfp;
 		return 0;
@@ -145,11 +157,12 @@ static uint64_t share(uint64_t sfp, uint64_t len, uint64_t whole)
 }
 
 /*
- * @acc's pieces and the regions @b[0..nb) (one target's, sorted), cut at the boundaries of
- * both, into @out: the sums where they overlap, the newer one's age and filter share.
+ * @acc's pieces and the regions @b[0..nb) (one target's, sorted; their probe hits @bh, @np
+ * a region, or NULL), cut at the boundaries of both, into @out: the sums where they
+ * overlap, the newer one's age and filter share.
  */
 static int merge_run(const struct run *acc, const struct damonctl_rec_region *b, size_t nb,
-		     uint64_t aggr_us, struct run *out)
+		     const uint8_t *bh, uint32_t np, uint64_t aggr_us, struct run *out)
 {
 	size_t i = 0, j = 0;
 	uint64_t cur = 0;
@@ -186,6 +199,14 @@ static int merge_run(const struct run *acc, const struct damonctl_rec_region *b,
 		p.start = cur;
 		p.end = next;
 		p.nr = (ina ? a->nr : 0) + (inr ? r->nr_accesses : 0);
+		/* counts of the region's samples, as nr_accesses: a cut keeps them whole */
+		memset(p.hits, 0, sizeof(p.hits));
+		for (uint32_t k = 0; k < MERGE_MAX_PROBES; k++) {
+			unsigned int h = (ina ? a->hits[k] : 0) +
+					 (inr && bh && k < np ? bh[(size_t)j * np + k] : 0);
+
+			p.hits[k] = h > 255 ? 255 : (uint8_t)h;
+		}
 		if (inr) {
 			p.age_us = (uint64_t)r->age * aggr_us;
 			p.sfp = share(r->sz_filter_passed, next - cur, r->end - r->start);
@@ -213,6 +234,7 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 		x->sample_us = s->sample_us;
 		x->same_sample = true;
 		x->has_sfp = s->has_sz_filter_passed;
+		x->nr_probes = 0;
 		for (size_t i = 0; i < x->nr_runs; i++)
 			x->runs[i].n = 0;
 	}
@@ -224,6 +246,8 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 		x->same_sample = false;
 	if (!s->has_sz_filter_passed)
 		x->has_sfp = false;
+	if (s->probe_hits && s->nr_probes > x->nr_probes)
+		x->nr_probes = s->nr_probes;
 	while (k < s->nr_regions) {
 		size_t e = k + 1;
 		struct run t;
@@ -239,7 +263,9 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 			memset(&x->runs[run], 0, sizeof(x->runs[run]));
 			x->nr_runs++;
 		}
-		if (merge_run(&x->runs[run], s->regions + k, e - k, s->aggr_us, &m->tmp))
+		if (merge_run(&x->runs[run], s->regions + k, e - k,
+			      s->probe_hits ? s->probe_hits + k * s->nr_probes : NULL,
+			      s->nr_probes, s->aggr_us, &m->tmp))
 			return -ENOMEM;
 		t = x->runs[run];
 		x->runs[run] = m->tmp;
@@ -250,9 +276,10 @@ static int fold(struct damonctl_rec_merger *m, struct series *x,
 	return 0;
 }
 
-/* @x's open window as a snapshot in @out (regions in m->out), and the window closed. */
-static int emit(struct damonctl_rec_merger *m, struct series *x, struct damonctl_rec_snapshot *out)
+/* @x's open window as a snapshot in m->snap (regions in m->out), and the window closed. */
+static int emit(struct damonctl_rec_merger *m, struct series *x)
 {
+	struct damonctl_rec_snapshot *out = &m->snap;
 	size_t n = 0;
 	uint64_t total = 0;
 
@@ -266,6 +293,14 @@ static int emit(struct damonctl_rec_merger *m, struct series *x, struct damonctl
 		m->out = no;
 		m->out_cap = n;
 	}
+	if (n * x->nr_probes > m->hits_cap) {
+		uint8_t *nh = realloc(m->hits, n * x->nr_probes);
+
+		if (!nh)
+			return -ENOMEM;
+		m->hits = nh;
+		m->hits_cap = n * x->nr_probes;
+	}
 	n = 0;
 	for (size_t i = 0; i < x->nr_runs; i++) {
 		for (size_t j = 0; j < x->runs[i].n; j++) {
@@ -278,10 +313,12 @@ static int emit(struct damonctl_rec_merger *m, struct series *x, struct damonctl
 			r->nr_accesses = p->nr > UINT32_MAX ? UINT32_MAX : (uint32_t)p->nr;
 			r->age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
 			r->sz_filter_passed = x->has_sfp ? p->sfp : 0;
+			memcpy(m->hits + (n - 1) * x->nr_probes, p->hits, x->nr_probes);
 			total += p->end - p->start;
 		}
 	}
 	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
 	out->kdamond = x->kdamond;
 	out->context = x->context;
 	out->target = x->target;
@@ -297,19 +334,25 @@ static int emit(struct damonctl_rec_merger *m, struct series *x, struct damonctl
 	out->has_sz_filter_passed = x->has_sfp;
 	out->nr_regions = (uint32_t)n;
 	out->regions = m->out;
+	out->nr_probes = n ? x->nr_probes : 0;
+	out->probe_hits = n && x->nr_probes ? m->hits : NULL;
 	x->open = false;
 	return 1;
 }
 
-int damonctl_rec_merger_add(struct damonctl_rec_merger *m, const struct damonctl_rec_snapshot *s,
-			    struct damonctl_rec_snapshot *out)
+DAMONCTL_API int damonctl_rec_merger_add_v0_4(struct damonctl_rec_merger *m,
+					      const struct damonctl_rec_snapshot *snap,
+					      const struct damonctl_rec_snapshot **out)
 {
+	struct damonctl_rec_snapshot full, *s = &full;
 	struct series *x;
 	uint64_t w;
 	int r = 0;
 
-	if (!m || !s || !out || (s->nr_regions && !s->regions))
+	if (!m || !out || rec_snapshot_in(snap, &full) || (s->nr_regions && !s->regions))
 		return -EINVAL;
+	if (s->probe_hits && s->nr_probes > MERGE_MAX_PROBES)
+		return -E2BIG;
 	x = series_of(m, s);
 	if (!x)
 		return -ENOMEM;
@@ -319,24 +362,33 @@ int damonctl_rec_merger_add(struct damonctl_rec_merger *m, const struct damonctl
 	}
 	w = s->end_ns > x->anchor_ns ? (s->end_ns - x->anchor_ns) / m->window_ns : 0;
 	if (x->open && w != x->window) {
-		/* emit() points @out at m->out, which the fold below does not touch */
-		r = emit(m, x, out);
+		/* emit() fills m->snap and m->out, which the fold below does not touch */
+		r = emit(m, x);
 		if (r < 0)
 			return r;
+		*out = &m->snap;
 	}
 	x->window = w;
 	if (fold(m, x, s))
 		return -ENOMEM;
 	return r;
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_merger_add_v0_4, damonctl_rec_merger_add, LIBDAMONCTL_0.4)
 
-int damonctl_rec_merger_flush(struct damonctl_rec_merger *m, struct damonctl_rec_snapshot *out)
+DAMONCTL_API int damonctl_rec_merger_flush_v0_4(struct damonctl_rec_merger *m,
+						const struct damonctl_rec_snapshot **out)
 {
 	if (!m || !out)
 		return -EINVAL;
 	for (; m->flushed < m->nr; m->flushed++) {
-		if (m->s[m->flushed].open)
-			return emit(m, &m->s[m->flushed++], out);
+		if (m->s[m->flushed].open) {
+			int r = emit(m, &m->s[m->flushed++]);
+
+			if (r == 1)
+				*out = &m->snap;
+			return r;
+		}
 	}
 	return 0;
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_merger_flush_v0_4, damonctl_rec_merger_flush, LIBDAMONCTL_0.4)

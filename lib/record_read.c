@@ -29,13 +29,21 @@ struct damonctl_rec_reader {
 	size_t pcap;
 	struct damonctl_rec_region *regions;
 	size_t rcap;
+	/* the PROBE_HITS chunk just read, for the SNAPSHOT after it */
+	bool hits_pending;
+	struct damonctl_rec_snapshot hits_of;	/* its series, end, regions and probes */
+	uint8_t *hits;
+	size_t hits_cap;
+	/* what the last item points to */
+	struct damonctl_rec_snapshot snap;
+	struct damonctl_rec_stats stats;
+	struct damonctl_rec_end end;
 	z_stream zs;
 	bool zs_init;
 	/* damo's formats */
 	struct damo_src *damo;
 	bool damo_info_sent;
-	bool damo_held;			/* held: a snapshot returned after its damos_stats */
-	struct damonctl_rec_snapshot held;
+	bool damo_held;			/* held: snap, returned after its damos_stats */
 };
 
 static int reserve(void **buf, size_t *cap, size_t need, size_t elem)
@@ -228,6 +236,8 @@ static int parse_snapshot(struct damonctl_rec_reader *r, const uint8_t *p, size_
 
 	if (len < REC_SNAP_HDR)
 		return -EBADMSG;
+	memset(s, 0, sizeof(*s));
+	s->sz = sizeof(*s);
 	s->kdamond = get_le32(p);
 	s->context = get_le32(p + 4);
 	s->target = (int32_t)get_le32(p + 8);
@@ -275,6 +285,44 @@ static int parse_snapshot(struct damonctl_rec_reader *r, const uint8_t *p, size_
 	return 0;
 }
 
+/* A PROBE_HITS payload into r->hits and r->hits_of. */
+static int parse_probe_hits(struct damonctl_rec_reader *r, const uint8_t *p, size_t len)
+{
+	struct damonctl_rec_snapshot *k = &r->hits_of;
+	size_t n;
+
+	if (len < REC_PROBES_HDR)
+		return -EBADMSG;
+	memset(k, 0, sizeof(*k));
+	k->kdamond = get_le32(p);
+	k->context = get_le32(p + 4);
+	k->target = (int32_t)get_le32(p + 8);
+	k->scheme = (int32_t)get_le32(p + 12);
+	k->end_ns = get_le64(p + 16);
+	k->nr_regions = get_le32(p + 24);
+	k->nr_probes = get_le32(p + 28);
+	n = (size_t)k->nr_regions * k->nr_probes;
+	if (k->nr_probes > REC_MAX_PROBES || n != len - REC_PROBES_HDR)
+		return -EBADMSG;
+	if (reserve((void **)&r->hits, &r->hits_cap, n ? n : 1, 1))
+		return -ENOMEM;
+	memcpy(r->hits, p + REC_PROBES_HDR, n);
+	return 0;
+}
+
+/* The hits read just before @s are its own: the same series, time and regions. */
+static void attach_probe_hits(struct damonctl_rec_reader *r, struct damonctl_rec_snapshot *s)
+{
+	const struct damonctl_rec_snapshot *k = &r->hits_of;
+
+	if (k->kdamond != s->kdamond || k->context != s->context || k->target != s->target ||
+	    k->scheme != s->scheme || k->end_ns != s->end_ns || k->nr_regions != s->nr_regions ||
+	    !k->nr_probes)
+		return;
+	s->nr_probes = k->nr_probes;
+	s->probe_hits = r->hits;
+}
+
 static int parse_stats(const uint8_t *p, size_t len, struct damonctl_rec_stats *st)
 {
 	size_t alen;
@@ -283,6 +331,7 @@ static int parse_stats(const uint8_t *p, size_t len, struct damonctl_rec_stats *
 	if (len < REC_STATS_FIXED + 8 * REC_STATS_NR + 1)
 		return -EBADMSG;
 	memset(st, 0, sizeof(*st));
+	st->sz = sizeof(*st);
 	st->time_ns = get_le64(p);
 	st->kdamond = get_le32(p + 8);
 	st->context = get_le32(p + 12);
@@ -335,13 +384,17 @@ static int read_chunk(struct damonctl_rec_reader *r, unsigned int *type, unsigne
 }
 
 /* The item of a chunk of @type whose payload (@raw bytes) is in r->payload: 1, 0 for a type
- * of a later version (to skip), or -EBADMSG. */
+ * of a later version (to skip) or one that is not an item, or -EBADMSG. */
 static int decode_item(struct damonctl_rec_reader *r, unsigned int type, size_t raw,
 		       struct damonctl_rec_item *item)
 {
+	/* probe hits belong to the SNAPSHOT right after them, or to none */
+	bool hits = r->hits_pending;
 	int ret;
 
+	r->hits_pending = false;
 	memset(item, 0, sizeof(*item));
+	item->sz = sizeof(*item);
 	switch (type) {
 	case REC_CHUNK_INFO:
 		item->type = DAMONCTL_REC_INFO;
@@ -358,19 +411,29 @@ static int decode_item(struct damonctl_rec_reader *r, unsigned int type, size_t 
 		return 1;
 	case REC_CHUNK_SNAPSHOT:
 		item->type = DAMONCTL_REC_SNAPSHOT;
-		ret = parse_snapshot(r, r->payload, raw, &item->snapshot);
+		ret = parse_snapshot(r, r->payload, raw, &r->snap);
+		if (!ret && hits)
+			attach_probe_hits(r, &r->snap);
+		item->snapshot = &r->snap;
 		return ret ? ret : 1;
+	case REC_CHUNK_PROBE_HITS:
+		ret = parse_probe_hits(r, r->payload, raw);
+		r->hits_pending = !ret;
+		return ret;
 	case REC_CHUNK_STATS:
 		item->type = DAMONCTL_REC_STATS;
-		ret = parse_stats(r->payload, raw, &item->stats);
+		ret = parse_stats(r->payload, raw, &r->stats);
+		item->stats = &r->stats;
 		return ret ? ret : 1;
 	case REC_CHUNK_END:
 		if (raw < 20)
 			return -EBADMSG;
 		item->type = DAMONCTL_REC_END;
-		item->end.time_ns = get_le64(r->payload);
-		item->end.nr_snapshots = get_le64(r->payload + 8);
-		item->end.reason = (enum damonctl_rec_end_reason)get_le32(r->payload + 16);
+		r->end = (struct damonctl_rec_end){
+			.sz = sizeof(r->end), .time_ns = get_le64(r->payload),
+			.nr_snapshots = get_le64(r->payload + 8),
+			.reason = (enum damonctl_rec_end_reason)get_le32(r->payload + 16) };
+		item->end = &r->end;
 		return 1;
 	}
 	return 0;
@@ -425,13 +488,12 @@ static int next_damonc(struct damonctl_rec_reader *r, struct damonctl_rec_item *
 	}
 }
 
-DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonctl_rec_item *item)
+static int next_damo(struct damonctl_rec_reader *r, struct damonctl_rec_item *item)
 {
 	int ret;
 
-	if (r->st.format == DAMONCTL_REC_FMT_DAMONC)
-		return next_damonc(r, item);
 	memset(item, 0, sizeof(*item));
+	item->sz = sizeof(*item);
 	if (!r->damo_info_sent) {
 		r->damo_info_sent = true;
 		item->type = DAMONCTL_REC_INFO;
@@ -443,22 +505,23 @@ DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonct
 	if (r->damo_held) {
 		r->damo_held = false;
 		item->type = DAMONCTL_REC_SNAPSHOT;
-		item->snapshot = r->held;	/* its regions live until the next src call */
+		item->snapshot = &r->snap;	/* its regions live until the next src call */
 		r->st.nr_snapshots++;
 		return 1;
 	}
 	if (r->done)
 		return 0;
-	ret = dctl_damo_src_next(r->damo, &item->snapshot);
+	ret = dctl_damo_src_next(r->damo, &r->snap);
 	/* a tried-regions scheme's stats first: a report knows them when the snapshot comes */
-	if (ret == 1 && dctl_damo_src_stats(r->damo, &item->stats)) {
-		r->held = item->snapshot;
+	if (ret == 1 && dctl_damo_src_stats(r->damo, &r->stats)) {
 		r->damo_held = true;
 		item->type = DAMONCTL_REC_STATS;
+		item->stats = &r->stats;
 		return 1;
 	}
 	if (ret == 1) {
 		item->type = DAMONCTL_REC_SNAPSHOT;
+		item->snapshot = &r->snap;
 		r->st.nr_snapshots++;
 	} else if (ret == 0) {
 		r->st.complete = true;
@@ -471,6 +534,21 @@ DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonct
 	}
 	return ret;
 }
+
+DAMONCTL_API int damonctl_rec_next_v0_4(struct damonctl_rec_reader *r,
+					struct damonctl_rec_item *item)
+{
+	struct damonctl_rec_item it;
+	int ret;
+
+	if (!r || !item || item->sz < REC_ITEM_MIN_SZ)
+		return -EINVAL;
+	ret = r->st.format == DAMONCTL_REC_FMT_DAMONC ? next_damonc(r, &it) : next_damo(r, &it);
+	if (ret == 1)
+		rec_item_out(item, &it);
+	return ret;
+}
+DCTL_DEFAULT_VERSION(damonctl_rec_next_v0_4, damonctl_rec_next, LIBDAMONCTL_0.4)
 
 DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
 {
@@ -491,6 +569,7 @@ DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
 	r->in_len = r->in_pos = 0;
 	r->eof = false;
 	r->done = false;
+	r->hits_pending = false;
 	r->st.bytes_ok = REC_FILE_HDR;
 	r->st.bytes_lost = 0;
 	r->st.complete = false;
@@ -516,5 +595,6 @@ DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r)
 	free(r->in);
 	free(r->payload);
 	free(r->regions);
+	free(r->hits);
 	free(r);
 }

@@ -24,6 +24,8 @@ struct damonctl_rec_writer {
 	size_t cap;
 	uint8_t *zbuf;		/* chunk header + compressed payload */
 	size_t zcap;
+	uint8_t *held;		/* chunks that go out with the next one, in its write() */
+	size_t held_len, held_cap;
 	z_stream zs;
 	bool zs_init;
 };
@@ -97,8 +99,10 @@ static uint32_t chunk_crc(const uint8_t *h, const uint8_t *payload, size_t len)
 	return (uint32_t)crc32(crc, payload, (uInt)len);
 }
 
-/* Emit the chunk whose raw payload is in w->buf + REC_CHUNK_HDR. */
-static int emit(struct damonctl_rec_writer *w, unsigned int type, size_t len, bool compress)
+/* Emit the chunk whose raw payload is in w->buf + REC_CHUNK_HDR; with @hold, keep it to go
+ * out in the next chunk's write(), so that an item of two chunks is whole or not at all. */
+static int emit_chunk(struct damonctl_rec_writer *w, unsigned int type, size_t len,
+		      bool compress, bool hold)
 {
 	uint8_t *out = w->buf;
 	size_t stored = len;
@@ -135,7 +139,43 @@ static int emit(struct damonctl_rec_writer *w, unsigned int type, size_t len, bo
 	}
 	fill_header(out, type, flags, stored, len);
 	put_le32(out + 12, chunk_crc(out, out + REC_CHUNK_HDR, stored));
-	return write_all(w, out, REC_CHUNK_HDR + stored);
+	if (!hold && !w->held_len)
+		return write_all(w, out, REC_CHUNK_HDR + stored);
+	if (reserve(&w->held, &w->held_cap, w->held_len + REC_CHUNK_HDR + stored))
+		return -ENOMEM;
+	memcpy(w->held + w->held_len, out, REC_CHUNK_HDR + stored);
+	w->held_len += REC_CHUNK_HDR + stored;
+	if (hold)
+		return 0;
+	len = w->held_len;
+	w->held_len = 0;
+	return write_all(w, w->held, len);
+}
+
+static int emit(struct damonctl_rec_writer *w, unsigned int type, size_t len, bool compress)
+{
+	return emit_chunk(w, type, len, compress, false);
+}
+
+/* A snapshot's probe hits, the PROBE_HITS chunk held for its SNAPSHOT's write(). */
+static int emit_probe_hits(struct damonctl_rec_writer *w, const struct damonctl_rec_snapshot *s)
+{
+	size_t n = (size_t)s->nr_regions * s->nr_probes;
+	uint8_t *h;
+
+	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_PROBES_HDR + n))
+		return -ENOMEM;
+	h = w->buf + REC_CHUNK_HDR;
+	put_le32(h, s->kdamond);
+	put_le32(h + 4, s->context);
+	put_le32(h + 8, (uint32_t)s->target);
+	put_le32(h + 12, (uint32_t)s->scheme);
+	put_le64(h + 16, s->end_ns);
+	put_le32(h + 24, s->nr_regions);
+	put_le32(h + 28, s->nr_probes);
+	memcpy(h + REC_PROBES_HDR, s->probe_hits, n);
+	return emit_chunk(w, REC_CHUNK_PROBE_HITS, REC_PROBES_HDR + n,
+			  w->flags & DAMONCTL_REC_COMPRESS, true);
 }
 
 static uint64_t now_ns(void)
@@ -197,18 +237,40 @@ DAMONCTL_API int damonctl_rec_write_footprint(struct damonctl_rec_writer *w, uin
 	return write_text(w, REC_CHUNK_FOOTPRINT, time_ns, true, json);
 }
 
-DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
-					     const struct damonctl_rec_snapshot *s)
+DAMONCTL_API int damonctl_rec_write_snapshot_v0_4(struct damonctl_rec_writer *w,
+						  const struct damonctl_rec_snapshot *snap)
 {
+	struct damonctl_rec_snapshot full, *s = &full;
 	uint8_t *p, *h;
 	uint64_t prev_end = 0;
 	uint32_t i;
 	size_t len;
 	int r;
 
+	r = rec_snapshot_in(snap, &full);
+	if (r)
+		return r;
+	if (s->nr_regions && !s->regions)
+		return -EINVAL;
+	if (s->nr_probes && s->nr_regions && !s->probe_hits)
+		return -EINVAL;
+	if (s->nr_probes > REC_MAX_PROBES ||
+	    (size_t)s->nr_regions * s->nr_probes > REC_MAX_CHUNK - REC_PROBES_HDR)
+		return -E2BIG;
+	for (i = 0; i < s->nr_regions; i++)
+		if (s->regions[i].end < s->regions[i].start)
+			return -EINVAL;
+	/* the hits first: a reader has them when the snapshot comes */
+	if (s->nr_probes && s->nr_regions) {
+		r = emit_probe_hits(w, s);
+		if (r)
+			return r;
+	}
 	/* five varints of at most 10 bytes per region */
-	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_SNAP_HDR + (size_t)s->nr_regions * 50))
+	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_SNAP_HDR + (size_t)s->nr_regions * 50)) {
+		w->held_len = 0;	/* the hits go with it */
 		return -ENOMEM;
+	}
 	h = w->buf + REC_CHUNK_HDR;
 	put_le32(h, s->kdamond);
 	put_le32(h + 4, s->context);
@@ -226,8 +288,6 @@ DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
 	for (i = 0; i < s->nr_regions; i++) {
 		const struct damonctl_rec_region *rg = &s->regions[i];
 
-		if (rg->end < rg->start)
-			return -EINVAL;
 		/* regions follow each other: the gap is usually 0, one byte */
 		p = put_varint(p, zigzag((int64_t)(rg->start - prev_end)));
 		p = put_varint(p, rg->end - rg->start);
@@ -241,17 +301,25 @@ DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
 	r = emit(w, REC_CHUNK_SNAPSHOT, len, w->flags & DAMONCTL_REC_COMPRESS);
 	if (!r)
 		w->nr_snapshots++;
+	w->held_len = 0;	/* written with it, or not at all */
 	return r;
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_write_snapshot_v0_4, damonctl_rec_write_snapshot,
+		     LIBDAMONCTL_0.4)
 
-DAMONCTL_API int damonctl_rec_write_stats(struct damonctl_rec_writer *w,
-					  const struct damonctl_rec_stats *st)
+DAMONCTL_API int damonctl_rec_write_stats_v0_4(struct damonctl_rec_writer *w,
+					       const struct damonctl_rec_stats *stats)
 {
-	size_t alen = strnlen(st->action, sizeof(st->action) - 1);
-	size_t len = REC_STATS_FIXED + 8 * REC_STATS_NR + 1 + alen;
+	struct damonctl_rec_stats full, *st = &full;
+	size_t alen, len;
 	uint8_t *h;
 	int i;
 
+	i = rec_stats_in(stats, &full);
+	if (i)
+		return i;
+	alen = strnlen(st->action, sizeof(st->action) - 1);
+	len = REC_STATS_FIXED + 8 * REC_STATS_NR + 1 + alen;
 	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + len))
 		return -ENOMEM;
 	h = w->buf + REC_CHUNK_HDR;
@@ -266,6 +334,7 @@ DAMONCTL_API int damonctl_rec_write_stats(struct damonctl_rec_writer *w,
 	memcpy(h + REC_STATS_FIXED + 8 * REC_STATS_NR + 1, st->action, alen);
 	return emit(w, REC_CHUNK_STATS, len, false);
 }
+DCTL_DEFAULT_VERSION(damonctl_rec_write_stats_v0_4, damonctl_rec_write_stats, LIBDAMONCTL_0.4)
 
 DAMONCTL_API uint64_t damonctl_rec_writer_bytes(const struct damonctl_rec_writer *w)
 {
@@ -292,6 +361,7 @@ DAMONCTL_API int damonctl_rec_writer_finish(struct damonctl_rec_writer *w, int r
 		deflateEnd(&w->zs);
 	free(w->buf);
 	free(w->zbuf);
+	free(w->held);
 	free(w);
 	return r;
 }

@@ -2,7 +2,8 @@
 /*
  * Snapshots from damon_aggregated events, whichever way they were read (trace_pipe's text
  * or the binary ring buffer): one event per region, a target's regions consecutive and in
- * address order, each event saying how many regions the snapshot has.
+ * address order, each event saying how many regions the snapshot has. damon_region_aggregated
+ * (7.2) adds each region's probe hits.
  */
 #ifndef DCTL_TRACE_SNAP_H
 #define DCTL_TRACE_SNAP_H
@@ -22,6 +23,9 @@ struct trace_snap {
 	struct damonctl_rec_region *regions;
 	uint32_t nr;
 	size_t cap;
+	uint8_t *hits;			/* nr x np probe hits */
+	uint32_t np;
+	size_t hcap;
 	/* target ids (kernel pointers before 5.16) to indexes */
 	uint64_t ids[64];
 	unsigned int nr_ids;
@@ -29,6 +33,8 @@ struct trace_snap {
 	/* the snapshot handed out */
 	struct damonctl_rec_region *out;
 	size_t out_cap;
+	uint8_t *out_hits;
+	size_t out_hcap;
 };
 
 /*
@@ -38,6 +44,28 @@ struct trace_snap {
  */
 int trace_snap_add(struct trace_snap *s, uint64_t ts_ns, uint64_t id, uint32_t nr_regions,
 		   const struct damonctl_rec_region *r, struct damonctl_rec_snapshot *snap);
+/* The same with the region's hits of @np probes (damon_region_aggregated): a region with
+ * another number of probes than the snapshot's first drops the partial snapshot. */
+int trace_snap_add_hits(struct trace_snap *s, uint64_t ts_ns, uint64_t id, uint32_t nr_regions,
+			const struct damonctl_rec_region *r, const uint8_t *hits, uint32_t np,
+			struct damonctl_rec_snapshot *snap);
+/* A region of trace_pipe's text. */
+struct trace_line_region {
+	uint64_t ts_ns, target_id;
+	uint32_t nr_regions;
+	struct damonctl_rec_region region;
+	uint32_t nr_probes;
+	uint8_t hits[255];
+};
+/*
+ * "  kdamond.0-174  [000] ..... 123.456789: damon_aggregated: target_id=0 nr_regions=12
+ *  4194304-79998976: 0 60", the event named @event: true with @out filled, false for a line
+ * of no such event. damon_region_aggregated's (7.2) ends with " probe_hits=14 00", a hex
+ * byte per probe (none after "probe_hits=" without probes): with @probes, a line without it
+ * is none. @line is cut.
+ */
+bool trace_snap_parse_line(char *line, const char *event, bool probes,
+			   struct trace_line_region *out);
 /* Events were lost: the partial snapshot goes. */
 void trace_snap_lost(struct trace_snap *s);
 void trace_snap_free(struct trace_snap *s);

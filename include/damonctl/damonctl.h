@@ -865,12 +865,18 @@ DAMONCTL_API int damonctl_json_check(const char *doc, size_t len, char *why, siz
 /* ------------------------------------------------------------------------------------------
  * Memory figures from procfs and sysfs (under the sysroot), in bytes.
  */
+/* Set @sz (DAMONCTL_MEMINFO_INIT): fields may be added at the end, and the library fills
+ * and reads only those @sz covers. */
 struct damonctl_meminfo {
+	size_t sz;
 	uint64_t total, free, available, anon;
 	uint64_t anon_huge, shmem_huge, file_huge;	/* AnonHugePages, ShmemHugePages, ... */
 };
+#define DAMONCTL_MEMINFO_INIT { .sz = sizeof(struct damonctl_meminfo) }
+/* -EINVAL when @m->sz is smaller than the first struct with sz had it. */
 DAMONCTL_API int damonctl_meminfo_read(struct damonctl_ctx *ctx, struct damonctl_meminfo *m);
-/* Used memory (MemTotal - MemFree) and huge page memory (the three *HugePages). */
+/* Used memory (MemTotal - MemFree) and huge page memory (the three *HugePages); 0 for a
+ * @m->sz too small. */
 DAMONCTL_API uint64_t damonctl_meminfo_used(const struct damonctl_meminfo *m);
 DAMONCTL_API uint64_t damonctl_meminfo_huge(const struct damonctl_meminfo *m);
 /* Huge page memory / used memory in basis points, as the kernel's hugepage_mem_bp goal
@@ -1185,12 +1191,16 @@ DAMONCTL_API int damonctl_hugepage_plan_collapse(struct damonctl_hugepage_plan *
  */
 struct damonctl_procevents;
 enum damonctl_procevent_kind { DAMONCTL_PROCEVENT_FORK, DAMONCTL_PROCEVENT_EXIT };
+/* Set @sz (DAMONCTL_PROCEVENT_INIT): fields may be added at the end, and the library fills
+ * only those @sz covers. */
 struct damonctl_procevent {
+	size_t sz;
 	enum damonctl_procevent_kind kind;
 	int pid;		/* FORK: the new process; EXIT: the process that exited */
 	int parent_pid;		/* FORK: the process that forked it */
 	int exit_code;		/* EXIT: as wait(2) reports it */
 };
+#define DAMONCTL_PROCEVENT_INIT { .sz = sizeof(struct damonctl_procevent) }
 /*
  * Subscribe, and wait (up to 1 s) for the kernel to acknowledge. -EPERM without
  * CAP_NET_ADMIN, -EPROTONOSUPPORT without the connector, -EOPNOTSUPP when no acknowledgement
@@ -1209,7 +1219,8 @@ DAMONCTL_API int damonctl_procevents_fd(const struct damonctl_procevents *pe);
 DAMONCTL_API int damonctl_procevents_watch(struct damonctl_procevents *pe, const int *pids,
 					   unsigned int nr);
 /* The next event, without blocking: 1 with @ev filled, 0 when none is pending, -ENOBUFS
- * when the kernel dropped events (the caller should check what it follows), or -errno. */
+ * when the kernel dropped events (the caller should check what it follows), -EINVAL for an
+ * @ev->sz smaller than the first struct with sz, or -errno. */
 DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
 					  struct damonctl_procevent *ev);
 /* Unsubscribe and free. */
@@ -1257,6 +1268,16 @@ DAMONCTL_API uint64_t damonctl_age_us_to_aggrs(uint64_t us, uint64_t aggr_us);
  */
 #define DAMONCTL_RECORD_FORMAT_VERSION 1
 
+/*
+ * The structures of records grow as the kernel reports more: those the library hands out
+ * (through item pointers: a reader's, a capture's, a merger's; valid until the next call on
+ * it) may have members added at their end, their sz saying how long they are; those a
+ * caller fills for a writer start with sz, set by the caller (the *_INIT macros), and the
+ * writer reads only what sz covers, taking what lies past it as absent.
+ */
+
+/* A region DAMON found. Frozen: snapshots hold arrays of it, whose stride its size is, so it
+ * never grows; new per-region figures come as arrays of the snapshot (as probe_hits). */
 struct damonctl_rec_region {
 	uint64_t start, end;		/* [start, end), bytes (paddr: in addr_unit) */
 	uint32_t nr_accesses;		/* positive samples per aggregation interval */
@@ -1265,6 +1286,7 @@ struct damonctl_rec_region {
 };
 
 struct damonctl_rec_snapshot {
+	size_t sz;			/* DAMONCTL_REC_SNAPSHOT_INIT (to write one) */
 	uint32_t kdamond, context;
 	int32_t target;			/* target index; -1: all targets of the context */
 	int32_t scheme;			/* scheme whose tried regions these are; -1: none */
@@ -1274,7 +1296,13 @@ struct damonctl_rec_snapshot {
 	bool has_sz_filter_passed;
 	uint32_t nr_regions;
 	const struct damonctl_rec_region *regions;	/* sorted by address per target */
+	/* 7.2's access probes: how many samples of each region passed each probe's filters,
+	 * nr_regions x nr_probes bytes, region by region (region i's hit of probe p is
+	 * probe_hits[i * nr_probes + p]); 0 and NULL without probes */
+	uint32_t nr_probes;
+	const uint8_t *probe_hits;
 };
+#define DAMONCTL_REC_SNAPSHOT_INIT { .sz = sizeof(struct damonctl_rec_snapshot) }
 
 /* A scheme's cumulative stats at one time (stats/ files; has: which were present). */
 enum damonctl_rec_stat {
@@ -1283,12 +1311,16 @@ enum damonctl_rec_stat {
 	DAMONCTL_REC_NR_SNAPSHOTS, DAMONCTL_REC_EFFECTIVE_BYTES, DAMONCTL_REC_NR_STATS
 };
 struct damonctl_rec_stats {
+	size_t sz;			/* DAMONCTL_REC_STATS_INIT (to write them) */
 	uint64_t time_ns;
 	uint32_t kdamond, context, scheme;
 	uint32_t has;			/* bit (1 << enum damonctl_rec_stat) per present value */
-	uint64_t v[DAMONCTL_REC_NR_STATS];
 	char action[24];
+	/* last, so that a later kernel's stat makes it longer: values past the caller's sz
+	 * are absent to a writer */
+	uint64_t v[DAMONCTL_REC_NR_STATS];
 };
+#define DAMONCTL_REC_STATS_INIT { .sz = sizeof(struct damonctl_rec_stats) }
 
 enum damonctl_rec_end_reason {
 	DAMONCTL_REC_END_DURATION,	/* --duration elapsed */
@@ -1303,6 +1335,7 @@ enum damonctl_rec_end_reason {
 DAMONCTL_API const char *damonctl_rec_end_reason_name(enum damonctl_rec_end_reason r);
 
 struct damonctl_rec_end {
+	size_t sz;			/* the library's: sizeof its struct */
 	uint64_t time_ns;
 	uint64_t nr_snapshots;		/* SNAPSHOT items written */
 	enum damonctl_rec_end_reason reason;
@@ -1314,14 +1347,18 @@ enum damonctl_rec_item_type {
 	DAMONCTL_REC_FOOTPRINT,	/* json, time_ns: the memory footprint (docs/record-format.md) */
 };
 
+/* An item as a reader or a capture gives it: set @sz (DAMONCTL_REC_ITEM_INIT); the library
+ * fills what it covers. The pointers of the other types are NULL. */
 struct damonctl_rec_item {
+	size_t sz;
 	enum damonctl_rec_item_type type;
 	const char *json;			/* INFO, CONFIG, FOOTPRINT: NUL-terminated JSON */
 	uint64_t time_ns;			/* CONFIG, FOOTPRINT */
-	struct damonctl_rec_snapshot snapshot;	/* SNAPSHOT */
-	struct damonctl_rec_stats stats;	/* STATS */
-	struct damonctl_rec_end end;		/* END */
+	const struct damonctl_rec_snapshot *snapshot;	/* SNAPSHOT */
+	const struct damonctl_rec_stats *stats;		/* STATS */
+	const struct damonctl_rec_end *end;		/* END */
 };
+#define DAMONCTL_REC_ITEM_INIT { .sz = sizeof(struct damonctl_rec_item) }
 
 /* Writing damonc's format to @fd (a file or a pipe; never seeks). */
 #define DAMONCTL_REC_COMPRESS (1u << 0)	/* zlib-compress snapshot payloads (level 1) */
@@ -1331,6 +1368,7 @@ DAMONCTL_API int damonctl_rec_writer_new(int fd, unsigned int flags, const char 
 					 struct damonctl_rec_writer **out);
 DAMONCTL_API int damonctl_rec_write_config(struct damonctl_rec_writer *w, uint64_t time_ns,
 					   const char *json);
+/* -EINVAL for an @s->sz (@st->sz) smaller than the first struct with sz. */
 DAMONCTL_API int damonctl_rec_write_snapshot(struct damonctl_rec_writer *w,
 					     const struct damonctl_rec_snapshot *s);
 /* The memory footprint at @time_ns: a JSON object as docs/record-format.md describes. */
@@ -1354,7 +1392,8 @@ struct damonctl_rec_reader;
 DAMONCTL_API int damonctl_rec_reader_new(int fd, struct damonctl_rec_reader **out, char *why,
 					 size_t size);
 /* The next item: 1, 0 at the end of the record (complete or cut short: see the status), or
- * -errno (-EIO for a read error). Pointers in @item stay valid until the next call. */
+ * -errno (-EIO for a read error; -EINVAL for an @item->sz smaller than the first struct with
+ * sz). Pointers in @item stay valid until the next call. */
 DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonctl_rec_item *item);
 /* Back to the first item; -ESPIPE when the input cannot seek (a pipe). */
 DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r);
@@ -1382,18 +1421,20 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
  * on a grid from the series' first snapshot; a snapshot joins the window its end falls in.
  * Merged regions are cut at every boundary of the merged ones: a byte's nr_accesses is the
  * sum of those of the regions that held it, its age the newest one's (in the new aggregation
- * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact).
- * damonctl_rec_merger_add() returns 1 when @s began a new window and @out holds the window
- * before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the windows
- * still open, one per call (1), then 0. @out's regions stay valid until the next call.
+ * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact); its
+ * probe hits add up as nr_accesses do, up to 255 (the kernel's byte; -E2BIG past 16 probes).
+ * damonctl_rec_merger_add() returns 1 when @s began a new window and *@out points to the
+ * window before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the
+ * windows still open, one per call (1), then 0. *@out is the merger's, valid until the next
+ * call (-EINVAL for an @s->sz smaller than the first struct with sz).
  */
 struct damonctl_rec_merger;
 DAMONCTL_API int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec_merger **out);
 DAMONCTL_API int damonctl_rec_merger_add(struct damonctl_rec_merger *m,
 					 const struct damonctl_rec_snapshot *s,
-					 struct damonctl_rec_snapshot *out);
+					 const struct damonctl_rec_snapshot **out);
 DAMONCTL_API int damonctl_rec_merger_flush(struct damonctl_rec_merger *m,
-					   struct damonctl_rec_snapshot *out);
+					   const struct damonctl_rec_snapshot **out);
 DAMONCTL_API void damonctl_rec_merger_free(struct damonctl_rec_merger *m);
 
 /*
@@ -1595,8 +1636,9 @@ struct damonctl_capture_opts {
 DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kdamond,
 				       const struct damonctl_capture_opts *opts,
 				       struct damonctl_capture **out);
-/* The next item: 1, 0 when the capture ended (damonctl_capture_end_reason()), -errno.
- * Pointers in @item stay valid until the next call. */
+/* The next item: 1, 0 when the capture ended (damonctl_capture_end_reason()), -errno
+ * (-EINVAL for an @item->sz smaller than the first struct with sz). Pointers in @item stay
+ * valid until the next call. */
 DAMONCTL_API int damonctl_capture_next(struct damonctl_capture *c,
 				       struct damonctl_rec_item *item);
 /* Ask the capture to end: damonctl_capture_next() returns 0 at its next wait. Only stores
@@ -1952,7 +1994,7 @@ DAMONCTL_API uint64_t damonctl_heatmap_address(const struct damonctl_heatmap *h,
 struct damonctl_rec_info;
 DAMONCTL_API struct damonctl_rec_info *damonctl_rec_info_new(void);
 DAMONCTL_API void damonctl_rec_info_free(struct damonctl_rec_info *n);
-/* 0 or -ENOMEM. */
+/* 0, -ENOMEM, or -EINVAL for a SNAPSHOT or STATS item that points to none. */
 DAMONCTL_API int damonctl_rec_info_feed(struct damonctl_rec_info *n,
 					const struct damonctl_rec_item *it);
 /* An interval (or any figure) over a series' snapshots. */
@@ -2253,6 +2295,10 @@ struct damonctl_access_region {
 	double temperature;		/* damo's, with the view's weights */
 	double hz;			/* positive samples per second of the aggregation */
 	uint64_t sz_filter_passed;	/* 0 when unknown */
+	/* its hits of the snapshot's probes (7.2), the view's copy (valid as the region is);
+	 * 0 and NULL without */
+	uint32_t nr_probes;
+	const uint8_t *probe_hits;
 };
 /* The metrics of histograms, percentiles and ranges: damo's temperature with a size weight
  * of 0; idle time (0 for an accessed region, else its age and one aggregation, in us);
@@ -2465,14 +2511,16 @@ struct damonctl_rec_select;
 DAMONCTL_API int damonctl_rec_select_new(const struct damonctl_rec_select_opts *o,
 					 struct damonctl_rec_select **out);
 DAMONCTL_API void damonctl_rec_select_free(struct damonctl_rec_select *sel);
-/* Feed the record's items in order: 1 (keep @it; a snapshot's regions may now point into
- * @sel, valid until the next call), 0 (skip it), -ENOMEM. */
+/* Feed the record's items in order: 1 (keep @it; a snapshot's item may now point to a copy
+ * of it in @sel, its regions clipped, valid until the next call), 0 (skip it), -ENOMEM,
+ * -EINVAL (an @it->sz too small, a SNAPSHOT or STATS item without its struct). */
 DAMONCTL_API int damonctl_rec_select_item(struct damonctl_rec_select *sel,
 					  struct damonctl_rec_item *it);
 /* The origin of the time range (ns); 0 before the first snapshot or stats. */
 DAMONCTL_API uint64_t damonctl_rec_select_base_ns(const struct damonctl_rec_select *sel);
 /* one_series: the chosen series' kdamond, context, target and scheme into @s (its other
- * fields untouched); -ENOENT before one is chosen. */
+ * fields untouched; -EINVAL for an @s->sz smaller than the first struct with sz); -ENOENT
+ * before one is chosen. */
 DAMONCTL_API int damonctl_rec_select_series(const struct damonctl_rec_select *sel,
 					    struct damonctl_rec_snapshot *s);
 /* A time range "START,END" (times as damonctl_parse_time_us(3) reads them; either may be

@@ -58,9 +58,11 @@ if ! "${cc[@]}" -std=c11 -Wall -Wextra -Werror -o "$dest/example" "$dest/example
 else
 	mkdir -p "$dest/sysroot/sys/kernel/mm/damon/admin/kdamonds"
 	echo 0 >"$dest/sysroot/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds"
+	mkdir -p "$dest/sysroot/proc"
+	printf 'MemTotal: 4000 kB\nMemFree: 1000 kB\n' >"$dest/sysroot/proc/meminfo"
 	out=$(DAMONC_SYSROOT=$dest/sysroot LD_LIBRARY_PATH=$root/$libdir "$dest/example" $$) ||
 		bad "the EXAMPLE failed: $out"
-	for want in "kdamonds/nr_kdamonds <= 1" "kdamonds/0/contexts/0/targets/0/pid_target <= $$" \
+	for want in "memory used: 3072000 bytes" "kdamonds/nr_kdamonds <= 1" "kdamonds/0/contexts/0/targets/0/pid_target <= $$" \
 		"kdamonds/0/contexts/0/schemes/0/action <= pageout"; do
 		grep -qxF "$want" <<<"$out" || bad "the EXAMPLE does not print '$want': $out"
 	done

@@ -6,7 +6,8 @@
  *
  *   refuse METHOD ERRNO LAST     a refused open: its -errno and whether a last error is set
  *   method NAME                  what DAMONCTL_CAPTURE_AUTO takes here
- *   item config|footprint|stats  the items, in order
+ *   item config|footprint        the items, in order
+ *   item stats SCHEME ACTION HAS a scheme's stats: its index, action and which were read
  *   snap TARGET NR TOTAL         a snapshot: its target, regions and their total bytes
  *   region START END NR_ACCESSES one line per region of each snapshot
  *   note 0|1                     whether the guard note was in STATE_DIR while capturing
@@ -14,6 +15,9 @@
  *
  *   capture-lib SYSROOT STATE_DIR MODE      MODE: refuse (the refusals only), count (3
  *                                           snapshots) or signal (SIGINT after the first)
+ *
+ * Built with DAMONCTL_OLD_ABI, it is a program of 0.3's: its items are 0.3's struct, taken
+ * through damonctl_capture_next's 0.3 version (tests/unit/old-abi.h), and print the same.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* sigaction, built alone as a library user would */
@@ -26,6 +30,23 @@
 #include <unistd.h>
 
 #include <damonctl/damonctl.h>
+
+#ifdef DAMONCTL_OLD_ABI
+#include "old-abi.h"
+typedef struct old_rec_item item_t;
+typedef struct old_rec_snapshot snapshot_t;
+#define ITEM_INIT { 0 }
+#define SNAPSHOT_OF(it) (&(it)->snapshot)
+#define STATS_OF(it) (&(it)->stats)
+#define capture_next old_capture_next
+#else
+typedef struct damonctl_rec_item item_t;
+typedef struct damonctl_rec_snapshot snapshot_t;
+#define ITEM_INIT DAMONCTL_REC_ITEM_INIT
+#define SNAPSHOT_OF(it) ((it)->snapshot)
+#define STATS_OF(it) ((it)->stats)
+#define capture_next damonctl_capture_next
+#endif
 
 static struct damonctl_capture *volatile cap;
 
@@ -49,9 +70,9 @@ static void refuse(struct damonctl_ctx *ctx, enum damonctl_capture_method m, boo
 	damonctl_capture_close(c);
 }
 
-static void print_item(const struct damonctl_rec_item *it)
+static void print_item(const item_t *it)
 {
-	const struct damonctl_rec_snapshot *s = &it->snapshot;
+	const snapshot_t *s = SNAPSHOT_OF(it);
 
 	switch (it->type) {
 	case DAMONCTL_REC_CONFIG:
@@ -61,7 +82,8 @@ static void print_item(const struct damonctl_rec_item *it)
 		printf("item footprint\n");
 		break;
 	case DAMONCTL_REC_STATS:
-		printf("item stats\n");
+		printf("item stats %u %s %u\n", (unsigned int)STATS_OF(it)->scheme,
+		       STATS_OF(it)->action, (unsigned int)STATS_OF(it)->has);
 		break;
 	case DAMONCTL_REC_SNAPSHOT:
 		printf("snap %d %u %llu\n", (int)s->target, (unsigned int)s->nr_regions,
@@ -81,7 +103,7 @@ int main(int argc, char **argv)
 	struct damonctl_capture_opts o = DAMONCTL_CAPTURE_OPTS_INIT;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	struct damonctl_capture *c;
-	struct damonctl_rec_item it;
+	item_t it = ITEM_INIT;
 	struct damonctl_ctx *ctx;
 	char note[4096];
 	bool sig;
@@ -116,7 +138,7 @@ int main(int argc, char **argv)
 	cap = c;
 	sigaction(SIGINT, &sa, NULL);
 	snprintf(note, sizeof(note), "%s/capture-0.json", argv[2]);
-	while ((r = damonctl_capture_next(c, &it)) == 1) {
+	while ((r = capture_next(c, &it)) == 1) {
 		print_item(&it);
 		noted |= access(note, F_OK) == 0;
 		if (sig && it.type == DAMONCTL_REC_SNAPSHOT)

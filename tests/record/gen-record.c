@@ -153,13 +153,13 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; !r && i < nsnap; i++) {
 		struct damonctl_rec_snapshot s = {
-			.kdamond = 0, .context = 0, .target = 0, .scheme = -1,
+			.sz = sizeof(s), .kdamond = 0, .context = 0, .target = 0, .scheme = -1,
 			.start_ns = T0 + i * 1000000000ull, .end_ns = T0 + i * 1000000000ull +
 			100000000ull, .sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
 			.regions = regs, .has_sz_filter_passed = fpassed,
 		};
 		struct damonctl_rec_stats st = {
-			.time_ns = s.end_ns, .scheme = 0,
+			.sz = sizeof(st), .time_ns = s.end_ns, .scheme = 0,
 			.has = (1u << DAMONCTL_REC_NR_APPLIED) | (1u << DAMONCTL_REC_SZ_APPLIED) |
 			       (1u << DAMONCTL_REC_NR_TRIED) | (1u << DAMONCTL_REC_SZ_TRIED),
 		};

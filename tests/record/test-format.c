@@ -25,6 +25,7 @@
 #define NSNAP 6
 
 static struct damonctl_rec_region regs[NSNAP][40];
+static uint8_t hits[NSNAP][40 * 2];
 
 static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 {
@@ -32,6 +33,7 @@ static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 	uint64_t a = 0x7f0000000000ull;
 
 	memset(s, 0, sizeof(*s));
+	s->sz = sizeof(*s);
 	for (j = 0; j < n; j++) {
 		/* gaps, a jump back (a second target's regions), huge values */
 		if (j == n / 2)
@@ -63,6 +65,11 @@ static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 	s->has_sz_filter_passed = i % 2;
 	s->nr_regions = i == 4 ? 0 : n;
 	s->regions = regs[i];
+	/* 7.2's probes: none, one or two (snapshot 4 has no regions, so no hits) */
+	s->nr_probes = i % 3;
+	for (j = 0; j < n * s->nr_probes; j++)
+		hits[i][j] = j == 1 ? 255 : (uint8_t)(j * 7 + i);
+	s->probe_hits = s->nr_probes ? hits[i] : NULL;
 }
 
 /* A record in a memory file: returns its fd, rewound. */
@@ -70,7 +77,7 @@ static int make_record(bool compress, bool end, size_t *len)
 {
 	struct damonctl_rec_writer *w;
 	struct damonctl_rec_snapshot s;
-	struct damonctl_rec_stats st = { .time_ns = 42, .kdamond = 1, .scheme = 3,
+	struct damonctl_rec_stats st = { .sz = sizeof(st), .time_ns = 42, .kdamond = 1, .scheme = 3,
 					  .has = 0x5, .v = { 7, 0, 9 }, .action = "pageout" };
 	int fd = memfd_create("rec", 0);
 	unsigned int i;
@@ -95,7 +102,10 @@ static int make_record(bool compress, bool end, size_t *len)
 	return fd;
 }
 
-static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *got)
+/* @got is snapshot @i, its probe hits too unless @probes is false (a reader that knew
+ * nothing of them) */
+static void check_snapshot_probes(unsigned int i, const struct damonctl_rec_snapshot *got,
+				  bool probes)
 {
 	struct damonctl_rec_snapshot want;
 	unsigned int j;
@@ -109,6 +119,15 @@ static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *g
 		    got->update_us == want.update_us && got->total_bytes == want.total_bytes);
 	assert_int_equal(got->has_sz_filter_passed, want.has_sz_filter_passed);
 	assert_int_equal(got->nr_regions, want.nr_regions);
+	if (!probes || !want.nr_regions) {
+		assert_int_equal(got->nr_probes, 0);
+		assert_null(got->probe_hits);
+	} else {
+		assert_int_equal(got->nr_probes, want.nr_probes);
+		if (want.nr_probes)
+			assert_memory_equal(got->probe_hits, want.probe_hits,
+					    (size_t)want.nr_regions * want.nr_probes);
+	}
 	for (j = 0; j < want.nr_regions; j++) {
 		assert_true(got->regions[j].start == want.regions[j].start);
 		assert_true(got->regions[j].end == want.regions[j].end);
@@ -119,11 +138,16 @@ static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *g
 	}
 }
 
+static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *got)
+{
+	check_snapshot_probes(i, got, true);
+}
+
 /* Read everything; returns the number of snapshots, checking each against make_snapshot. */
 static unsigned int read_all(int fd, struct damonctl_rec_status *st, int *end_reason)
 {
 	struct damonctl_rec_reader *r;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	unsigned int n = 0;
 	char why[256];
 	int ret;
@@ -140,14 +164,14 @@ static unsigned int read_all(int fd, struct damonctl_rec_status *st, int *end_re
 			assert_string_equal(it.json, "{\"kdamonds\":[]}");
 			break;
 		case DAMONCTL_REC_SNAPSHOT:
-			check_snapshot(n++, &it.snapshot);
+			check_snapshot(n++, it.snapshot);
 			break;
 		case DAMONCTL_REC_STATS:
 			assert_int_equal(n, 2);
-			assert_int_equal(it.stats.scheme, 3);
-			assert_int_equal(it.stats.has, 0x5);
-			assert_true(it.stats.v[0] == 7 && it.stats.v[2] == 9);
-			assert_string_equal(it.stats.action, "pageout");
+			assert_int_equal(it.stats->scheme, 3);
+			assert_int_equal(it.stats->has, 0x5);
+			assert_true(it.stats->v[0] == 7 && it.stats->v[2] == 9);
+			assert_string_equal(it.stats->action, "pageout");
 			break;
 		case DAMONCTL_REC_FOOTPRINT:
 			assert_int_equal(n, 3);
@@ -155,8 +179,8 @@ static unsigned int read_all(int fd, struct damonctl_rec_status *st, int *end_re
 			assert_string_equal(it.json, "{\"system\":{}}");
 			break;
 		case DAMONCTL_REC_END:
-			*end_reason = (int)it.end.reason;
-			assert_true(it.end.nr_snapshots == NSNAP);
+			*end_reason = (int)it.end->reason;
+			assert_true(it.end->nr_snapshots == NSNAP);
 			break;
 		}
 	}
@@ -309,7 +333,7 @@ static const char damo_doc[] =
 static void test_damo_import(void **state)
 {
 	struct damonctl_rec_reader *r;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct damonctl_rec_status st;
 	char why[256];
 	int fd = reader_on(damo_doc, sizeof(damo_doc) - 1, &r, why);
@@ -320,25 +344,64 @@ static void test_damo_import(void **state)
 	assert_int_equal(it.type, DAMONCTL_REC_INFO);
 	/* the document's order: damo's records one after another */
 	assert_int_equal(damonctl_rec_next(r, &it), 1);
-	assert_int_equal(it.snapshot.kdamond, 0);
-	assert_true(it.snapshot.start_ns == 1000 && it.snapshot.end_ns == 2000);
-	assert_true(it.snapshot.update_us == 1000000);
-	assert_int_equal(it.snapshot.nr_regions, 2);
-	assert_true(it.snapshot.total_bytes == 12288);
-	assert_int_equal(it.snapshot.regions[0].nr_accesses, 4);
-	assert_int_equal(it.snapshot.regions[0].age, 3);
-	assert_int_equal(it.snapshot.regions[1].nr_accesses, 10);	/* 50% of 20 */
-	assert_int_equal(it.snapshot.regions[1].age, 5);		/* 500 ms / 100 ms */
+	assert_int_equal(it.snapshot->kdamond, 0);
+	assert_true(it.snapshot->start_ns == 1000 && it.snapshot->end_ns == 2000);
+	assert_true(it.snapshot->update_us == 1000000);
+	assert_int_equal(it.snapshot->nr_regions, 2);
+	assert_true(it.snapshot->total_bytes == 12288);
+	assert_int_equal(it.snapshot->regions[0].nr_accesses, 4);
+	assert_int_equal(it.snapshot->regions[0].age, 3);
+	assert_int_equal(it.snapshot->regions[1].nr_accesses, 10);	/* 50% of 20 */
+	assert_int_equal(it.snapshot->regions[1].age, 5);		/* 500 ms / 100 ms */
 	/* damo's fake snapshot is skipped; then kdamond 1's record, without intervals */
 	assert_int_equal(damonctl_rec_next(r, &it), 1);
-	assert_int_equal(it.snapshot.kdamond, 1);
-	assert_int_equal(it.snapshot.scheme, 2);
-	assert_int_equal(it.snapshot.target, -1);
-	assert_int_equal(it.snapshot.nr_regions, 0);
+	assert_int_equal(it.snapshot->kdamond, 1);
+	assert_int_equal(it.snapshot->scheme, 2);
+	assert_int_equal(it.snapshot->target, -1);
+	assert_int_equal(it.snapshot->nr_regions, 0);
 	assert_int_equal(damonctl_rec_next(r, &it), 0);
 	damonctl_rec_status(r, &st);
 	assert_int_equal(st.format, DAMONCTL_REC_FMT_DAMO_JSON);
 	assert_true(st.complete && st.nr_snapshots == 2);
+	damonctl_rec_reader_free(r);
+	close(fd);
+}
+
+/* damo 7.2's probe_hits: numbers, one per probe; a shorter list's missing ones are 0, and
+ * a record of damo's before probes has none. */
+static const char damo_probes_doc[] =
+	"[{\"kdamond_idx\": 0, \"context_idx\": 0, \"intervals\": {\"sample_us\": \"5000\","
+	" \"aggr_us\": \"100000\", \"ops_update_us\": \"1000000\"}, \"scheme_idx\": null,"
+	" \"target_id\": 0, \"snapshots\": ["
+	"  {\"start_time\": \"1000\", \"end_time\": \"2000\", \"regions\": ["
+	"   {\"start\": \"0\", \"end\": \"4096\", \"nr_accesses\": {\"samples\": 3},"
+	"    \"age\": {\"aggr_intervals\": 1}, \"probe_hits\": [14, 0]},"
+	"   {\"start\": \"4096\", \"end\": \"8192\", \"nr_accesses\": {\"samples\": 0},"
+	"    \"age\": {\"aggr_intervals\": 2}, \"probe_hits\": [255]}]},"
+	"  {\"start_time\": \"2000\", \"end_time\": \"3000\", \"regions\": ["
+	"   {\"start\": \"0\", \"end\": \"4096\", \"nr_accesses\": {\"samples\": 1},"
+	"    \"age\": {\"aggr_intervals\": 1}, \"probe_hits\": []}]}]}]";
+
+static void test_damo_probe_hits(void **state)
+{
+	struct damonctl_rec_reader *r;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	static const uint8_t want[] = { 14, 0, 255, 0 };
+	char why[256];
+	int fd = reader_on(damo_probes_doc, sizeof(damo_probes_doc) - 1, &r, why);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(damonctl_rec_next(r, &it), 1);	/* INFO */
+	assert_int_equal(damonctl_rec_next(r, &it), 1);
+	assert_int_equal(it.snapshot->nr_regions, 2);
+	assert_int_equal(it.snapshot->nr_probes, 2);
+	assert_memory_equal(it.snapshot->probe_hits, want, sizeof(want));
+	assert_int_equal(damonctl_rec_next(r, &it), 1);
+	assert_int_equal(it.snapshot->nr_regions, 1);
+	assert_int_equal(it.snapshot->nr_probes, 0);
+	assert_null(it.snapshot->probe_hits);
+	assert_int_equal(damonctl_rec_next(r, &it), 0);
 	damonctl_rec_reader_free(r);
 	close(fd);
 }
@@ -351,7 +414,7 @@ static void test_damo_export(void **state)
 	(void)state;
 	for (z = 0; z < 2; z++) {
 		struct damonctl_rec_reader *r, *back;
-		struct damonctl_rec_item it;
+		struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 		struct damonctl_rec_status st;
 		size_t len;
 		char why[256];
@@ -372,14 +435,20 @@ static void test_damo_export(void **state)
 				continue;
 			/* damo sorts by time: ours are in time order already */
 			make_snapshot((unsigned int)n++, &want);
-			assert_int_equal(it.snapshot.nr_regions, want.nr_regions);
-			assert_int_equal(it.snapshot.kdamond, want.kdamond);
-			assert_int_equal(it.snapshot.target, want.target);
+			assert_int_equal(it.snapshot->nr_regions, want.nr_regions);
+			assert_int_equal(it.snapshot->kdamond, want.kdamond);
+			assert_int_equal(it.snapshot->target, want.target);
 			for (j = 0; j < want.nr_regions; j++) {
-				assert_true(it.snapshot.regions[j].start == want.regions[j].start);
-				assert_true(it.snapshot.regions[j].end == want.regions[j].end);
-				assert_int_equal(it.snapshot.regions[j].age, want.regions[j].age);
+				assert_true(it.snapshot->regions[j].start == want.regions[j].start);
+				assert_true(it.snapshot->regions[j].end == want.regions[j].end);
+				assert_int_equal(it.snapshot->regions[j].age, want.regions[j].age);
 			}
+			/* damo's probe_hits lists, one number per probe */
+			assert_int_equal(it.snapshot->nr_probes,
+					 want.nr_regions ? want.nr_probes : 0);
+			if (want.nr_regions && want.nr_probes)
+				assert_memory_equal(it.snapshot->probe_hits, want.probe_hits,
+						    (size_t)want.nr_regions * want.nr_probes);
 		}
 		assert_int_equal(n, NSNAP);
 		damonctl_rec_reader_free(back);
@@ -411,7 +480,7 @@ static void test_damo_cut(void **state)
 		assert_true(pread(out, doc, dlen, 0) == (ssize_t)dlen);
 		close(out);
 		for (cut = 2; cut <= dlen; cut += z ? 7 : 13) {
-			struct damonctl_rec_item it;
+			struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 			struct damonctl_rec_status st;
 			unsigned int n = 0;
 			int ret;
@@ -437,6 +506,159 @@ static void test_damo_cut(void **state)
 		}
 		free(doc);
 	}
+}
+
+/* The chunks of a record in @buf: their offsets and types, up to @max; how many. */
+static size_t chunks(const uint8_t *buf, size_t len, size_t *off, uint8_t *type, size_t max)
+{
+	size_t pos = 16, n = 0;
+
+	while (pos + 16 <= len && n < max) {
+		uint32_t stored = (uint32_t)buf[pos + 4] | (uint32_t)buf[pos + 5] << 8 |
+				  (uint32_t)buf[pos + 6] << 16 | (uint32_t)buf[pos + 7] << 24;
+
+		off[n] = pos;
+		type[n++] = buf[pos];
+		pos += 16 + stored;
+	}
+	off[n] = pos;
+	return n;
+}
+
+/* A record's bytes, each chunk copied as @order lists them (indexes, -1 ends), in a file. */
+static int rebuild(const uint8_t *buf, const size_t *off, const int *order)
+{
+	int fd = memfd_create("rebuilt", 0);
+
+	assert_true(write(fd, buf, 16) == 16);
+	for (; *order >= 0; order++) {
+		size_t n = off[*order + 1] - off[*order];
+
+		assert_true(write(fd, buf + off[*order], n) == (ssize_t)n);
+	}
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+/*
+ * Probe hits are chunks of their own before their snapshot: without them (what a reader
+ * that does not know the type sees) every snapshot reads as before, without hits; and hits
+ * before a snapshot of another series are nobody's.
+ */
+static void test_probe_hits_chunks(void **state)
+{
+	size_t len, off[64], n, i;
+	uint8_t type[64], *buf;
+	int order[64], k = 0, fd = make_record(true, true, &len), hits1 = -1, snap3 = -1;
+	int nsnap = 0, nhits = 0;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	struct damonctl_rec_status st;
+	struct damonctl_rec_reader *r;
+	char why[256];
+
+	(void)state;
+	buf = malloc(len);
+	assert_true(pread(fd, buf, len, 0) == (ssize_t)len);
+	close(fd);
+	n = chunks(buf, len, off, type, 63);
+	for (i = 0; i < n; i++) {
+		if (type[i] == 7) {
+			/* right before its snapshot */
+			assert_true(i + 1 < n && type[i + 1] == 3);
+			nhits++;
+			if (hits1 < 0)
+				hits1 = (int)i;
+			continue;
+		}
+		if (type[i] == 3 && nsnap++ == 3)
+			snap3 = (int)i;
+		order[k++] = (int)i;
+	}
+	order[k] = -1;
+	/* snapshots 1, 2 and 5 have probes and regions */
+	assert_int_equal(nhits, 3);
+	fd = rebuild(buf, off, order);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;)
+		if (it.type == DAMONCTL_REC_SNAPSHOT)
+			check_snapshot_probes((unsigned int)nsnap++, it.snapshot, false);
+	assert_int_equal(nsnap, NSNAP);
+	damonctl_rec_status(r, &st);
+	assert_true(st.complete && !st.corrupt && st.bytes_lost == 0);
+	damonctl_rec_reader_free(r);
+	close(fd);
+
+	/* snapshot 1's hits moved before snapshot 3 (another target): dropped there, and
+	 * snapshot 1 has none without them */
+	for (i = 0, k = 0; i < n; i++) {
+		if ((int)i == hits1)
+			continue;
+		if ((int)i == snap3)
+			order[k++] = hits1;
+		order[k++] = (int)i;
+	}
+	order[k] = -1;
+	fd = rebuild(buf, off, order);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;) {
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		check_snapshot_probes((unsigned int)nsnap, it.snapshot, nsnap != 1 && nsnap != 3);
+		nsnap++;
+	}
+	assert_int_equal(nsnap, NSNAP);
+	damonctl_rec_reader_free(r);
+	close(fd);
+	free(buf);
+}
+
+/* Structures that say their size: a size below the first one with sz is refused, a later
+ * build's longer item is filled as far as this library knows, the rest left alone. */
+static void test_struct_sizes(void **state)
+{
+	struct damonctl_rec_stats st = DAMONCTL_REC_STATS_INIT;
+	struct { struct damonctl_rec_item it; uint64_t later; } big;
+	struct damonctl_rec_item small = DAMONCTL_REC_ITEM_INIT;
+	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_writer *w;
+	struct damonctl_rec_reader *r;
+	int fd = memfd_create("sz", 0);
+	char why[256];
+
+	(void)state;
+	assert_int_equal(damonctl_rec_writer_new(fd, 0, NULL, &w), 0);
+	make_snapshot(1, &s);
+	s.sz = offsetof(struct damonctl_rec_snapshot, regions);
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), -EINVAL);
+	st.sz = offsetof(struct damonctl_rec_stats, v) + 7 * sizeof(uint64_t);
+	assert_int_equal(damonctl_rec_write_stats(w, &st), -EINVAL);
+	make_snapshot(1, &s);
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), 0);
+	assert_int_equal(damonctl_rec_writer_finish(w, DAMONCTL_REC_END_COUNT), 0);
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	small.sz = offsetof(struct damonctl_rec_item, end);
+	assert_int_equal(damonctl_rec_next(r, &small), -EINVAL);
+	memset(&big, 0, sizeof(big));
+	big.it.sz = sizeof(big);
+	big.later = 7;
+	assert_int_equal(damonctl_rec_next(r, &big.it), 1);
+	assert_int_equal(big.it.type, DAMONCTL_REC_INFO);
+	assert_int_equal(damonctl_rec_next(r, &big.it), 1);
+	assert_int_equal(big.it.type, DAMONCTL_REC_SNAPSHOT);
+	assert_int_equal(big.it.sz, sizeof(big));
+	assert_int_equal(big.later, 7);
+	assert_int_equal(big.it.snapshot->sz, sizeof(struct damonctl_rec_snapshot));
+	check_snapshot(1, big.it.snapshot);
+	assert_null(big.it.stats);
+	assert_null(big.it.end);
+	assert_int_equal(damonctl_rec_next(r, &big.it), 1);
+	assert_int_equal(big.it.type, DAMONCTL_REC_END);
+	assert_null(big.it.snapshot);
+	assert_int_equal(big.it.end->sz, sizeof(struct damonctl_rec_end));
+	assert_int_equal(big.it.end->nr_snapshots, 1);
+	damonctl_rec_reader_free(r);
+	close(fd);
 }
 
 static void test_closed_pipe(void **state)
@@ -557,7 +779,10 @@ int main(void)
 		cmocka_unit_test(test_not_records),
 		cmocka_unit_test(test_damo_import),
 		cmocka_unit_test(test_damo_export),
+		cmocka_unit_test(test_damo_probe_hits),
 		cmocka_unit_test(test_damo_cut),
+		cmocka_unit_test(test_struct_sizes),
+		cmocka_unit_test(test_probe_hits_chunks),
 		cmocka_unit_test(test_closed_pipe),
 		cmocka_unit_test(test_tried_regions_read),
 	};

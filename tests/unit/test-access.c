@@ -30,9 +30,10 @@ static struct damonctl_rec_region regions[] = {
 
 static struct damonctl_rec_snapshot snap(void)
 {
-	struct damonctl_rec_snapshot s = { .target = 0, .scheme = -1, .sample_us = 5000,
-					   .aggr_us = 100000, .total_bytes = 32768,
-					   .nr_regions = 4, .regions = regions };
+	struct damonctl_rec_snapshot s = { .sz = sizeof(s), .target = 0, .scheme = -1,
+					   .sample_us = 5000, .aggr_us = 100000,
+					   .total_bytes = 32768, .nr_regions = 4,
+					   .regions = regions };
 
 	return s;
 }
@@ -345,8 +346,8 @@ static void totals(void **state)
 static size_t heat(struct damonctl_rec_region *rg, uint32_t n, unsigned int width, bool fixed,
 		   bool df, double *cells)
 {
-	struct damonctl_rec_snapshot s = { .sample_us = 5000, .aggr_us = 100000, .nr_regions = n,
-					   .regions = rg };
+	struct damonctl_rec_snapshot s = { .sz = sizeof(s), .sample_us = 5000, .aggr_us = 100000,
+					   .nr_regions = n, .regions = rg };
 	struct damonctl_access_heatmap_opts o = { sizeof(o), { 0, 100, 100 }, width, fixed, df };
 	struct damonctl_access_heatmap *h;
 	size_t c;
@@ -375,8 +376,8 @@ static void heatmap(void **state)
 	 * level 0. Fixed: 6000 bytes in 4 columns of 1500: [0, 1500) holds A, the gap to
 	 * floor(5000 / 1500) x 1500 = 4500 is 2 columns, [4500, 6000) holds C */
 	struct damonctl_rec_region gap[] = { { 0, 1000, 20, 0, 0 }, { 5000, 6000, 20, 0, 0 } };
-	struct damonctl_rec_snapshot s = { .sample_us = 5000, .aggr_us = 100000, .nr_regions = 2,
-					   .regions = two };
+	struct damonctl_rec_snapshot s = { .sz = sizeof(s), .sample_us = 5000, .aggr_us = 100000,
+					   .nr_regions = 2, .regions = two };
 	struct damonctl_access_heatmap_opts o = { sizeof(o), { 0, 100, 100 }, 4, false, false };
 	struct damonctl_access_heatmap *h;
 	double c[16], min, max, unit;
@@ -398,6 +399,46 @@ static void heatmap(void **state)
 	assert_int_equal(damonctl_access_heatmap_new(&s, &o, &h), -EINVAL);
 }
 
+/* A region of the view has its own probe hits (7.2), the view's copy, whatever the order;
+ * none without probes. */
+static void probe_hits(void **state)
+{
+	static const uint8_t hits[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct damonctl_access_opts o = DAMONCTL_ACCESS_OPTS_INIT;
+	struct damonctl_rec_snapshot s = snap();
+	const struct damonctl_access_region *r;
+	struct damonctl_access_view *v;
+	uint8_t copy[sizeof(hits)];
+
+	(void)state;
+	o.keys[0] = DAMONCTL_ACCESS_BY_COLDEST;
+	o.nr_keys = 1;
+	assert_int_equal(damonctl_access_view_new(&o, &v), 0);
+	assert_int_equal(damonctl_access_view_build(v, &s), 0);
+	assert_int_equal(damonctl_access_view_region(v, 0)->nr_probes, 0);
+	assert_null(damonctl_access_view_region(v, 0)->probe_hits);
+	memcpy(copy, hits, sizeof(hits));
+	s.nr_probes = 2;
+	s.probe_hits = copy;
+	assert_int_equal(damonctl_access_view_build(v, &s), 0);
+	memset(copy, 0, sizeof(copy));	/* the view keeps no pointer into the snapshot */
+	/* coldest first: region 1 (0x3000), region 3, region 2, region 0 */
+	r = damonctl_access_view_region(v, 0);
+	assert_int_equal(r->start, 0x3000);
+	assert_int_equal(r->nr_probes, 2);
+	assert_int_equal(r->probe_hits[0], 3);
+	assert_int_equal(r->probe_hits[1], 4);
+	r = damonctl_access_view_region(v, 3);
+	assert_int_equal(r->start, 0x1000);
+	assert_int_equal(r->probe_hits[0], 1);
+	assert_int_equal(r->probe_hits[1], 2);
+	/* a snapshot struct of a build before probes: none */
+	s.sz = offsetof(struct damonctl_rec_snapshot, nr_probes);
+	assert_int_equal(damonctl_access_view_build(v, &s), 0);
+	assert_int_equal(damonctl_access_view_region(v, 0)->nr_probes, 0);
+	damonctl_access_view_free(v);
+}
+
 static void keywords(void **state)
 {
 	size_t len = 0;
@@ -409,7 +450,9 @@ static void keywords(void **state)
 	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 0), "<index>");
 	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 10),
 			    "<filters passed bytes>");
-	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 11));
+	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 11),
+			    "<probe hits>");
+	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 12));
 	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 24),
 			    "<df-passed recency percentiles>");
 	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 25));
@@ -521,6 +564,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(ranges_and_scales),
 		cmocka_unit_test(totals),
 		cmocka_unit_test(heatmap),
+		cmocka_unit_test(probe_hits),
 		cmocka_unit_test(keywords),
 		cmocka_unit_test(time_ranges),
 	};

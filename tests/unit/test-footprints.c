@@ -33,7 +33,8 @@ static const char fp2[] =
 static int feed(struct damonctl_footprints *f, enum damonctl_rec_item_type type,
 		const char *json, uint64_t ns)
 {
-	struct damonctl_rec_item it = { .type = type, .json = json, .time_ns = ns };
+	struct damonctl_rec_item it = { .sz = sizeof(it), .type = type, .json = json,
+					.time_ns = ns };
 
 	return damonctl_footprints_feed(f, &it);
 }

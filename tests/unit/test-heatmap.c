@@ -16,7 +16,8 @@
 static struct damonctl_rec_snapshot snap(uint64_t end_ns, const struct damonctl_rec_region *r,
 					 uint32_t nr)
 {
-	return (struct damonctl_rec_snapshot){ .end_ns = end_ns, .start_ns = end_ns - S / 10,
+	return (struct damonctl_rec_snapshot){ .sz = sizeof(struct damonctl_rec_snapshot),
+		.end_ns = end_ns, .start_ns = end_ns - S / 10,
 		.sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
 		.target = 0, .scheme = -1, .nr_regions = nr, .regions = r };
 }

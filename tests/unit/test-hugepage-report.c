@@ -191,31 +191,33 @@ static void test_khugepaged_lines(void **state)
 	damonctl_khugepaged_scans_free(s);
 }
 
+/* An item of one snapshot (stats), its struct this file's until the next call: each is
+ * fed at once */
 static struct damonctl_rec_item snap(int32_t target, uint64_t end_s,
 				     const struct damonctl_rec_region *r, uint32_t n)
 {
-	struct damonctl_rec_item it = { .type = DAMONCTL_REC_SNAPSHOT };
+	static struct damonctl_rec_snapshot s;
 
-	it.snapshot.target = target;
-	it.snapshot.scheme = -1;
-	it.snapshot.end_ns = end_s * 1000000000;
-	it.snapshot.regions = r;
-	it.snapshot.nr_regions = n;
-	return it;
+	s = (struct damonctl_rec_snapshot){ .sz = sizeof(s), .target = target, .scheme = -1,
+					    .end_ns = end_s * 1000000000, .regions = r,
+					    .nr_regions = n };
+	return (struct damonctl_rec_item){ .sz = sizeof(struct damonctl_rec_item),
+					   .type = DAMONCTL_REC_SNAPSHOT, .snapshot = &s };
 }
 
 static struct damonctl_rec_item stats(uint32_t scheme, const char *action, uint64_t nr_tried,
 				      uint64_t sz_tried, uint64_t nr_applied, uint64_t sz_applied)
 {
-	struct damonctl_rec_item it = { .type = DAMONCTL_REC_STATS };
+	static struct damonctl_rec_stats st;
 
-	it.stats.scheme = scheme;
-	snprintf(it.stats.action, sizeof(it.stats.action), "%s", action);
-	it.stats.v[DAMONCTL_REC_NR_TRIED] = nr_tried;
-	it.stats.v[DAMONCTL_REC_SZ_TRIED] = sz_tried;
-	it.stats.v[DAMONCTL_REC_NR_APPLIED] = nr_applied;
-	it.stats.v[DAMONCTL_REC_SZ_APPLIED] = sz_applied;
-	return it;
+	st = (struct damonctl_rec_stats){ .sz = sizeof(st), .scheme = scheme };
+	snprintf(st.action, sizeof(st.action), "%s", action);
+	st.v[DAMONCTL_REC_NR_TRIED] = nr_tried;
+	st.v[DAMONCTL_REC_SZ_TRIED] = sz_tried;
+	st.v[DAMONCTL_REC_NR_APPLIED] = nr_applied;
+	st.v[DAMONCTL_REC_SZ_APPLIED] = sz_applied;
+	return (struct damonctl_rec_item){ .sz = sizeof(struct damonctl_rec_item),
+					   .type = DAMONCTL_REC_STATS, .stats = &st };
 }
 
 /*
@@ -238,7 +240,7 @@ static void test_record(void **state)
 	struct damonctl_hugepage_rec_series se = { .sz = sizeof(se) };
 	struct damonctl_hugepage_rec_scheme sc = { .sz = sizeof(sc) };
 	struct damonctl_hugepage_rec *h;
-	struct damonctl_rec_item it;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	uint64_t bytes = 1;
 
 	(void)state;

@@ -293,6 +293,61 @@ static void tried_region_hits(void **state)
 	sysroot_teardown(&s);
 }
 
+/* The record's fast path (what a capture reads each tick): the hits of each region's
+ * probes, none without probes in the context, a probe directory gone meanwhile read as 0,
+ * the library's array grown as the regions are. */
+static void tried_regions_fast_hits(void **state)
+{
+	struct damonctl_rec_region *regions = NULL;
+	struct dctl_probe_hits ph = { 0 };
+	struct damonctl_error e;
+	static const uint8_t want[] = { 5, 0, 255, 7, 1, 0 };
+	uint64_t total = 0;
+	size_t cap = 0;
+	struct sysroot s;
+	char rel[128], v[32];
+	unsigned int i;
+
+	(void)state;
+	sysroot_setup(&s, "7.2-defaults.txt", NULL, NULL);
+	for (i = 0; i < 3; i++) {
+		dctl_fmt(rel, sizeof(rel), TR "%u/start", i);
+		dctl_fmt(v, sizeof(v), "%u\n", 4096 * (i + 1));
+		put(&s, rel, v);
+		dctl_fmt(rel, sizeof(rel), TR "%u/end", i);
+		dctl_fmt(v, sizeof(v), "%u\n", 4096 * (i + 2));
+		put(&s, rel, v);
+		dctl_fmt(rel, sizeof(rel), TR "%u/nr_accesses", i);
+		put(&s, rel, "1\n");
+		dctl_fmt(rel, sizeof(rel), TR "%u/age", i);
+		put(&s, rel, "2\n");
+	}
+	put(&s, TR "0/probes/0/hits", "5\n");
+	put(&s, TR "0/probes/1/hits", "0\n");
+	put(&s, TR "1/probes/0/hits", "255\n");
+	put(&s, TR "1/probes/1/hits", "7\n");
+	put(&s, TR "2/probes/0/hits", "1\n");	/* probe 1's directory is gone */
+	assert_int_equal(dctl_tried_regions_read(s.ctx, 0, 0, 0, &regions, &cap, &total, NULL,
+						 &ph), 3);
+	assert_int_equal(ph.nr_probes, 0);	/* the context has none: not read */
+	put(&s, PR "nr_probes", "2\n");
+	assert_int_equal(dctl_tried_regions_read(s.ctx, 0, 0, 0, &regions, &cap, &total, NULL,
+						 &ph), 3);
+	assert_int_equal(ph.nr_probes, 2);
+	assert_true(ph.cap >= sizeof(want));
+	assert_memory_equal(ph.hits, want, sizeof(want));
+	assert_int_equal(regions[2].start, 3 * 4096);
+	/* a hits file that is no number fails, naming it */
+	put(&s, TR "1/probes/1/hits", "x\n");
+	assert_int_equal(dctl_tried_regions_read(s.ctx, 0, 0, 0, &regions, &cap, &total, NULL,
+						 &ph), -EBADMSG);
+	assert_true(damonctl_last_error(s.ctx, &e));
+	assert_non_null(strstr(e.path, "tried_regions/1/probes/1/hits"));
+	free(regions);
+	free(ph.hits);
+	sysroot_teardown(&s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +356,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(checks),
 		cmocka_unit_test(older_kernel),
 		cmocka_unit_test(tried_region_hits),
+		cmocka_unit_test(tried_regions_fast_hits),
 	};
 
 	unit_init(argc, argv);

@@ -43,7 +43,7 @@ static void collect(struct damonctl_procevents *pe, struct seen *s)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		struct pollfd p = { .fd = damonctl_procevents_fd(pe), .events = POLLIN };
-		struct damonctl_procevent ev;
+		struct damonctl_procevent ev = DAMONCTL_PROCEVENT_INIT;
 		int r;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -101,6 +101,9 @@ static void test_fork_exit(void **state)
 		_exit(3);
 	}
 	assert_int_equal(waitpid(s.child, &status, 0), s.child);
+	/* a struct shorter than the first one with sz: refused, nothing consumed */
+	assert_int_equal(damonctl_procevents_next(pe, &(struct damonctl_procevent){
+		.sz = offsetof(struct damonctl_procevent, exit_code) }), -EINVAL);
 	collect(pe, &s);
 	damonctl_procevents_close(pe);
 	assert_true(s.fork_child);
@@ -141,7 +144,8 @@ static void test_watch(void **state)
 	}
 	assert_int_equal(damonctl_procevents_watch(pe, &a, 1), 0);
 	/* drop what came before the filter: this process's fork of A */
-	while (damonctl_procevents_next(pe, &(struct damonctl_procevent){ 0 }) == 1)
+	while (damonctl_procevents_next(pe, &(struct damonctl_procevent)DAMONCTL_PROCEVENT_INIT)
+	       == 1)
 		;
 	b = fork();	/* not watched */
 	assert_true(b >= 0);
@@ -153,7 +157,7 @@ static void test_watch(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		struct pollfd p = { .fd = damonctl_procevents_fd(pe), .events = POLLIN };
-		struct damonctl_procevent ev;
+		struct damonctl_procevent ev = DAMONCTL_PROCEVENT_INIT;
 
 		poll(&p, 1, 200);
 		while (damonctl_procevents_next(pe, &ev) == 1) {

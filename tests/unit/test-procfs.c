@@ -53,6 +53,51 @@ static void test_seed_regions(void **state)
 	tmpdir_remove(dir);
 }
 
+/* /proc/meminfo into a struct that says its size: what that size covers is filled, the rest
+ * left alone, and a size smaller than the first one with sz is refused. */
+static void test_meminfo_sz(void **state)
+{
+	char *dir = tmpdir_new(), path[4096];
+	struct damonctl_meminfo m = DAMONCTL_MEMINFO_INIT, part;
+	struct damonctl_ctx *ctx;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/proc/meminfo", dir);
+	write_file(path, "MemTotal: 1000 kB\nMemFree: 200 kB\nMemAvailable: 500 kB\n"
+		   "AnonPages: 300 kB\nAnonHugePages: 40 kB\nShmemHugePages: 20 kB\n"
+		   "FileHugePages: 20 kB\n");
+	assert_int_equal(damonctl_new(&ctx), 0);
+	assert_int_equal(damonctl_set_sysroot(ctx, dir), 0);
+	assert_int_equal(damonctl_meminfo_read(ctx, &m), 0);
+	assert_int_equal(m.sz, sizeof(m));
+	assert_int_equal(m.total, 1000 * 1024);
+	assert_int_equal(m.file_huge, 20 * 1024);
+	assert_int_equal(damonctl_meminfo_used(&m), 800 * 1024);
+	assert_int_equal(damonctl_meminfo_huge(&m), 80 * 1024);
+	assert_int_equal(damonctl_meminfo_hugepage_bp(&m), 1000);
+	/* a later build's longer struct: what this library knows is filled, the rest kept */
+	{
+		struct { struct damonctl_meminfo m; uint64_t later; } big;
+
+		memset(&big, 0, sizeof(big));
+		big.m.sz = sizeof(big);
+		big.later = 7;
+		assert_int_equal(damonctl_meminfo_read(ctx, &big.m), 0);
+		assert_int_equal(big.m.sz, sizeof(big));
+		assert_int_equal(big.m.anon, 300 * 1024);
+		assert_int_equal(big.later, 7);
+	}
+	/* shorter than the first struct with sz: not a struct of ours */
+	memset(&part, 0xa5, sizeof(part));
+	part.sz = offsetof(struct damonctl_meminfo, file_huge);
+	assert_int_equal(damonctl_meminfo_read(ctx, &part), -EINVAL);
+	assert_int_equal(part.total, 0xa5a5a5a5a5a5a5a5ull);	/* untouched */
+	assert_int_equal(damonctl_meminfo_used(&part), 0);
+	assert_int_equal(damonctl_meminfo_hugepage_bp(&part), 0);
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+}
+
 /* The mappings less the two largest gaps, in address order (damon_va_three_regions). */
 static void test_init_regions(void **state)
 {
@@ -293,6 +338,7 @@ static void test_start_time(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_meminfo_sz),
 		cmocka_unit_test(test_init_regions),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_seed_regions),

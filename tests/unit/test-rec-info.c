@@ -18,7 +18,7 @@ static const char config[] = "{\"kdamonds\": [{\"contexts\": [{\"operations\": \
 static void feed_json(struct damonctl_rec_info *n, enum damonctl_rec_item_type type,
 		      const char *json)
 {
-	struct damonctl_rec_item it = { .type = type, .json = json };
+	struct damonctl_rec_item it = { .sz = sizeof(it), .type = type, .json = json };
 
 	assert_int_equal(damonctl_rec_info_feed(n, &it), 0);
 }
@@ -26,21 +26,23 @@ static void feed_json(struct damonctl_rec_info *n, enum damonctl_rec_item_type t
 static void feed_snap(struct damonctl_rec_info *n, uint32_t kdamond, int32_t target,
 		      uint64_t end_ms, uint64_t sample_us, uint32_t nr_regions)
 {
-	struct damonctl_rec_item it = { .type = DAMONCTL_REC_SNAPSHOT };
-
-	it.snapshot = (struct damonctl_rec_snapshot){ .kdamond = kdamond, .target = target,
+	struct damonctl_rec_snapshot s = { .sz = sizeof(s), .kdamond = kdamond, .target = target,
 		.scheme = -1, .start_ns = (end_ms - 100) * MS, .end_ns = end_ms * MS,
 		.sample_us = sample_us, .aggr_us = 100000, .update_us = 1000000,
 		.total_bytes = nr_regions * 4096ull, .nr_regions = nr_regions };
+	struct damonctl_rec_item it = { .sz = sizeof(it), .type = DAMONCTL_REC_SNAPSHOT,
+					.snapshot = &s };
+
 	assert_int_equal(damonctl_rec_info_feed(n, &it), 0);
 }
 
 static void feed_stats(struct damonctl_rec_info *n, uint32_t scheme, const char *action)
 {
-	struct damonctl_rec_item it = { .type = DAMONCTL_REC_STATS };
+	struct damonctl_rec_stats st = { .sz = sizeof(st), .scheme = scheme };
+	struct damonctl_rec_item it = { .sz = sizeof(it), .type = DAMONCTL_REC_STATS,
+					.stats = &st };
 
-	it.stats.scheme = scheme;
-	snprintf(it.stats.action, sizeof(it.stats.action), "%s", action);
+	snprintf(st.action, sizeof(st.action), "%s", action);
 	assert_int_equal(damonctl_rec_info_feed(n, &it), 0);
 }
 
@@ -144,6 +146,12 @@ static void scheme_stats(void **state)
 	unsigned int i;
 
 	(void)state;
+	assert_int_equal(damonctl_rec_info_stats(n, &untold), 0);
+	/* an item of stats or of a snapshot points to them */
+	assert_int_equal(damonctl_rec_info_feed(n, &(struct damonctl_rec_item){
+		.sz = sizeof(struct damonctl_rec_item), .type = DAMONCTL_REC_STATS }), -EINVAL);
+	assert_int_equal(damonctl_rec_info_feed(n, &(struct damonctl_rec_item){
+		.sz = sizeof(struct damonctl_rec_item), .type = DAMONCTL_REC_SNAPSHOT }), -EINVAL);
 	assert_int_equal(damonctl_rec_info_stats(n, &untold), 0);
 	feed_stats(n, 0, "pageout");
 	feed_stats(n, 1, "stat");

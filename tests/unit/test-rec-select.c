@@ -17,15 +17,25 @@ static const struct damonctl_rec_region regs[] = {
 	{ 0, 100, 1, 0, 0 }, { 100, 300, 2, 0, 50 }, { 300, 1000, 3, 0, 0 },
 };
 
+/* A snapshot's item, its struct in @s (the last one made, when NULL) */
+static struct damonctl_rec_item snap_in(struct damonctl_rec_snapshot *s, uint32_t kd,
+					int32_t target, uint64_t start_ms, uint64_t end_ms)
+{
+	static struct damonctl_rec_snapshot last;
+
+	if (!s)
+		s = &last;
+	*s = (struct damonctl_rec_snapshot){ .sz = sizeof(*s), .kdamond = kd, .target = target,
+		.scheme = -1, .start_ns = T0 + start_ms * MS, .end_ns = T0 + end_ms * MS,
+		.total_bytes = 1000, .nr_regions = 3, .regions = regs };
+	return (struct damonctl_rec_item){ .sz = sizeof(struct damonctl_rec_item),
+					   .type = DAMONCTL_REC_SNAPSHOT, .snapshot = s };
+}
+
 static struct damonctl_rec_item snap(uint32_t kd, int32_t target, uint64_t start_ms,
 				     uint64_t end_ms)
 {
-	struct damonctl_rec_item it = { .type = DAMONCTL_REC_SNAPSHOT };
-
-	it.snapshot = (struct damonctl_rec_snapshot){ .kdamond = kd, .target = target,
-		.scheme = -1, .start_ns = T0 + start_ms * MS, .end_ns = T0 + end_ms * MS,
-		.total_bytes = 1000, .nr_regions = 3, .regions = regs };
-	return it;
+	return snap_in(NULL, kd, target, start_ms, end_ms);
 }
 
 static int feed(struct damonctl_rec_select *sel, struct damonctl_rec_item it)
@@ -37,7 +47,7 @@ static void series(void **state)
 {
 	struct damonctl_rec_select_opts o = DAMONCTL_REC_SELECT_OPTS_INIT;
 	struct damonctl_rec_select *sel;
-	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_snapshot s = DAMONCTL_REC_SNAPSHOT_INIT;
 
 	(void)state;
 	o.kdamond = 1;
@@ -72,9 +82,11 @@ static void series(void **state)
 static void time_range(void **state)
 {
 	struct damonctl_rec_select_opts o = DAMONCTL_REC_SELECT_OPTS_INIT;
-	struct damonctl_rec_item fp = { .type = DAMONCTL_REC_FOOTPRINT };
-	struct damonctl_rec_item st = { .type = DAMONCTL_REC_STATS };
-	struct damonctl_rec_item end = { .type = DAMONCTL_REC_END };
+	struct damonctl_rec_item fp = { .sz = sizeof(fp), .type = DAMONCTL_REC_FOOTPRINT };
+	struct damonctl_rec_stats stats = DAMONCTL_REC_STATS_INIT;
+	struct damonctl_rec_item st = { .sz = sizeof(st), .type = DAMONCTL_REC_STATS,
+					.stats = &stats };
+	struct damonctl_rec_item end = { .sz = sizeof(end), .type = DAMONCTL_REC_END };
 	struct damonctl_rec_select *sel;
 
 	(void)state;
@@ -83,7 +95,7 @@ static void time_range(void **state)
 	o.time_to_us = 300000;
 	assert_int_equal(damonctl_rec_select_new(&o, &sel), 0);
 	/* stats at T0 + 50 ms come first: they set the origin, and are before the range */
-	st.stats.time_ns = T0 + 50 * MS;
+	stats.time_ns = T0 + 50 * MS;
 	assert_int_equal(damonctl_rec_select_item(sel, &st), 0);
 	assert_int_equal(damonctl_rec_select_base_ns(sel), T0 + 50 * MS);
 	/* relative ends: 50 ms, 150 ms, 250 ms, 350 ms */
@@ -113,7 +125,8 @@ static void time_range(void **state)
 static void address_range(void **state)
 {
 	struct damonctl_rec_select_opts o = DAMONCTL_REC_SELECT_OPTS_INIT;
-	struct damonctl_rec_item it = snap(0, 0, 0, 100);
+	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_item it = snap_in(&s, 0, 0, 0, 100);
 	struct damonctl_rec_select *sel;
 	const struct damonctl_rec_region *r;
 
@@ -121,8 +134,8 @@ static void address_range(void **state)
 	/* no range: the regions are the record's own */
 	assert_int_equal(damonctl_rec_select_new(&o, &sel), 0);
 	assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
-	assert_ptr_equal(it.snapshot.regions, regs);
-	assert_int_equal(it.snapshot.total_bytes, 1000);
+	assert_ptr_equal(it.snapshot->regions, regs);
+	assert_int_equal(it.snapshot->total_bytes, 1000);
 	damonctl_rec_select_free(sel);
 
 	/* [150, 400): [100, 300) cut to [150, 300), 150 of 200 bytes, so 50 * 3/4 = 37.5
@@ -131,8 +144,8 @@ static void address_range(void **state)
 	o.addr_end = 400;
 	assert_int_equal(damonctl_rec_select_new(&o, &sel), 0);
 	assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
-	r = it.snapshot.regions;
-	assert_int_equal(it.snapshot.nr_regions, 2);
+	r = it.snapshot->regions;
+	assert_int_equal(it.snapshot->nr_regions, 2);
 	assert_int_equal(r[0].start, 150);
 	assert_int_equal(r[0].end, 300);
 	assert_int_equal(r[0].nr_accesses, 2);
@@ -140,15 +153,40 @@ static void address_range(void **state)
 	assert_int_equal(r[1].start, 300);
 	assert_int_equal(r[1].end, 400);
 	assert_int_equal(r[1].nr_accesses, 3);
-	assert_int_equal(it.snapshot.total_bytes, 150 + 100);
-	/* the record's regions are untouched */
+	assert_int_equal(it.snapshot->total_bytes, 150 + 100);
+	assert_int_equal(it.snapshot->nr_probes, 0);
+	assert_null(it.snapshot->probe_hits);
+	/* the record's snapshot and regions are untouched */
 	assert_int_equal(regs[1].start, 100);
+	assert_int_equal(s.nr_regions, 3);
+	assert_ptr_equal(s.regions, regs);
 	/* a range that misses every region: an empty snapshot, still kept */
-	it = snap(0, 0, 0, 100);
-	it.snapshot.nr_regions = 1;
+	it = snap_in(&s, 0, 0, 0, 100);
+	s.nr_regions = 1;
 	assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
-	assert_int_equal(it.snapshot.nr_regions, 0);
-	assert_int_equal(it.snapshot.total_bytes, 0);
+	assert_int_equal(it.snapshot->nr_regions, 0);
+	assert_int_equal(it.snapshot->total_bytes, 0);
+	/* probe hits follow their regions, whole where a region is cut */
+	{
+		static const uint8_t h[] = { 1, 2, 3, 4, 5, 6 };
+		static const uint8_t want[] = { 3, 4, 5, 6 };
+
+		it = snap_in(&s, 0, 0, 0, 100);
+		s.nr_probes = 2;
+		s.probe_hits = h;
+		assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
+		assert_int_equal(it.snapshot->nr_regions, 2);
+		assert_int_equal(it.snapshot->nr_probes, 2);
+		assert_memory_equal(it.snapshot->probe_hits, want, sizeof(want));
+		assert_ptr_equal(s.probe_hits, h);
+	}
+	/* items and snapshots shorter than the first ones with sz */
+	it = snap_in(&s, 0, 0, 0, 100);
+	it.sz = offsetof(struct damonctl_rec_item, end);
+	assert_int_equal(damonctl_rec_select_item(sel, &it), -EINVAL);
+	it = snap_in(&s, 0, 0, 0, 100);
+	s.sz = offsetof(struct damonctl_rec_snapshot, regions);
+	assert_int_equal(damonctl_rec_select_item(sel, &it), -EINVAL);
 	damonctl_rec_select_free(sel);
 }
 

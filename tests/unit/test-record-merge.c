@@ -17,7 +17,8 @@ static struct damonctl_rec_snapshot snap(uint64_t t_ns, const struct damonctl_re
 					 uint32_t n)
 {
 	struct damonctl_rec_snapshot s = {
-		.target = 0, .scheme = -1, .start_ns = t_ns, .end_ns = t_ns + 100000000ull,
+		.sz = sizeof(s), .target = 0, .scheme = -1, .start_ns = t_ns,
+		.end_ns = t_ns + 100000000ull,
 		.sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
 		.nr_regions = n, .regions = r,
 	};
@@ -58,7 +59,8 @@ static void boundaries_and_sums(void **state)
 						   R(100, 200, 6, 0), R(200, 300, 0, 20) };
 	const struct damonctl_rec_region want2[] = { R(0, 300, 1, 0) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
@@ -68,16 +70,16 @@ static void boundaries_and_sums(void **state)
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	s = snap(S(12), c, 1);
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 1);
-	assert_int_equal(out.start_ns, S(10));
-	assert_int_equal(out.end_ns, S(11) + 100000000ull);
-	assert_int_equal(out.aggr_us, 200000);
-	assert_int_equal(out.sample_us, 5000);
-	assert_int_equal(out.total_bytes, 300);
-	expect_regions(&out, want, 4);
+	assert_int_equal(out->start_ns, S(10));
+	assert_int_equal(out->end_ns, S(11) + 100000000ull);
+	assert_int_equal(out->aggr_us, 200000);
+	assert_int_equal(out->sample_us, 5000);
+	assert_int_equal(out->total_bytes, 300);
+	expect_regions(out, want, 4);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.start_ns, S(12));
-	assert_int_equal(out.aggr_us, 100000);
-	expect_regions(&out, want2, 1);
+	assert_int_equal(out->start_ns, S(12));
+	assert_int_equal(out->aggr_us, 100000);
+	expect_regions(out, want2, 1);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
 	damonctl_rec_merger_free(m);
 }
@@ -89,7 +91,8 @@ static void gaps_and_filter_shares(void **state)
 	struct damonctl_rec_region a[] = { R(0, 100, 2, 1), R(200, 300, 5, 2) };
 	struct damonctl_rec_region b[] = { R(50, 250, 1, 4) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	a[0].sz_filter_passed = 100;
@@ -107,9 +110,9 @@ static void gaps_and_filter_shares(void **state)
 	s.has_sz_filter_passed = true;
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_true(out.has_sz_filter_passed);
-	assert_int_equal(out.total_bytes, 300);
-	expect_regions(&out, want, 5);
+	assert_true(out->has_sz_filter_passed);
+	assert_int_equal(out->total_bytes, 300);
+	expect_regions(out, want, 5);
 	damonctl_rec_merger_free(m);
 }
 
@@ -123,7 +126,8 @@ static void targets_in_one_snapshot(void **state)
 	const struct damonctl_rec_region want[] = { R(1000, 1500, 4, 0), R(1500, 2000, 2, 0),
 						   R(0, 100, 6, 0) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(5000000, &m), 0);
@@ -134,8 +138,8 @@ static void targets_in_one_snapshot(void **state)
 	s.target = -1;
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.target, -1);
-	expect_regions(&out, want, 3);
+	assert_int_equal(out->target, -1);
+	expect_regions(out, want, 3);
 	damonctl_rec_merger_free(m);
 }
 
@@ -146,7 +150,8 @@ static void series_and_rates(void **state)
 	const struct damonctl_rec_region a[] = { R(0, 10, 20, 0) };
 	const struct damonctl_rec_region b[] = { R(0, 10, 10, 0) };
 	struct damonctl_rec_merger *m;
-	struct damonctl_rec_snapshot s, out;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(60000000, &m), 0);
@@ -159,26 +164,81 @@ static void series_and_rates(void **state)
 	s.aggr_us = 200000;
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.target, 0);
-	assert_int_equal(out.aggr_us, 300000);
-	assert_int_equal(out.sample_us, 10000);
-	assert_int_equal(out.regions[0].nr_accesses, 30);
+	assert_int_equal(out->target, 0);
+	assert_int_equal(out->aggr_us, 300000);
+	assert_int_equal(out->sample_us, 10000);
+	assert_int_equal(out->regions[0].nr_accesses, 30);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
-	assert_int_equal(out.target, 1);
-	assert_int_equal(out.regions[0].nr_accesses, 20);
+	assert_int_equal(out->target, 1);
+	assert_int_equal(out->regions[0].nr_accesses, 20);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
+	damonctl_rec_merger_free(m);
+}
+
+/* 7.2's probe hits add up where regions overlap, stay whole where one is cut, stop at 255
+ * (the kernel's byte), keep neighbours of other hits apart, and a snapshot of fewer probes
+ * adds nothing to the others. */
+static void probe_hits(void **state)
+{
+	const struct damonctl_rec_region a[] = { R(0, 100, 1, 0), R(100, 200, 1, 0) };
+	const uint8_t ah[] = { 200, 1, 5, 2 };
+	const struct damonctl_rec_region b[] = { R(0, 50, 1, 0), R(50, 200, 1, 0) };
+	const uint8_t bh[] = { 100, 0 };	/* one probe */
+	const struct damonctl_rec_region c[] = { R(0, 200, 1, 0) };
+	/* [0, 50): 200 + 100 stops at 255, 1 + nothing; [50, 100): a's first region's, b's
+	 * second adding 0; [100, 200): a's second's, not joined with [50, 100) though its
+	 * nr_accesses and age are alike */
+	const struct damonctl_rec_region want[] = { R(0, 50, 2, 0), R(50, 100, 2, 0),
+						   R(100, 200, 2, 0) };
+	const uint8_t wanth[] = { 255, 1, 200, 1, 5, 2 };
+	struct damonctl_rec_merger *m;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
+
+	(void)state;
+	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
+	s = snap(S(0), a, 2);
+	s.nr_probes = 2;
+	s.probe_hits = ah;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	s = snap(S(1), b, 2);
+	s.nr_probes = 1;
+	s.probe_hits = bh;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	s = snap(S(2), c, 1);	/* the next window, without probes */
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 1);
+	expect_regions(out, want, 3);
+	assert_int_equal(out->nr_probes, 2);
+	assert_memory_equal(out->probe_hits, wanth, sizeof(wanth));
+	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
+	assert_int_equal(out->nr_probes, 0);
+	assert_null(out->probe_hits);
+	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
+	damonctl_rec_merger_free(m);
+
+	/* more probes than a merged snapshot holds */
+	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
+	s = snap(S(0), a, 2);
+	s.nr_probes = 17;
+	s.probe_hits = ah;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), -E2BIG);
 	damonctl_rec_merger_free(m);
 }
 
 static void bad_arguments(void **state)
 {
 	struct damonctl_rec_merger *m = NULL;
-	struct damonctl_rec_snapshot s = snap(0, NULL, 1), out;
+	struct damonctl_rec_snapshot s = snap(0, NULL, 1);
+	const struct damonctl_rec_snapshot *out;
 
 	(void)state;
 	assert_int_equal(damonctl_rec_merger_new(0, &m), -EINVAL);
 	assert_int_equal(damonctl_rec_merger_new(UINT64_MAX, &m), -EINVAL);
 	assert_int_equal(damonctl_rec_merger_new(1000, &m), 0);
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), -EINVAL);
+	/* a snapshot struct shorter than the first with sz */
+	s = snap(0, NULL, 0);
+	s.sz = offsetof(struct damonctl_rec_snapshot, regions);
 	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), -EINVAL);
 	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
 	damonctl_rec_merger_free(m);
@@ -192,6 +252,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(gaps_and_filter_shares),
 		cmocka_unit_test(targets_in_one_snapshot),
 		cmocka_unit_test(series_and_rates),
+		cmocka_unit_test(probe_hits),
 		cmocka_unit_test(bad_arguments),
 	};
 

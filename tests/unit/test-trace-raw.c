@@ -412,6 +412,68 @@ static void test_snapshot_lost(void **state)
 	trace_snap_free(&s);
 }
 
+/* trace_pipe's text: damon_aggregated's lines, and 7.2's damon_region_aggregated with each
+ * region's probe hits (damo's test lines), assembled into a snapshot with its hits. */
+static void test_text_lines(void **state)
+{
+	char l1[] = "  kdamond.0-174  [000] ..... 123.456789: damon_aggregated: target_id=0 "
+		    "nr_regions=12 4194304-79998976: 3 60";
+	char l2[] = "kdamond.0-9 [001] d..1. 10.5: damon_region_aggregated: target_id=0 "
+		    "nr_regions=2 0-4096: 0 600 probe_hits=13 00";
+	char l3[] = "kdamond.0-9 [001] d..1. 10.5: damon_region_aggregated: target_id=0 "
+		    "nr_regions=2 4096-12288: 13 27 probe_hits=12 0f";
+	char l4[] = "kdamond.0-9 [001] d..1. 11.0: damon_region_aggregated: target_id=0 "
+		    "nr_regions=1 0-4096: 0 600 probe_hits=";
+	char other[] = "kdamond.0-9 [001] 11.0: damos_esz: ctx_idx=0 scheme_idx=0 esz=4096";
+	char l5[] = "kdamond.0-9 [001] d..1. 12.0: damon_region_aggregated: target_id=0 "
+		    "nr_regions=2 0-4096: 0 600 probe_hits=ff";
+	char l6[] = "kdamond.0-9 [001] d..1. 12.0: damon_region_aggregated: target_id=0 "
+		    "nr_regions=2 4096-8192: 0 600 probe_hits=01 02";
+	static const uint8_t want[] = { 0x13, 0x00, 0x12, 0x0f };
+	struct damonctl_rec_snapshot snap;
+	struct trace_line_region l;
+	struct trace_snap s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_true(trace_snap_parse_line(l1, "damon_aggregated", false, &l));
+	assert_int_equal(l.ts_ns, 123456789000ull);
+	assert_int_equal(l.nr_regions, 12);
+	assert_int_equal(l.region.start, 4194304);
+	assert_int_equal(l.region.end, 79998976);
+	assert_int_equal(l.region.nr_accesses, 3);
+	assert_int_equal(l.region.age, 60);
+	assert_int_equal(l.nr_probes, 0);
+	assert_false(trace_snap_parse_line(other, "damon_region_aggregated", true, &l));
+	assert_true(trace_snap_parse_line(l2, "damon_region_aggregated", true, &l));
+	assert_int_equal(l.nr_probes, 2);
+	assert_int_equal(trace_snap_add_hits(&s, l.ts_ns, l.target_id, l.nr_regions, &l.region,
+					     l.hits, l.nr_probes, &snap), 0);
+	assert_true(trace_snap_parse_line(l3, "damon_region_aggregated", true, &l));
+	assert_int_equal(trace_snap_add_hits(&s, l.ts_ns, l.target_id, l.nr_regions, &l.region,
+					     l.hits, l.nr_probes, &snap), 1);
+	assert_int_equal(snap.nr_regions, 2);
+	assert_int_equal(snap.regions[1].nr_accesses, 13);
+	assert_int_equal(snap.nr_probes, 2);
+	assert_memory_equal(snap.probe_hits, want, sizeof(want));
+	/* "probe_hits=" and nothing: no probes */
+	assert_true(trace_snap_parse_line(l4, "damon_region_aggregated", true, &l));
+	assert_int_equal(l.nr_probes, 0);
+	assert_int_equal(trace_snap_add_hits(&s, l.ts_ns, l.target_id, l.nr_regions, &l.region,
+					     l.hits, l.nr_probes, &snap), 1);
+	assert_int_equal(snap.nr_probes, 0);
+	assert_null(snap.probe_hits);
+	/* a region of another number of probes: the partial snapshot is dropped */
+	assert_true(trace_snap_parse_line(l5, "damon_region_aggregated", true, &l));
+	assert_int_equal(trace_snap_add_hits(&s, l.ts_ns, l.target_id, l.nr_regions, &l.region,
+					     l.hits, l.nr_probes, &snap), 0);
+	assert_true(trace_snap_parse_line(l6, "damon_region_aggregated", true, &l));
+	assert_int_equal(trace_snap_add_hits(&s, l.ts_ns, l.target_id, l.nr_regions, &l.region,
+					     l.hits, l.nr_probes, &snap), 0);
+	assert_int_equal(s.dropped, 1);
+	trace_snap_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_missed_and_bad),
 		cmocka_unit_test(test_snapshot_across_pages),
 		cmocka_unit_test(test_snapshot_lost),
+		cmocka_unit_test(test_text_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

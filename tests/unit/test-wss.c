@@ -19,7 +19,8 @@ static const struct damonctl_rec_region regs[] = {
 
 static struct damonctl_rec_snapshot snap(uint64_t end_ns, int32_t target, uint32_t nr)
 {
-	return (struct damonctl_rec_snapshot){ .end_ns = end_ns, .target = target,
+	return (struct damonctl_rec_snapshot){ .sz = sizeof(struct damonctl_rec_snapshot),
+		.end_ns = end_ns, .target = target,
 		.scheme = -1, .sample_us = 5000, .aggr_us = 100000, .nr_regions = nr,
 		.regions = regs };
 }
