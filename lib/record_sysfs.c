@@ -59,105 +59,114 @@ static int read_hits(int fd, unsigned int idx, unsigned int np, uint8_t *h, char
 	return 0;
 }
 
+/* @buf of @*cap elements of @size grown to hold @n; 0 or -ENOMEM. */
+static int grow(void **buf, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	p = realloc(*buf, n * size);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+/* What the reading of one region needs and finds. */
+struct region_read {
+	int fd;
+	unsigned int np;		/* probes to read the hits of */
+	bool want_sz, has_sz;		/* sz_filter_passed: asked for, and found so far */
+	char file[48];			/* the file read last, for the error */
+};
+
+/* Region directory @idx into @rg (and its probe hits into @hits). 0 or -errno. */
+static int read_region(struct region_read *rr, unsigned int idx, bool first,
+		       struct damonctl_rec_region *rg, uint8_t *hits)
+{
+	uint64_t na, age;
+	int r;
+
+	memset(rg, 0, sizeof(*rg));
+#define RD(name, dst)								\
+	snprintf(rr->file, sizeof(rr->file), "%u/" name, idx);			\
+	r = read_u64(rr->fd, rr->file, dst);					\
+	if (r)									\
+		return r;
+	RD("start", &rg->start)
+	RD("end", &rg->end)
+	RD("nr_accesses", &na)
+	RD("age", &age)
+#undef RD
+	rg->nr_accesses = na > UINT32_MAX ? UINT32_MAX : (uint32_t)na;
+	rg->age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
+	/* a kernel without the file shows it at the first region already */
+	if (rr->want_sz && (first || rr->has_sz)) {
+		snprintf(rr->file, sizeof(rr->file), "%u/sz_filter_passed", idx);
+		r = read_u64(rr->fd, rr->file, &rg->sz_filter_passed);
+		if (r && r != -ENOENT)
+			return r;
+		rr->has_sz = !r;
+	}
+	return rr->np ? read_hits(rr->fd, idx, rr->np, hits, rr->file, sizeof(rr->file)) : 0;
+}
+
 int dctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned int kdamond, unsigned int context,
 			    unsigned int scheme, struct damonctl_rec_region **regions,
 			    size_t *cap, uint64_t *total_bytes, bool *has_sz_filter_passed,
 			    struct dctl_probe_hits *ph)
 {
-	char rel[128], file[48];
+	struct region_read rr = { .want_sz = has_sz_filter_passed != NULL };
 	unsigned int *idx = NULL;
-	size_t nr = 0, i;
 	uint64_t total = 0, v;
-	bool has_total, has_sz = false;
-	unsigned int np = 0;
-	int fd, r;
+	size_t nr = 0, i;
+	char rel[128];
+	bool has_total;
+	int r;
 
 	snprintf(rel, sizeof(rel), "kdamonds/%u/contexts/%u/schemes/%u/tried_regions", kdamond,
 		 context, scheme);
-	fd = dctl_admin_open(ctx, rel);
-	if (fd < 0)
-		return fd;
-	r = read_u64(fd, "total_bytes", &v);
+	rr.fd = dctl_admin_open(ctx, rel);
+	if (rr.fd < 0)
+		return rr.fd;
+	r = read_u64(rr.fd, "total_bytes", &v);
 	has_total = !r;
 	if (r && r != -ENOENT)
 		goto out;
-	r = dctl_list_indexes(fd, ".", &idx, &nr);
+	r = dctl_list_indexes(rr.fd, ".", &idx, &nr);
+	if (!r && nr > INT32_MAX)
+		r = -E2BIG;
+	if (!r)
+		r = grow((void **)regions, cap, nr, sizeof(**regions));
+	if (!r && ph)
+		rr.np = nr ? nr_probes(ctx, kdamond, context) : 0;
+	if (!r && rr.np)
+		r = grow((void **)&ph->hits, &ph->cap, nr * rr.np, 1);
 	if (r)
 		goto out;
-	if (nr > INT32_MAX) {
-		r = -E2BIG;
-		goto out;
-	}
-	if (nr > *cap) {
-		void *p = realloc(*regions, nr * sizeof(**regions));
-
-		if (!p) {
-			r = -ENOMEM;
-			goto out;
-		}
-		*regions = p;
-		*cap = nr;
-	}
-	if (ph)
-		np = nr ? nr_probes(ctx, kdamond, context) : 0;
-	if (np && nr * np > ph->cap) {
-		void *p = realloc(ph->hits, nr * np);
-
-		if (!p) {
-			r = -ENOMEM;
-			goto out;
-		}
-		ph->hits = p;
-		ph->cap = nr * np;
-	}
 	for (i = 0; i < nr; i++) {
-		struct damonctl_rec_region *rg = &(*regions)[i];
-		uint64_t na, age;
-
-		memset(rg, 0, sizeof(*rg));
-#define RD(name, dst)								\
-		snprintf(file, sizeof(file), "%u/" name, idx[i]);		\
-		r = read_u64(fd, file, dst);					\
-		if (r)								\
-			break;
-		RD("start", &rg->start)
-		RD("end", &rg->end)
-		RD("nr_accesses", &na)
-		RD("age", &age)
-#undef RD
-		rg->nr_accesses = na > UINT32_MAX ? UINT32_MAX : (uint32_t)na;
-		rg->age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
-		if (has_sz_filter_passed && (i == 0 || has_sz)) {
-			snprintf(file, sizeof(file), "%u/sz_filter_passed", idx[i]);
-			r = read_u64(fd, file, &rg->sz_filter_passed);
-			if (r && r != -ENOENT)
-				break;
-			has_sz = !r;
-			r = 0;
+		r = read_region(&rr, idx[i], i == 0, &(*regions)[i],
+				rr.np ? ph->hits + i * rr.np : NULL);
+		if (r) {
+			snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/%s", rr.file);
+			dctl_set_error(ctx, r, false, rel, "");
+			goto out;
 		}
-		if (np) {
-			r = read_hits(fd, idx[i], np, ph->hits + i * np, file, sizeof(file));
-			if (r)
-				break;
-		}
-		total += rg->end - rg->start;
-	}
-	if (r) {
-		snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/%s", file);
-		dctl_set_error(ctx, r, false, rel, "");
-		goto out;
+		total += (*regions)[i].end - (*regions)[i].start;
 	}
 	*total_bytes = has_total ? v : total;
 	if (has_sz_filter_passed)
-		*has_sz_filter_passed = has_sz;
+		*has_sz_filter_passed = rr.has_sz;
 	if (ph)
-		ph->nr_probes = np;
+		ph->nr_probes = rr.np;
 	r = (int)nr;
 out:
 	if (r < 0 && r != -ENOENT)
 		dctl_set_error(ctx, r, false, rel, "");
 	free(idx);
-	close(fd);
+	close(rr.fd);
 	return r;
 }
 
