@@ -118,7 +118,7 @@ py '(d["profile"]["file"], d["profile"]["complete"], d["profile"]["perf_status"]
 [ -s "$WORK/p2" ] || fail "no profile at --profile=$WORK/p2"
 "$DAMONC" stop >/dev/null || fail "damonc stop"
 before=$(config)
-"$DAMONC" record "${RARGS[@]}" --profile -o "$WORK/r3" -- sleep 617 2>"$WORK/r3.err" &
+"$DAMONC" record "${RARGS[@]}" --profile -o "$WORK/r3" -- sleep "617$$" 2>"$WORK/r3.err" &
 rec=$!
 fair_wait 30000 test -s "$WORK/r3" || fail "no record: $(cat "$WORK/r3.err")"
 kill -INT "$rec"

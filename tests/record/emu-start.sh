@@ -147,11 +147,13 @@ grep -q 'the command exited with status 3' "$WORK/false.err" || fail "$(cat "$WO
 same_as_before "-- a failing command"
 
 # 6. SIGINT during '-- COMMAND': the command is ended too
-"$DAMONC" record "${RARGS[@]}" -o "$WORK/cint" -- sleep 617 2>"$WORK/cint.err" &
+# a duration of this test's own: tests running beside it sleep too
+naptime=617$$
+"$DAMONC" record "${RARGS[@]}" -o "$WORK/cint" -- sleep "$naptime" 2>"$WORK/cint.err" &
 rec=$!
 fair_wait 30000 has_snapshots "$WORK/cint" 2 || fail "no snapshots of sleep: $(cat "$WORK/cint.err")"
 kill -INT "$rec"
 wait "$rec" || fail "record -- sleep exited $? on SIGINT: $(cat "$WORK/cint.err")"
-! pgrep -f 'sleep 617' >/dev/null || fail "the command outlived its record"
+! pgrep -f "sleep $naptime" >/dev/null || fail "the command outlived its record"
 same_as_before "SIGINT with -- COMMAND"
 echo ok
