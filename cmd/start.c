@@ -1044,17 +1044,120 @@ static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
 	return ret;
 }
 
+/* One start's state, from its first read to its last close (start_state_free). */
+struct start_state {
+	struct damonctl_tree *have, *want;	/* the tree as read, and as it is to be */
+	struct damonctl_features *f;
+	struct damonctl_plan *plan;		/* the writes from have to want */
+	struct started started;
+	struct fallbacks fbs;
+	unsigned int idx[16], nr;		/* the kdamonds it starts */
+	unsigned int busy_idx;			/* a running kdamond (busy), and whether damonc's */
+	bool busy, busy_ours;
+	int child, go_fd, exec_fd;		/* a launched command, and its pipes (launch()) */
+	int lock;				/* damonc's run directory, when not a dry run */
+};
+
+/* Everything before the first write: the tree read, the command launched (it waits), the
+ * kdamonds built and checked, the fallbacks and the writes planned. An exit code. */
+static int start_prepare(struct cli *cli, struct start_state *st, int argc, char **argv)
+{
+	struct start_opts *so = cli->opts;
+	int r;
+
+	r = read_state(cli, &st->have, &st->f, &st->started);
+	if (r)
+		return r;
+	st->busy = any_running(st->have, &st->started, &st->busy_idx, &st->busy_ours);
+	if (argc) {
+		/* the pid must exist for the checks; the command waits for the kdamond */
+		r = launch(cli, argv, &st->child, &st->go_fd, &st->exec_fd);
+		if (r)
+			return r;
+		so->pids[so->nr_pids++] = st->child;
+	}
+	r = build(cli, st->have, &st->started, st->f, &st->want, st->idx, &st->nr);
+	if (!r)
+		r = check_system(cli, st->want, st->idx, st->nr);
+	/* never in a dry run: probing writes */
+	if (!r && !st->busy && !so->dry_run && !cli->staging)
+		r = probe_and_rebuild(cli, st->have, &st->started, st->f, &st->want, st->idx,
+				      &st->nr);
+	if (!r)
+		r = plan_fallbacks(cli, st->want, st->f, st->idx, st->nr, &st->fbs);
+	if (r)
+		return r;
+	r = damonctl_tree_plan(cli->ctx, st->want, st->have, &st->plan);
+	if (r)
+		return lib_error(cli, r, "planning the sysfs writes");
+	return 0;
+}
+
+/* The start itself: the launched command released, the kdamonds started (on any failure the
+ * tree is put back as it was) and recorded as damonc's, then served. An exit code. */
+static int start_apply(struct cli *cli, struct start_state *st, char **argv)
+{
+	int r;
+
+	r = check_busy(st->have, &st->started, st->idx, st->busy, st->busy_idx, st->busy_ours);
+	if (r)
+		return r;
+	/* a kdamond of damonc's reused for another command: its entry comes back if that
+	 * command is killed and the start undone */
+	if (handoff && started_find(&st->started, st->idx[0]))
+		journal_keep("started_before", started_entry_to_json(started_find(&st->started,
+									     st->idx[0])));
+	if (st->child) {
+		r = release_child(cli, argv, &st->go_fd, st->exec_fd);
+		if (r)
+			return r;
+	}
+	/* stages, starts, and on any failure puts the tree back as it was */
+	r = damonctl_tree_start(cli->ctx, st->want, st->have, st->idx, st->nr);
+	if (r)
+		return lib_error(cli, r, st->nr == 1 ? "starting kdamond %u" :
+				 "starting the kdamonds", st->idx[0]);
+	record_started(cli, &st->started, st->idx, st->nr, &st->fbs, st->child);
+	if (handoff) {
+		hand_off(st->idx[0], &st->have, &st->child, &st->lock);
+		return EXIT_OK;
+	}
+	journal_release(cli);
+	started_unlock(st->lock);
+	st->lock = -1;
+	print_started(cli, &st->started, st->idx, st->nr, &st->fbs);
+	return serve_and_wait(cli, st->have, st->idx, st->nr, &st->fbs, &st->child, st->exec_fd);
+}
+
+/* What a start still holds when it ends, let go; a launched command still held is killed. */
+static void start_state_free(struct cli *cli, struct start_state *st)
+{
+	struct start_opts *so = cli->opts;
+
+	if (st->lock >= 0)
+		journal_release(cli);
+	started_unlock(st->lock);
+	if (st->exec_fd >= 0)
+		close(st->exec_fd);
+	if (st->child) {
+		kill(st->child, SIGKILL);
+		waitpid(st->child, NULL, 0);
+	}
+	if (st->go_fd >= 0)
+		close(st->go_fd);
+	damonctl_plan_free(st->plan);
+	started_free(&st->started);
+	damonctl_features_free(st->f);
+	damonctl_tree_free(st->want);
+	damonctl_tree_free(st->have);
+	free(so->config_doc);
+}
+
 static int start_run(struct cli *cli, int argc, char **argv)
 {
 	struct start_opts *so = cli->opts;
-	struct damonctl_tree *have = NULL, *want = NULL;
-	struct damonctl_features *f = NULL;
-	struct damonctl_plan *plan = NULL;
-	struct started started = { 0 };
-	struct fallbacks fbs = { 0 };
-	unsigned int idx[16], nr = 1, busy_idx = 0;
-	int r, ret = EXIT_FAIL, child = 0, go_fd = -1, exec_fd = -1, lock = -1;
-	bool busy_ours = false, busy;
+	struct start_state st = { .nr = 1, .go_fd = -1, .exec_fd = -1, .lock = -1 };
+	int r;
 
 	r = check_combinations(cli, argc, argv);
 	if (r)
@@ -1062,104 +1165,23 @@ static int start_run(struct cli *cli, int argc, char **argv)
 	/* another damonc start could pick the same new kdamond: one at a time; and what a
 	 * killed damonc left goes first (a half-built kdamond, a capture scheme) */
 	if (!so->dry_run) {
-		lock = started_lock(cli->ctx);
-		if (lock < 0)
-			return lib_error(cli, lock, "locking damonc's run directory");
+		st.lock = started_lock(cli->ctx);
+		if (st.lock < 0)
+			return lib_error(cli, st.lock, "locking damonc's run directory");
 		recover_leftovers(cli);
 		/* until the kdamonds it starts are recorded as damonc's, its undo record stays:
 		 * killed in between, the next command rolls the start back */
 		journal_hold();
 	}
-	ret = read_state(cli, &have, &f, &started);
-	if (ret)
-		goto out;
-	ret = EXIT_FAIL;
-	busy = any_running(have, &started, &busy_idx, &busy_ours);
-
-	if (argc) {
-		/* the pid must exist for the checks; the command waits for the kdamond */
-		r = launch(cli, argv, &child, &go_fd, &exec_fd);
-		if (r) {
-			ret = r;
-			goto out;
-		}
-		so->pids[so->nr_pids++] = child;
+	r = start_prepare(cli, &st, argc, argv);
+	if (!r && so->dry_run) {
+		r = print_dry_run(cli, st.want, st.plan, st.idx, st.nr, &st.fbs);
+		dry_run_notes(st.f, &st.fbs, st.busy, st.busy_idx);
+	} else if (!r) {
+		r = start_apply(cli, &st, argv);
 	}
-	r = build(cli, have, &started, f, &want, idx, &nr);
-	if (!r)
-		r = check_system(cli, want, idx, nr);
-	/* never in a dry run: probing writes */
-	if (!r && !busy && !so->dry_run && !cli->staging)
-		r = probe_and_rebuild(cli, have, &started, f, &want, idx, &nr);
-	if (!r)
-		r = plan_fallbacks(cli, want, f, idx, nr, &fbs);
-	if (r) {
-		ret = r;
-		goto out;
-	}
-	r = damonctl_tree_plan(cli->ctx, want, have, &plan);
-	if (r) {
-		ret = lib_error(cli, r, "planning the sysfs writes");
-		goto out;
-	}
-	if (so->dry_run) {
-		ret = print_dry_run(cli, want, plan, idx, nr, &fbs);
-		dry_run_notes(f, &fbs, busy, busy_idx);
-		goto out;
-	}
-	ret = check_busy(have, &started, idx, busy, busy_idx, busy_ours);
-	if (ret)
-		goto out;
-	ret = EXIT_FAIL;
-	/* a kdamond of damonc's reused for another command: its entry comes back if that
-	 * command is killed and the start undone */
-	if (handoff && started_find(&started, idx[0]))
-		journal_keep("started_before", started_entry_to_json(started_find(&started,
-									     idx[0])));
-	if (child) {
-		r = release_child(cli, argv, &go_fd, exec_fd);
-		if (r) {
-			ret = r;
-			goto out;
-		}
-	}
-	/* stages, starts, and on any failure puts the tree back as it was */
-	r = damonctl_tree_start(cli->ctx, want, have, idx, nr);
-	if (r) {
-		ret = lib_error(cli, r, nr == 1 ? "starting kdamond %u" : "starting the kdamonds",
-				idx[0]);
-		goto out;
-	}
-	record_started(cli, &started, idx, nr, &fbs, child);
-	if (handoff) {
-		hand_off(idx[0], &have, &child, &lock);
-		ret = EXIT_OK;
-		goto out;
-	}
-	journal_release(cli);
-	started_unlock(lock);
-	lock = -1;
-	print_started(cli, &started, idx, nr, &fbs);
-	ret = serve_and_wait(cli, have, idx, nr, &fbs, &child, exec_fd);
-out:
-	if (lock >= 0)
-		journal_release(cli);
-	started_unlock(lock);
-	if (exec_fd >= 0)
-		close(exec_fd);
-	if (child) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-	}
-	if (go_fd >= 0)
-		close(go_fd);
-	damonctl_plan_free(plan);
-	started_free(&started);
-	damonctl_features_free(f);
-	damonctl_tree_free(want);
-	damonctl_tree_free(have);
-	free(so->config_doc);
-	return ret;
+	start_state_free(cli, &st);
+	return r;
 }
 
 int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_handoff *h)

@@ -172,6 +172,13 @@ static void range(struct emu_node *parent, const char *name, uint64_t min, uint6
 	file_u(d, &fd_range_max, max);
 }
 
+/* A directory of numbered children: its nr_ file alone, whose writes make them. */
+static void numbered_dir(struct emu_node *parent, const char *name, enum emu_dkind dk,
+			 const struct emu_fdef *nr)
+{
+	file(emu_node_new_dir(parent, name, dk), nr);
+}
+
 static void populate_scheme(struct emu_node *d)
 {
 	file_kw(d, &fd_action, EMU_ACT_STAT);
@@ -183,13 +190,13 @@ static void populate_scheme(struct emu_node *d)
 	subdir(d, "quotas", DK_QUOTAS);
 	subdir(d, "watermarks", DK_WMARKS);
 	if (emu_since(EMU_V(6, 3)))
-		subdir(d, "filters", DK_FILTERS);
+		numbered_dir(d, "filters", DK_FILTERS, &fd_nr_filters);
 	if (emu_since(EMU_V(6, 15))) {
-		subdir(d, "core_filters", DK_FILTERS);
-		subdir(d, "ops_filters", DK_FILTERS);
+		numbered_dir(d, "core_filters", DK_FILTERS, &fd_nr_filters);
+		numbered_dir(d, "ops_filters", DK_FILTERS, &fd_nr_filters);
 	}
 	if (emu_since(EMU_V(6, 17)))
-		subdir(d, "dests", DK_DESTS);
+		numbered_dir(d, "dests", DK_DESTS, &fd_nr_dests);
 	subdir(d, "stats", DK_STATS);
 	if (emu_since(EMU_V(6, 2)))
 		subdir(d, "tried_regions", DK_TRIED);
@@ -210,7 +217,7 @@ static void populate_quotas(struct emu_node *d)
 	}
 	subdir(d, "weights", DK_WEIGHTS);
 	if (emu_since(EMU_V(6, 8)))
-		subdir(d, "goals", DK_GOALS);
+		numbered_dir(d, "goals", DK_GOALS, &fd_nr_goals);
 }
 
 static void populate_goal(struct emu_node *d)
@@ -259,14 +266,12 @@ static void populate_stats(struct emu_node *d)
 	}
 }
 
-static void populate(struct emu_node *d)
+/* The admin directory, a kdamond, its contexts and their targets. */
+static void populate_kdamond_tree(struct emu_node *d)
 {
 	switch (d->dk) {
 	case DK_ADMIN:
-		subdir(d, "kdamonds", DK_KDAMONDS);
-		break;
-	case DK_KDAMONDS:
-		file(d, &fd_nr_kdamonds);
+		numbered_dir(d, "kdamonds", DK_KDAMONDS, &fd_nr_kdamonds);
 		break;
 	case DK_KDAMOND:
 		d->kd = emu_kd_new();
@@ -274,10 +279,7 @@ static void populate(struct emu_node *d)
 		file(d, &fd_pid);
 		if (emu_since(EMU_V(6, 17)))
 			file_u(d, &fd_refresh_ms, 0);
-		subdir(d, "contexts", DK_CONTEXTS);
-		break;
-	case DK_CONTEXTS:
-		file(d, &fd_nr_contexts);
+		numbered_dir(d, "contexts", DK_CONTEXTS, &fd_nr_contexts);
 		break;
 	case DK_CONTEXT:
 		file(d, &fd_avail_ops);
@@ -287,14 +289,33 @@ static void populate(struct emu_node *d)
 		if (emu_since(EMU_V(7, 2)))
 			file(d, &fd_pause);
 		subdir(d, "monitoring_attrs", DK_ATTRS);
-		subdir(d, "targets", DK_TARGETS);
-		subdir(d, "schemes", DK_SCHEMES);
+		numbered_dir(d, "targets", DK_TARGETS, &fd_nr_targets);
+		numbered_dir(d, "schemes", DK_SCHEMES, &fd_nr_schemes);
 		break;
+	case DK_TARGET:
+		file_i(d, &fd_pid_target, 0);
+		if (emu_since(EMU_V(6, 19)))
+			file(d, &fd_obsolete);
+		numbered_dir(d, "regions", DK_REGIONS, &fd_nr_regions);
+		break;
+	case DK_REGION:
+		file_u(d, &fd_start, 0);
+		file_u(d, &fd_end, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A context's monitoring attributes: the intervals and their goal, the probes (7.2). */
+static void populate_monitoring_attrs(struct emu_node *d)
+{
+	switch (d->dk) {
 	case DK_ATTRS:
 		subdir(d, "intervals", DK_INTERVALS);
 		range(d, "nr_regions", 10, 1000);
 		if (emu_since(EMU_V(7, 2)))
-			subdir(d, "probes", DK_PROBES);
+			numbered_dir(d, "probes", DK_PROBES, &fd_nr_probes);
 		break;
 	case DK_INTERVALS:
 		file_u(d, &fd_sample_us, 5000);
@@ -309,16 +330,10 @@ static void populate(struct emu_node *d)
 		file_u(d, &fd_min_sample_us, 0);
 		file_u(d, &fd_max_sample_us, 0);
 		break;
-	case DK_PROBES:
-		file(d, &fd_nr_probes);
-		break;
 	case DK_PROBE:
 		if (emu_since(EMU_V(7, 3)))
 			file_u(d, &fd_probe_weight, 0);	/* kzalloc'd */
-		subdir(d, "filters", DK_PFILTERS);
-		break;
-	case DK_PFILTERS:
-		file(d, &fd_nr_pfilters);
+		numbered_dir(d, "filters", DK_PFILTERS, &fd_nr_pfilters);
 		break;
 	case DK_PFILTER:
 		file_kw(d, &fd_pfilter_type, EMU_FILTER_ANON);
@@ -326,25 +341,15 @@ static void populate(struct emu_node *d)
 		file(d, &fd_allow);
 		file(d, &fd_path);
 		break;
-	case DK_TARGETS:
-		file(d, &fd_nr_targets);
+	default:
 		break;
-	case DK_TARGET:
-		file_i(d, &fd_pid_target, 0);
-		if (emu_since(EMU_V(6, 19)))
-			file(d, &fd_obsolete);
-		subdir(d, "regions", DK_REGIONS);
-		break;
-	case DK_REGIONS:
-		file(d, &fd_nr_regions);
-		break;
-	case DK_REGION:
-		file_u(d, &fd_start, 0);
-		file_u(d, &fd_end, 0);
-		break;
-	case DK_SCHEMES:
-		file(d, &fd_nr_schemes);
-		break;
+	}
+}
+
+/* A scheme and what it holds. */
+static void populate_scheme_tree(struct emu_node *d)
+{
+	switch (d->dk) {
 	case DK_SCHEME:
 		populate_scheme(d);
 		break;
@@ -361,9 +366,6 @@ static void populate(struct emu_node *d)
 		file_u(d, &fd_w_nr, 0);
 		file_u(d, &fd_w_age, 0);
 		break;
-	case DK_GOALS:
-		file(d, &fd_nr_goals);
-		break;
 	case DK_GOAL:
 		populate_goal(d);
 		break;
@@ -374,14 +376,8 @@ static void populate(struct emu_node *d)
 		file_u(d, &fd_wm_mid, 0);
 		file_u(d, &fd_wm_low, 0);
 		break;
-	case DK_FILTERS:
-		file(d, &fd_nr_filters);
-		break;
 	case DK_FILTER:
 		populate_filter(d);
-		break;
-	case DK_DESTS:
-		file(d, &fd_nr_dests);
 		break;
 	case DK_DEST:
 		file_u(d, &fd_dest_id, 0);
@@ -394,11 +390,57 @@ static void populate(struct emu_node *d)
 		if (emu_since(EMU_V(6, 6)))
 			file_u(d, &fd_total_bytes, 0);
 		break;
+	default:
+		break;
+	}
+}
+
+/* The files and subdirectories of a new directory, by its kind. Every kind is named here,
+ * so that the compiler tells of a new one (-Wswitch). */
+static void populate(struct emu_node *d)
+{
+	switch (d->dk) {
+	case DK_ADMIN:
+	case DK_KDAMOND:
+	case DK_CONTEXT:
+	case DK_TARGET:
+	case DK_REGION:
+		populate_kdamond_tree(d);
+		break;
+	case DK_ATTRS:
+	case DK_INTERVALS:
+	case DK_IGOAL:
+	case DK_PROBE:
+	case DK_PFILTER:
+		populate_monitoring_attrs(d);
+		break;
+	case DK_SCHEME:
+	case DK_ACCESS_PATTERN:
+	case DK_QUOTAS:
+	case DK_WEIGHTS:
+	case DK_GOAL:
+	case DK_WMARKS:
+	case DK_FILTER:
+	case DK_DEST:
+	case DK_STATS:
+	case DK_TRIED:
+		populate_scheme_tree(d);
+		break;
+	case DK_KDAMONDS:
+	case DK_CONTEXTS:
+	case DK_PROBES:
+	case DK_PFILTERS:
+	case DK_TARGETS:
+	case DK_REGIONS:
+	case DK_SCHEMES:
+	case DK_GOALS:
+	case DK_FILTERS:
+	case DK_DESTS:
 	case DK_RANGE:
 	case DK_TREGION:
 	case DK_TRPROBES:
 	case DK_TRPROBE:
-		/* filled by their creators (range(), results.c) */
+		/* filled by their creators (numbered_dir(), range(), results.c) */
 		break;
 	}
 }

@@ -396,157 +396,245 @@ DAMONCTL_API void damonctl_scheme_pattern(const struct damonctl_scheme *s,
 	pattern[DAMONCTL_PAT_AGE_MAX] = damonctl_scheme_get(s, DAMONCTL_SCHEME_AGE_MAX);
 }
 
+/* What an observation gathers, page by page, before it replaces the plan's. */
+struct observation {
+	struct pattern pt;
+	struct ranges maps, huge;	/* where the mappings are, and the huge pages in them */
+	const struct chunk *prev;	/* the previous observation's hot chunks, by address */
+	size_t nr_prev, cursor;
+	struct chunk *hot;		/* this one's */
+	size_t nr_hot, cap;
+	unsigned int confirm;
+	uint64_t v[DAMONCTL_HPLAN_NR_VALUES];
+};
+
+/* A copy of @regions sorted by address (NULL when there are none). */
+static int sorted_regions(const struct damonctl_rec_region *regions, size_t nr,
+			  struct damonctl_rec_region **out)
+{
+	*out = NULL;
+	if (!nr)
+		return 0;
+	*out = malloc(nr * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, regions, nr * sizeof(**out));
+	qsort(*out, nr, sizeof(**out), by_addr);
+	return 0;
+}
+
+/* The mappings of @pid and the huge pages in them, over the span of the sorted regions. */
+static int read_layout(struct damonctl_ctx *ctx, int pid, const struct damonctl_rec_region *rs,
+		       size_t nr, struct ranges *maps, struct ranges *huge)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t i;
+	int r;
+
+	if (nr) {
+		lo = rs[0].start;
+		for (i = 0; i < nr; i++)
+			hi = rs[i].end > hi ? rs[i].end : hi;
+	}
+	r = read_maps(ctx, pid, maps);
+	/* where the mappings are: a region may reach past them (up to the gate area, which
+	 * pagemap refuses with EFAULT) */
+	if (!r && maps->nr) {
+		if (lo < maps->r[0][0])
+			lo = maps->r[0][0];
+		if (hi > maps->r[maps->nr - 1][1])
+			hi = maps->r[maps->nr - 1][1];
+	}
+	if (!r && nr && lo < hi)
+		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, huge);
+	return r;
+}
+
+/* Where the run of adjacent regions alike for the plan (see alike()) that @i begins ends. */
+static size_t run_end_of(const struct pattern *pt, const struct damonctl_rec_region *rs,
+			 size_t nr, size_t i)
+{
+	size_t end;
+
+	for (end = i + 1; end < nr && alike(pt, &rs[end - 1], &rs[end]); end++)
+		;
+	return end;
+}
+
+/*
+ * The huge page at @a as the regions under it say: the least count and age. @k is the first
+ * region of the run that ends past @a (pages come in order, so it only moves on); *@cold
+ * says whether none of them was accessed, *@nr_under how many there are.
+ */
+static struct damonctl_rec_region page_under(const struct damonctl_rec_region *rs, size_t *k,
+					     size_t run_end, uint64_t a, bool *cold,
+					     size_t *nr_under)
+{
+	struct damonctl_rec_region pg = { .start = a, .end = a + HPAGE,
+					  .nr_accesses = UINT32_MAX, .age = UINT32_MAX };
+	size_t j;
+
+	*cold = true;
+	while (rs[*k].end <= a)
+		(*k)++;
+	for (j = *k; j < run_end && rs[j].start < a + HPAGE; j++) {
+		if (rs[j].nr_accesses < pg.nr_accesses)
+			pg.nr_accesses = rs[j].nr_accesses;
+		if (rs[j].age < pg.age)
+			pg.age = rs[j].age;
+		*cold = *cold && !rs[j].nr_accesses;
+	}
+	*nr_under = j - *k;
+	return pg;
+}
+
+/* Page @pg, accessed as the pattern asks, into the observation's hot chunks: it carries the
+ * previous observation's count on (one more if @is_hot) and its failed collapses. */
+static int keep_hot(struct observation *o, const struct damonctl_rec_region *pg, bool h,
+		    bool across, bool is_hot)
+{
+	const struct chunk *old;
+	struct chunk *c;
+
+	if (o->nr_hot == o->cap) {
+		size_t ncap = o->cap ? o->cap * 2 : 256;
+		void *np = realloc(o->hot, ncap * sizeof(*o->hot));
+
+		if (!np)
+			return -ENOMEM;
+		o->hot = np;
+		o->cap = ncap;
+	}
+	old = prev_chunk(o->prev, o->nr_prev, &o->cursor, pg->start);
+	c = &o->hot[o->nr_hot++];
+	c->addr = pg->start;
+	c->nr_accesses = pg->nr_accesses;
+	c->age = pg->age;
+	c->huge = h;
+	c->across = across;
+	c->seen = old ? old->seen : 0;
+	if (is_hot && c->seen < UINT16_MAX)
+		c->seen++;
+	c->failed = old && old->failed ? old->failed - 1 : 0;
+	if (h)
+		o->v[DAMONCTL_HPLAN_HOT_HUGE] += HPAGE;
+	else if (c->seen >= o->confirm)
+		o->v[DAMONCTL_HPLAN_HOT_SMALL] += HPAGE;
+	else
+		o->v[DAMONCTL_HPLAN_UNCONFIRMED] += HPAGE;
+	return 0;
+}
+
+/* The whole huge pages of the run rs[@i] .. rs[@run_end - 1]. */
+static int observe_run(struct observation *o, const struct damonctl_rec_region *rs, size_t i,
+		       size_t run_end)
+{
+	const struct pattern *pt = &o->pt;
+	uint64_t a, run_sz = rs[run_end - 1].end - rs[i].start;
+	size_t k = i;
+	bool warm = accessed(pt, &rs[i]);
+
+	for (a = ALIGN_UP(rs[i].start); a + HPAGE <= rs[run_end - 1].end; a += HPAGE) {
+		struct damonctl_rec_region pg;
+		size_t nr_under;
+		bool h, is_hot, cold;
+		int r;
+
+		pg = page_under(rs, &k, run_end, a, &cold, &nr_under);
+		/* the pattern's size is that of the run: a region's is DAMON's doing */
+		is_hot = warm && run_sz >= pt->sz_min && run_sz <= pt->sz_max &&
+			 pg.age >= pt->age_min && pg.age <= pt->age_max;
+		if (!ranges_cover(&o->maps, a))
+			continue;	/* straddles mappings, or none: never huge */
+		h = ranges_cover(&o->huge, a);
+		if (cold && h) {
+			o->v[DAMONCTL_HPLAN_COLD_HUGE] += HPAGE;
+			if (pg.age > o->v[DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE])
+				o->v[DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE] = pg.age;
+			o->v[DAMONCTL_HPLAN_COLD_HUGE_AGE_SUM] += (uint64_t)pg.age * HPAGE;
+		}
+		/* a region that changed lately (DAMON resets its age, and splits and merges it)
+		 * says nothing against its pages: they keep their count, without adding to it;
+		 * only one not accessed as the pattern asks takes them out */
+		if (!warm)
+			continue;
+		r = keep_hot(o, &pg, h, nr_under > 1, is_hot);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* The plan takes the observation's hot chunks, and its candidates from them. */
+static int plan_take(struct damonctl_hugepage_plan *p, struct observation *o)
+{
+	size_t i;
+
+	free(p->cand);
+	p->cand = NULL;
+	p->nr_cand = 0;
+	if (o->nr_hot) {
+		p->cand = malloc(o->nr_hot * sizeof(*p->cand));
+		if (!p->cand) {
+			free(o->hot);
+			return -ENOMEM;
+		}
+	}
+	free(p->hot);
+	p->hot = o->hot;
+	p->nr_hot = o->nr_hot;
+	p->cap_hot = o->cap;
+	for (i = 0; i < p->nr_hot; i++)
+		/* hot memory counts pages across regions; a collapse is applied to one region at
+		 * a time, so only a page inside one can be collapsed */
+		if (!p->hot[i].huge && p->hot[i].seen >= p->confirm && !p->hot[i].failed &&
+		    !p->hot[i].across)
+			p->cand[p->nr_cand++] = i;
+	if (p->nr_cand)	/* no hot memory: no array at all, which qsort_r may not be given */
+		qsort_r(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first, p->hot);
+	memcpy(p->v, o->v, sizeof(o->v));
+	p->observed = true;
+	return 0;
+}
+
 DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 						struct damonctl_hugepage_plan *p, int pid,
 						const struct damonctl_rec_region *regions,
 						size_t nr,
 						const uint64_t pattern[DAMONCTL_PAT_NR])
 {
-	struct pattern pt = {
-		.sz_min = pattern[DAMONCTL_PAT_SZ_MIN],
-		.sz_max = pattern[DAMONCTL_PAT_SZ_MAX],
-		.nr_min = pattern[DAMONCTL_PAT_NR_ACCESSES_MIN],
-		.nr_max = pattern[DAMONCTL_PAT_NR_ACCESSES_MAX],
-		.age_min = pattern[DAMONCTL_PAT_AGE_MIN],
-		.age_max = pattern[DAMONCTL_PAT_AGE_MAX],
+	struct observation o = {
+		.pt = {
+			.sz_min = pattern[DAMONCTL_PAT_SZ_MIN],
+			.sz_max = pattern[DAMONCTL_PAT_SZ_MAX],
+			.nr_min = pattern[DAMONCTL_PAT_NR_ACCESSES_MIN],
+			.nr_max = pattern[DAMONCTL_PAT_NR_ACCESSES_MAX],
+			.age_min = pattern[DAMONCTL_PAT_AGE_MIN],
+			.age_max = pattern[DAMONCTL_PAT_AGE_MAX],
+		},
+		.prev = p->hot,
+		.nr_prev = p->nr_hot,
+		.confirm = p->confirm,
 	};
-	struct ranges maps = { 0 }, huge = { 0 };
-	struct damonctl_rec_region *rs = NULL;
-	struct chunk *prev = p->hot, *hot = NULL;
-	size_t nr_prev = p->nr_hot, nr_hot = 0, cap = 0, cursor = 0, i, run_end;
-	uint64_t v[DAMONCTL_HPLAN_NR_VALUES] = { 0 }, lo = UINT64_MAX, hi = 0;
-	int r;
+	struct damonctl_rec_region *rs;
+	size_t i, run_end;
+	int r = sorted_regions(regions, nr, &rs);
 
-	if (nr) {
-		rs = malloc(nr * sizeof(*rs));
-		if (!rs)
-			return -ENOMEM;
-		memcpy(rs, regions, nr * sizeof(*rs));
-		qsort(rs, nr, sizeof(*rs), by_addr);
-		lo = rs[0].start;
-		for (i = 0; i < nr; i++)
-			hi = rs[i].end > hi ? rs[i].end : hi;
-	}
-	r = read_maps(ctx, pid, &maps);
-	/* where the mappings are: a region may reach past them (up to the gate area, which
-	 * pagemap refuses with EFAULT) */
-	if (!r && maps.nr) {
-		if (lo < maps.r[0][0])
-			lo = maps.r[0][0];
-		if (hi > maps.r[maps.nr - 1][1])
-			hi = maps.r[maps.nr - 1][1];
-	}
-	if (!r && nr && lo < hi)
-		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, &huge);
+	if (r)
+		return r;
+	r = read_layout(ctx, pid, rs, nr, &o.maps, &o.huge);
 	for (i = 0; i < nr && !r; i = run_end) {
-		/* a run of adjacent regions alike for the plan (see alike()) */
-		uint64_t a, run_sz;
-		size_t k = i;
-		bool warm = accessed(&pt, &rs[i]);
-
-		for (run_end = i + 1; run_end < nr && alike(&pt, &rs[run_end - 1], &rs[run_end]);
-		     run_end++)
-			;
-		run_sz = rs[run_end - 1].end - rs[i].start;
-		for (a = ALIGN_UP(rs[i].start); a + HPAGE <= rs[run_end - 1].end; a += HPAGE) {
-			struct damonctl_rec_region pg = { .start = a, .end = a + HPAGE,
-							  .nr_accesses = UINT32_MAX,
-							  .age = UINT32_MAX };
-			const struct damonctl_rec_region *reg = &pg;
-			const struct chunk *old;
-			struct chunk *c;
-			bool h, is_hot, cold = true;
-			size_t j;
-
-			/* the page as the regions under it say: the least count and age */
-			while (rs[k].end <= a)
-				k++;
-			for (j = k; j < run_end && rs[j].start < a + HPAGE; j++) {
-				if (rs[j].nr_accesses < pg.nr_accesses)
-					pg.nr_accesses = rs[j].nr_accesses;
-				if (rs[j].age < pg.age)
-					pg.age = rs[j].age;
-				cold = cold && !rs[j].nr_accesses;
-			}
-			/* the pattern's size is that of the run: a region's is DAMON's doing */
-			is_hot = warm && run_sz >= pt.sz_min && run_sz <= pt.sz_max &&
-				 pg.age >= pt.age_min && pg.age <= pt.age_max;
-			if (!ranges_cover(&maps, a))
-				continue;	/* straddles mappings, or none: never huge */
-			h = ranges_cover(&huge, a);
-			if (cold && h) {
-				v[DAMONCTL_HPLAN_COLD_HUGE] += HPAGE;
-				if (reg->age > v[DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE])
-					v[DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE] = reg->age;
-				v[DAMONCTL_HPLAN_COLD_HUGE_AGE_SUM] += (uint64_t)reg->age * HPAGE;
-			}
-			/* a region that changed lately (DAMON resets its age, and splits and
-			 * merges it) says nothing against its pages: they keep their count,
-			 * without adding to it; only one not accessed as the pattern asks
-			 * takes them out */
-			if (!warm)
-				continue;
-			if (nr_hot == cap) {
-				size_t ncap = cap ? cap * 2 : 256;
-				void *np = realloc(hot, ncap * sizeof(*hot));
-
-				if (!np) {
-					r = -ENOMEM;
-					break;
-				}
-				hot = np;
-				cap = ncap;
-			}
-			old = prev_chunk(prev, nr_prev, &cursor, a);
-			c = &hot[nr_hot++];
-			c->addr = a;
-			c->nr_accesses = reg->nr_accesses;
-			c->age = reg->age;
-			c->huge = h;
-			c->across = j - k > 1;
-			c->seen = old ? old->seen : 0;
-			if (is_hot && c->seen < UINT16_MAX)
-				c->seen++;
-			c->failed = old && old->failed ? old->failed - 1 : 0;
-			if (h)
-				v[DAMONCTL_HPLAN_HOT_HUGE] += HPAGE;
-			else if (c->seen >= p->confirm)
-				v[DAMONCTL_HPLAN_HOT_SMALL] += HPAGE;
-			else
-				v[DAMONCTL_HPLAN_UNCONFIRMED] += HPAGE;
-		}
+		run_end = run_end_of(&o.pt, rs, nr, i);
+		r = observe_run(&o, rs, i, run_end);
 	}
 	free(rs);
-	free(maps.r);
-	free(huge.r);
+	free(o.maps.r);
+	free(o.huge.r);
 	if (r) {
-		free(hot);
+		free(o.hot);
 		return r;
 	}
-	free(p->cand);
-	p->cand = NULL;
-	p->nr_cand = 0;
-	if (nr_hot) {
-		p->cand = malloc(nr_hot * sizeof(*p->cand));
-		if (!p->cand) {
-			free(hot);
-			return -ENOMEM;
-		}
-	}
-	free(prev);
-	p->hot = hot;
-	p->nr_hot = nr_hot;
-	p->cap_hot = cap;
-	for (i = 0; i < nr_hot; i++)
-		/* hot memory counts pages across regions; a collapse is applied to one region at
-		 * a time, so only a page inside one can be collapsed */
-		if (!hot[i].huge && hot[i].seen >= p->confirm && !hot[i].failed && !hot[i].across)
-			p->cand[p->nr_cand++] = i;
-	if (p->nr_cand)	/* no hot memory: no array at all, which qsort_r may not be given */
-		qsort_r(p->cand, p->nr_cand, sizeof(*p->cand), hotter_first, p->hot);
-	memcpy(p->v, v, sizeof(v));
-	p->observed = true;
-	return 0;
+	return plan_take(p, &o);
 }
 
 DAMONCTL_API uint64_t damonctl_hugepage_plan_get(const struct damonctl_hugepage_plan *p,

@@ -187,106 +187,156 @@ static int before_tree(json_object *rec, struct damonctl_tree **out)
 				       out, NULL, 0) ? -EINVAL : 0;
 }
 
-static int undo_start(struct damonctl_ctx *ctx, json_object *rec, json_object *kds, char *what,
-		      size_t size)
-{
-	struct damonctl_tree *now = NULL, *before = NULL;
-	struct damonctl_kdamond *k;
-	json_object *v;
-	unsigned int nr_now, i, n = (unsigned int)json_object_array_length(kds), top = 0;
-	int nr_before, idx = 0, r, busy = -1;
-	char list[128] = "";
+/* A start's record, read and checked. */
+struct start_record {
+	json_object *kds;		/* the kdamonds it adds or reuses */
+	unsigned int n, top;		/* how many, and one more than the highest index */
+	int nr_before;			/* how many the tree had */
+	struct damonctl_tree *before;	/* the tree as it was */
+	char list[128];			/* the indexes, for a sentence: "1, 2" */
+};
 
+static int start_record_read(json_object *rec, json_object *kds, struct start_record *s)
+{
+	json_object *v;
+	unsigned int i;
+	int idx = 0, r;
+
+	s->kds = kds;
+	s->n = (unsigned int)json_object_array_length(kds);
+	s->top = 0;
+	s->before = NULL;
+	s->list[0] = '\0';
 	if (!json_object_object_get_ex(rec, "nr_kdamonds", &v) ||
-	    !json_object_is_type(v, json_type_int) || (nr_before = json_object_get_int(v)) < 0)
+	    !json_object_is_type(v, json_type_int) || (s->nr_before = json_object_get_int(v)) < 0)
 		return -EINVAL;
-	r = before_tree(rec, &before);
+	r = before_tree(rec, &s->before);
 	if (r)
 		return r;
-	if (damonctl_tree_nr_kdamonds(before) != (unsigned int)nr_before) {
-		damonctl_tree_free(before);
-		return -EINVAL;
+	if (damonctl_tree_nr_kdamonds(s->before) != (unsigned int)s->nr_before)
+		goto bad;
+	for (i = 0; i < s->n; i++) {
+		if (int_at(kds, i, &idx) || idx < 0 || idx > 4096)
+			goto bad;
+		if ((unsigned int)idx + 1 > s->top)
+			s->top = (unsigned int)idx + 1;
+		snprintf(s->list + strlen(s->list), sizeof(s->list) - strlen(s->list), "%s%d",
+			 i ? ", " : "", idx);
 	}
-	for (i = 0; i < n; i++) {
-		if (int_at(kds, i, &idx) || idx < 0 || idx > 4096) {
-			damonctl_tree_free(before);
-			return -EINVAL;
-		}
-		if ((unsigned int)idx + 1 > top)
-			top = (unsigned int)idx + 1;
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d", i ? ", " : "",
-			 idx);
-	}
-	r = damonctl_tree_read(ctx, &now);
-	if (r) {
-		damonctl_tree_free(before);
-		return r;
-	}
-	nr_now = damonctl_tree_nr_kdamonds(now);
-	if (nr_now != (unsigned int)nr_before && nr_now != top) {
-		/* any nr_kdamonds write recreates every kdamond: what it left is gone */
-		r = say(what, size, "the tree was rewritten since (%u kdamonds, not %d or %u): "
-			"nothing of it is left", nr_now, nr_before, top);
-		goto out;
-	}
-	/* what it turned on, off */
-	for (i = 0; i < n; i++) {
-		int_at(kds, i, &idx);
+	return 0;
+bad:
+	damonctl_tree_free(s->before);
+	s->before = NULL;
+	return -EINVAL;
+}
+
+/* What it turned on, off (up to 7.2, `off` gives EPERM for a kdamond already stopped). */
+static int turn_off_started(struct damonctl_ctx *ctx, const struct start_record *s,
+			    const struct damonctl_tree *now)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i;
+	int idx = 0, r;
+
+	for (i = 0; i < s->n; i++) {
+		int_at(s->kds, i, &idx);
 		k = damonctl_tree_kdamond(now, (unsigned int)idx);
 		if (!k || !is_on(k))
 			continue;
 		r = damonctl_kdamond_cmd(ctx, (unsigned int)idx, DAMONCTL_CMD_OFF);
 		if (r && r != -EPERM)
-			goto out;
+			return r;
 	}
-	if (nr_now == (unsigned int)nr_before) {
-		/* the kdamonds it reused, as they were; nobody else's is touched */
-		damonctl_tree_free(now);
-		now = NULL;
-		for (i = 0; i < n; i++) {
-			struct damonctl_kdamond *cur;
+	return 0;
+}
 
-			int_at(kds, i, &idx);
-			if ((unsigned int)idx >= nr_now)
-				continue;
-			r = damonctl_kdamond_read(ctx, (unsigned int)idx, &cur);
-			if (!r) {
-				r = damonctl_kdamond_stage(ctx, damonctl_tree_kdamond(before,
-						(unsigned int)idx), cur);
-				damonctl_kdamond_free(cur);
-			}
-			if (r)
-				goto out;
+/* The kdamonds it reused, as they were; nobody else's is touched. */
+static int stage_back_reused(struct damonctl_ctx *ctx, const struct start_record *s,
+			     unsigned int nr_now, char *what, size_t size)
+{
+	unsigned int i;
+	int idx = 0, r;
+
+	for (i = 0; i < s->n; i++) {
+		struct damonctl_kdamond *cur;
+
+		int_at(s->kds, i, &idx);
+		if ((unsigned int)idx >= nr_now)
+			continue;
+		r = damonctl_kdamond_read(ctx, (unsigned int)idx, &cur);
+		if (!r) {
+			r = damonctl_kdamond_stage(ctx, damonctl_tree_kdamond(s->before,
+					(unsigned int)idx), cur);
+			damonctl_kdamond_free(cur);
 		}
-		r = say(what, size, "kdamond%s %s staged back as %s was", n > 1 ? "s" : "", list,
-			n > 1 ? "they" : "it");
-		goto out;
+		if (r)
+			return r;
 	}
-	/* it added kdamonds: removing them rewrites nr_kdamonds, which no running kdamond
-	 * allows, and recreates every directory: the others get their configuration back */
+	return say(what, size, "kdamond%s %s staged back as %s was", s->n > 1 ? "s" : "", s->list,
+		   s->n > 1 ? "they" : "it");
+}
+
+/* The kdamonds it added: removing them rewrites nr_kdamonds, which no running kdamond
+ * allows, and recreates every directory: the others get their configuration back. */
+static int remove_added(struct damonctl_ctx *ctx, const struct start_record *s,
+			const struct damonctl_tree *now, char *what, size_t size)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i;
+	int idx = 0, r, busy = -1;
+
 	damonctl_for_each_kdamond(now, k, i) {
 		unsigned int j;
 		bool listed = false;
 
-		for (j = 0; j < n; j++)
-			listed |= !int_at(kds, j, &idx) && (unsigned int)idx == i;
+		for (j = 0; j < s->n; j++)
+			listed |= !int_at(s->kds, j, &idx) && (unsigned int)idx == i;
 		if (is_on(k) && !listed)
 			busy = (int)i;
 	}
 	if (busy >= 0) {
 		dctl_set_error(ctx, -EBUSY, true, "kdamonds/nr_kdamonds", "");
-		r = -EBUSY;
 		say(what, size, "kdamond %d runs, so kdamond%s %s cannot be removed yet", busy,
-		    n > 1 ? "s" : "", list);
+		    s->n > 1 ? "s" : "", s->list);
+		return -EBUSY;
+	}
+	r = damonctl_tree_restore(ctx, s->before);
+	if (!r)
+		say(what, size, "removed kdamond%s %s and put the tree back as it was", s->n > 1 ?
+		    "s" : "", s->list);
+	return r;
+}
+
+static int undo_start(struct damonctl_ctx *ctx, json_object *rec, json_object *kds, char *what,
+		      size_t size)
+{
+	struct damonctl_tree *now = NULL;
+	struct start_record s;
+	unsigned int nr_now;
+	int r = start_record_read(rec, kds, &s);
+
+	if (r)
+		return r;
+	r = damonctl_tree_read(ctx, &now);
+	if (r)
+		goto out;
+	nr_now = damonctl_tree_nr_kdamonds(now);
+	if (nr_now != (unsigned int)s.nr_before && nr_now != s.top) {
+		/* any nr_kdamonds write recreates every kdamond: what it left is gone */
+		r = say(what, size, "the tree was rewritten since (%u kdamonds, not %d or %u): "
+			"nothing of it is left", nr_now, s.nr_before, s.top);
 		goto out;
 	}
-	r = damonctl_tree_restore(ctx, before);
-	if (!r)
-		say(what, size, "removed kdamond%s %s and put the tree back as it was", n > 1 ?
-		    "s" : "", list);
+	r = turn_off_started(ctx, &s, now);
+	if (r)
+		goto out;
+	if (nr_now == (unsigned int)s.nr_before)
+		r = stage_back_reused(ctx, &s, nr_now, what, size);
+	else
+		r = remove_added(ctx, &s, now, what, size);
 out:
 	damonctl_tree_free(now);
-	damonctl_tree_free(before);
+	damonctl_tree_free(s.before);
 	return r;
 }
 
