@@ -272,8 +272,8 @@ static int stage_back_reused(struct damonctl_ctx *ctx, const struct start_record
 		if (r)
 			return r;
 	}
-	return say(what, size, "kdamond%s %s staged back as %s was", s->n > 1 ? "s" : "", s->list,
-		   s->n > 1 ? "they" : "it");
+	return say(what, size, "kdamond%s %s staged back as %s", s->n > 1 ? "s" : "", s->list,
+		   s->n > 1 ? "they were" : "it was");
 }
 
 /* The kdamonds it added: removing them rewrites nr_kdamonds, which no running kdamond
