@@ -72,7 +72,11 @@ for s in snaps:
                       if r[0] < b[1] and b[0] < r[1])
         need(covered == b[1] - b[0], "a buffer is not covered by the regions")
     need(all(r[2] == 0 for r in rs if inside(r, cold)) or old, "a cold region was accessed")
-    nr_hot += sum(1 for r in rs if inside(r, hot) and r[2] > 0)
+    # a region mostly of the hot buffer: in the first aggregations DAMON may not have split
+    # regions at its very edges yet (a page or two of a neighbour in it), more so on a
+    # loaded machine
+    nr_hot += sum(1 for r in rs if r[2] > 0 and
+                  2 * (min(r[1], hot[1]) - max(r[0], hot[0])) > r[1] - r[0])
 need(nr_hot > 0 or old, "no hot region was seen accessed")
 need(["note", "1"] in lines, "no guard note while capturing")
 need(lines[-1] == ["end", "count", "0"], "the end: %s" % lines[-1])
