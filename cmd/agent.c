@@ -1165,50 +1165,44 @@ int agent_ensure_running(struct cli *cli)
 
 /* ---- the command ---- */
 
-static struct {
+struct agent_opts {
 	bool leave_running;
 	bool follow_children;
 	bool persist;
 	struct metrics_textfile textfile;
-} ao;
+};
 
 enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST, O_METRICS };
 
-static const struct opt agent_opts[] = {
+#define TO(kind, member) OPT_TO(kind, struct agent_opts, member)
+static const struct opt agent_opts_tbl[] = {
 	{ "leave-running", O_LEAVE, OV_NONE, NULL,
-	  "on SIGTERM/SIGINT, leave the kdamonds running (default: stop what it serves)" },
+	  "on SIGTERM/SIGINT, leave the kdamonds running (default: stop what it serves)",
+	  TO(OD_FLAG, leave_running) },
 	{ "follow-children", O_FOLLOW, OV_NONE, NULL,
-	  "add new children of every target as targets of its kdamond" },
+	  "add new children of every target as targets of its kdamond",
+	  TO(OD_FLAG, follow_children) },
 	{ "persist", O_PERSIST, OV_NONE, NULL,
-	  "keep running when nothing is left to serve (as a service)" },
+	  "keep running when nothing is left to serve (as a service)", TO(OD_FLAG, persist) },
 	{ "metrics-textfile", O_METRICS, OV_FILE, "FILE",
 	  "keep FILE (*.prom) fresh with damonc metrics for node_exporter's textfile collector" },
 	{ 0 },
 };
+#undef TO
 
 static int agent_parse(struct cli *cli, int key, const char *arg)
 {
-	switch (key) {
-	case O_LEAVE:
-		ao.leave_running = true;
-		return 0;
-	case O_FOLLOW:
-		ao.follow_children = true;
-		return 0;
-	case O_PERSIST:
-		ao.persist = true;
-		return 0;
-	case O_METRICS:
-		return metrics_textfile_option(cli, arg, &ao.textfile);
-	}
-	return EXIT_USAGE;
+	struct agent_opts *ao = cli->opts;
+
+	return key == O_METRICS ? metrics_textfile_option(cli, arg, &ao->textfile) : EXIT_USAGE;
 }
 
 static int agent_run(struct cli *cli, int argc, char **argv)
 {
-	struct agent ag = { .cli = cli, .only = -1, .leave_running = ao.leave_running,
-			    .follow_children = ao.follow_children, .persist = ao.persist,
-			    .textfile = &ao.textfile };
+	struct agent_opts *ao = cli->opts;
+	struct agent ag = { .cli = cli, .only = -1, .leave_running = ao->leave_running,
+			    .follow_children = ao->follow_children, .persist = ao->persist,
+			    .textfile = &ao->textfile };
 	int lockfd, i;
 
 	if (argc)
@@ -1233,7 +1227,7 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 	serve(&ag);
 	agent_log("exiting");
 	unlock_agent(cli, lockfd);
-	metrics_textfile_update(cli, &ao.textfile, true);	/* the agent no longer runs */
+	metrics_textfile_update(cli, &ao->textfile, true);	/* the agent no longer runs */
 	return EXIT_OK;
 }
 
@@ -1241,7 +1235,9 @@ const struct cmd cmd_agent = {
 	.name = "agent",
 	.summary = "serve the user-space fallbacks of damonc's kdamonds (huge-page goal, collapse)",
 	.usage = "[--leave-running] [--follow-children] [--persist] [--metrics-textfile FILE]",
-	.opts = agent_opts,
+	.opts = agent_opts_tbl,
+	.opts_size = sizeof(struct agent_opts),
+	.opts_init = &(const struct agent_opts){ 0 },
 	.parse = agent_parse,
 	.run = agent_run,
 };
