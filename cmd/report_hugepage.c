@@ -31,7 +31,7 @@
 #define MAX_PIDS 16
 #define TOP_VMAS 5
 
-static struct {
+struct hp_opts {
 	int pids[MAX_PIDS];
 	unsigned int nr_pids;
 	bool regions;
@@ -43,66 +43,60 @@ static struct {
 	int format;		/* HP_TEXT, HP_PNG, HP_SVG */
 	bool format_set;
 	const char *output;
-} ro;
+};
 
 enum { O_PID = 300, O_REGIONS, O_WATCH, O_COUNT, O_REFRESH, O_KHP_TRACE, O_FORMAT };
 enum { HP_TEXT, HP_PNG, HP_SVG };	/* --format's choices, in order */
 
-static const struct opt hp_opts[] = {
+#define TO(kind, member) OPT_TO(kind, struct hp_opts, member)
+static const struct opt hp_opts_tbl[] = {
 	{ "pid", O_PID, OV_PID, "PID", "also report process PID (repeatable)" },
 	{ "regions", O_REGIONS, OV_NONE, NULL,
-	  "with --pid: the mappings with the most and the least huge-page coverage" },
+	  "with --pid: the mappings with the most and the least huge-page coverage",
+	  TO(OD_FLAG, regions) },
 	{ "watch", O_WATCH, OV_TIME, "INTERVAL", "print a time series every INTERVAL" },
 	{ "count", O_COUNT, OV_INT, "N", "with --watch: stop after N samples" },
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
-	  "ask damonc's own running kdamonds to update their stats first" },
-	{ "input", 'i', OV_FILE, "FILE", "report from a record (damonc record) instead" },
+	  "ask damonc's own running kdamonds to update their stats first", TO(OD_FLAG, refresh) },
+	{ "input", 'i', OV_FILE, "FILE", "report from a record (damonc record) instead",
+	  TO(OD_STRING, input) },
 	{ "khugepaged-trace", O_KHP_TRACE, OV_TIME, "TIME",
 	  "count what khugepaged's scans find for TIME (its trace event, in an instance of "
 	  "damonc's own)" },
 	{ "format", O_FORMAT, OV_FORMAT, "text|png|svg", "with --watch: text (default), or a "
 	  "chart of the ratios and the goals over time, drawn when the samples end" },
-	{ "output", 'o', OV_FILE, "FILE", "write the chart to FILE (needed for png on a terminal)" },
+	{ "output", 'o', OV_FILE, "FILE", "write the chart to FILE (needed for png on a terminal)",
+	  TO(OD_STRING, output) },
 	{ 0 },
 };
+#undef TO
 
 static int hp_parse(struct cli *cli, int key, const char *arg)
 {
+	struct hp_opts *ro = cli->opts;
 	switch (key) {
 	case O_PID:
-		if (ro.nr_pids >= MAX_PIDS)
+		if (ro->nr_pids >= MAX_PIDS)
 			return usage_error(cli, "--pid: at most %d processes", MAX_PIDS);
-		return parse_pid_opt(cli, "pid", arg, &ro.pids[ro.nr_pids++]);
-	case O_REGIONS:
-		ro.regions = true;
-		return 0;
+		return parse_pid_opt(cli, "pid", arg, &ro->pids[ro->nr_pids++]);
 	case O_WATCH:
-		if (parse_time_opt(cli, "watch", arg, &ro.watch_us))
+		if (parse_time_opt(cli, "watch", arg, &ro->watch_us))
 			return EXIT_USAGE;
-		if (ro.watch_us < 10000)
+		if (ro->watch_us < 10000)
 			return usage_error(cli, "--watch '%s': at least 10ms", arg);
 		return 0;
 	case O_COUNT:
-		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro.count))
+		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro->count))
 			return EXIT_USAGE;
-		return ro.count ? 0 : usage_error(cli, "--count '%s': at least 1", arg);
-	case O_REFRESH:
-		ro.refresh = true;
-		return 0;
-	case 'i':
-		ro.input = arg;
-		return 0;
+		return ro->count ? 0 : usage_error(cli, "--count '%s': at least 1", arg);
 	case O_FORMAT:
-		ro.format = opt_choice(cli, hp_opts, O_FORMAT, arg);
-		ro.format_set = true;
-		return ro.format < 0 ? EXIT_USAGE : 0;
-	case 'o':
-		ro.output = arg;
-		return 0;
+		ro->format = opt_choice(cli, hp_opts_tbl, O_FORMAT, arg);
+		ro->format_set = true;
+		return ro->format < 0 ? EXIT_USAGE : 0;
 	case O_KHP_TRACE:
-		if (parse_time_opt(cli, "khugepaged-trace", arg, &ro.khp_trace_us))
+		if (parse_time_opt(cli, "khugepaged-trace", arg, &ro->khp_trace_us))
 			return EXIT_USAGE;
-		if (!ro.khp_trace_us || ro.khp_trace_us > 3600ull * 1000000)
+		if (!ro->khp_trace_us || ro->khp_trace_us > 3600ull * 1000000)
 			return usage_error(cli, "--khugepaged-trace '%s': from 1us to 1h", arg);
 		return 0;
 	}
@@ -127,6 +121,7 @@ struct hp_report {
 	unsigned int nr_schemes;
 	struct scheme_view schemes[64];
 	struct damonctl_khugepaged_scans *khp;	/* with --khugepaged-trace */
+	const struct hp_opts *ro;		/* what was asked: --regions, the trace's time */
 };
 
 static double pct(uint64_t part, uint64_t whole)
@@ -191,11 +186,13 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 
 static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 {
+	const struct hp_opts *ro = cli->opts;
 	struct started started;
 	unsigned int i;
 	int r;
 
 	hp_report_clear(rep);
+	rep->ro = ro;
 	rep->mem = (struct damonctl_meminfo)DAMONCTL_MEMINFO_INIT;
 	r = damonctl_meminfo_read(cli->ctx, &rep->mem);
 	if (r)
@@ -206,11 +203,11 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	r = damonctl_thp_read(cli->ctx, &rep->thp);
 	if (r)
 		return lib_error(cli, r, "reading the THP settings");
-	for (i = 0; i < ro.nr_pids; i++) {
+	for (i = 0; i < ro->nr_pids; i++) {
 		struct proc_report *p = &rep->procs[rep->nr_procs++];
 
-		p->pid = ro.pids[i];
-		r = damonctl_hugepage_proc_read(cli->ctx, p->pid, ro.regions ? TOP_VMAS : 0, &p->hp);
+		p->pid = ro->pids[i];
+		r = damonctl_hugepage_proc_read(cli->ctx, p->pid, ro->regions ? TOP_VMAS : 0, &p->hp);
 		if (r == -ESRCH) {
 			p->gone = true;
 			continue;
@@ -223,7 +220,7 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 		return 0;
 	if (started_load(cli->ctx, &started))
 		memset(&started, 0, sizeof(started));
-	if (ro.refresh)
+	if (ro->refresh)
 		started_refresh_stats(cli->ctx, &started, false);
 	r = gather_schemes(cli, rep, &started);
 	started_free(&started);
@@ -268,6 +265,7 @@ static void print_thp_settings(const struct damonctl_thp *t, bool modes)
 
 static void print_system_text(const struct hp_report *rep)
 {
+	const struct hp_opts *ro = rep->ro;
 	struct damonctl_thp_made made = { .sz = sizeof(made) };
 	char a[32], b[32], c[32];
 	size_t i;
@@ -296,7 +294,7 @@ static void print_system_text(const struct hp_report *rep)
 		uint64_t n;
 
 		printf("  khugepaged's scans in %s: %" PRIu64 " PMD ranges",
-		       fmt_time(ro.khp_trace_us, a, sizeof(a)),
+		       fmt_time(ro->khp_trace_us, a, sizeof(a)),
 		       damonctl_khugepaged_scans_total(rep->khp));
 		for (i = 0; (st = damonctl_khugepaged_scans_status(rep->khp, i, &n)); i++)
 			printf("%s %s %" PRIu64, i ? "," : ":", st, n);
@@ -306,6 +304,7 @@ static void print_system_text(const struct hp_report *rep)
 
 static void print_text(const struct hp_report *rep)
 {
+	const struct hp_opts *ro = rep->ro;
 	char a[32], b[32], c[32];
 	unsigned int i, j;
 
@@ -321,7 +320,7 @@ static void print_text(const struct hp_report *rep)
 		       fmt_size(proc_mem(p)->rss, a, sizeof(a)),
 		       fmt_size(damonctl_proc_mem_huge(proc_mem(p)), b, sizeof(b)),
 		       (double)proc_bp(p) / 100);
-		if (ro.regions) {
+		if (ro->regions) {
 			print_vmas("most: ", p, true);
 			print_vmas("least: ", p, false);
 		}
@@ -403,14 +402,15 @@ static json_object *system_ratio_json(const struct hp_report *rep)
 /* The system part: the ratio, memory, who made the huge pages, khugepaged's scans (when
  * traced), the THP settings and the THP vmstat counters, in that key order. */
 /* khugepaged's scans: {duration_us, scans, by_status: {status: count}}. */
-static json_object *khugepaged_json(const struct damonctl_khugepaged_scans *khp)
+static json_object *khugepaged_json(const struct damonctl_khugepaged_scans *khp,
+				    uint64_t duration_us)
 {
 	json_object *k = json_object_new_object(), *by = json_object_new_object();
 	const char *st;
 	uint64_t n;
 	size_t i;
 
-	json_object_object_add(k, "duration_us", json_object_new_uint64(ro.khp_trace_us));
+	json_object_object_add(k, "duration_us", json_object_new_uint64(duration_us));
 	json_object_object_add(k, "scans", json_object_new_uint64(
 		damonctl_khugepaged_scans_total(khp)));
 	for (i = 0; (st = damonctl_khugepaged_scans_status(khp, i, &n)); i++)
@@ -463,7 +463,8 @@ static json_object *system_json(const struct hp_report *rep)
 	json_object_object_add(mo, "madv_collapse", json_object_new_uint64(made.madv_collapse));
 	json_object_object_add(sys, "huge_pages_made", mo);
 	if (rep->khp)
-		json_object_object_add(sys, "khugepaged_scans", khugepaged_json(rep->khp));
+		json_object_object_add(sys, "khugepaged_scans",
+				       khugepaged_json(rep->khp, rep->ro->khp_trace_us));
 	json_object_object_add(sys, "thp", thp_json(rep->thp));
 	json_object_object_add(sys, "vmstat", vm);
 	return sys;
@@ -493,11 +494,11 @@ static json_object *vma_list_json(const struct proc_report *p, bool most)
 
 /* A process as the report gives it: its figures and, with --regions, its most and least
  * huge mappings. */
-static json_object *process_json(const struct proc_report *p)
+static json_object *process_json(const struct proc_report *p, bool regions)
 {
 	json_object *o = proc_json(p);
 
-	if (ro.regions && !p->gone) {
+	if (regions && !p->gone) {
 		json_object_object_add(o, "most_huge", vma_list_json(p, true));
 		json_object_object_add(o, "least_huge", vma_list_json(p, false));
 	}
@@ -593,7 +594,7 @@ static json_object *report_json(const struct hp_report *rep)
 
 	json_object_object_add(doc, "system", system_json(rep));
 	for (i = 0; i < rep->nr_procs; i++)
-		json_object_array_add(procs, process_json(&rep->procs[i]));
+		json_object_array_add(procs, process_json(&rep->procs[i], rep->ro->regions));
 	json_object_object_add(doc, "processes", procs);
 	for (i = 0; i < rep->nr_schemes; i++)
 		json_object_array_add(schemes, scheme_json(&rep->schemes[i]));
@@ -704,6 +705,7 @@ static int chart_add(struct hp_chart *c, double secs, const struct hp_report *re
 
 static int chart_draw(struct cli *cli, const struct hp_chart *c, const struct hp_report *rep)
 {
+	const struct hp_opts *ro = cli->opts;
 	struct chart_series series[1 + MAX_PIDS + MAX_GOAL_LINES];
 	char names[1 + MAX_PIDS + MAX_GOAL_LINES][64], title[160], subtitle[200];
 	char t0[16], t1[16], every[32];
@@ -741,12 +743,12 @@ static int chart_draw(struct cli *cli, const struct hp_chart *c, const struct hp
 	strftime(t0, sizeof(t0), "%H:%M:%S", localtime(&c->first));
 	strftime(t1, sizeof(t1), "%H:%M:%S", localtime(&c->last));
 	snprintf(subtitle, sizeof(subtitle), "hugepage_mem_bp sampled every %s: %zu sample%s "
-		 "from %s to %s", fmt_time(ro.watch_us, every, sizeof(every)), c->n,
+		 "from %s to %s", fmt_time(ro->watch_us, every, sizeof(every)), c->n,
 		 c->n == 1 ? "" : "s", t0, t1);
-	f = chart_open(cli, ro.output);
+	f = chart_open(cli, ro->output);
 	if (!f)
 		return EXIT_USAGE;
-	return chart_close(cli, f, ro.output, chart_time_series(f, ro.format == HP_PNG ?
+	return chart_close(cli, f, ro->output, chart_time_series(f, ro->format == HP_PNG ?
 			   CHART_PNG : CHART_SVG, &ts), "the chart");
 }
 
@@ -764,13 +766,14 @@ static void chart_free(struct hp_chart *c)
 
 static int watch(struct cli *cli)
 {
+	const struct hp_opts *ro = cli->opts;
 	struct sigaction sa = { .sa_handler = on_watch_signal };
 	struct hp_report *rep = calloc(1, sizeof(*rep));
 	struct timespec t0, now;
 	uint64_t base = 0, n = 0;
 	char a[32], b[32], c[32];
 	struct hp_chart ch = { 0 };
-	bool chart = ro.format != HP_TEXT;
+	bool chart = ro->format != HP_TEXT;
 	int r = 0;
 
 	if (!rep)
@@ -780,7 +783,7 @@ static int watch(struct cli *cli)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!cli->json && !chart)
 		printf("%10s %12s %12s %9s %14s\n", "time", "used", "huge", "ratio", "collapsed");
-	while (!watch_stop && (!ro.count || n < ro.count)) {
+	while (!watch_stop && (!ro->count || n < ro->count)) {
 		double secs;
 		unsigned int i;
 
@@ -841,11 +844,11 @@ static int watch(struct cli *cli)
 			break;
 		}
 		n++;
-		if (ro.count && n >= ro.count)
+		if (ro->count && n >= ro->count)
 			break;
 		{
-			struct timespec ts = { (time_t)(ro.watch_us / 1000000),
-					       (long)(ro.watch_us % 1000000) * 1000 };
+			struct timespec ts = { (time_t)(ro->watch_us / 1000000),
+					       (long)(ro->watch_us % 1000000) * 1000 };
 
 			nanosleep(&ts, NULL);
 		}
@@ -860,53 +863,54 @@ static int watch(struct cli *cli)
 
 static int hp_run(struct cli *cli, int argc, char **argv)
 {
+	struct hp_opts *ro = cli->opts;
 	struct hp_report *rep;
 	int r;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (ro.input && (ro.nr_pids || ro.watch_us || ro.refresh || ro.khp_trace_us ||
-			 ro.format_set || ro.output))
+	if (ro->input && (ro->nr_pids || ro->watch_us || ro->refresh || ro->khp_trace_us ||
+			 ro->format_set || ro->output))
 		return usage_error(cli, "-i reads a record: --pid, --watch, --refresh, "
 				   "--khugepaged-trace, --format and -o are for the running system");
-	if (ro.input)
-		return hugepage_record_report(cli, ro.input);
-	if (ro.regions && !ro.nr_pids)
+	if (ro->input)
+		return hugepage_record_report(cli, ro->input);
+	if (ro->regions && !ro->nr_pids)
 		return usage_error(cli, "--regions needs --pid");
-	if (ro.count && !ro.watch_us)
+	if (ro->count && !ro->watch_us)
 		return usage_error(cli, "--count goes with --watch");
-	if (ro.khp_trace_us && ro.watch_us)
+	if (ro->khp_trace_us && ro->watch_us)
 		return usage_error(cli, "--khugepaged-trace goes with a single report, not --watch");
-	if (!ro.format_set && ro.output) {
-		int fmt = chart_format_of_name(ro.output);
+	if (!ro->format_set && ro->output) {
+		int fmt = chart_format_of_name(ro->output);
 
-		ro.format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
+		ro->format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
 	}
-	if (ro.format != HP_TEXT) {
-		if (!ro.watch_us || cli->json)
+	if (ro->format != HP_TEXT) {
+		if (!ro->watch_us || cli->json)
 			return usage_error(cli, "--format %s draws the samples of --watch "
-					   "INTERVAL, without --json", ro.format == HP_PNG ? "png" :
+					   "INTERVAL, without --json", ro->format == HP_PNG ? "png" :
 					   "svg");
-		if (chart_check_output(cli, ro.format == HP_PNG ? CHART_PNG : CHART_SVG,
-				       ro.output))
+		if (chart_check_output(cli, ro->format == HP_PNG ? CHART_PNG : CHART_SVG,
+				       ro->output))
 			return EXIT_USAGE;
-	} else if (ro.output) {
+	} else if (ro->output) {
 		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
 	}
-	if (ro.watch_us)
+	if (ro->watch_us)
 		return watch(cli);	/* a process that ends meanwhile is shown as gone */
-	for (unsigned int i = 0; i < ro.nr_pids; i++)
-		if (damonctl_proc_alive(cli->ctx, ro.pids[i]) <= 0)
-			return usage_error(cli, "--pid %d: no such process", ro.pids[i]);
+	for (unsigned int i = 0; i < ro->nr_pids; i++)
+		if (damonctl_proc_alive(cli->ctx, ro->pids[i]) <= 0)
+			return usage_error(cli, "--pid %d: no such process", ro->pids[i]);
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return usage_error(cli, "out of memory");
 	r = gather(cli, rep, true);
-	if (!r && ro.khp_trace_us) {
+	if (!r && ro->khp_trace_us) {
 		int e = damonctl_khugepaged_scans_new(&rep->khp);
 
 		if (!e)
-			e = damonctl_khugepaged_trace(cli->ctx, "damonc-khugepaged", ro.khp_trace_us,
+			e = damonctl_khugepaged_trace(cli->ctx, "damonc-khugepaged", ro->khp_trace_us,
 						      rep->khp);
 		if (e) {
 			hp_report_clear(rep);
@@ -937,7 +941,9 @@ const struct cmd cmd_report_hugepage = {
 		 "       damonc report hugepage --watch INTERVAL [--count N] [--pid PID]\n"
 		 "              --format png|svg [-o FILE]\n"
 		 "       damonc report hugepage -i FILE [--json]",
-	.opts = hp_opts,
+	.opts = hp_opts_tbl,
+	.opts_size = sizeof(struct hp_opts),
+	.opts_init = &(const struct hp_opts){ .format = HP_TEXT },
 	.parse = hp_parse,
 	.run = hp_run,
 };
