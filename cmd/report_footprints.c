@@ -16,11 +16,11 @@
 
 #define MAX_PCTS 32
 
-static struct {
+struct footprints_opts {
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool series;
-} fo;
+};
 
 enum { O_PCTS = 300, O_SERIES };
 
@@ -28,26 +28,25 @@ static const struct opt footprints_opts[] = {
 	RIN_OPTS,
 	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles (default "
 	  "0,25,50,75,90,99,100)" },
-	{ "series", O_SERIES, OV_NONE, NULL, "every sample, in time order" },
+	{ "series", O_SERIES, OV_NONE, NULL, "every sample, in time order",
+	  OPT_TO(OD_FLAG, struct footprints_opts, series) },
 	{ 0 },
 };
 
 static int footprints_parse(struct cli *cli, int key, const char *arg)
 {
+	struct footprints_opts *fo = cli->opts;
 	int r = rin_parse(cli, key, arg), n;
 
 	if (r >= 0)
 		return r;
 	switch (key) {
 	case O_PCTS:
-		n = qhist_parse_list(arg, fo.pcts, MAX_PCTS);
+		n = qhist_parse_list(arg, fo->pcts, MAX_PCTS);
 		if (n < 0)
 			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
 					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
-		fo.nr_pcts = (unsigned int)n;
-		return 0;
-	case O_SERIES:
-		fo.series = true;
+		fo->nr_pcts = (unsigned int)n;
 		return 0;
 	}
 	return EXIT_USAGE;
@@ -167,7 +166,8 @@ static const char *metric_label(const struct damonctl_footprint_metric *m, char 
 	return m->name;
 }
 
-static void print_text(const struct damonctl_footprints *f, const struct rin *in)
+static void print_text(const struct damonctl_footprints *f, const struct rin *in,
+		       const struct footprints_opts *fo)
 {
 	struct damonctl_footprint_metric m = { .sz = sizeof(m) };
 	uint64_t first, last, n = damonctl_footprints_samples(f, &first, &last);
@@ -177,16 +177,16 @@ static void print_text(const struct damonctl_footprints *f, const struct rin *in
 	printf("footprints: %" PRIu64 " sample%s, %.3f s to %.3f s\n", n, n == 1 ? "" : "s",
 	       rin_rel_s(in, first), rin_rel_s(in, last));
 	printf("%-32s", "what");
-	for (j = 0; j < fo.nr_pcts; j++) {
-		snprintf(p, sizeof(p), "p%g", fo.pcts[j]);
+	for (j = 0; j < fo->nr_pcts; j++) {
+		snprintf(p, sizeof(p), "p%g", fo->pcts[j]);
 		printf(" %10s", p);
 	}
 	putchar('\n');
 	for (i = 0; !damonctl_footprints_metric(f, i, &m); i++) {
 		printf("%-32s", metric_label(&m, label, sizeof(label)));
-		for (j = 0; j < fo.nr_pcts; j++)
+		for (j = 0; j < fo->nr_pcts; j++)
 			printf(" %10s", value_text(&m, damonctl_qhist_percentile(m.values,
-										 fo.pcts[j]),
+										 fo->pcts[j]),
 						   v, sizeof(v)));
 		putchar('\n');
 	}
@@ -248,6 +248,7 @@ const char *fp_label(const struct damonctl_footprint_metric *m, char *buf, size_
 static int read_footprints(struct cli *cli, struct rin *in, struct damonctl_footprints *f,
 			   struct rows *w)
 {
+	const struct footprints_opts *fo = cli->opts;
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
@@ -255,7 +256,7 @@ static int read_footprints(struct cli *cli, struct rin *in, struct damonctl_foot
 		r = damonctl_footprints_feed(f, &it);
 		if (r == 1 && w->stream)
 			r = row_json(w, in, f);
-		else if (r == 1 && fo.series)
+		else if (r == 1 && fo->series)
 			row_text(w, in, f);
 		/* main says why the output failed */
 		if (r == -EIO)
@@ -268,6 +269,7 @@ static int read_footprints(struct cli *cli, struct rin *in, struct damonctl_foot
 
 static int footprints_run(struct cli *cli, int argc, char **argv)
 {
+	struct footprints_opts *fo = cli->opts;
 	struct damonctl_footprints *f;
 	struct rows w = { 0 };
 	struct rin *in = NULL;
@@ -275,21 +277,21 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!fo.nr_pcts)
-		fo.nr_pcts = qhist_default_list(fo.pcts);
+	if (!fo->nr_pcts)
+		fo->nr_pcts = qhist_default_list(fo->pcts);
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		return e;
 	rin_all_series(in);
 	f = damonctl_footprints_new(rin_o.target);
-	w.stream = cli->json && fo.series;
+	w.stream = cli->json && fo->series;
 	e = f ? read_footprints(cli, in, f, &w) : (usage_error(cli, "out of memory"), EXIT_FAIL);
 	if (e)
 		goto out;
 	if (cli->json) {
 		json_object *doc = w.stream ? json_object_new_object() : json_doc_new();
 
-		fp_fill_json(f, in, fo.pcts, fo.nr_pcts, doc);
+		fp_fill_json(f, in, fo->pcts, fo->nr_pcts, doc);
 		/* after the samples: input says whether the record was read whole */
 		json_object_object_add(doc, "input", rin_input_json(in));
 		if (!w.stream)
@@ -306,8 +308,8 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 				 rin_o.have_time ? " in the time range" : ""), EXIT_FAIL);
 		goto out;
 	}
-	if (!fo.series)
-		print_text(f, in);
+	if (!fo->series)
+		print_text(f, in, fo);
 out:
 	damonctl_footprints_free(f);
 	r = rin_close(in);
@@ -321,6 +323,8 @@ const struct cmd cmd_report_footprints = {
 	.usage = "[-i FILE|-] [--percentiles LIST] [--series] [--target N]\n"
 		 "       [--time-range START,END] [--json]",
 	.opts = footprints_opts,
+	.opts_size = sizeof(struct footprints_opts),
+	.opts_init = &(const struct footprints_opts){ .nr_pcts = 0 },
 	.parse = footprints_parse,
 	.run = footprints_run,
 };
