@@ -313,7 +313,8 @@ static int emit(struct damonctl_rec_merger *m, struct series *x)
 			r->nr_accesses = p->nr > UINT32_MAX ? UINT32_MAX : (uint32_t)p->nr;
 			r->age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
 			r->sz_filter_passed = x->has_sfp ? p->sfp : 0;
-			memcpy(m->hits + (n - 1) * x->nr_probes, p->hits, x->nr_probes);
+			if (x->nr_probes) /* m->hits may be NULL when no probes */
+				memcpy(m->hits + (n - 1) * x->nr_probes, p->hits, x->nr_probes);
 			total += p->end - p->start;
 		}
 	}
