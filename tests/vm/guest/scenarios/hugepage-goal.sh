@@ -11,6 +11,7 @@
 #   band    goal 2000 bp: time to within 10%, the ratio held for HOLD s (min, max), the cold
 #           buffer's huge pages (none), the agent's CPU time while it holds;
 #   tune    tune --goal-bp 3000 online: within 10% of it, held;
+#   two     two processes, a budget each: tune --goal-bp moves both (and both fed goals);
 #   later   start without a goal (nothing can collapse yet: --min-age 120s), then
 #           tune --goal-bp 2000 --min-age 2s: the order a user takes; within 10%, held;
 #   phase   the hot set moves (hotcold's SIGUSR2): the budget stays spent in memory gone cold,
@@ -181,6 +182,28 @@ dc_agent_log | sed 's/^/# agent: /' >>"$VM_OUT"
 expect_rc 0 "damonc stop" dc_stop
 kill "$HC_PID"
 wait "$HC_PID" 2>/dev/null
+
+# --- two: a goal over two processes, moved online --------------------------------------------
+# Each target has its own collapse budget (a per-target copy of the scheme); tune --goal-bp
+# must move every one (and, where the kernel tunes to a user_input goal the agent feeds, each
+# copy's goal), not only the first target's.
+_a=$(spawn_sleeper) _b=$(spawn_sleeper)
+expect_rc 0 "damonc start --action collapse --pid A --pid B --goal-bp 3000" \
+	damonc start --action collapse --pid "$_a" --pid "$_b" --sample 50ms --aggr 1s \
+	--goal-bp 3000 --goal-scope pid
+expect_rc 0 "damonc tune --goal-bp 800 (two targets)" dc_tune --goal-bp 800
+check "tune moved both targets' budgets" test "$(grep -c 'collapse goal 800 bp' /tmp/out)" = 2
+check "no goal of tune's aims at 3000 any more" sh -c '! grep -q "goal 3000 bp" /tmp/out'
+_ui=0
+for _g in "$ADMIN"/kdamonds/*/contexts/0/schemes/*/quotas/goals/*; do
+	[ "$(cat "$_g/target_metric" 2>/dev/null)" = user_input ] || continue
+	_ui=$((_ui + 1))
+	check "the kernel's user_input goal ${_g#"$ADMIN"/} aims at 800" \
+		test "$(cat "$_g/target_value")" = 800
+done
+note "user_input goals the agent feeds here: $_ui"
+expect_rc 0 "damonc stop" dc_stop
+kill "$_a" "$_b"
 
 # --- later: start without a goal, then tune one in ------------------------------------------
 start_hotcold --hot 128M --cold 64M --adjacent || finish
