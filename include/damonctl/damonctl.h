@@ -1301,6 +1301,11 @@ struct damonctl_rec_snapshot {
 	 * probe_hits[i * nr_probes + p]); 0 and NULL without probes */
 	uint32_t nr_probes;
 	const uint8_t *probe_hits;
+	/* the operations-layer DAMOS filters whose passed bytes the regions' sz_filter_passed
+	 * are (a capture's snapshot_filters, damo's scheme_filters): a JSON array of filters
+	 * in damonctl-tree's shape ({"type", "matching", "allow", "memcg_path", "min", "max"}),
+	 * in the kernel's order; NULL when none was installed or it is unknown (never "[]") */
+	const char *ops_filters;
 };
 #define DAMONCTL_REC_SNAPSHOT_INIT { .sz = sizeof(struct damonctl_rec_snapshot) }
 
