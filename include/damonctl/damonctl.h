@@ -1428,6 +1428,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
  * sum of those of the regions that held it, its age the newest one's (in the new aggregation
  * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact); its
  * probe hits add up as nr_accesses do, up to 255 (the kernel's byte; -E2BIG past 16 probes).
+ * A window's ops_filters are its snapshots' while they are the same, NULL when they change.
  * damonctl_rec_merger_add() returns 1 when @s began a new window and *@out points to the
  * window before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the
  * windows still open, one per call (1), then 0. *@out is the merger's, valid until the next
@@ -2517,7 +2518,8 @@ DAMONCTL_API int damonctl_rec_select_new(const struct damonctl_rec_select_opts *
 					 struct damonctl_rec_select **out);
 DAMONCTL_API void damonctl_rec_select_free(struct damonctl_rec_select *sel);
 /* Feed the record's items in order: 1 (keep @it; a snapshot's item may now point to a copy
- * of it in @sel, its regions clipped, valid until the next call), 0 (skip it), -ENOMEM,
+ * of it in @sel, its regions clipped, its probe hits and ops filters kept, valid until the
+ * next call), 0 (skip it), -ENOMEM,
  * -EINVAL (an @it->sz too small, a SNAPSHOT or STATS item without its struct). */
 DAMONCTL_API int damonctl_rec_select_item(struct damonctl_rec_select *sel,
 					  struct damonctl_rec_item *it);
