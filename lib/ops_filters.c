@@ -422,3 +422,73 @@ nomem:
 	json_object_put(a);
 	return -ENOMEM;
 }
+
+/* damo's format_sz() (src/_damo_fmt_str.py) without raw numbers: "max" for ULONG_MAX, three
+ * decimals of the largest binary unit the size is above, else bytes. */
+static void damo_size(struct outbuf *o, uint64_t v)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double d = (double)v;
+	int u;
+
+	if (d == (double)UINT64_MAX) {
+		out_printf(o, "max");
+		return;
+	}
+	for (u = 5; u >= 0; u--) {
+		double scale = (double)(UINT64_C(1) << (10 * (u + 1)));
+
+		if (d > scale) {
+			out_printf(o, "%.3f %s", d / scale, units[u]);
+			return;
+		}
+	}
+	out_printf(o, "%" PRIu64 " B", v);
+}
+
+DAMONCTL_API int damonctl_access_filters_text(const char *ops_filters, char *buf, size_t size)
+{
+	json_object *a = ops_filters ? parse_array(ops_filters) : NULL;
+	struct outbuf o = { buf, size, 0 };
+	size_t i, k = 0;
+
+	if (size && buf)
+		buf[0] = '\0';
+	if (ops_filters && !a)
+		return -EINVAL;
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		json_object *f = json_object_array_get_idx(a, i);
+		const char *type = get_str(f, "type");
+		uint64_t min, max;
+
+		if (!is_ops_filter(f))
+			continue;
+		out_printf(&o, "%s%s%s %s", k++ ? ", " : "", get_bool(f, "allow") ? "allow" : "reject",
+			   get_bool(f, "matching") ? "" : " none", type);
+		if (!strcmp(type, "memcg")) {
+			out_printf(&o, " %s", get_str(f, "memcg_path"));
+		} else if (!strcmp(type, "hugepage_size") && get_u64(f, "min", &min) &&
+			   get_u64(f, "max", &max)) {
+			out_printf(&o, " [");
+			damo_size(&o, min);
+			out_printf(&o, ", ");
+			damo_size(&o, max);
+			out_printf(&o, "]");
+		}
+	}
+	if (!k)
+		out_printf(&o, "n/a");
+	json_object_put(a);
+	return o.len > INT32_MAX ? -EOVERFLOW : (int)o.len;
+}
+
+DAMONCTL_API bool damonctl_access_filters_installed(const char *ops_filters)
+{
+	json_object *a = ops_filters ? parse_array(ops_filters) : NULL;
+	bool any = false;
+
+	for (size_t i = 0; a && i < json_object_array_length(a) && !any; i++)
+		any = is_ops_filter(json_object_array_get_idx(a, i));
+	json_object_put(a);
+	return any;
+}

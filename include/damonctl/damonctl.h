@@ -2481,6 +2481,16 @@ DAMONCTL_API int damonctl_access_heatmap_cell(const struct damonctl_access_heatm
 DAMONCTL_API void damonctl_access_heatmap_scale(const struct damonctl_access_heatmap *h,
 						double *min, double *max, double *unit);
 
+/* damo's <filters passed type>: the operations-layer DAMOS filters of @ops_filters (a
+ * snapshot's, see struct damonctl_rec_snapshot) as damo's DamosFilter.to_str writes them,
+ * joined by ", " ("allow anon", "reject none memcg /a", "allow hugepage_size [2.000 MiB,
+ * 2.000 MiB]"), "n/a" for NULL or no such filter; into @buf as snprintf does: the length
+ * the text needs, or -EINVAL for a document that is not an array of filters. */
+DAMONCTL_API int damonctl_access_filters_text(const char *ops_filters, char *buf, size_t size);
+/* Whether @ops_filters holds an operations-layer filter (damo's default templates add
+ * their df-passed lines for a record that does). */
+DAMONCTL_API bool damonctl_access_filters_installed(const char *ops_filters);
+
 /* damo's report templates: the keywords of a region line, of a snapshot's head and tail, of
  * a record's head and tail, each set in the fixed order damonctl_access_view_new(3) lists. */
 enum damonctl_access_kwset {
