@@ -1629,6 +1629,14 @@ struct damonctl_capture_opts {
 	 * damonctl_capture_recover() can remove it if this process is killed; NULL: no note */
 	const char *state_dir;
 	enum damonctl_capture_reader trace_reader;
+	/* operations-layer DAMOS filters the capture schemes apply (damo's
+	 * --snapshot_damos_filter): those of this model scheme (its ops_filters, then the
+	 * operations-layer types of its filters/, in the kernel's order), copied after each
+	 * capture scheme's target filter into the directory this kernel has (ops_filters from
+	 * 6.15, filters/ before); each region's sz_filter_passed is then the part of it they
+	 * pass, and every snapshot's ops_filters names them. Method tried-regions only (AUTO
+	 * takes it). NULL, or a scheme without filters: none. Read during open only. */
+	const struct damonctl_scheme *snapshot_filters;
 };
 #define DAMONCTL_CAPTURE_OPTS_INIT { .sz = sizeof(struct damonctl_capture_opts) }
 /*
@@ -1636,8 +1644,13 @@ struct damonctl_capture_opts {
  * -ENOENT no such kdamond, -ESRCH it is not running, -EPERM tried-regions without
  * @allow_foreign, -EOPNOTSUPP the method is not available here (no damon_aggregated event,
  * or no tried_regions), -EINVAL bad options or not exactly one context, -E2BIG more than 64
- * schemes, -ESTALE fewer schemes than @builtin. Those refusals leave no last error; a failed
- * file access is named by damonctl_last_error().
+ * schemes, -ESTALE fewer schemes than @builtin. With @snapshot_filters: -EINVAL for a core
+ * layer's filter (addr, target) among them or method trace (its events carry no
+ * sz_filter_passed); -EOPNOTSUPP for a kernel without allow and sz_filter_passed (6.14), a
+ * vaddr or fvaddr kdamond before 6.18 (their stat action counts no filter-passed bytes),
+ * or a filter type this kernel lacks; -ENOENT for a memcg path that names no cgroup (-EINVAL
+ * when it does not start with '/'). Those refusals come before anything is written and
+ * leave no last error; a failed file access is named by damonctl_last_error().
  */
 DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kdamond,
 				       const struct damonctl_capture_opts *opts,
