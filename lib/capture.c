@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "capture_internal.h"
+#include "ops_filters.h"
 
 #define DEFAULT_INTERVAL_US 1000000
 
@@ -83,6 +84,121 @@ static int set_capture_pattern(struct damonctl_scheme *s, uint64_t aggr_us, bool
 	return r;
 }
 
+/* ---- snapshot filters ---- */
+
+/* The directories of a model scheme's filters in the kernel's order of evaluation: a
+ * kernel installs those of filters/ after those of core_filters and ops_filters. */
+static const enum damonctl_filter_dir filter_dirs[] = {
+	DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS, DAMONCTL_FILTERS_LEGACY,
+};
+
+int dctl_capture_filters_count(const struct damonctl_scheme *s)
+{
+	const struct damonctl_filter *flt;
+	unsigned int d, i;
+	int n = 0;
+
+	if (!s)
+		return 0;
+	if (damonctl_scheme_nr_filters(s, DAMONCTL_FILTERS_CORE))
+		return -EINVAL;
+	for (d = 0; d < 3; d++) {
+		damonctl_for_each_filter(s, filter_dirs[d], flt, i) {
+			/* the core layer's would make sz_filter_passed something else: an allow
+			 * one lets the memory it matches skip the operations layer's filters */
+			if (dctl_filter_type_is_core(damonctl_filter_get_str(flt,
+									     DAMONCTL_FILTER_TYPE)))
+				return -EINVAL;
+			n++;
+		}
+	}
+	return n;
+}
+
+int dctl_capture_filters_supported(const struct damonctl_scheme *s,
+				   const struct damonctl_features *f, const char *ops)
+{
+	const struct damonctl_filter *flt;
+	unsigned int d, i;
+
+	/* allow and sz_filter_passed came together (6.14) */
+	if (damonctl_features_has(f, DAMONCTL_FEAT_FILTER_ALLOW) != DAMONCTL_YES)
+		return -EOPNOTSUPP;
+	/* vaddr's stat action counted no filter-passed bytes until 6.18 ("mm/damon/vaddr:
+	 * support stat-purpose DAMOS filters"): every region would say 0. That change has no
+	 * file of its own; addr_unit came in the same release. */
+	if (strcmp(ops, "paddr") &&
+	    damonctl_features_has(f, DAMONCTL_FEAT_ADDR_UNIT) != DAMONCTL_YES)
+		return -EOPNOTSUPP;
+	for (d = 0; d < 3; d++)
+		damonctl_for_each_filter(s, filter_dirs[d], flt, i)
+			if (damonctl_features_has_keyword(f, DAMONCTL_KW_FILTER_TYPE,
+							  damonctl_filter_get_str(flt,
+							  DAMONCTL_FILTER_TYPE)) == DAMONCTL_NO)
+				return -EOPNOTSUPP;
+	return 0;
+}
+
+/* @src's filters appended to @dst's directory @to, in order, with the files their types
+ * use (a kernel that lacks min and max must see their defaults). */
+static int copy_filters(struct damonctl_scheme *dst, const struct damonctl_scheme *src,
+			enum damonctl_filter_dir to)
+{
+	const struct damonctl_filter *flt;
+	unsigned int d, i;
+
+	for (d = 0; d < 3; d++) {
+		damonctl_for_each_filter(src, filter_dirs[d], flt, i) {
+			const char *type = damonctl_filter_get_str(flt, DAMONCTL_FILTER_TYPE);
+			struct damonctl_filter *c = damonctl_scheme_add_filter(dst, to);
+			int r;
+
+			if (!c)
+				return -ENOMEM;
+			r = damonctl_filter_set_str(c, DAMONCTL_FILTER_TYPE, type);
+			r = r ? r : damonctl_filter_set(c, DAMONCTL_FILTER_MATCHING,
+							damonctl_filter_get(flt, DAMONCTL_FILTER_MATCHING));
+			r = r ? r : damonctl_filter_set(c, DAMONCTL_FILTER_ALLOW,
+							damonctl_filter_get(flt, DAMONCTL_FILTER_ALLOW));
+			if (!r && !strcmp(type, "memcg"))
+				r = damonctl_filter_set_str(c, DAMONCTL_FILTER_MEMCG_PATH,
+							    damonctl_filter_get_str(flt,
+							    DAMONCTL_FILTER_MEMCG_PATH));
+			if (!r && !strcmp(type, "hugepage_size")) {
+				r = damonctl_filter_set(c, DAMONCTL_FILTER_MIN,
+							damonctl_filter_get(flt, DAMONCTL_FILTER_MIN));
+				r = r ? r : damonctl_filter_set(c, DAMONCTL_FILTER_MAX,
+								damonctl_filter_get(flt,
+								DAMONCTL_FILTER_MAX));
+			}
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+int dctl_capture_add_filtered_schemes(struct damonctl_context *c, const struct damonctl_features *f,
+				      const struct damonctl_scheme *filters)
+{
+	/* where this kernel takes the operations layer's filters: ops_filters from 6.15, else
+	 * filters/, after the target filter (6.14: reject, so that memory of the target goes
+	 * on to them) */
+	enum damonctl_filter_dir to =
+		damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
+		DAMONCTL_FILTERS_OPS : DAMONCTL_FILTERS_LEGACY;
+	unsigned int first = damonctl_context_nr_schemes(c), i;
+	int n = damonctl_capture_add_schemes(c, f);
+
+	for (i = 0; n > 0 && filters && i < (unsigned int)n; i++) {
+		int r = copy_filters(damonctl_context_scheme(c, first + i), filters, to);
+
+		if (r)
+			return r;
+	}
+	return n;
+}
+
 DAMONCTL_API int damonctl_capture_add_schemes(struct damonctl_context *c,
 					      const struct damonctl_features *f)
 {
@@ -132,13 +248,26 @@ static int install(struct damonctl_capture *c, const struct damonctl_kdamond *or
 		return -ENOMEM;
 	wk = damonctl_tree_kdamond(want, c->kdamond);
 	wc = damonctl_kdamond_context(wk, 0);
-	r = damonctl_capture_add_schemes(wc, c->f);
+	r = dctl_capture_add_filtered_schemes(wc, c->f, c->filters);
 	if (r < 0) {
 		damonctl_tree_free(want);
 		return r;
 	}
 	use_capture_schemes(c, c->nr_user_schemes, (unsigned int)r,
 			    damonctl_context_nr_targets(wc));
+	if (c->filters) {
+		/* what the capture schemes got, the target filter left out */
+		const struct damonctl_scheme *s0 = damonctl_context_scheme(wc, c->nr_user_schemes);
+		enum damonctl_filter_dir to =
+			damonctl_features_has(c->f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
+			DAMONCTL_FILTERS_OPS : DAMONCTL_FILTERS_LEGACY;
+
+		c->filters_json = dctl_ops_filters_of_scheme(s0, to, 0);
+		if (!c->filters_json) {
+			damonctl_tree_free(want);
+			return errno ? -errno : -EINVAL;
+		}
+	}
 	if (c->state_dir) {
 		r = dctl_capture_guard_write(c->state_dir, c->kdamond, c->kdamond_pid,
 					     c->nr_user_schemes, c->nr_cs);
@@ -234,18 +363,19 @@ static int take_monitoring(struct damonctl_capture *c, struct damonctl_context *
 }
 
 /* The kdamond's schemes: their actions (for STATS), and a capture scheme among them (one
- * its start put there, or one of its own that shows every region) to use as it is. */
+ * its start put there, or one of its own that shows every region) to use as it is; with
+ * snapshot filters, none is: the capture installs its own. */
 static void take_schemes(struct damonctl_capture *c, struct damonctl_context *ctx0)
 {
 	struct damonctl_scheme *s;
 	unsigned int i;
 
-	if (c->o.builtin)
+	if (c->o.builtin && !c->filters)
 		use_capture_schemes(c, 0, c->o.builtin, damonctl_context_nr_targets(ctx0));
 	damonctl_for_each_scheme(ctx0, s, i) {
 		snprintf(c->user_actions[i], sizeof(c->user_actions[i]), "%s",
 			 damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION));
-		if (!c->nr_cs && damonctl_capture_pattern_all(s, 0)) {
+		if (!c->nr_cs && !c->filters && damonctl_capture_pattern_all(s, 0)) {
 			c->cs[0].index = i;
 			c->cs[0].target = damonctl_context_nr_targets(ctx0) == 1 ? 0 : -1;
 			c->nr_cs = 1;
@@ -290,6 +420,7 @@ static void capture_free(struct damonctl_capture *c)
 	}
 	damonctl_features_free(c->f);
 	damonctl_tree_free(c->orig);
+	free(c->filters_json);
 	free(c->config_json);
 	free(c->footprint_json);
 	free(c->state_dir);
@@ -319,6 +450,16 @@ static int setup(struct damonctl_capture *c)
 	    damonctl_features_has(c->f, DAMONCTL_FEAT_TRIED_REGIONS) != DAMONCTL_YES)
 		return refuse(c, -EOPNOTSUPP);
 	ctx0 = damonctl_kdamond_context(k, 0);
+	if (c->filters) {
+		/* before anything is written (take_monitoring may ask for tuned intervals) */
+		r = dctl_capture_filters_supported(c->filters, c->f,
+						   damonctl_context_get_str(ctx0,
+									    DAMONCTL_CONTEXT_OPERATIONS));
+		if (!r)
+			r = dctl_check_filters_memcg(c->ctx, c->filters);
+		if (r)
+			return refuse(c, r);
+	}
 	r = take_monitoring(c, ctx0);
 	if (r)
 		return r;
@@ -352,12 +493,29 @@ DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kd
 	/* the caller's struct may be older (shorter) or newer (longer) than ours */
 	memcpy(&c->o, opts, opts->sz < sizeof(c->o) ? opts->sz : sizeof(c->o));
 	c->o.sz = sizeof(c->o);
+	/* snapshot filters: checked before the kernel is looked at; only tried regions have
+	 * sz_filter_passed (no trace event carries it), so AUTO takes them */
+	r = opts->sz >= DCTL_SZ_TO(struct damonctl_capture_opts, snapshot_filters) ?
+	    dctl_capture_filters_count(c->o.snapshot_filters) : 0;
+	if (r > 0 && c->o.method == DAMONCTL_CAPTURE_TRACE)
+		r = -EINVAL;
+	if (r < 0) {
+		damonctl_clear_error(ctx);
+		free(c);
+		return r;
+	}
+	if (r > 0) {
+		c->filters = c->o.snapshot_filters;
+		c->o.method = DAMONCTL_CAPTURE_TRIED_REGIONS;
+	}
+	c->o.snapshot_filters = NULL;
 	c->kdamond = kdamond;
 	c->may_write = c->o.allow_foreign;
 	c->state_dir = c->o.state_dir ? strdup(c->o.state_dir) : NULL;
 	c->o.state_dir = NULL;
 	watch_end_pid(c);
 	r = opts->state_dir && !c->state_dir ? -ENOMEM : setup(c);
+	c->filters = NULL;	/* the caller's: not kept */
 	if (r) {
 		capture_free(c);
 		return r;

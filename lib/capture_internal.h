@@ -35,6 +35,10 @@ struct damonctl_capture {
 	int kdamond_pid;
 	struct damonctl_tree *orig;	/* as found: restored at the end */
 	bool installed;
+	/* o.snapshot_filters while open runs (NULL: none; the options' copy is cleared), and
+	 * the JSON of what the capture schemes got, set on every snapshot */
+	const struct damonctl_scheme *filters;
+	char *filters_json;
 	struct damonctl_features *f;
 	struct dctl_cap_scheme cs[DCTL_MAX_CAPTURE_SCHEMES];
 	unsigned int nr_cs;
@@ -72,6 +76,18 @@ struct damonctl_capture {
 	uint64_t nr_missed;		/* snapshots due that were not taken */
 	uint64_t work_ns, max_late_ns;	/* time spent taking snapshots; worst lateness */
 };
+
+/* Snapshot filters (struct damonctl_capture_opts): how many filters @s has (0: none), or
+ * -EINVAL when one is the core layer's (addr, target: in core_filters, or by type). */
+int dctl_capture_filters_count(const struct damonctl_scheme *s);
+/* Whether this kernel (@f) can install them on a context of operations @ops: 0, or
+ * -EOPNOTSUPP (no allow/sz_filter_passed, vaddr or fvaddr before 6.18, a type it lacks). */
+int dctl_capture_filters_supported(const struct damonctl_scheme *s,
+				   const struct damonctl_features *f, const char *ops);
+/* damonctl_capture_add_schemes() with @filters (NULL: none) copied into each capture scheme
+ * after its target filter; how many schemes, or -errno. */
+int dctl_capture_add_filtered_schemes(struct damonctl_context *c, const struct damonctl_features *f,
+				      const struct damonctl_scheme *filters);
 
 uint64_t dctl_capture_now_ns(void);
 uint64_t dctl_capture_mono_ns(void);

@@ -145,7 +145,9 @@ static void take_stats(struct damonctl_capture *c, uint64_t now)
 	for (s = 0; s < c->nr_user_schemes; s++) {
 		struct damonctl_rec_item *it = &c->pending[c->nr_pending];
 		struct damonctl_rec_stats *st = &c->pend_stats[c->nr_pending];
-		bool capture = false;
+		/* the capture schemes the kdamond's start put there are no user's, even when
+		 * the capture installed its own (snapshot filters) */
+		bool capture = s < c->o.builtin;
 
 		for (i = 0; i < c->nr_cs; i++)
 			if (c->cs[i].index == s)
@@ -245,6 +247,7 @@ static int tick(struct damonctl_capture *c)
 			s->nr_probes = cs->hits.nr_probes;
 			s->probe_hits = cs->hits.hits;
 		}
+		s->ops_filters = c->filters_json;	/* what sz_filter_passed is of */
 		c->nr_pending++;
 	}
 	if (skipped && !c->nr_pending && targets_gone(c)) {

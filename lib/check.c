@@ -461,6 +461,31 @@ static int check_memcg(const struct dobj *o, const char *file, const char *path,
 	return 0;
 }
 
+int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_scheme *scheme)
+{
+	const struct dobj *s = CDOBJ(scheme);
+	char root[PATH_MAX];
+	unsigned int l, n;
+	int r;
+
+	memcg_root(ctx, root, sizeof(root));
+	for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++) {
+		for (n = 0; n < s->lists[l].nr; n++) {
+			const struct dobj *f = s->lists[l].items[n];
+			const char *type = f->v[DAMONCTL_FILTER_TYPE].s ?
+				f->v[DAMONCTL_FILTER_TYPE].s : "anon";
+
+			if (strcmp(type, "memcg"))
+				continue;
+			r = check_memcg(f, "memcg_path", f->v[DAMONCTL_FILTER_MEMCG_PATH].s, root,
+					NULL, 0);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
 DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
 					       const struct damonctl_kdamond *kdamond, char *why,
 					       size_t size)

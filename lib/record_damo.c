@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "internal.h"
+#include "ops_filters.h"
 #include "record_internal.h"
 
 /* ---- reading ---- */
@@ -147,6 +148,7 @@ struct damo_src {
 	size_t prefix_len, prefix_pos;
 	enum damo_state state;
 	struct damo_series cur;
+	char *cur_filters;		/* the record's scheme_filters, its ops-layer ones */
 	struct damonctl_rec_region *regions;
 	size_t rcap;
 	uint8_t *hits;			/* the last snapshot's probe hits */
@@ -398,6 +400,14 @@ static int record_key(struct damo_src *s, const char *key, json_object *v)
 		return index_of(v, -1, &se->scheme) ? -EBADMSG : 0;
 	} else if (!strcmp(key, "target_id")) {
 		return index_of(v, -1, &se->target) ? -EBADMSG : 0;
+	} else if (!strcmp(key, "scheme_filters")) {
+		int err;
+
+		/* damo writes them before the snapshots, which carry them */
+		free(s->cur_filters);
+		s->cur_filters = dctl_ops_filters_from_damo(v, &err);
+		/* a list that is not damo's: no filters known, the snapshots still read */
+		return err == -ENOMEM ? err : 0;
 	} else if (!strcmp(key, "intervals") && v) {
 		if (!jget(v, "sample_us", &d))
 			se->sample_us = to_u64(d);
@@ -411,6 +421,8 @@ static int record_key(struct damo_src *s, const char *key, json_object *v)
 
 static void reset(struct damo_src *s)
 {
+	free(s->cur_filters);
+	s->cur_filters = NULL;
 	s->state = DS_TOP;
 	s->len = s->pos = 0;
 	s->prefix_pos = 0;
@@ -554,6 +566,7 @@ static int convert(struct damo_src *s, const struct damo_series *se, json_object
 	out->sample_us = se->sample_us;
 	out->aggr_us = se->aggr_us;
 	out->update_us = se->update_us;
+	out->ops_filters = s->cur_filters;
 	for (i = 0; i < n; i++) {
 		json_object *r = json_object_array_get_idx(regions, i), *na = NULL, *age = NULL;
 		struct damonctl_rec_region *rg = &s->regions[i];
@@ -668,6 +681,8 @@ static int ds_records(struct damo_src *s)
 		return -EBADMSG;
 	memset(&s->cur, 0, sizeof(s->cur));
 	s->cur.target = s->cur.scheme = -1;
+	free(s->cur_filters);
+	s->cur_filters = NULL;
 	s->state = DS_RECORD;
 	if (peek(s) == '}') {	/* an empty record */
 		s->pos++;
@@ -784,6 +799,7 @@ void dctl_damo_src_free(struct damo_src *s)
 	free(s->prefix);
 	free(s->regions);
 	free(s->hits);
+	free(s->cur_filters);
 	free(s);
 }
 
@@ -858,16 +874,39 @@ static void __attribute__((format(printf, 2, 3))) jw_printf(struct jw *w, const 
 		w->len += (size_t)n;
 }
 
+/* Text of any length (a jw_printf holds less than its buffer). */
+static void jw_puts(struct jw *w, const char *t)
+{
+	size_t n = strlen(t);
+
+	while (n && !w->err) {
+		size_t k;
+
+		if (w->len == sizeof(w->buf))
+			jw_flush(w, false);
+		k = sizeof(w->buf) - w->len < n ? sizeof(w->buf) - w->len : n;
+		memcpy(w->buf + w->len, t, k);
+		w->len += k;
+		t += k;
+		n -= k;
+	}
+}
+
+/* One of damo's records: a series, and the ops filters its snapshots were taken through
+ * (damo keeps them per record: snapshots of other filters make a record of their own). */
 struct series_key {
 	uint32_t kdamond, context;
 	int32_t target, scheme;
 	uint64_t sample_us, aggr_us, update_us;
+	char *filters;
 };
 
 static bool same_series(const struct series_key *k, const struct damonctl_rec_snapshot *s)
 {
 	return k->kdamond == s->kdamond && k->context == s->context && k->target == s->target &&
-	       k->scheme == s->scheme;
+	       k->scheme == s->scheme &&
+	       (k->filters && s->ops_filters ? !strcmp(k->filters, s->ops_filters) :
+		k->filters == s->ops_filters);
 }
 
 static void write_index(struct jw *w, const char *key, int64_t v, bool last)
@@ -894,7 +933,20 @@ static int write_series(struct damonctl_rec_reader *r, struct jw *w,
 		  "\"max_sample_us\": \"0\"}},\n", k->sample_us, k->aggr_us, k->update_us);
 	write_index(w, "scheme_idx", k->scheme, false);
 	write_index(w, "target_id", k->target, false);
-	jw_printf(w, "        \"scheme_filters\": [],\n        \"snapshots\": [");
+	ret = dctl_ops_filters_to_damo(k->filters, NULL, 0);
+	if (ret < 0)
+		return ret;
+	{
+		char *list = malloc((size_t)ret + 1);
+
+		if (!list)
+			return -ENOMEM;
+		dctl_ops_filters_to_damo(k->filters, list, (size_t)ret + 1);
+		jw_printf(w, "        \"scheme_filters\": ");
+		jw_puts(w, list);
+		free(list);
+	}
+	jw_printf(w, ",\n        \"snapshots\": [");
 	ret = damonctl_rec_rewind(r);
 	if (ret)
 		return ret;
@@ -932,6 +984,13 @@ static int write_series(struct damonctl_rec_reader *r, struct jw *w,
 	return w->err;
 }
 
+static void free_keys(struct series_key *keys, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(keys[i].filters);
+	free(keys);
+}
+
 DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd, bool zlib)
 {
 	struct series_key *keys = NULL;
@@ -955,30 +1014,38 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 			void *p = realloc(keys, (cap = cap ? cap * 2 : 8) * sizeof(*keys));
 
 			if (!p) {
-				free(keys);
+				free_keys(keys, nr);
 				return -ENOMEM;
 			}
 			keys = p;
 		}
-		keys[nr++] = (struct series_key){
+		keys[nr] = (struct series_key){
 			it.snapshot->kdamond, it.snapshot->context, it.snapshot->target,
 			it.snapshot->scheme, it.snapshot->sample_us, it.snapshot->aggr_us,
-			it.snapshot->update_us };
+			it.snapshot->update_us, NULL };
+		if (it.snapshot->ops_filters) {
+			keys[nr].filters = strdup(it.snapshot->ops_filters);
+			if (!keys[nr].filters) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
+		nr++;
 	}
 	if (ret < 0) {
-		free(keys);
+		free_keys(keys, nr);
 		return ret;
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		free(keys);
+		free_keys(keys, nr);
 		return -ENOMEM;
 	}
 	w->fd = fd;
 	w->zlib = zlib;
 	if (zlib && deflateInit(&w->zs, Z_DEFAULT_COMPRESSION) != Z_OK) {
 		free(w);
-		free(keys);
+		free_keys(keys, nr);
 		return -ENOMEM;
 	}
 	jw_printf(w, "[\n");
@@ -992,6 +1059,6 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 	if (zlib)
 		deflateEnd(&w->zs);
 	free(w);
-	free(keys);
+	free_keys(keys, nr);
 	return ret;
 }

@@ -26,6 +26,7 @@ enum rec_chunk_type {
 	REC_CHUNK_END = 5,
 	REC_CHUNK_FOOTPRINT = 6,
 	REC_CHUNK_PROBE_HITS = 7,
+	REC_CHUNK_OPS_FILTERS = 8,
 };
 
 #define REC_CHUNK_ZLIB (1u << 0)	/* the payload is a zlib stream */
@@ -35,6 +36,7 @@ enum rec_chunk_type {
 #define REC_PROBES_HDR 32		/* fixed part of a PROBE_HITS payload */
 /* a u8 count of probes would do (the kernel allows 4): a larger one is a damaged chunk */
 #define REC_MAX_PROBES 255
+#define REC_FILTERS_HDR 28		/* fixed part of an OPS_FILTERS payload */
 #define REC_STATS_FIXED 24		/* time, kdamond, context, scheme, has */
 #define REC_STATS_NR 8			/* u64 values after the fixed part */
 
@@ -66,6 +68,14 @@ static inline const uint8_t *rec_snapshot_hits(const struct damonctl_rec_snapsho
 		return NULL;
 	*np = s->nr_probes;
 	return s->probe_hits;
+}
+
+/* A caller's snapshot's ops filters, if its sz has them: NULL without. */
+static inline const char *rec_snapshot_filters(const struct damonctl_rec_snapshot *s)
+{
+	if (s->sz < DCTL_SZ_TO(struct damonctl_rec_snapshot, ops_filters))
+		return NULL;
+	return s->ops_filters;
 }
 
 /* The same for stats: the values past the caller's sz are absent (their has bits clear). */

@@ -12,6 +12,8 @@
  * is the sum of the merged ones', and its sample_us keeps the rate (nr_accesses over the
  * samples an aggregation holds) exact. 7.2's probe hits add up as nr_accesses do, each in
  * the byte the kernel counts them in (a longer aggregation's counter would stop at 255 too).
+ * A window's ops filters (what its sz_filter_passed are of) are its snapshots' while they
+ * are the same; a window whose snapshots were taken through other filters has none known.
  * Neighbours that end up alike are joined again, so a window of k snapshots holds at most k
  * times their regions. A snapshot of every target
  * (target -1) lists each target's regions after the previous one's (the address goes
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops_filters.h"
 #include "record_internal.h"
 
 /* probes a merged snapshot may have (the kernel allows 4) */
@@ -49,6 +52,10 @@ struct series {
 	uint64_t start_ns, end_ns, aggr_us, samples, update_us, sample_us;
 	bool same_sample, has_sfp;
 	uint32_t nr_probes;	/* the most the window's snapshots had */
+	/* the ops filters of the window's snapshots, while they are the same (NULL: none,
+	 * unknown, or they changed within the window) */
+	char *filters;
+	bool filters_changed;
 	struct run *runs;
 	size_t nr_runs;
 };
@@ -63,6 +70,7 @@ struct damonctl_rec_merger {
 	size_t out_cap;
 	uint8_t *hits;				/* and their probe hits */
 	size_t hits_cap;
+	char *filters;				/* and its ops filters */
 	struct run tmp;
 };
 
@@ -82,6 +90,8 @@ DAMONCTL_API int damonctl_rec_merger_new(uint64_t window_us, struct damonctl_rec
 
 static void free_runs(struct series *s)
 {
+	free(s->filters);
+	s->filters = NULL;
 	for (size_t i = 0; i < s->nr_runs; i++)
 		free(s->runs[i].p);
 	free(s->runs);
@@ -98,6 +108,7 @@ DAMONCTL_API void damonctl_rec_merger_free(struct damonctl_rec_merger *m)
 	free(m->s);
 	free(m->out);
 	free(m->hits);
+	free(m->filters);
 	free(m->tmp.p);
 	free(m);
 }
@@ -222,11 +233,33 @@ static int merge_run(const struct run *acc, const struct damonctl_rec_region *b,
 }
 
 /* Fold @s into @x's open window. */
+/* The window's ops filters: the first snapshot's, kept while the others have the same. */
+static int fold_filters(struct series *x, const struct damonctl_rec_snapshot *s, bool first)
+{
+	const char *f = s->ops_filters;
+
+	if (first) {
+		free(x->filters);
+		x->filters = f ? strdup(f) : NULL;
+		x->filters_changed = false;
+		return f && !x->filters ? -ENOMEM : 0;
+	}
+	if (x->filters_changed || (f && x->filters ? !strcmp(f, x->filters) : f == x->filters))
+		return 0;
+	/* sz_filter_passed of two sets of filters: which the window's are is not known */
+	x->filters_changed = true;
+	free(x->filters);
+	x->filters = NULL;
+	return 0;
+}
+
 static int fold(struct damonctl_rec_merger *m, struct series *x,
 		const struct damonctl_rec_snapshot *s)
 {
 	size_t k = 0, run = 0;
 
+	if (fold_filters(x, s, !x->open))
+		return -ENOMEM;
 	if (!x->open) {
 		x->open = true;
 		x->start_ns = s->start_ns;
@@ -301,6 +334,11 @@ static int emit(struct damonctl_rec_merger *m, struct series *x)
 		m->hits = nh;
 		m->hits_cap = n * x->nr_probes;
 	}
+	/* the merger's copy: the series' goes with the next window's first snapshot */
+	free(m->filters);
+	m->filters = x->filters ? strdup(x->filters) : NULL;
+	if (x->filters && !m->filters)
+		return -ENOMEM;
 	n = 0;
 	for (size_t i = 0; i < x->nr_runs; i++) {
 		for (size_t j = 0; j < x->runs[i].n; j++) {
@@ -337,6 +375,7 @@ static int emit(struct damonctl_rec_merger *m, struct series *x)
 	out->regions = m->out;
 	out->nr_probes = n ? x->nr_probes : 0;
 	out->probe_hits = n && x->nr_probes ? m->hits : NULL;
+	out->ops_filters = m->filters;
 	x->open = false;
 	return 1;
 }
@@ -354,6 +393,8 @@ DAMONCTL_API int damonctl_rec_merger_add_v0_4(struct damonctl_rec_merger *m,
 		return -EINVAL;
 	if (s->probe_hits && s->nr_probes > MERGE_MAX_PROBES)
 		return -E2BIG;
+	if (s->ops_filters && dctl_ops_filters_check(s->ops_filters) == 1)
+		s->ops_filters = NULL;	/* "[]": none */
 	x = series_of(m, s);
 	if (!x)
 		return -ENOMEM;

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "internal.h"
+#include "ops_filters.h"
 #include "record_internal.h"
 
 struct damonctl_rec_reader {
@@ -34,6 +35,11 @@ struct damonctl_rec_reader {
 	struct damonctl_rec_snapshot hits_of;	/* its series, end, regions and probes */
 	uint8_t *hits;
 	size_t hits_cap;
+	/* the OPS_FILTERS chunk just read (maybe a PROBE_HITS chunk since), for that SNAPSHOT */
+	bool filters_pending;
+	struct damonctl_rec_snapshot filters_of;	/* its series, end and regions */
+	char *filters;
+	size_t filters_cap;
 	/* what the last item points to */
 	struct damonctl_rec_snapshot snap;
 	struct damonctl_rec_stats stats;
@@ -323,6 +329,42 @@ static void attach_probe_hits(struct damonctl_rec_reader *r, struct damonctl_rec
 	s->probe_hits = r->hits;
 }
 
+/* An OPS_FILTERS payload into r->filters and r->filters_of: 1, 0 for filters that are no
+ * array of filters (dropped), -EBADMSG. */
+static int parse_ops_filters(struct damonctl_rec_reader *r, const uint8_t *p, size_t len)
+{
+	struct damonctl_rec_snapshot *k = &r->filters_of;
+	size_t n;
+
+	if (len < REC_FILTERS_HDR)
+		return -EBADMSG;
+	memset(k, 0, sizeof(*k));
+	k->kdamond = get_le32(p);
+	k->context = get_le32(p + 4);
+	k->target = (int32_t)get_le32(p + 8);
+	k->scheme = (int32_t)get_le32(p + 12);
+	k->end_ns = get_le64(p + 16);
+	k->nr_regions = get_le32(p + 24);
+	n = len - REC_FILTERS_HDR;
+	if (reserve((void **)&r->filters, &r->filters_cap, n + 1, 1))
+		return -ENOMEM;
+	memcpy(r->filters, p + REC_FILTERS_HDR, n);
+	r->filters[n] = '\0';
+	return dctl_ops_filters_check(r->filters) == 0;
+}
+
+/* The filters read just before @s (a PROBE_HITS chunk between) are its own: the same
+ * series, time and regions. */
+static void attach_ops_filters(struct damonctl_rec_reader *r, struct damonctl_rec_snapshot *s)
+{
+	const struct damonctl_rec_snapshot *k = &r->filters_of;
+
+	if (k->kdamond != s->kdamond || k->context != s->context || k->target != s->target ||
+	    k->scheme != s->scheme || k->end_ns != s->end_ns || k->nr_regions != s->nr_regions)
+		return;
+	s->ops_filters = r->filters;
+}
+
 static int parse_stats(const uint8_t *p, size_t len, struct damonctl_rec_stats *st)
 {
 	size_t alen;
@@ -388,11 +430,14 @@ static int read_chunk(struct damonctl_rec_reader *r, unsigned int *type, unsigne
 static int decode_item(struct damonctl_rec_reader *r, unsigned int type, size_t raw,
 		       struct damonctl_rec_item *item)
 {
-	/* probe hits belong to the SNAPSHOT right after them, or to none */
-	bool hits = r->hits_pending;
+	/* probe hits belong to the SNAPSHOT right after them, or to none; ops filters to the
+	 * SNAPSHOT after them and the hits (if any) */
+	bool hits = r->hits_pending, filters = r->filters_pending;
 	int ret;
 
 	r->hits_pending = false;
+	if (type != REC_CHUNK_PROBE_HITS)
+		r->filters_pending = false;
 	memset(item, 0, sizeof(*item));
 	item->sz = sizeof(*item);
 	switch (type) {
@@ -414,12 +459,18 @@ static int decode_item(struct damonctl_rec_reader *r, unsigned int type, size_t 
 		ret = parse_snapshot(r, r->payload, raw, &r->snap);
 		if (!ret && hits)
 			attach_probe_hits(r, &r->snap);
+		if (!ret && filters)
+			attach_ops_filters(r, &r->snap);
 		item->snapshot = &r->snap;
 		return ret ? ret : 1;
 	case REC_CHUNK_PROBE_HITS:
 		ret = parse_probe_hits(r, r->payload, raw);
 		r->hits_pending = !ret;
 		return ret;
+	case REC_CHUNK_OPS_FILTERS:
+		ret = parse_ops_filters(r, r->payload, raw);
+		r->filters_pending = ret == 1;
+		return ret < 0 ? ret : 0;
 	case REC_CHUNK_STATS:
 		item->type = DAMONCTL_REC_STATS;
 		ret = parse_stats(r->payload, raw, &r->stats);
@@ -570,6 +621,7 @@ DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
 	r->eof = false;
 	r->done = false;
 	r->hits_pending = false;
+	r->filters_pending = false;
 	r->st.bytes_ok = REC_FILE_HDR;
 	r->st.bytes_lost = 0;
 	r->st.complete = false;
@@ -596,5 +648,6 @@ DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r)
 	free(r->payload);
 	free(r->regions);
 	free(r->hits);
+	free(r->filters);
 	free(r);
 }

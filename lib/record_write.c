@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "internal.h"
+#include "ops_filters.h"
 #include "record_internal.h"
 
 struct damonctl_rec_writer {
@@ -178,6 +179,28 @@ static int emit_probe_hits(struct damonctl_rec_writer *w, const struct damonctl_
 			  w->flags & DAMONCTL_REC_COMPRESS, true);
 }
 
+/* The operations-layer filters a snapshot was taken through, the OPS_FILTERS chunk held
+ * for its SNAPSHOT's write(). */
+static int emit_ops_filters(struct damonctl_rec_writer *w, const struct damonctl_rec_snapshot *s,
+			    const char *json)
+{
+	size_t n = strlen(json);
+	uint8_t *h;
+
+	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_FILTERS_HDR + n))
+		return -ENOMEM;
+	h = w->buf + REC_CHUNK_HDR;
+	put_le32(h, s->kdamond);
+	put_le32(h + 4, s->context);
+	put_le32(h + 8, (uint32_t)s->target);
+	put_le32(h + 12, (uint32_t)s->scheme);
+	put_le64(h + 16, s->end_ns);
+	put_le32(h + 24, s->nr_regions);
+	memcpy(h + REC_FILTERS_HDR, json, n);
+	return emit_chunk(w, REC_CHUNK_OPS_FILTERS, REC_FILTERS_HDR + n,
+			  w->flags & DAMONCTL_REC_COMPRESS, true);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -241,6 +264,7 @@ DAMONCTL_API int damonctl_rec_write_snapshot_v0_4(struct damonctl_rec_writer *w,
 						  const struct damonctl_rec_snapshot *snap)
 {
 	struct damonctl_rec_snapshot full, *s = &full;
+	const char *filters;
 	uint8_t *p, *h;
 	uint64_t prev_end = 0;
 	uint32_t i;
@@ -250,6 +274,16 @@ DAMONCTL_API int damonctl_rec_write_snapshot_v0_4(struct damonctl_rec_writer *w,
 	r = rec_snapshot_in(snap, &full);
 	if (r)
 		return r;
+	filters = rec_snapshot_filters(snap);
+	if (filters) {
+		r = dctl_ops_filters_check(filters);
+		if (r < 0)
+			return r;
+		if (r)
+			filters = NULL;	/* "[]": none */
+		else if (strlen(filters) > REC_MAX_CHUNK - REC_FILTERS_HDR)
+			return -E2BIG;
+	}
 	if (s->nr_regions && !s->regions)
 		return -EINVAL;
 	if (s->nr_probes && s->nr_regions && !s->probe_hits)
@@ -260,11 +294,19 @@ DAMONCTL_API int damonctl_rec_write_snapshot_v0_4(struct damonctl_rec_writer *w,
 	for (i = 0; i < s->nr_regions; i++)
 		if (s->regions[i].end < s->regions[i].start)
 			return -EINVAL;
-	/* the hits first: a reader has them when the snapshot comes */
-	if (s->nr_probes && s->nr_regions) {
-		r = emit_probe_hits(w, s);
+	/* the filters and the hits first: a reader has them when the snapshot comes; the
+	 * hits right before it, where a reader that knows them but not the filters looks */
+	if (filters) {
+		r = emit_ops_filters(w, s, filters);
 		if (r)
 			return r;
+	}
+	if (s->nr_probes && s->nr_regions) {
+		r = emit_probe_hits(w, s);
+		if (r) {
+			w->held_len = 0;	/* the filters go with it */
+			return r;
+		}
 	}
 	/* five varints of at most 10 bytes per region */
 	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_SNAP_HDR + (size_t)s->nr_regions * 50)) {

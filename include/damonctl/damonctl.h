@@ -1301,6 +1301,11 @@ struct damonctl_rec_snapshot {
 	 * probe_hits[i * nr_probes + p]); 0 and NULL without probes */
 	uint32_t nr_probes;
 	const uint8_t *probe_hits;
+	/* the operations-layer DAMOS filters whose passed bytes the regions' sz_filter_passed
+	 * are (a capture's snapshot_filters, damo's scheme_filters): a JSON array of filters
+	 * in damonctl-tree's shape ({"type", "matching", "allow", "memcg_path", "min", "max"}),
+	 * in the kernel's order; NULL when none was installed or it is unknown (never "[]") */
+	const char *ops_filters;
 };
 #define DAMONCTL_REC_SNAPSHOT_INIT { .sz = sizeof(struct damonctl_rec_snapshot) }
 
@@ -1423,6 +1428,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
  * sum of those of the regions that held it, its age the newest one's (in the new aggregation
  * intervals: aggr_us is the merged ones' sum, sample_us keeps the access rate exact); its
  * probe hits add up as nr_accesses do, up to 255 (the kernel's byte; -E2BIG past 16 probes).
+ * A window's ops_filters are its snapshots' while they are the same, NULL when they change.
  * damonctl_rec_merger_add() returns 1 when @s began a new window and *@out points to the
  * window before it, 0 when it was only kept, -errno; damonctl_rec_merger_flush() gives the
  * windows still open, one per call (1), then 0. *@out is the merger's, valid until the next
@@ -1623,6 +1629,14 @@ struct damonctl_capture_opts {
 	 * damonctl_capture_recover() can remove it if this process is killed; NULL: no note */
 	const char *state_dir;
 	enum damonctl_capture_reader trace_reader;
+	/* operations-layer DAMOS filters the capture schemes apply (damo's
+	 * --snapshot_damos_filter): those of this model scheme (its ops_filters, then the
+	 * operations-layer types of its filters/, in the kernel's order), copied after each
+	 * capture scheme's target filter into the directory this kernel has (ops_filters from
+	 * 6.15, filters/ before); each region's sz_filter_passed is then the part of it they
+	 * pass, and every snapshot's ops_filters names them. Method tried-regions only (AUTO
+	 * takes it). NULL, or a scheme without filters: none. Read during open only. */
+	const struct damonctl_scheme *snapshot_filters;
 };
 #define DAMONCTL_CAPTURE_OPTS_INIT { .sz = sizeof(struct damonctl_capture_opts) }
 /*
@@ -1630,8 +1644,13 @@ struct damonctl_capture_opts {
  * -ENOENT no such kdamond, -ESRCH it is not running, -EPERM tried-regions without
  * @allow_foreign, -EOPNOTSUPP the method is not available here (no damon_aggregated event,
  * or no tried_regions), -EINVAL bad options or not exactly one context, -E2BIG more than 64
- * schemes, -ESTALE fewer schemes than @builtin. Those refusals leave no last error; a failed
- * file access is named by damonctl_last_error().
+ * schemes, -ESTALE fewer schemes than @builtin. With @snapshot_filters: -EINVAL for a core
+ * layer's filter (addr, target) among them or method trace (its events carry no
+ * sz_filter_passed); -EOPNOTSUPP for a kernel without allow and sz_filter_passed (6.14), a
+ * vaddr or fvaddr kdamond before 6.18 (their stat action counts no filter-passed bytes),
+ * or a filter type this kernel lacks; -ENOENT for a memcg path that names no cgroup (-EINVAL
+ * when it does not start with '/'). Those refusals come before anything is written and
+ * leave no last error; a failed file access is named by damonctl_last_error().
  */
 DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kdamond,
 				       const struct damonctl_capture_opts *opts,
@@ -2475,6 +2494,16 @@ DAMONCTL_API int damonctl_access_heatmap_cell(const struct damonctl_access_heatm
 DAMONCTL_API void damonctl_access_heatmap_scale(const struct damonctl_access_heatmap *h,
 						double *min, double *max, double *unit);
 
+/* damo's <filters passed type>: the operations-layer DAMOS filters of @ops_filters (a
+ * snapshot's, see struct damonctl_rec_snapshot) as damo's DamosFilter.to_str writes them,
+ * joined by ", " ("allow anon", "reject none memcg /a", "allow hugepage_size [2.000 MiB,
+ * 2.000 MiB]"), "n/a" for NULL or no such filter; into @buf as snprintf does: the length
+ * the text needs, or -EINVAL for a document that is not an array of filters. */
+DAMONCTL_API int damonctl_access_filters_text(const char *ops_filters, char *buf, size_t size);
+/* Whether @ops_filters holds an operations-layer filter (damo's default templates add
+ * their df-passed lines for a record that does). */
+DAMONCTL_API bool damonctl_access_filters_installed(const char *ops_filters);
+
 /* damo's report templates: the keywords of a region line, of a snapshot's head and tail, of
  * a record's head and tail, each set in the fixed order damonctl_access_view_new(3) lists. */
 enum damonctl_access_kwset {
@@ -2512,7 +2541,8 @@ DAMONCTL_API int damonctl_rec_select_new(const struct damonctl_rec_select_opts *
 					 struct damonctl_rec_select **out);
 DAMONCTL_API void damonctl_rec_select_free(struct damonctl_rec_select *sel);
 /* Feed the record's items in order: 1 (keep @it; a snapshot's item may now point to a copy
- * of it in @sel, its regions clipped, valid until the next call), 0 (skip it), -ENOMEM,
+ * of it in @sel, its regions clipped, its probe hits and ops filters kept, valid until the
+ * next call), 0 (skip it), -ENOMEM,
  * -EINVAL (an @it->sz too small, a SNAPSHOT or STATS item without its struct). */
 DAMONCTL_API int damonctl_rec_select_item(struct damonctl_rec_select *sel,
 					  struct damonctl_rec_item *it);

@@ -27,6 +27,13 @@
 static struct damonctl_rec_region regs[NSNAP][40];
 static uint8_t hits[NSNAP][40 * 2];
 
+/* The ops filters snapshots were taken through, as a capture (and damo's scheme_filters
+ * read back) write them */
+#define F_ANON "[{\"type\":\"anon\",\"matching\":true,\"allow\":true}]"
+#define F_TWO "[{\"type\":\"memcg\",\"matching\":false,\"allow\":false,\"memcg_path\":\"/a/b\"}," \
+	"{\"type\":\"hugepage_size\",\"matching\":true,\"allow\":true,\"min\":2097152,\"max\":2097152}]"
+static const char *const filters_of[NSNAP] = { NULL, F_ANON, F_TWO, F_ANON, F_ANON, NULL };
+
 static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 {
 	unsigned int j, n = 5 + i * 7;
@@ -70,6 +77,8 @@ static void make_snapshot(unsigned int i, struct damonctl_rec_snapshot *s)
 	for (j = 0; j < n * s->nr_probes; j++)
 		hits[i][j] = j == 1 ? 255 : (uint8_t)(j * 7 + i);
 	s->probe_hits = s->nr_probes ? hits[i] : NULL;
+	/* the ops filters: none, one, two (snapshot 4 has them without regions) */
+	s->ops_filters = filters_of[i];
 }
 
 /* A record in a memory file: returns its fd, rewound. */
@@ -102,10 +111,10 @@ static int make_record(bool compress, bool end, size_t *len)
 	return fd;
 }
 
-/* @got is snapshot @i, its probe hits too unless @probes is false (a reader that knew
- * nothing of them) */
-static void check_snapshot_probes(unsigned int i, const struct damonctl_rec_snapshot *got,
-				  bool probes)
+/* @got is snapshot @i, its probe hits too unless @probes is false, its ops filters unless
+ * @filters is (a reader that knew nothing of them) */
+static void check_snapshot_as(unsigned int i, const struct damonctl_rec_snapshot *got,
+			      bool probes, bool filters)
 {
 	struct damonctl_rec_snapshot want;
 	unsigned int j;
@@ -128,6 +137,10 @@ static void check_snapshot_probes(unsigned int i, const struct damonctl_rec_snap
 			assert_memory_equal(got->probe_hits, want.probe_hits,
 					    (size_t)want.nr_regions * want.nr_probes);
 	}
+	if (filters && want.ops_filters)
+		assert_string_equal(got->ops_filters, want.ops_filters);
+	else
+		assert_null(got->ops_filters);
 	for (j = 0; j < want.nr_regions; j++) {
 		assert_true(got->regions[j].start == want.regions[j].start);
 		assert_true(got->regions[j].end == want.regions[j].end);
@@ -138,9 +151,15 @@ static void check_snapshot_probes(unsigned int i, const struct damonctl_rec_snap
 	}
 }
 
+static void check_snapshot_probes(unsigned int i, const struct damonctl_rec_snapshot *got,
+				  bool probes)
+{
+	check_snapshot_as(i, got, probes, true);
+}
+
 static void check_snapshot(unsigned int i, const struct damonctl_rec_snapshot *got)
 {
-	check_snapshot_probes(i, got, true);
+	check_snapshot_as(i, got, true, true);
 }
 
 /* Read everything; returns the number of snapshots, checking each against make_snapshot. */
@@ -443,6 +462,11 @@ static void test_damo_export(void **state)
 				assert_true(it.snapshot->regions[j].end == want.regions[j].end);
 				assert_int_equal(it.snapshot->regions[j].age, want.regions[j].age);
 			}
+			/* the record's scheme_filters, damo's DamosFilter kvpairs, and back */
+			if (want.ops_filters)
+				assert_string_equal(it.snapshot->ops_filters, want.ops_filters);
+			else
+				assert_null(it.snapshot->ops_filters);
 			/* damo's probe_hits lists, one number per probe */
 			assert_int_equal(it.snapshot->nr_probes,
 					 want.nr_regions ? want.nr_probes : 0);
@@ -610,6 +634,233 @@ static void test_probe_hits_chunks(void **state)
 	damonctl_rec_reader_free(r);
 	close(fd);
 	free(buf);
+}
+
+/*
+ * The ops filters are a chunk of their own before their snapshot (and before its probe
+ * hits, which stay right before it): without them (what a reader that does not know the
+ * type sees) every snapshot reads as before, without filters; filters before a snapshot of
+ * another series are nobody's. The writer takes an array of filters only, "[]" as none.
+ */
+static void test_ops_filters_chunks(void **state)
+{
+	size_t len, off[64], n, i;
+	uint8_t type[64], *buf;
+	int order[64], k = 0, fd = make_record(true, true, &len), filters1 = -1, snap3 = -1;
+	int nsnap = 0, nfilters = 0;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	struct damonctl_rec_snapshot s;
+	struct damonctl_rec_writer *w;
+	struct damonctl_rec_reader *r;
+	struct damonctl_rec_status st;
+	char why[256];
+
+	(void)state;
+	buf = malloc(len);
+	assert_true(pread(fd, buf, len, 0) == (ssize_t)len);
+	close(fd);
+	n = chunks(buf, len, off, type, 63);
+	for (i = 0; i < n; i++) {
+		if (type[i] == 8) {
+			/* right before its snapshot, or before its hits and then it */
+			assert_true(i + 1 < n && (type[i + 1] == 3 ||
+						  (type[i + 1] == 7 && i + 2 < n && type[i + 2] == 3)));
+			if (filters1 < 0)
+				filters1 = (int)i;
+			nfilters++;
+			continue;
+		}
+		if (type[i] == 3 && nsnap++ == 3)
+			snap3 = (int)i;
+		order[k++] = (int)i;
+	}
+	order[k] = -1;
+	assert_int_equal(nfilters, 4);	/* snapshots 1 to 4 */
+	fd = rebuild(buf, off, order);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;)
+		if (it.type == DAMONCTL_REC_SNAPSHOT)
+			check_snapshot_as((unsigned int)nsnap++, it.snapshot, true, false);
+	assert_int_equal(nsnap, NSNAP);
+	damonctl_rec_status(r, &st);
+	assert_true(st.complete && !st.corrupt && st.bytes_lost == 0);
+	damonctl_rec_reader_free(r);
+	close(fd);
+
+	/* snapshot 1's filters moved before snapshot 3 (another target, whose own come
+	 * after them): snapshot 1 has none, and 3 its own */
+	for (i = 0, k = 0; i < n; i++) {
+		if ((int)i == filters1)
+			continue;
+		if ((int)i == snap3 - 1)
+			order[k++] = filters1;
+		order[k++] = (int)i;
+	}
+	order[k] = -1;
+	assert_int_equal(type[snap3 - 1], 8);
+	fd = rebuild(buf, off, order);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;) {
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		check_snapshot_as((unsigned int)nsnap, it.snapshot, true, nsnap != 1);
+		nsnap++;
+	}
+	assert_int_equal(nsnap, NSNAP);
+	damonctl_rec_reader_free(r);
+	close(fd);
+	/* and right before snapshot 3's SNAPSHOT chunk (after its own): not its own */
+	for (i = 0, k = 0; i < n; i++) {
+		if ((int)i == filters1)
+			continue;
+		if ((int)i == snap3)
+			order[k++] = filters1;
+		order[k++] = (int)i;
+	}
+	order[k] = -1;
+	fd = rebuild(buf, off, order);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;) {
+		if (it.type != DAMONCTL_REC_SNAPSHOT)
+			continue;
+		check_snapshot_as((unsigned int)nsnap, it.snapshot, true,
+				  nsnap != 1 && nsnap != 3);
+		nsnap++;
+	}
+	assert_int_equal(nsnap, NSNAP);
+	damonctl_rec_reader_free(r);
+	close(fd);
+	free(buf);
+
+	/* what the writer takes */
+	fd = memfd_create("filters", 0);
+	assert_int_equal(damonctl_rec_writer_new(fd, 0, NULL, &w), 0);
+	make_snapshot(0, &s);
+	s.ops_filters = "{\"type\": \"anon\"}";
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), -EINVAL);
+	s.ops_filters = "[{\"matching\": true}]";
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), -EINVAL);
+	s.ops_filters = "[{\"type\": \"anon\"}";
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), -EINVAL);
+	s.ops_filters = "[]";
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), 0);
+	/* a snapshot of a caller built before ops_filters: its sz does not cover them */
+	s.ops_filters = F_ANON;
+	s.sz = offsetof(struct damonctl_rec_snapshot, ops_filters);
+	assert_int_equal(damonctl_rec_write_snapshot(w, &s), 0);
+	assert_int_equal(damonctl_rec_writer_finish(w, DAMONCTL_REC_END_COUNT), 0);
+	len = (size_t)lseek(fd, 0, SEEK_CUR);
+	buf = malloc(len);
+	assert_true(pread(fd, buf, len, 0) == (ssize_t)len);
+	n = chunks(buf, len, off, type, 63);
+	for (i = 0; i < n; i++)
+		assert_int_not_equal(type[i], 8);
+	free(buf);
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(damonctl_rec_reader_new(fd, &r, why, sizeof(why)), 0);
+	for (nsnap = 0; damonctl_rec_next(r, &it) == 1;)
+		if (it.type == DAMONCTL_REC_SNAPSHOT) {
+			assert_null(it.snapshot->ops_filters);
+			nsnap++;
+		}
+	assert_int_equal(nsnap, 2);
+	damonctl_rec_reader_free(r);
+	close(fd);
+}
+
+/*
+ * damo's scheme_filters (DamosFilter.to_kvpairs, raw or not, and before allow was named
+ * so, filter_pass): the operations layer's kept in order, the core layer's (addr, target)
+ * left out; and written back as damo writes them.
+ */
+static const char damo_filters_doc[] =
+	"[{\"kdamond_idx\": 0, \"context_idx\": 0, \"intervals\": {\"sample_us\": \"5000\","
+	" \"aggr_us\": \"100000\", \"ops_update_us\": \"1000000\"}, \"scheme_idx\": null,"
+	" \"target_id\": 0, \"scheme_filters\": ["
+	"  {\"filter_type\": \"addr\", \"matching\": false, \"allow\": false, \"memcg_path\": null,"
+	"   \"address_range\": {\"start\": \"0\", \"end\": \"4096\"}, \"damon_target_idx\": null,"
+	"   \"hugepage_size\": null},"
+	"  {\"filter_type\": \"anon\", \"matching\": \"Y\", \"allow\": \"yes\", \"memcg_path\": \"\","
+	"   \"address_range\": null, \"damon_target_idx\": null, \"hugepage_size\": null},"
+	"  {\"filter_type\": \"memcg\", \"matching\": false, \"filter_pass\": false,"
+	"   \"memcg_path\": \"/sys/fs/x\", \"address_range\": null, \"damon_target_idx\": null},"
+	"  {\"filter_type\": \"hugepage_size\", \"matching\": true, \"allow\": true,"
+	"   \"memcg_path\": null, \"address_range\": null, \"damon_target_idx\": null,"
+	"   \"hugepage_size\": [\"2.000 MiB\", \"1,073,741,824\"]},"
+	"  {\"filter_type\": \"target\", \"matching\": true, \"allow\": false, \"memcg_path\": null,"
+	"   \"address_range\": null, \"damon_target_idx\": \"0\", \"hugepage_size\": null}],"
+	" \"snapshots\": ["
+	"  {\"start_time\": \"1000\", \"end_time\": \"2000\", \"regions\": ["
+	"   {\"start\": \"0\", \"end\": \"4096\", \"nr_accesses\": {\"samples\": 3},"
+	"    \"age\": {\"aggr_intervals\": 1}, \"sz_filter_passed\": \"4096\"}]}]},"
+	" {\"kdamond_idx\": 0, \"context_idx\": 0, \"intervals\": {\"sample_us\": \"5000\","
+	" \"aggr_us\": \"100000\", \"ops_update_us\": \"1000000\"}, \"scheme_idx\": null,"
+	" \"target_id\": 1, \"scheme_filters\": [{\"filter_type\": \"target\", \"matching\": true,"
+	"  \"allow\": false, \"damon_target_idx\": 0}], \"snapshots\": ["
+	"  {\"start_time\": \"1000\", \"end_time\": \"2000\", \"regions\": ["
+	"   {\"start\": \"0\", \"end\": \"4096\", \"nr_accesses\": {\"samples\": 3},"
+	"    \"age\": {\"aggr_intervals\": 1}}]}]}]";
+
+static void test_damo_filters(void **state)
+{
+	static const char want[] =
+		"[{\"type\":\"anon\",\"matching\":true,\"allow\":true},"
+		"{\"type\":\"memcg\",\"matching\":false,\"allow\":false,\"memcg_path\":\"/sys/fs/x\"},"
+		"{\"type\":\"hugepage_size\",\"matching\":true,\"allow\":true,\"min\":2097152,"
+		"\"max\":1073741824}]";
+	static const char want_damo[] =
+		"\"scheme_filters\": [{\"filter_type\": \"anon\", \"matching\": true, \"allow\": true, "
+		"\"memcg_path\": null, \"address_range\": null, \"damon_target_idx\": null, "
+		"\"hugepage_size\": null}, {\"filter_type\": \"memcg\", \"matching\": false, "
+		"\"allow\": false, \"memcg_path\": \"/sys/fs/x\", \"address_range\": null, "
+		"\"damon_target_idx\": null, \"hugepage_size\": null}, {\"filter_type\": "
+		"\"hugepage_size\", \"matching\": true, \"allow\": true, \"memcg_path\": null, "
+		"\"address_range\": null, \"damon_target_idx\": null, \"hugepage_size\": "
+		"[\"2097152\", \"1073741824\"]}],";
+	struct damonctl_rec_reader *r, *back;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	char why[256], *doc;
+	int fd = reader_on(damo_filters_doc, sizeof(damo_filters_doc) - 1, &r, why), out, z;
+	size_t dlen;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(damonctl_rec_next(r, &it), 1);	/* INFO */
+	assert_int_equal(damonctl_rec_next(r, &it), 1);
+	assert_int_equal(it.snapshot->target, 0);
+	assert_string_equal(it.snapshot->ops_filters, want);
+	assert_true(it.snapshot->has_sz_filter_passed);
+	/* a record of core filters alone: none of the operations layer */
+	assert_int_equal(damonctl_rec_next(r, &it), 1);
+	assert_int_equal(it.snapshot->target, 1);
+	assert_null(it.snapshot->ops_filters);
+	assert_int_equal(damonctl_rec_next(r, &it), 0);
+	/* damo's JSON out (plain, then zlib): the operations layer's filters, as damo's
+	 * to_kvpairs(raw) */
+	for (z = 0; z < 2; z++) {
+		out = memfd_create("damo", 0);
+		assert_int_equal(damonctl_rec_export_damo(r, out, z), 0);
+		if (!z) {
+			dlen = (size_t)lseek(out, 0, SEEK_END);
+			doc = calloc(1, dlen + 1);
+			assert_true(pread(out, doc, dlen, 0) == (ssize_t)dlen);
+			assert_non_null(strstr(doc, want_damo));
+			assert_non_null(strstr(doc, "\"scheme_filters\": [],"));
+			free(doc);
+		}
+		/* and read back */
+		lseek(out, 0, SEEK_SET);
+		assert_int_equal(damonctl_rec_reader_new(out, &back, why, sizeof(why)), 0);
+		assert_int_equal(damonctl_rec_next(back, &it), 1);
+		assert_int_equal(damonctl_rec_next(back, &it), 1);
+		assert_string_equal(it.snapshot->ops_filters, want);
+		assert_int_equal(damonctl_rec_next(back, &it), 1);
+		assert_null(it.snapshot->ops_filters);
+		damonctl_rec_reader_free(back);
+		close(out);
+	}
+	damonctl_rec_reader_free(r);
+	close(fd);
 }
 
 /* Structures that say their size: a size below the first one with sz is refused, a later
@@ -783,6 +1034,8 @@ int main(void)
 		cmocka_unit_test(test_damo_cut),
 		cmocka_unit_test(test_struct_sizes),
 		cmocka_unit_test(test_probe_hits_chunks),
+		cmocka_unit_test(test_ops_filters_chunks),
+		cmocka_unit_test(test_damo_filters),
 		cmocka_unit_test(test_closed_pipe),
 		cmocka_unit_test(test_tried_regions_read),
 	};

@@ -439,6 +439,85 @@ static void probe_hits(void **state)
 	damonctl_access_view_free(v);
 }
 
+/* damo's <filters passed type> of a snapshot's ops filters: filters_pass_type_of() of
+ * damo_report_access.py keeps the operations layer's and joins DamosFilter.to_str of each
+ * by ", ": "allow" or "reject", "none" when matching is false, the type, then the memcg
+ * path of a memcg filter, "[min, max]" of a hugepage_size one in format_sz() (the largest
+ * binary unit the size is above, three decimals; bytes otherwise; "max" for ULONG_MAX);
+ * "n/a" without any. */
+static void filters_text(void **state)
+{
+	static const struct { const char *json, *want; } cases[] = {
+		{ NULL, "n/a" },
+		{ "[]", "n/a" },
+		{ "[{\"type\":\"anon\",\"matching\":true,\"allow\":true}]", "allow anon" },
+		{ "[{\"type\":\"anon\",\"matching\":false,\"allow\":false}]", "reject none anon" },
+		/* matching and allow absent: the kernel's defaults, N */
+		{ "[{\"type\":\"active\"}]", "reject none active" },
+		{ "[{\"type\":\"memcg\",\"matching\":false,\"allow\":false,\"memcg_path\":\"/x\"}]",
+		  "reject none memcg /x" },
+		{ "[{\"type\":\"memcg\",\"matching\":true,\"allow\":true,\"memcg_path\":\"/a/b c\"}]",
+		  "allow memcg /a/b c" },
+		/* a memcg filter without a path: damo's words and the empty path after a space */
+		{ "[{\"type\":\"memcg\",\"matching\":true,\"allow\":false}]", "reject memcg " },
+		/* 2 MiB is above 1 MiB: 2.000 MiB */
+		{ "[{\"type\":\"hugepage_size\",\"matching\":true,\"allow\":true,\"min\":2097152,"
+		  "\"max\":2097152}]", "allow hugepage_size [2.000 MiB, 2.000 MiB]" },
+		/* 4096 is above 1 KiB: 4.000 KiB; 1 GiB is not above 1 GiB: 1024.000 MiB */
+		{ "[{\"type\":\"hugepage_size\",\"matching\":false,\"allow\":true,\"min\":4096,"
+		  "\"max\":1073741824}]", "allow none hugepage_size [4.000 KiB, 1024.000 MiB]" },
+		/* 1024 is not above 1 KiB: bytes; ULONG_MAX: max; 1536 B: 1.500 KiB; 0 B */
+		{ "[{\"type\":\"hugepage_size\",\"matching\":true,\"allow\":false,\"min\":1024,"
+		  "\"max\":18446744073709551615}]", "reject hugepage_size [1024 B, max]" },
+		{ "[{\"type\":\"hugepage_size\",\"matching\":true,\"allow\":false,\"min\":0,"
+		  "\"max\":1536}]", "reject hugepage_size [0 B, 1.500 KiB]" },
+		/* 3 GiB + 512 MiB = 3.5 GiB; 5 TiB */
+		{ "[{\"type\":\"hugepage_size\",\"matching\":true,\"allow\":true,\"min\":3758096384,"
+		  "\"max\":5497558138880}]", "allow hugepage_size [3.500 GiB, 5.000 TiB]" },
+		/* without a range (damo's hugepage_size None): the words alone */
+		{ "[{\"type\":\"hugepage_size\",\"matching\":true,\"allow\":true}]",
+		  "allow hugepage_size" },
+		/* the core layer's are left out, the others joined in order */
+		{ "[{\"type\":\"target\",\"matching\":false,\"damon_target_idx\":1},"
+		  "{\"type\":\"young\",\"matching\":true,\"allow\":false},"
+		  "{\"type\":\"addr\",\"matching\":true,\"addr_start\":0,\"addr_end\":4096},"
+		  "{\"type\":\"unmapped\",\"matching\":true,\"allow\":true},"
+		  "{\"type\":\"anon\",\"matching\":true,\"allow\":true}]",
+		  "reject young, allow unmapped, allow anon" },
+		{ "[{\"type\":\"addr\",\"matching\":true,\"allow\":true}]", "n/a" },
+	};
+	char buf[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n = damonctl_access_filters_text(cases[i].json, buf, sizeof(buf));
+
+		if (n != (int)strlen(cases[i].want) || strcmp(buf, cases[i].want))
+			fail_msg("%s: got \"%s\" (%d), want \"%s\"", cases[i].json ? cases[i].json :
+				 "NULL", buf, n, cases[i].want);
+		assert_int_equal(damonctl_access_filters_installed(cases[i].json),
+				 strcmp(cases[i].want, "n/a") != 0);
+	}
+	/* as snprintf: the length needed, the text cut to the buffer */
+	assert_int_equal(damonctl_access_filters_text(cases[2].json, buf, 6), 10);
+	assert_string_equal(buf, "allow");
+	assert_int_equal(damonctl_access_filters_text(cases[2].json, NULL, 0), 10);
+	assert_int_equal(damonctl_access_filters_text(NULL, buf, 2), 3);
+	assert_string_equal(buf, "n");
+	/* not an array of filters */
+	buf[0] = 'x';
+	assert_int_equal(damonctl_access_filters_text("{\"type\":\"anon\"}", buf, sizeof(buf)),
+			 -EINVAL);
+	assert_string_equal(buf, "");
+	assert_int_equal(damonctl_access_filters_text("[{\"type\":\"anon\"}", buf, sizeof(buf)),
+			 -EINVAL);
+	assert_int_equal(damonctl_access_filters_text("[{\"allow\":true}]", buf, sizeof(buf)),
+			 -EINVAL);
+	assert_int_equal(damonctl_access_filters_text("[1]", buf, sizeof(buf)), -EINVAL);
+	assert_false(damonctl_access_filters_installed("[{\"type\":\"anon\""));
+	assert_false(damonctl_access_filters_installed("[]"));
+}
+
 static void keywords(void **state)
 {
 	size_t len = 0;
@@ -565,6 +644,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(totals),
 		cmocka_unit_test(heatmap),
 		cmocka_unit_test(probe_hits),
+		cmocka_unit_test(filters_text),
 		cmocka_unit_test(keywords),
 		cmocka_unit_test(time_ranges),
 	};

@@ -180,6 +180,23 @@ static void address_range(void **state)
 		assert_memory_equal(it.snapshot->probe_hits, want, sizeof(want));
 		assert_ptr_equal(s.probe_hits, h);
 	}
+	/* the ops filters the regions' sz_filter_passed are of stay the snapshot's */
+	{
+		static const char f[] = "[{\"type\":\"anon\",\"matching\":true,\"allow\":true}]";
+
+		it = snap_in(&s, 0, 0, 0, 100);
+		s.ops_filters = f;
+		assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
+		assert_ptr_not_equal(it.snapshot, &s);	/* the clipped copy */
+		assert_int_equal(it.snapshot->nr_regions, 2);
+		assert_ptr_equal(it.snapshot->ops_filters, f);
+		/* a caller's snapshot too short for them: none */
+		it = snap_in(&s, 0, 0, 0, 100);
+		s.ops_filters = f;
+		s.sz = offsetof(struct damonctl_rec_snapshot, ops_filters);
+		assert_int_equal(damonctl_rec_select_item(sel, &it), 1);
+		assert_null(it.snapshot->ops_filters);
+	}
 	/* items and snapshots shorter than the first ones with sz */
 	it = snap_in(&s, 0, 0, 0, 100);
 	it.sz = offsetof(struct damonctl_rec_item, end);

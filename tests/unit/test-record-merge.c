@@ -6,6 +6,7 @@
  * series kept apart, and the flush.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "common.h"
@@ -225,6 +226,69 @@ static void probe_hits(void **state)
 	damonctl_rec_merger_free(m);
 }
 
+/* A window's ops filters are those its snapshots were taken through while they are the
+ * same; when they change within it, which ones its sz_filter_passed are of is unknown
+ * (NULL). The merged snapshot's text is the merger's copy: the next window's first
+ * snapshot does not change it. */
+static void ops_filters(void **state)
+{
+	static const char anon[] = "[{\"type\":\"anon\",\"matching\":true,\"allow\":true}]";
+	static const char young[] = "[{\"type\":\"young\",\"matching\":true,\"allow\":true}]";
+	const struct damonctl_rec_region a[] = { R(0, 100, 1, 0) };
+	char same[sizeof(anon)];
+	struct damonctl_rec_merger *m;
+	struct damonctl_rec_snapshot s;
+	const struct damonctl_rec_snapshot *out;
+
+	(void)state;
+	memcpy(same, anon, sizeof(anon));	/* equal text, another pointer */
+	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
+	s = snap(S(0), a, 1);
+	s.ops_filters = anon;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	s = snap(S(1), a, 1);
+	s.ops_filters = same;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	/* the next window: young, then anon */
+	s = snap(S(2), a, 1);
+	s.ops_filters = young;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 1);
+	assert_string_equal(out->ops_filters, anon);
+	assert_ptr_not_equal(out->ops_filters, anon);
+	assert_ptr_not_equal(out->ops_filters, same);
+	s = snap(S(3), a, 1);
+	s.ops_filters = anon;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	/* the third window: none at all, then "[]" (none too) */
+	s = snap(S(4), a, 1);
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 1);
+	assert_null(out->ops_filters);
+	s = snap(S(5), a, 1);
+	s.ops_filters = "[]";
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	/* the fourth: anon, then none */
+	s = snap(S(6), a, 1);
+	s.ops_filters = anon;
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 1);
+	assert_null(out->ops_filters);
+	s = snap(S(7), a, 1);
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
+	assert_null(out->ops_filters);
+	assert_int_equal(damonctl_rec_merger_flush(m, &out), 0);
+	damonctl_rec_merger_free(m);
+
+	/* a caller built before ops_filters: its sz does not cover them */
+	assert_int_equal(damonctl_rec_merger_new(2000000, &m), 0);
+	s = snap(S(0), a, 1);
+	s.ops_filters = anon;
+	s.sz = offsetof(struct damonctl_rec_snapshot, ops_filters);
+	assert_int_equal(damonctl_rec_merger_add(m, &s, &out), 0);
+	assert_int_equal(damonctl_rec_merger_flush(m, &out), 1);
+	assert_null(out->ops_filters);
+	damonctl_rec_merger_free(m);
+}
+
 static void bad_arguments(void **state)
 {
 	struct damonctl_rec_merger *m = NULL;
@@ -253,6 +317,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(targets_in_one_snapshot),
 		cmocka_unit_test(series_and_rates),
 		cmocka_unit_test(probe_hits),
+		cmocka_unit_test(ops_filters),
 		cmocka_unit_test(bad_arguments),
 	};
 
