@@ -43,6 +43,7 @@ struct record_opts {
 	bool starts;		/* a target or monitoring option: record starts a kdamond */
 	bool profile;		/* --profile: perf record beside the record */
 	const char *profile_file, *perf;
+	struct rin_opts sub;	/* -i: what of the record is copied, as the reports read it */
 };
 
 static struct perf_profile prof;
@@ -154,13 +155,13 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_TARGET:
 		ro->subset = true;
-		return rin_parse(cli, 501, arg);
+		return rin_parse_of(cli, &ro->sub, 501, arg);
 	case O_TIME_RANGE:
 		ro->subset = true;
-		return rin_parse(cli, 502, arg);
+		return rin_parse_of(cli, &ro->sub, 502, arg);
 	case O_ADDRESS_RANGE:
 		ro->subset = true;
-		return rin_parse(cli, 503, arg);
+		return rin_parse_of(cli, &ro->sub, 503, arg);
 	case O_AGGREGATE:
 		if (parse_time_opt(cli, "aggregate", arg, &ro->aggregate_us))
 			return EXIT_USAGE;
@@ -197,7 +198,8 @@ static int open_output(struct cli *cli, int *fd)
 
 static char *info_json(struct cli *cli, const struct capture *c, const char *source)
 {
-	struct record_opts *ro = cli->opts;
+	const struct record_opts *ro = cli->opts;
+	const struct rin_opts *kept = &ro->sub;	/* -i's selection */
 	json_object *o = json_object_new_object();
 	struct utsname u;
 	char host[256] = "";
@@ -229,23 +231,24 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 	if (source && ro->subset) {
 		json_object *sub = json_object_new_object();
 
-		if (rin_o.have_time) {
+		if (kept->have_time) {
 			json_object_object_add(sub, "from_us",
-					       json_object_new_uint64(rin_o.sel.time_from_us));
-			if (rin_o.sel.time_to_us != UINT64_MAX)
-				json_object_object_add(sub, "to_us",
-						       json_object_new_uint64(rin_o.sel.time_to_us));
+					       json_object_new_uint64(kept->sel.time_from_us));
+			if (kept->sel.time_to_us != UINT64_MAX)
+				json_object_object_add(sub, "to_us", json_object_new_uint64(
+					kept->sel.time_to_us));
 		}
-		if (rin_o.have_addr) {
+		if (kept->have_addr) {
 			json_object_object_add(sub, "address_start",
-					       json_object_new_uint64(rin_o.sel.addr_start));
+					       json_object_new_uint64(kept->sel.addr_start));
 			json_object_object_add(sub, "address_end",
-					       json_object_new_uint64(rin_o.sel.addr_end));
+					       json_object_new_uint64(kept->sel.addr_end));
 		}
-		if (rin_o.cap.kdamond >= 0)
-			json_object_object_add(sub, "kdamond", json_object_new_int(rin_o.cap.kdamond));
-		if (rin_o.target >= 0)
-			json_object_object_add(sub, "target", json_object_new_int(rin_o.target));
+		if (kept->cap.kdamond >= 0)
+			json_object_object_add(sub, "kdamond",
+					       json_object_new_int(kept->cap.kdamond));
+		if (kept->target >= 0)
+			json_object_object_add(sub, "target", json_object_new_int(kept->target));
 		if (ro->aggregate_us)
 			json_object_object_add(sub, "aggregate_us",
 					       json_object_new_uint64(ro->aggregate_us));
@@ -284,9 +287,9 @@ static int copy_record(struct cli *cli)
 	char *info;
 	int fd, r, e, e2;
 
-	rin_o.input = ro->input;
-	rin_o.cap.kdamond = ro->cap.kdamond;
-	e = rin_open(cli, false, 0, &in);
+	ro->sub.input = ro->input;
+	ro->sub.cap.kdamond = ro->cap.kdamond;
+	e = rin_open_of(cli, &ro->sub, false, 0, &in);
 	if (e)
 		return e;
 	rin_all_series(in);
@@ -707,5 +710,5 @@ const struct cmd cmd_record = {
 	.opts_size = sizeof(struct record_opts),
 	.opts_init = &(const struct record_opts){ .start = START_OPTS_INIT,
 						   .cap = { .kdamond = -1 },
-						   .output = "damonc.rec" },
+						   .output = "damonc.rec", .sub = RIN_OPTS_INIT },
 };

@@ -1455,6 +1455,7 @@ static int check_options(struct cli *cli)
 static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struct multi *m,
 			  struct one *o)
 {
+	const struct rin_opts *ri = cli->opts;
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	uint64_t idx = 0;
 	int r, e = 0;
@@ -1491,14 +1492,14 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 		return -r;
 	if (ao.nr_index && !k->have && !m->nr)
 		return usage_error(cli, "--snapshot-index %" PRIu64 ": %s has %" PRIu64
-				   " snapshot%s%s", index_first(), rin_o.input ? rin_o.input :
+				   " snapshot%s%s", index_first(), ri->input ? ri->input :
 				   "the capture", idx, idx == 1 ? "" : "s",
-				   rin_o.have_time || rin_o.target >= 0 || rin_o.cap.kdamond >= 0 ?
+				   ri->have_time || ri->target >= 0 || ri->cap.kdamond >= 0 ?
 				   " in the selection" : "");
 	if (!k->have && !m->nr)
-		return (usage_error(cli, "no snapshot in %s%s", rin_o.input ? rin_o.input :
-				    "the capture", rin_o.have_time || rin_o.target >= 0 ||
-				    rin_o.cap.kdamond >= 0 ? " matches the selection" : ""),
+		return (usage_error(cli, "no snapshot in %s%s", ri->input ? ri->input :
+				    "the capture", ri->have_time || ri->target >= 0 ||
+				    ri->cap.kdamond >= 0 ? " matches the selection" : ""),
 			EXIT_FAIL);
 	return 0;
 }
@@ -1596,12 +1597,13 @@ static int access_run(struct cli *cli, int argc, char **argv)
 int report_access_of(struct cli *cli, const char *input)
 {
 	/* its run fills in defaults: the next window starts from the same options */
+	struct rin_opts in = RIN_OPTS_INIT;
 	char saved[sizeof(ao)];
 	int r;
 
 	memcpy(saved, &ao, sizeof(ao));
-	rin_o.input = input;
-	r = access_run(cli, 0, NULL);
+	in.input = input;
+	r = report_window_run(cli, &in, access_run);
 	memcpy(&ao, saved, sizeof(ao));
 	return r;
 }
@@ -1629,4 +1631,6 @@ const struct cmd cmd_report_access = {
 	.opts = access_opts,
 	.parse = access_parse,
 	.run = access_run,
+	.opts_size = sizeof(struct rin_opts),
+	.opts_init = &(const struct rin_opts)RIN_OPTS_INIT,
 };
