@@ -64,13 +64,16 @@ struct access_opts {
 	int scale_over;			/* -1, or enum scale_over: --box-scale-over's choice */
 	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
 	struct { uint64_t first, last; } index[MAX_INDEX];
-	bool heat_given;		/* a --snapshot-heatmap-* option: the shape of <heatmap> */
+	struct box_opts box;		/* --boxes' shape (--box-*, --color) */
+	struct snapheat_opts heat;	/* <heatmap>'s (--snapshot-heatmap-*) */
+	bool heat_given;		/* a --snapshot-heatmap-* option */
 };
 
 static const struct access_opts access_defaults = {
 	.rin = RIN_OPTS_INIT, .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1,
 	.pct_of = -1, .style = -1, .scale_over = -1,
-	.h = { .sz = sizeof(struct damonctl_access_hist_opts) } };
+	.h = { .sz = sizeof(struct damonctl_access_hist_opts) }, .box = BOX_OPTS_INIT,
+	.heat = SNAPHEAT_OPTS_INIT };
 
 /* --box-scale-over's choices, in order */
 enum scale_over { SCALE_SNAPSHOT, SCALE_RECORD };
@@ -335,21 +338,21 @@ static int heat_parse(struct cli *cli, struct access_opts *ao, int key, const ch
 
 	ao->heat_given = true;
 	if (key == O_HEAT_STATIC) {
-		snapheat_o.fixed = true;
+		ao->heat.fixed = true;
 		return 0;
 	}
 	if (key == O_HEAT_COLORSET) {
 		r = opt_choice(cli, access_opts, O_HEAT_COLORSET, arg);
 		if (r < 0)
 			return EXIT_USAGE;
-		snapheat_o.colorset = colorsets[r];
+		ao->heat.colorset = colorsets[r];
 		return 0;
 	}
 	if (parse_uint_opt(cli, "snapshot-heatmap-width", arg, 10000, &v))
 		return EXIT_USAGE;
 	if (!v)
 		return usage_error(cli, "--snapshot-heatmap-width '%s': at least 1", arg);
-	snapheat_o.width = (unsigned int)v;
+	ao->heat.width = (unsigned int)v;
 	return 0;
 }
 
@@ -490,7 +493,7 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	if (r < 0)
 		r = pattern_parse(cli, &ao->pat, key, arg);
 	if (r < 0)
-		r = box_parse(cli, access_opts, key, arg);
+		r = box_parse(cli, &ao->box, access_opts, key, arg);
 	if (r < 0)
 		r = output_parse(cli, ao, key, arg);
 	if (r >= 0)
@@ -617,9 +620,9 @@ static void print_region_keyword(const struct access_opts *ao, FILE *o, int kw,
 		fprintf(o, "%.0f", r->temperature);
 		break;
 	case 8: {
-		struct box x = box_of(b, r);
+		struct box x = box_of(&ao->box, b, r);
 
-		box_print(o, &x, box_colored());
+		box_print(o, &ao->box, &x, box_colored(&ao->box));
 		break;
 	}
 	case 9:	/* damo's format_hz */
@@ -849,34 +852,34 @@ static const char *const box_titles[] = { "size", "access rate", "age" };
 static void box_legend(const struct access_opts *ao, const struct damonctl_access_range *b,
 		       bool color)
 {
-	enum box_value v = box_o.value[BD_LENGTH];
+	enum box_value v = ao->box.value[BD_LENGTH];
 	char s1[32], s2[32];
 
 	printf("# length: %s, %s to %s in %u to %u columns (%s scale)\n", box_titles[v],
 	       box_value_str(ao, v, b->min[box_metric(v)], s1, sizeof(s1)),
-	       box_value_str(ao, v, b->max[box_metric(v)], s2, sizeof(s2)), box_o.min[BD_LENGTH],
-	       box_o.max[BD_LENGTH], box_o.log[BD_LENGTH] ? "log" : "linear");
-	v = box_o.value[BD_LEVEL];
+	       box_value_str(ao, v, b->max[box_metric(v)], s2, sizeof(s2)), ao->box.min[BD_LENGTH],
+	       ao->box.max[BD_LENGTH], ao->box.log[BD_LENGTH] ? "log" : "linear");
+	v = ao->box.value[BD_LEVEL];
 	if (v == BV_NONE) {
 		printf("# digits: none ('-')\n");
 	} else {
 		printf("# digits: %s, %s to %s as 0 to 9%s", box_titles[v],
 		       box_value_str(ao, v, b->min[box_metric(v)], s1, sizeof(s1)),
 		       box_value_str(ao, v, b->max[box_metric(v)], s2, sizeof(s2)),
-		       box_o.log[BD_LEVEL] ? " (log scale)" : "");
+		       ao->box.log[BD_LEVEL] ? " (log scale)" : "");
 		if (color) {
-			printf(", colours %s: ", box_colorset_name());
-			box_color_samples(stdout);
+			printf(", colours %s: ", box_colorset_name(&ao->box));
+			box_color_samples(stdout, &ao->box);
 		}
 		putchar('\n');
 	}
-	v = box_o.value[BD_HEIGHT];
-	if (v != BV_NONE && box_o.max[BD_HEIGHT] > 1)
+	v = ao->box.value[BD_HEIGHT];
+	if (v != BV_NONE && ao->box.max[BD_HEIGHT] > 1)
 		printf("# height: %s, %s to %s in %u to %u rows (%s scale)\n", box_titles[v],
 		       box_value_str(ao, v, b->min[box_metric(v)], s1, sizeof(s1)),
 		       box_value_str(ao, v, b->max[box_metric(v)], s2, sizeof(s2)),
-		       box_o.min[BD_HEIGHT], box_o.max[BD_HEIGHT],
-		       box_o.log[BD_HEIGHT] ? "log" : "linear");
+		       ao->box.min[BD_HEIGHT], ao->box.max[BD_HEIGHT],
+		       ao->box.log[BD_HEIGHT] ? "log" : "linear");
 }
 
 static void print_boxes(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
@@ -885,15 +888,15 @@ static void print_boxes(const struct access_run *ar, const struct damonctl_rec_s
 	const struct access_opts *ao = ar->o;
 	struct damonctl_access_range b = box_range(ar, v);
 	size_t i, n = damonctl_access_view_count(v);
-	bool color = box_colored();
+	bool color = box_colored(&ao->box);
 	char s1[32], s2[32];
 
 	print_title(ao, ar->in, s, n, damonctl_access_view_bytes(v));
 	for (i = 0; i < n; i++) {
 		const struct damonctl_access_region *r = damonctl_access_view_region(v, i);
-		struct box x = box_of(&b, r);
+		struct box x = box_of(&ao->box, &b, r);
 
-		box_print(stdout, &x, color);
+		box_print(stdout, &ao->box, &x, color);
 		printf(" size %-11s access %7.2f%% age %s\n",
 		       size_str(ao, r->end - r->start, s1, sizeof(s1)), (double)r->rate_bp / 100,
 		       time_str(ao, r->age_us, s2, sizeof(s2)));
@@ -915,7 +918,7 @@ static json_object *boxes_json(const struct access_opts *ao, const struct damonc
 		{ "bytes_min", "bytes_max", DAMONCTL_ACCESS_BYTES },
 	};
 
-	json_object_object_add(o, "columns", json_object_new_int((int)box_o.max[BD_LENGTH]));
+	json_object_object_add(o, "columns", json_object_new_int((int)ao->box.max[BD_LENGTH]));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		json_object_object_add(o, keys[i].min, json_object_new_uint64(
 			(uint64_t)b->min[keys[i].m]));
@@ -926,17 +929,17 @@ static json_object *boxes_json(const struct access_opts *ao, const struct damonc
 		ao->scale_over == SCALE_RECORD ? "record" : "snapshot"));
 	for (int d = 0; d < BD_NR; d++) {
 		json_object_object_add(v, dims[d], json_object_new_string(
-			box_value_name(box_o.value[d])));
+			box_value_name(ao->box.value[d])));
 		json_object_object_add(sc, dims[d], json_object_new_string(
-			box_o.log[d] ? "log" : "linear"));
+			ao->box.log[d] ? "log" : "linear"));
 	}
 	json_object_object_add(o, "values", v);
 	json_object_object_add(o, "scales", sc);
-	json_object_object_add(o, "length_min", json_object_new_int((int)box_o.min[BD_LENGTH]));
-	json_object_object_add(o, "height_min", json_object_new_int((int)box_o.min[BD_HEIGHT]));
-	json_object_object_add(o, "height_max", json_object_new_int((int)box_o.max[BD_HEIGHT]));
-	json_object_object_add(o, "colorset", json_object_new_string(box_colorset_name()));
-	json_object_object_add(o, "align", json_object_new_string(box_o.left ? "left" : "right"));
+	json_object_object_add(o, "length_min", json_object_new_int((int)ao->box.min[BD_LENGTH]));
+	json_object_object_add(o, "height_min", json_object_new_int((int)ao->box.min[BD_HEIGHT]));
+	json_object_object_add(o, "height_max", json_object_new_int((int)ao->box.max[BD_HEIGHT]));
+	json_object_object_add(o, "colorset", json_object_new_string(box_colorset_name(&ao->box)));
+	json_object_object_add(o, "align", json_object_new_string(ao->box.left ? "left" : "right"));
 	return o;
 }
 
@@ -984,7 +987,7 @@ static json_object *region_json(const struct access_opts *ao,
 		json_object_object_add(o, "probe_hits", h);
 	}
 	if (ao->boxes || ao->box_kw) {
-		struct box x = box_of(b, r);
+		struct box x = box_of(&ao->box, b, r);
 
 		json_object_object_add(o, "box_length", json_object_new_uint64(x.length));
 		if (x.level >= 0)
@@ -1166,7 +1169,7 @@ static bool print_snap_other(FILE *out, const struct access_opts *ao, int kw,
 			     const struct damonctl_rec_snapshot *s, const struct one *o)
 {
 	switch (kw) {
-	case 17: box_color_samples(out); break;
+	case 17: box_color_samples(out, &ao->box); break;
 	case 18: damos_stats_print(out, damos_seen_of(s), ao->raw); break;
 	case 19:
 	case 20:
@@ -1175,7 +1178,8 @@ static bool print_snap_other(FILE *out, const struct access_opts *ao, int kw,
 			break;
 		}
 		fflush(out);
-		snapheat_print(out, s, ao->weights, kw == 20, box_colored(), ao->raw);
+		snapheat_print(out, &ao->heat, s, ao->weights, kw == 20, box_colored(&ao->box),
+			       ao->raw);
 		break;
 	default:
 		if (kw >= 21 && !s->has_sz_filter_passed) {
@@ -1446,7 +1450,7 @@ static int check_options(struct cli *cli)
 		ao->h.ranges = ao->given;
 		ao->h.nr_ranges = (unsigned int)r;
 	}
-	if ((box_o.given || ao->scale_over >= 0) && !ao->boxes && !ao->box_kw)
+	if ((ao->box.given || ao->scale_over >= 0) && !ao->boxes && !ao->box_kw)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
 				   "--box-colorset, --box-align and --box-scale-over shape --boxes (or --format's <box>): "
 				   "add it");
