@@ -67,6 +67,7 @@ struct access_opts {
 	struct box_opts box;		/* --boxes' shape (--box-*, --color) */
 	struct snapheat_opts heat;	/* <heatmap>'s (--snapshot-heatmap-*) */
 	bool heat_given;		/* a --snapshot-heatmap-* option */
+	struct tmpl_opts tmpl;		/* --min-chars-for, --format-append */
 };
 
 static const struct access_opts access_defaults = {
@@ -91,6 +92,8 @@ struct access_run {
 	struct rec_fig fig, pre;	/* the record's snapshots reported; all of them (scan) */
 	/* --box-scale-over record: the range of every snapshot reported, found by the scan */
 	struct damonctl_access_range record_range;
+	struct tmpl_joined joined;	/* the templates with what --format-append added */
+	char *format_probes;		/* the other region template, joined (--style detailed) */
 };
 
 /* damo's --style names, in enum style's order */
@@ -301,7 +304,7 @@ static uint64_t index_first(const struct access_opts *ao)
 }
 
 /* --min-chars-for KEYWORD,N: a keyword of a template that is one line of text */
-static int parse_min_chars(struct cli *cli, const char *arg)
+static int parse_min_chars(struct cli *cli, struct access_opts *ao, const char *arg)
 {
 	const char *comma = strrchr(arg, ',');
 	size_t len = comma ? (size_t)(comma - arg) : 0;
@@ -323,7 +326,7 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
 				   "snapshot keyword (see damonc-report-access(1))", arg,
 				   (int)len, arg);
-	if (min_chars_add(arg, len, (unsigned int)n))
+	if (min_chars_add(&ao->tmpl, arg, len, (unsigned int)n))
 		return usage_error(cli, "--min-chars-for '%s': at most %d keywords", arg,
 				   MIN_CHARS_MAX);
 	return 0;
@@ -378,8 +381,13 @@ static int format_edit(struct cli *cli, struct access_opts *ao, int key, const c
 		r = snap_check(cli, opt, t);
 	else
 		r = rec_template_check(cli, opt, t);
-	if (r || key == O_FMT_APPEND)
-		return r ? r : tmpl_append(a, t) ? usage_error(cli, "out of memory") : 0;
+	if (r)
+		return r;
+	/* the options keep the arguments themselves, so many of them */
+	if (key == O_FMT_APPEND && tmpl_append(&ao->tmpl, a, t))
+		return usage_error(cli, "%s '%s': at most %d of them", opt, arg, TMPL_APPEND_MAX);
+	if (key == O_FMT_APPEND)
+		return 0;
 	switch (a) {
 	case TA_RECORD_HEAD: ao->rec_head = t; break;
 	case TA_SNAPSHOT_HEAD: ao->snap_head = t; break;
@@ -404,7 +412,7 @@ static int template_parse(struct cli *cli, int key, const char *arg)
 	case O_HEAT_COLORSET:
 		return heat_parse(cli, ao, key, arg);
 	case O_MIN_CHARS:
-		return parse_min_chars(cli, arg);
+		return parse_min_chars(cli, ao, arg);
 	case O_REC_HEAD:
 		ao->rec_head = arg;
 		return rec_template_check(cli, "--format-record-head", arg);
@@ -652,7 +660,7 @@ static void print_formatted(const struct access_opts *ao, const char *fmt,
 			continue;
 		}
 		name = damonctl_access_keyword(KW_REGION, (unsigned int)kw);
-		print_region_keyword(ao, kw_out_open(&k, name), kw, r, i, b, has_fp);
+		print_region_keyword(ao, kw_out_open(&k, &ao->tmpl, name), kw, r, i, b, has_fp);
 		kw_out_close(&k);
 		p += strlen(name);
 	}
@@ -1198,7 +1206,8 @@ static bool print_snap_keyword(const struct access_run *ar, int kw,
 			       const struct damonctl_rec_snapshot *s, const struct one *o)
 {
 	struct kw_out k;
-	FILE *out = kw_out_open(&k, damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
+	FILE *out = kw_out_open(&k, &ar->o->tmpl,
+				damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
 	bool open = true;
 
 	if (kw < NR_LINE_SNAP_KEYWORDS)
@@ -1259,7 +1268,7 @@ static void print_one_body(const struct access_run *ar, const struct damonctl_re
 			   const struct one *o);
 
 /* One snapshot's report for people; @nr: how many came before (a blank line between) */
-static void print_one(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
+static void print_one(struct access_run *ar, const struct damonctl_rec_snapshot *s,
 		      const struct one *o, uint64_t nr)
 {
 	const struct access_opts *ao = ar->o;
@@ -1270,13 +1279,14 @@ static void print_one(const struct access_run *ar, const struct damonctl_rec_sna
 		putchar('\n');
 	/* --style detailed: a df-passed heatmap line when the record keeps them; then what
 	 * --format-append adds */
-	t = tmpl_joined(TA_SNAPSHOT_HEAD, ao->snap_head, ao->snap_head && ao->head_df && df ?
+	t = tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_HEAD, ao->snap_head,
+			ao->snap_head && ao->head_df && df ?
 			"\\ndf-pass: <filters passed heatmap>" : NULL);
 	if (t)
 		print_snap_template(ar, t, s, o);
 	print_one_body(ar, s, o);
-	t = tmpl_joined(TA_SNAPSHOT_TAIL, ao->tail_df && df ? DETAILED_TAIL_DF : ao->snap_tail,
-			NULL);
+	t = tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_TAIL,
+			ao->tail_df && df ? DETAILED_TAIL_DF : ao->snap_tail, NULL);
 	if (t)
 		print_snap_template(ar, t, s, o);
 }
@@ -1304,14 +1314,18 @@ static void print_one_body(const struct access_run *ar, const struct damonctl_re
 }
 
 /* --format-record-head or -tail @t of record @f */
-static void print_record(const struct access_opts *ao, const char *t, const struct rec_fig *f)
+static void print_record(struct access_run *ar, const char *t, const struct rec_fig *f)
 {
+	const struct access_opts *ao = ar->o;
 	/* the snapshot templates with what --format-append added */
 	struct rec_templates all = {
-		ao->rec_head, tmpl_joined(TA_SNAPSHOT_HEAD, ao->snap_head, NULL), ao->format,
-		tmpl_joined(TA_SNAPSHOT_TAIL, ao->snap_tail, NULL), ao->rec_tail };
+		ao->rec_head,
+		tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_HEAD, ao->snap_head, NULL),
+		ao->format,
+		tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_TAIL, ao->snap_tail, NULL),
+		ao->rec_tail };
 
-	rec_template_print(stdout, t, f, ao->raw, &all);
+	rec_template_print(stdout, t, f, ao->raw, &all, &ao->tmpl);
 }
 
 static int report_each(struct access_run *ar, const struct damonctl_rec_snapshot *s,
@@ -1330,7 +1344,7 @@ static int report_each(struct access_run *ar, const struct damonctl_rec_snapshot
 	rec_fig_add(&ar->fig, s);
 	if (!ar->cli->json) {
 		if (!ar->nr)
-			print_record(ar->o, ar->o->rec_head, ar->pre.nr ? &ar->pre : &ar->fig);
+			print_record(ar, ar->o->rec_head, ar->pre.nr ? &ar->pre : &ar->fig);
 		print_one(ar, s, o, ar->nr++);
 		return output_flush(stdout) ? EXIT_FAIL : 0;
 	}
@@ -1397,9 +1411,11 @@ static void apply_style(struct access_opts *ao)
 	}
 }
 
-static int check_options(struct cli *cli)
+static int check_options(struct access_run *ar)
 {
+	struct cli *cli = ar->cli;
 	struct access_opts *ao = cli->opts;
+	const struct tmpl_opts *to = &ao->tmpl;
 	int r;
 
 	if (ao->style >= 0 && (ao->format || ao->total_only || ao->hist >= 0 || ao->pct_of >= 0 ||
@@ -1408,26 +1424,24 @@ static int check_options(struct cli *cli)
 				   "--histogram, --percentiles-of and --boxes choose it too "
 				   "(choose one)");
 	/* --format-append adds to damo's default, --style detailed, unless the output is chosen */
-	if (tmpl_any_appended() && ao->style < 0 && !ao->format && !ao->total_only &&
+	if (tmpl_any_appended(to) && ao->style < 0 && !ao->format && !ao->total_only &&
 	    ao->hist < 0 && ao->pct_of < 0 && !ao->boxes)
 		ao->style = ST_DETAILED;
 	apply_style(ao);
-	if (tmpl_appended_to(TA_REGION) && !ao->format)
+	if (tmpl_appended_to(to, TA_REGION) && !ao->format)
 		return usage_error(cli, "--format-append region: the regions are shown without a "
 				   "template (--total-size, --histogram, --percentiles-of or "
 				   "--boxes): give --format to add to");
 	/* tmpl_joined() keeps one joined template an area: the other one is a copy */
-	if (ao->format_probes && tmpl_appended_to(TA_REGION)) {
-		static char *probes;
-
-		free(probes);
-		probes = strdup(tmpl_joined(TA_REGION, ao->format_probes, NULL));
-		ao->format_probes = probes ? probes : ao->format_probes;
+	if (ao->format_probes && tmpl_appended_to(to, TA_REGION)) {
+		ar->format_probes = strdup(tmpl_joined(&ar->joined, to, TA_REGION,
+						       ao->format_probes, NULL));
+		ao->format_probes = ar->format_probes ? ar->format_probes : ao->format_probes;
 	}
-	ao->format = tmpl_joined(TA_REGION, ao->format, NULL);
+	ao->format = tmpl_joined(&ar->joined, to, TA_REGION, ao->format, NULL);
 	ao->box_kw = ao->format && strstr(ao->format, "<box>");
-	ao->rec_head = tmpl_joined(TA_RECORD_HEAD, ao->rec_head, NULL);
-	ao->rec_tail = tmpl_joined(TA_RECORD_TAIL, ao->rec_tail, NULL);
+	ao->rec_head = tmpl_joined(&ar->joined, to, TA_RECORD_HEAD, ao->rec_head, NULL);
+	ao->rec_tail = tmpl_joined(&ar->joined, to, TA_RECORD_TAIL, ao->rec_tail, NULL);
 	/* each shows the regions its own way */
 	if (!!ao->format + ao->total_only + (ao->hist >= 0) + (ao->pct_of >= 0) + ao->boxes > 1)
 		return usage_error(cli, "--format, --total-size, --histogram, --percentiles-of and "
@@ -1530,7 +1544,7 @@ static int read_snapshots(struct access_run *ar, struct rin *in, struct kept *k,
 }
 
 /* The report of the one snapshot kept, its record's head and tail around it */
-static int report_kept(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
+static int report_kept(struct access_run *ar, const struct damonctl_rec_snapshot *s,
 		       struct one *o)
 {
 	struct rec_fig f = { 0 };
@@ -1547,9 +1561,9 @@ static int report_kept(const struct access_run *ar, const struct damonctl_rec_sn
 		json_object_object_add(doc, "record", rec_fig_json(&f));
 		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 	}
-	print_record(ar->o, ar->o->rec_head, &f);
+	print_record(ar, ar->o->rec_head, &f);
 	print_one(ar, s, o, 0);
-	print_record(ar->o, ar->o->rec_tail, &f);
+	print_record(ar, ar->o->rec_tail, &f);
 	return 0;
 }
 
@@ -1574,23 +1588,20 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	const struct access_opts *ao = ar.o;
 	struct kept k = { 0 };
 	struct one o = { 0 };
-	struct rin *in;
+	struct rin *in = NULL;
 	int r, e;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	e = check_options(cli);
-	if (e)
-		return e;
-	if (view_new(ao, &o.v))
-		return (usage_error(cli, "out of memory"), EXIT_FAIL);
+	e = check_options(&ar);
+	if (!e && view_new(ao, &o.v))
+		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
 	ar.scan = ao->multi && (ao->scale_over == SCALE_RECORD ||
 				rec_template_needs_end(ao->rec_head));
-	e = rin_open(cli, ar.scan, 1, &in);
-	if (e) {
-		damonctl_access_view_free(o.v);
-		return e;
-	}
+	if (!e)
+		e = rin_open(cli, ar.scan, 1, &in);
+	if (e)
+		goto out;
 	ar.in = in;
 	e = read_snapshots(&ar, in, &k, &o);
 	if (!e && ar.scan) {	/* the range found, the boxes drawn in a second pass */
@@ -1609,16 +1620,19 @@ static int access_run(struct cli *cli, int argc, char **argv)
 		if (json_stream_end(&ar.js, tail))
 			e = EXIT_FAIL;
 	} else if (!e && ao->multi) {
-		print_record(ao, ao->rec_tail, &ar.fig);
+		print_record(&ar, ao->rec_tail, &ar.fig);
 	} else if (!e) {
 		e = report_kept(&ar, &k.s, &o);
 	}
+out:
 	free(o.pcts);
 	damonctl_access_hist_free(o.hist);
 	damonctl_access_view_free(o.v);
 	free(k.regions);
 	free(k.hits);
 	r = rin_close(in);
+	tmpl_joined_free(&ar.joined);
+	free(ar.format_probes);
 	return e ? e : r;
 }
 
