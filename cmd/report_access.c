@@ -92,6 +92,7 @@ struct access_run {
 	struct rec_fig fig, pre;	/* the record's snapshots reported; all of them (scan) */
 	/* --box-scale-over record: the range of every snapshot reported, found by the scan */
 	struct damonctl_access_range record_range;
+	struct damos_seen seen;		/* <damos stats>: the stats read so far */
 	struct tmpl_joined joined;	/* the templates with what --format-append added */
 	char *format_probes;		/* the other region template, joined (--style detailed) */
 };
@@ -1016,7 +1017,7 @@ static void add_members(json_object *doc, const struct access_run *ar,
 	struct damonctl_access_range bs = box_range(ar, r->v);
 	size_t i, n = damonctl_access_view_count(r->v);
 
-	const struct damonctl_rec_stats *st = damos_seen_of(s);
+	const struct damonctl_rec_stats *st = damos_seen_of(&ar->seen, s);
 
 	if (ao->snap_head || ao->snap_tail)
 		snap_json_add(snap, s);
@@ -1173,12 +1174,14 @@ static void print_snap_line(FILE *o, const struct access_opts *ao, int kw, const
 
 /* A snapshot keyword of more than one line, or drawn (@kw from NR_LINE_SNAP_KEYWORDS) to
  * @out; false when it ended with a new line */
-static bool print_snap_other(FILE *out, const struct access_opts *ao, int kw,
+static bool print_snap_other(FILE *out, const struct access_run *ar, int kw,
 			     const struct damonctl_rec_snapshot *s, const struct one *o)
 {
+	const struct access_opts *ao = ar->o;
+
 	switch (kw) {
 	case 17: box_color_samples(out, &ao->box); break;
-	case 18: damos_stats_print(out, damos_seen_of(s), ao->raw); break;
+	case 18: damos_stats_print(out, damos_seen_of(&ar->seen, s), ao->raw); break;
 	case 19:
 	case 20:
 		if (kw == 20 && !s->has_sz_filter_passed) {
@@ -1213,7 +1216,7 @@ static bool print_snap_keyword(const struct access_run *ar, int kw,
 	if (kw < NR_LINE_SNAP_KEYWORDS)
 		print_snap_line(out, ar->o, kw, ar->in, s);
 	else
-		open = print_snap_other(out, ar->o, kw, s, o);
+		open = print_snap_other(out, ar, kw, s, o);
 	kw_out_close(&k);
 	return open;
 }
@@ -1499,10 +1502,10 @@ static int read_snapshots(struct access_run *ar, struct rin *in, struct kept *k,
 	uint64_t idx = 0;
 	int r, e = 0;
 
-	damos_seen_reset();
+	damos_seen_reset(&ar->seen);
 	while (!e && (r = rin_next(in, &it)) == 1) {
 		if (it.type == DAMONCTL_REC_STATS)
-			damos_seen_add(it.stats);
+			damos_seen_add(&ar->seen, it.stats);
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		if (ao->nr_index) {
