@@ -46,9 +46,6 @@ struct record_opts {
 	struct rin_opts sub;	/* -i: what of the record is copied, as the reports read it */
 };
 
-static struct perf_profile prof;
-static char prof_default[4096];
-
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
        O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS, O_AGGREGATE,
@@ -412,27 +409,28 @@ static json_object *pace_json(const struct damonctl_capture_pace *p)
 	return o;
 }
 
-/* --profile: perf is profiling before anything is changed in the kernel (0 or an exit
+/* --profile: perf (@prof) is profiling before anything is changed in the kernel (0 or an exit
  * code; nothing to do without --profile). */
-static int profile_begin(struct cli *cli)
+static int profile_begin(struct cli *cli, struct perf_profile *prof)
 {
 	struct record_opts *ro = cli->opts;
 
 	if (!ro->profile)
 		return 0;
-	return perf_profile_start(cli, ro->perf ? ro->perf : "perf", ro->profile_file, &prof);
+	return perf_profile_start(cli, ro->perf ? ro->perf : "perf", ro->profile_file, prof);
 }
 
 /* The summary's profile: where, on which clock, and how perf ended. */
-static void profile_summary(const struct record_opts *ro, bool text, json_object *doc)
+static void profile_summary(const struct record_opts *ro, const struct perf_profile *prof,
+			    bool text, json_object *doc)
 {
 	char how[48];
-	int st = prof.status;
+	int st = prof->status;
 
 	if (!ro->profile)
 		return;
-	perf_profile_outcome(&prof, how, sizeof(how));
-	if (text && perf_profile_ok(&prof))
+	perf_profile_outcome(prof, how, sizeof(how));
+	if (text && perf_profile_ok(prof))
 		fprintf(stderr, "damonc: record: profile '%s' (perf %s)\n", ro->profile_file, how);
 	if (doc) {
 		json_object *p = json_object_new_object();
@@ -442,16 +440,16 @@ static void profile_summary(const struct record_opts *ro, bool text, json_object
 		json_object_object_add(p, "perf_status", st < 0 ? NULL : json_object_new_int(
 			WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st)));
 		json_object_object_add(p, "complete",
-				       json_object_new_boolean(perf_profile_ok(&prof)));
+				       json_object_new_boolean(perf_profile_ok(prof)));
 		json_object_object_add(doc, "profile", p);
 	}
 }
 
 /* record --json to a file: the summary as one document. */
-static void print_summary_json(const struct record_opts *ro, struct capture *c, bool started,
-			       uint64_t nr, uint64_t bytes, enum damonctl_rec_end_reason why,
-			       uint64_t cpu0, const struct damonctl_capture_pace *pace,
-			       int cmd_status)
+static void print_summary_json(const struct record_opts *ro, const struct perf_profile *prof,
+			       struct capture *c, bool started, uint64_t nr, uint64_t bytes,
+			       enum damonctl_rec_end_reason why, uint64_t cpu0,
+			       const struct damonctl_capture_pace *pace, int cmd_status)
 {
 	json_object *doc = json_doc_new();
 
@@ -470,13 +468,15 @@ static void print_summary_json(const struct record_opts *ro, struct capture *c, 
 		json_object_object_add(doc, "command_status", json_object_new_int(
 			WIFEXITED(cmd_status) ? WEXITSTATUS(cmd_status) :
 			128 + WTERMSIG(cmd_status)));
-	profile_summary(ro, false, doc);
+	profile_summary(ro, prof, false, doc);
 	json_doc_print(doc);
 }
 
-/* @h: the kdamond it started (NULL: record a running one); *@cmd_status: the launched
- * command's wait status when it ended the recording, else -1 */
-static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status)
+/* @h: the kdamond it started (NULL: record a running one); @prof: --profile's perf, stopped
+ * after the last snapshot; *@cmd_status: the launched command's wait status when it ended
+ * the recording, else -1 */
+static int record_live(struct cli *cli, struct perf_profile *prof, struct start_handoff *h,
+		       int *cmd_status)
 {
 	struct record_opts *ro = cli->opts;
 	struct damonctl_rec_writer *w = NULL;
@@ -490,7 +490,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	*cmd_status = -1;
 	capture_catch_signals();
 	/* a kdamond record started has its profile already: it began before the start */
-	e = h ? 0 : profile_begin(cli);
+	e = h ? 0 : profile_begin(cli, prof);
 	if (!e)
 		e = capture_start(cli, &ro->cap, &c);
 	if (e)
@@ -519,7 +519,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);	/* the summary takes the line */
-	pe = perf_profile_stop(cli, &prof);	/* the last snapshot was taken */
+	pe = perf_profile_stop(cli, prof);	/* the last snapshot was taken */
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
 	if (wr < 0 && wr != -EPIPE && w) {
@@ -559,9 +559,10 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0,
 				cmd_note);
 		warn_pace(&pace);
-		profile_summary(ro, !cli->json || fd == STDOUT_FILENO, NULL);
+		profile_summary(ro, prof, !cli->json || fd == STDOUT_FILENO, NULL);
 		if (cli->json && fd != STDOUT_FILENO)
-			print_summary_json(ro, c, h != NULL, nr, bytes, why, cpu0, &pace, *cmd_status);
+			print_summary_json(ro, prof, c, h != NULL, nr, bytes, why, cpu0, &pace,
+					   *cmd_status);
 	} else if (r < 0 && !e) {
 		e = write_error(cli, r);
 	}
@@ -572,7 +573,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 }
 
 /* Start a kdamond for the targets, record it, and put the tree back as it was. */
-static int record_started(struct cli *cli, int argc, char **argv)
+static int record_started(struct cli *cli, struct perf_profile *prof, int argc, char **argv)
 {
 	struct record_opts *ro = cli->opts;
 	struct start_handoff h = { .label = "record", .amend = capture_own_amend,
@@ -587,7 +588,7 @@ static int record_started(struct cli *cli, int argc, char **argv)
 				   "with targets, record starts its own");
 	if (!strcmp(ro->output, "-") && argc)
 		return usage_error(cli, "-o -: the command's output would mix with the record");
-	e = profile_begin(cli);		/* before the kernel is touched */
+	e = profile_begin(cli, prof);	/* before the kernel is touched */
 	if (e)
 		return e;
 	ro->cap.method = damonctl_capture_method_for(cli->ctx, ro->cap.method);
@@ -603,7 +604,7 @@ static int record_started(struct cli *cli, int argc, char **argv)
 		return e;
 	ro->cap.kdamond = (int)h.kdamond;
 	ro->cap.child = h.child;
-	e = record_live(cli, &h, &st);
+	e = record_live(cli, prof, &h, &st);
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
 	if (h.child && st < 0)
@@ -611,8 +612,9 @@ static int record_started(struct cli *cli, int argc, char **argv)
 	return e ? e : e2;
 }
 
-/* --profile's file and --perf: checked before anything runs. */
-static int profile_check(struct cli *cli)
+/* --profile's file (by default the record's + .profile, in @buf) and --perf: checked
+ * before anything runs. */
+static int profile_check(struct cli *cli, char *buf, size_t size)
 {
 	struct record_opts *ro = cli->opts;
 
@@ -628,8 +630,8 @@ static int profile_check(struct cli *cli)
 		if (!strcmp(ro->output, "-"))
 			return usage_error(cli, "--profile with -o -: name the profile's file "
 					   "(--profile=FILE)");
-		snprintf(prof_default, sizeof(prof_default), "%s.profile", ro->output);
-		ro->profile_file = prof_default;
+		snprintf(buf, size, "%s.profile", ro->output);
+		ro->profile_file = buf;
 	}
 	if (!strcmp(ro->profile_file, "-") || !strcmp(ro->profile_file, ro->output))
 		return usage_error(cli, "--profile=%s: the profile needs a file of its own",
@@ -637,7 +639,7 @@ static int profile_check(struct cli *cli)
 	return 0;
 }
 
-static int record_modes(struct cli *cli, int argc, char **argv)
+static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, char **argv)
 {
 	struct record_opts *ro = cli->opts;
 
@@ -660,19 +662,22 @@ static int record_modes(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
 				   "convert)", ro->format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
 	if (ro->starts || argc)
-		return record_started(cli, argc, argv);
+		return record_started(cli, prof, argc, argv);
 	int st;
 
-	return record_live(cli, NULL, &st);
+	return record_live(cli, prof, NULL, &st);
 }
 
 static int record_run(struct cli *cli, int argc, char **argv)
 {
-	int e = profile_check(cli), e2;
+	/* the run's: --profile's perf, and the profile's name when it is the default one */
+	struct perf_profile prof = { 0 };
+	char prof_default[4096];
+	int e = profile_check(cli, prof_default, sizeof(prof_default)), e2;
 
 	if (e)
 		return e;
-	e = record_modes(cli, argc, argv);
+	e = record_modes(cli, &prof, argc, argv);
 	e2 = perf_profile_stop(cli, &prof);	/* an error ended the record before its loop */
 	return e ? e : e2;
 }
