@@ -1457,13 +1457,14 @@ static int check_options(struct access_run *ar)
 	if (ao->hranges && (ao->h.bins || ao->h.logscale || ao->h.cumulate))
 		return usage_error(cli, "--hist-ranges gives the ranges: --bins, --hist-logscale "
 				   "and --hist-cumulate make them (choose)");
-	if (ao->hranges && (r = damonctl_access_parse_ranges(ao->hranges, ao->hist == M_RECENCY,
-							     ao->given, HIST_MAX_GIVEN)) < 0)
-		return usage_error(cli, "--hist-ranges '%s': expected up to %d pairs MIN,MAX of %s, "
-				   "MIN < MAX, comma-separated", ao->hranges, HIST_MAX_GIVEN,
-				   ao->hist == M_RECENCY ? "times such as 1s or 500ms" :
-				   "temperatures");
 	if (ao->hranges) {
+		r = damonctl_access_parse_ranges(ao->hranges, ao->hist == M_RECENCY, ao->given,
+						 HIST_MAX_GIVEN);
+		if (r < 0)
+			return usage_error(cli, "--hist-ranges '%s': expected up to %d pairs MIN,MAX "
+					   "of %s, MIN < MAX, comma-separated", ao->hranges,
+					   HIST_MAX_GIVEN, ao->hist == M_RECENCY ?
+					   "times such as 1s or 500ms" : "temperatures");
 		ao->h.ranges = ao->given;
 		ao->h.nr_ranges = (unsigned int)r;
 	}
