@@ -30,6 +30,8 @@
 #define HIST_MAX_GIVEN 64
 
 enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
+/* --box-scale-over's choices, in order */
+enum scale_over { SCALE_SNAPSHOT, SCALE_RECORD };
 
 /* report access's options (cli->opts) */
 struct access_opts {
@@ -76,12 +78,9 @@ static const struct access_opts access_defaults = {
 	.h = { .sz = sizeof(struct damonctl_access_hist_opts) }, .box = BOX_OPTS_INIT,
 	.heat = SNAPHEAT_OPTS_INIT };
 
-/* --box-scale-over's choices, in order */
-enum scale_over { SCALE_SNAPSHOT, SCALE_RECORD };
-
-/* One run of the report: its options, which check_options() completed, and what it holds
- * while it reads; with a report per snapshot (multi), the document's head at the first, its
- * input at the end */
+/* One run of the report: its options (check_options() completes them first) and what it
+ * holds while it reads; with a report per snapshot (multi), the document's head at the
+ * first, its input at the end */
 struct access_run {
 	struct cli *cli;
 	const struct access_opts *o;
@@ -384,7 +383,7 @@ static int format_edit(struct cli *cli, struct access_opts *ao, int key, const c
 		r = rec_template_check(cli, opt, t);
 	if (r)
 		return r;
-	/* the options keep the arguments themselves, so many of them */
+	/* the options hold the arguments themselves, up to TMPL_APPEND_MAX */
 	if (key == O_FMT_APPEND && tmpl_append(&ao->tmpl, a, t))
 		return usage_error(cli, "%s '%s': at most %d of them", opt, arg, TMPL_APPEND_MAX);
 	if (key == O_FMT_APPEND)
