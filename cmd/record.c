@@ -43,10 +43,8 @@ struct record_opts {
 	bool starts;		/* a target or monitoring option: record starts a kdamond */
 	bool profile;		/* --profile: perf record beside the record */
 	const char *profile_file, *perf;
+	struct rin_opts sub;	/* -i: what of the record is copied, as the reports read it */
 };
-
-static struct perf_profile prof;
-static char prof_default[4096];
 
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
@@ -154,13 +152,13 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_TARGET:
 		ro->subset = true;
-		return rin_parse(cli, 501, arg);
+		return rin_parse_of(cli, &ro->sub, 501, arg);
 	case O_TIME_RANGE:
 		ro->subset = true;
-		return rin_parse(cli, 502, arg);
+		return rin_parse_of(cli, &ro->sub, 502, arg);
 	case O_ADDRESS_RANGE:
 		ro->subset = true;
-		return rin_parse(cli, 503, arg);
+		return rin_parse_of(cli, &ro->sub, 503, arg);
 	case O_AGGREGATE:
 		if (parse_time_opt(cli, "aggregate", arg, &ro->aggregate_us))
 			return EXIT_USAGE;
@@ -197,7 +195,8 @@ static int open_output(struct cli *cli, int *fd)
 
 static char *info_json(struct cli *cli, const struct capture *c, const char *source)
 {
-	struct record_opts *ro = cli->opts;
+	const struct record_opts *ro = cli->opts;
+	const struct rin_opts *kept = &ro->sub;	/* -i's selection */
 	json_object *o = json_object_new_object();
 	struct utsname u;
 	char host[256] = "";
@@ -229,23 +228,24 @@ static char *info_json(struct cli *cli, const struct capture *c, const char *sou
 	if (source && ro->subset) {
 		json_object *sub = json_object_new_object();
 
-		if (rin_o.have_time) {
+		if (kept->have_time) {
 			json_object_object_add(sub, "from_us",
-					       json_object_new_uint64(rin_o.sel.time_from_us));
-			if (rin_o.sel.time_to_us != UINT64_MAX)
-				json_object_object_add(sub, "to_us",
-						       json_object_new_uint64(rin_o.sel.time_to_us));
+					       json_object_new_uint64(kept->sel.time_from_us));
+			if (kept->sel.time_to_us != UINT64_MAX)
+				json_object_object_add(sub, "to_us", json_object_new_uint64(
+					kept->sel.time_to_us));
 		}
-		if (rin_o.have_addr) {
+		if (kept->have_addr) {
 			json_object_object_add(sub, "address_start",
-					       json_object_new_uint64(rin_o.sel.addr_start));
+					       json_object_new_uint64(kept->sel.addr_start));
 			json_object_object_add(sub, "address_end",
-					       json_object_new_uint64(rin_o.sel.addr_end));
+					       json_object_new_uint64(kept->sel.addr_end));
 		}
-		if (rin_o.cap.kdamond >= 0)
-			json_object_object_add(sub, "kdamond", json_object_new_int(rin_o.cap.kdamond));
-		if (rin_o.target >= 0)
-			json_object_object_add(sub, "target", json_object_new_int(rin_o.target));
+		if (kept->cap.kdamond >= 0)
+			json_object_object_add(sub, "kdamond",
+					       json_object_new_int(kept->cap.kdamond));
+		if (kept->target >= 0)
+			json_object_object_add(sub, "target", json_object_new_int(kept->target));
 		if (ro->aggregate_us)
 			json_object_object_add(sub, "aggregate_us",
 					       json_object_new_uint64(ro->aggregate_us));
@@ -284,9 +284,9 @@ static int copy_record(struct cli *cli)
 	char *info;
 	int fd, r, e, e2;
 
-	rin_o.input = ro->input;
-	rin_o.cap.kdamond = ro->cap.kdamond;
-	e = rin_open(cli, false, 0, &in);
+	ro->sub.input = ro->input;
+	ro->sub.cap.kdamond = ro->cap.kdamond;
+	e = rin_open_of(cli, &ro->sub, false, 0, &in);
 	if (e)
 		return e;
 	rin_all_series(in);
@@ -409,27 +409,28 @@ static json_object *pace_json(const struct damonctl_capture_pace *p)
 	return o;
 }
 
-/* --profile: perf is profiling before anything is changed in the kernel (0 or an exit
+/* --profile: perf (@prof) is profiling before anything is changed in the kernel (0 or an exit
  * code; nothing to do without --profile). */
-static int profile_begin(struct cli *cli)
+static int profile_begin(struct cli *cli, struct perf_profile *prof)
 {
 	struct record_opts *ro = cli->opts;
 
 	if (!ro->profile)
 		return 0;
-	return perf_profile_start(cli, ro->perf ? ro->perf : "perf", ro->profile_file, &prof);
+	return perf_profile_start(cli, ro->perf ? ro->perf : "perf", ro->profile_file, prof);
 }
 
 /* The summary's profile: where, on which clock, and how perf ended. */
-static void profile_summary(const struct record_opts *ro, bool text, json_object *doc)
+static void profile_summary(const struct record_opts *ro, const struct perf_profile *prof,
+			    bool text, json_object *doc)
 {
 	char how[48];
-	int st = prof.status;
+	int st = prof->status;
 
 	if (!ro->profile)
 		return;
-	perf_profile_outcome(&prof, how, sizeof(how));
-	if (text && perf_profile_ok(&prof))
+	perf_profile_outcome(prof, how, sizeof(how));
+	if (text && perf_profile_ok(prof))
 		fprintf(stderr, "damonc: record: profile '%s' (perf %s)\n", ro->profile_file, how);
 	if (doc) {
 		json_object *p = json_object_new_object();
@@ -439,16 +440,16 @@ static void profile_summary(const struct record_opts *ro, bool text, json_object
 		json_object_object_add(p, "perf_status", st < 0 ? NULL : json_object_new_int(
 			WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st)));
 		json_object_object_add(p, "complete",
-				       json_object_new_boolean(perf_profile_ok(&prof)));
+				       json_object_new_boolean(perf_profile_ok(prof)));
 		json_object_object_add(doc, "profile", p);
 	}
 }
 
 /* record --json to a file: the summary as one document. */
-static void print_summary_json(const struct record_opts *ro, struct capture *c, bool started,
-			       uint64_t nr, uint64_t bytes, enum damonctl_rec_end_reason why,
-			       uint64_t cpu0, const struct damonctl_capture_pace *pace,
-			       int cmd_status)
+static void print_summary_json(const struct record_opts *ro, const struct perf_profile *prof,
+			       struct capture *c, bool started, uint64_t nr, uint64_t bytes,
+			       enum damonctl_rec_end_reason why, uint64_t cpu0,
+			       const struct damonctl_capture_pace *pace, int cmd_status)
 {
 	json_object *doc = json_doc_new();
 
@@ -467,13 +468,15 @@ static void print_summary_json(const struct record_opts *ro, struct capture *c, 
 		json_object_object_add(doc, "command_status", json_object_new_int(
 			WIFEXITED(cmd_status) ? WEXITSTATUS(cmd_status) :
 			128 + WTERMSIG(cmd_status)));
-	profile_summary(ro, false, doc);
+	profile_summary(ro, prof, false, doc);
 	json_doc_print(doc);
 }
 
-/* @h: the kdamond it started (NULL: record a running one); *@cmd_status: the launched
- * command's wait status when it ended the recording, else -1 */
-static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status)
+/* @h: the kdamond it started (NULL: record a running one); @prof: --profile's perf, stopped
+ * after the last snapshot; *@cmd_status: the launched command's wait status when it ended
+ * the recording, else -1 */
+static int record_live(struct cli *cli, struct perf_profile *prof, struct start_handoff *h,
+		       int *cmd_status)
 {
 	struct record_opts *ro = cli->opts;
 	struct damonctl_rec_writer *w = NULL;
@@ -487,7 +490,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	*cmd_status = -1;
 	capture_catch_signals();
 	/* a kdamond record started has its profile already: it began before the start */
-	e = h ? 0 : profile_begin(cli);
+	e = h ? 0 : profile_begin(cli, prof);
 	if (!e)
 		e = capture_start(cli, &ro->cap, &c);
 	if (e)
@@ -516,7 +519,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);	/* the summary takes the line */
-	pe = perf_profile_stop(cli, &prof);	/* the last snapshot was taken */
+	pe = perf_profile_stop(cli, prof);	/* the last snapshot was taken */
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
 	if (wr < 0 && wr != -EPIPE && w) {
@@ -556,9 +559,10 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 				nr ? (double)(capture_cpu_ns() - cpu0) / 1e6 / (double)nr : 0.0,
 				cmd_note);
 		warn_pace(&pace);
-		profile_summary(ro, !cli->json || fd == STDOUT_FILENO, NULL);
+		profile_summary(ro, prof, !cli->json || fd == STDOUT_FILENO, NULL);
 		if (cli->json && fd != STDOUT_FILENO)
-			print_summary_json(ro, c, h != NULL, nr, bytes, why, cpu0, &pace, *cmd_status);
+			print_summary_json(ro, prof, c, h != NULL, nr, bytes, why, cpu0, &pace,
+					   *cmd_status);
 	} else if (r < 0 && !e) {
 		e = write_error(cli, r);
 	}
@@ -569,7 +573,7 @@ static int record_live(struct cli *cli, struct start_handoff *h, int *cmd_status
 }
 
 /* Start a kdamond for the targets, record it, and put the tree back as it was. */
-static int record_started(struct cli *cli, int argc, char **argv)
+static int record_started(struct cli *cli, struct perf_profile *prof, int argc, char **argv)
 {
 	struct record_opts *ro = cli->opts;
 	struct start_handoff h = { .label = "record", .amend = capture_own_amend,
@@ -584,7 +588,7 @@ static int record_started(struct cli *cli, int argc, char **argv)
 				   "with targets, record starts its own");
 	if (!strcmp(ro->output, "-") && argc)
 		return usage_error(cli, "-o -: the command's output would mix with the record");
-	e = profile_begin(cli);		/* before the kernel is touched */
+	e = profile_begin(cli, prof);	/* before the kernel is touched */
 	if (e)
 		return e;
 	ro->cap.method = damonctl_capture_method_for(cli->ctx, ro->cap.method);
@@ -600,7 +604,7 @@ static int record_started(struct cli *cli, int argc, char **argv)
 		return e;
 	ro->cap.kdamond = (int)h.kdamond;
 	ro->cap.child = h.child;
-	e = record_live(cli, &h, &st);
+	e = record_live(cli, prof, &h, &st);
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
 	if (h.child && st < 0)
@@ -608,8 +612,9 @@ static int record_started(struct cli *cli, int argc, char **argv)
 	return e ? e : e2;
 }
 
-/* --profile's file and --perf: checked before anything runs. */
-static int profile_check(struct cli *cli)
+/* --profile's file (by default the record's + .profile, in @buf) and --perf: checked
+ * before anything runs. */
+static int profile_check(struct cli *cli, char *buf, size_t size)
 {
 	struct record_opts *ro = cli->opts;
 
@@ -625,8 +630,8 @@ static int profile_check(struct cli *cli)
 		if (!strcmp(ro->output, "-"))
 			return usage_error(cli, "--profile with -o -: name the profile's file "
 					   "(--profile=FILE)");
-		snprintf(prof_default, sizeof(prof_default), "%s.profile", ro->output);
-		ro->profile_file = prof_default;
+		snprintf(buf, size, "%s.profile", ro->output);
+		ro->profile_file = buf;
 	}
 	if (!strcmp(ro->profile_file, "-") || !strcmp(ro->profile_file, ro->output))
 		return usage_error(cli, "--profile=%s: the profile needs a file of its own",
@@ -634,7 +639,7 @@ static int profile_check(struct cli *cli)
 	return 0;
 }
 
-static int record_modes(struct cli *cli, int argc, char **argv)
+static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, char **argv)
 {
 	struct record_opts *ro = cli->opts;
 
@@ -657,19 +662,22 @@ static int record_modes(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
 				   "convert)", ro->format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
 	if (ro->starts || argc)
-		return record_started(cli, argc, argv);
+		return record_started(cli, prof, argc, argv);
 	int st;
 
-	return record_live(cli, NULL, &st);
+	return record_live(cli, prof, NULL, &st);
 }
 
 static int record_run(struct cli *cli, int argc, char **argv)
 {
-	int e = profile_check(cli), e2;
+	/* the run's: --profile's perf, and the profile's name when it is the default one */
+	struct perf_profile prof = { 0 };
+	char prof_default[4096];
+	int e = profile_check(cli, prof_default, sizeof(prof_default)), e2;
 
 	if (e)
 		return e;
-	e = record_modes(cli, argc, argv);
+	e = record_modes(cli, &prof, argc, argv);
 	e2 = perf_profile_stop(cli, &prof);	/* an error ended the record before its loop */
 	return e ? e : e2;
 }
@@ -707,5 +715,5 @@ const struct cmd cmd_record = {
 	.opts_size = sizeof(struct record_opts),
 	.opts_init = &(const struct record_opts){ .start = START_OPTS_INIT,
 						   .cap = { .kdamond = -1 },
-						   .output = "damonc.rec" },
+						   .output = "damonc.rec", .sub = RIN_OPTS_INIT },
 };

@@ -30,11 +30,15 @@
 #define HIST_MAX_GIVEN 64
 
 enum sort_by { SORT_ADDRESS, SORT_HOT, SORT_COLD, SORT_SIZE, SORT_AGE, SORT_TEMPERATURE };
+/* --box-scale-over's choices, in order */
+enum scale_over { SCALE_SNAPSHOT, SCALE_RECORD };
 
-static struct {
+/* report access's options (cli->opts) */
+struct access_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
 	bool have_at;
 	uint64_t at_us;
-	enum sort_by sort;
+	int sort;			/* enum sort_by: the index of --sort's choice */
 	uint64_t top;
 	struct pattern pat;
 	double weights[3];		/* damo's temperature: size, access rate (%), age (us) */
@@ -48,22 +52,49 @@ static struct {
 	int style;			/* -1, or enum style */
 	bool head_df, tail_df;		/* --style detailed's: a df-passed line with them */
 	bool cold_first;		/* --style cold: --sort temperature, coldest first */
-	int hist;			/* -1, or enum metric (temperature, recency) */
+	int hist;			/* -1, or enum metric (temperature, recency): the index
+					 * of --histogram's choice */
 	struct damonctl_access_hist_opts h;	/* its ranges (bins 0: not given) */
 	const char *hranges;		/* --hist-ranges, parsed once the metric is known */
 	double given[2 * HIST_MAX_GIVEN];	/* its pairs */
-	int pct_of;			/* -1, or enum metric */
+	int pct_of;			/* -1, or enum metric: --percentiles-of's choice */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool boxes;
 	bool box_kw;			/* --format has <box> */
 	bool multi;			/* a report per snapshot */
-	bool scale_record;		/* --box-scale-over record */
-	bool scale_given;
+	int scale_over;			/* -1, or enum scale_over: --box-scale-over's choice */
 	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
 	struct { uint64_t first, last; } index[MAX_INDEX];
-} ao = { .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1, .pct_of = -1, .style = -1,
-	.h = { .sz = sizeof(struct damonctl_access_hist_opts) } };
+	struct box_opts box;		/* --boxes' shape (--box-*, --color) */
+	struct snapheat_opts heat;	/* <heatmap>'s (--snapshot-heatmap-*) */
+	bool heat_given;		/* a --snapshot-heatmap-* option */
+	struct tmpl_opts tmpl;		/* --min-chars-for, --format-append */
+};
+
+static const struct access_opts access_defaults = {
+	.rin = RIN_OPTS_INIT, .pat = PATTERN_ANY, .weights = { 0, 100, 100 }, .hist = -1,
+	.pct_of = -1, .style = -1, .scale_over = -1,
+	.h = { .sz = sizeof(struct damonctl_access_hist_opts) }, .box = BOX_OPTS_INIT,
+	.heat = SNAPHEAT_OPTS_INIT };
+
+/* One run of the report: its options (check_options() completes them first) and what it
+ * holds while it reads; with a report per snapshot (multi), the document's head at the
+ * first, its input at the end */
+struct access_run {
+	struct cli *cli;
+	const struct access_opts *o;
+	const struct rin *in;
+	struct json_stream js;
+	uint64_t nr;
+	bool scan;	/* a first pass: --box-scale-over record's range, the record's end */
+	struct rec_fig fig, pre;	/* the record's snapshots reported; all of them (scan) */
+	/* --box-scale-over record: the range of every snapshot reported, found by the scan */
+	struct damonctl_access_range record_range;
+	struct damos_seen seen;		/* <damos stats>: the stats read so far */
+	struct tmpl_joined joined;	/* the templates with what --format-append added */
+	char *format_probes;		/* the other region template, joined (--style detailed) */
+};
 
 /* damo's --style names, in enum style's order */
 enum style { ST_DETAILED, ST_SIMPLE_BOXES, ST_TEMP_HIST, ST_RECENCY_HIST, ST_COLD_TAIL,
@@ -94,17 +125,19 @@ enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
        O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE, O_REC_HEAD, O_REC_TAIL,
        O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET, O_MIN_CHARS, O_FMT_SET, O_FMT_APPEND };
 
+#define TO(kind, member) OPT_TO(kind, struct access_opts, member)
 static const struct opt access_opts[] = {
 	RIN_OPTS,
 	{ "at", O_AT, OV_TIME, "TIME", "the snapshot that ended at or after TIME since the record "
 	  "began (default: the last one)" },
 	{ "all-snapshots", O_ALL, OV_NONE, NULL, "a report of each snapshot in turn, each with its "
-	  "time (as damo does)" },
+	  "time (as damo does)", TO(OD_FLAG, multi) },
 	{ "snapshot-index", O_INDEX, OV_STRING, "FIRST[,LAST]", "the snapshot numbered FIRST "
 	  "(0: the first of the selection), or a report of each from FIRST to LAST; given more "
 	  "than once, of each snapshot in any of them (damo's --snapshot_idx)" },
+	/* the metavar's order is enum sort_by's */
 	{ "sort", O_SORT, OV_STRING, "address|hot|cold|size|age|temperature", "the order of the "
-	  "regions (default: address; temperature: damo's, hottest first)" },
+	  "regions (default: address; temperature: damo's, hottest first)", TO(OD_CHOICE, sort) },
 	{ "temperature-weights", O_WEIGHTS, OV_STRING, "SIZE,RATE,AGE", "damo's temperature: "
 	  "SIZE x bytes + RATE x access % + AGE x age in us, negative for unaccessed regions "
 	  "(default 0,100,100)" },
@@ -157,33 +190,36 @@ static const struct opt access_opts[] = {
 	  "temperature-percentiles, recency-percentiles or idle-time-percentiles "
 	  "(--percentiles-of)" },
 	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
-	  "microseconds, decimal addresses" },
-	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown" },
+	  "microseconds, decimal addresses", TO(OD_FLAG, raw) },
+	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown",
+	  TO(OD_FLAG, total_only) },
 	{ "histogram", O_HIST, OV_STRING, "temperature|recency", "the size of memory per range of "
 	  "temperature (size weight 0) or of idle time, as damo's temperature-sz-hist and "
-	  "recency-sz-hist styles" },
+	  "recency-sz-hist styles", TO(OD_CHOICE, hist) },
 	{ "bins", O_BINS, OV_INT, "N", "ranges of --histogram (default 10)" },
 	{ "hist-logscale", O_HLOG, OV_NONE, NULL, "--histogram's ranges each twice as wide as "
 	  "the one before, the first max((max - min) / 2^N, 1) for --bins N (damo's "
-	  "--hist_logscale)" },
+	  "--hist_logscale)", TO(OD_FLAG, h.logscale) },
 	{ "hist-cumulate", O_HCUM, OV_NONE, NULL, "--histogram's ranges each from the smallest "
-	  "value, a cumulative histogram (damo's --hist_cumulate)" },
+	  "value, a cumulative histogram (damo's --hist_cumulate)", TO(OD_FLAG, h.cumulate) },
 	{ "hist-ranges", O_HRANGES, OV_STRING, "MIN,MAX[,MIN,MAX...]", "--histogram's ranges, "
-	  "each [MIN, MAX): temperatures or idle times such as 1s (damo's --hist_ranges)" },
+	  "each [MIN, MAX): temperatures or idle times such as 1s (damo's --hist_ranges)",
+	  TO(OD_STRING, hranges) },
 	{ "percentiles-of", O_PCT_OF, OV_STRING, "temperature|recency|access-rate|age|size",
 	  "per-byte percentiles of a metric over the regions shown, as damo's "
-	  "temperature-percentiles and recency-percentiles styles" },
+	  "temperature-percentiles and recency-percentiles styles", TO(OD_CHOICE, pct_of) },
 	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles --percentiles-of shows "
 	  "(default damo's 0,1,25,50,75,99,100)" },
 	{ "boxes", O_BOXES, OV_NONE, NULL, "each region as a box, damo's simple-boxes style: "
-	  "its length the age (log scale), its digits the access rate (0-9)" },
+	  "its length the age (log scale), its digits the access rate (0-9)", TO(OD_FLAG, boxes) },
 	BOX_OPTS,
 	{ "box-scale-over", O_SCALE_OVER, OV_STRING, "snapshot|record", "with --boxes: the "
 	  "smallest and largest values the boxes scale between are those of each snapshot's "
 	  "regions shown (the default) or of every snapshot reported, as damo's (the input is "
-	  "read twice)" },
+	  "read twice)", TO(OD_CHOICE, scale_over) },
 	{ 0 },
 };
+#undef TO
 
 /* damo's template keywords, the library's sets: region (--format), snapshot */
 #define KW_REGION DAMONCTL_ACCESS_KW_REGION
@@ -217,12 +253,12 @@ static int snap_check(struct cli *cli, const char *opt, const char *t)
 
 /* --snapshot-index FIRST[,LAST], given once or more (damo's several --snapshot_idx): a range,
  * or more than one, is a report per snapshot */
-static int parse_index(struct cli *cli, const char *arg)
+static int parse_index(struct cli *cli, struct access_opts *ao, const char *arg)
 {
 	uint64_t first, last;
 	char *end;
 
-	if (ao.nr_index == MAX_INDEX)
+	if (ao->nr_index == MAX_INDEX)
 		return usage_error(cli, "--snapshot-index '%s': at most %d of them", arg, MAX_INDEX);
 	first = strtoull(arg, &end, 10);
 	last = first;
@@ -230,45 +266,45 @@ static int parse_index(struct cli *cli, const char *arg)
 		const char *p = end + 1;
 
 		last = strtoull(p, &end, 10);
-		ao.multi = true;
+		ao->multi = true;
 		if (end == p)
 			end = (char *)"x";
 	}
 	if (end == arg || *end || arg[0] == '-' || last < first)
 		return usage_error(cli, "--snapshot-index '%s': expected FIRST or FIRST,LAST, "
 				   "numbers from 0, FIRST <= LAST", arg);
-	ao.index[ao.nr_index].first = first;
-	ao.index[ao.nr_index++].last = last;
-	ao.multi |= ao.nr_index > 1;
+	ao->index[ao->nr_index].first = first;
+	ao->index[ao->nr_index++].last = last;
+	ao->multi |= ao->nr_index > 1;
 	return 0;
 }
 
 /* Where snapshot @idx stands against the --snapshot-index ranges: 0 in one, 1 after all of
  * them, -1 before one still to come */
-static int index_place(uint64_t idx)
+static int index_place(const struct access_opts *ao, uint64_t idx)
 {
 	bool later = false;
 
-	for (unsigned int i = 0; i < ao.nr_index; i++) {
-		if (ao.index[i].first <= idx && idx <= ao.index[i].last)
+	for (unsigned int i = 0; i < ao->nr_index; i++) {
+		if (ao->index[i].first <= idx && idx <= ao->index[i].last)
 			return 0;
-		later |= idx < ao.index[i].first;
+		later |= idx < ao->index[i].first;
 	}
 	return later ? -1 : 1;
 }
 
 /* The smallest FIRST of --snapshot-index, for the message of a record too short */
-static uint64_t index_first(void)
+static uint64_t index_first(const struct access_opts *ao)
 {
 	uint64_t f = UINT64_MAX;
 
-	for (unsigned int i = 0; i < ao.nr_index; i++)
-		f = ao.index[i].first < f ? ao.index[i].first : f;
+	for (unsigned int i = 0; i < ao->nr_index; i++)
+		f = ao->index[i].first < f ? ao->index[i].first : f;
 	return f;
 }
 
 /* --min-chars-for KEYWORD,N: a keyword of a template that is one line of text */
-static int parse_min_chars(struct cli *cli, const char *arg)
+static int parse_min_chars(struct cli *cli, struct access_opts *ao, const char *arg)
 {
 	const char *comma = strrchr(arg, ',');
 	size_t len = comma ? (size_t)(comma - arg) : 0;
@@ -290,51 +326,49 @@ static int parse_min_chars(struct cli *cli, const char *arg)
 		return usage_error(cli, "--min-chars-for '%s': '%.*s' is not a region, record or "
 				   "snapshot keyword (see damonc-report-access(1))", arg,
 				   (int)len, arg);
-	if (min_chars_add(arg, len, (unsigned int)n))
+	if (min_chars_add(&ao->tmpl, arg, len, (unsigned int)n))
 		return usage_error(cli, "--min-chars-for '%s': at most %d keywords", arg,
 				   MIN_CHARS_MAX);
 	return 0;
 }
 
 /* --snapshot-heatmap-*: the shape of <heatmap> */
-static bool heat_given;
-
-static int heat_parse(struct cli *cli, int key, const char *arg)
+static int heat_parse(struct cli *cli, struct access_opts *ao, int key, const char *arg)
 {
 	static const int colorsets[] = { 1, 2, 0 };	/* the metavar's, as box colour sets */
 	uint64_t v;
 	int r;
 
-	heat_given = true;
+	ao->heat_given = true;
 	if (key == O_HEAT_STATIC) {
-		snapheat_o.fixed = true;
+		ao->heat.fixed = true;
 		return 0;
 	}
 	if (key == O_HEAT_COLORSET) {
 		r = opt_choice(cli, access_opts, O_HEAT_COLORSET, arg);
 		if (r < 0)
 			return EXIT_USAGE;
-		snapheat_o.colorset = colorsets[r];
+		ao->heat.colorset = colorsets[r];
 		return 0;
 	}
 	if (parse_uint_opt(cli, "snapshot-heatmap-width", arg, 10000, &v))
 		return EXIT_USAGE;
 	if (!v)
 		return usage_error(cli, "--snapshot-heatmap-width '%s': at least 1", arg);
-	snapheat_o.width = (unsigned int)v;
+	ao->heat.width = (unsigned int)v;
 	return 0;
 }
 
 /* Whether a snapshot template draws a heatmap */
-static bool heatmap_shown(void)
+static bool heatmap_shown(const struct access_opts *ao)
 {
-	return (ao.snap_head && strstr(ao.snap_head, "heatmap>")) ||
-	       (ao.snap_tail && strstr(ao.snap_tail, "heatmap>"));
+	return (ao->snap_head && strstr(ao->snap_head, "heatmap>")) ||
+	       (ao->snap_tail && strstr(ao->snap_tail, "heatmap>"));
 }
 
 /* --format-set and --format-append AREA=TEMPLATE, its keywords checked as the --format-*
  * option of AREA checks them */
-static int format_edit(struct cli *cli, int key, const char *arg)
+static int format_edit(struct cli *cli, struct access_opts *ao, int key, const char *arg)
 {
 	const char *opt = key == O_FMT_SET ? "--format-set" : "--format-append", *t;
 	int a = tmpl_area_parse(cli, opt, arg, &t), r;
@@ -347,14 +381,19 @@ static int format_edit(struct cli *cli, int key, const char *arg)
 		r = snap_check(cli, opt, t);
 	else
 		r = rec_template_check(cli, opt, t);
-	if (r || key == O_FMT_APPEND)
-		return r ? r : tmpl_append(a, t) ? usage_error(cli, "out of memory") : 0;
+	if (r)
+		return r;
+	/* the options hold the arguments themselves, up to TMPL_APPEND_MAX */
+	if (key == O_FMT_APPEND && tmpl_append(&ao->tmpl, a, t))
+		return usage_error(cli, "%s '%s': at most %d of them", opt, arg, TMPL_APPEND_MAX);
+	if (key == O_FMT_APPEND)
+		return 0;
 	switch (a) {
-	case TA_RECORD_HEAD: ao.rec_head = t; break;
-	case TA_SNAPSHOT_HEAD: ao.snap_head = t; break;
-	case TA_REGION: ao.format = t; ao.box_kw = strstr(t, "<box>") != NULL; break;
-	case TA_SNAPSHOT_TAIL: ao.snap_tail = t; break;
-	case TA_RECORD_TAIL: ao.rec_tail = t; break;
+	case TA_RECORD_HEAD: ao->rec_head = t; break;
+	case TA_SNAPSHOT_HEAD: ao->snap_head = t; break;
+	case TA_REGION: ao->format = t; ao->box_kw = strstr(t, "<box>") != NULL; break;
+	case TA_SNAPSHOT_TAIL: ao->snap_tail = t; break;
+	case TA_RECORD_TAIL: ao->rec_tail = t; break;
 	}
 	return 0;
 }
@@ -362,143 +401,123 @@ static int format_edit(struct cli *cli, int key, const char *arg)
 /* The record templates, the heatmap's shape, --min-chars-for: 0, an exit code, or -1 */
 static int template_parse(struct cli *cli, int key, const char *arg)
 {
+	struct access_opts *ao = cli->opts;
+
 	switch (key) {
 	case O_FMT_SET:
 	case O_FMT_APPEND:
-		return format_edit(cli, key, arg);
+		return format_edit(cli, ao, key, arg);
 	case O_HEAT_WIDTH:
 	case O_HEAT_STATIC:
 	case O_HEAT_COLORSET:
-		return heat_parse(cli, key, arg);
+		return heat_parse(cli, ao, key, arg);
 	case O_MIN_CHARS:
-		return parse_min_chars(cli, arg);
+		return parse_min_chars(cli, ao, arg);
 	case O_REC_HEAD:
-		ao.rec_head = arg;
+		ao->rec_head = arg;
 		return rec_template_check(cli, "--format-record-head", arg);
 	case O_REC_TAIL:
-		ao.rec_tail = arg;
+		ao->rec_tail = arg;
 		return rec_template_check(cli, "--format-record-tail", arg);
 	}
 	return -1;
 }
 
+/* --temperature-weights SIZE,RATE,AGE */
+static int parse_weights(struct cli *cli, struct access_opts *ao, const char *arg)
+{
+	const char *p = arg;
+	char *end;
+
+	for (int i = 0; i < 3; i++) {
+		ao->weights[i] = strtod(p, &end);
+		if (end == p || *end != (i < 2 ? ',' : '\0') || ao->weights[i] < 0)
+			return usage_error(cli, "--temperature-weights '%s': expected three "
+					   "weights SIZE,RATE,AGE, 0 or more", arg);
+		p = end + 1;
+	}
+	return 0;
+}
+
+/* --style NAME: one of damo's presets (apply_style() sets what it stands for) */
+static int parse_style(struct cli *cli, struct access_opts *ao, const char *arg)
+{
+	for (unsigned int i = 0; i < sizeof(style_names) / sizeof(style_names[0]); i++)
+		if (!strcmp(arg, style_names[i]))
+			return (ao->style = (int)i), 0;
+	return usage_error(cli, "--style '%s': expected detailed, simple-boxes, "
+			   "temperature-sz-hist, recency-sz-hist, cold-memory-tail, "
+			   "recency-percentiles, idle-time-percentiles, "
+			   "temperature-percentiles, cold or hot", arg);
+}
+
+/* What is shown of the regions, but for the table's flags and choices: 0, an exit code, or
+ * -1 */
+static int output_parse(struct cli *cli, struct access_opts *ao, int key, const char *arg)
+{
+	uint64_t v;
+	int r;
+
+	switch (key) {
+	case O_FORMAT:
+		ao->format = arg;
+		ao->box_kw = strstr(arg, "<box>") != NULL;
+		return check_format(cli, "--format", arg);
+	case O_STYLE:
+		return parse_style(cli, ao, arg);
+	case O_SNAP_HEAD:
+		ao->snap_head = arg;
+		return snap_check(cli, "--format-snapshot-head", arg);
+	case O_SNAP_TAIL:
+		ao->snap_tail = arg;
+		return snap_check(cli, "--format-snapshot-tail", arg);
+	case O_BINS:
+		if (parse_uint_opt(cli, "bins", arg, 1000, &v))
+			return EXIT_USAGE;
+		if (!v)
+			return usage_error(cli, "--bins '%s': at least 1", arg);
+		ao->h.bins = (unsigned int)v;
+		return 0;
+	case O_PCTS:
+		r = qhist_parse_list(arg, ao->pcts, MAX_PCTS);
+		if (r < 0)
+			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
+					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
+		ao->nr_pcts = (unsigned int)r;
+		return 0;
+	}
+	return -1;
+}
+
+/* The options the table does not store (--top and --bins not either: their "at least 1" is
+ * their own, and parse_uint_opt() takes "max" where an OD_U64 entry would refuse it) */
 static int access_parse(struct cli *cli, int key, const char *arg)
 {
+	struct access_opts *ao = cli->opts;
 	int r = rin_parse(cli, key, arg);
 
 	if (r < 0)
 		r = template_parse(cli, key, arg);
 	if (r < 0)
-		r = pattern_parse(cli, &ao.pat, key, arg);
+		r = pattern_parse(cli, &ao->pat, key, arg);
 	if (r < 0)
-		r = box_parse(cli, access_opts, key, arg);
+		r = box_parse(cli, &ao->box, access_opts, key, arg);
+	if (r < 0)
+		r = output_parse(cli, ao, key, arg);
 	if (r >= 0)
 		return r;
 	switch (key) {
 	case O_AT:
-		ao.have_at = true;
-		return parse_time_opt(cli, "at", arg, &ao.at_us);
-	case O_SORT:
-		/* the metavar's order is enum sort_by's */
-		r = opt_choice(cli, access_opts, O_SORT, arg);
-		if (r < 0)
-			return EXIT_USAGE;
-		ao.sort = (enum sort_by)r;
-		return 0;
+		ao->have_at = true;
+		return parse_time_opt(cli, "at", arg, &ao->at_us);
 	case O_TOP:
-		if (parse_uint_opt(cli, "top", arg, UINT32_MAX, &ao.top))
+		if (parse_uint_opt(cli, "top", arg, UINT32_MAX, &ao->top))
 			return EXIT_USAGE;
-		return ao.top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
-	case O_WEIGHTS: {
-		char *end;
-		const char *p = arg;
-
-		for (int i = 0; i < 3; i++) {
-			ao.weights[i] = strtod(p, &end);
-			if (end == p || *end != (i < 2 ? ',' : '\0') || ao.weights[i] < 0)
-				return usage_error(cli, "--temperature-weights '%s': expected three "
-						   "weights SIZE,RATE,AGE, 0 or more", arg);
-			p = end + 1;
-		}
-		return 0;
-	}
-	case O_RAW:
-		ao.raw = true;
-		return 0;
-	case O_TOTAL:
-		ao.total_only = true;
-		return 0;
-	case O_FORMAT:
-		ao.format = arg;
-		ao.box_kw = strstr(arg, "<box>") != NULL;
-		return check_format(cli, "--format", arg);
-	case O_STYLE:
-		for (unsigned int i = 0; i < sizeof(style_names) / sizeof(style_names[0]); i++)
-			if (!strcmp(arg, style_names[i]))
-				return (ao.style = (int)i), 0;
-		return usage_error(cli, "--style '%s': expected detailed, simple-boxes, "
-				   "temperature-sz-hist, recency-sz-hist, cold-memory-tail, "
-				   "recency-percentiles, idle-time-percentiles, "
-				   "temperature-percentiles, cold or hot", arg);
-	case O_SNAP_HEAD:
-		ao.snap_head = arg;
-		return snap_check(cli, "--format-snapshot-head", arg);
-	case O_SNAP_TAIL:
-		ao.snap_tail = arg;
-		return snap_check(cli, "--format-snapshot-tail", arg);
-	case O_HIST:
-		r = opt_choice(cli, access_opts, O_HIST, arg);
-		if (r < 0)
-			return EXIT_USAGE;
-		ao.hist = r;
-		return 0;
-	case O_BINS: {
-		uint64_t v;
-
-		if (parse_uint_opt(cli, "bins", arg, 1000, &v))
-			return EXIT_USAGE;
-		if (!v)
-			return usage_error(cli, "--bins '%s': at least 1", arg);
-		ao.h.bins = (unsigned int)v;
-		return 0;
-	}
-	case O_HLOG:
-		ao.h.logscale = true;
-		return 0;
-	case O_HCUM:
-		ao.h.cumulate = true;
-		return 0;
-	case O_HRANGES:
-		ao.hranges = arg;
-		return 0;
-	case O_PCT_OF:
-		r = opt_choice(cli, access_opts, O_PCT_OF, arg);
-		if (r < 0)
-			return EXIT_USAGE;
-		ao.pct_of = r;
-		return 0;
-	case O_PCTS:
-		r = qhist_parse_list(arg, ao.pcts, MAX_PCTS);
-		if (r < 0)
-			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
-					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
-		ao.nr_pcts = (unsigned int)r;
-		return 0;
-	case O_BOXES:
-		ao.boxes = true;
-		return 0;
-	case O_ALL:
-		ao.multi = true;
-		return 0;
+		return ao->top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
+	case O_WEIGHTS:
+		return parse_weights(cli, ao, arg);
 	case O_INDEX:
-		return parse_index(cli, arg);
-	case O_SCALE_OVER:
-		r = opt_choice(cli, access_opts, O_SCALE_OVER, arg);
-		if (r < 0)
-			return EXIT_USAGE;
-		ao.scale_record = r == 1;
-		ao.scale_given = true;
-		return 0;
+		return parse_index(cli, ao, arg);
 	}
 	return EXIT_USAGE;
 }
@@ -541,29 +560,30 @@ static int keep(struct kept *k, const struct damonctl_rec_snapshot *s)
 	return 0;
 }
 
-static const char *size_str(uint64_t v, char *buf, size_t size)
+static const char *size_str(const struct access_opts *ao, uint64_t v, char *buf, size_t size)
 {
-	if (!ao.raw)
+	if (!ao->raw)
 		return fmt_size(v, buf, size);
 	snprintf(buf, size, "%" PRIu64, v);
 	return buf;
 }
 
-static const char *time_str(uint64_t us, char *buf, size_t size)
+static const char *time_str(const struct access_opts *ao, uint64_t us, char *buf, size_t size)
 {
-	if (!ao.raw)
+	if (!ao->raw)
 		return fmt_time(us, buf, size);
 	snprintf(buf, size, "%" PRIu64, us);
 	return buf;
 }
 
-static const char *addr_str(uint64_t a, char *buf, size_t size)
+static const char *addr_str(const struct access_opts *ao, uint64_t a, char *buf, size_t size)
 {
-	snprintf(buf, size, ao.raw ? "%" PRIu64 : "0x%016" PRIx64, a);
+	snprintf(buf, size, ao->raw ? "%" PRIu64 : "0x%016" PRIx64, a);
 	return buf;
 }
 
-static struct damonctl_access_range box_range(const struct damonctl_access_view *v);
+static struct damonctl_access_range box_range(const struct access_run *ar,
+					      const struct damonctl_access_view *v);
 
 static void print_probe_hits(FILE *o, const struct damonctl_access_region *r)
 {
@@ -573,8 +593,9 @@ static void print_probe_hits(FILE *o, const struct damonctl_access_region *r)
 
 /* Region keyword @kw of row @i (<box> on scales @b; @has_fp: the record keeps
  * sz_filter_passed) to @o */
-static void print_region_keyword(FILE *o, int kw, const struct damonctl_access_region *r,
-				 size_t i, const struct damonctl_access_range *b, bool has_fp)
+static void print_region_keyword(const struct access_opts *ao, FILE *o, int kw,
+				 const struct damonctl_access_region *r, size_t i,
+				 const struct damonctl_access_range *b, bool has_fp)
 {
 	char v[48];
 
@@ -583,16 +604,16 @@ static void print_region_keyword(FILE *o, int kw, const struct damonctl_access_r
 		fprintf(o, "%zu", i);
 		break;
 	case 1:
-		fputs(addr_str(r->start, v, sizeof(v)), o);
+		fputs(addr_str(ao, r->start, v, sizeof(v)), o);
 		break;
 	case 2:
-		fputs(addr_str(r->end, v, sizeof(v)), o);
+		fputs(addr_str(ao, r->end, v, sizeof(v)), o);
 		break;
 	case 3:
-		fputs(size_str(r->end - r->start, v, sizeof(v)), o);
+		fputs(size_str(ao, r->end - r->start, v, sizeof(v)), o);
 		break;
 	case 4:
-		if (ao.raw)
+		if (ao->raw)
 			fprintf(o, "%" PRIu64, r->rate_bp);	/* basis points */
 		else
 			fprintf(o, "%.2f%%", (double)r->rate_bp / 100);
@@ -601,22 +622,22 @@ static void print_region_keyword(FILE *o, int kw, const struct damonctl_access_r
 		fprintf(o, "%" PRIu32, r->nr_accesses);
 		break;
 	case 6:
-		fputs(time_str(r->age_us, v, sizeof(v)), o);
+		fputs(time_str(ao, r->age_us, v, sizeof(v)), o);
 		break;
 	case 7:
 		fprintf(o, "%.0f", r->temperature);
 		break;
 	case 8: {
-		struct box x = box_of(b, r);
+		struct box x = box_of(&ao->box, b, r);
 
-		box_print(o, &x, box_colored());
+		box_print(o, &ao->box, &x, box_colored(&ao->box));
 		break;
 	}
 	case 9:	/* damo's format_hz */
-		fprintf(o, ao.raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
+		fprintf(o, ao->raw ? "%f" : r->hz < 10 && r->hz ? "%.3f hz" : "%.0f hz", r->hz);
 		break;
 	case 10:
-		fputs(has_fp ? size_str(r->sz_filter_passed, v, sizeof(v)) : "N/A", o);
+		fputs(has_fp ? size_str(ao, r->sz_filter_passed, v, sizeof(v)) : "N/A", o);
 		break;
 	case 11:	/* damo's: each probe's hits, a space between; nothing without probes */
 		print_probe_hits(o, r);
@@ -625,7 +646,8 @@ static void print_region_keyword(FILE *o, int kw, const struct damonctl_access_r
 }
 
 /* One line of template @fmt for row @i; its <box> on scales @b; --min-chars-for's padding */
-static void print_formatted(const char *fmt, const struct damonctl_access_region *r, size_t i,
+static void print_formatted(const struct access_opts *ao, const char *fmt,
+			    const struct damonctl_access_region *r, size_t i,
 			    const struct damonctl_access_range *b, bool has_fp)
 {
 	for (const char *p = fmt; *p;) {
@@ -638,7 +660,7 @@ static void print_formatted(const char *fmt, const struct damonctl_access_region
 			continue;
 		}
 		name = damonctl_access_keyword(KW_REGION, (unsigned int)kw);
-		print_region_keyword(kw_out_open(&k, name), kw, r, i, b, has_fp);
+		print_region_keyword(ao, kw_out_open(&k, &ao->tmpl, name), kw, r, i, b, has_fp);
 		kw_out_close(&k);
 		p += strlen(name);
 	}
@@ -646,40 +668,42 @@ static void print_formatted(const char *fmt, const struct damonctl_access_region
 }
 
 /* The snapshot, its intervals, and how much of it is shown */
-static void print_title(const struct rin *in, const struct damonctl_rec_snapshot *s, size_t n,
-			uint64_t shown)
+static void print_title(const struct access_opts *ao, const struct rin *in,
+			const struct damonctl_rec_snapshot *s, size_t n, uint64_t shown)
 {
 	char a[32], b[32], c[32], d[32];
 
 	printf("%s, snapshot at %.3f s (sample %s, aggr %s): %u regions, %s; %zu shown, %s\n",
 	       rin_series_name(in), rin_rel_s(in, s->end_ns),
 	       fmt_time(s->sample_us, a, sizeof(a)), fmt_time(s->aggr_us, b, sizeof(b)),
-	       s->nr_regions, size_str(s->total_bytes, c, sizeof(c)), n,
-	       size_str(shown, d, sizeof(d)));
+	       s->nr_regions, size_str(ao, s->total_bytes, c, sizeof(c)), n,
+	       size_str(ao, shown, d, sizeof(d)));
 }
 
-static void print_text(const struct rin *in, const struct damonctl_rec_snapshot *s,
+static void print_text(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
 		       const struct damonctl_access_view *v)
 {
+	const struct access_opts *ao = ar->o;
 	size_t i, n = damonctl_access_view_count(v);
 	uint64_t shown = damonctl_access_view_bytes(v);
 	char a[32], b[32];
 
-	if (ao.total_only) {
-		printf("%s\n", size_str(shown, a, sizeof(a)));
+	if (ao->total_only) {
+		printf("%s\n", size_str(ao, shown, a, sizeof(a)));
 		return;
 	}
-	if (ao.format) {
-		struct damonctl_access_range b = box_range(v);
+	if (ao->format) {
+		struct damonctl_access_range b = box_range(ar, v);
 		/* damo's default template shows the probe hits of a record that has them */
-		const char *fmt = ao.format_probes && s->nr_probes ? ao.format_probes : ao.format;
+		const char *fmt = ao->format_probes && s->nr_probes ? ao->format_probes :
+				  ao->format;
 
 		for (i = 0; i < n && *fmt; i++)	/* damo prints nothing for "" */
-			print_formatted(fmt, damonctl_access_view_region(v, i), i, &b,
+			print_formatted(ao, fmt, damonctl_access_view_region(v, i), i, &b,
 					s->has_sz_filter_passed);
 		return;
 	}
-	print_title(in, s, n, shown);
+	print_title(ao, ar->in, s, n, shown);
 	if (!n)
 		return;
 	printf("%-18s %-18s %11s %8s %12s %11s%s\n", "start", "end", "size", "access",
@@ -689,9 +713,9 @@ static void print_text(const struct rin *in, const struct damonctl_rec_snapshot 
 		char s1[32], s2[32];
 
 		printf("%-18s %-18s %11s %7.2f%% %12" PRIu32 " %11s",
-		       addr_str(r->start, s1, sizeof(s1)), addr_str(r->end, s2, sizeof(s2)),
-		       size_str(r->end - r->start, a, sizeof(a)), (double)r->rate_bp / 100,
-		       r->nr_accesses, time_str(r->age_us, b, sizeof(b)));
+		       addr_str(ao, r->start, s1, sizeof(s1)), addr_str(ao, r->end, s2, sizeof(s2)),
+		       size_str(ao, r->end - r->start, a, sizeof(a)), (double)r->rate_bp / 100,
+		       r->nr_accesses, time_str(ao, r->age_us, b, sizeof(b)));
 		if (r->nr_probes) {
 			fputs("  ", stdout);
 			print_probe_hits(stdout, r);
@@ -710,16 +734,17 @@ static const char *metric_json_name(int m)
 }
 
 /* A value of metric @m for people (or, --raw-number, programs) */
-static const char *metric_str(int m, double v, char *buf, size_t size)
+static const char *metric_str(const struct access_opts *ao, int m, double v, char *buf,
+			      size_t size)
 {
 	switch (m) {
 	case M_RECENCY:
 	case M_AGE:
-		return time_str((uint64_t)v, buf, size);
+		return time_str(ao, (uint64_t)v, buf, size);
 	case M_SIZE:
-		return size_str((uint64_t)v, buf, size);
+		return size_str(ao, (uint64_t)v, buf, size);
 	case M_ACCESS_RATE:
-		if (ao.raw)
+		if (ao->raw)
 			snprintf(buf, size, "%.0f", v);
 		else
 			snprintf(buf, size, "%.2f%%", v / 100);
@@ -731,7 +756,8 @@ static const char *metric_str(int m, double v, char *buf, size_t size)
 
 /* bin @i of h */
 #define B(i) damonctl_access_hist_bin(h, i)
-static void print_histogram(FILE *out, const struct damonctl_access_hist *h)
+static void print_histogram(FILE *out, const struct access_opts *ao,
+			    const struct damonctl_access_hist *h, int metric)
 {
 	unsigned int nb = damonctl_access_hist_count(h);
 	uint64_t lo = UINT64_MAX, hi = 0, step;
@@ -745,9 +771,9 @@ static void print_histogram(FILE *out, const struct damonctl_access_hist *h)
 	}
 	step = (hi - lo) / 20 ? (hi - lo) / 20 : 1;
 	for (i = 0; i < nb; i++) {
-		int a = (int)strlen(metric_str(ao.hist, B(i)->lo, x1, sizeof(x1))) +
-			(int)strlen(metric_str(ao.hist, B(i)->hi, x2, sizeof(x2)));
-		int c = (int)strlen(size_str(B(i)->bytes, sz, sizeof(sz)));
+		int a = (int)strlen(metric_str(ao, metric, B(i)->lo, x1, sizeof(x1))) +
+			(int)strlen(metric_str(ao, metric, B(i)->hi, x2, sizeof(x2)));
+		int c = (int)strlen(size_str(ao, B(i)->bytes, sz, sizeof(sz)));
 
 		wr = a + 4 > wr ? a + 4 : wr;
 		ws = c > ws ? c : ws;
@@ -756,11 +782,11 @@ static void print_histogram(FILE *out, const struct damonctl_access_hist *h)
 		uint64_t dots = (B(i)->bytes - lo + step - 1) / step;
 
 		snprintf(range, sizeof(range), "[%s, %s)",
-			 metric_str(ao.hist, B(i)->lo, x1, sizeof(x1)),
-			 metric_str(ao.hist, B(i)->hi, x2, sizeof(x2)));
+			 metric_str(ao, metric, B(i)->lo, x1, sizeof(x1)),
+			 metric_str(ao, metric, B(i)->hi, x2, sizeof(x2)));
 		dots = dots > 20 ? 20 : dots;
 		fprintf(out, "%-*s %*s |%.*s%*s|\n", wr, range, ws,
-			size_str(B(i)->bytes, sz, sizeof(sz)),
+			size_str(ao, B(i)->bytes, sz, sizeof(sz)),
 		       (int)dots, "********************", 20 - (int)dots, "");
 	}
 }
@@ -771,59 +797,59 @@ static const char *const metric_titles[] = { "temperature", "idle time", "access
 
 /* damo's layout: the percentile, the value, a bar of up to 20 stars from the smallest value
  * shown to the largest */
-static void print_percentiles(FILE *out, const double *v)
+static void print_percentiles(FILE *out, const struct access_opts *ao, const double *v,
+			      int metric)
 {
 	double lo = v[0], hi = v[0], per_dot;
-	int wp = 10, wv = (int)strlen(metric_titles[ao.pct_of]);
+	int wp = 10, wv = (int)strlen(metric_titles[metric]);
 	char buf[48];
 	unsigned int k;
 
-	for (k = 0; k < ao.nr_pcts; k++) {
-		int l = (int)strlen(metric_str(ao.pct_of, v[k], buf, sizeof(buf)));
+	for (k = 0; k < ao->nr_pcts; k++) {
+		int l = (int)strlen(metric_str(ao, metric, v[k], buf, sizeof(buf)));
 
 		wv = l > wv ? l : wv;
 		lo = v[k] < lo ? v[k] : lo;
 		hi = v[k] > hi ? v[k] : hi;
 	}
 	per_dot = hi > lo ? (hi - lo) / 20 : 1;
-	if (ao.pct_of == M_TEMPERATURE)
+	if (metric == M_TEMPERATURE)
 		fprintf(out, "%*s  %*s  (weights 0,%g,%g)\n", wp, "percentile", wv,
-			metric_titles[0], ao.weights[1], ao.weights[2]);
+			metric_titles[0], ao->weights[1], ao->weights[2]);
 	else
-		fprintf(out, "%*s  %*s\n", wp, "percentile", wv, metric_titles[ao.pct_of]);
-	for (k = 0; k < ao.nr_pcts; k++) {
+		fprintf(out, "%*s  %*s\n", wp, "percentile", wv, metric_titles[metric]);
+	for (k = 0; k < ao->nr_pcts; k++) {
 		int dots = (int)((v[k] - lo) / per_dot);
 
 		dots = dots > 20 ? 20 : dots;
-		fprintf(out, "%*g  %*s  |%.*s%*s|\n", wp, ao.pcts[k], wv,
-			metric_str(ao.pct_of, v[k], buf, sizeof(buf)), dots, "********************",
-			20 - dots, "");
+		fprintf(out, "%*g  %*s  |%.*s%*s|\n", wp, ao->pcts[k], wv,
+			metric_str(ao, metric, v[k], buf, sizeof(buf)), dots,
+			"********************", 20 - dots, "");
 	}
 }
-
-/* --box-scale-over record: the range of every snapshot reported, found by a first pass */
-static struct damonctl_access_range record_range = DAMONCTL_ACCESS_RANGE_INIT;
 
 /* --boxes: damo's region box (report_boxes.c), by default its simple-boxes style: a box per
  * region whose length is its age on a log2 scale (1 to 40 columns) and whose digits are its
  * access rate (0 to 9), both between the smallest and the largest of the regions shown */
-static struct damonctl_access_range box_range(const struct damonctl_access_view *v)
+static struct damonctl_access_range box_range(const struct access_run *ar,
+					      const struct damonctl_access_view *v)
 {
 	struct damonctl_access_range b = DAMONCTL_ACCESS_RANGE_INIT;
 
-	if (ao.scale_record && record_range.have)
-		return record_range;
+	if (ar->o->scale_over == SCALE_RECORD && ar->record_range.have)
+		return ar->record_range;
 	damonctl_access_range_add(&b, v);
 	return b;
 }
 
 /* A value of the boxes for people: bytes, access rate (bp), age (us) */
-static const char *box_value_str(enum box_value v, double x, char *buf, size_t size)
+static const char *box_value_str(const struct access_opts *ao, enum box_value v, double x,
+				 char *buf, size_t size)
 {
 	if (v == BV_SIZE)
-		return size_str((uint64_t)x, buf, size);
+		return size_str(ao, (uint64_t)x, buf, size);
 	if (v == BV_AGE)
-		return time_str((uint64_t)x, buf, size);
+		return time_str(ao, (uint64_t)x, buf, size);
 	snprintf(buf, size, "%.2f%%", x / 100);
 	return buf;
 }
@@ -831,61 +857,64 @@ static const char *box_value_str(enum box_value v, double x, char *buf, size_t s
 static const char *const box_titles[] = { "size", "access rate", "age" };
 
 /* What each dimension shows, over which range; the default's scales are damo's */
-static void box_legend(const struct damonctl_access_range *b, bool color)
+static void box_legend(const struct access_opts *ao, const struct damonctl_access_range *b,
+		       bool color)
 {
-	enum box_value v = box_o.value[BD_LENGTH];
+	enum box_value v = ao->box.value[BD_LENGTH];
 	char s1[32], s2[32];
 
 	printf("# length: %s, %s to %s in %u to %u columns (%s scale)\n", box_titles[v],
-	       box_value_str(v, b->min[box_metric(v)], s1, sizeof(s1)),
-	       box_value_str(v, b->max[box_metric(v)], s2, sizeof(s2)), box_o.min[BD_LENGTH],
-	       box_o.max[BD_LENGTH], box_o.log[BD_LENGTH] ? "log" : "linear");
-	v = box_o.value[BD_LEVEL];
+	       box_value_str(ao, v, b->min[box_metric(v)], s1, sizeof(s1)),
+	       box_value_str(ao, v, b->max[box_metric(v)], s2, sizeof(s2)), ao->box.min[BD_LENGTH],
+	       ao->box.max[BD_LENGTH], ao->box.log[BD_LENGTH] ? "log" : "linear");
+	v = ao->box.value[BD_LEVEL];
 	if (v == BV_NONE) {
 		printf("# digits: none ('-')\n");
 	} else {
 		printf("# digits: %s, %s to %s as 0 to 9%s", box_titles[v],
-		       box_value_str(v, b->min[box_metric(v)], s1, sizeof(s1)),
-		       box_value_str(v, b->max[box_metric(v)], s2, sizeof(s2)),
-		       box_o.log[BD_LEVEL] ? " (log scale)" : "");
+		       box_value_str(ao, v, b->min[box_metric(v)], s1, sizeof(s1)),
+		       box_value_str(ao, v, b->max[box_metric(v)], s2, sizeof(s2)),
+		       ao->box.log[BD_LEVEL] ? " (log scale)" : "");
 		if (color) {
-			printf(", colours %s: ", box_colorset_name());
-			box_color_samples(stdout);
+			printf(", colours %s: ", box_colorset_name(&ao->box));
+			box_color_samples(stdout, &ao->box);
 		}
 		putchar('\n');
 	}
-	v = box_o.value[BD_HEIGHT];
-	if (v != BV_NONE && box_o.max[BD_HEIGHT] > 1)
+	v = ao->box.value[BD_HEIGHT];
+	if (v != BV_NONE && ao->box.max[BD_HEIGHT] > 1)
 		printf("# height: %s, %s to %s in %u to %u rows (%s scale)\n", box_titles[v],
-		       box_value_str(v, b->min[box_metric(v)], s1, sizeof(s1)),
-		       box_value_str(v, b->max[box_metric(v)], s2, sizeof(s2)), box_o.min[BD_HEIGHT],
-		       box_o.max[BD_HEIGHT], box_o.log[BD_HEIGHT] ? "log" : "linear");
+		       box_value_str(ao, v, b->min[box_metric(v)], s1, sizeof(s1)),
+		       box_value_str(ao, v, b->max[box_metric(v)], s2, sizeof(s2)),
+		       ao->box.min[BD_HEIGHT], ao->box.max[BD_HEIGHT],
+		       ao->box.log[BD_HEIGHT] ? "log" : "linear");
 }
 
-static void print_boxes(const struct rin *in, const struct damonctl_rec_snapshot *s,
+static void print_boxes(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
 			const struct damonctl_access_view *v)
 {
-	struct damonctl_access_range b = box_range(v);
+	const struct access_opts *ao = ar->o;
+	struct damonctl_access_range b = box_range(ar, v);
 	size_t i, n = damonctl_access_view_count(v);
-	bool color = box_colored();
+	bool color = box_colored(&ao->box);
 	char s1[32], s2[32];
 
-	print_title(in, s, n, damonctl_access_view_bytes(v));
+	print_title(ao, ar->in, s, n, damonctl_access_view_bytes(v));
 	for (i = 0; i < n; i++) {
 		const struct damonctl_access_region *r = damonctl_access_view_region(v, i);
-		struct box x = box_of(&b, r);
+		struct box x = box_of(&ao->box, &b, r);
 
-		box_print(stdout, &x, color);
+		box_print(stdout, &ao->box, &x, color);
 		printf(" size %-11s access %7.2f%% age %s\n",
-		       size_str(r->end - r->start, s1, sizeof(s1)), (double)r->rate_bp / 100,
-		       time_str(r->age_us, s2, sizeof(s2)));
+		       size_str(ao, r->end - r->start, s1, sizeof(s1)), (double)r->rate_bp / 100,
+		       time_str(ao, r->age_us, s2, sizeof(s2)));
 	}
 	if (n)
-		box_legend(&b, color);
+		box_legend(ao, &b, color);
 }
 
 /* The boxes' scales in the JSON: the simple-boxes keys, then what the options chose */
-static json_object *boxes_json(const struct damonctl_access_range *b)
+static json_object *boxes_json(const struct access_opts *ao, const struct damonctl_access_range *b)
 {
 	static const char *const dims[] = { "length", "digit", "height" };
 	json_object *o = json_object_new_object(), *v = json_object_new_object();
@@ -897,7 +926,7 @@ static json_object *boxes_json(const struct damonctl_access_range *b)
 		{ "bytes_min", "bytes_max", DAMONCTL_ACCESS_BYTES },
 	};
 
-	json_object_object_add(o, "columns", json_object_new_int((int)box_o.max[BD_LENGTH]));
+	json_object_object_add(o, "columns", json_object_new_int((int)ao->box.max[BD_LENGTH]));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		json_object_object_add(o, keys[i].min, json_object_new_uint64(
 			(uint64_t)b->min[keys[i].m]));
@@ -905,20 +934,20 @@ static json_object *boxes_json(const struct damonctl_access_range *b)
 			(uint64_t)b->max[keys[i].m]));
 	}
 	json_object_object_add(o, "scale_over", json_object_new_string(
-		ao.scale_record ? "record" : "snapshot"));
+		ao->scale_over == SCALE_RECORD ? "record" : "snapshot"));
 	for (int d = 0; d < BD_NR; d++) {
 		json_object_object_add(v, dims[d], json_object_new_string(
-			box_value_name(box_o.value[d])));
+			box_value_name(ao->box.value[d])));
 		json_object_object_add(sc, dims[d], json_object_new_string(
-			box_o.log[d] ? "log" : "linear"));
+			ao->box.log[d] ? "log" : "linear"));
 	}
 	json_object_object_add(o, "values", v);
 	json_object_object_add(o, "scales", sc);
-	json_object_object_add(o, "length_min", json_object_new_int((int)box_o.min[BD_LENGTH]));
-	json_object_object_add(o, "height_min", json_object_new_int((int)box_o.min[BD_HEIGHT]));
-	json_object_object_add(o, "height_max", json_object_new_int((int)box_o.max[BD_HEIGHT]));
-	json_object_object_add(o, "colorset", json_object_new_string(box_colorset_name()));
-	json_object_object_add(o, "align", json_object_new_string(box_o.left ? "left" : "right"));
+	json_object_object_add(o, "length_min", json_object_new_int((int)ao->box.min[BD_LENGTH]));
+	json_object_object_add(o, "height_min", json_object_new_int((int)ao->box.min[BD_HEIGHT]));
+	json_object_object_add(o, "height_max", json_object_new_int((int)ao->box.max[BD_HEIGHT]));
+	json_object_object_add(o, "colorset", json_object_new_string(box_colorset_name(&ao->box)));
+	json_object_object_add(o, "align", json_object_new_string(ao->box.left ? "left" : "right"));
 	return o;
 }
 
@@ -944,7 +973,8 @@ struct one {
 	double *pcts;
 };
 
-static json_object *region_json(const struct damonctl_access_region *r,
+static json_object *region_json(const struct access_opts *ao,
+				const struct damonctl_access_region *r,
 				const struct damonctl_access_range *b)
 {
 	json_object *o = json_object_new_object();
@@ -964,8 +994,8 @@ static json_object *region_json(const struct damonctl_access_region *r,
 			json_object_array_add(h, json_object_new_int(r->probe_hits[p]));
 		json_object_object_add(o, "probe_hits", h);
 	}
-	if (ao.boxes || ao.box_kw) {
-		struct box x = box_of(b, r);
+	if (ao->boxes || ao->box_kw) {
+		struct box x = box_of(&ao->box, b, r);
 
 		json_object_object_add(o, "box_length", json_object_new_uint64(x.length));
 		if (x.level >= 0)
@@ -978,22 +1008,24 @@ static json_object *region_json(const struct damonctl_access_region *r,
 static void snap_json_add(json_object *snap, const struct damonctl_rec_snapshot *s);
 
 /* The members of one snapshot's report into @doc */
-static void add_members(json_object *doc, const struct rin *in,
+static void add_members(json_object *doc, const struct access_run *ar,
 			const struct damonctl_rec_snapshot *s, const struct one *r)
 {
-	json_object *arr = json_object_new_array(), *snap = snapshot_json(in, s);
-	struct damonctl_access_range bs = box_range(r->v);
+	const struct access_opts *ao = ar->o;
+	json_object *arr = json_object_new_array(), *snap = snapshot_json(ar->in, s);
+	struct damonctl_access_range bs = box_range(ar, r->v);
 	size_t i, n = damonctl_access_view_count(r->v);
 
-	const struct damonctl_rec_stats *st = damos_seen_of(s);
+	const struct damonctl_rec_stats *st = damos_seen_of(&ar->seen, s);
 
-	if (ao.snap_head || ao.snap_tail)
+	if (ao->snap_head || ao->snap_tail)
 		snap_json_add(snap, s);
 	if (st)	/* a tried-regions scheme's snapshot */
 		json_object_object_add(snap, "damos_stats", damos_stats_json(st));
 	json_object_object_add(doc, "snapshot", snap);
 	for (i = 0; i < n; i++)
-		json_object_array_add(arr, region_json(damonctl_access_view_region(r->v, i), &bs));
+		json_object_array_add(arr, region_json(ao, damonctl_access_view_region(r->v, i),
+						       &bs));
 	json_object_object_add(doc, "regions", arr);
 	json_object_object_add(doc, "shown_bytes",
 			       json_object_new_uint64(damonctl_access_view_bytes(r->v)));
@@ -1001,10 +1033,10 @@ static void add_members(json_object *doc, const struct rin *in,
 		json_object *h = json_object_new_object(), *ba = json_object_new_array();
 
 		json_object_object_add(h, "metric", json_object_new_string(
-			ao.hist == M_RECENCY ? "idle_us" : "temperature"));
+			ao->hist == M_RECENCY ? "idle_us" : "temperature"));
 		json_object_object_add(h, "ranges", json_object_new_string(
-			ao.h.nr_ranges ? "given" : ao.h.logscale ? "logscale" : "linear"));
-		json_object_object_add(h, "cumulative", json_object_new_boolean(ao.h.cumulate));
+			ao->h.nr_ranges ? "given" : ao->h.logscale ? "logscale" : "linear"));
+		json_object_object_add(h, "cumulative", json_object_new_boolean(ao->h.cumulate));
 		for (i = 0; i < damonctl_access_hist_count(r->hist); i++) {
 			const struct damonctl_access_bin *b = damonctl_access_hist_bin(r->hist,
 										      (unsigned int)i);
@@ -1022,12 +1054,13 @@ static void add_members(json_object *doc, const struct rin *in,
 		json_object *p = json_object_new_object(), *pa = json_object_new_array();
 
 		json_object_object_add(p, "metric", json_object_new_string(
-			metric_json_name(ao.pct_of)));
-		for (i = 0; n && i < ao.nr_pcts; i++) {
+			metric_json_name(ao->pct_of)));
+		for (i = 0; n && i < ao->nr_pcts; i++) {
 			json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "percentile", json_object_new_double(ao.pcts[i]));
-			json_object_object_add(o, "value", ao.pct_of == M_TEMPERATURE ?
+			json_object_object_add(o, "percentile",
+					       json_object_new_double(ao->pcts[i]));
+			json_object_object_add(o, "value", ao->pct_of == M_TEMPERATURE ?
 					       json_object_new_double(r->pcts[i]) :
 					       json_object_new_uint64((uint64_t)r->pcts[i]));
 			json_object_array_add(pa, o);
@@ -1035,65 +1068,66 @@ static void add_members(json_object *doc, const struct rin *in,
 		json_object_object_add(p, "values", pa);
 		json_object_object_add(doc, "percentiles", p);
 	}
-	if ((ao.boxes || ao.box_kw) && n)
-		json_object_object_add(doc, "boxes", boxes_json(&bs));
+	if ((ao->boxes || ao->box_kw) && n)
+		json_object_object_add(doc, "boxes", boxes_json(ao, &bs));
 }
 
 /* The regions of snapshot @s shown, sorted, and what is drawn of them; -ENOMEM */
-static int build(struct one *o, const struct damonctl_rec_snapshot *s)
+static int build(const struct access_opts *ao, struct one *o,
+		 const struct damonctl_rec_snapshot *s)
 {
 	int r = damonctl_access_view_build(o->v, s);
 
 	damonctl_access_hist_free(o->hist);
 	o->hist = NULL;
-	if (!r && ao.hist >= 0)
-		r = damonctl_access_histogram(o->v, (enum damonctl_access_metric)ao.hist, &ao.h,
+	if (!r && ao->hist >= 0)
+		r = damonctl_access_histogram(o->v, (enum damonctl_access_metric)ao->hist, &ao->h,
 					      &o->hist);
-	if (!r && ao.pct_of >= 0 && !o->pcts && !(o->pcts = calloc(ao.nr_pcts, sizeof(*o->pcts))))
+	if (!r && ao->pct_of >= 0 && !o->pcts &&
+	    !(o->pcts = calloc(ao->nr_pcts, sizeof(*o->pcts))))
 		r = -ENOMEM;
-	if (!r && ao.pct_of >= 0)
-		r = damonctl_access_percentiles(o->v, (enum damonctl_access_metric)ao.pct_of, false,
-						ao.pcts, ao.nr_pcts, o->pcts);
+	if (!r && ao->pct_of >= 0)
+		r = damonctl_access_percentiles(o->v, (enum damonctl_access_metric)ao->pct_of,
+						false, ao->pcts, ao->nr_pcts, o->pcts);
 	return r;
 }
 
-static void print_pct(FILE *o, double v)
+static void print_pct(const struct access_opts *ao, FILE *o, double v)
 {
-	fprintf(o, ao.raw ? "%g" : "%.2f%%", v);
+	fprintf(o, ao->raw ? "%g" : "%.2f%%", v);
 }
 
 /* A multi-line keyword: --histogram's or --percentiles-of's output of metric @m over the
  * regions shown, as if it had been asked for */
-static void print_snap_block(FILE *out, int kw, const struct one *o)
+static void print_snap_block(FILE *out, const struct access_opts *ao, int kw,
+			     const struct one *o)
 {
-	int saved_hist = ao.hist, saved_pct = ao.pct_of;
 	bool df = kw >= 21;
+	int m;
 
 	kw = kw >= 21 ? kw - 8 : kw;	/* the df-passed ones, as their whole-size ones */
 	if (kw == 13 || kw == 14) {
-		struct damonctl_access_hist_opts h = ao.h;
+		struct damonctl_access_hist_opts h = ao->h;
 		struct damonctl_access_hist *b;
 
-		ao.hist = kw == 13 ? M_TEMPERATURE : M_RECENCY;
+		m = kw == 13 ? M_TEMPERATURE : M_RECENCY;
 		h.df_passed = df;
-		if (!damonctl_access_histogram(o->v, (enum damonctl_access_metric)ao.hist, &h, &b))
-			print_histogram(out, b);
+		if (!damonctl_access_histogram(o->v, (enum damonctl_access_metric)m, &h, &b))
+			print_histogram(out, ao, b, m);
 		damonctl_access_hist_free(b);
 	} else {
 		double v[MAX_PCTS];
 
-		ao.pct_of = kw == 15 ? M_TEMPERATURE : M_RECENCY;
+		m = kw == 15 ? M_TEMPERATURE : M_RECENCY;
 		if (damonctl_access_view_count(o->v) &&
-		    !damonctl_access_percentiles(o->v, (enum damonctl_access_metric)ao.pct_of, df,
-						 ao.pcts, ao.nr_pcts, v))
-			print_percentiles(out, v);
+		    !damonctl_access_percentiles(o->v, (enum damonctl_access_metric)m, df,
+						 ao->pcts, ao->nr_pcts, v))
+			print_percentiles(out, ao, v, m);
 	}
-	ao.hist = saved_hist;
-	ao.pct_of = saved_pct;
 }
 
 /* A one-line snapshot keyword (@kw below NR_LINE_SNAP_KEYWORDS) to @o */
-static void print_snap_line(FILE *o, int kw, const struct rin *in,
+static void print_snap_line(FILE *o, const struct access_opts *ao, int kw, const struct rin *in,
 			    const struct damonctl_rec_snapshot *s)
 {
 	struct damonctl_access_totals f = { .sz = sizeof(f) };
@@ -1102,47 +1136,51 @@ static void print_snap_line(FILE *o, int kw, const struct rin *in,
 
 	damonctl_access_totals(s, &f);
 	switch (kw) {
-	case 0: fputs(size_str(s->total_bytes, a, sizeof(a)), o); break;
-	case 1: fputs(time_str((s->end_ns - s->start_ns) / 1000, a, sizeof(a)), o); break;
-	case 2: fputs(time_str(s->start_ns > base ? (s->start_ns - base) / 1000 : 0, a,
+	case 0: fputs(size_str(ao, s->total_bytes, a, sizeof(a)), o); break;
+	case 1: fputs(time_str(ao, (s->end_ns - s->start_ns) / 1000, a, sizeof(a)), o); break;
+	case 2: fputs(time_str(ao, s->start_ns > base ? (s->start_ns - base) / 1000 : 0, a,
 			       sizeof(a)), o); break;
-	case 3: fputs(time_str(s->end_ns > base ? (s->end_ns - base) / 1000 : 0, a, sizeof(a)),
+	case 3: fputs(time_str(ao, s->end_ns > base ? (s->end_ns - base) / 1000 : 0, a, sizeof(a)),
 		      o); break;
-	case 4: fputs(time_str(s->start_ns / 1000, a, sizeof(a)), o); break;
-	case 5: fputs(time_str(s->end_ns / 1000, a, sizeof(a)), o); break;
+	case 4: fputs(time_str(ao, s->start_ns / 1000, a, sizeof(a)), o); break;
+	case 5: fputs(time_str(ao, s->end_ns / 1000, a, sizeof(a)), o); break;
 	case 6: fprintf(o, "%" PRIu32, s->nr_regions); break;
 	case 7:
-		fprintf(o, "sample %s aggr %s (max access hz %g)", time_str(s->sample_us, a, sizeof(a)),
-			time_str(s->aggr_us, b, sizeof(b)), f.max_hz);
+		fprintf(o, "sample %s aggr %s (max access hz %g)",
+			time_str(ao, s->sample_us, a, sizeof(a)),
+			time_str(ao, s->aggr_us, b, sizeof(b)), f.max_hz);
 		break;
 	case 8:
-		print_pct(o, f.max_observed > 0 ? f.observed * 100 / f.max_observed : 0);
-		fprintf(o, " (%s / %s) %s %s", size_str((uint64_t)f.observed, a, sizeof(a)),
-			size_str((uint64_t)f.max_observed, b, sizeof(b)),
-			time_str(s->sample_us, c, sizeof(c)), time_str(s->aggr_us, d, sizeof(d)));
+		print_pct(ao, o, f.max_observed > 0 ? f.observed * 100 / f.max_observed : 0);
+		fprintf(o, " (%s / %s) %s %s", size_str(ao, (uint64_t)f.observed, a, sizeof(a)),
+			size_str(ao, (uint64_t)f.max_observed, b, sizeof(b)),
+			time_str(ao, s->sample_us, c, sizeof(c)),
+			time_str(ao, s->aggr_us, d, sizeof(d)));
 		break;
-	case 9: fprintf(o, "%s per second", size_str((uint64_t)f.bw, a, sizeof(a))); break;
+	case 9: fprintf(o, "%s per second", size_str(ao, (uint64_t)f.bw, a, sizeof(a))); break;
 	case 10:
 	case 11:
 		if (!s->has_sz_filter_passed)
 			fputs("N/A", o);	/* damo's word for a record without them */
 		else if (kw == 10)
-			fputs(size_str(f.fp_bytes, a, sizeof(a)), o);
+			fputs(size_str(ao, f.fp_bytes, a, sizeof(a)), o);
 		else
-			fprintf(o, "%s per second", size_str((uint64_t)f.fp_bw, a, sizeof(a)));
+			fprintf(o, "%s per second", size_str(ao, (uint64_t)f.fp_bw, a, sizeof(a)));
 		break;
-	case 12: print_pct(o, f.samples_pct); break;
+	case 12: print_pct(ao, o, f.samples_pct); break;
 	}
 }
 
 /* A snapshot keyword of more than one line, or drawn (@kw from NR_LINE_SNAP_KEYWORDS) to
  * @out; false when it ended with a new line */
-static bool print_snap_other(FILE *out, int kw, const struct damonctl_rec_snapshot *s,
-			     const struct one *o)
+static bool print_snap_other(FILE *out, const struct access_run *ar, int kw,
+			     const struct damonctl_rec_snapshot *s, const struct one *o)
 {
+	const struct access_opts *ao = ar->o;
+
 	switch (kw) {
-	case 17: box_color_samples(out); break;
-	case 18: damos_stats_print(out, damos_seen_of(s), ao.raw); break;
+	case 17: box_color_samples(out, &ao->box); break;
+	case 18: damos_stats_print(out, damos_seen_of(&ar->seen, s), ao->raw); break;
 	case 19:
 	case 20:
 		if (kw == 20 && !s->has_sz_filter_passed) {
@@ -1150,14 +1188,15 @@ static bool print_snap_other(FILE *out, int kw, const struct damonctl_rec_snapsh
 			break;
 		}
 		fflush(out);
-		snapheat_print(out, s, ao.weights, kw == 20, box_colored(), ao.raw);
+		snapheat_print(out, &ao->heat, s, ao->weights, kw == 20, box_colored(&ao->box),
+			       ao->raw);
 		break;
 	default:
 		if (kw >= 21 && !s->has_sz_filter_passed) {
 			fputs("N/A", out);
 			break;
 		}
-		print_snap_block(out, kw, o);
+		print_snap_block(out, ao, kw, o);
 		return false;
 	}
 	return true;
@@ -1165,24 +1204,25 @@ static bool print_snap_other(FILE *out, int kw, const struct damonctl_rec_snapsh
 
 /* One snapshot keyword's text, padded as --min-chars-for asks; false when it ended with a
  * new line */
-static bool print_snap_keyword(int kw, const struct rin *in, const struct damonctl_rec_snapshot *s,
-			       const struct one *o)
+static bool print_snap_keyword(const struct access_run *ar, int kw,
+			       const struct damonctl_rec_snapshot *s, const struct one *o)
 {
 	struct kw_out k;
-	FILE *out = kw_out_open(&k, damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
+	FILE *out = kw_out_open(&k, &ar->o->tmpl,
+				damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
 	bool open = true;
 
 	if (kw < NR_LINE_SNAP_KEYWORDS)
-		print_snap_line(out, kw, in, s);
+		print_snap_line(out, ar->o, kw, ar->in, s);
 	else
-		open = print_snap_other(out, kw, s, o);
+		open = print_snap_other(out, ar, kw, s, o);
 	kw_out_close(&k);
 	return open;
 }
 
 /* --format-snapshot-head or -tail @t for snapshot @s; "\n" (two characters) is a new line,
  * as damo's; a new line at the end unless a block ended it */
-static void print_snap_template(const char *t, const struct rin *in,
+static void print_snap_template(const struct access_run *ar, const char *t,
 				const struct damonctl_rec_snapshot *s, const struct one *o)
 {
 	bool open = true;
@@ -1193,7 +1233,7 @@ static void print_snap_template(const char *t, const struct rin *in,
 		int kw = *p == '<' ? damonctl_access_keyword_at(KW_SNAP, p) : -1;
 
 		if (kw >= 0) {
-			open = print_snap_keyword(kw, in, s, o);
+			open = print_snap_keyword(ar, kw, s, o);
 			p += strlen(damonctl_access_keyword(KW_SNAP, (unsigned int)kw));
 		} else if (p[0] == '\\' && p[1] == 'n') {
 			putchar('\n');
@@ -1226,247 +1266,250 @@ static void snap_json_add(json_object *snap, const struct damonctl_rec_snapshot 
 	}
 }
 
-static void print_one_body(const struct rin *in, const struct damonctl_rec_snapshot *s,
+static void print_one_body(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
 			   const struct one *o);
 
 /* One snapshot's report for people; @nr: how many came before (a blank line between) */
-static void print_one(const struct rin *in, const struct damonctl_rec_snapshot *s,
+static void print_one(struct access_run *ar, const struct damonctl_rec_snapshot *s,
 		      const struct one *o, uint64_t nr)
 {
+	const struct access_opts *ao = ar->o;
 	bool df = s->has_sz_filter_passed;
 	const char *t;
 
-	if (nr && !ao.total_only)
+	if (nr && !ao->total_only)
 		putchar('\n');
 	/* --style detailed: a df-passed heatmap line when the record keeps them; then what
 	 * --format-append adds */
-	t = tmpl_joined(TA_SNAPSHOT_HEAD, ao.snap_head, ao.snap_head && ao.head_df && df ?
+	t = tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_HEAD, ao->snap_head,
+			ao->snap_head && ao->head_df && df ?
 			"\\ndf-pass: <filters passed heatmap>" : NULL);
 	if (t)
-		print_snap_template(t, in, s, o);
-	print_one_body(in, s, o);
-	t = tmpl_joined(TA_SNAPSHOT_TAIL, ao.tail_df && df ? DETAILED_TAIL_DF : ao.snap_tail, NULL);
+		print_snap_template(ar, t, s, o);
+	print_one_body(ar, s, o);
+	t = tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_TAIL,
+			ao->tail_df && df ? DETAILED_TAIL_DF : ao->snap_tail, NULL);
 	if (t)
-		print_snap_template(t, in, s, o);
+		print_snap_template(ar, t, s, o);
 }
 
-static void print_one_body(const struct rin *in, const struct damonctl_rec_snapshot *s,
+static void print_one_body(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
 			   const struct one *o)
 {
+	const struct access_opts *ao = ar->o;
 	size_t n = damonctl_access_view_count(o->v);
 
 	if (o->hist || o->pcts) {
-		if (ao.multi)	/* which snapshot each is */
-			print_title(in, s, n, damonctl_access_view_bytes(o->v));
+		if (ao->multi)	/* which snapshot each is */
+			print_title(ao, ar->in, s, n, damonctl_access_view_bytes(o->v));
 		if (!n)
 			printf("no region in the snapshot matches\n");
 		else if (o->hist)
-			print_histogram(stdout, o->hist);
+			print_histogram(stdout, ao, o->hist, ao->hist);
 		else
-			print_percentiles(stdout, o->pcts);
-	} else if (ao.boxes) {
-		print_boxes(in, s, o->v);
+			print_percentiles(stdout, ao, o->pcts, ao->pct_of);
+	} else if (ao->boxes) {
+		print_boxes(ar, s, o->v);
 	} else {
-		print_text(in, s, o->v);
+		print_text(ar, s, o->v);
 	}
 }
 
 /* --format-record-head or -tail @t of record @f */
-static void print_record(const char *t, const struct rec_fig *f)
+static void print_record(struct access_run *ar, const char *t, const struct rec_fig *f)
 {
+	const struct access_opts *ao = ar->o;
 	/* the snapshot templates with what --format-append added */
-	struct rec_templates all = { ao.rec_head, tmpl_joined(TA_SNAPSHOT_HEAD, ao.snap_head, NULL),
-				     ao.format, tmpl_joined(TA_SNAPSHOT_TAIL, ao.snap_tail, NULL),
-				     ao.rec_tail };
+	struct rec_templates all = {
+		ao->rec_head,
+		tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_HEAD, ao->snap_head, NULL),
+		ao->format,
+		tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_TAIL, ao->snap_tail, NULL),
+		ao->rec_tail };
 
-	rec_template_print(stdout, t, f, ao.raw, &all);
+	rec_template_print(stdout, t, f, ao->raw, &all, &ao->tmpl);
 }
 
-/* The reports of each snapshot: the document's head at the first, its input at the end */
-struct multi {
-	struct cli *cli;
-	const struct rin *in;
-	struct json_stream js;
-	uint64_t nr;
-	bool scan;		/* a first pass: --box-scale-over record's range, the record's end */
-	struct rec_fig fig, pre;	/* the record's snapshots reported; all of them (scan) */
-};
-
-static int report_each(struct multi *m, const struct damonctl_rec_snapshot *s, struct one *o)
+static int report_each(struct access_run *ar, const struct damonctl_rec_snapshot *s,
+		       struct one *o)
 {
 	json_object *e;
 
-	if (build(o, s))
-		return (usage_error(m->cli, "out of memory"), EXIT_FAIL);
-	if (m->scan) {
-		rec_fig_add(&m->pre, s);
-		damonctl_access_range_add(&record_range, o->v);
-		m->nr++;	/* a snapshot was chosen */
+	if (build(ar->o, o, s))
+		return (usage_error(ar->cli, "out of memory"), EXIT_FAIL);
+	if (ar->scan) {
+		rec_fig_add(&ar->pre, s);
+		damonctl_access_range_add(&ar->record_range, o->v);
+		ar->nr++;	/* a snapshot was chosen */
 		return 0;
 	}
-	rec_fig_add(&m->fig, s);
-	if (!m->cli->json) {
-		if (!m->nr)
-			print_record(ao.rec_head, m->pre.nr ? &m->pre : &m->fig);
-		print_one(m->in, s, o, m->nr++);
+	rec_fig_add(&ar->fig, s);
+	if (!ar->cli->json) {
+		if (!ar->nr)
+			print_record(ar, ar->o->rec_head, ar->pre.nr ? &ar->pre : &ar->fig);
+		print_one(ar, s, o, ar->nr++);
 		return output_flush(stdout) ? EXIT_FAIL : 0;
 	}
-	if (!m->nr++) {
+	if (!ar->nr++) {
 		json_object *head = json_doc_new();
 
-		json_object_object_add(head, "series", rin_series_json(m->in));
-		if (json_stream_begin(&m->js, head, "snapshots"))
+		json_object_object_add(head, "series", rin_series_json(ar->in));
+		if (json_stream_begin(&ar->js, head, "snapshots"))
 			return EXIT_FAIL;
 	}
 	e = json_object_new_object();
-	add_members(e, m->in, s, o);
-	return json_stream_add(&m->js, e) ? EXIT_FAIL : 0;
+	add_members(e, ar, s, o);
+	return json_stream_add(&ar->js, e) ? EXIT_FAIL : 0;
 }
 
 /* --style: the options its preset is (given ones kept) */
-static void apply_style(void)
+static void apply_style(struct access_opts *ao)
 {
-	switch (ao.style) {
+	switch (ao->style) {
 	case ST_DETAILED: {
-		bool several = ao.multi || ao.nr_index > 1 ||
-			       (ao.nr_index && ao.index[0].first != ao.index[0].last);
+		bool several = ao->multi || ao->nr_index > 1 ||
+			       (ao->nr_index && ao->index[0].first != ao->index[0].last);
 
-		if (!ao.format) {
-			ao.format = DETAILED_REGION;
-			ao.format_probes = DETAILED_REGION_PROBES;
+		if (!ao->format) {
+			ao->format = DETAILED_REGION;
+			ao->format_probes = DETAILED_REGION_PROBES;
 		}
-		if (!ao.snap_head) {
-			ao.snap_head = several ? "snapshot time: [<start time>, <end time>] "
+		if (!ao->snap_head) {
+			ao->snap_head = several ? "snapshot time: [<start time>, <end time>] "
 				       "(<duration>)\\n" DETAILED_HEAD : DETAILED_HEAD;
-			ao.head_df = true;
+			ao->head_df = true;
 		}
-		if (!ao.snap_tail) {
-			ao.snap_tail = DETAILED_TAIL;
-			ao.tail_df = true;
+		if (!ao->snap_tail) {
+			ao->snap_tail = DETAILED_TAIL;
+			ao->tail_df = true;
 		}
-		if (!ao.rec_tail)
-			ao.rec_tail = "record DAMON intervals: <intervals>";
+		if (!ao->rec_tail)
+			ao->rec_tail = "record DAMON intervals: <intervals>";
 		break;
 	}
 	case ST_SIMPLE_BOXES:
-		ao.boxes = true;
+		ao->boxes = true;
 		break;
 	case ST_COLD:
 	case ST_HOT:
-		ao.boxes = true;
-		ao.sort = SORT_TEMPERATURE;
-		ao.cold_first = ao.style == ST_COLD;
+		ao->boxes = true;
+		ao->sort = SORT_TEMPERATURE;
+		ao->cold_first = ao->style == ST_COLD;
 		break;
 	case ST_TEMP_HIST:
-		ao.hist = M_TEMPERATURE;
+		ao->hist = M_TEMPERATURE;
 		break;
 	case ST_RECENCY_HIST:
 	case ST_COLD_TAIL:
-		ao.hist = M_RECENCY;
+		ao->hist = M_RECENCY;
 		break;
 	case ST_RECENCY_PCT:
 	case ST_IDLE_PCT:
-		ao.pct_of = M_RECENCY;
+		ao->pct_of = M_RECENCY;
 		break;
 	case ST_TEMP_PCT:
-		ao.pct_of = M_TEMPERATURE;
+		ao->pct_of = M_TEMPERATURE;
 		break;
 	}
 }
 
-static int check_options(struct cli *cli)
+static int check_options(struct access_run *ar)
 {
+	struct cli *cli = ar->cli;
+	struct access_opts *ao = cli->opts;
+	const struct tmpl_opts *to = &ao->tmpl;
 	int r;
 
-	if (ao.style >= 0 && (ao.format || ao.total_only || ao.hist >= 0 || ao.pct_of >= 0 ||
-			      ao.boxes))
+	if (ao->style >= 0 && (ao->format || ao->total_only || ao->hist >= 0 || ao->pct_of >= 0 ||
+			      ao->boxes))
 		return usage_error(cli, "--style chooses the output: --format, --total-size, "
 				   "--histogram, --percentiles-of and --boxes choose it too "
 				   "(choose one)");
 	/* --format-append adds to damo's default, --style detailed, unless the output is chosen */
-	if (tmpl_any_appended() && ao.style < 0 && !ao.format && !ao.total_only && ao.hist < 0 &&
-	    ao.pct_of < 0 && !ao.boxes)
-		ao.style = ST_DETAILED;
-	apply_style();
-	if (tmpl_appended_to(TA_REGION) && !ao.format)
+	if (tmpl_any_appended(to) && ao->style < 0 && !ao->format && !ao->total_only &&
+	    ao->hist < 0 && ao->pct_of < 0 && !ao->boxes)
+		ao->style = ST_DETAILED;
+	apply_style(ao);
+	if (tmpl_appended_to(to, TA_REGION) && !ao->format)
 		return usage_error(cli, "--format-append region: the regions are shown without a "
 				   "template (--total-size, --histogram, --percentiles-of or "
 				   "--boxes): give --format to add to");
 	/* tmpl_joined() keeps one joined template an area: the other one is a copy */
-	if (ao.format_probes && tmpl_appended_to(TA_REGION)) {
-		static char *probes;
-
-		free(probes);
-		probes = strdup(tmpl_joined(TA_REGION, ao.format_probes, NULL));
-		ao.format_probes = probes ? probes : ao.format_probes;
+	if (ao->format_probes && tmpl_appended_to(to, TA_REGION)) {
+		ar->format_probes = strdup(tmpl_joined(&ar->joined, to, TA_REGION,
+						       ao->format_probes, NULL));
+		ao->format_probes = ar->format_probes ? ar->format_probes : ao->format_probes;
 	}
-	ao.format = tmpl_joined(TA_REGION, ao.format, NULL);
-	ao.box_kw = ao.format && strstr(ao.format, "<box>");
-	ao.rec_head = tmpl_joined(TA_RECORD_HEAD, ao.rec_head, NULL);
-	ao.rec_tail = tmpl_joined(TA_RECORD_TAIL, ao.rec_tail, NULL);
+	ao->format = tmpl_joined(&ar->joined, to, TA_REGION, ao->format, NULL);
+	ao->box_kw = ao->format && strstr(ao->format, "<box>");
+	ao->rec_head = tmpl_joined(&ar->joined, to, TA_RECORD_HEAD, ao->rec_head, NULL);
+	ao->rec_tail = tmpl_joined(&ar->joined, to, TA_RECORD_TAIL, ao->rec_tail, NULL);
 	/* each shows the regions its own way */
-	if (!!ao.format + ao.total_only + (ao.hist >= 0) + (ao.pct_of >= 0) + ao.boxes > 1)
+	if (!!ao->format + ao->total_only + (ao->hist >= 0) + (ao->pct_of >= 0) + ao->boxes > 1)
 		return usage_error(cli, "--format, --total-size, --histogram, --percentiles-of and "
 				   "--boxes are different outputs: choose one");
-	if (ao.nr_pcts && ao.pct_of < 0)
+	if (ao->nr_pcts && ao->pct_of < 0)
 		return usage_error(cli, "--percentiles: of which metric? (--percentiles-of)");
-	if ((ao.h.bins || ao.h.logscale || ao.h.cumulate || ao.hranges) && ao.hist < 0)
+	if ((ao->h.bins || ao->h.logscale || ao->h.cumulate || ao->hranges) && ao->hist < 0)
 		return usage_error(cli, "--bins, --hist-logscale, --hist-cumulate and --hist-ranges: "
 				   "the ranges of which histogram? (--histogram)");
-	if (ao.hranges && (ao.h.bins || ao.h.logscale || ao.h.cumulate))
+	if (ao->hranges && (ao->h.bins || ao->h.logscale || ao->h.cumulate))
 		return usage_error(cli, "--hist-ranges gives the ranges: --bins, --hist-logscale "
 				   "and --hist-cumulate make them (choose)");
-	if (ao.hranges && (r = damonctl_access_parse_ranges(ao.hranges, ao.hist == M_RECENCY,
-							     ao.given, HIST_MAX_GIVEN)) < 0)
-		return usage_error(cli, "--hist-ranges '%s': expected up to %d pairs MIN,MAX of %s, "
-				   "MIN < MAX, comma-separated", ao.hranges, HIST_MAX_GIVEN,
-				   ao.hist == M_RECENCY ? "times such as 1s or 500ms" :
-				   "temperatures");
-	if (ao.hranges) {
-		ao.h.ranges = ao.given;
-		ao.h.nr_ranges = (unsigned int)r;
+	if (ao->hranges) {
+		r = damonctl_access_parse_ranges(ao->hranges, ao->hist == M_RECENCY, ao->given,
+						 HIST_MAX_GIVEN);
+		if (r < 0)
+			return usage_error(cli, "--hist-ranges '%s': expected up to %d pairs MIN,MAX "
+					   "of %s, MIN < MAX, comma-separated", ao->hranges,
+					   HIST_MAX_GIVEN, ao->hist == M_RECENCY ?
+					   "times such as 1s or 500ms" : "temperatures");
+		ao->h.ranges = ao->given;
+		ao->h.nr_ranges = (unsigned int)r;
 	}
-	if ((box_o.given || ao.scale_given) && !ao.boxes && !ao.box_kw)
+	if ((ao->box.given || ao->scale_over >= 0) && !ao->boxes && !ao->box_kw)
 		return usage_error(cli, "--box-values, --box-scales, --box-length, --box-height, "
 				   "--box-colorset, --box-align and --box-scale-over shape --boxes (or --format's <box>): "
 				   "add it");
-	if (heat_given && !heatmap_shown())
+	if (ao->heat_given && !heatmap_shown(ao))
 		return usage_error(cli, "--snapshot-heatmap-width, --snapshot-heatmap-static and "
 				   "--snapshot-heatmap-colorset shape <heatmap> of "
 				   "--format-snapshot-head or -tail (or --style detailed): add it");
-	if (ao.have_at && (ao.multi || ao.nr_index))
+	if (ao->have_at && (ao->multi || ao->nr_index))
 		return usage_error(cli, "--at, --all-snapshots and --snapshot-index choose "
 				   "snapshots differently: choose one");
-	if (ao.multi && !ao.nr_index)	/* --all-snapshots */
-		ao.index[ao.nr_index++].last = UINT64_MAX;
-	if (!ao.h.bins)
-		ao.h.bins = 10;
-	if (!ao.nr_pcts) {
+	if (ao->multi && !ao->nr_index)	/* --all-snapshots */
+		ao->index[ao->nr_index++].last = UINT64_MAX;
+	if (!ao->h.bins)
+		ao->h.bins = 10;
+	if (!ao->nr_pcts) {
 		static const double damo[] = { 0, 1, 25, 50, 75, 99, 100 };
 
-		memcpy(ao.pcts, damo, sizeof(damo));
-		ao.nr_pcts = sizeof(damo) / sizeof(damo[0]);
+		memcpy(ao->pcts, damo, sizeof(damo));
+		ao->nr_pcts = sizeof(damo) / sizeof(damo[0]);
 	}
 	return 0;
 }
 
 /* The snapshots chosen: each of --all-snapshots or a --snapshot-index range reported as it
  * is read, else the one of --snapshot-index, --at or the last kept; 0 or an exit code */
-static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struct multi *m,
-			  struct one *o)
+static int read_snapshots(struct access_run *ar, struct rin *in, struct kept *k, struct one *o)
 {
+	const struct access_opts *ao = ar->o;
+	const struct rin_opts *ri = &ao->rin;
+	struct cli *cli = ar->cli;
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	uint64_t idx = 0;
 	int r, e = 0;
 
-	damos_seen_reset();
+	damos_seen_reset(&ar->seen);
 	while (!e && (r = rin_next(in, &it)) == 1) {
 		if (it.type == DAMONCTL_REC_STATS)
-			damos_seen_add(it.stats);
+			damos_seen_add(&ar->seen, it.stats);
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
-		if (ao.nr_index) {
-			int place = index_place(idx);
+		if (ao->nr_index) {
+			int place = index_place(ao, idx);
 
 			if (place > 0)
 				break;
@@ -1474,136 +1517,134 @@ static int read_snapshots(struct cli *cli, struct rin *in, struct kept *k, struc
 			if (place < 0)
 				continue;
 		}
-		if (ao.multi) {
-			e = report_each(m, it.snapshot, o);
+		if (ao->multi) {
+			e = report_each(ar, it.snapshot, o);
 			continue;
 		}
-		if (ao.have_at && k->have && rin_rel_s(in, k->s.end_ns) * 1e6 >= (double)ao.at_us)
+		if (ao->have_at && k->have && rin_rel_s(in, k->s.end_ns) * 1e6 >= (double)ao->at_us)
 			break;	/* the first snapshot at or after --at is kept */
 		if (keep(k, it.snapshot))
 			return (usage_error(cli, "out of memory"), EXIT_FAIL);
-		if (ao.nr_index)
+		if (ao->nr_index)
 			break;
 	}
 	if (e)
 		return e;
 	if (r < 0)
 		return -r;
-	if (ao.nr_index && !k->have && !m->nr)
+	if (ao->nr_index && !k->have && !ar->nr)
 		return usage_error(cli, "--snapshot-index %" PRIu64 ": %s has %" PRIu64
-				   " snapshot%s%s", index_first(), rin_o.input ? rin_o.input :
+				   " snapshot%s%s", index_first(ao), ri->input ? ri->input :
 				   "the capture", idx, idx == 1 ? "" : "s",
-				   rin_o.have_time || rin_o.target >= 0 || rin_o.cap.kdamond >= 0 ?
+				   ri->have_time || ri->target >= 0 || ri->cap.kdamond >= 0 ?
 				   " in the selection" : "");
-	if (!k->have && !m->nr)
-		return (usage_error(cli, "no snapshot in %s%s", rin_o.input ? rin_o.input :
-				    "the capture", rin_o.have_time || rin_o.target >= 0 ||
-				    rin_o.cap.kdamond >= 0 ? " matches the selection" : ""),
+	if (!k->have && !ar->nr)
+		return (usage_error(cli, "no snapshot in %s%s", ri->input ? ri->input :
+				    "the capture", ri->have_time || ri->target >= 0 ||
+				    ri->cap.kdamond >= 0 ? " matches the selection" : ""),
 			EXIT_FAIL);
 	return 0;
 }
 
 /* The report of the one snapshot kept, its record's head and tail around it */
-static int report_kept(struct cli *cli, const struct rin *in,
-		       const struct damonctl_rec_snapshot *s, struct one *o)
+static int report_kept(struct access_run *ar, const struct damonctl_rec_snapshot *s,
+		       struct one *o)
 {
 	struct rec_fig f = { 0 };
 
-	if (build(o, s))
-		return (usage_error(cli, "out of memory"), EXIT_FAIL);
+	if (build(ar->o, o, s))
+		return (usage_error(ar->cli, "out of memory"), EXIT_FAIL);
 	rec_fig_add(&f, s);
-	if (cli->json) {
+	if (ar->cli->json) {
 		json_object *doc = json_doc_new();
 
-		json_object_object_add(doc, "input", rin_input_json(in));
-		json_object_object_add(doc, "series", rin_series_json(in));
-		add_members(doc, in, s, o);
+		json_object_object_add(doc, "input", rin_input_json(ar->in));
+		json_object_object_add(doc, "series", rin_series_json(ar->in));
+		add_members(doc, ar, s, o);
 		json_object_object_add(doc, "record", rec_fig_json(&f));
 		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 	}
-	print_record(ao.rec_head, &f);
-	print_one(in, s, o, 0);
-	print_record(ao.rec_tail, &f);
+	print_record(ar, ar->o->rec_head, &f);
+	print_one(ar, s, o, 0);
+	print_record(ar, ar->o->rec_tail, &f);
 	return 0;
 }
 
 /* The library's view of the options: the pattern, the weights, the order, --top */
-static int view_new(struct damonctl_access_view **v)
+static int view_new(const struct access_opts *ao, struct damonctl_access_view **v)
 {
-	struct damonctl_access_opts o = ao.pat.a;
+	struct damonctl_access_opts o = ao->pat.a;
 
-	memcpy(o.weights, ao.weights, sizeof(o.weights));
+	memcpy(o.weights, ao->weights, sizeof(o.weights));
 	/* enum sort_by is the library's keys' order */
-	o.keys[0] = ao.sort == SORT_TEMPERATURE && ao.cold_first ? DAMONCTL_ACCESS_BY_COLDEST :
-		    (enum damonctl_access_key)ao.sort;
+	o.keys[0] = ao->sort == SORT_TEMPERATURE && ao->cold_first ? DAMONCTL_ACCESS_BY_COLDEST :
+		    (enum damonctl_access_key)ao->sort;
 	o.nr_keys = 1;
-	o.top = ao.top;
+	o.top = ao->top;
 	return damonctl_access_view_new(&o, v);
 }
 
 static int access_run(struct cli *cli, int argc, char **argv)
 {
+	struct access_run ar = { .cli = cli, .o = cli->opts,
+				 .record_range = DAMONCTL_ACCESS_RANGE_INIT };
+	const struct access_opts *ao = ar.o;
 	struct kept k = { 0 };
 	struct one o = { 0 };
-	struct multi m = { .cli = cli };
-	struct rin *in;
+	struct rin *in = NULL;
 	int r, e;
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	e = check_options(cli);
+	e = check_options(&ar);
+	if (!e && view_new(ao, &o.v))
+		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+	ar.scan = ao->multi && (ao->scale_over == SCALE_RECORD ||
+				rec_template_needs_end(ao->rec_head));
+	if (!e)
+		e = rin_open(cli, ar.scan, 1, &in);
 	if (e)
-		return e;
-	if (view_new(&o.v))
-		return (usage_error(cli, "out of memory"), EXIT_FAIL);
-	m.scan = ao.multi && (ao.scale_record || rec_template_needs_end(ao.rec_head));
-	e = rin_open(cli, m.scan, 1, &in);
-	if (e) {
-		damonctl_access_view_free(o.v);
-		return e;
-	}
-	m.in = in;
-	e = read_snapshots(cli, in, &k, &m, &o);
-	if (!e && m.scan) {	/* the range found, the boxes drawn in a second pass */
-		m.scan = false;
-		m.nr = 0;
-		m.fig = (struct rec_fig){ 0 };
+		goto out;
+	ar.in = in;
+	e = read_snapshots(&ar, in, &k, &o);
+	if (!e && ar.scan) {	/* the range found, the boxes drawn in a second pass */
+		ar.scan = false;
+		ar.nr = 0;
+		ar.fig = (struct rec_fig){ 0 };
 		e = rin_rewind(in);
 		if (!e)
-			e = read_snapshots(cli, in, &k, &m, &o);
+			e = read_snapshots(&ar, in, &k, &o);
 	}
-	if (!e && ao.multi && cli->json) {
+	if (!e && ao->multi && cli->json) {
 		json_object *tail = json_object_new_object();
 
-		json_object_object_add(tail, "record", rec_fig_json(&m.fig));
+		json_object_object_add(tail, "record", rec_fig_json(&ar.fig));
 		json_object_object_add(tail, "input", rin_input_json(in));
-		if (json_stream_end(&m.js, tail))
+		if (json_stream_end(&ar.js, tail))
 			e = EXIT_FAIL;
-	} else if (!e && ao.multi) {
-		print_record(ao.rec_tail, &m.fig);
+	} else if (!e && ao->multi) {
+		print_record(&ar, ao->rec_tail, &ar.fig);
 	} else if (!e) {
-		e = report_kept(cli, in, &k.s, &o);
+		e = report_kept(&ar, &k.s, &o);
 	}
+out:
 	free(o.pcts);
 	damonctl_access_hist_free(o.hist);
 	damonctl_access_view_free(o.v);
 	free(k.regions);
 	free(k.hits);
 	r = rin_close(in);
+	tmpl_joined_free(&ar.joined);
+	free(ar.format_probes);
 	return e ? e : r;
 }
 
 int report_access_of(struct cli *cli, const char *input)
 {
-	/* its run fills in defaults: the next window starts from the same options */
-	char saved[sizeof(ao)];
-	int r;
+	struct access_opts ao = access_defaults;
 
-	memcpy(saved, &ao, sizeof(ao));
-	rin_o.input = input;
-	r = access_run(cli, 0, NULL);
-	memcpy(&ao, saved, sizeof(ao));
-	return r;
+	ao.rin.input = input;
+	return report_window_run(cli, &ao, access_run);
 }
 
 const struct cmd cmd_report_access = {
@@ -1629,4 +1670,6 @@ const struct cmd cmd_report_access = {
 	.opts = access_opts,
 	.parse = access_parse,
 	.run = access_run,
+	.opts_size = sizeof(struct access_opts),
+	.opts_init = &access_defaults,
 };

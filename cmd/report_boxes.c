@@ -10,14 +10,6 @@
 
 #include "report_boxes.h"
 
-/* damo's simple-boxes style */
-struct box_opts box_o = {
-	.value = { BV_AGE, BV_ACCESS_RATE, BV_SIZE },
-	.log = { true, false, true },
-	.min = { 1, 0, 1 },
-	.max = { 40, 9, 1 },
-};
-
 static const char *const value_names[] = { "size", "access-rate", "age", "none" };
 static const char *const colorset_names[] = { "emotion", "gray", "flame" };
 
@@ -36,9 +28,9 @@ const char *box_value_name(enum box_value v)
 	return value_names[v];
 }
 
-const char *box_colorset_name(void)
+const char *box_colorset_name(const struct box_opts *o)
 {
-	return colorset_names[box_o.colorset];
+	return colorset_names[o->colorset];
 }
 
 static int name_index(const char *const *names, int n, const char *s, size_t len)
@@ -84,13 +76,14 @@ static int parse_min_max_uint(const char *arg, unsigned int limit, unsigned int 
 	return 0;
 }
 
-int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg)
+int box_parse(struct cli *cli, struct box_opts *o, const struct opt *table, int key,
+	      const char *arg)
 {
 	int v[BD_NR], r;
 
 	if (key < 560 || key > 566)
 		return -1;
-	box_o.given |= key != 566;
+	o->given |= key != 566;
 	switch (key) {
 	case 560:
 		if (parse_three(arg, value_names, 4, v) || v[BD_LENGTH] == BV_NONE)
@@ -98,7 +91,7 @@ int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg
 					   "each size, access-rate, age or none (the length not "
 					   "none)", arg);
 		for (int i = 0; i < BD_NR; i++)
-			box_o.value[i] = (enum box_value)v[i];
+			o->value[i] = (enum box_value)v[i];
 		return 0;
 	case 561: {
 		static const char *const scales[] = { "linear", "log" };
@@ -107,7 +100,7 @@ int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg
 			return usage_error(cli, "--box-scales '%s': expected LENGTH,DIGIT,HEIGHT, "
 					   "each linear or log", arg);
 		for (int i = 0; i < BD_NR; i++)
-			box_o.log[i] = v[i];
+			o->log[i] = v[i];
 		return 0;
 	}
 	case 562:
@@ -115,7 +108,7 @@ int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg
 		int d = key == 562 ? BD_LENGTH : BD_HEIGHT;
 		unsigned int limit = key == 562 ? 200 : 20;
 
-		if (parse_min_max_uint(arg, limit, &box_o.min[d], &box_o.max[d]))
+		if (parse_min_max_uint(arg, limit, &o->min[d], &o->max[d]))
 			return usage_error(cli, "--%s '%s': expected MIN,MAX, 1 <= MIN <= MAX <= %u",
 					   key == 562 ? "box-length" : "box-height", arg, limit);
 		return 0;
@@ -125,20 +118,20 @@ int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg
 	if (r < 0)
 		return EXIT_USAGE;
 	if (key == 564)
-		box_o.colorset = r;
+		o->colorset = r;
 	else if (key == 565)
-		box_o.left = r;
+		o->left = r;
 	else
-		box_o.color = (enum box_color)r;
+		o->color = (enum box_color)r;
 	return 0;
 }
 
-bool box_colored(void)
+bool box_colored(const struct box_opts *o)
 {
 	const char *no = getenv("NO_COLOR");
 
-	if (box_o.color != BC_AUTO)
-		return box_o.color == BC_ALWAYS;
+	if (o->color != BC_AUTO)
+		return o->color == BC_ALWAYS;
 	return isatty(STDOUT_FILENO) && !(no && *no);	/* no-color.org: set and not empty */
 }
 
@@ -151,22 +144,24 @@ enum damonctl_access_metric box_metric(enum box_value v)
 }
 
 /* Dimension @d of region @g's box: damo's rescale() of the value it shows */
-static int rescale(const struct damonctl_access_range *r, const struct damonctl_access_region *g,
-		   int d)
+static int rescale(const struct box_opts *o, const struct damonctl_access_range *r,
+		   const struct damonctl_access_region *g, int d)
 {
-	enum box_value v = box_o.value[d];
+	enum box_value v = o->value[d];
 	double x[] = { (double)(g->end - g->start), (double)g->rate_bp, (double)g->age_us };
 
 	if (v == BV_NONE)
 		return d == BD_LEVEL ? -1 : 1;
-	return damonctl_access_rescale(r, box_metric(v), x[v], box_o.log[d], box_o.min[d],
-				       box_o.max[d]);
+	return damonctl_access_rescale(r, box_metric(v), x[v], o->log[d], o->min[d],
+				       o->max[d]);
 }
 
-struct box box_of(const struct damonctl_access_range *r, const struct damonctl_access_region *g)
+struct box box_of(const struct box_opts *o, const struct damonctl_access_range *r,
+		  const struct damonctl_access_region *g)
 {
-	return (struct box){ (unsigned int)rescale(r, g, BD_LENGTH),
-			     (unsigned int)rescale(r, g, BD_HEIGHT), rescale(r, g, BD_LEVEL) };
+	return (struct box){ (unsigned int)rescale(o, r, g, BD_LENGTH),
+			     (unsigned int)rescale(o, r, g, BD_HEIGHT),
+			     rescale(o, r, g, BD_LEVEL) };
 }
 
 void box_color_start_of(FILE *f, int colorset, int level)
@@ -175,42 +170,37 @@ void box_color_start_of(FILE *f, int colorset, int level)
 		colorsets[colorset][1][level]);
 }
 
-static void color_start(FILE *f, int level)
+static void print_row(FILE *f, const struct box_opts *o, const struct box *b, bool color)
 {
-	box_color_start_of(f, box_o.colorset, level);
-}
+	unsigned int pad = o->max[BD_LENGTH] - b->length;
 
-static void print_row(FILE *f, const struct box *b, bool color)
-{
-	unsigned int pad = box_o.max[BD_LENGTH] - b->length;
-
-	if (!box_o.left)
+	if (!o->left)
 		fprintf(f, "%*s", (int)pad, "");
 	fputc('|', f);
 	if (color && b->level >= 0)
-		color_start(f, b->level);
+		box_color_start_of(f, o->colorset, b->level);
 	for (unsigned int i = 0; i < b->length; i++)
 		fputc(b->level >= 0 ? '0' + b->level : '-', f);
 	if (color && b->level >= 0)
 		fputs("\033[0m", f);
 	fputc('|', f);
-	if (box_o.left)
+	if (o->left)
 		fprintf(f, "%*s", (int)pad, "");
 }
 
-void box_print(FILE *f, const struct box *b, bool color)
+void box_print(FILE *f, const struct box_opts *o, const struct box *b, bool color)
 {
 	for (unsigned int i = 1; i < b->height; i++) {
-		print_row(f, b, color);
+		print_row(f, o, b, color);
 		fputc('\n', f);
 	}
-	print_row(f, b, color);
+	print_row(f, o, b, color);
 }
 
-void box_color_samples(FILE *f)
+void box_color_samples(FILE *f, const struct box_opts *o)
 {
 	for (int level = 0; level < 10; level++) {
-		color_start(f, level);
+		box_color_start_of(f, o->colorset, level);
 		fprintf(f, "%d", level);
 	}
 	fputs("\033[0m", f);

@@ -47,12 +47,15 @@ struct box_opts {
 	enum box_color color;
 	bool given;	/* a --box-* option was given */
 };
-extern struct box_opts box_o;
+/* damo's simple-boxes style */
+#define BOX_OPTS_INIT { .value = { BV_AGE, BV_ACCESS_RATE, BV_SIZE }, \
+			.log = { true, false, true }, .min = { 1, 0, 1 }, .max = { 40, 9, 1 } }
 
-/* 0, an exit code, or -1 when @key is not a box option. */
-int box_parse(struct cli *cli, const struct opt *table, int key, const char *arg);
+/* 0, an exit code, or -1 when @key is not a box option; into @o (the report's own). */
+int box_parse(struct cli *cli, struct box_opts *o, const struct opt *table, int key,
+	      const char *arg);
 /* Whether the digits are coloured: --color, else a terminal and no NO_COLOR. */
-bool box_colored(void);
+bool box_colored(const struct box_opts *o);
 
 /* The metric of the access view each enum box_value is */
 enum damonctl_access_metric box_metric(enum box_value v);
@@ -62,16 +65,17 @@ struct box {
 	int level;	/* 0 to 9, -1 when the digits show nothing ('-') */
 };
 /* Region @g's box on the scales of range @r */
-struct box box_of(const struct damonctl_access_range *r, const struct damonctl_access_region *g);
+struct box box_of(const struct box_opts *o, const struct damonctl_access_range *r,
+		  const struct damonctl_access_region *g);
 /* The box's rows but the last, then the last without a newline, aligned to the longest */
-void box_print(FILE *f, const struct box *b, bool color);
+void box_print(FILE *f, const struct box_opts *o, const struct box *b, bool color);
 /* The escape that starts level @level (0-9) of damo's colour set @colorset (the index of
  * --box-colorset's choices: emotion, gray, flame) */
 void box_color_start_of(FILE *f, int colorset, int level);
 /* damo's colour samples: each level's digit in its colours */
-void box_color_samples(FILE *f);
+void box_color_samples(FILE *f, const struct box_opts *o);
 /* Its names in the JSON and the text */
 const char *box_value_name(enum box_value v);
-const char *box_colorset_name(void);
+const char *box_colorset_name(const struct box_opts *o);
 
 #endif

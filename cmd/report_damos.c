@@ -10,15 +10,9 @@
 
 #include "report_damos.h"
 
-/* The last two stats of each scheme seen: a snapshot kept while the next one's stats are
- * read (--at) still finds its own */
-#define MAX_SEEN 32
-static struct damonctl_rec_stats seen[MAX_SEEN][2];
-static unsigned int nr_seen;
-
-void damos_seen_reset(void)
+void damos_seen_reset(struct damos_seen *d)
 {
-	nr_seen = 0;
+	d->nr = 0;
 }
 
 static bool same_scheme(const struct damonctl_rec_stats *a, uint32_t kdamond, uint32_t context,
@@ -27,34 +21,35 @@ static bool same_scheme(const struct damonctl_rec_stats *a, uint32_t kdamond, ui
 	return a->kdamond == kdamond && a->context == context && a->scheme == scheme;
 }
 
-void damos_seen_add(const struct damonctl_rec_stats *st)
+void damos_seen_add(struct damos_seen *d, const struct damonctl_rec_stats *st)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_seen; i++)
-		if (same_scheme(&seen[i][0], st->kdamond, st->context, st->scheme))
+	for (i = 0; i < d->nr; i++)
+		if (same_scheme(&d->st[i][0], st->kdamond, st->context, st->scheme))
 			break;
-	if (i == MAX_SEEN)
+	if (i == DAMOS_SEEN_MAX)
 		return;	/* more schemes than a report shows: the others' are not kept */
-	if (i == nr_seen) {
-		nr_seen++;
-		seen[i][1] = *st;
+	if (i == d->nr) {
+		d->nr++;
+		d->st[i][1] = *st;
 	} else {
-		seen[i][1] = seen[i][0];
+		d->st[i][1] = d->st[i][0];
 	}
-	seen[i][0] = *st;
+	d->st[i][0] = *st;
 }
 
-const struct damonctl_rec_stats *damos_seen_of(const struct damonctl_rec_snapshot *s)
+const struct damonctl_rec_stats *damos_seen_of(const struct damos_seen *d,
+					       const struct damonctl_rec_snapshot *s)
 {
 	if (s->scheme < 0)
 		return NULL;
-	for (unsigned int i = 0; i < nr_seen; i++) {
-		if (!same_scheme(&seen[i][0], s->kdamond, s->context, (uint32_t)s->scheme))
+	for (unsigned int i = 0; i < d->nr; i++) {
+		if (!same_scheme(&d->st[i][0], s->kdamond, s->context, (uint32_t)s->scheme))
 			continue;
 		for (int k = 0; k < 2; k++)
-			if (seen[i][k].time_ns <= s->end_ns)
-				return &seen[i][k];
+			if (d->st[i][k].time_ns <= s->end_ns)
+				return &d->st[i][k];
 	}
 	return NULL;
 }

@@ -17,6 +17,7 @@
 #define MAX_PCTS 32
 
 struct footprints_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool series;
@@ -283,7 +284,7 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 	if (e)
 		return e;
 	rin_all_series(in);
-	f = damonctl_footprints_new(rin_o.target);
+	f = damonctl_footprints_new(fo->rin.target);
 	w.stream = cli->json && fo->series;
 	e = f ? read_footprints(cli, in, f, &w) : (usage_error(cli, "out of memory"), EXIT_FAIL);
 	if (e)
@@ -305,7 +306,7 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 	if (!damonctl_footprints_samples(f, NULL, NULL)) {
 		e = (usage_error(cli, "no footprint in %s%s (recorded with --no-footprints, by "
 				 "damo, or before damonc 0.2?)", rin_input_name(in),
-				 rin_o.have_time ? " in the time range" : ""), EXIT_FAIL);
+				 fo->rin.have_time ? " in the time range" : ""), EXIT_FAIL);
 		goto out;
 	}
 	if (!fo->series)
@@ -324,7 +325,7 @@ const struct cmd cmd_report_footprints = {
 		 "       [--time-range START,END] [--json]",
 	.opts = footprints_opts,
 	.opts_size = sizeof(struct footprints_opts),
-	.opts_init = &(const struct footprints_opts){ .nr_pcts = 0 },
+	.opts_init = &(const struct footprints_opts){ .rin = RIN_OPTS_INIT },
 	.parse = footprints_parse,
 	.run = footprints_run,
 };

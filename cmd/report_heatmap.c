@@ -20,62 +20,60 @@
 
 enum hm_format { HM_TEXT, HM_RAW, HM_PNG, HM_SVG };
 
-static struct {
-	enum hm_format format;
-	bool format_set;
+struct heatmap_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
+	int format;		/* enum hm_format: the index of --format's choice; -1: from -o */
 	const char *output;
 	uint64_t tbins, abins;		/* 0: the format's default */
 	uint64_t cell;
-} ho;
+};
+
+static const struct heatmap_opts heatmap_defaults = { .rin = RIN_OPTS_INIT, .format = -1 };
 
 enum { O_FORMAT = 300, O_BINS, O_CELL };
 
+#define TO(kind, member) OPT_TO(kind, struct heatmap_opts, member)
 static const struct opt heatmap_opts[] = {
 	RIN_OPTS,
+	/* the metavar's order is enum hm_format's */
 	{ "format", O_FORMAT, OV_FORMAT, "text|raw|png|svg", "text (default), raw (time, "
-	  "address, rate triples), or a picture (default from -o's extension)" },
-	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png and svg)" },
+	  "address, rate triples), or a picture (default from -o's extension)",
+	  TO(OD_CHOICE, format) },
+	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png and svg)",
+	  TO(OD_STRING, output) },
 	{ "bins", O_BINS, OV_STRING, "TxA", "time x address cells (default: text 72x20, "
 	  "pictures 200x100)" },
 	{ "cell", O_CELL, OV_INT, "PIXELS", "pictures: pixels per cell side (default: the "
 	  "cells fill an 800x400 plot)" },
 	{ 0 },
 };
+#undef TO
 
 static int heatmap_parse(struct cli *cli, int key, const char *arg)
 {
+	struct heatmap_opts *ho = cli->opts;
 	int r = rin_parse(cli, key, arg);
 	char *x, *end;
 
 	if (r >= 0)
 		return r;
 	switch (key) {
-	case O_FORMAT:
-		/* the metavar's order is enum hm_format's */
-		r = opt_choice(cli, heatmap_opts, O_FORMAT, arg);
-		if (r < 0)
-			return EXIT_USAGE;
-		ho.format = (enum hm_format)r;
-		ho.format_set = true;
-		return 0;
-	case 'o':
-		ho.output = arg;
-		return 0;
 	case O_BINS:
 		x = strchr(arg, 'x');
 		if (!x)
 			return usage_error(cli, "--bins '%s': expected TIMExADDRESS, e.g. 72x20", arg);
-		ho.tbins = strtoull(arg, &end, 10);
-		if (end != x || !ho.tbins || ho.tbins > 10000)
+		ho->tbins = strtoull(arg, &end, 10);
+		if (end != x || !ho->tbins || ho->tbins > 10000)
 			return usage_error(cli, "--bins '%s': time cells from 1 to 10000", arg);
-		ho.abins = strtoull(x + 1, &end, 10);
-		if (*end || !ho.abins || ho.abins > 10000)
+		ho->abins = strtoull(x + 1, &end, 10);
+		if (*end || !ho->abins || ho->abins > 10000)
 			return usage_error(cli, "--bins '%s': address cells from 1 to 10000", arg);
 		return 0;
 	case O_CELL:
-		if (parse_uint_opt(cli, "cell", arg, 64, &ho.cell))
+		/* not an OD_U64 entry: that refuses "max" (taken here), words 0 otherwise */
+		if (parse_uint_opt(cli, "cell", arg, 64, &ho->cell))
 			return EXIT_USAGE;
-		return ho.cell ? 0 : usage_error(cli, "--cell '%s': at least 1", arg);
+		return ho->cell ? 0 : usage_error(cli, "--cell '%s': at least 1", arg);
 	}
 	return EXIT_USAGE;
 }
@@ -258,7 +256,8 @@ static uint64_t chart_row(const void *data, unsigned int a)
 }
 
 /* The picture: chart.c lays it out with a title, the axes and a colour scale. */
-static int write_image(const struct rin *in, const struct damonctl_heatmap *h, FILE *f)
+static int write_image(const struct heatmap_opts *ho, const struct rin *in,
+		       const struct damonctl_heatmap *h, FILE *f)
 {
 	const struct damonctl_heatmap_layout g = layout_of(h);
 	size_t nr_spans = damonctl_heatmap_nr_spans(h);
@@ -275,7 +274,7 @@ static int write_image(const struct rin *in, const struct damonctl_heatmap *h, F
 		.row_addr = chart_row,
 		.gaps = gaps,
 		.data = h,
-		.cell_px = (unsigned int)ho.cell,
+		.cell_px = (unsigned int)ho->cell,
 	};
 	size_t i;
 	int r;
@@ -296,13 +295,14 @@ static int write_image(const struct rin *in, const struct damonctl_heatmap *h, F
 		 g.nr_snapshots == 1 ? "" : "s", rin_rel_s(in, g.first_ns),
 		 rin_rel_s(in, g.last_ns), fmt_size(g.covered_bytes, sz, sizeof(sz)), nr_spans,
 		 nr_spans == 1 ? "" : "s");
-	r = chart_heatmap(f, ho.format == HM_PNG ? CHART_PNG : CHART_SVG, &c);
+	r = chart_heatmap(f, ho->format == HM_PNG ? CHART_PNG : CHART_SVG, &c);
 	free(gaps);
 	return r;
 }
 
 static int heatmap_run(struct cli *cli, int argc, char **argv)
 {
+	struct heatmap_opts *ho = cli->opts;
 	struct damonctl_heatmap *h;
 	struct rin *in;
 	FILE *f;
@@ -310,21 +310,21 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!ho.format_set && ho.output) {
-		int fmt = chart_format_of_name(ho.output);
+	if (ho->format < 0) {
+		int fmt = ho->output ? chart_format_of_name(ho->output) : -1;
 
-		ho.format = fmt == CHART_PNG ? HM_PNG : fmt == CHART_SVG ? HM_SVG : HM_TEXT;
+		ho->format = fmt == CHART_PNG ? HM_PNG : fmt == CHART_SVG ? HM_SVG : HM_TEXT;
 	}
-	if ((ho.format == HM_PNG || ho.format == HM_SVG) && cli->json)
+	if ((ho->format == HM_PNG || ho->format == HM_SVG) && cli->json)
 		return usage_error(cli, "--json describes the grid as text does; images have no "
 				   "JSON form (use --format text --json)");
-	if (ho.format == HM_PNG && chart_check_output(cli, CHART_PNG, ho.output))
+	if (ho->format == HM_PNG && chart_check_output(cli, CHART_PNG, ho->output))
 		return EXIT_USAGE;
-	if (!ho.tbins) {
-		bool img = ho.format == HM_PNG || ho.format == HM_SVG;
+	if (!ho->tbins) {
+		bool img = ho->format == HM_PNG || ho->format == HM_SVG;
 
-		ho.tbins = img ? 200 : 72;
-		ho.abins = img ? 100 : 20;
+		ho->tbins = img ? 200 : 72;
+		ho->abins = img ? 100 : 20;
 	}
 	h = damonctl_heatmap_new();
 	if (!h)
@@ -341,10 +341,10 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 	}
 	if (!damonctl_heatmap_nr_spans(h)) {	/* spans come from snapshots */
 		e = (usage_error(cli, "no snapshot with regions in %s",
-				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
+				 ho->rin.input ? ho->rin.input : "the capture"), EXIT_FAIL);
 		goto out;
 	}
-	if (damonctl_heatmap_grid(h, ho.tbins, ho.abins)) {
+	if (damonctl_heatmap_grid(h, ho->tbins, ho->abins)) {
 		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
 		goto out;
 	}
@@ -360,13 +360,13 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 		e = print_json(in, h);
 		goto out;
 	}
-	f = chart_open(cli, ho.output);
+	f = chart_open(cli, ho->output);
 	if (!f) {
 		e = EXIT_USAGE;
 		goto out;
 	}
 	r = 0;
-	switch (ho.format) {
+	switch ((enum hm_format)ho->format) {
 	case HM_TEXT:
 		hm_print_text(in, h, rin_series_name(in), f);
 		break;
@@ -375,10 +375,10 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 		break;
 	case HM_PNG:
 	case HM_SVG:
-		r = write_image(in, h, f);
+		r = write_image(ho, in, h, f);
 		break;
 	}
-	e = chart_close(cli, f, ho.output, r, "the heatmap");
+	e = chart_close(cli, f, ho->output, r, "the heatmap");
 out:
 	damonctl_heatmap_free(h);
 	r = rin_close(in);
@@ -388,18 +388,13 @@ out:
 int report_heatmap_of(struct cli *cli, const char *input, unsigned int tbins,
 		      unsigned int abins)
 {
-	/* its run fills in defaults: the next window starts from the same options */
-	char saved[sizeof(ho)];
-	int r;
+	struct heatmap_opts ho = heatmap_defaults;
 
-	memcpy(saved, &ho, sizeof(ho));
-	rin_o.input = input;
+	ho.rin.input = input;
 	ho.format = HM_TEXT;
 	ho.tbins = tbins;
 	ho.abins = abins;
-	r = heatmap_run(cli, 0, NULL);
-	memcpy(&ho, saved, sizeof(ho));
-	return r;
+	return report_window_run(cli, &ho, heatmap_run);
 }
 
 const struct cmd cmd_report_heatmap = {
@@ -410,4 +405,6 @@ const struct cmd cmd_report_heatmap = {
 	.opts = heatmap_opts,
 	.parse = heatmap_parse,
 	.run = heatmap_run,
+	.opts_size = sizeof(struct heatmap_opts),
+	.opts_init = &heatmap_defaults,
 };

@@ -26,66 +26,69 @@
 static const double pcts[] = { 0, 25, 50, 75, 100 };	/* damo's */
 #define NR_PCTS (sizeof(pcts) / sizeof(pcts[0]))
 
-static struct {
+struct holistic_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
 	uint64_t tbins, abins;
 	uint64_t last_us;		/* 0: the whole record */
 	const char *profile, *perf;
 	uint64_t top;
-} ro = { .tbins = 60, .abins = 10, .perf = "perf", .top = 15 };
+};
+
+static const struct holistic_opts holistic_defaults = {
+	.rin = RIN_OPTS_INIT, .tbins = 60, .abins = 10, .perf = "perf", .top = 15 };
 
 enum { O_BINS = 300, O_LAST, O_PROFILE, O_PERF, O_TOP };
 
+#define TO(kind, member) OPT_TO(kind, struct holistic_opts, member)
 static const struct opt holistic_opts[] = {
 	RIN_OPTS,
 	{ "bins", O_BINS, OV_STRING, "TxA", "each heatmap's time x address cells (default 60x10: "
 	  "80 columns)" },
 	{ "last", O_LAST, OV_TIME, "TIME", "heatmaps of the last TIME of each series only" },
 	{ "profile", O_PROFILE, OV_FILE, "FILE", "the hotspot functions of FILE, a perf.data "
-	  "(perf record's output)" },
-	{ "perf", O_PERF, OV_FILE, "PATH", "the perf program (default: perf in PATH)" },
+	  "(perf record's output)", TO(OD_STRING, profile) },
+	{ "perf", O_PERF, OV_FILE, "PATH", "the perf program (default: perf in PATH)",
+	  TO(OD_STRING, perf) },
 	{ "top", O_TOP, OV_INT, "N", "hotspot functions to show (default 15)" },
 	{ 0 },
 };
+#undef TO
 
-static int parse_bins(struct cli *cli, const char *arg)
+static int parse_bins(struct cli *cli, struct holistic_opts *ro, const char *arg)
 {
 	char *x = strchr(arg, 'x'), *end;
 
 	if (!x)
 		return usage_error(cli, "--bins '%s': expected TIMExADDRESS, e.g. 60x10", arg);
-	ro.tbins = strtoull(arg, &end, 10);
-	if (end != x || !ro.tbins || ro.tbins > 10000)
+	ro->tbins = strtoull(arg, &end, 10);
+	if (end != x || !ro->tbins || ro->tbins > 10000)
 		return usage_error(cli, "--bins '%s': time cells from 1 to 10000", arg);
-	ro.abins = strtoull(x + 1, &end, 10);
-	if (*end || !ro.abins || ro.abins > 10000)
+	ro->abins = strtoull(x + 1, &end, 10);
+	if (*end || !ro->abins || ro->abins > 10000)
 		return usage_error(cli, "--bins '%s': address cells from 1 to 10000", arg);
 	return 0;
 }
 
 static int holistic_parse(struct cli *cli, int key, const char *arg)
 {
+	struct holistic_opts *ro = cli->opts;
 	int r = rin_parse(cli, key, arg);
 
 	if (r >= 0)
 		return r;
 	switch (key) {
 	case O_BINS:
-		return parse_bins(cli, arg);
+		return parse_bins(cli, ro, arg);
 	case O_LAST:
-		if (parse_time_opt(cli, "last", arg, &ro.last_us))
+		if (parse_time_opt(cli, "last", arg, &ro->last_us))
 			return EXIT_USAGE;
-		return ro.last_us && ro.last_us != DAMONCTL_MAX ? 0 :
+		return ro->last_us && ro->last_us != DAMONCTL_MAX ? 0 :
 			usage_error(cli, "--last '%s': expected a time above 0", arg);
-	case O_PROFILE:
-		ro.profile = arg;
-		return 0;
-	case O_PERF:
-		ro.perf = arg;
-		return 0;
 	case O_TOP:
-		if (parse_uint_opt(cli, "top", arg, 100000, &ro.top))
+		/* not an OD_U64 entry: that refuses "max" (taken here), words 0 otherwise */
+		if (parse_uint_opt(cli, "top", arg, 100000, &ro->top))
 			return EXIT_USAGE;
-		return ro.top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
+		return ro->top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);
 	}
 	return EXIT_USAGE;
 }
@@ -99,6 +102,7 @@ struct hseries {
 };
 
 struct holistic {
+	const struct holistic_opts *o;
 	struct damonctl_rec_info *info;
 	struct damonctl_footprints *fp;
 	struct damonctl_wss_total *wss;	/* all targets' working set, per aggregation */
@@ -133,11 +137,12 @@ static int pass_summary(struct rin *in, struct holistic *h)
 }
 
 /* A snapshot of @s in the heatmaps' time (--last). */
-static bool in_window(const struct hseries *s, const struct damonctl_rec_snapshot *sn)
+static bool in_window(const struct holistic_opts *ro, const struct hseries *s,
+		      const struct damonctl_rec_snapshot *sn)
 {
-	uint64_t w = ro.last_us * 1000;
+	uint64_t w = ro->last_us * 1000;
 
-	return !ro.last_us || s->last_ns < w || sn->end_ns >= s->last_ns - w;
+	return !ro->last_us || s->last_ns < w || sn->end_ns >= s->last_ns - w;
 }
 
 /* Pass 2 (scan) and pass 3 (cells) of the heatmaps. */
@@ -155,7 +160,7 @@ static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 		s = rin_slot(&h->series, it.snapshot);
 		if (!s)
 			return -ENOMEM;
-		if (!in_window(s, it.snapshot))
+		if (!in_window(h->o, s, it.snapshot))
 			continue;
 		if (scan && !s->scan && !(s->scan = damonctl_heatmap_new()))
 			return -ENOMEM;
@@ -170,6 +175,7 @@ static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 /* After pass 2: a heatmap per span of each series. */
 static int make_maps(struct holistic *h)
 {
+	const struct holistic_opts *ro = h->o;
 	size_t i, j;
 
 	for (i = 0; i < h->series.nr; i++) {
@@ -183,7 +189,7 @@ static int make_maps(struct holistic *h)
 			return -ENOMEM;
 		for (j = 0; j < n; j++) {
 			s->maps[j] = damonctl_heatmap_of_span(s->scan, j);
-			if (!s->maps[j] || damonctl_heatmap_grid(s->maps[j], ro.tbins, ro.abins))
+			if (!s->maps[j] || damonctl_heatmap_grid(s->maps[j], ro->tbins, ro->abins))
 				return -ENOMEM;
 			s->nr_maps = j + 1;
 		}
@@ -194,33 +200,34 @@ static int make_maps(struct holistic *h)
 /* The hotspot functions; 0 or an exit code after saying why. */
 static int profile(struct cli *cli, struct holistic *h)
 {
+	const struct holistic_opts *ro = h->o;
 	struct stat st;
 	int fd, status, r;
 
-	if (!ro.profile)
+	if (!ro->profile)
 		return 0;
-	fd = open(ro.profile, O_RDONLY | O_CLOEXEC);
+	fd = open(ro->profile, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return usage_error(cli, "--profile '%s': %s", ro.profile, strerror(errno));
+		return usage_error(cli, "--profile '%s': %s", ro->profile, strerror(errno));
 	r = fstat(fd, &st) ? -errno : 0;
 	close(fd);
 	if (r || !S_ISREG(st.st_mode))
-		return usage_error(cli, "--profile '%s': %s", ro.profile,
+		return usage_error(cli, "--profile '%s': %s", ro->profile,
 				   r ? strerror(-r) : "not a file (expected perf record's perf.data)");
-	r = perf_report_top(ro.perf, ro.profile, (size_t)ro.top, &h->hot, &status);
+	r = perf_report_top(ro->perf, ro->profile, (size_t)ro->top, &h->hot, &status);
 	if (r == -ENOENT || r == -EACCES) {
-		if (strcmp(ro.perf, "perf"))
-			return usage_error(cli, "--perf '%s': %s", ro.perf, strerror(-r));
+		if (strcmp(ro->perf, "perf"))
+			return usage_error(cli, "--perf '%s': %s", ro->perf, strerror(-r));
 		return usage_error(cli, "--profile needs perf, which is not installed (no 'perf' "
 				   "in PATH): install it (linux-perf, perf) or name it with --perf "
 				   "PATH"), EXIT_FAIL;
 	}
 	if (r == -ECHILD)
 		return usage_error(cli, "--profile '%s': '%s report -i %s --stdio' failed (exit "
-				   "status %d): is it perf record's output?", ro.profile, ro.perf,
-				   ro.profile, status);
+				   "status %d): is it perf record's output?", ro->profile, ro->perf,
+				   ro->profile, status);
 	if (r)
-		return usage_error(cli, "--profile '%s': running %s: %s", ro.profile, ro.perf,
+		return usage_error(cli, "--profile '%s': running %s: %s", ro->profile, ro->perf,
 				   strerror(-r)), EXIT_FAIL;
 	return 0;
 }
@@ -339,10 +346,11 @@ static void text_distributions(const struct holistic *h)
 
 static void text_hotspots(const struct holistic *h)
 {
+	const struct holistic_opts *ro = h->o;
 	size_t i;
 
 	heading("Hotspot functions");
-	printf("perf report -i %s --stdio: the first %zu of them\n", ro.profile, h->hot.n);
+	printf("perf report -i %s --stdio: the first %zu of them\n", ro->profile, h->hot.n);
 	printf("%9s  %-16s %-24s %s\n", "overhead", "command", "shared object", "symbol");
 	for (i = 0; i < h->hot.n; i++) {
 		const struct perf_row *w = &h->hot.v[i];
@@ -358,7 +366,7 @@ static int holistic_print_text(const struct rin *in, const struct holistic *h)
 	info_print_text(h->info, in);
 	text_heatmaps(in, h);
 	text_distributions(h);
-	if (ro.profile)
+	if (h->o->profile)
 		text_hotspots(h);
 	return EXIT_OK;
 }
@@ -393,15 +401,16 @@ static json_object *json_heatmaps(const struct rin *in, const struct holistic *h
 
 static json_object *json_hotspots(const struct holistic *h)
 {
+	const struct holistic_opts *ro = h->o;
 	json_object *o, *rows;
 	size_t i;
 
-	if (!ro.profile)
+	if (!ro->profile)
 		return NULL;
 	o = json_object_new_object();
 	rows = json_object_new_array();
-	json_object_object_add(o, "profile", json_object_new_string(ro.profile));
-	json_object_object_add(o, "perf", json_object_new_string(ro.perf));
+	json_object_object_add(o, "profile", json_object_new_string(ro->profile));
+	json_object_object_add(o, "perf", json_object_new_string(ro->perf));
 	for (i = 0; i < h->hot.n; i++) {
 		const struct perf_row *w = &h->hot.v[i];
 		json_object *r = json_object_new_object();
@@ -427,8 +436,8 @@ static int holistic_print_json(const struct rin *in, const struct holistic *h)
 	json_object_object_del(info, "input");	/* the document's */
 	json_object_object_add(doc, "input", rin_input_json(in));
 	json_object_object_add(doc, "info", info);
-	json_object_object_add(doc, "last_us", ro.last_us ? json_object_new_uint64(ro.last_us) :
-			       NULL);
+	json_object_object_add(doc, "last_us", h->o->last_us ?
+			       json_object_new_uint64(h->o->last_us) : NULL);
 	json_object_object_add(doc, "heatmaps", json_heatmaps(in, h));
 	/* report wss's model; no series: all of them, summed per aggregation */
 	json_object_object_add(wss, "series", NULL);
@@ -447,6 +456,7 @@ static int holistic_print_json(const struct rin *in, const struct holistic *h)
 
 static int holistic_run(struct cli *cli, int argc, char **argv)
 {
+	const struct holistic_opts *ro = cli->opts;
 	struct holistic *h;
 	struct rin *in = NULL;
 	int e, r;
@@ -455,12 +465,13 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->info = damonctl_rec_info_new()) ||
-	    !(h->fp = damonctl_footprints_new(rin_o.target)) ||
+	    !(h->fp = damonctl_footprints_new(ro->rin.target)) ||
 	    !(h->wss = damonctl_wss_total_new())) {
 		if (h)
 			holistic_free(h);
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	}
+	h->o = ro;
 	h->series.size = sizeof(struct hseries);
 	/* the profile first: a bad one fails before any output */
 	e = profile(cli, h);
@@ -481,8 +492,10 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 
 int report_holistic_of(struct cli *cli, const char *input)
 {
-	rin_o.input = input;
-	return holistic_run(cli, 0, NULL);
+	struct holistic_opts ro = holistic_defaults;
+
+	ro.rin.input = input;
+	return report_window_run(cli, &ro, holistic_run);
 }
 
 const struct cmd cmd_report_holistic = {
@@ -494,4 +507,6 @@ const struct cmd cmd_report_holistic = {
 	.opts = holistic_opts,
 	.parse = holistic_parse,
 	.run = holistic_run,
+	.opts_size = sizeof(struct holistic_opts),
+	.opts_init = &holistic_defaults,
 };

@@ -395,4 +395,7 @@ const struct cmd cmd_report_info = {
 	.opts = info_opts,
 	.parse = info_parse,
 	.run = info_run,
+	/* the input's alone: rin_parse and rin_open take them at cli->opts */
+	.opts_size = sizeof(struct rin_opts),
+	.opts_init = &(const struct rin_opts)RIN_OPTS_INIT,
 };

@@ -8,11 +8,9 @@
 
 #include "report_input.h"
 
-struct rin_opts rin_o = { .cap = { .kdamond = -1 }, .target = -2,
-			  .sel = DAMONCTL_REC_SELECT_OPTS_INIT };
-
 struct rin {
 	struct cli *cli;
+	struct rin_opts *o;		/* what to read (the report's options) */
 	struct record_in rec;
 	bool have_rec;
 	struct capture *cap;		/* live, streaming */
@@ -24,10 +22,10 @@ struct rin {
 	char name[64];
 };
 
-static int parse_range_time(struct cli *cli, const char *arg)
+static int parse_range_time(struct cli *cli, struct rin_opts *o, const char *arg)
 {
 	size_t bad;
-	int r = damonctl_rec_select_parse_time(arg, &rin_o.sel, &bad);
+	int r = damonctl_rec_select_parse_time(arg, &o->sel, &bad);
 
 	if (r == -EBADMSG && !bad)
 		return usage_error(cli, "--time-range '%s': '%.*s' is not a time such as 5s", arg,
@@ -39,13 +37,13 @@ static int parse_range_time(struct cli *cli, const char *arg)
 		return usage_error(cli, "--time-range '%s': START is after END", arg);
 	if (r)
 		return usage_error(cli, "--time-range '%s': expected START,END (e.g. 5s,1m)", arg);
-	rin_o.have_time = true;
+	o->have_time = true;
 	return 0;
 }
 
-static int parse_range_addr(struct cli *cli, const char *arg)
+static int parse_range_addr(struct cli *cli, struct rin_opts *o, const char *arg)
 {
-	int r = damonctl_rec_select_parse_addr(arg, &rin_o.sel);
+	int r = damonctl_rec_select_parse_addr(arg, &o->sel);
 
 	if (r == -EBADMSG)
 		return usage_error(cli, "--address-range '%s': expected addresses such as "
@@ -54,55 +52,57 @@ static int parse_range_addr(struct cli *cli, const char *arg)
 		return usage_error(cli, "--address-range '%s': START must be below END", arg);
 	if (r)
 		return usage_error(cli, "--address-range '%s': expected START-END", arg);
-	rin_o.have_addr = true;
+	o->have_addr = true;
 	return 0;
 }
 
-int rin_parse(struct cli *cli, int key, const char *arg)
+/* The input options but -i and --allow-foreign, which the table's entries store. --kdamond
+ * and --target are not the table's either: parse_uint_opt() takes "max" (as -1, any), which
+ * an OD_INT entry would refuse. */
+int rin_parse_of(struct cli *cli, struct rin_opts *o, int key, const char *arg)
 {
 	uint64_t v;
 
 	switch (key) {
-	case 'i':
-		rin_o.input = arg;
-		return 0;
 	case 500:
 		if (parse_uint_opt(cli, "kdamond", arg, 1u << 20, &v))
 			return EXIT_USAGE;
-		rin_o.cap.kdamond = (int)v;
+		o->cap.kdamond = (int)v;
 		return 0;
 	case 501:
 		if (parse_uint_opt(cli, "target", arg, INT32_MAX, &v))
 			return EXIT_USAGE;
-		rin_o.target = (int)v;
+		o->target = (int)v;
 		return 0;
 	case 502:
-		return parse_range_time(cli, arg);
+		return parse_range_time(cli, o, arg);
 	case 503:
-		return parse_range_addr(cli, arg);
+		return parse_range_addr(cli, o, arg);
 	case 504:
-		if (parse_time_opt(cli, "duration", arg, &rin_o.cap.duration_us))
+		if (parse_time_opt(cli, "duration", arg, &o->cap.duration_us))
 			return EXIT_USAGE;
-		if (!rin_o.cap.duration_us || rin_o.cap.duration_us == DAMONCTL_MAX)
+		if (!o->cap.duration_us || o->cap.duration_us == DAMONCTL_MAX)
 			return usage_error(cli, "--duration '%s': expected a time above 0", arg);
 		return 0;
 	case 505:
-		if (parse_time_opt(cli, "interval", arg, &rin_o.cap.interval_us))
+		if (parse_time_opt(cli, "interval", arg, &o->cap.interval_us))
 			return EXIT_USAGE;
-		if (rin_o.cap.interval_us < 1000 || rin_o.cap.interval_us == DAMONCTL_MAX)
+		if (o->cap.interval_us < 1000 || o->cap.interval_us == DAMONCTL_MAX)
 			return usage_error(cli, "--interval '%s': at least 1ms", arg);
 		return 0;
 	case 506:
-		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &rin_o.cap.count))
+		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &o->cap.count))
 			return EXIT_USAGE;
-		if (!rin_o.cap.count)
+		if (!o->cap.count)
 			return usage_error(cli, "--count '%s': at least 1", arg);
-		return 0;
-	case 507:
-		rin_o.cap.allow_foreign = true;
 		return 0;
 	}
 	return -1;
+}
+
+int rin_parse(struct cli *cli, int key, const char *arg)
+{
+	return rin_parse_of(cli, cli->opts, key, arg);
 }
 
 /* A live capture into an unlinked temporary record, for reports that make several passes. */
@@ -118,7 +118,7 @@ static int capture_to_file(struct rin *in)
 	if (fd < 0)
 		return usage_error(in->cli, "a temporary file for the capture: %s",
 				   strerror(errno)), EXIT_FAIL;
-	e = capture_start(in->cli, &rin_o.cap, &c);
+	e = capture_start(in->cli, &in->o->cap, &c);
 	if (e) {
 		close(fd);
 		return e;
@@ -151,7 +151,8 @@ static int capture_to_file(struct rin *in)
 	return 0;
 }
 
-int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out)
+int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_count,
+		struct rin **out)
 {
 	struct rin *in = calloc(1, sizeof(*in));
 	int e;
@@ -159,20 +160,21 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 	if (!in)
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
 	in->cli = cli;
+	in->o = o;
 	in->end_reason = -1;
 	/* as perf report reads perf.data and damo report damon.data: the record that
 	 * 'damonc record' writes by default, unless a live capture was asked for */
-	if (!rin_o.input && !rin_o.cap.duration_us && !rin_o.cap.interval_us &&
-	    !rin_o.cap.count && !rin_o.cap.allow_foreign && !access(RIN_DEFAULT_RECORD, F_OK))
-		rin_o.input = RIN_DEFAULT_RECORD;
-	if (rin_o.input) {
-		if (rin_o.cap.duration_us || rin_o.cap.interval_us || rin_o.cap.count ||
-		    rin_o.cap.allow_foreign) {
+	if (!o->input && !o->cap.duration_us && !o->cap.interval_us &&
+	    !o->cap.count && !o->cap.allow_foreign && !access(RIN_DEFAULT_RECORD, F_OK))
+		o->input = RIN_DEFAULT_RECORD;
+	if (o->input) {
+		if (o->cap.duration_us || o->cap.interval_us || o->cap.count ||
+		    o->cap.allow_foreign) {
 			free(in);
 			return usage_error(cli, "-i reads a record: --duration, --interval, --count "
 					   "and --allow-foreign are for live captures");
 		}
-		e = record_in_open(cli, rin_o.input, rewind, &in->rec);
+		e = record_in_open(cli, o->input, rewind, &in->rec);
 		if (e) {
 			free(in);
 			return e;
@@ -182,17 +184,17 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 		return 0;
 	}
 	in->live = true;
-	if (!rin_o.cap.duration_us && !rin_o.cap.count) {
+	if (!o->cap.duration_us && !o->cap.count) {
 		if (!live_count) {
 			free(in);
 			return usage_error(cli, "no %s here: read a record with -i FILE, or "
 					   "capture a running kdamond with --duration or --count",
 					   RIN_DEFAULT_RECORD);
 		}
-		rin_o.cap.count = live_count;
+		o->cap.count = live_count;
 	}
 	capture_catch_signals();
-	e = rewind ? capture_to_file(in) : capture_start(cli, &rin_o.cap, &in->cap);
+	e = rewind ? capture_to_file(in) : capture_start(cli, &o->cap, &in->cap);
 	if (e) {
 		free(in);
 		return e;
@@ -201,13 +203,18 @@ int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out
 	return 0;
 }
 
+int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out)
+{
+	return rin_open_of(cli, cli->opts, rewind, live_count, out);
+}
+
 /* The library's selection of what the options ask for. */
 static int select_new(struct rin *in)
 {
-	struct damonctl_rec_select_opts o = rin_o.sel;
+	struct damonctl_rec_select_opts o = in->o->sel;
 
-	o.kdamond = rin_o.cap.kdamond;
-	o.target = rin_o.target >= 0 ? rin_o.target : -1;
+	o.kdamond = in->o->cap.kdamond;
+	o.target = in->o->target >= 0 ? in->o->target : -1;
 	o.one_series = !in->all_series;
 	return damonctl_rec_select_new(&o, &in->sel);
 }

@@ -15,10 +15,12 @@
  * the current directory): what 'damonc record' writes by default. */
 #define RIN_DEFAULT_RECORD "damonc.rec"
 
-/* Option keys 500..519 are the input's. */
+/* Option keys 500..519 are the input's. Their destinations are in struct rin_opts, the first
+ * member of each report's options. */
 #define RIN_OPTS \
 	{ "input", 'i', OV_FILE, "FILE", "read the record FILE ('-': stdin; damonc's or damo's " \
-	  "format); default: damonc.rec if it exists, else capture the running kdamond" }, \
+	  "format); default: damonc.rec if it exists, else capture the running kdamond", \
+	  OPT_TO(OD_STRING, struct rin_opts, input) }, \
 	{ "kdamond", 500, OV_INT, "N", "only kdamond N (live: capture kdamond N)" }, \
 	{ "target", 501, OV_INT, "N", "only target N (default: the first series of the record)" }, \
 	{ "time-range", 502, OV_RANGE, "START,END", "only snapshots that ended from START to END " \
@@ -29,8 +31,13 @@
 	{ "interval", 505, OV_TIME, "TIME", "live: time between snapshots (default: 1s)" }, \
 	{ "count", 506, OV_INT, "N", "live: capture N snapshots" }, \
 	{ "allow-foreign", 507, OV_NONE, NULL, "live: allow writing to a kdamond damonc did not " \
-	  "start (see damonc-record(1))" }
+	  "start (see damonc-record(1))", OPT_TO(OD_FLAG, struct rin_opts, cap.allow_foreign) }
 
+/*
+ * What a report reads. Each record report has them as the first member of its own options
+ * (struct cmd's opts_init: RIN_OPTS_INIT there), so that rin_parse() and rin_open() find them
+ * at cli->opts; record, whose options begin with start's, passes its own to the _of forms.
+ */
 struct rin_opts {
 	const char *input;
 	struct capture_opts cap;
@@ -38,15 +45,22 @@ struct rin_opts {
 	bool have_time, have_addr;
 	struct damonctl_rec_select_opts sel;	/* the time and address ranges */
 };
-extern struct rin_opts rin_o;
+#define RIN_OPTS_INIT { .cap = { .kdamond = -1 }, .target = -2, \
+			.sel = DAMONCTL_REC_SELECT_OPTS_INIT }
 
-/* 0, an exit code, or -1 when @key is not an input option. */
+/* 0, an exit code, or -1 when @key is not an input option (of the table's, those without a
+ * destination). rin_parse_of: into @o, not cli->opts. */
 int rin_parse(struct cli *cli, int key, const char *arg);
+int rin_parse_of(struct cli *cli, struct rin_opts *o, int key, const char *arg);
 
 struct rin;
 /* @rewind: the report makes several passes. @live_count: snapshots a live capture takes when
- * neither --duration nor --count is given (0: one of them is required). */
+ * neither --duration nor --count is given (0: one of them is required). The options are
+ * cli->opts' (rin_open_of: @o's), which it completes (the default record, the live count)
+ * and which must outlive the input. */
 int rin_open(struct cli *cli, bool rewind, uint64_t live_count, struct rin **out);
+int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_count,
+		struct rin **out);
 /* 1 (an item), 0 (the end), or -EXIT_* after an error was reported. Snapshots are those of
  * the chosen series in the time range, clipped to the address range. */
 int rin_next(struct rin *in, struct damonctl_rec_item *it);

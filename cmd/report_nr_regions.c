@@ -15,11 +15,12 @@
 
 #define MAX_PCTS 32
 
-static struct {
+struct nr_regions_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool series;
-} no;
+};
 
 enum { O_PCTS = 300, O_SERIES };
 
@@ -27,26 +28,24 @@ static const struct opt nr_regions_opts[] = {
 	RIN_OPTS,
 	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles (default "
 	  "0,25,50,75,90,99,100)" },
-	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's number of regions, in time order" },
+	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's number of regions, in time order",
+	  OPT_TO(OD_FLAG, struct nr_regions_opts, series) },
 	{ 0 },
 };
 
 static int nr_regions_parse(struct cli *cli, int key, const char *arg)
 {
+	struct nr_regions_opts *no = cli->opts;
 	int r = rin_parse(cli, key, arg), n;
 
 	if (r >= 0)
 		return r;
-	switch (key) {
-	case O_PCTS:
-		n = qhist_parse_list(arg, no.pcts, MAX_PCTS);
+	if (key == O_PCTS) {
+		n = qhist_parse_list(arg, no->pcts, MAX_PCTS);
 		if (n < 0)
 			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
 					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
-		no.nr_pcts = (unsigned int)n;
-		return 0;
-	case O_SERIES:
-		no.series = true;
+		no->nr_pcts = (unsigned int)n;
 		return 0;
 	}
 	return EXIT_USAGE;
@@ -58,7 +57,8 @@ struct nr_series {
 	struct damonctl_qhist *h;
 };
 
-static json_object *series_json(const struct rin *in, const struct nr_series *s)
+static json_object *series_json(const struct nr_regions_opts *no, const struct rin *in,
+				const struct nr_series *s)
 {
 	const struct damonctl_qhist *h = s->h;
 	uint64_t n = damonctl_qhist_count(h);
@@ -74,19 +74,20 @@ static json_object *series_json(const struct rin *in, const struct nr_series *s)
 	json_object_object_add(o, "min", json_object_new_uint64(damonctl_qhist_min(h)));
 	json_object_object_add(o, "max", json_object_new_uint64(damonctl_qhist_max(h)));
 	json_object_object_add(o, "mean", json_object_new_double(damonctl_qhist_mean(h)));
-	for (i = 0; i < no.nr_pcts; i++) {
+	for (i = 0; i < no->nr_pcts; i++) {
 		json_object *p = json_object_new_object();
 
-		json_object_object_add(p, "percentile", json_object_new_double(no.pcts[i]));
+		json_object_object_add(p, "percentile", json_object_new_double(no->pcts[i]));
 		json_object_object_add(p, "nr_regions", json_object_new_uint64(
-			damonctl_qhist_percentile(h, no.pcts[i])));
+			damonctl_qhist_percentile(h, no->pcts[i])));
 		json_object_array_add(arr, p);
 	}
 	json_object_object_add(o, "percentiles", arr);
 	return o;
 }
 
-static void series_text(const struct rin *in, const struct nr_series *s)
+static void series_text(const struct nr_regions_opts *no, const struct rin *in,
+			const struct nr_series *s)
 {
 	const struct damonctl_qhist *h = s->h;
 	uint64_t n = damonctl_qhist_count(h);
@@ -96,9 +97,9 @@ static void series_text(const struct rin *in, const struct nr_series *s)
 	printf("%s: regions per snapshot over %" PRIu64 " snapshot%s, %.3f s to %.3f s\n",
 	       rin_key_name(&s->key, name, sizeof(name)), n, n == 1 ? "" : "s",
 	       rin_rel_s(in, s->first_ns), rin_rel_s(in, s->last_ns));
-	for (i = 0; i < no.nr_pcts; i++)
-		printf("  p%-6g %9" PRIu64 "\n", no.pcts[i],
-		       damonctl_qhist_percentile(h, no.pcts[i]));
+	for (i = 0; i < no->nr_pcts; i++)
+		printf("  p%-6g %9" PRIu64 "\n", no->pcts[i],
+		       damonctl_qhist_percentile(h, no->pcts[i]));
 	printf("  mean    %11.1f\n", damonctl_qhist_mean(h));
 }
 
@@ -152,6 +153,7 @@ static int rows_add(struct rows *w, const struct rin *in, const struct damonctl_
 
 static int nr_regions_run(struct cli *cli, int argc, char **argv)
 {
+	struct nr_regions_opts *no = cli->opts;
 	struct rin_table t = { .size = sizeof(struct nr_series) };
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct rows rows = { 0 };
@@ -162,13 +164,13 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (!no.nr_pcts)
-		no.nr_pcts = qhist_default_list(no.pcts);
+	if (!no->nr_pcts)
+		no->nr_pcts = qhist_default_list(no->pcts);
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		return e;
 	rin_all_series(in);
-	rows.on = cli->json && no.series;
+	rows.on = cli->json && no->series;
 	while ((r = rin_next(in, &it)) == 1) {
 		struct nr_series *s;
 
@@ -190,7 +192,7 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 				e = EXIT_FAIL;	/* main says why the output failed */
 				goto out;
 			}
-		} else if (no.series) {
+		} else if (no->series) {
 			row_text(in, it.snapshot, &header);
 		}
 	}
@@ -203,7 +205,7 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 		json_object *arr = json_object_new_array();
 
 		for (i = 0; i < t.nr; i++)
-			json_object_array_add(arr, series_json(in, rin_table_at(&t, i)));
+			json_object_array_add(arr, series_json(no, in, rin_table_at(&t, i)));
 		json_object_object_add(doc, "input", rin_input_json(in));
 		json_object_object_add(doc, "series", arr);
 		if (!rows.on)
@@ -219,9 +221,9 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 				 rin_input_name(in)), EXIT_FAIL);
 		goto out;
 	}
-	if (!no.series)
+	if (!no->series)
 		for (i = 0; i < t.nr; i++)
-			series_text(in, rin_table_at(&t, i));
+			series_text(no, in, rin_table_at(&t, i));
 out:
 	for (i = 0; i < t.nr; i++)
 		damonctl_qhist_free(((struct nr_series *)rin_table_at(&t, i))->h);
@@ -238,4 +240,6 @@ const struct cmd cmd_report_nr_regions = {
 	.opts = nr_regions_opts,
 	.parse = nr_regions_parse,
 	.run = nr_regions_run,
+	.opts_size = sizeof(struct nr_regions_opts),
+	.opts_init = &(const struct nr_regions_opts){ .rin = RIN_OPTS_INIT },
 };

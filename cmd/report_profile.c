@@ -19,22 +19,23 @@
 /* one argument of execve: at most MAX_ARG_STRLEN (32 pages) */
 #define TIME_ARG_MAX (128 * 1024)
 
-static struct {
-	struct times_sel sel;
+struct profile_opts {
+	struct times_opts t;	/* first: its input's, which rin_parse and rin_open take */
 	const char *profile, *perf;
 	bool dry_run;
-} po = { .sel = TIMES_SEL_ANY, .perf = "perf" };
+};
 
 enum { O_PROFILE = 310, O_PERF, O_DRY_RUN };
 
+#define TO(kind, member) OPT_TO(kind, struct profile_opts, member)
 static const struct opt profile_opts[] = {
 	{ "input", 'i', OV_FILE, "FILE", "read the record FILE ('-': stdin; damonc's or damo's "
-	  "format; default: damonc.rec)" },
+	  "format; default: damonc.rec)", TO(OD_STRING, t.rin.input) },
 	{ "profile", O_PROFILE, OV_FILE, "FILE", "the profile 'damonc record --profile' wrote "
-	  "(default: the record's file + .profile)" },
+	  "(default: the record's file + .profile)", TO(OD_STRING, profile) },
 	{ "perf", O_PERF, OV_FILE, "PATH", "the perf to run (default: perf)" },
 	{ "dry-run", O_DRY_RUN, OV_NONE, NULL, "print the perf command line instead of running "
-	  "it" },
+	  "it", TO(OD_FLAG, dry_run) },
 	{ "kdamond", 500, OV_INT, "N", "only kdamond N" },
 	{ "target", 501, OV_INT, "N", "only target N (default: the first series of the record)" },
 	{ "time-range", 502, OV_RANGE, "START,END", "only snapshots that ended from START to END "
@@ -45,25 +46,20 @@ static const struct opt profile_opts[] = {
 	  "pattern total MIN to MAX bytes (damo's --sz_snapshot; e.g. 1GiB,)" },
 	{ 0 },
 };
+#undef TO
 
 static int profile_parse(struct cli *cli, int key, const char *arg)
 {
+	struct profile_opts *po = cli->opts;
 	int r;
 
-	switch (key) {
-	case O_PROFILE:
-		po.profile = arg;
-		return 0;
-	case O_PERF:
+	if (key == O_PERF) {
 		if (!*arg)
 			return usage_error(cli, "--perf '': expected perf's path");
-		po.perf = arg;
-		return 0;
-	case O_DRY_RUN:
-		po.dry_run = true;
+		po->perf = arg;
 		return 0;
 	}
-	r = times_sel_parse(cli, &po.sel, key, arg);
+	r = times_sel_parse(cli, &po->t.sel, key, arg);
 	return r >= 0 ? r : EXIT_USAGE;
 }
 
@@ -112,6 +108,7 @@ static int add_range(void *data, const struct damonctl_access_span *sp)
 /* The record's time ranges of the pattern: 0, or an exit code after saying why (1: none). */
 static int read_ranges(struct cli *cli, struct ranges *rg)
 {
+	const struct profile_opts *po = cli->opts;
 	struct rin *in;
 	uint64_t seen;
 	int e, e2;
@@ -123,7 +120,7 @@ static int read_ranges(struct cli *cli, struct ranges *rg)
 	if (e)
 		return e;
 	rg->in = in;
-	e = times_scan(in, &po.sel, add_range, rg, &seen);
+	e = times_scan(in, &po->t.sel, add_range, rg, &seen);
 	if (rg->list && seen)
 		rg->series = rin_series_json(in);
 	if (!e && !seen)
@@ -140,17 +137,18 @@ static int read_ranges(struct cli *cli, struct ranges *rg)
 }
 
 /* perf report's arguments: ours, then the user's (after '--'); NULL-terminated. */
-static char **perf_argv(const struct ranges *rg, bool stdio, int argc, char **argv)
+static char **perf_argv(const struct profile_opts *po, const struct ranges *rg, bool stdio,
+			int argc, char **argv)
 {
 	char **a = calloc((size_t)argc + 16, sizeof(*a));
 	int n = 0;
 
 	if (!a)
 		return NULL;
-	a[n++] = (char *)po.perf;
+	a[n++] = (char *)po->perf;
 	a[n++] = "report";
 	a[n++] = "-i";
-	a[n++] = (char *)po.profile;
+	a[n++] = (char *)po->profile;
 	a[n++] = "--time";
 	a[n++] = rg->arg;
 	if (stdio) {	/* the columns the rows are parsed from */
@@ -169,6 +167,7 @@ static char **perf_argv(const struct ranges *rg, bool stdio, int argc, char **ar
  * after saying why it could not run. */
 static int run_perf(struct cli *cli, char **a, int out_fd)
 {
+	const struct profile_opts *po = cli->opts;
 	int err[2], st, e = 0;
 	ssize_t n;
 	pid_t pid;
@@ -195,7 +194,7 @@ static int run_perf(struct cli *cli, char **a, int out_fd)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (n == sizeof(e))
-		return usage_error(cli, "--perf '%s': cannot run it: %s%s", po.perf, strerror(e),
+		return usage_error(cli, "--perf '%s': cannot run it: %s%s", po->perf, strerror(e),
 				   e == ENOENT ? " (install perf: Debian's linux-perf)" : "");
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st) ? EXIT_FAIL : 0;
@@ -255,18 +254,19 @@ static json_object *parse_rows(FILE *f)
 /* --json: the ranges, the command, and perf's rows (none with --dry-run). */
 static int profile_json(struct cli *cli, struct ranges *rg, char **a)
 {
+	const struct profile_opts *po = cli->opts;
 	json_object *doc = json_doc_new(), *cmd = json_object_new_array();
 	FILE *f = NULL;
 	int e = 0;
 
 	for (char **p = a; *p; p++)
 		json_object_array_add(cmd, json_object_new_string(*p));
-	json_object_object_add(doc, "input", json_object_new_string(rin_o.input));
-	json_object_object_add(doc, "profile", json_object_new_string(po.profile));
+	json_object_object_add(doc, "input", json_object_new_string(po->t.rin.input));
+	json_object_object_add(doc, "profile", json_object_new_string(po->profile));
 	json_object_object_add(doc, "series", rg->series);
 	json_object_object_add(doc, "ranges", rg->list);
 	json_object_object_add(doc, "command", cmd);
-	if (!po.dry_run) {
+	if (!po->dry_run) {
 		f = tmpfile();
 		if (!f)
 			e = (usage_error(cli, "a temporary file: %s", strerror(errno)), EXIT_FAIL);
@@ -314,25 +314,27 @@ static void print_command(char **a)
 /* The profile's file: --profile, or the record's + .profile; readable, or exit 2. */
 static int profile_file(struct cli *cli, char *buf, size_t size)
 {
+	struct profile_opts *po = cli->opts;
 	int fd;
 
-	if (!rin_o.input)
-		rin_o.input = RIN_DEFAULT_RECORD;
-	if (!po.profile) {
-		if (!strcmp(rin_o.input, "-"))
+	if (!po->t.rin.input)
+		po->t.rin.input = RIN_DEFAULT_RECORD;
+	if (!po->profile) {
+		if (!strcmp(po->t.rin.input, "-"))
 			return usage_error(cli, "-i -: name the profile with --profile FILE");
-		snprintf(buf, size, "%s.profile", rin_o.input);
-		po.profile = buf;
+		snprintf(buf, size, "%s.profile", po->t.rin.input);
+		po->profile = buf;
 	}
-	fd = open(po.profile, O_RDONLY | O_CLOEXEC);
+	fd = open(po->profile, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return usage_error(cli, "--profile '%s': %s", po.profile, strerror(errno));
+		return usage_error(cli, "--profile '%s': %s", po->profile, strerror(errno));
 	close(fd);
 	return 0;
 }
 
 static int profile_run(struct cli *cli, int argc, char **argv)
 {
+	const struct profile_opts *po = cli->opts;
 	struct ranges rg = { 0 };
 	char buf[4096], **a = NULL;
 	int e;
@@ -342,11 +344,11 @@ static int profile_run(struct cli *cli, int argc, char **argv)
 		rg.list = json_object_new_array();
 	if (!e)
 		e = read_ranges(cli, &rg);
-	if (!e && !(a = perf_argv(&rg, cli->json, argc, argv)))
+	if (!e && !(a = perf_argv(po, &rg, cli->json, argc, argv)))
 		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
 	if (!e && cli->json)
 		e = profile_json(cli, &rg, a);
-	else if (!e && po.dry_run)
+	else if (!e && po->dry_run)
 		print_command(a);
 	else if (!e)
 		e = run_perf(cli, a, -1);
@@ -370,4 +372,6 @@ const struct cmd cmd_report_profile = {
 	.opts = profile_opts,
 	.parse = profile_parse,
 	.run = profile_run,
+	.opts_size = sizeof(struct profile_opts),
+	.opts_init = &(const struct profile_opts){ .t = TIMES_OPTS_INIT, .perf = "perf" },
 };

@@ -14,9 +14,10 @@
 
 #define MAX_SCHEMES 64
 
-static struct {
+struct schemes_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
 	uint64_t window_us;
-} so;
+};
 
 enum { O_WINDOW = 300 };
 
@@ -29,14 +30,15 @@ static const struct opt schemes_opts[] = {
 
 static int schemes_parse(struct cli *cli, int key, const char *arg)
 {
+	struct schemes_opts *so = cli->opts;
 	int r = rin_parse(cli, key, arg);
 
 	if (r >= 0)
 		return r;
 	if (key == O_WINDOW) {
-		if (parse_time_opt(cli, "window", arg, &so.window_us))
+		if (parse_time_opt(cli, "window", arg, &so->window_us))
 			return EXIT_USAGE;
-		return so.window_us && so.window_us != DAMONCTL_MAX ? 0 :
+		return so->window_us && so->window_us != DAMONCTL_MAX ? 0 :
 			usage_error(cli, "--window '%s': expected a time above 0", arg);
 	}
 	return EXIT_USAGE;
@@ -86,6 +88,7 @@ static void add(struct sch *s, const struct damonctl_rec_stats *st)
 
 static void flush_window(struct cli *cli, struct sch *s)
 {
+	const struct schemes_opts *so = cli->opts;
 	char a[32], b[32];
 	unsigned int i;
 
@@ -95,7 +98,7 @@ static void flush_window(struct cli *cli, struct sch *s)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "start_us", json_object_new_uint64(s->w0));
-		json_object_object_add(o, "end_us", json_object_new_uint64(s->w0 + so.window_us));
+		json_object_object_add(o, "end_us", json_object_new_uint64(s->w0 + so->window_us));
 		for (i = 0; i < NR_COUNTERS; i++)
 			if (s->has & (1u << counters[i]))
 				json_object_object_add(o, counter_names[i],
@@ -130,6 +133,7 @@ static struct sch *find(struct sch *t, unsigned int *nr, const struct damonctl_r
  * end, or -errno. */
 static int take_stats(struct cli *cli, struct rin *in, struct sch *t, unsigned int *nr)
 {
+	const struct schemes_opts *so = cli->opts;
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	int r;
 
@@ -140,8 +144,8 @@ static int take_stats(struct cli *cli, struct rin *in, struct sch *t, unsigned i
 		if (it.type != DAMONCTL_REC_STATS || !(s = find(t, nr, it.stats)))
 			continue;
 		t_us = (it.stats->time_ns - rin_base_ns(in)) / 1000;
-		if (so.window_us) {
-			uint64_t w = t_us / so.window_us * so.window_us;
+		if (so->window_us) {
+			uint64_t w = t_us / so->window_us * so->window_us;
 
 			if (cli->json && !s->windows)
 				s->windows = json_object_new_array();
@@ -229,6 +233,7 @@ static void print_scheme_text(struct rin *in, const struct sch *s)
 
 static int schemes_run(struct cli *cli, int argc, char **argv)
 {
+	const struct schemes_opts *so = cli->opts;
 	struct sch *t = calloc(MAX_SCHEMES, sizeof(*t));
 	unsigned int nr = 0, i;
 	struct rin *in = NULL;
@@ -246,7 +251,7 @@ static int schemes_run(struct cli *cli, int argc, char **argv)
 		return e;
 	}
 	/* text windows print as they complete; rows name their scheme */
-	if (so.window_us && !cli->json)
+	if (so->window_us && !cli->json)
 		printf("%-20s %11s %10s %11s %10s %11s %8s\n", "scheme", "window", "tried",
 		       "tried", "applied", "applied", "quota");
 	r = take_stats(cli, in, t, &nr);
@@ -254,7 +259,7 @@ static int schemes_run(struct cli *cli, int argc, char **argv)
 		e = -r;
 		goto out;
 	}
-	for (i = 0; i < nr && so.window_us; i++) {
+	for (i = 0; i < nr && so->window_us; i++) {
 		if (!cli->json && t[i].win_open)
 			printf("kdamond %u scheme %-3u", t[i].kdamond, t[i].scheme);
 		flush_window(cli, &t[i]);
@@ -263,7 +268,7 @@ static int schemes_run(struct cli *cli, int argc, char **argv)
 		e = print_json(in, t, nr);
 	else if (!nr)
 		printf("no scheme stats in %s (the kdamond had no scheme of its own, or the record "
-		       "has no stats)\n", rin_o.input ? rin_o.input : "the capture");
+		       "has no stats)\n", so->rin.input ? so->rin.input : "the capture");
 	for (i = 0; i < nr && !cli->json; i++)
 		print_scheme_text(in, &t[i]);
 out:
@@ -281,4 +286,6 @@ const struct cmd cmd_report_schemes = {
 	.opts = schemes_opts,
 	.parse = schemes_parse,
 	.run = schemes_run,
+	.opts_size = sizeof(struct schemes_opts),
+	.opts_init = &(const struct schemes_opts){ .rin = RIN_OPTS_INIT },
 };

@@ -10,10 +10,9 @@
 #include "report_boxes.h"
 #include "report_snapheat.h"
 
-struct snapheat_opts snapheat_o = { SNAPHEAT_WIDTH, false, 1 };	/* damo's: 80, gray */
-
 /* The cells of the library's heatmap as digits, dots or "[...]" */
-static void print_cells(FILE *f, const struct damonctl_access_heatmap *h, bool color)
+static void print_cells(FILE *f, const struct snapheat_opts *o,
+			const struct damonctl_access_heatmap *h, bool color)
 {
 	size_t n = damonctl_access_heatmap_count(h);
 
@@ -22,11 +21,11 @@ static void print_cells(FILE *f, const struct damonctl_access_heatmap *h, bool c
 		int level = damonctl_access_heatmap_cell(h, i, &gap);
 
 		if (level >= 0 && color) {
-			box_color_start_of(f, snapheat_o.colorset, level);
+			box_color_start_of(f, o->colorset, level);
 			fprintf(f, "%d\033[0m", level);
 		} else if (level >= 0) {
 			fprintf(f, "%d", level);
-		} else if (gap > 4 && !snapheat_o.fixed) {
+		} else if (gap > 4 && !o->fixed) {
 			fputs("[...]", f);
 		} else {
 			for (int k = 0; k < (int)gap; k++)
@@ -35,16 +34,16 @@ static void print_cells(FILE *f, const struct damonctl_access_heatmap *h, bool c
 	}
 }
 
-void snapheat_print(FILE *f, const struct damonctl_rec_snapshot *s, const double weights[3],
-		    bool df_passed, bool color, bool raw)
+void snapheat_print(FILE *f, const struct snapheat_opts *o, const struct damonctl_rec_snapshot *s,
+		    const double weights[3], bool df_passed, bool color, bool raw)
 {
-	struct damonctl_access_heatmap_opts o = { sizeof(o), { weights[0], weights[1], weights[2] },
-						  snapheat_o.width, snapheat_o.fixed, df_passed };
+	struct damonctl_access_heatmap_opts ho = {
+		sizeof(ho), { weights[0], weights[1], weights[2] }, o->width, o->fixed, df_passed };
 	struct damonctl_access_heatmap *h;
 	double min, max, unit;
 	char a[32];
 
-	if (damonctl_access_heatmap_new(s, &o, &h)) {
+	if (damonctl_access_heatmap_new(s, &ho, &h)) {
 		fputs("n/a (out of memory)", f);
 		return;
 	}
@@ -53,7 +52,7 @@ void snapheat_print(FILE *f, const struct damonctl_rec_snapshot *s, const double
 		damonctl_access_heatmap_free(h);
 		return;
 	}
-	print_cells(f, h, color);
+	print_cells(f, o, h, color);
 	damonctl_access_heatmap_scale(h, &min, &max, &unit);
 	damonctl_access_heatmap_free(h);
 	if (raw)

@@ -119,7 +119,7 @@ static void print_keyword(FILE *out, int kw, const struct rec_fig *f, bool raw,
 }
 
 void rec_template_print(FILE *out, const char *t, const struct rec_fig *f, bool raw,
-			const struct rec_templates *all)
+			const struct rec_templates *all, const struct tmpl_opts *o)
 {
 	if (!t || !*t)
 		return;
@@ -129,8 +129,8 @@ void rec_template_print(FILE *out, const char *t, const struct rec_fig *f, bool 
 		if (kw >= 0) {
 			struct kw_out k;
 
-			print_keyword(out == stdout ? kw_out_open(&k, rec_keyword(kw)) : out, kw, f,
-				      raw, all);
+			print_keyword(out == stdout ? kw_out_open(&k, o, rec_keyword(kw)) : out, kw,
+				      f, raw, all);
 			if (out == stdout)
 				kw_out_close(&k);
 			p += strlen(rec_keyword(kw));
@@ -157,32 +157,25 @@ json_object *rec_fig_json(const struct rec_fig *f)
 	return o;
 }
 
-/* --min-chars-for's keywords (with their '<' and '>') and minimums, in the order given */
-static struct {
-	char kw[64];
-	unsigned int n;
-} min_chars[MIN_CHARS_MAX];
-static unsigned int nr_min_chars;
-
-int min_chars_add(const char *keyword, size_t len, unsigned int n)
+int min_chars_add(struct tmpl_opts *o, const char *keyword, size_t len, unsigned int n)
 {
-	for (unsigned int i = 0; i < nr_min_chars; i++)
-		if (strlen(min_chars[i].kw) == len && !strncmp(min_chars[i].kw, keyword, len))
-			return (min_chars[i].n = n), 0;	/* the last one given */
-	if (nr_min_chars == MIN_CHARS_MAX || len >= sizeof(min_chars[0].kw))
+	for (unsigned int i = 0; i < o->nr_min_chars; i++)
+		if (strlen(o->min_chars[i].kw) == len && !strncmp(o->min_chars[i].kw, keyword, len))
+			return (o->min_chars[i].n = n), 0;	/* the last one given */
+	if (o->nr_min_chars == MIN_CHARS_MAX || len >= sizeof(o->min_chars[0].kw))
 		return -ENOSPC;
-	memcpy(min_chars[nr_min_chars].kw, keyword, len);
-	min_chars[nr_min_chars].kw[len] = '\0';
-	min_chars[nr_min_chars++].n = n;
+	memcpy(o->min_chars[o->nr_min_chars].kw, keyword, len);
+	o->min_chars[o->nr_min_chars].kw[len] = '\0';
+	o->min_chars[o->nr_min_chars++].n = n;
 	return 0;
 }
 
-FILE *kw_out_open(struct kw_out *k, const char *kw)
+FILE *kw_out_open(struct kw_out *k, const struct tmpl_opts *o, const char *kw)
 {
 	*k = (struct kw_out){ .f = stdout };
-	for (unsigned int i = 0; i < nr_min_chars; i++)
-		if (!strcmp(kw, min_chars[i].kw))
-			k->min = min_chars[i].n;
+	for (unsigned int i = 0; i < o->nr_min_chars; i++)
+		if (!strcmp(kw, o->min_chars[i].kw))
+			k->min = o->min_chars[i].n;
 	if (k->min)
 		k->f = open_memstream(&k->buf, &k->len);
 	if (!k->f)
@@ -222,8 +215,6 @@ void kw_out_close(struct kw_out *k)
 static const char *const area_names[NR_TMPL_AREAS] = {
 	"record_head", "snapshot_head", "region", "snapshot_tail", "record_tail",
 };
-static char *appended[NR_TMPL_AREAS];	/* what --format-append added, in the order given */
-static char *joined[NR_TMPL_AREAS];
 
 int tmpl_area_parse(const struct cli *cli, const char *opt, const char *arg, const char **text)
 {
@@ -246,49 +237,61 @@ int tmpl_area_parse(const struct cli *cli, const char *opt, const char *arg, con
 	return -1;
 }
 
-int tmpl_append(enum tmpl_area a, const char *text)
+int tmpl_append(struct tmpl_opts *o, enum tmpl_area a, const char *text)
 {
-	size_t had = appended[a] ? strlen(appended[a]) : 0;
-	char *p = realloc(appended[a], had + strlen(text) + 1);
-
-	if (!p)
-		return -ENOMEM;
-	strcpy(p + had, text);
-	appended[a] = p;
+	if (o->nr_appended == TMPL_APPEND_MAX)
+		return -ENOSPC;
+	o->appended[o->nr_appended].area = a;
+	o->appended[o->nr_appended++].text = text;
 	return 0;
 }
 
-bool tmpl_appended_to(enum tmpl_area a)
+bool tmpl_appended_to(const struct tmpl_opts *o, enum tmpl_area a)
 {
-	return appended[a] != NULL;
-}
-
-bool tmpl_any_appended(void)
-{
-	for (int a = 0; a < NR_TMPL_AREAS; a++)
-		if (appended[a])
+	for (unsigned int i = 0; i < o->nr_appended; i++)
+		if (o->appended[i].area == a)
 			return true;
 	return false;
 }
 
-const char *tmpl_joined(enum tmpl_area a, const char *base, const char *extra)
+bool tmpl_any_appended(const struct tmpl_opts *o)
 {
-	const char *parts[3] = { base, extra, appended[a] };
+	return o->nr_appended > 0;
+}
+
+const char *tmpl_joined(struct tmpl_joined *j, const struct tmpl_opts *o, enum tmpl_area a,
+			const char *base, const char *extra)
+{
 	size_t len = 1;
+	unsigned int i;
 	char *p;
 
-	if (!base && !appended[a])
+	if (!base && !tmpl_appended_to(o, a))
 		return extra;
-	for (int i = 0; i < 3; i++)
-		len += parts[i] ? strlen(parts[i]) : 0;
+	len += base ? strlen(base) : 0;
+	len += extra ? strlen(extra) : 0;
+	for (i = 0; i < o->nr_appended; i++)
+		len += o->appended[i].area == a ? strlen(o->appended[i].text) : 0;
 	p = malloc(len);
 	if (!p)
 		return base;	/* out of memory: the template without what was added */
 	*p = '\0';
-	for (int i = 0; i < 3; i++)
-		if (parts[i])
-			strcat(p, parts[i]);
-	free(joined[a]);
-	joined[a] = p;
+	if (base)
+		strcat(p, base);
+	if (extra)
+		strcat(p, extra);
+	for (i = 0; i < o->nr_appended; i++)
+		if (o->appended[i].area == a)
+			strcat(p, o->appended[i].text);
+	free(j->s[a]);
+	j->s[a] = p;
 	return p;
+}
+
+void tmpl_joined_free(struct tmpl_joined *j)
+{
+	for (int a = 0; a < NR_TMPL_AREAS; a++) {
+		free(j->s[a]);
+		j->s[a] = NULL;
+	}
 }

@@ -11,8 +11,6 @@
 
 #include "report_times.h"
 
-static struct times_sel to = TIMES_SEL_ANY;
-
 static const struct opt times_opts[] = {
 	TIMES_OPTS,
 	{ 0 },
@@ -34,7 +32,8 @@ int times_sel_parse(struct cli *cli, struct times_sel *sel, int key, const char 
 
 static int times_parse(struct cli *cli, int key, const char *arg)
 {
-	int r = times_sel_parse(cli, &to, key, arg);
+	struct times_opts *to = cli->opts;
+	int r = times_sel_parse(cli, &to->sel, key, arg);
 
 	return r >= 0 ? r : EXIT_USAGE;
 }
@@ -126,6 +125,7 @@ static int emit_cb(void *arg, const struct damonctl_access_span *sp)
 
 static int times_run(struct cli *cli, int argc, char **argv)
 {
+	const struct times_opts *to = cli->opts;
 	struct out o = { .json = cli->json };
 	uint64_t seen = 0;
 	struct rin *in;
@@ -137,7 +137,7 @@ static int times_run(struct cli *cli, int argc, char **argv)
 	if (e)
 		return e;
 	o.in = in;
-	e = times_scan(in, &to, emit_cb, &o, &seen);
+	e = times_scan(in, &to->sel, emit_cb, &o, &seen);
 	if (!e && !seen && !o.json)
 		e = (usage_error(cli, "no snapshot in %s matches the selection",
 				 rin_input_name(in)), EXIT_FAIL);
@@ -167,4 +167,6 @@ const struct cmd cmd_report_times = {
 	.opts = times_opts,
 	.parse = times_parse,
 	.run = times_run,
+	.opts_size = sizeof(struct times_opts),
+	.opts_init = &(const struct times_opts)TIMES_OPTS_INIT,
 };

@@ -17,6 +17,13 @@ struct times_sel {
 };
 #define TIMES_SEL_ANY { .pat = PATTERN_ANY, .bytes_max = UINT64_MAX }
 
+/* report times' options: what report profile's begin with too */
+struct times_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
+	struct times_sel sel;
+};
+#define TIMES_OPTS_INIT { .rin = RIN_OPTS_INIT, .sel = TIMES_SEL_ANY }
+
 /* The input's, the pattern's and --snapshot-size (key 300). */
 #define TIMES_OPTS \
 	RIN_OPTS, \

@@ -16,4 +16,18 @@ int report_wss_of(struct cli *cli, const char *input);
 int report_access_of(struct cli *cli, const char *input);
 int report_holistic_of(struct cli *cli, const char *input);
 
+/* A report's run (struct cmd's) with @opts as its options: a copy of its defaults made for
+ * the window, which the run may complete; the caller's cli->opts (monitor's) after it. */
+static inline int report_window_run(struct cli *cli, void *opts,
+				    int (*run)(struct cli *cli, int argc, char **argv))
+{
+	void *caller = cli->opts;
+	int r;
+
+	cli->opts = opts;
+	r = run(cli, 0, NULL);
+	cli->opts = caller;
+	return r;
+}
+
 #endif

@@ -20,74 +20,69 @@
 
 #define MAX_PCTS 32
 
-static struct {
+struct wss_opts {
+	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
 	uint64_t min_rate_bp;		/* 0: any access */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	uint64_t window_us;
 	bool series;
-	int format;		/* the index in --format's choices */
-	bool format_set;
+	int format;		/* the index in --format's choices; -1: from -o */
 	const char *output;
-} wo;
+};
+
+static const struct wss_opts wss_defaults = { .rin = RIN_OPTS_INIT, .format = -1 };
 
 enum { O_MIN_RATE = 300, O_PCTS, O_WINDOW, O_SERIES, O_FORMAT };
 enum { WSS_TEXT, WSS_PNG, WSS_SVG };	/* --format's choices, in order */
 
+#define TO(kind, member) OPT_TO(kind, struct wss_opts, member)
 static const struct opt wss_opts[] = {
 	RIN_OPTS,
 	{ "min-access-rate", O_MIN_RATE, OV_PERCENT, "PERCENT", "count regions accessed in at "
-	  "least PERCENT of the samples (default: any access)" },
+	  "least PERCENT of the samples (default: any access)", TO(OD_BP, min_rate_bp) },
 	{ "percentiles", O_PCTS, OV_STRING, "LIST", "which percentiles (default "
 	  "0,25,50,75,90,99,100)" },
 	{ "window", O_WINDOW, OV_TIME, "TIME", "percentiles per window of TIME, in time order" },
-	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's working set size" },
+	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's working set size",
+	  TO(OD_FLAG, series) },
 	{ "format", O_FORMAT, OV_FORMAT, "text|png|svg", "text (default), or a chart of the "
-	  "working set size over time (default from -o's extension)" },
-	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png)" },
+	  "working set size over time (default from -o's extension)", TO(OD_CHOICE, format) },
+	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png)",
+	  TO(OD_STRING, output) },
 	{ 0 },
 };
+#undef TO
 
 static int wss_parse(struct cli *cli, int key, const char *arg)
 {
+	struct wss_opts *wo = cli->opts;
 	int r = rin_parse(cli, key, arg);
 
 	if (r >= 0)
 		return r;
 	switch (key) {
-	case O_MIN_RATE:
-		return parse_percent_opt(cli, "min-access-rate", arg, &wo.min_rate_bp);
 	case O_PCTS: {
-		int n = qhist_parse_list(arg, wo.pcts, MAX_PCTS);
+		int n = qhist_parse_list(arg, wo->pcts, MAX_PCTS);
 
 		if (n < 0)
 			return usage_error(cli, "--percentiles '%s': expected up to %d numbers "
 					   "from 0 to 100, comma-separated", arg, MAX_PCTS);
-		wo.nr_pcts = (unsigned int)n;
+		wo->nr_pcts = (unsigned int)n;
 		return 0;
 	}
 	case O_WINDOW:
-		if (parse_time_opt(cli, "window", arg, &wo.window_us))
+		if (parse_time_opt(cli, "window", arg, &wo->window_us))
 			return EXIT_USAGE;
-		return wo.window_us && wo.window_us != DAMONCTL_MAX ? 0 :
+		return wo->window_us && wo->window_us != DAMONCTL_MAX ? 0 :
 			usage_error(cli, "--window '%s': expected a time above 0", arg);
-	case O_SERIES:
-		wo.series = true;
-		return 0;
-	case O_FORMAT:
-		wo.format = opt_choice(cli, wss_opts, O_FORMAT, arg);
-		wo.format_set = true;
-		return wo.format < 0 ? EXIT_USAGE : 0;
-	case 'o':
-		wo.output = arg;
-		return 0;
 	}
 	return EXIT_USAGE;
 }
 
-static uint64_t wss_of(const struct damonctl_rec_snapshot *s)
+static uint64_t wss_of(const struct wss_opts *wo, const struct damonctl_rec_snapshot *s)
 {
-	return damonctl_wss_bytes(s, wo.min_rate_bp);
+	return damonctl_wss_bytes(s, wo->min_rate_bp);
 }
 
 json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,
@@ -107,32 +102,35 @@ json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,
 	return arr;
 }
 
-static json_object *pcts_json(const struct damonctl_qhist *h)
+static json_object *pcts_json(const struct wss_opts *wo, const struct damonctl_qhist *h)
 {
-	return wss_pcts_json(h, wo.pcts, wo.nr_pcts);
+	return wss_pcts_json(h, wo->pcts, wo->nr_pcts);
 }
 
-static void window_row(const struct rin *in, const struct damonctl_qhist *h, uint64_t w0)
+static void window_row(const struct wss_opts *wo, const struct rin *in,
+		       const struct damonctl_qhist *h, uint64_t w0)
 {
 	char buf[32];
 	unsigned int i;
 
 	printf("%9.1f s %6" PRIu64, (double)w0 / 1e6, damonctl_qhist_count(h));
-	for (i = 0; i < wo.nr_pcts; i++)
-		printf(" %11s", fmt_size(damonctl_qhist_percentile(h, wo.pcts[i]), buf, sizeof(buf)));
+	for (i = 0; i < wo->nr_pcts; i++)
+		printf(" %11s", fmt_size(damonctl_qhist_percentile(h, wo->pcts[i]), buf,
+					 sizeof(buf)));
 	printf(" %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(h), buf,
 				    sizeof(buf)));
 	(void)in;
 }
 
-static json_object *window_json(const struct damonctl_qhist *h, uint64_t w0)
+static json_object *window_json(const struct wss_opts *wo, const struct damonctl_qhist *h,
+				uint64_t w0)
 {
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "start_us", json_object_new_uint64(w0));
-	json_object_object_add(o, "end_us", json_object_new_uint64(w0 + wo.window_us));
+	json_object_object_add(o, "end_us", json_object_new_uint64(w0 + wo->window_us));
 	json_object_object_add(o, "snapshots", json_object_new_uint64(damonctl_qhist_count(h)));
-	json_object_object_add(o, "percentiles", pcts_json(h));
+	json_object_object_add(o, "percentiles", pcts_json(wo, h));
 	json_object_object_add(o, "mean", json_object_new_uint64(
 		(uint64_t)damonctl_qhist_mean(h)));
 	return o;
@@ -148,7 +146,7 @@ struct stream {
 	struct json_stream js;
 };
 
-static int stream_begin(struct stream *st, const struct rin *in)
+static int stream_begin(struct stream *st, const struct wss_opts *wo, const struct rin *in)
 {
 	json_object *head = json_doc_new();
 
@@ -156,14 +154,15 @@ static int stream_begin(struct stream *st, const struct rin *in)
 	if (head) {
 		json_object_object_add(head, "series", rin_series_json(in));
 		json_object_object_add(head, "min_access_rate_bp",
-				       json_object_new_uint64(wo.min_rate_bp));
+				       json_object_new_uint64(wo->min_rate_bp));
 	}
 	return json_stream_begin(&st->js, head, st->key);
 }
 
-static int stream_add(struct stream *st, const struct rin *in, json_object *elem)
+static int stream_add(struct stream *st, const struct wss_opts *wo, const struct rin *in,
+		      json_object *elem)
 {
-	if (!st->begun && stream_begin(st, in)) {
+	if (!st->begun && stream_begin(st, wo, in)) {
 		json_object_put(elem);
 		return -EIO;
 	}
@@ -200,6 +199,7 @@ static int points_add(struct points *p, double t, double v)
 static int write_chart(struct cli *cli, const struct rin *in, const struct points *p,
 		       const struct damonctl_qhist *all)
 {
+	const struct wss_opts *wo = cli->opts;
 	double *median = malloc(p->n * sizeof(*median));
 	struct chart_series series[] = {
 		{ .name = "each snapshot", .y = p->wss },
@@ -222,38 +222,40 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 	snprintf(title, sizeof(title), "Working set size: %s", rin_series_name(in));
 	snprintf(subtitle, sizeof(subtitle), "%s: %zu snapshot%s from %.3f s to %.3f s; regions "
 		 "accessed in %s of the samples", rin_input_name(in), p->n, p->n == 1 ? "" : "s",
-		 p->t[0], p->t[p->n - 1], wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, rate,
+		 p->t[0], p->t[p->n - 1], wo->min_rate_bp ? fmt_bp(wo->min_rate_bp, rate,
 		 sizeof(rate)) : "any");
-	f = chart_open(cli, wo.output);
+	f = chart_open(cli, wo->output);
 	if (!f) {
 		free(median);
 		return EXIT_USAGE;
 	}
-	r = chart_time_series(f, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG, &c);
+	r = chart_time_series(f, wo->format == WSS_PNG ? CHART_PNG : CHART_SVG, &c);
 	free(median);
-	return chart_close(cli, f, wo.output, r, "the chart");
+	return chart_close(cli, f, wo->output, r, "the chart");
 }
 
 /* Option combinations that cannot work, before the input is opened. 0 or an exit code. */
 static int check_options(struct cli *cli, bool *chart)
 {
-	if (!wo.nr_pcts)
-		wo.nr_pcts = qhist_default_list(wo.pcts);
-	if (wo.series && wo.window_us)
-		return usage_error(cli, "--series and --window: pick one");
-	if (!wo.format_set && wo.output) {
-		int fmt = chart_format_of_name(wo.output);
+	struct wss_opts *wo = cli->opts;
 
-		wo.format = fmt == CHART_PNG ? WSS_PNG : fmt == CHART_SVG ? WSS_SVG : WSS_TEXT;
+	if (!wo->nr_pcts)
+		wo->nr_pcts = qhist_default_list(wo->pcts);
+	if (wo->series && wo->window_us)
+		return usage_error(cli, "--series and --window: pick one");
+	if (wo->format < 0) {
+		int fmt = wo->output ? chart_format_of_name(wo->output) : -1;
+
+		wo->format = fmt == CHART_PNG ? WSS_PNG : fmt == CHART_SVG ? WSS_SVG : WSS_TEXT;
 	}
-	*chart = wo.format != WSS_TEXT;
-	if (*chart && (cli->json || wo.series || wo.window_us))
+	*chart = wo->format != WSS_TEXT;
+	if (*chart && (cli->json || wo->series || wo->window_us))
 		return usage_error(cli, "--format %s draws every snapshot; --json, --series and "
-				   "--window are for text", wo.format == WSS_PNG ? "png" : "svg");
-	if (!*chart && wo.output)
+				   "--window are for text", wo->format == WSS_PNG ? "png" : "svg");
+	if (!*chart && wo->output)
 		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
-	if (*chart && chart_check_output(cli, wo.format == WSS_PNG ? CHART_PNG : CHART_SVG,
-					 wo.output))
+	if (*chart && chart_check_output(cli, wo->format == WSS_PNG ? CHART_PNG : CHART_SVG,
+					 wo->output))
 		return EXIT_USAGE;
 	return 0;
 }
@@ -261,6 +263,7 @@ static int check_options(struct cli *cli, bool *chart)
 /* One run's state: the whole range's histogram, the open window's, the streamed JSON array
  * and the chart's points. */
 struct wss_run {
+	const struct wss_opts *o;
 	struct damonctl_qhist *all, *win;
 	struct stream st;
 	struct points pts;
@@ -278,7 +281,8 @@ static int series_row(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 
 		json_object_object_add(o, "time_us", json_object_new_uint64(t_us));
 		json_object_object_add(o, "wss", json_object_new_uint64(v));
-		return stream_add(&w->st, in, o) ? EXIT_FAIL : 0; /* main says why it failed */
+		/* main says why it failed */
+		return stream_add(&w->st, w->o, in, o) ? EXIT_FAIL : 0;
 	}
 	if (!w->header)
 		printf("%11s %11s\n", "time", "wss");
@@ -291,8 +295,8 @@ static int series_row(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 static int window_end(struct wss_run *w, const struct rin *in)
 {
 	if (!w->st.key)
-		window_row(in, w->win, w->w0);
-	else if (stream_add(&w->st, in, window_json(w->win, w->w0)))
+		window_row(w->o, in, w->win, w->w0);
+	else if (stream_add(&w->st, w->o, in, window_json(w->o, w->win, w->w0)))
 		return EXIT_FAIL;
 	return 0;
 }
@@ -301,7 +305,8 @@ static int window_end(struct wss_run *w, const struct rin *in)
  * skipped), closing the one before. 0 or an exit code. */
 static int window_add(struct wss_run *w, const struct rin *in, uint64_t t_us, uint64_t v)
 {
-	uint64_t at = t_us / wo.window_us * wo.window_us;
+	const struct wss_opts *wo = w->o;
+	uint64_t at = t_us / wo->window_us * wo->window_us;
 	char buf[32];
 	unsigned int i;
 
@@ -312,8 +317,8 @@ static int window_add(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 	}
 	if (!w->st.key && !w->header) {
 		printf("%11s %6s", "window", "snaps");
-		for (i = 0; i < wo.nr_pcts; i++) {
-			snprintf(buf, sizeof(buf), "p%g", wo.pcts[i]);
+		for (i = 0; i < wo->nr_pcts; i++) {
+			snprintf(buf, sizeof(buf), "p%g", wo->pcts[i]);
 			printf(" %11s", buf);
 		}
 		printf(" %11s\n", "mean");
@@ -329,7 +334,7 @@ static int window_add(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *in,
 			 const struct damonctl_rec_snapshot *snap)
 {
-	uint64_t v = wss_of(snap), t_us = (snap->end_ns - rin_base_ns(in)) / 1000;
+	uint64_t v = wss_of(w->o, snap), t_us = (snap->end_ns - rin_base_ns(in)) / 1000;
 	int e = 0;
 
 	if (!damonctl_qhist_count(w->all))
@@ -338,9 +343,9 @@ static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *i
 	damonctl_qhist_add(w->all, v);
 	if (w->chart && points_add(&w->pts, rin_rel_s(in, snap->end_ns), (double)v))
 		return usage_error(cli, "out of memory"), EXIT_FAIL;
-	if (wo.series)
+	if (w->o->series)
 		e = series_row(w, in, t_us, v);
-	if (!e && wo.window_us)
+	if (!e && w->o->window_us)
 		e = window_add(w, in, t_us, v);
 	return e;
 }
@@ -348,23 +353,24 @@ static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *i
 /* The JSON document: the whole range's figures (after the streamed array, if any). */
 static int print_json(struct wss_run *w, const struct rin *in)
 {
+	const struct wss_opts *wo = w->o;
 	const struct damonctl_qhist *all = w->all;
 	json_object *doc = w->st.key ? json_object_new_object() : json_doc_new();
 
 	if (!w->st.key) {
 		json_object_object_add(doc, "series", rin_series_json(in));
 		json_object_object_add(doc, "min_access_rate_bp",
-				       json_object_new_uint64(wo.min_rate_bp));
+				       json_object_new_uint64(wo->min_rate_bp));
 	}
 	json_object_object_add(doc, "snapshots", json_object_new_uint64(damonctl_qhist_count(all)));
-	json_object_object_add(doc, "percentiles", pcts_json(all));
+	json_object_object_add(doc, "percentiles", pcts_json(wo, all));
 	json_object_object_add(doc, "mean", json_object_new_uint64(
 		(uint64_t)damonctl_qhist_mean(all)));
 	/* after the array: input says whether the record was read whole */
 	json_object_object_add(doc, "input", rin_input_json(in));
 	if (!w->st.key)
 		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
-	if (!w->st.begun && stream_begin(&w->st, in))
+	if (!w->st.begun && stream_begin(&w->st, wo, in))
 		return json_object_put(doc), EXIT_FAIL;
 	return json_stream_end(&w->st.js, doc) ? EXIT_FAIL : EXIT_OK;
 }
@@ -372,25 +378,27 @@ static int print_json(struct wss_run *w, const struct rin *in)
 /* The whole range's percentiles and mean, for people. */
 static void print_text(const struct wss_run *w, const struct rin *in)
 {
+	const struct wss_opts *wo = w->o;
 	const struct damonctl_qhist *all = w->all;
 	char buf[32];
 	unsigned int i;
 
 	printf("%s: working set (regions accessed in %s of the samples) over %" PRIu64
 	       " snapshots, %.3f s to %.3f s\n", rin_series_name(in),
-	       wo.min_rate_bp ? fmt_bp(wo.min_rate_bp, buf, sizeof(buf)) : "any",
+	       wo->min_rate_bp ? fmt_bp(wo->min_rate_bp, buf, sizeof(buf)) : "any",
 	       damonctl_qhist_count(all), rin_rel_s(in, w->first_ns),
 	       rin_rel_s(in, w->last_ns));
-	for (i = 0; i < wo.nr_pcts; i++)
-		printf("  p%-6g %11s\n", wo.pcts[i],
-		       fmt_size(damonctl_qhist_percentile(all, wo.pcts[i]), buf, sizeof(buf)));
+	for (i = 0; i < wo->nr_pcts; i++)
+		printf("  p%-6g %11s\n", wo->pcts[i],
+		       fmt_size(damonctl_qhist_percentile(all, wo->pcts[i]), buf, sizeof(buf)));
 	printf("  mean    %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(all), buf,
 					    sizeof(buf)));
 }
 
 static int wss_run(struct cli *cli, int argc, char **argv)
 {
-	struct wss_run w = { .all = damonctl_qhist_new(), .win = damonctl_qhist_new() };
+	struct wss_run w = { .o = cli->opts, .all = damonctl_qhist_new(),
+			     .win = damonctl_qhist_new() };
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct rin *in = NULL;
 	int r = 0, e;
@@ -407,7 +415,7 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 	if (e)
 		goto out;
 	if (cli->json)
-		w.st.key = wo.series ? "wss_series" : wo.window_us ? "windows" : NULL;
+		w.st.key = w.o->series ? "wss_series" : w.o->window_us ? "windows" : NULL;
 	while (!e && (r = rin_next(in, &it)) == 1)
 		if (it.type == DAMONCTL_REC_SNAPSHOT)
 			e = take_snapshot(cli, &w, in, it.snapshot);
@@ -421,7 +429,7 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 		e = print_json(&w, in);
 	else if (!damonctl_qhist_count(w.all))
 		e = (usage_error(cli, "no snapshot in %s matches the selection",
-				 rin_o.input ? rin_o.input : "the capture"), EXIT_FAIL);
+				 w.o->rin.input ? w.o->rin.input : "the capture"), EXIT_FAIL);
 	else if (w.chart)
 		e = write_chart(cli, in, &w.pts, w.all);
 	else
@@ -437,15 +445,10 @@ out:
 
 int report_wss_of(struct cli *cli, const char *input)
 {
-	/* its run fills in defaults: the next window starts from the same options */
-	char saved[sizeof(wo)];
-	int r;
+	struct wss_opts wo = wss_defaults;
 
-	memcpy(saved, &wo, sizeof(wo));
-	rin_o.input = input;
-	r = wss_run(cli, 0, NULL);
-	memcpy(&wo, saved, sizeof(wo));
-	return r;
+	wo.rin.input = input;
+	return report_window_run(cli, &wo, wss_run);
 }
 
 const struct cmd cmd_report_wss = {
@@ -457,4 +460,6 @@ const struct cmd cmd_report_wss = {
 	.opts = wss_opts,
 	.parse = wss_parse,
 	.run = wss_run,
+	.opts_size = sizeof(struct wss_opts),
+	.opts_init = &wss_defaults,
 };

@@ -933,6 +933,14 @@ got=$("$damonc" report access -i "$work/nofp.rec" --format '' --format-append 's
 want=$(printf '%s\n' H '10!' 'record head: ""' 'snapshot head: "H"' 'region: ""' \
 	'snapshot tail: "<number of regions>!"' 'record tail: "<format strings>"')
 [ "$got" = "$want" ] || bad "report access --format '' with <format strings>: $(diff <(echo "$want") <(echo "$got"))"
+# --format-append keeps its arguments, in the order given: up to 64 of them
+app=()
+for i in $(seq 64); do app+=(--format-append "region=$((i % 10))"); done
+got=$("$damonc" report access -i "$work/nofp.rec" --top 1 --format '' "${app[@]}")
+want=$(for i in $(seq 64); do printf %d $((i % 10)); done)
+[ "$got" = "$want" ] || bad "report access with 64 --format-append: '$got', not '$want'"
+case_ 2 "--format-append 'region=x': at most 64 of them" report access -i "$work/nofp.rec" \
+	--format '' "${app[@]}" --format-append region=x
 for rec in fp nofp; do
 	plain=$("$damonc" report access -i "$work/$rec.rec" --style detailed --all-snapshots)
 	got=$("$damonc" report access -i "$work/$rec.rec" --all-snapshots \
