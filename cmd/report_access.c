@@ -490,7 +490,7 @@ static int output_parse(struct cli *cli, struct access_opts *ao, int key, const 
 }
 
 /* The options the table does not store (--top and --bins not either: their "at least 1" is
- * their own, and parse_uint_opt() takes "max" where an OD_U64 entry would refuse it) */
+ * their own) */
 static int access_parse(struct cli *cli, int key, const char *arg)
 {
 	struct access_opts *ao = cli->opts;

@@ -70,7 +70,7 @@ static int heatmap_parse(struct cli *cli, int key, const char *arg)
 			return usage_error(cli, "--bins '%s': address cells from 1 to 10000", arg);
 		return 0;
 	case O_CELL:
-		/* not an OD_U64 entry: that refuses "max" (taken here), words 0 otherwise */
+		/* not an OD_U64 entry: its "at least 1" is its own */
 		if (parse_uint_opt(cli, "cell", arg, 64, &ho->cell))
 			return EXIT_USAGE;
 		return ho->cell ? 0 : usage_error(cli, "--cell '%s': at least 1", arg);

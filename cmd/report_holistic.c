@@ -85,7 +85,7 @@ static int holistic_parse(struct cli *cli, int key, const char *arg)
 		return ro->last_us && ro->last_us != DAMONCTL_MAX ? 0 :
 			usage_error(cli, "--last '%s': expected a time above 0", arg);
 	case O_TOP:
-		/* not an OD_U64 entry: that refuses "max" (taken here), words 0 otherwise */
+		/* not an OD_U64 entry: its "at least 1" is its own */
 		if (parse_uint_opt(cli, "top", arg, 100000, &ro->top))
 			return EXIT_USAGE;
 		return ro->top ? 0 : usage_error(cli, "--top '%s': at least 1", arg);

@@ -56,9 +56,7 @@ static int parse_range_addr(struct cli *cli, struct rin_opts *o, const char *arg
 	return 0;
 }
 
-/* The input options but -i and --allow-foreign, which the table's entries store. --kdamond
- * and --target are not the table's either: parse_uint_opt() takes "max" (as -1, any), which
- * an OD_INT entry would refuse. */
+/* The input options but -i and --allow-foreign, which the table's entries store. */
 int rin_parse_of(struct cli *cli, struct rin_opts *o, int key, const char *arg)
 {
 	uint64_t v;

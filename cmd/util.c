@@ -191,10 +191,6 @@ static int store_number(const struct cli *cli, const struct opt *o, const char *
 		break;
 	default:
 		r = parse_uint_opt(cli, o->name, arg, max, &v);
-		/* "max" reads as the largest value: not one an int holds */
-		if (!r && v > max)
-			r = usage_error(cli, "--%s '%s': at most %llu", o->name, arg,
-					(unsigned long long)max);
 		break;
 	}
 	if (r)
@@ -330,7 +326,9 @@ int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint
 {
 	int r = damonctl_parse_u64(arg, v);
 
-	if (!r && *v > max && *v != DAMONCTL_MAX)
+	/* "max" reads as the largest value: refused where there is a limit (--bins max asked
+	 * for 96 GB, --target max read as -1) */
+	if (!r && *v > max)
 		return usage_error(cli, "--%s '%s': at most %llu", opt, arg,
 				   (unsigned long long)max);
 	return r ? bad_value(cli, opt, arg, r, "a non-negative integer") : 0;

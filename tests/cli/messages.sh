@@ -33,6 +33,19 @@ done < <("$damonc" --list-cmds)
 check "damonc: unknown command 'frob'" frob
 check "damonc: unknown option '--frob'" --frob
 check "damonc: status: --kdamond 'x'" status --kdamond x
+# "max" is the largest value: refused (exit 2, before any input is read) where an option has
+# a limit; it had asked --bins for 96 GB and read --target max as -1
+for args in "report access --bins" "report access --top" "report access --target" \
+	"report access --snapshot-heatmap-width" "report heatmap --cell" "report holistic --top" \
+	"report access --kdamond" "stop --kdamond"; do
+	read -ra words <<<"$args"
+	rc=0
+	err=$("$damonc" "${words[@]}" max -i /nonexistent 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" != 2 ] || [[ $err != *"${words[-1]} 'max': at most "* ]]; then
+		echo "FAIL: 'damonc $args max' exited $rc: $err"
+		fail=1
+	fi
+done
 
 # The sources: a message literal that names its command before the colon is the old form.
 if grep -nE '"damonc (%s|[a-z]+( [a-z]+)?): ' "$src"/cmd/*.c; then
