@@ -14,6 +14,8 @@ struct damonctl_rec_select {
 	struct damonctl_rec_select_opts o;
 	bool locked;			/* the series is chosen (one_series) */
 	struct damonctl_rec_snapshot key;	/* its kdamond, context, target, scheme */
+	struct damonctl_rec_snapshot *skipped;	/* the series passed over (skip_series) */
+	uint32_t nr_skipped;
 	bool have_base;
 	uint64_t base_ns;
 	struct damonctl_rec_snapshot snap;	/* a clipped snapshot's copy */
@@ -34,6 +36,14 @@ int damonctl_rec_select_new(const struct damonctl_rec_select_opts *o,
 	if (!sel)
 		return -ENOMEM;
 	sel->o = *o;
+	if (o->one_series && o->skip_series) {
+		/* every series passed over is remembered: not one a later snapshot of it takes */
+		sel->skipped = calloc(o->skip_series, sizeof(*sel->skipped));
+		if (!sel->skipped) {
+			free(sel);
+			return -ENOMEM;
+		}
+	}
 	*out = sel;
 	return 0;
 }
@@ -44,6 +54,7 @@ void damonctl_rec_select_free(struct damonctl_rec_select *sel)
 		return;
 	free(sel->clip);
 	free(sel->hits);
+	free(sel->skipped);
 	free(sel);
 }
 
@@ -64,6 +75,13 @@ static bool pick(struct damonctl_rec_select *sel, const struct damonctl_rec_snap
 	if (!sel->o.one_series)
 		return true;
 	if (!sel->locked) {
+		for (uint32_t i = 0; i < sel->nr_skipped; i++)
+			if (same_series(s, &sel->skipped[i]))
+				return false;
+		if (sel->nr_skipped < sel->o.skip_series) {
+			sel->skipped[sel->nr_skipped++] = *s;
+			return false;
+		}
 		sel->locked = true;
 		sel->key.kdamond = s->kdamond;
 		sel->key.context = s->context;

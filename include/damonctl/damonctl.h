@@ -2532,6 +2532,9 @@ struct damonctl_rec_select_opts {
 	uint64_t time_from_us, time_to_us;
 	/* addr_start < addr_end: regions clipped to [addr_start, addr_end) */
 	uint64_t addr_start, addr_end;
+	/* one_series: the series chosen is the one after this many others, in the order their
+	 * first snapshots come (0: the first); damo reports each in turn, a pass each */
+	uint32_t skip_series;
 };
 #define DAMONCTL_REC_SELECT_OPTS_INIT { .sz = sizeof(struct damonctl_rec_select_opts), \
 	.kdamond = -1, .target = -1, .one_series = true, .time_to_us = UINT64_MAX }

@@ -79,6 +79,42 @@ static void series(void **state)
 	damonctl_rec_select_free(sel);
 }
 
+/* skip_series: each series in turn, in the order of their first snapshots */
+static void skipped_series(void **state)
+{
+	struct damonctl_rec_select_opts o = DAMONCTL_REC_SELECT_OPTS_INIT;
+	struct damonctl_rec_select *sel;
+	struct damonctl_rec_snapshot s = DAMONCTL_REC_SNAPSHOT_INIT;
+	/* (kdamond, target) of a record's snapshots: 0/0 0/1 1/0 0/0 1/0 0/1 */
+	static const int rec[][2] = { { 0, 0 }, { 0, 1 }, { 1, 0 }, { 0, 0 }, { 1, 0 }, { 0, 1 } };
+	/* what skip 0, 1, 2, 3 keep of them: each series' snapshots, none past the last */
+	static const int kept[4][6] = { { 1, 0, 0, 1, 0, 0 }, { 0, 1, 0, 0, 0, 1 },
+					{ 0, 0, 1, 0, 1, 0 }, { 0 } };
+
+	(void)state;
+	for (uint32_t k = 0; k < 4; k++) {
+		o.skip_series = k;
+		assert_int_equal(damonctl_rec_select_new(&o, &sel), 0);
+		for (unsigned int i = 0; i < 6; i++)
+			assert_int_equal(feed(sel, snap((uint32_t)rec[i][0], rec[i][1], i * 100,
+							i * 100 + 100)), kept[k][i]);
+		assert_int_equal(damonctl_rec_select_series(sel, &s), k < 3 ? 0 : -ENOENT);
+		if (k < 3) {
+			assert_int_equal(s.kdamond, rec[k == 0 ? 0 : k == 1 ? 1 : 2][0]);
+			assert_int_equal(s.target, rec[k == 0 ? 0 : k == 1 ? 1 : 2][1]);
+		}
+		damonctl_rec_select_free(sel);
+	}
+	/* kdamond 1 only: its one series is the first, nothing after it */
+	o.kdamond = 1;
+	o.skip_series = 1;
+	assert_int_equal(damonctl_rec_select_new(&o, &sel), 0);
+	for (unsigned int i = 0; i < 6; i++)
+		assert_int_equal(feed(sel, snap((uint32_t)rec[i][0], rec[i][1], i * 100,
+						i * 100 + 100)), 0);
+	damonctl_rec_select_free(sel);
+}
+
 static void time_range(void **state)
 {
 	struct damonctl_rec_select_opts o = DAMONCTL_REC_SELECT_OPTS_INIT;
@@ -254,6 +290,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(series),
+		cmocka_unit_test(skipped_series),
 		cmocka_unit_test(time_range),
 		cmocka_unit_test(address_range),
 		cmocka_unit_test(parse),
