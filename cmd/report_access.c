@@ -63,6 +63,7 @@ struct access_opts {
 	bool boxes;
 	bool box_kw;			/* --format has <box> */
 	bool multi;			/* a report per snapshot */
+	bool all_series;		/* a report per series, in turn (damo's records) */
 	int scale_over;			/* -1, or enum scale_over: --box-scale-over's choice */
 	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
 	struct { uint64_t first, last; } index[MAX_INDEX];
@@ -86,6 +87,11 @@ struct access_run {
 	const struct access_opts *o;
 	const struct rin *in;
 	struct json_stream js;
+	bool js_begun;
+	/* --all-series: the series' record figures, for the document's end (JSON) */
+	json_object *records;
+	bool head_given;	/* --format-record-head (or an append to it) */
+	bool scan_each;		/* each series is read twice (scan) */
 	uint64_t nr;
 	bool scan;	/* a first pass: --box-scale-over record's range, the record's end */
 	struct rec_fig fig, pre;	/* the record's snapshots reported; all of them (scan) */
@@ -121,7 +127,7 @@ enum metric { M_TEMPERATURE = DAMONCTL_ACCESS_TEMPERATURE, M_RECENCY = DAMONCTL_
 	      M_SIZE = DAMONCTL_ACCESS_BYTES };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
-       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_INDEX, O_HLOG, O_HCUM,
+       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_ALL_SERIES, O_INDEX, O_HLOG, O_HCUM,
        O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE, O_REC_HEAD, O_REC_TAIL,
        O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET, O_MIN_CHARS, O_FMT_SET, O_FMT_APPEND };
 
@@ -132,6 +138,9 @@ static const struct opt access_opts[] = {
 	  "began (default: the last one)" },
 	{ "all-snapshots", O_ALL, OV_NONE, NULL, "a report of each snapshot in turn, each with its "
 	  "time (as damo does)", TO(OD_FLAG, multi) },
+	{ "all-series", O_ALL_SERIES, OV_NONE, NULL, "a report of each series (kdamond, context, "
+	  "target, scheme) in turn, as damo reports each of its records (default: the first "
+	  "series, or --kdamond's and --target's)", TO(OD_FLAG, all_series) },
 	{ "snapshot-index", O_INDEX, OV_STRING, "FIRST[,LAST]", "the snapshot numbered FIRST "
 	  "(0: the first of the selection), or a report of each from FIRST to LAST; given more "
 	  "than once, of each snapshot in any of them (damo's --snapshot_idx)" },
@@ -1330,6 +1339,20 @@ static void print_record(struct access_run *ar, const char *t, const struct rec_
 	rec_template_print(stdout, t, f, ao->raw, &all, &ao->tmpl);
 }
 
+/* The stream of snapshots' reports begun: with --all-series, one over every series */
+static int stream_begin(struct access_run *ar)
+{
+	json_object *head;
+
+	if (ar->js_begun)
+		return 0;
+	ar->js_begun = true;
+	head = json_doc_new();
+	if (!ar->o->all_series)
+		json_object_object_add(head, "series", rin_series_json(ar->in));
+	return json_stream_begin(&ar->js, head, "snapshots");
+}
+
 static int report_each(struct access_run *ar, const struct damonctl_rec_snapshot *s,
 		       struct one *o)
 {
@@ -1350,14 +1373,12 @@ static int report_each(struct access_run *ar, const struct damonctl_rec_snapshot
 		print_one(ar, s, o, ar->nr++);
 		return output_flush(stdout) ? EXIT_FAIL : 0;
 	}
-	if (!ar->nr++) {
-		json_object *head = json_doc_new();
-
-		json_object_object_add(head, "series", rin_series_json(ar->in));
-		if (json_stream_begin(&ar->js, head, "snapshots"))
-			return EXIT_FAIL;
-	}
+	ar->nr++;
+	if (stream_begin(ar))
+		return EXIT_FAIL;
 	e = json_object_new_object();
+	if (ar->o->all_series)	/* which series each is */
+		json_object_object_add(e, "series", rin_series_json(ar->in));
 	add_members(e, ar, s, o);
 	return json_stream_add(&ar->js, e) ? EXIT_FAIL : 0;
 }
@@ -1442,6 +1463,7 @@ static int check_options(struct access_run *ar)
 	}
 	ao->format = tmpl_joined(&ar->joined, to, TA_REGION, ao->format, NULL);
 	ao->box_kw = ao->format && strstr(ao->format, "<box>");
+	ar->head_given = ao->rec_head || tmpl_appended_to(to, TA_RECORD_HEAD);
 	ao->rec_head = tmpl_joined(&ar->joined, to, TA_RECORD_HEAD, ao->rec_head, NULL);
 	ao->rec_tail = tmpl_joined(&ar->joined, to, TA_RECORD_TAIL, ao->rec_tail, NULL);
 	/* each shows the regions its own way */
@@ -1555,6 +1577,18 @@ static int report_kept(struct access_run *ar, const struct damonctl_rec_snapshot
 	if (build(ar->o, o, s))
 		return (usage_error(ar->cli, "out of memory"), EXIT_FAIL);
 	rec_fig_add(&f, s);
+	if (ar->cli->json && ar->o->all_series) {	/* a snapshot of the series' stream */
+		json_object *e = json_object_new_object(), *rec = json_object_new_object();
+
+		if (stream_begin(ar))
+			return EXIT_FAIL;
+		json_object_object_add(e, "series", rin_series_json(ar->in));
+		add_members(e, ar, s, o);
+		json_object_object_add(rec, "series", rin_series_json(ar->in));
+		json_object_object_add(rec, "record", rec_fig_json(&f));
+		json_object_array_add(ar->records, rec);
+		return json_stream_add(&ar->js, e) ? EXIT_FAIL : EXIT_OK;
+	}
 	if (ar->cli->json) {
 		json_object *doc = json_doc_new();
 
@@ -1584,6 +1618,91 @@ static int view_new(const struct access_opts *ao, struct damonctl_access_view **
 	return damonctl_access_view_new(&o, v);
 }
 
+/* One series' report (the input's only one, or the one rin_choose_series() chose): its
+ * snapshots read (twice with a scan) and shown, its record's head and tail around them */
+static int report_series(struct access_run *ar, struct rin *in, struct kept *k, struct one *o)
+{
+	const struct access_opts *ao = ar->o;
+	int e;
+
+	ar->scan = ar->scan_each;
+	ar->nr = 0;
+	ar->fig = ar->pre = (struct rec_fig){ 0 };
+	ar->record_range = (struct damonctl_access_range)DAMONCTL_ACCESS_RANGE_INIT;
+	k->have = false;
+	e = read_snapshots(ar, in, k, o);
+	if (!e && ar->scan) {	/* the range found, the boxes drawn in a second pass */
+		ar->scan = false;
+		ar->nr = 0;
+		ar->fig = (struct rec_fig){ 0 };
+		e = rin_rewind(in);
+		if (!e)
+			e = read_snapshots(ar, in, k, o);
+	}
+	if (e)
+		return e;
+	if (ao->multi && ar->cli->json && ao->all_series) {
+		json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "series", rin_series_json(in));
+		json_object_object_add(r, "record", rec_fig_json(&ar->fig));
+		json_object_array_add(ar->records, r);
+	} else if (ao->multi && ar->cli->json) {
+		json_object *tail = json_object_new_object();
+
+		json_object_object_add(tail, "record", rec_fig_json(&ar->fig));
+		json_object_object_add(tail, "input", rin_input_json(in));
+		if (json_stream_end(&ar->js, tail))
+			return EXIT_FAIL;
+	} else if (ao->multi) {
+		print_record(ar, ao->rec_tail, &ar->fig);
+	} else {
+		return report_kept(ar, &k->s, o);
+	}
+	return 0;
+}
+
+/* damo's record head where it reports several records (and no --format_record_head) */
+#define RECORDS_HEAD "kdamond <kdamond index> / context <context index> / scheme " \
+	"<scheme index> / target id <target id> / recorded for <duration> from <abs start time>"
+
+/* --all-series: each series in turn (one pass over the input to count them, one or two
+ * each), one JSON document over all: their snapshots' reports, then their records */
+static int report_all_series(struct access_run *ar, struct rin *in, struct kept *k,
+			     struct one *o)
+{
+	struct access_opts *ao = ar->cli->opts;
+	unsigned int n, i;
+	int e = rin_count_series(in, &n);
+
+	if (!e && n > 1 && !ar->head_given)
+		ao->rec_head = tmpl_joined(&ar->joined, &ao->tmpl, TA_RECORD_HEAD, RECORDS_HEAD,
+					   NULL);
+	ar->scan_each = ao->multi && (ao->scale_over == SCALE_RECORD ||
+				      rec_template_needs_end(ao->rec_head));
+	ar->records = json_object_new_array();
+	for (i = 0; !e && i < (n ? n : 1); i++) {
+		if (i) {
+			rin_choose_series(in, i);
+			e = rin_rewind(in);
+		}
+		if (!e)
+			e = report_series(ar, in, k, o);
+	}
+	if (!e && ar->cli->json) {
+		json_object *tail = json_object_new_object();
+
+		if (stream_begin(ar))
+			return EXIT_FAIL;
+		json_object_object_add(tail, "records", ar->records);
+		ar->records = NULL;
+		json_object_object_add(tail, "input", rin_input_json(in));
+		if (json_stream_end(&ar->js, tail))
+			e = EXIT_FAIL;
+	}
+	return e;
+}
+
 static int access_run(struct cli *cli, int argc, char **argv)
 {
 	struct access_run ar = { .cli = cli, .o = cli->opts,
@@ -1599,35 +1718,16 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	e = check_options(&ar);
 	if (!e && view_new(ao, &o.v))
 		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-	ar.scan = ao->multi && (ao->scale_over == SCALE_RECORD ||
-				rec_template_needs_end(ao->rec_head));
+	ar.scan_each = ao->multi && (ao->scale_over == SCALE_RECORD ||
+				     rec_template_needs_end(ao->rec_head));
 	if (!e)
-		e = rin_open(cli, ar.scan, 1, &in);
+		e = rin_open(cli, ar.scan_each || ao->all_series, 1, &in);
 	if (e)
 		goto out;
 	ar.in = in;
-	e = read_snapshots(&ar, in, &k, &o);
-	if (!e && ar.scan) {	/* the range found, the boxes drawn in a second pass */
-		ar.scan = false;
-		ar.nr = 0;
-		ar.fig = (struct rec_fig){ 0 };
-		e = rin_rewind(in);
-		if (!e)
-			e = read_snapshots(&ar, in, &k, &o);
-	}
-	if (!e && ao->multi && cli->json) {
-		json_object *tail = json_object_new_object();
-
-		json_object_object_add(tail, "record", rec_fig_json(&ar.fig));
-		json_object_object_add(tail, "input", rin_input_json(in));
-		if (json_stream_end(&ar.js, tail))
-			e = EXIT_FAIL;
-	} else if (!e && ao->multi) {
-		print_record(&ar, ao->rec_tail, &ar.fig);
-	} else if (!e) {
-		e = report_kept(&ar, &k.s, &o);
-	}
+	e = ao->all_series ? report_all_series(&ar, in, &k, &o) : report_series(&ar, in, &k, &o);
 out:
+	json_object_put(ar.records);
 	free(o.pcts);
 	damonctl_access_hist_free(o.hist);
 	damonctl_access_view_free(o.v);
@@ -1666,7 +1766,7 @@ const struct cmd cmd_report_access = {
 		 "       [--snapshot-heatmap-width N] [--snapshot-heatmap-static]\n"
 		 "       [--snapshot-heatmap-colorset gray|flame|emotion] [--min-chars-for KEYWORD,N]...\n"
 		 "       [--color auto|always|never]\n"
-		 "       [--raw-number] [--json]",
+		 "       [--all-series] [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,
 	.run = access_run,

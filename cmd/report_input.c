@@ -16,6 +16,7 @@ struct rin {
 	struct capture *cap;		/* live, streaming */
 	bool live;
 	bool all_series;		/* rin_all_series(): no series is chosen */
+	uint32_t skip_series;		/* rin_choose_series() */
 	struct damonctl_rec_select *sel;	/* made at the first rin_next() */
 	bool at_end;			/* the input was read to its end */
 	int end_reason;			/* from the END item, -1 before it */
@@ -214,6 +215,7 @@ static int select_new(struct rin *in)
 	o.kdamond = in->o->cap.kdamond;
 	o.target = in->o->target >= 0 ? in->o->target : -1;
 	o.one_series = !in->all_series;
+	o.skip_series = in->skip_series;
 	return damonctl_rec_select_new(&o, &in->sel);
 }
 
@@ -260,6 +262,40 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it)
 void rin_all_series(struct rin *in)
 {
 	in->all_series = true;
+}
+
+/* A series that rin_count_series() counted, as a slot of its table */
+struct series_seen {
+	struct rin_key k;
+};
+
+int rin_count_series(struct rin *in, unsigned int *n)
+{
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	struct rin_table t = { .size = sizeof(struct series_seen) };
+	int r;
+
+	in->all_series = true;
+	while ((r = rin_next(in, &it)) == 1)
+		if (it.type == DAMONCTL_REC_SNAPSHOT && !rin_slot(&t, it.snapshot)) {
+			r = (usage_error(in->cli, "out of memory"), -EXIT_FAIL);
+			break;
+		}
+	*n = (unsigned int)t.nr;
+	free(t.slots);
+	if (r < 0)
+		return -r;
+	rin_choose_series(in, 0);
+	return rin_rewind(in);
+}
+
+void rin_choose_series(struct rin *in, unsigned int skip)
+{
+	damonctl_rec_select_free(in->sel);
+	in->sel = NULL;
+	in->all_series = false;
+	in->skip_series = skip;
+	in->name[0] = '\0';
 }
 
 int rin_rewind(struct rin *in)

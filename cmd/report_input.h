@@ -68,6 +68,12 @@ int rin_rewind(struct rin *in);
 /* Snapshots of every series (--kdamond and --target still narrow them), for the reports
  * that show them side by side; call before the first rin_next(). */
 void rin_all_series(struct rin *in);
+/* How many series the input has (those --kdamond and --target keep), in a pass over it
+ * (the input rewound after it: rin_open()'s @rewind), then the first chosen; an exit code. */
+int rin_count_series(struct rin *in, unsigned int *n);
+/* The series after @skip others (in the order their first snapshots come) is the one read
+ * next; rewind first. */
+void rin_choose_series(struct rin *in, unsigned int skip);
 /* Nanoseconds: the start of the record's first snapshot (the origin of every time shown). */
 uint64_t rin_base_ns(const struct rin *in);
 /* What is read: the record's name ("-" for stdin), or "a live capture". */

@@ -99,6 +99,8 @@ for in in "$work/rec" "$work/rec.damo"; do
 	run --json report access -i "$in" --all-snapshots --format-snapshot-tail '<total bytes>'
 	run --json report access -i "$in" --all-snapshots --boxes --box-values size,none,age --top 3
 	run --json report access -i "$in" --snapshot-index 1,2 --percentiles-of age
+	run --json report access -i "$in" --all-series --top 2
+	run --json report access -i "$in" --all-series --all-snapshots --histogram recency
 	run --json report access -i "$in" --all-snapshots --style detailed --format-record-head \
 		'<duration>' --snapshot-heatmap-width 20 --min-chars-for '<size>,11'
 	run --json report info -i "$in"

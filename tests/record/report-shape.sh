@@ -416,6 +416,37 @@ check("snapshots 3 to 7", [got(o) for o in d["snapshots"]], [report(*s) for s in
 expect "report access --snapshot-index 12" "$work/idx1.json" "$sim_py"'
 check("snapshot 12", got(d), report(*simulate(0)[12]))
 '
+# every series in turn (damo's records): the snapshots of target 0, then of target 1, each
+# naming its series, then each series' record; from stdin too (spooled: a pass per series)
+"$damonc" --json report access -i "$work/rec" --all-series --all-snapshots --sort hot --top 4 \
+	>"$work/series.json"
+"$damonc" --json report access -i - --all-series --all-snapshots --sort hot --top 4 \
+	<"$work/rec" >"$work/series-stdin.json"
+for f in series series-stdin; do
+	expect "report access --all-series ($f)" "$work/$f.json" "$sim_py"'
+want = [(t, report(*s)) for t in range(T) for s in simulate(t)]
+check("snapshots", [(o["series"]["target"], got(o)) for o in d["snapshots"]], want)
+check("records", [(r["series"]["target"], r["record"]["nr_snapshots"]) for r in d["records"]],
+      [(t, S) for t in range(T)])
+check("no series at the top", "series" in d, False)
+'
+done
+# the text: damo's head of several records before each series (no --format-record-head);
+# --target keeps one series, whose report has no head (damo's for one record)
+got=$("$damonc" report access -i "$work/rec" --all-series --total-size)
+want=$(for ((t = 0; t < T; t++)); do
+	echo "kdamond 0 / context 0 / scheme None / target id $t / recorded for 100 ms from X"
+	echo "$((R + (S - 1) % V + t)) MiB"
+done)
+[ "$(sed -E 's/ from .*/ from X/' <<<"$got")" = "$want" ] ||
+	bad "report access --all-series --total-size: $(diff <(echo "$want") <(echo "$got"))"
+got=$("$damonc" report access -i "$work/rec" --all-series --target 1 --total-size)
+[ "$got" = "$((R + (S - 1) % V + 1)) MiB" ] || bad "report access --all-series --target 1: $got"
+got=$("$damonc" report access -i "$work/rec" --all-series --total-size \
+	--format-record-head 'target <target id>')
+[ "$got" = "$(printf 'target 0\n%s MiB\ntarget 1\n%s MiB' $((R + (S - 1) % V)) \
+	$((R + (S - 1) % V + 1)))" ] || bad "report access --all-series with a record head: $got"
+
 # several ranges, as damo's several --snapshot_idx: each snapshot in any of them once, in the
 # record's order (given out of order and overlapping; 99 is past the record's end)
 "$damonc" --json report access -i "$work/rec" --target 0 --snapshot-index 15,17 \
