@@ -24,7 +24,7 @@ static const char *const snapshot[] = {
 	"<recency percentiles>", "<region box colors>", "<damos stats>", "<heatmap>",
 	"<filters passed heatmap>", "<temperature-df-passed-sz histogram>",
 	"<recency-df-passed-sz histogram>", "<df-passed temperature percentiles>",
-	"<df-passed recency percentiles>", NULL,
+	"<df-passed recency percentiles>", "<filters passed type>", NULL,
 };
 
 static const char *const record[] = {

@@ -534,7 +534,9 @@ static void keywords(void **state)
 	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_REGION, 12));
 	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 24),
 			    "<df-passed recency percentiles>");
-	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 25));
+	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 25),
+			    "<filters passed type>");
+	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_SNAPSHOT, 26));
 	assert_string_equal(damonctl_access_keyword(DAMONCTL_ACCESS_KW_RECORD, 9),
 			    "<format strings>");
 	assert_null(damonctl_access_keyword(DAMONCTL_ACCESS_KW_RECORD, 10));
