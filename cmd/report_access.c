@@ -50,7 +50,8 @@ struct access_opts {
 	const char *snap_head, *snap_tail;	/* damo's --format_snapshot_head, _tail */
 	const char *rec_head, *rec_tail;	/* damo's --format_record_head, _tail */
 	int style;			/* -1, or enum style */
-	bool head_df, tail_df;		/* --style detailed's: a df-passed line with them */
+	/* --style detailed's: df-passed lines with them for a snapshot taken through ops filters */
+	bool head_df, tail_df, region_df;
 	bool cold_first;		/* --style cold: --sort temperature, coldest first */
 	int hist;			/* -1, or enum metric (temperature, recency): the index
 					 * of --histogram's choice */
@@ -100,6 +101,8 @@ struct access_run {
 	struct damos_seen seen;		/* <damos stats>: the stats read so far */
 	struct tmpl_joined joined;	/* the templates with what --format-append added */
 	char *format_probes;		/* the other region template, joined (--style detailed) */
+	/* --style detailed's region templates for a snapshot taken through ops filters */
+	char *format_df, *format_probes_df;
 };
 
 /* damo's --style names, in enum style's order */
@@ -114,6 +117,10 @@ static const char *const style_names[] = {
  * sz_filter_passed (damo's: when DAMOS filters were installed) */
 #define DETAILED_HEAD "heatmap: <heatmap>\\nintervals: <snapshot intervals>"
 #define DETAILED_REGION "<index> addr <start address> size <size> access <access hz> age <age>"
+/* what damo's default templates add for a record whose scheme had ops filters */
+#define DETAILED_REGION_DF " df-passed <filters passed bytes>"
+#define DETAILED_HEAD_DF "\\n# damos filters (df): <filters passed type>\\ndf-pass: " \
+	"<filters passed heatmap>"
 #define DETAILED_REGION_PROBES "<index> <start address> <size>  <access hz> <age> <probe hits> "
 #define DETAILED_TAIL "memory bw estimate: <estimated memory bandwidth>\\ntotal size: <total bytes>"
 #define DETAILED_TAIL_DF "memory bw estimate: <estimated memory bandwidth>  df-passed: " \
@@ -164,7 +171,8 @@ static const struct opt access_opts[] = {
 	  "<intervals tuning status> <estimated memory bandwidth> <filters passed bytes> "
 	  "<filters passed estimated memory bandwidth> <positive access samples ratio> "
 	  "<temperature-sz histogram> <recency-sz histogram> <temperature percentiles> "
-	  "<recency percentiles> <region box colors> <damos stats>; \\n a new line" },
+	  "<recency percentiles> <region box colors> <damos stats> <filters passed type>; "
+	  "\\n a new line" },
 	{ "format-snapshot-tail", O_SNAP_TAIL, OV_STRING, "TEMPLATE", "printed after each "
 	  "snapshot's regions, the keywords of --format-snapshot-head" },
 	{ "format-record-head", O_REC_HEAD, OV_STRING, "TEMPLATE", "printed once before the "
@@ -537,6 +545,7 @@ struct kept {
 	size_t cap;
 	uint8_t *hits;			/* its probe hits */
 	size_t hits_cap;
+	char *ops_filters;		/* the ops filters it was taken through */
 	bool have;
 };
 
@@ -562,7 +571,12 @@ static int keep(struct kept *k, const struct damonctl_rec_snapshot *s)
 	}
 	if (s->probe_hits)
 		memcpy(k->hits, s->probe_hits, (size_t)s->nr_regions * s->nr_probes);
+	free(k->ops_filters);
+	k->ops_filters = s->ops_filters ? strdup(s->ops_filters) : NULL;
+	if (s->ops_filters && !k->ops_filters)
+		return -ENOMEM;
 	k->s = *s;
+	k->s.ops_filters = k->ops_filters;
 	k->s.regions = k->regions;
 	k->s.probe_hits = s->probe_hits ? k->hits : NULL;
 	k->have = true;
@@ -703,9 +717,12 @@ static void print_text(const struct access_run *ar, const struct damonctl_rec_sn
 	}
 	if (ao->format) {
 		struct damonctl_access_range b = box_range(ar, v);
-		/* damo's default template shows the probe hits of a record that has them */
-		const char *fmt = ao->format_probes && s->nr_probes ? ao->format_probes :
-				  ao->format;
+		/* damo's default template shows the probe hits of a record that has them, and
+		 * the bytes the ops filters passed of one taken through them */
+		bool df = ar->format_df && damonctl_access_filters_installed(s->ops_filters);
+		const char *fmt = ao->format_probes && s->nr_probes ?
+				  (df ? ar->format_probes_df : ao->format_probes) :
+				  (df ? ar->format_df : ao->format);
 
 		for (i = 0; i < n && *fmt; i++)	/* damo prints nothing for "" */
 			print_formatted(ao, fmt, damonctl_access_view_region(v, i), i, &b,
@@ -972,6 +989,8 @@ static json_object *snapshot_json(const struct rin *in, const struct damonctl_re
 	json_object_object_add(snap, "aggr_us", json_object_new_uint64(s->aggr_us));
 	json_object_object_add(snap, "nr_regions", json_object_new_uint64(s->nr_regions));
 	json_object_object_add(snap, "total_bytes", json_object_new_uint64(s->total_bytes));
+	if (damonctl_access_filters_installed(s->ops_filters))	/* what it was taken through */
+		json_object_object_add(snap, "ops_filters", json_tokener_parse(s->ops_filters));
 	return snap;
 }
 
@@ -1189,6 +1208,14 @@ static bool print_snap_other(FILE *out, const struct access_run *ar, int kw,
 
 	switch (kw) {
 	case 17: box_color_samples(out, &ao->box); break;
+	case 25: {	/* <filters passed type>: damo's words for the ops filters, or n/a */
+		char buf[1024];
+
+		if (damonctl_access_filters_text(s->ops_filters, buf, sizeof(buf)) < 0)
+			snprintf(buf, sizeof(buf), "n/a");
+		fputs(buf, out);
+		break;
+	}
 	case 18: damos_stats_print(out, damos_seen_of(&ar->seen, s), ao->raw); break;
 	case 19:
 	case 20:
@@ -1283,16 +1310,16 @@ static void print_one(struct access_run *ar, const struct damonctl_rec_snapshot 
 		      const struct one *o, uint64_t nr)
 {
 	const struct access_opts *ao = ar->o;
-	bool df = s->has_sz_filter_passed;
+	/* damo's: df-passed lines for a snapshot taken through ops filters */
+	bool df = damonctl_access_filters_installed(s->ops_filters);
 	const char *t;
 
 	if (nr && !ao->total_only)
 		putchar('\n');
-	/* --style detailed: a df-passed heatmap line when the record keeps them; then what
-	 * --format-append adds */
+	/* --style detailed: the filters and a df-passed heatmap line; then what --format-append
+	 * adds */
 	t = tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_HEAD, ao->snap_head,
-			ao->snap_head && ao->head_df && df ?
-			"\\ndf-pass: <filters passed heatmap>" : NULL);
+			ao->snap_head && ao->head_df && df ? DETAILED_HEAD_DF : NULL);
 	if (t)
 		print_snap_template(ar, t, s, o);
 	print_one_body(ar, s, o);
@@ -1300,6 +1327,26 @@ static void print_one(struct access_run *ar, const struct damonctl_rec_snapshot 
 			ao->tail_df && df ? DETAILED_TAIL_DF : ao->snap_tail, NULL);
 	if (t)
 		print_snap_template(ar, t, s, o);
+}
+
+/* As damo's histogram and percentile styles, for a snapshot taken through ops filters: the
+ * filters, and the same distribution of the bytes they passed first (temperature and
+ * recency: the metrics damo has df-passed ones of) */
+static void print_df_block(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
+			   const struct one *o)
+{
+	const struct access_opts *ao = ar->o;
+	int m = o->hist ? ao->hist : ao->pct_of;
+	char buf[1024];
+
+	if (!damonctl_access_filters_installed(s->ops_filters) ||
+	    (m != M_TEMPERATURE && m != M_RECENCY) ||
+	    damonctl_access_filters_text(s->ops_filters, buf, sizeof(buf)) < 0)
+		return;
+	printf("# damos filters (df): %s\ndf-passed:\n", buf);
+	/* the df-passed keywords: histograms 21 and 22, percentiles 23 and 24 */
+	print_snap_block(stdout, ao, (o->hist ? 21 : 23) + (m == M_RECENCY), o);
+	printf("\nall:\n");
 }
 
 static void print_one_body(const struct access_run *ar, const struct damonctl_rec_snapshot *s,
@@ -1311,6 +1358,8 @@ static void print_one_body(const struct access_run *ar, const struct damonctl_re
 	if (o->hist || o->pcts) {
 		if (ao->multi)	/* which snapshot each is */
 			print_title(ao, ar->in, s, n, damonctl_access_view_bytes(o->v));
+		if (n)
+			print_df_block(ar, s, o);
 		if (!n)
 			printf("no region in the snapshot matches\n");
 		else if (o->hist)
@@ -1394,6 +1443,7 @@ static void apply_style(struct access_opts *ao)
 		if (!ao->format) {
 			ao->format = DETAILED_REGION;
 			ao->format_probes = DETAILED_REGION_PROBES;
+			ao->region_df = true;
 		}
 		if (!ao->snap_head) {
 			ao->snap_head = several ? "snapshot time: [<start time>, <end time>] "
@@ -1455,7 +1505,16 @@ static int check_options(struct access_run *ar)
 		return usage_error(cli, "--format-append region: the regions are shown without a "
 				   "template (--total-size, --histogram, --percentiles-of or "
 				   "--boxes): give --format to add to");
-	/* tmpl_joined() keeps one joined template an area: the other one is a copy */
+	/* tmpl_joined() keeps one joined template an area: the others are copies */
+	if (ao->region_df) {
+		ar->format_df = strdup(tmpl_joined(&ar->joined, to, TA_REGION,
+						   DETAILED_REGION DETAILED_REGION_DF, NULL));
+		ar->format_probes_df = strdup(tmpl_joined(&ar->joined, to, TA_REGION,
+							  DETAILED_REGION_PROBES DETAILED_REGION_DF,
+							  NULL));
+		if (!ar->format_df || !ar->format_probes_df)
+			return usage_error(cli, "out of memory");
+	}
 	if (ao->format_probes && tmpl_appended_to(to, TA_REGION)) {
 		ar->format_probes = strdup(tmpl_joined(&ar->joined, to, TA_REGION,
 						       ao->format_probes, NULL));
@@ -1733,9 +1792,12 @@ out:
 	damonctl_access_view_free(o.v);
 	free(k.regions);
 	free(k.hits);
+	free(k.ops_filters);
 	r = rin_close(in);
 	tmpl_joined_free(&ar.joined);
 	free(ar.format_probes);
+	free(ar.format_df);
+	free(ar.format_probes_df);
 	return e ? e : r;
 }
 

@@ -28,7 +28,8 @@
  * 3 + (i / 5) % 8 + t mappings of 1 MiB from 0x400000.
  *
  * --filter-passed gives each region a sz_filter_passed (the bytes DAMOS filters passed): half
- * of a hot region, a quarter of a cold one.
+ * of a hot region, a quarter of a cold one; the snapshots were taken through one ops filter,
+ * allowing anonymous memory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -157,6 +158,8 @@ int main(int argc, char **argv)
 			.start_ns = T0 + i * 1000000000ull, .end_ns = T0 + i * 1000000000ull +
 			100000000ull, .sample_us = 5000, .aggr_us = 100000, .update_us = 1000000,
 			.regions = regs, .has_sz_filter_passed = fpassed,
+			.ops_filters = fpassed ? "[{\"type\":\"anon\",\"matching\":true,"
+						 "\"allow\":true}]" : NULL,
 		};
 		struct damonctl_rec_stats st = {
 			.sz = sizeof(st), .time_ns = s.end_ns, .scheme = 0,

@@ -813,11 +813,13 @@ got=$("$damonc" report access -i "$work/rec" --target 1 --raw-number --total-siz
 	--format-snapshot-head '<heatmap>' | head -n 2)
 want=$(S=$S R=$R T=$T V=$V K=$K python3 -c "$heat_py")
 [ "$got" = "$want" ] || bad "report access <heatmap>: $(diff <(echo "$want") <(echo "$got"))"
-# --style detailed: damo's templates, the df-passed lines with a record that keeps them
+# --style detailed: damo's templates, the df-passed lines with a record taken through ops
+# filters (gen-record's: allow anon), their words as damo's <filters passed type>
 got=$("$damonc" report access -i "$work/fp.rec" --raw-number --style detailed)
 if [ "$(sed -n 3p <<<"$got")" != "intervals: sample 5000 aggr 100000 (max access hz 200)" ] ||
-   [ "$(sed -n 4p <<<"$got" | cut -c1-9)" != "df-pass: " ] ||
-   [ "$(sed -n 6p <<<"$got")" != "0 addr $((0x7f0000000000)) size $((1 << 20)) access 0.000000 age 1000000" ] ||
+   [ "$(sed -n 4p <<<"$got")" != "# damos filters (df): allow anon" ] ||
+   [ "$(sed -n 5p <<<"$got" | cut -c1-9)" != "df-pass: " ] ||
+   [ "$(sed -n 7p <<<"$got")" != "0 addr $((0x7f0000000000)) size $((1 << 20)) access 0.000000 age 1000000 df-passed $((1 << 18))" ] ||
    [ "$(tail -n 3 <<<"$got")" != "memory bw estimate: 209715200 per second  df-passed: 104857600 per second
 total size: 10485760  df-passed 2883584
 record DAMON intervals: sample 5000, aggr 100000" ]; then
@@ -825,6 +827,14 @@ record DAMON intervals: sample 5000, aggr 100000" ]; then
 fi
 [ "$("$damonc" report access -i "$work/nofp.rec" --style detailed | grep -c 'df-pass')" = 0 ] ||
 	bad "report access --style detailed: df-passed lines for a record without them"
+got=$("$damonc" report access -i "$work/nofp.rec" --total-size \
+	--format-snapshot-head '[<filters passed type>]')
+[ "$(head -n 1 <<<"$got")" = "[n/a]" ] || bad "<filters passed type> without filters: $got"
+# the histogram and percentile styles: the filters, the df-passed distribution, then all of it
+got=$("$damonc" report access -i "$work/fp.rec" --raw-number --style temperature-sz-hist)
+[ "$(head -n 2 <<<"$got")" = "# damos filters (df): allow anon
+df-passed:" ] && [ "$(grep -c '^all:$' <<<"$got")" = 1 ] ||
+	bad "report access --style temperature-sz-hist of a record through filters: $got"
 for st in cold hot; do
 	"$damonc" --json report access -i "$work/rec" --target 1 --style $st >"$work/style.json"
 	expect "report access --style $st" "$work/style.json" "
