@@ -353,108 +353,28 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	return 0;
 }
 
-/* damonc's status and dry-run documents add "index", "started_by_damonc" and "agent" to
- * each kdamond, and "writes", "fallbacks" and "modules_enabled" to the document: facts about one system, not
- * configuration. Drop them so such a document can be fed back. Anything unparsable is
- * left for the library to report. */
-static void strip_damonc_keys(char **doc)
-{
-	json_object *root, *arr;
-	size_t i;
-	char *s;
-
-	if (damonctl_json_check(*doc, strlen(*doc), NULL, 0))
-		return;
-	root = json_tokener_parse(*doc);
-	if (!json_object_is_type(root, json_type_object)) {
-		json_object_put(root);
-		return;
-	}
-	json_object_object_del(root, "writes");
-	json_object_object_del(root, "fallbacks");
-	json_object_object_del(root, "modules_enabled");
-	if (json_object_object_get_ex(root, "kdamonds", &arr) &&
-	    json_object_is_type(arr, json_type_array)) {
-		for (i = 0; i < json_object_array_length(arr); i++) {
-			json_object *k = json_object_array_get_idx(arr, i);
-
-			if (!json_object_is_type(k, json_type_object))
-				continue;
-			json_object_object_del(k, "index");
-			json_object_object_del(k, "started_by_damonc");
-			json_object_object_del(k, "agent");
-			json_object_object_del(k, "cpu");
-			json_object_object_del(k, "damonc_leftover");
-		}
-	}
-	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
-	json_object_put(root);
-	if (s) {
-		free(*doc);
-		*doc = s;
-	}
-}
-
-/* Is the configuration YAML (as damo takes it)? By its name (.json, .yaml, .yml), else by
- * its first character: JSON begins with '{' (or, wrongly, a comment or '['). */
-static bool is_yaml(const char *name, const char *doc)
-{
-	const char *dot = strrchr(name, '.');
-
-	if (dot && !strcmp(dot, ".json"))
-		return false;
-	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
-		return true;
-	doc += strspn(doc, " \t\r\n");
-	return !strchr("{[/", *doc);
-}
-
-/* A YAML configuration turned into JSON in place. 0, or -EINVAL with the reason in @why. */
-static int yaml_to_json(const char *name, char **doc, char *why, size_t size)
-{
-	char *json;
-	int r;
-
-	if (!is_yaml(name, *doc))
-		return 0;
-	r = damonctl_yaml_to_json(*doc, strlen(*doc), &json, why, size);
-	if (r)
-		return r;
-	free(*doc);
-	*doc = json;
-	return 0;
-}
-
 /* Append the kdamonds of a JSON or YAML config to @want; *nr tells how many. */
 static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsigned int *nr)
 {
 	struct start_opts *so = cli->opts;
-	struct damonctl_tree *cfg;
-	char why[512];
+	char why[512], *text;
 	unsigned int i;
 	int r;
 
 	/* read once: stdin cannot be read twice, and a probe makes us build twice */
-	if (!so->config_doc) {
-		r = read_all(so->config, &so->config_doc);
+	if (!so->config_tree) {
+		r = read_all(so->config, &text);
 		if (r)
 			return input_error(cli, "-c", so->config, r);
-		r = yaml_to_json(so->config, &so->config_doc, why, sizeof(why));
+		r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));
+		free(text);
 		if (r)
-			return usage_error(cli, "-c %s: not JSON, nor YAML: %s", so->config, why);
-		strip_damonc_keys(&so->config_doc);
+			return usage_error(cli, "-c %s: %s", so->config, why);
 	}
-	r = damonctl_tree_from_json(so->config_doc, &cfg, why, sizeof(why));
-	if (r)
-		return usage_error(cli, "-c %s: %s", so->config, why);
-	*nr = damonctl_tree_nr_kdamonds(cfg);
-	for (i = 0; i < *nr; i++) {
-		if (!damonctl_tree_add_kdamond_copy(want, damonctl_tree_kdamond(cfg, i))) {
-			damonctl_tree_free(cfg);
+	*nr = damonctl_tree_nr_kdamonds(so->config_tree);
+	for (i = 0; i < *nr; i++)
+		if (!damonctl_tree_add_kdamond_copy(want, damonctl_tree_kdamond(so->config_tree, i)))
 			return usage_error(cli, "out of memory");
-		}
-	}
-	damonctl_tree_free(cfg);
 	if (!*nr)
 		return usage_error(cli, "-c %s: the config has no kdamond", so->config);
 	return 0;
@@ -1150,7 +1070,8 @@ static void start_state_free(struct cli *cli, struct start_state *st)
 	damonctl_features_free(st->f);
 	damonctl_tree_free(st->want);
 	damonctl_tree_free(st->have);
-	free(so->config_doc);
+	damonctl_tree_free(so->config_tree);
+	so->config_tree = NULL;
 }
 
 static int start_run(struct cli *cli, int argc, char **argv)

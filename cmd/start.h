@@ -36,7 +36,7 @@ struct start_opts {
 	struct probe_spec probes[DAMONCTL_MAX_PROBES];
 	unsigned int nr_probes;
 	const char *config;
-	char *config_doc;
+	struct damonctl_tree *config_tree;	/* -c's, read once */
 	char prog[4096];	/* the command to launch, as found in PATH */
 	bool dry_run;
 	bool foreground;

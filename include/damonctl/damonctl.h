@@ -852,6 +852,15 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
  */
 DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json, char *why,
 				       size_t size);
+/*
+ * A configuration as damo's and damonc's start take it, from a file named @name (NULL: not
+ * from a file): damonc's schema or damo's, in JSON or YAML, told by the name's extension
+ * (.json, .yaml, .yml), else by the text (JSON begins with '{'); damonc's status and dry-run
+ * documents fed back lose their facts about one system (damonctl-json(5)). -EINVAL with the
+ * reason in @why ("not JSON, nor YAML: line 2: ..." for a document that is neither).
+ */
+DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
+				       struct damonctl_tree **out, char *why, size_t size);
 #define DAMONCTL_JSON_FORMAT_VERSION 1
 /*
  * Whether the @len bytes of @doc are exactly one strict JSON document (RFC 8259): UTF-8, no
