@@ -135,78 +135,38 @@ static int parse_nodes(struct cli *cli, const char *arg)
 	return 0;
 }
 
-static int by_start(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
-/* --numa-node: the nodes' System RAM ranges, in address order, adjacent ones merged */
-static int node_regions(struct cli *cli)
+/* The ranges damonc finds for a paddr target: --numa-node's System RAM, or without, the
+ * largest System RAM range; in the context's address units. Found once per start. */
+static int paddr_regions(struct cli *cli, const struct spec *sp)
 {
 	struct start_opts *so = cli->opts;
-	struct damonctl_pa_layout *l;
-	unsigned int i, j;
+	struct damonctl_pa_layout *l = NULL;
 	size_t nr;
-	int r = damonctl_pa_layout_read(cli->ctx, &l);
+	int r = so->nr_nodes ? damonctl_pa_layout_read(cli->ctx, &l) : 0;
 
 	if (r)
 		return lib_error(cli, r, "--numa-node: reading the physical address layout");
-	for (i = 0; !r && i < so->nr_nodes; i++) {
-		r = damonctl_node_ram(l, so->nodes[i], &so->regions[so->nr_regions],
-				      START_MAX_REGIONS - so->nr_regions, &nr);
-		if (r == -ENODEV) {
-			usage_error(cli, "--numa-node: this kernel shows no memory blocks "
-				    "(/sys/devices/system/memory needs CONFIG_MEMORY_HOTPLUG), so "
-				    "no node's ranges");
-			r = EXIT_UNSUPPORTED;
-		} else if (r == -ENOENT)
-			r = usage_error(cli, "--numa-node %d: no System RAM on that node (see "
-					"'damonc report pa-layout')", so->nodes[i]);
-		else if (r == -E2BIG)
-			r = usage_error(cli, "--numa-node: more than %d ranges", START_MAX_REGIONS);
-		else
-			so->nr_regions += (unsigned int)nr;
-	}
+	r = damonctl_paddr_regions(cli->ctx, l, so->nodes, so->nr_nodes,
+				   sp->has_addr_unit ? sp->addr_unit : 1, so->regions,
+				   START_MAX_REGIONS, &nr);
 	damonctl_pa_layout_free(l);
+	if (r && !so->nr_nodes)
+		return usage_error(cli, "paddr needs --regions: cannot read the System RAM ranges "
+				   "of /proc/iomem (%s)", strerror(-r));
+	if (r == -ENODEV) {
+		usage_error(cli, "--numa-node: this kernel shows no memory blocks "
+			    "(/sys/devices/system/memory needs CONFIG_MEMORY_HOTPLUG), so no node's "
+			    "ranges");
+		return EXIT_UNSUPPORTED;
+	}
+	if (r == -ENOENT)
+		return usage_error(cli, "--numa-node %d: no System RAM on that node (see 'damonc "
+				   "report pa-layout')", so->nodes[nr]);
 	if (r)
-		return r;
-	qsort(so->regions, so->nr_regions, sizeof(so->regions[0]), by_start);
-	for (i = 0, j = 0; i < so->nr_regions; i++) {
-		if (j && so->regions[j - 1][1] >= so->regions[i][0]) {
-			if (so->regions[i][1] > so->regions[j - 1][1])
-				so->regions[j - 1][1] = so->regions[i][1];
-		} else {
-			so->regions[j][0] = so->regions[i][0];
-			so->regions[j++][1] = so->regions[i][1];
-		}
-	}
-	so->nr_regions = j;
-	/* whole pages only: DAMON widens a region to pages, which would take in the part of a
-	 * page that is not RAM (the 0x9fc00 end of the first range of a PC) */
-	for (i = 0, j = 0; i < so->nr_regions; i++) {
-		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-		uint64_t s = (so->regions[i][0] + page - 1) / page * page;
-		uint64_t e = so->regions[i][1] / page * page;
-
-		if (s < e) {
-			so->regions[j][0] = s;
-			so->regions[j++][1] = e;
-		}
-	}
-	so->nr_regions = j;
+		return usage_error(cli, "--numa-node: more than %d ranges", START_MAX_REGIONS);
+	so->nr_regions = (unsigned int)nr;
+	so->regions_found = true;
 	return 0;
-}
-
-/* Byte ranges damonc found (System RAM, a node's) in addr_unit units: the whole units
- * inside each (--regions are the user's, in units already). */
-static void regions_to_units(struct start_opts *so, uint64_t unit)
-{
-	for (unsigned int i = 0; i < so->nr_regions; i++) {
-		so->regions[i][0] = so->regions[i][0] / unit + !!(so->regions[i][0] % unit);
-		so->regions[i][1] /= unit;
-	}
 }
 
 static int start_parse(struct cli *cli, int key, const char *arg)
@@ -310,21 +270,10 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 			return usage_error(cli, "--numa-node and --regions: one of them");
 		if (!damonctl_context_add_target(c))
 			return usage_error(cli, "out of memory");
-		if (so->nr_nodes && !so->nodes_read) {
-			r = node_regions(cli);
+		if (!so->regions_found && (so->nr_nodes || !so->nr_regions)) {
+			r = paddr_regions(cli, sp);
 			if (r)
 				return r;
-			if (sp->has_addr_unit)
-				regions_to_units(so, sp->addr_unit);
-			so->nodes_read = true;
-		} else if (!so->nr_regions) {
-			r = damonctl_system_ram(cli->ctx, &so->regions[0][0], &so->regions[0][1]);
-			if (r)
-				return usage_error(cli, "paddr needs --regions: cannot read the System "
-						   "RAM ranges of /proc/iomem (%s)", strerror(-r));
-			so->nr_regions = 1;
-			if (sp->has_addr_unit)
-				regions_to_units(so, sp->addr_unit);
 		}
 	}
 	t = damonctl_context_target(c, damonctl_context_nr_targets(c) - 1);

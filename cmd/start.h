@@ -32,7 +32,7 @@ struct start_opts {
 	bool user_regions;	/* --regions given (else damonc found them) */
 	int nodes[START_MAX_NODES];	/* --numa-node */
 	unsigned int nr_nodes;
-	bool nodes_read;	/* their ranges are in regions (built once per start) */
+	bool regions_found;	/* damonc's ranges for paddr are in regions (once a start) */
 	struct probe_spec probes[DAMONCTL_MAX_PROBES];
 	unsigned int nr_probes;
 	const char *config;

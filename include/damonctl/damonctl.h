@@ -989,6 +989,17 @@ DAMONCTL_API void damonctl_pa_layout_free(struct damonctl_pa_layout *l);
  * -ENODEV when the layout knows no node at all (no memory block directories). */
 DAMONCTL_API int damonctl_node_ram(const struct damonctl_pa_layout *l, int node,
 				   uint64_t (*ranges)[2], size_t cap, size_t *nr);
+/* The regions of a paddr target that names no ranges of its own: without @nodes, the largest
+ * System RAM range (damonctl_system_ram() of @ctx); else the System RAM of the @nr_nodes NUMA
+ * nodes in layout @l (damonctl_node_ram()) in address order, overlapping and adjacent ranges
+ * merged, cut to whole pages (DAMON widens a region to pages, taking in what is not RAM). In
+ * units of @addr_unit bytes (0 or 1: bytes), the whole units inside each range. The first
+ * @cap into @ranges (scratch on failure), how many in *nr. The errors of those functions;
+ * with -ENOENT from a node, *nr is its index in @nodes. */
+DAMONCTL_API int damonctl_paddr_regions(struct damonctl_ctx *ctx,
+					const struct damonctl_pa_layout *l, const int *nodes,
+					size_t nr_nodes, uint64_t addr_unit,
+					uint64_t (*ranges)[2], size_t cap, size_t *nr);
 
 /* What looks wrong with DAMON (damo's diagnose), read only: a kdamond that says "on" without
  * a thread, a target process that exited, a huge-page scheme under transparent_hugepage
