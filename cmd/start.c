@@ -312,7 +312,7 @@ static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsign
 
 	/* read once: stdin cannot be read twice, and a probe makes us build twice */
 	if (!so->config_tree) {
-		r = read_all(so->config, &text);
+		r = damonctl_file_read(so->config, DAMONC_MAX_INPUT, &text, NULL);
 		if (r)
 			return input_error(cli, "-c", so->config, r);
 		r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));

@@ -870,6 +870,28 @@ DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
  * themselves (a program's own state files) can too.
  */
 DAMONCTL_API int damonctl_json_check(const char *doc, size_t len, char *why, size_t size);
+/* The length of the well-formed UTF-8 sequence at @s (1 to 4; an ASCII byte, NUL too, is 1),
+ * reading at most @avail bytes (SIZE_MAX for a NUL-terminated string), or 0 where there is
+ * none (a stray byte, an overlong form, a surrogate, beyond U+10FFFF): what
+ * damonctl_json_check() accepts in a string, for text read from the tree or /proc that a
+ * program prints or writes as JSON. */
+DAMONCTL_API size_t damonctl_utf8_len(const char *s, size_t avail);
+
+/* ------------------------------------------------------------------------------------------
+ * Files a program is given (read whole, never waited on) and files it keeps (written whole
+ * or not at all).
+ */
+/* The text of file @path, or of standard input for "-" (whatever it is): a directory is
+ * -EISDIR, anything else that is not a regular file (a FIFO, socket or device, which would
+ * block or never end) -ENODEV, before anything is read; -EFBIG above @max bytes, -EILSEQ when
+ * it holds a NUL byte. *out is malloc'd and NUL-terminated, its length in *len (may be NULL). */
+DAMONCTL_API int damonctl_file_read(const char *path, size_t max, char **out, size_t *len);
+/* @len bytes of @data as file @path, whole or not at all: written beside it and renamed over
+ * it. @mode: its permissions (0: 0644 less the umask). */
+DAMONCTL_API int damonctl_file_write(const char *path, const void *data, size_t len,
+				     unsigned int mode);
+/* Directory @dir and its parents, as needed (0755 less the umask); 0 when they exist. */
+DAMONCTL_API int damonctl_make_dirs(const char *dir);
 
 /* ------------------------------------------------------------------------------------------
  * Memory figures from procfs and sysfs (under the sysroot), in bytes.
