@@ -9,11 +9,9 @@
  * any nr_kdamonds write) or reuses a stopped one it started earlier.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -400,76 +398,6 @@ static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
 	return EXIT_OK;
 }
 
-/* Where execvp() would find @name: its path in @out, or -errno. Checked before anything is
- * written, so that a command that cannot run leaves no kdamond behind. */
-static int find_program(const char *name, char *out, size_t size)
-{
-	const char *path = getenv("PATH"), *p, *end;
-	struct stat st;
-	int err = -ENOENT;
-
-	if (!*name)
-		return -ENOENT;
-	if (strchr(name, '/')) {
-		if (stat(name, &st))
-			return -errno;
-		if (!S_ISREG(st.st_mode))
-			return S_ISDIR(st.st_mode) ? -EISDIR : -EACCES;
-		if (access(name, X_OK))
-			return -errno;
-		snprintf(out, size, "%s", name);
-		return 0;
-	}
-	for (p = path && *path ? path : "/bin:/usr/bin"; p; p = end ? end + 1 : NULL) {
-		end = strchr(p, ':');
-		snprintf(out, size, "%.*s%s%s", end ? (int)(end - p) : (int)strlen(p), p,
-			 end == p || !*p ? "" : "/", name);
-		if (stat(out, &st) || !S_ISREG(st.st_mode))
-			continue;
-		if (!access(out, X_OK))
-			return 0;
-		err = -EACCES;
-	}
-	return err;
-}
-
-/* Fork the command to launch; it waits on a pipe until its kdamond runs. If exec fails all
- * the same, the child writes its errno to @exec_fd (closed by a successful exec). */
-static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd, int *exec_fd)
-{
-	struct start_opts *so = cli->opts;
-	int pipefd[2], status[2];
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC) || pipe2(status, O_CLOEXEC))
-		return usage_error(cli, "pipe: %s", strerror(errno)), EXIT_FAIL;
-	pid = fork();
-	if (pid < 0)
-		return usage_error(cli, "fork: %s", strerror(errno)), EXIT_FAIL;
-	if (!pid) {
-		char c;
-		int e;
-
-		close(pipefd[1]);
-		close(status[0]);
-		if (read(pipefd[0], &c, 1) != 1)
-			_exit(127);
-		close(pipefd[0]);
-		execvp(so->prog, argv);
-		e = errno;
-		if (write(status[1], &e, sizeof(e)) != sizeof(e))
-			_exit(127);
-		fprintf(stderr, "damonc: start: cannot run '%s': %s\n", argv[0], strerror(e));
-		_exit(127);
-	}
-	close(pipefd[0]);
-	close(status[1]);
-	*child_pid = pid;
-	*go_fd = pipefd[1];
-	*exec_fd = status[0];
-	return 0;
-}
-
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -638,7 +566,7 @@ static int check_combinations(struct cli *cli, int argc, char **argv)
 				   "them at its end, and cannot %s", argc ? argv[0] : "--foreground",
 				   argc ? "launch a command" : "serve one in the foreground");
 	if (argc) {
-		r = find_program(argv[0], so->prog, sizeof(so->prog));
+		r = damonctl_launch_find(argv[0], so->prog, sizeof(so->prog));
 		if (r)
 			return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(-r));
 	}
@@ -774,21 +702,6 @@ static int check_busy(const struct damonctl_tree *have, const struct started *st
 	return 0;
 }
 
-/* Everything checked: the launched command runs (execs) first, as damo's does. DAMON takes a
- * process's address space when it starts, and would keep our fork's until its next update. */
-static int release_child(struct cli *cli, char **argv, int *go_fd, int exec_fd)
-{
-	int e = 0;
-
-	if (write(*go_fd, "g", 1) != 1)
-		warnx_("cannot release the launched command");
-	close(*go_fd);
-	*go_fd = -1;
-	if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
-		return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(e));
-	return 0;
-}
-
 /* Remember what we started, by index and the kdamond's pid. */
 static void record_started(struct cli *cli, struct started *started, const unsigned int *idx,
 			   unsigned int nr, const struct fallbacks *fbs, int child)
@@ -882,9 +795,8 @@ static void print_started(struct cli *cli, struct started *started, const unsign
 
 /* After the start: serve the fallbacks here (--foreground, a launched command) or make sure
  * the background agent does; wait for a launched command. An exit code. */
-static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
-			  const unsigned int *idx, unsigned int nr, const struct fallbacks *fbs,
-			  int *child, int exec_fd)
+static int serve_and_wait(struct cli *cli, const unsigned int *idx, const struct fallbacks *fbs,
+			  int *child)
 {
 	struct start_opts *so = cli->opts;
 	int r, ret = EXIT_OK;
@@ -901,14 +813,8 @@ static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
 			       "started (%s)", strerror(-r));
 	}
 	if (*child) {
-		int e = 0;
-
 		ret = wait_child(*child);
 		*child = 0;
-		/* exec failed after all (the checks raced with a change): its kdamond, which
-		 * stopped with it, goes as if the start had failed */
-		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
-			undo_launch(cli, have, idx, nr, NULL);
 	}
 	return ret;
 }
@@ -923,7 +829,8 @@ struct start_state {
 	unsigned int idx[16], nr;		/* the kdamonds it starts */
 	unsigned int busy_idx;			/* a running kdamond (busy), and whether damonc's */
 	bool busy, busy_ours;
-	int child, go_fd, exec_fd;		/* a launched command, and its pipes (launch()) */
+	struct damonctl_launch *launch;		/* '-- COMMAND', held until released */
+	int child;				/* its pid once released */
 	int lock;				/* damonc's run directory, when not a dry run */
 };
 
@@ -940,10 +847,10 @@ static int start_prepare(struct cli *cli, struct start_state *st, int argc, char
 	st->busy = any_running(st->have, &st->started, &st->busy_idx, &st->busy_ours);
 	if (argc) {
 		/* the pid must exist for the checks; the command waits for the kdamond */
-		r = launch(cli, argv, &st->child, &st->go_fd, &st->exec_fd);
+		r = damonctl_launch_new(so->prog, argv, &st->launch);
 		if (r)
-			return r;
-		so->pids[so->nr_pids++] = st->child;
+			return usage_error(cli, "fork: %s", strerror(-r)), EXIT_FAIL;
+		so->pids[so->nr_pids++] = damonctl_launch_pid(st->launch);
 	}
 	r = build(cli, st->have, &st->started, st->f, &st->want, st->idx, &st->nr);
 	if (!r)
@@ -976,10 +883,15 @@ static int start_apply(struct cli *cli, struct start_state *st, char **argv)
 	if (handoff && started_find(&st->started, st->idx[0]))
 		journal_keep("started_before", started_entry_to_json(started_find(&st->started,
 									     st->idx[0])));
-	if (st->child) {
-		r = release_child(cli, argv, &st->go_fd, st->exec_fd);
+	/* everything checked: the launched command runs (execs) first, as damo's does; DAMON
+	 * takes a process's address space when it starts, and would keep our fork's */
+	if (st->launch) {
+		r = damonctl_launch_release(st->launch);
+		if (r && r != -ESRCH)
+			return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(-r));
 		if (r)
-			return r;
+			warnx_("cannot release the launched command");
+		st->child = damonctl_launch_pid(st->launch);
 	}
 	/* stages, starts, and on any failure puts the tree back as it was */
 	r = damonctl_tree_start(cli->ctx, st->want, st->have, st->idx, st->nr);
@@ -995,10 +907,11 @@ static int start_apply(struct cli *cli, struct start_state *st, char **argv)
 	started_unlock(st->lock);
 	st->lock = -1;
 	print_started(cli, &st->started, st->idx, st->nr, &st->fbs);
-	return serve_and_wait(cli, st->have, st->idx, st->nr, &st->fbs, &st->child, st->exec_fd);
+	return serve_and_wait(cli, st->idx, &st->fbs, &st->child);
 }
 
-/* What a start still holds when it ends, let go; a launched command still held is killed. */
+/* What a start still holds when it ends, let go; a launched command whose start failed is
+ * killed. */
 static void start_state_free(struct cli *cli, struct start_state *st)
 {
 	struct start_opts *so = cli->opts;
@@ -1006,14 +919,11 @@ static void start_state_free(struct cli *cli, struct start_state *st)
 	if (st->lock >= 0)
 		journal_release(cli);
 	started_unlock(st->lock);
-	if (st->exec_fd >= 0)
-		close(st->exec_fd);
 	if (st->child) {
 		kill(st->child, SIGKILL);
 		waitpid(st->child, NULL, 0);
 	}
-	if (st->go_fd >= 0)
-		close(st->go_fd);
+	damonctl_launch_free(st->launch);
 	damonctl_plan_free(st->plan);
 	started_free(&st->started);
 	damonctl_features_free(st->f);
@@ -1026,7 +936,7 @@ static void start_state_free(struct cli *cli, struct start_state *st)
 static int start_run(struct cli *cli, int argc, char **argv)
 {
 	struct start_opts *so = cli->opts;
-	struct start_state st = { .nr = 1, .go_fd = -1, .exec_fd = -1, .lock = -1 };
+	struct start_state st = { .nr = 1, .lock = -1 };
 	int r;
 
 	r = check_combinations(cli, argc, argv);

@@ -1269,6 +1269,29 @@ DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
 DAMONCTL_API void damonctl_procevents_close(struct damonctl_procevents *pe);
 
 /* ------------------------------------------------------------------------------------------
+ * A command launched for monitoring (damo's `start -- COMMAND`): forked and held before its
+ * exec, so that its pid can be a target of the kdamond being built and checked, then let go
+ * before the kdamond starts (DAMON takes the address space a process has when it starts,
+ * which before the exec is a copy of the caller's).
+ */
+struct damonctl_launch;
+/* Where execvp(3) would find command @name ("/bin:/usr/bin" without $PATH): its path into
+ * @path. -ENOENT, -EACCES (not executable), -EISDIR, -ENAMETOOLONG. */
+DAMONCTL_API int damonctl_launch_find(const char *name, char *path, size_t size);
+/* Fork a child that waits, then runs @path (damonctl_launch_find()'s) with @argv (NULL-
+ * terminated) when released; -errno of socketpair(2), pipe2(2) or fork(2). */
+DAMONCTL_API int damonctl_launch_new(const char *path, char *const argv[],
+				     struct damonctl_launch **out);
+DAMONCTL_API int damonctl_launch_pid(const struct damonctl_launch *l);
+/* Let it run: 0 once it has exec'd, the -errno of its failed exec (it has exited with 127
+ * then), -ESRCH when it ended before (killed), -EALREADY when released before. The caller
+ * waits for it (waitpid(2)) from then on. */
+DAMONCTL_API int damonctl_launch_release(struct damonctl_launch *l);
+/* Free; a child still held is killed and reaped (the command never runs), one whose exec
+ * failed reaped; a released one runs on. */
+DAMONCTL_API void damonctl_launch_free(struct damonctl_launch *l);
+
+/* ------------------------------------------------------------------------------------------
  * Units, parsed and printed in one place.
  */
 #define DAMONCTL_MAX UINT64_MAX		/* what "max" parses to */
