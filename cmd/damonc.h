@@ -155,6 +155,10 @@ int lib_error(const struct cli *cli, int err, const char *what, ...)
 int exit_code_for(int err);
 
 /* Option value parsing with errors naming the option (return 0 or EXIT_USAGE). */
+/* "--OPT 'ARG': " and why @arg is not a value: too large for its unit (-ERANGE), above @max
+ * (-EDOM), or not "expected @expect"; EXIT_USAGE. */
+int value_error(const struct cli *cli, const char *opt, const char *arg, int err, uint64_t max,
+		const char *expect);
 int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us);
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes);
 int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);

@@ -265,9 +265,11 @@ int lib_error(const struct cli *cli, int err, const char *what, ...)
 	return exit_code_for(err);
 }
 
-static int bad_value(const struct cli *cli, const char *opt, const char *arg, int err,
-		     const char *expect)
+int value_error(const struct cli *cli, const char *opt, const char *arg, int err, uint64_t max,
+		const char *expect)
 {
+	if (err == -EDOM)
+		return usage_error(cli, "--%s '%s': at most %llu", opt, arg, (unsigned long long)max);
 	if (err == -ERANGE)
 		return usage_error(cli, "--%s '%s': the value is too large", opt, arg);
 	return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
@@ -277,14 +279,14 @@ int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint
 {
 	int r = damonctl_parse_time_us(arg, us);
 
-	return r ? bad_value(cli, opt, arg, r, "a time such as 5s, 100ms or 250us") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "a time such as 5s, 100ms or 250us") : 0;
 }
 
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes)
 {
 	int r = damonctl_parse_size(arg, bytes);
 
-	return r ? bad_value(cli, opt, arg, r, "a size such as 4096, 2MiB or 1G") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "a size such as 4096, 2MiB or 1G") : 0;
 }
 
 int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp)
@@ -293,14 +295,14 @@ int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, u
 
 	if (!r && *bp > 10000)
 		return usage_error(cli, "--%s '%s': a percentage cannot exceed 100%%", opt, arg);
-	return r ? bad_value(cli, opt, arg, r, "a percentage such as 5% or 12.5%") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "a percentage such as 5% or 12.5%") : 0;
 }
 
 int parse_bp_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp)
 {
 	int r = damonctl_parse_bp(arg, bp);
 
-	return r ? bad_value(cli, opt, arg, r, "basis points such as 500 (or 5%)") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "basis points such as 500 (or 5%)") : 0;
 }
 
 int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t max,
@@ -309,9 +311,8 @@ int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint
 	int r = damonctl_parse_u64(arg, v);
 
 	if (!r && *v > max && *v != DAMONCTL_MAX)
-		return usage_error(cli, "--%s '%s': at most %llu", opt, arg,
-				   (unsigned long long)max);
-	return r ? bad_value(cli, opt, arg, r, "a non-negative integer") : 0;
+		r = -EDOM;
+	return r ? value_error(cli, opt, arg, r, max, "a non-negative integer") : 0;
 }
 
 int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid)

@@ -363,6 +363,72 @@ DAMONCTL_DECLARE_ATTRS(tried_region);
 DAMONCTL_DECLARE_ATTRS(probe);
 DAMONCTL_DECLARE_ATTRS(probe_filter);
 
+/*
+ * Filters and goals given as text, as damonc's --filter, --probe and --goal take them:
+ * "allow|reject:[!]TYPE[:ARG]" (ARG: memcg's cgroup path, addr's START-END, hugepage_size's
+ * MIN-MAX, target's index) and "METRIC=VALUE[,nid=N][,path=P]" (VALUE in the metric's unit:
+ * some_mem_psi_us a time, *_bp basis points, the others plain numbers). Set @sz
+ * (the _INIT macros); fields may be added at the end.
+ */
+struct damonctl_filter_spec {
+	size_t sz;
+	bool allow, matching;
+	char type[24];
+	char memcg[256];		/* memcg: the cgroup path */
+	uint64_t lo, hi;		/* addr: [lo, hi); hugepage_size: [lo, hi] bytes */
+	unsigned int target_idx;	/* target */
+};
+#define DAMONCTL_FILTER_SPEC_INIT { .sz = sizeof(struct damonctl_filter_spec) }
+struct damonctl_goal_spec {
+	size_t sz;
+	char metric[32];
+	uint64_t target;
+	bool has_nid;
+	int nid;
+	char path[256];			/* "": none given */
+};
+#define DAMONCTL_GOAL_SPEC_INIT { .sz = sizeof(struct damonctl_goal_spec) }
+/* The part of a text that a parser refused. */
+enum damonctl_parse_part {
+	DAMONCTL_PARSE_FORM,		/* the text is not of the syntax's form */
+	DAMONCTL_PARSE_KEYWORD,		/* a filter type or goal metric not of its set (-ENOENT) */
+	DAMONCTL_PARSE_VALUE,		/* a goal's value, a target filter's index */
+	DAMONCTL_PARSE_NID,		/* a goal's nid=N */
+	DAMONCTL_PARSE_OPTION,		/* a goal's part that is neither nid= nor path= */
+	DAMONCTL_PARSE_ARG,		/* a type's argument missing (-ENODATA), or one given to a
+					 * type that takes none (-EINVAL) */
+	DAMONCTL_PARSE_RANGE,		/* START-END without '-' (-EINVAL), START above END (-EDOM) */
+	DAMONCTL_PARSE_START,		/* START (MIN) */
+	DAMONCTL_PARSE_END,		/* END (MAX) */
+};
+/* Set @sz (DAMONCTL_PARSE_ERROR_INIT). @err: -EINVAL (not of its kind), -ERANGE (too large
+ * for its unit), -EDOM (beyond its bound), -ENOENT, -ENODATA; @text: the part as given. */
+struct damonctl_parse_error {
+	size_t sz;
+	enum damonctl_parse_part part;
+	int err;
+	char text[256];
+};
+#define DAMONCTL_PARSE_ERROR_INIT { .sz = sizeof(struct damonctl_parse_error) }
+/* A filter of the types of @set (DAMONCTL_KW_FILTER_TYPE or _PROBE_FILTER_TYPE) into @f;
+ * on failure the negative errno, and @e (may be NULL) says where. */
+DAMONCTL_API int damonctl_filter_spec_parse(const char *text, enum damonctl_kwset set,
+					    struct damonctl_filter_spec *f,
+					    struct damonctl_parse_error *e);
+DAMONCTL_API int damonctl_goal_spec_parse(const char *text, struct damonctl_goal_spec *g,
+					  struct damonctl_parse_error *e);
+/* Where a filter of @type goes on this kernel: filters/ before 6.15, else core_filters/
+ * for addr and target, ops_filters/ for the others. */
+DAMONCTL_API enum damonctl_filter_dir damonctl_filter_dir_for(const char *type,
+							      const struct damonctl_features *f);
+/* The spec's attributes set on a filter, a probe's filter, a goal (the first error). */
+DAMONCTL_API int damonctl_filter_set_spec(struct damonctl_filter *flt,
+					  const struct damonctl_filter_spec *f);
+DAMONCTL_API int damonctl_probe_filter_set_spec(struct damonctl_probe_filter *pf,
+						const struct damonctl_filter_spec *f);
+DAMONCTL_API int damonctl_goal_set_spec(struct damonctl_goal *goal,
+					const struct damonctl_goal_spec *g);
+
 /* Trees. */
 DAMONCTL_API struct damonctl_tree *damonctl_tree_new(void);
 DAMONCTL_API void damonctl_tree_free(struct damonctl_tree *t);
