@@ -327,9 +327,7 @@ void started_refresh_stats(struct damonctl_ctx *ctx, const struct started *s,
 		if (unless_refreshed && !damonctl_read(ctx, rel, buf, sizeof(buf)) &&
 		    strtoull(buf, NULL, 10) > 0)
 			continue;
-		damonctl_kdamond_cmd(ctx, s->e[i].kdamond, DAMONCTL_CMD_UPDATE_SCHEMES_STATS);
-		damonctl_kdamond_cmd(ctx, s->e[i].kdamond,
-				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
+		damonctl_kdamond_refresh_stats(ctx, s->e[i].kdamond, NULL);
 	}
 	damonctl_clear_error(ctx);
 }

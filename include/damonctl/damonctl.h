@@ -655,6 +655,11 @@ DAMONCTL_API const char *damonctl_cmd_name(enum damonctl_cmd cmd);
  * up to a second. */
 DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int index,
 				      enum damonctl_cmd cmd);
+/* Fresh scheme stats of a running kdamond: update_schemes_stats, then, after it and where
+ * the kernel has effective quotas (6.9; @f says so, or with @f NULL they are tried and a
+ * refusal ignored), update_schemes_effective_quotas. The first error (-EINVAL: it is off). */
+DAMONCTL_API int damonctl_kdamond_refresh_stats(struct damonctl_ctx *ctx, unsigned int index,
+					       const struct damonctl_features *f);
 /* Read kdamonds/<index>/state and pid: 1 when running, 0 when not, or -errno. */
 DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned int index,
 					     int *pid);
