@@ -107,22 +107,26 @@ static void never_released(void **state)
 static void failures(void **state)
 {
 	char *dir = tmpdir_new(), bad[4200];
+	const char *preload = getenv("LD_PRELOAD");
 	char *argv[] = { "x", NULL };
 	struct damonctl_launch *l;
 	siginfo_t si;
 	int pid;
 
 	(void)state;
-	/* an interpreter that does not exist: found, but exec fails */
+	/* an interpreter that does not exist: found, but exec fails (valgrind cannot go on
+	 * after a failed execve, and ends the child without a word) */
 	snprintf(bad, sizeof(bad), "%s/bad", dir);
 	write_file(bad, "#!/nonexistent/interp\n");
 	assert_int_equal(chmod(bad, 0755), 0);
-	assert_int_equal(damonctl_launch_new(bad, argv, &l), 0);
-	pid = damonctl_launch_pid(l);
-	assert_int_equal(damonctl_launch_release(l), -ENOENT);
-	damonctl_launch_free(l);
-	assert_int_equal(waitpid(pid, NULL, WNOHANG), -1);
-	assert_int_equal(errno, ECHILD);
+	if (!preload || !strstr(preload, "vgpreload")) {
+		assert_int_equal(damonctl_launch_new(bad, argv, &l), 0);
+		pid = damonctl_launch_pid(l);
+		assert_int_equal(damonctl_launch_release(l), -ENOENT);
+		damonctl_launch_free(l);
+		assert_int_equal(waitpid(pid, NULL, WNOHANG), -1);
+		assert_int_equal(errno, ECHILD);
+	}
 
 	assert_int_equal(damonctl_launch_new("/bin/true", argv, &l), 0);
 	pid = damonctl_launch_pid(l);
