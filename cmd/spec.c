@@ -173,7 +173,8 @@ static int parse_one_filter(struct cli *cli, const char *opt, const char *arg, c
 	else if (e.part != DAMONCTL_PARSE_ARG)
 		value_error(cli, opt, e.text, e.err, UINT32_MAX, !strcmp(f->type, "target") ?
 			    "a non-negative integer" : "a size such as 4096, 2MiB or 1G");
-	for (i = 0; strcmp(filter_args[i][0], f->type); i++)
+	for (i = 0; i + 1 < sizeof(filter_args) / sizeof(filter_args[0]) &&
+		    strcmp(filter_args[i][0], f->type); i++)
 		;
 	return usage_error(cli, "--%s '%s': %s needs %s", opt, arg, f->type, filter_args[i][1]);
 }
