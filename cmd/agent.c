@@ -1045,7 +1045,7 @@ static int lock_agent(struct cli *cli)
 	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0 ||
 	    pidfile_path(cli, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	n = make_dirs(dir);
+	n = damonctl_make_dirs(dir);
 	if (n)
 		return n;
 	for (tries = 0; tries < 10; tries++) {
@@ -1087,21 +1087,15 @@ static void unlock_agent(struct cli *cli, int fd)
 
 int agent_running_pid(struct cli *cli)
 {
-	char path[4096], buf[32], cmdline[4096], *p;
-	int fd, pid;
+	char path[4096], *text, cmdline[4096], *p;
+	int pid;
 	ssize_t n;
 
-	if (pidfile_path(cli, path, sizeof(path)) < 0)
+	if (pidfile_path(cli, path, sizeof(path)) < 0 ||
+	    damonctl_file_read(path, 31, &text, NULL))
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	pid = atoi(buf);
+	pid = atoi(text);
+	free(text);
 	if (pid <= 0 || !proc_alive(cli, pid))
 		return 0;
 	/* a pid left by an agent that was killed may have been reused: it must be a

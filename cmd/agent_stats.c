@@ -31,7 +31,7 @@ int agent_stats_load(struct damonctl_ctx *ctx, unsigned int kdamond,
 	r = stats_path(ctx, kdamond, path, sizeof(path));
 	if (r < 0)
 		return r;
-	r = read_input(path, DAMONC_MAX_INPUT, &doc, &len);
+	r = damonctl_file_read(path, DAMONC_MAX_INPUT, &doc, &len);
 	if (r)
 		return r == -ENOENT ? 0 : r;
 	r = damonctl_json_check(doc, len, NULL, 0) ? -EBADMSG :

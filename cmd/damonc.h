@@ -155,6 +155,10 @@ int lib_error(const struct cli *cli, int err, const char *what, ...)
 int exit_code_for(int err);
 
 /* Option value parsing with errors naming the option (return 0 or EXIT_USAGE). */
+/* "--OPT 'ARG': " and why @arg is not a value: too large for its unit (-ERANGE), above @max
+ * (-EDOM), or not "expected @expect"; EXIT_USAGE. */
+int value_error(const struct cli *cli, const char *opt, const char *arg, int err, uint64_t max,
+		const char *expect);
 int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us);
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes);
 int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
@@ -202,25 +206,13 @@ const char *fmt_bp(uint64_t bp, char *buf, size_t size);
 
 /* Inputs (config files, stdin) are bounded: a generous limit, far above any real config. */
 #define DAMONC_MAX_INPUT (4u << 20)
-/* Read a whole regular file or stdin ("-") of at most @max bytes into a NUL-terminated buffer
- * (@len: its length, or NULL); -errno: -EISDIR, -ENODEV (a FIFO, socket or device: refused
- * before reading, since it may block or never end), -EFBIG (above @max), -EILSEQ (NUL bytes:
- * not text) or the system's. */
-int read_input(const char *path, size_t max, char **out, size_t *len);
-/* read_input() with DAMONC_MAX_INPUT. */
-int read_all(const char *path, char **out);
+/* (read with damonctl_file_read(3); files damonc keeps are written with damonctl_file_write) */
 /* Say why @path (given to option @opt, e.g. "-c") could not be read; the exit code: 2 for
  * what the user named wrongly, 1 for I/O errors. */
 int input_error(const struct cli *cli, const char *opt, const char *path, int err);
 /* Parse a JSON file of damonc's own state: 0 with *root NULL when it does not exist,
  * -EBADMSG when it is not one strict JSON object. */
 int read_json_file(const char *path, json_object **root);
-/* mkdir -p; -errno. */
-int make_dirs(const char *path);
-/* Write @len bytes of @data to @path atomically: to a file beside it, then renamed over it
- * (a reader sees the old file or the new one, never half of one). @mode: the new file's
- * permissions (0: 0644 less the umask). The directory must exist. */
-int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode);
 /* Write it atomically (aside, then renamed), making the directories it needs. */
 int write_json_file(const char *path, json_object *root);
 

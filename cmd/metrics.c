@@ -588,7 +588,7 @@ static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fm
 	if (r)
 		return r;
 	if (path) {
-		int e = write_file_atomic(path, buf, len, 0644);
+		int e = damonctl_file_write(path, buf, len, 0644);
 
 		if (e)
 			r = lib_error(cli, e, "writing %s", path);

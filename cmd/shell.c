@@ -393,7 +393,7 @@ static void history_open(const char *path)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
-	if (make_dirs(dir))
+	if (damonctl_make_dirs(dir))
 		return;
 	if (read_history(path) == ENOENT)
 		write_history(path);	/* append_history needs the file */

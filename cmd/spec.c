@@ -86,140 +86,97 @@ static int ok1(int r)
 	return r ? r : 1;
 }
 
-/* "lo,hi" or "lo-hi" with the given parser; a missing hi keeps *hi. */
-static int parse_pair(struct cli *cli, const char *opt, const char *arg, char sep,
-		      int (*parse)(const struct cli *, const char *, const char *, uint64_t *),
-		      uint64_t *lo, uint64_t *hi, bool need_hi)
+/* --nr-regions MIN,MAX */
+static int parse_nr_regions(struct cli *cli, struct spec *sp, const char *arg)
 {
 	char buf[256], *second;
 
+	sp->has_nr_regions = true;
 	snprintf(buf, sizeof(buf), "%s", arg);
-	second = split2(buf, sep);
-	if (!second && need_hi)
-		return usage_error(cli, "--%s '%s': expected two values separated by '%c'", opt,
-				   arg, sep);
-	if (parse(cli, opt, buf, lo))
+	second = split2(buf, ',');
+	if (!second)
+		return usage_error(cli, "--nr-regions '%s': expected two values separated by ','",
+				   arg);
+	if (parse_uint_opt(cli, "nr-regions", buf, UINT64_MAX, &sp->nr_regions_min) ||
+	    parse_uint_opt(cli, "nr-regions", second, UINT64_MAX, &sp->nr_regions_max))
 		return EXIT_USAGE;
-	if (second && parse(cli, opt, second, hi))
-		return EXIT_USAGE;
-	if (second && *lo > *hi)
-		return usage_error(cli, "--%s '%s': the first value exceeds the second", opt, arg);
+	if (sp->nr_regions_min > sp->nr_regions_max)
+		return usage_error(cli, "--nr-regions '%s': the first value exceeds the second",
+				   arg);
 	return 0;
 }
 
-static int p_u64(const struct cli *cli, const char *opt, const char *arg, uint64_t *v)
-{
-	return parse_uint_opt(cli, opt, arg, UINT64_MAX, v);
-}
-
-static int p_addr(const struct cli *cli, const char *opt, const char *arg, uint64_t *v)
-{
-	int r = damonctl_parse_u64(arg, v);
-
-	return r ? usage_error(cli, "--%s '%s': expected an address (e.g. 0x7f0000000000)", opt,
-			       arg) : 0;
-}
-
+/* --goal's sentences for what damonctl_goal_spec_parse() refused. */
 static int parse_goal(struct cli *cli, struct spec *sp, const char *arg)
 {
-	struct goal_spec *g;
-	char buf[512], *val, *rest, *opt;
-	enum damonctl_feature feat;
-	size_t n;
-	int r;
+	struct damonctl_parse_error e = DAMONCTL_PARSE_ERROR_INIT;
+	struct damonctl_goal_spec *g;
 
 	if (sp->nr_goals >= SPEC_MAX_GOALS)
 		return usage_error(cli, "--goal: at most %d goals", SPEC_MAX_GOALS);
 	g = &sp->goals[sp->nr_goals];
-	memset(g, 0, sizeof(*g));
-	snprintf(buf, sizeof(buf), "%s", arg);
-	rest = split2(buf, ',');
-	val = split2(buf, '=');
-	if (!val || !*buf)
+	g->sz = sizeof(*g);
+	if (!damonctl_goal_spec_parse(arg, g, &e)) {
+		sp->nr_goals++;
+		return 0;
+	}
+	switch (e.part) {
+	case DAMONCTL_PARSE_KEYWORD:
+		return usage_error(cli, "--goal '%s': unknown metric '%s' (see 'damonc features')",
+				   arg, e.text);
+	case DAMONCTL_PARSE_VALUE:
+		return usage_error(cli, "--goal '%s': cannot read the value '%s'", arg, e.text);
+	case DAMONCTL_PARSE_NID:
+		return usage_error(cli, "--goal '%s': bad node id '%s'", arg, e.text);
+	case DAMONCTL_PARSE_OPTION:
+		return usage_error(cli, "--goal '%s': unknown part '%s' (nid=N or path=P)", arg,
+				   e.text);
+	default:
 		return usage_error(cli, "--goal '%s': expected METRIC=VALUE, e.g. "
 				   "hugepage_mem_bp=500 or some_mem_psi_us=10ms", arg);
-	if (damonctl_keyword_feature(DAMONCTL_KW_GOAL_METRIC, buf, &feat))
-		return usage_error(cli, "--goal '%s': unknown metric '%s' (see 'damonc features')",
-				   arg, buf);
-	snprintf(g->metric, sizeof(g->metric), "%s", buf);
-	n = strlen(buf);
-	if (!strcmp(buf, "some_mem_psi_us"))
-		r = damonctl_parse_time_us(val, &g->target);
-	else if (n > 3 && !strcmp(buf + n - 3, "_bp"))
-		r = damonctl_parse_bp(val, &g->target);
-	else
-		r = damonctl_parse_u64(val, &g->target);
-	if (r)
-		return usage_error(cli, "--goal '%s': cannot read the value '%s'", arg, val);
-	while (rest && *rest) {
-		opt = rest;
-		rest = split2(opt, ',');
-		if (!strncmp(opt, "nid=", 4)) {
-			char *end;
-			long v = strtol(opt + 4, &end, 10);
-
-			if (*end || end == opt + 4 || v < 0 || v > 4096)
-				return usage_error(cli, "--goal '%s': bad node id '%s'", arg, opt + 4);
-			g->has_nid = true;
-			g->nid = (int)v;
-		} else if (!strncmp(opt, "path=", 5)) {
-			snprintf(g->path, sizeof(g->path), "%s", opt + 5);
-		} else {
-			return usage_error(cli, "--goal '%s': unknown part '%s' (nid=N or path=P)",
-					   arg, opt);
-		}
 	}
-	sp->nr_goals++;
-	return 0;
 }
+
+/* What a filter type's argument is, for "needs" sentences. */
+static const char *const filter_args[][2] = {
+	{ "memcg", "a path" }, { "addr", "START-END" }, { "hugepage_size", "MIN-MAX" },
+	{ "target", "an index" },
+};
 
 /*
  * One filter, allow|reject:[!]TYPE[:ARG], of the types of @set, into @f; @opt and @arg (the
- * option's whole value) name it in messages.
+ * option's whole value) name it in messages, a bad part of its argument first.
  */
 static int parse_one_filter(struct cli *cli, const char *opt, const char *arg, const char *text,
-			    enum damonctl_kwset set, struct filter_spec *f)
+			    enum damonctl_kwset set, struct damonctl_filter_spec *f)
 {
-	char buf[512], *type, *rest;
-	enum damonctl_feature feat;
+	struct damonctl_parse_error e = DAMONCTL_PARSE_ERROR_INIT;
+	unsigned int i;
 
-	memset(f, 0, sizeof(*f));
-	snprintf(buf, sizeof(buf), "%s", text);
-	type = split2(buf, ':');
-	if (!type || (strcmp(buf, "allow") && strcmp(buf, "reject")))
+	f->sz = sizeof(*f);
+	if (!damonctl_filter_spec_parse(text, set, f, &e))
+		return 0;
+	if (e.part == DAMONCTL_PARSE_FORM)
 		return usage_error(cli, "--%s '%s': expected allow:TYPE or reject:TYPE", opt, arg);
-	f->allow = !strcmp(buf, "allow");
-	f->matching = true;
-	if (*type == '!') {
-		f->matching = false;
-		type++;
-	}
-	rest = split2(type, ':');
-	if (damonctl_keyword_feature(set, type, &feat))
-		return usage_error(cli, "--%s '%s': unknown type '%s' (%s)", opt, arg, type,
+	if (e.part == DAMONCTL_PARSE_KEYWORD)
+		return usage_error(cli, "--%s '%s': unknown type '%s' (%s)", opt, arg, e.text,
 				   set == DAMONCTL_KW_FILTER_TYPE ? "anon, active, memcg, young, "
 				   "hugepage_size, unmapped, addr, target" : "anon or memcg");
-	snprintf(f->type, sizeof(f->type), "%s", type);
-	if (!strcmp(type, "memcg")) {
-		if (!rest || !*rest)
-			return usage_error(cli, "--%s '%s': memcg needs a path", opt, arg);
-		snprintf(f->memcg, sizeof(f->memcg), "%s", rest);
-	} else if (!strcmp(type, "addr")) {
-		if (!rest || parse_pair(cli, opt, rest, '-', p_addr, &f->lo, &f->hi, true))
-			return usage_error(cli, "--%s '%s': addr needs START-END", opt, arg);
-	} else if (!strcmp(type, "hugepage_size")) {
-		if (!rest || parse_pair(cli, opt, rest, '-', parse_size_opt, &f->lo, &f->hi, true))
-			return usage_error(cli, "--%s '%s': hugepage_size needs MIN-MAX", opt, arg);
-	} else if (!strcmp(type, "target")) {
-		uint64_t v;
-
-		if (!rest || parse_uint_opt(cli, opt, rest, UINT32_MAX, &v))
-			return usage_error(cli, "--%s '%s': target needs an index", opt, arg);
-		f->target_idx = (unsigned int)v;
-	} else if (rest) {
-		return usage_error(cli, "--%s '%s': %s takes no argument", opt, arg, type);
-	}
-	return 0;
+	if (e.part == DAMONCTL_PARSE_ARG && e.err == -EINVAL)
+		return usage_error(cli, "--%s '%s': %s takes no argument", opt, arg, e.text);
+	if (e.part == DAMONCTL_PARSE_RANGE)
+		usage_error(cli, e.err == -EDOM ? "--%s '%s': the first value exceeds the second" :
+			    "--%s '%s': expected two values separated by '-'", opt, e.text);
+	else if (e.part != DAMONCTL_PARSE_ARG && !strcmp(f->type, "addr"))
+		usage_error(cli, "--%s '%s': expected an address (e.g. 0x7f0000000000)", opt,
+			    e.text);
+	else if (e.part != DAMONCTL_PARSE_ARG)
+		value_error(cli, opt, e.text, e.err, UINT32_MAX, !strcmp(f->type, "target") ?
+			    "a non-negative integer" : "a size such as 4096, 2MiB or 1G");
+	for (i = 0; i + 1 < sizeof(filter_args) / sizeof(filter_args[0]) &&
+		    strcmp(filter_args[i][0], f->type); i++)
+		;
+	return usage_error(cli, "--%s '%s': %s needs %s", opt, arg, f->type, filter_args[i][1]);
 }
 
 static int parse_filter(struct cli *cli, struct spec *sp, const char *arg)
@@ -456,11 +413,9 @@ static int parse_goal_bp(struct cli *cli, struct spec *sp, const char *arg)
 		return EXIT_USAGE;
 	if (!v || v > 10000)
 		return usage_error(cli, "--goal-bp '%s': between 1 and 10000 basis points", arg);
-	memset(&sp->goals[sp->nr_goals], 0, sizeof(sp->goals[0]));
+	sp->goals[sp->nr_goals] = (struct damonctl_goal_spec)DAMONCTL_GOAL_SPEC_INIT;
 	snprintf(sp->goals[sp->nr_goals].metric, sizeof(sp->goals[0].metric), "hugepage_mem_bp");
-	sp->goals[sp->nr_goals].target = v;
-	sp->goals[sp->nr_goals].from_goal_bp = true;
-	sp->nr_goals++;
+	sp->goals[sp->nr_goals++].target = v;
 	return 0;
 }
 
@@ -523,9 +478,7 @@ int spec_parse(struct cli *cli, struct spec *sp, int key, const char *arg)
 		return ok1(parse_keyword(cli, DAMONCTL_KW_OPERATIONS, "ops",
 					 "expected vaddr, fvaddr or paddr", arg, &sp->ops));
 	case K_NR_REGIONS:
-		sp->has_nr_regions = true;
-		return ok1(parse_pair(cli, "nr-regions", arg, ',', p_u64, &sp->nr_regions_min,
-				      &sp->nr_regions_max, true));
+		return ok1(parse_nr_regions(cli, sp, arg));
 	case K_INTERVALS_GOAL:
 		return ok1(parse_intervals_goal(cli, sp, arg));
 	case K_PAUSE:
@@ -629,15 +582,6 @@ int spec_apply_context(struct cli *cli, const struct spec *sp, struct damonctl_c
 	return 0;
 }
 
-enum damonctl_filter_dir spec_filter_dir(const char *type, const struct damonctl_features *f)
-{
-	if (damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) != DAMONCTL_YES)
-		return DAMONCTL_FILTERS_LEGACY;
-	if (!strcmp(type, "addr") || !strcmp(type, "target"))
-		return DAMONCTL_FILTERS_CORE;
-	return DAMONCTL_FILTERS_OPS;
-}
-
 static int apply_filters(struct cli *cli, const struct spec *sp, struct damonctl_scheme *s,
 			 const struct damonctl_features *f)
 {
@@ -651,34 +595,21 @@ static int apply_filters(struct cli *cli, const struct spec *sp, struct damonctl
 		while (damonctl_scheme_nr_filters(s, dirs[d]))
 			damonctl_scheme_remove_filter(s, dirs[d], 0);
 	for (i = 0; i < sp->nr_filters; i++) {
-		const struct filter_spec *fs = &sp->filters[i];
+		const struct damonctl_filter_spec *fs = &sp->filters[i];
 		struct damonctl_filter *flt = damonctl_scheme_add_filter(s,
-			spec_filter_dir(fs->type, f));
+			damonctl_filter_dir_for(fs->type, f));
 
 		if (!flt)
 			return set_failed(cli, -ENOMEM, "filter");
-		if (damonctl_filter_set_str(flt, DAMONCTL_FILTER_TYPE, fs->type) ||
-		    damonctl_filter_set(flt, DAMONCTL_FILTER_MATCHING, fs->matching) ||
-		    damonctl_filter_set(flt, DAMONCTL_FILTER_ALLOW, fs->allow))
+		if (damonctl_filter_set_spec(flt, fs))
 			return set_failed(cli, -EINVAL, "filter");
-		if (!strcmp(fs->type, "memcg"))
-			damonctl_filter_set_str(flt, DAMONCTL_FILTER_MEMCG_PATH, fs->memcg);
-		if (!strcmp(fs->type, "addr")) {
-			damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_START, fs->lo);
-			damonctl_filter_set(flt, DAMONCTL_FILTER_ADDR_END, fs->hi);
-		}
-		if (!strcmp(fs->type, "hugepage_size")) {
-			damonctl_filter_set(flt, DAMONCTL_FILTER_MIN, fs->lo);
-			damonctl_filter_set(flt, DAMONCTL_FILTER_MAX, fs->hi);
-		}
-		if (!strcmp(fs->type, "target"))
-			damonctl_filter_set(flt, DAMONCTL_FILTER_TARGET_IDX, fs->target_idx);
 	}
 	return 0;
 }
 
 /* The goal of @s with the same metric (and node and path) as @gs, if any. */
-static struct damonctl_goal *same_goal(struct damonctl_scheme *s, const struct goal_spec *gs)
+static struct damonctl_goal *same_goal(struct damonctl_scheme *s,
+				       const struct damonctl_goal_spec *gs)
 {
 	struct damonctl_goal *g;
 	unsigned int i;
@@ -705,21 +636,15 @@ static int apply_goals(struct cli *cli, const struct spec *sp, struct damonctl_s
 	while (fresh && damonctl_scheme_nr_goals(s))
 		damonctl_scheme_remove_goal(s, 0);
 	for (i = 0; i < sp->nr_goals; i++) {
-		const struct goal_spec *gs = &sp->goals[i];
+		const struct damonctl_goal_spec *gs = &sp->goals[i];
 		struct damonctl_goal *g = fresh ? NULL : same_goal(s, gs);
 
 		if (!g)
 			g = damonctl_scheme_add_goal(s);
-
 		if (!g)
 			return set_failed(cli, -ENOMEM, "goal");
-		if (damonctl_goal_set_str(g, DAMONCTL_GOAL_METRIC, gs->metric) ||
-		    damonctl_goal_set(g, DAMONCTL_GOAL_TARGET_VALUE, gs->target))
+		if (damonctl_goal_set_spec(g, gs))
 			return set_failed(cli, -EINVAL, "goal");
-		if (gs->has_nid)
-			damonctl_goal_set_int(g, DAMONCTL_GOAL_NID, gs->nid);
-		if (*gs->path)
-			damonctl_goal_set_str(g, DAMONCTL_GOAL_PATH, gs->path);
 	}
 	return 0;
 }
@@ -946,15 +871,7 @@ int spec_apply_probe(struct cli *cli, const struct probe_spec *p, struct damonct
 
 		if (!f)
 			return usage_error(cli, "out of memory");
-		r = damonctl_probe_filter_set_str(f, DAMONCTL_PROBE_FILTER_TYPE, p->f[i].type);
-		if (!r)
-			r = damonctl_probe_filter_set(f, DAMONCTL_PROBE_FILTER_MATCHING,
-						      p->f[i].matching);
-		if (!r)
-			r = damonctl_probe_filter_set(f, DAMONCTL_PROBE_FILTER_ALLOW, p->f[i].allow);
-		if (!r && !strcmp(p->f[i].type, "memcg"))
-			r = damonctl_probe_filter_set_str(f, DAMONCTL_PROBE_FILTER_PATH,
-							  p->f[i].memcg);
+		r = damonctl_probe_filter_set_spec(f, &p->f[i]);
 		if (r)
 			return set_failed(cli, r, "a probe filter");
 	}

@@ -13,29 +13,11 @@
 #define SPEC_MAX_DESTS 8
 #define SPEC_MAX_SCHEMES 8
 
-struct goal_spec {
-	char metric[32];
-	uint64_t target;
-	bool has_nid;
-	int nid;
-	char path[256];
-	bool from_goal_bp;	/* --goal-bp: hugepage_mem_bp */
-};
-
-struct filter_spec {
-	bool allow;
-	bool matching;
-	char type[24];
-	char memcg[256];
-	uint64_t lo, hi;	/* addr [lo, hi), hugepage_size [lo, hi] */
-	unsigned int target_idx;
-};
-
 /* An access probe (7.2): its filters, none for every access. */
 #define SPEC_MAX_PROBE_FILTERS 8
 struct probe_spec {
 	unsigned int nr;
-	struct filter_spec f[SPEC_MAX_PROBE_FILTERS];
+	struct damonctl_filter_spec f[SPEC_MAX_PROBE_FILTERS];
 };
 
 /* Each field counts only when its `has_` flag is set. */
@@ -56,11 +38,11 @@ struct spec {
 	uint64_t quota_ms, quota_bytes, quota_reset_ms;
 	unsigned int weights[3];	/* size, accesses, age (permil) */
 	unsigned int nr_goals;
-	struct goal_spec goals[SPEC_MAX_GOALS];
+	struct damonctl_goal_spec goals[SPEC_MAX_GOALS];
 	const char *tuner;
 	unsigned int nr_filters;
 	bool filters_given;
-	struct filter_spec filters[SPEC_MAX_FILTERS];
+	struct damonctl_filter_spec filters[SPEC_MAX_FILTERS];
 	bool has_wmarks;
 	char wmarks_metric[24];
 	uint64_t wmarks_interval_us, wmarks_high, wmarks_mid, wmarks_low;
@@ -113,7 +95,5 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 int spec_parse_probe(struct cli *cli, const char *arg, struct probe_spec *p);
 /* Append probe @p to @c. */
 int spec_apply_probe(struct cli *cli, const struct probe_spec *p, struct damonctl_context *c);
-/* Where a filter of @type goes on this kernel. */
-enum damonctl_filter_dir spec_filter_dir(const char *type, const struct damonctl_features *f);
 
 #endif

@@ -9,11 +9,9 @@
  * any nr_kdamonds write) or reuses a stopped one it started earlier.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -135,78 +133,38 @@ static int parse_nodes(struct cli *cli, const char *arg)
 	return 0;
 }
 
-static int by_start(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
-/* --numa-node: the nodes' System RAM ranges, in address order, adjacent ones merged */
-static int node_regions(struct cli *cli)
+/* The ranges damonc finds for a paddr target: --numa-node's System RAM, or without, the
+ * largest System RAM range; in the context's address units. Found once per start. */
+static int paddr_regions(struct cli *cli, const struct spec *sp)
 {
 	struct start_opts *so = cli->opts;
-	struct damonctl_pa_layout *l;
-	unsigned int i, j;
+	struct damonctl_pa_layout *l = NULL;
 	size_t nr;
-	int r = damonctl_pa_layout_read(cli->ctx, &l);
+	int r = so->nr_nodes ? damonctl_pa_layout_read(cli->ctx, &l) : 0;
 
 	if (r)
 		return lib_error(cli, r, "--numa-node: reading the physical address layout");
-	for (i = 0; !r && i < so->nr_nodes; i++) {
-		r = damonctl_node_ram(l, so->nodes[i], &so->regions[so->nr_regions],
-				      START_MAX_REGIONS - so->nr_regions, &nr);
-		if (r == -ENODEV) {
-			usage_error(cli, "--numa-node: this kernel shows no memory blocks "
-				    "(/sys/devices/system/memory needs CONFIG_MEMORY_HOTPLUG), so "
-				    "no node's ranges");
-			r = EXIT_UNSUPPORTED;
-		} else if (r == -ENOENT)
-			r = usage_error(cli, "--numa-node %d: no System RAM on that node (see "
-					"'damonc report pa-layout')", so->nodes[i]);
-		else if (r == -E2BIG)
-			r = usage_error(cli, "--numa-node: more than %d ranges", START_MAX_REGIONS);
-		else
-			so->nr_regions += (unsigned int)nr;
-	}
+	r = damonctl_paddr_regions(cli->ctx, l, so->nodes, so->nr_nodes,
+				   sp->has_addr_unit ? sp->addr_unit : 1, so->regions,
+				   START_MAX_REGIONS, &nr);
 	damonctl_pa_layout_free(l);
+	if (r && !so->nr_nodes)
+		return usage_error(cli, "paddr needs --regions: cannot read the System RAM ranges "
+				   "of /proc/iomem (%s)", strerror(-r));
+	if (r == -ENODEV) {
+		usage_error(cli, "--numa-node: this kernel shows no memory blocks "
+			    "(/sys/devices/system/memory needs CONFIG_MEMORY_HOTPLUG), so no node's "
+			    "ranges");
+		return EXIT_UNSUPPORTED;
+	}
+	if (r == -ENOENT)
+		return usage_error(cli, "--numa-node %d: no System RAM on that node (see 'damonc "
+				   "report pa-layout')", so->nodes[nr]);
 	if (r)
-		return r;
-	qsort(so->regions, so->nr_regions, sizeof(so->regions[0]), by_start);
-	for (i = 0, j = 0; i < so->nr_regions; i++) {
-		if (j && so->regions[j - 1][1] >= so->regions[i][0]) {
-			if (so->regions[i][1] > so->regions[j - 1][1])
-				so->regions[j - 1][1] = so->regions[i][1];
-		} else {
-			so->regions[j][0] = so->regions[i][0];
-			so->regions[j++][1] = so->regions[i][1];
-		}
-	}
-	so->nr_regions = j;
-	/* whole pages only: DAMON widens a region to pages, which would take in the part of a
-	 * page that is not RAM (the 0x9fc00 end of the first range of a PC) */
-	for (i = 0, j = 0; i < so->nr_regions; i++) {
-		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-		uint64_t s = (so->regions[i][0] + page - 1) / page * page;
-		uint64_t e = so->regions[i][1] / page * page;
-
-		if (s < e) {
-			so->regions[j][0] = s;
-			so->regions[j++][1] = e;
-		}
-	}
-	so->nr_regions = j;
+		return usage_error(cli, "--numa-node: more than %d ranges", START_MAX_REGIONS);
+	so->nr_regions = (unsigned int)nr;
+	so->regions_found = true;
 	return 0;
-}
-
-/* Byte ranges damonc found (System RAM, a node's) in addr_unit units: the whole units
- * inside each (--regions are the user's, in units already). */
-static void regions_to_units(struct start_opts *so, uint64_t unit)
-{
-	for (unsigned int i = 0; i < so->nr_regions; i++) {
-		so->regions[i][0] = so->regions[i][0] / unit + !!(so->regions[i][0] % unit);
-		so->regions[i][1] /= unit;
-	}
 }
 
 static int start_parse(struct cli *cli, int key, const char *arg)
@@ -310,21 +268,10 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 			return usage_error(cli, "--numa-node and --regions: one of them");
 		if (!damonctl_context_add_target(c))
 			return usage_error(cli, "out of memory");
-		if (so->nr_nodes && !so->nodes_read) {
-			r = node_regions(cli);
+		if (!so->regions_found && (so->nr_nodes || !so->nr_regions)) {
+			r = paddr_regions(cli, sp);
 			if (r)
 				return r;
-			if (sp->has_addr_unit)
-				regions_to_units(so, sp->addr_unit);
-			so->nodes_read = true;
-		} else if (!so->nr_regions) {
-			r = damonctl_system_ram(cli->ctx, &so->regions[0][0], &so->regions[0][1]);
-			if (r)
-				return usage_error(cli, "paddr needs --regions: cannot read the System "
-						   "RAM ranges of /proc/iomem (%s)", strerror(-r));
-			so->nr_regions = 1;
-			if (sp->has_addr_unit)
-				regions_to_units(so, sp->addr_unit);
 		}
 	}
 	t = damonctl_context_target(c, damonctl_context_nr_targets(c) - 1);
@@ -353,108 +300,28 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	return 0;
 }
 
-/* damonc's status and dry-run documents add "index", "started_by_damonc" and "agent" to
- * each kdamond, and "writes", "fallbacks" and "modules_enabled" to the document: facts about one system, not
- * configuration. Drop them so such a document can be fed back. Anything unparsable is
- * left for the library to report. */
-static void strip_damonc_keys(char **doc)
-{
-	json_object *root, *arr;
-	size_t i;
-	char *s;
-
-	if (damonctl_json_check(*doc, strlen(*doc), NULL, 0))
-		return;
-	root = json_tokener_parse(*doc);
-	if (!json_object_is_type(root, json_type_object)) {
-		json_object_put(root);
-		return;
-	}
-	json_object_object_del(root, "writes");
-	json_object_object_del(root, "fallbacks");
-	json_object_object_del(root, "modules_enabled");
-	if (json_object_object_get_ex(root, "kdamonds", &arr) &&
-	    json_object_is_type(arr, json_type_array)) {
-		for (i = 0; i < json_object_array_length(arr); i++) {
-			json_object *k = json_object_array_get_idx(arr, i);
-
-			if (!json_object_is_type(k, json_type_object))
-				continue;
-			json_object_object_del(k, "index");
-			json_object_object_del(k, "started_by_damonc");
-			json_object_object_del(k, "agent");
-			json_object_object_del(k, "cpu");
-			json_object_object_del(k, "damonc_leftover");
-		}
-	}
-	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
-	json_object_put(root);
-	if (s) {
-		free(*doc);
-		*doc = s;
-	}
-}
-
-/* Is the configuration YAML (as damo takes it)? By its name (.json, .yaml, .yml), else by
- * its first character: JSON begins with '{' (or, wrongly, a comment or '['). */
-static bool is_yaml(const char *name, const char *doc)
-{
-	const char *dot = strrchr(name, '.');
-
-	if (dot && !strcmp(dot, ".json"))
-		return false;
-	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
-		return true;
-	doc += strspn(doc, " \t\r\n");
-	return !strchr("{[/", *doc);
-}
-
-/* A YAML configuration turned into JSON in place. 0, or -EINVAL with the reason in @why. */
-static int yaml_to_json(const char *name, char **doc, char *why, size_t size)
-{
-	char *json;
-	int r;
-
-	if (!is_yaml(name, *doc))
-		return 0;
-	r = damonctl_yaml_to_json(*doc, strlen(*doc), &json, why, size);
-	if (r)
-		return r;
-	free(*doc);
-	*doc = json;
-	return 0;
-}
-
 /* Append the kdamonds of a JSON or YAML config to @want; *nr tells how many. */
 static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsigned int *nr)
 {
 	struct start_opts *so = cli->opts;
-	struct damonctl_tree *cfg;
-	char why[512];
+	char why[512], *text;
 	unsigned int i;
 	int r;
 
 	/* read once: stdin cannot be read twice, and a probe makes us build twice */
-	if (!so->config_doc) {
-		r = read_all(so->config, &so->config_doc);
+	if (!so->config_tree) {
+		r = damonctl_file_read(so->config, DAMONC_MAX_INPUT, &text, NULL);
 		if (r)
 			return input_error(cli, "-c", so->config, r);
-		r = yaml_to_json(so->config, &so->config_doc, why, sizeof(why));
+		r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));
+		free(text);
 		if (r)
-			return usage_error(cli, "-c %s: not JSON, nor YAML: %s", so->config, why);
-		strip_damonc_keys(&so->config_doc);
+			return usage_error(cli, "-c %s: %s", so->config, why);
 	}
-	r = damonctl_tree_from_json(so->config_doc, &cfg, why, sizeof(why));
-	if (r)
-		return usage_error(cli, "-c %s: %s", so->config, why);
-	*nr = damonctl_tree_nr_kdamonds(cfg);
-	for (i = 0; i < *nr; i++) {
-		if (!damonctl_tree_add_kdamond_copy(want, damonctl_tree_kdamond(cfg, i))) {
-			damonctl_tree_free(cfg);
+	*nr = damonctl_tree_nr_kdamonds(so->config_tree);
+	for (i = 0; i < *nr; i++)
+		if (!damonctl_tree_add_kdamond_copy(want, damonctl_tree_kdamond(so->config_tree, i)))
 			return usage_error(cli, "out of memory");
-		}
-	}
-	damonctl_tree_free(cfg);
 	if (!*nr)
 		return usage_error(cli, "-c %s: the config has no kdamond", so->config);
 	return 0;
@@ -529,76 +396,6 @@ static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
 		printf("  kdamonds/%u/state <= on\n", idx[k]);
 	printf("dry run: nothing was written\n");
 	return EXIT_OK;
-}
-
-/* Where execvp() would find @name: its path in @out, or -errno. Checked before anything is
- * written, so that a command that cannot run leaves no kdamond behind. */
-static int find_program(const char *name, char *out, size_t size)
-{
-	const char *path = getenv("PATH"), *p, *end;
-	struct stat st;
-	int err = -ENOENT;
-
-	if (!*name)
-		return -ENOENT;
-	if (strchr(name, '/')) {
-		if (stat(name, &st))
-			return -errno;
-		if (!S_ISREG(st.st_mode))
-			return S_ISDIR(st.st_mode) ? -EISDIR : -EACCES;
-		if (access(name, X_OK))
-			return -errno;
-		snprintf(out, size, "%s", name);
-		return 0;
-	}
-	for (p = path && *path ? path : "/bin:/usr/bin"; p; p = end ? end + 1 : NULL) {
-		end = strchr(p, ':');
-		snprintf(out, size, "%.*s%s%s", end ? (int)(end - p) : (int)strlen(p), p,
-			 end == p || !*p ? "" : "/", name);
-		if (stat(out, &st) || !S_ISREG(st.st_mode))
-			continue;
-		if (!access(out, X_OK))
-			return 0;
-		err = -EACCES;
-	}
-	return err;
-}
-
-/* Fork the command to launch; it waits on a pipe until its kdamond runs. If exec fails all
- * the same, the child writes its errno to @exec_fd (closed by a successful exec). */
-static int launch(struct cli *cli, char **argv, int *child_pid, int *go_fd, int *exec_fd)
-{
-	struct start_opts *so = cli->opts;
-	int pipefd[2], status[2];
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC) || pipe2(status, O_CLOEXEC))
-		return usage_error(cli, "pipe: %s", strerror(errno)), EXIT_FAIL;
-	pid = fork();
-	if (pid < 0)
-		return usage_error(cli, "fork: %s", strerror(errno)), EXIT_FAIL;
-	if (!pid) {
-		char c;
-		int e;
-
-		close(pipefd[1]);
-		close(status[0]);
-		if (read(pipefd[0], &c, 1) != 1)
-			_exit(127);
-		close(pipefd[0]);
-		execvp(so->prog, argv);
-		e = errno;
-		if (write(status[1], &e, sizeof(e)) != sizeof(e))
-			_exit(127);
-		fprintf(stderr, "damonc: start: cannot run '%s': %s\n", argv[0], strerror(e));
-		_exit(127);
-	}
-	close(pipefd[0]);
-	close(status[1]);
-	*child_pid = pid;
-	*go_fd = pipefd[1];
-	*exec_fd = status[0];
-	return 0;
 }
 
 static volatile sig_atomic_t got_signal;
@@ -769,7 +566,7 @@ static int check_combinations(struct cli *cli, int argc, char **argv)
 				   "them at its end, and cannot %s", argc ? argv[0] : "--foreground",
 				   argc ? "launch a command" : "serve one in the foreground");
 	if (argc) {
-		r = find_program(argv[0], so->prog, sizeof(so->prog));
+		r = damonctl_launch_find(argv[0], so->prog, sizeof(so->prog));
 		if (r)
 			return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(-r));
 	}
@@ -905,21 +702,6 @@ static int check_busy(const struct damonctl_tree *have, const struct started *st
 	return 0;
 }
 
-/* Everything checked: the launched command runs (execs) first, as damo's does. DAMON takes a
- * process's address space when it starts, and would keep our fork's until its next update. */
-static int release_child(struct cli *cli, char **argv, int *go_fd, int exec_fd)
-{
-	int e = 0;
-
-	if (write(*go_fd, "g", 1) != 1)
-		warnx_("cannot release the launched command");
-	close(*go_fd);
-	*go_fd = -1;
-	if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
-		return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(e));
-	return 0;
-}
-
 /* Remember what we started, by index and the kdamond's pid. */
 static void record_started(struct cli *cli, struct started *started, const unsigned int *idx,
 			   unsigned int nr, const struct fallbacks *fbs, int child)
@@ -1013,9 +795,8 @@ static void print_started(struct cli *cli, struct started *started, const unsign
 
 /* After the start: serve the fallbacks here (--foreground, a launched command) or make sure
  * the background agent does; wait for a launched command. An exit code. */
-static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
-			  const unsigned int *idx, unsigned int nr, const struct fallbacks *fbs,
-			  int *child, int exec_fd)
+static int serve_and_wait(struct cli *cli, const unsigned int *idx, const struct fallbacks *fbs,
+			  int *child)
 {
 	struct start_opts *so = cli->opts;
 	int r, ret = EXIT_OK;
@@ -1032,14 +813,8 @@ static int serve_and_wait(struct cli *cli, const struct damonctl_tree *have,
 			       "started (%s)", strerror(-r));
 	}
 	if (*child) {
-		int e = 0;
-
 		ret = wait_child(*child);
 		*child = 0;
-		/* exec failed after all (the checks raced with a change): its kdamond, which
-		 * stopped with it, goes as if the start had failed */
-		if (read(exec_fd, &e, sizeof(e)) == sizeof(e) && e)
-			undo_launch(cli, have, idx, nr, NULL);
 	}
 	return ret;
 }
@@ -1054,7 +829,8 @@ struct start_state {
 	unsigned int idx[16], nr;		/* the kdamonds it starts */
 	unsigned int busy_idx;			/* a running kdamond (busy), and whether damonc's */
 	bool busy, busy_ours;
-	int child, go_fd, exec_fd;		/* a launched command, and its pipes (launch()) */
+	struct damonctl_launch *launch;		/* '-- COMMAND', held until released */
+	int child;				/* its pid once released */
 	int lock;				/* damonc's run directory, when not a dry run */
 };
 
@@ -1071,10 +847,10 @@ static int start_prepare(struct cli *cli, struct start_state *st, int argc, char
 	st->busy = any_running(st->have, &st->started, &st->busy_idx, &st->busy_ours);
 	if (argc) {
 		/* the pid must exist for the checks; the command waits for the kdamond */
-		r = launch(cli, argv, &st->child, &st->go_fd, &st->exec_fd);
+		r = damonctl_launch_new(so->prog, argv, &st->launch);
 		if (r)
-			return r;
-		so->pids[so->nr_pids++] = st->child;
+			return usage_error(cli, "fork: %s", strerror(-r)), EXIT_FAIL;
+		so->pids[so->nr_pids++] = damonctl_launch_pid(st->launch);
 	}
 	r = build(cli, st->have, &st->started, st->f, &st->want, st->idx, &st->nr);
 	if (!r)
@@ -1107,10 +883,15 @@ static int start_apply(struct cli *cli, struct start_state *st, char **argv)
 	if (handoff && started_find(&st->started, st->idx[0]))
 		journal_keep("started_before", started_entry_to_json(started_find(&st->started,
 									     st->idx[0])));
-	if (st->child) {
-		r = release_child(cli, argv, &st->go_fd, st->exec_fd);
+	/* everything checked: the launched command runs (execs) first, as damo's does; DAMON
+	 * takes a process's address space when it starts, and would keep our fork's */
+	if (st->launch) {
+		r = damonctl_launch_release(st->launch);
+		if (r && r != -ESRCH)
+			return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(-r));
 		if (r)
-			return r;
+			warnx_("cannot release the launched command");
+		st->child = damonctl_launch_pid(st->launch);
 	}
 	/* stages, starts, and on any failure puts the tree back as it was */
 	r = damonctl_tree_start(cli->ctx, st->want, st->have, st->idx, st->nr);
@@ -1126,10 +907,11 @@ static int start_apply(struct cli *cli, struct start_state *st, char **argv)
 	started_unlock(st->lock);
 	st->lock = -1;
 	print_started(cli, &st->started, st->idx, st->nr, &st->fbs);
-	return serve_and_wait(cli, st->have, st->idx, st->nr, &st->fbs, &st->child, st->exec_fd);
+	return serve_and_wait(cli, st->idx, &st->fbs, &st->child);
 }
 
-/* What a start still holds when it ends, let go; a launched command still held is killed. */
+/* What a start still holds when it ends, let go; a launched command whose start failed is
+ * killed. */
 static void start_state_free(struct cli *cli, struct start_state *st)
 {
 	struct start_opts *so = cli->opts;
@@ -1137,26 +919,24 @@ static void start_state_free(struct cli *cli, struct start_state *st)
 	if (st->lock >= 0)
 		journal_release(cli);
 	started_unlock(st->lock);
-	if (st->exec_fd >= 0)
-		close(st->exec_fd);
 	if (st->child) {
 		kill(st->child, SIGKILL);
 		waitpid(st->child, NULL, 0);
 	}
-	if (st->go_fd >= 0)
-		close(st->go_fd);
+	damonctl_launch_free(st->launch);
 	damonctl_plan_free(st->plan);
 	started_free(&st->started);
 	damonctl_features_free(st->f);
 	damonctl_tree_free(st->want);
 	damonctl_tree_free(st->have);
-	free(so->config_doc);
+	damonctl_tree_free(so->config_tree);
+	so->config_tree = NULL;
 }
 
 static int start_run(struct cli *cli, int argc, char **argv)
 {
 	struct start_opts *so = cli->opts;
-	struct start_state st = { .nr = 1, .go_fd = -1, .exec_fd = -1, .lock = -1 };
+	struct start_state st = { .nr = 1, .lock = -1 };
 	int r;
 
 	r = check_combinations(cli, argc, argv);

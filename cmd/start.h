@@ -32,11 +32,11 @@ struct start_opts {
 	bool user_regions;	/* --regions given (else damonc found them) */
 	int nodes[START_MAX_NODES];	/* --numa-node */
 	unsigned int nr_nodes;
-	bool nodes_read;	/* their ranges are in regions (built once per start) */
+	bool regions_found;	/* damonc's ranges for paddr are in regions (once a start) */
 	struct probe_spec probes[DAMONCTL_MAX_PROBES];
 	unsigned int nr_probes;
 	const char *config;
-	char *config_doc;
+	struct damonctl_tree *config_tree;	/* -c's, read once */
 	char prog[4096];	/* the command to launch, as found in PATH */
 	bool dry_run;
 	bool foreground;

@@ -56,13 +56,13 @@ int started_lock(struct damonctl_ctx *ctx)
 	if (r < 0)
 		return r;
 	lock_made_dir = access(lock_dir, F_OK) != 0;
-	r = make_dirs(lock_dir);
+	r = damonctl_make_dirs(lock_dir);
 	if (r)
 		return r;
 	snprintf(lock_path, sizeof(lock_path), "%s/lock", lock_dir);
 	for (;;) {
 		fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-		if (fd < 0 && errno == ENOENT && !make_dirs(lock_dir))
+		if (fd < 0 && errno == ENOENT && !damonctl_make_dirs(lock_dir))
 			continue;	/* another damonc removed the empty directory meanwhile */
 		if (fd < 0)
 			return -errno;
@@ -327,9 +327,7 @@ void started_refresh_stats(struct damonctl_ctx *ctx, const struct started *s,
 		if (unless_refreshed && !damonctl_read(ctx, rel, buf, sizeof(buf)) &&
 		    strtoull(buf, NULL, 10) > 0)
 			continue;
-		damonctl_kdamond_cmd(ctx, s->e[i].kdamond, DAMONCTL_CMD_UPDATE_SCHEMES_STATS);
-		damonctl_kdamond_cmd(ctx, s->e[i].kdamond,
-				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
+		damonctl_kdamond_refresh_stats(ctx, s->e[i].kdamond, NULL);
 	}
 	damonctl_clear_error(ctx);
 }

@@ -50,10 +50,7 @@ static int refresh(struct cli *cli, struct damonctl_tree *t,
 			continue;
 		if (strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))
 			continue;
-		r = damonctl_kdamond_cmd(cli->ctx, i, DAMONCTL_CMD_UPDATE_SCHEMES_STATS);
-		if (!r && damonctl_features_has(f, DAMONCTL_FEAT_EFFECTIVE_QUOTA) == DAMONCTL_YES)
-			r = damonctl_kdamond_cmd(cli->ctx, i,
-						 DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
+		r = damonctl_kdamond_refresh_stats(cli->ctx, i, f);
 		if (r && r != -EINVAL)	/* stopped meanwhile: show what is there */
 			return lib_error(cli, r, "refreshing kdamond %u", i);
 	}

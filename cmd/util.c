@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Messages, option value parsing, JSON output and formatting shared by subcommands. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "damonc.h"
@@ -34,28 +33,7 @@ void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 /* The length of the well-formed UTF-8 sequence at @p, or 0. */
 static size_t utf8_seq(const unsigned char *p)
 {
-	size_t n, i;
-	unsigned int cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return damonctl_utf8_len((const char *)p, SIZE_MAX);
 }
 
 size_t safe_text(const char *s, char *buf, size_t size)
@@ -283,9 +261,11 @@ int lib_error(const struct cli *cli, int err, const char *what, ...)
 	return exit_code_for(err);
 }
 
-static int bad_value(const struct cli *cli, const char *opt, const char *arg, int err,
-		     const char *expect)
+int value_error(const struct cli *cli, const char *opt, const char *arg, int err, uint64_t max,
+		const char *expect)
 {
+	if (err == -EDOM)
+		return usage_error(cli, "--%s '%s': at most %llu", opt, arg, (unsigned long long)max);
 	if (err == -ERANGE)
 		return usage_error(cli, "--%s '%s': the value is too large", opt, arg);
 	return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
@@ -295,14 +275,14 @@ int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint
 {
 	int r = damonctl_parse_time_us(arg, us);
 
-	return r ? bad_value(cli, opt, arg, r, "a time such as 5s, 100ms or 250us") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "a time such as 5s, 100ms or 250us") : 0;
 }
 
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes)
 {
 	int r = damonctl_parse_size(arg, bytes);
 
-	return r ? bad_value(cli, opt, arg, r, "a size such as 4096, 2MiB or 1G") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "a size such as 4096, 2MiB or 1G") : 0;
 }
 
 int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp)
@@ -311,14 +291,14 @@ int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, u
 
 	if (!r && *bp > 10000)
 		return usage_error(cli, "--%s '%s': a percentage cannot exceed 100%%", opt, arg);
-	return r ? bad_value(cli, opt, arg, r, "a percentage such as 5% or 12.5%") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "a percentage such as 5% or 12.5%") : 0;
 }
 
 int parse_bp_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp)
 {
 	int r = damonctl_parse_bp(arg, bp);
 
-	return r ? bad_value(cli, opt, arg, r, "basis points such as 500 (or 5%)") : 0;
+	return r ? value_error(cli, opt, arg, r, 0, "basis points such as 500 (or 5%)") : 0;
 }
 
 int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t max,
@@ -329,9 +309,8 @@ int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint
 	/* "max" reads as the largest value: refused where there is a limit (--bins max asked
 	 * for 96 GB, --target max read as -1) */
 	if (!r && *v > max)
-		return usage_error(cli, "--%s '%s': at most %llu", opt, arg,
-				   (unsigned long long)max);
-	return r ? bad_value(cli, opt, arg, r, "a non-negative integer") : 0;
+		r = -EDOM;
+	return r ? value_error(cli, opt, arg, r, max, "a non-negative integer") : 0;
 }
 
 int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid)
@@ -581,109 +560,6 @@ const char *fmt_bp(uint64_t bp, char *buf, size_t size)
 	return buf;
 }
 
-/* A regular file, or stdin ("-") whatever it is (a pipe, a terminal): a FIFO or a device
- * named on the command line would block or never end, so it is refused before reading. */
-static int open_input(const char *path, int *fd_out)
-{
-	struct stat st;
-	int fd;
-
-	if (!strcmp(path, "-")) {
-		if (fstat(STDIN_FILENO, &st))
-			return -errno;
-		if (S_ISDIR(st.st_mode))
-			return -EISDIR;
-		*fd_out = STDIN_FILENO;
-		return 0;
-	}
-	/* O_NONBLOCK: opening a FIFO with no writer must not wait */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
-	}
-	if (fcntl(fd, F_SETFL, 0) < 0) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	*fd_out = fd;
-	return 0;
-}
-
-int read_input(const char *path, size_t max, char **out, size_t *len_out)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	int fd = -1, r = open_input(path, &fd);
-
-	if (r)
-		return r;
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 4096) {
-			size_t want = cap ? cap * 2 : 65536;
-			char *p;
-
-			if (want > max + 2)
-				want = max + 2;
-			if (want <= cap) {	/* max + 1 bytes read: too large */
-				r = -EFBIG;
-				break;
-			}
-			p = realloc(buf, want);
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-			buf = p;
-			cap = want;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-		if (len > max) {
-			r = -EFBIG;
-			break;
-		}
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (!r && memchr(buf, '\0', len))
-		r = -EILSEQ;
-	if (r) {
-		free(buf);
-		return r;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	if (len_out)
-		*len_out = len;
-	return 0;
-}
-
-int read_all(const char *path, char **out)
-{
-	return read_input(path, DAMONC_MAX_INPUT, out, NULL);
-}
-
 int input_error(const struct cli *cli, const char *opt, const char *path, int err)
 {
 	const char *name = strcmp(path, "-") ? path : "standard input";
@@ -717,7 +593,7 @@ int read_json_file(const char *path, json_object **root)
 {
 	char *doc;
 	size_t len;
-	int r = read_input(path, DAMONC_MAX_INPUT, &doc, &len);
+	int r = damonctl_file_read(path, DAMONC_MAX_INPUT, &doc, &len);
 
 	*root = NULL;
 	if (r == -ENOENT)
@@ -734,58 +610,6 @@ int read_json_file(const char *path, json_object **root)
 	       (json_object_put(*root), *root = NULL, -EBADMSG);
 }
 
-int make_dirs(const char *path)
-{
-	char tmp[4096], *p;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode)
-{
-	char tmp[4200];
-	int r = 0, fd;
-
-	/* written aside in the same directory and renamed: a reader never sees half a file */
-	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (mode && fchmod(fd, mode))
-		r = -errno;
-	while (!r && len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			r = n < 0 ? -errno : -EIO;
-			break;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	return r;
-}
-
 int write_json_file(const char *path, json_object *root)
 {
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
@@ -798,7 +622,7 @@ int write_json_file(const char *path, json_object *root)
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		r = make_dirs(dir);
+		r = damonctl_make_dirs(dir);
 		if (r)
 			return r;
 	}
@@ -807,7 +631,7 @@ int write_json_file(const char *path, json_object *root)
 		return -ENOMEM;
 	memcpy(buf, text, len);
 	memcpy(buf + len, "\n", 2);
-	r = write_file_atomic(path, buf, len + 1, 0);
+	r = damonctl_file_write(path, buf, len + 1, 0);
 	free(buf);
 	return r;
 }

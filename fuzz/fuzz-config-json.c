@@ -2,7 +2,8 @@
 /*
  * The config JSON reader: damonctl_tree_from_json() (damonc's schema and damo's kdamonds
  * JSON, with their unit strings) behind the strict JSON check. What it accepts must write
- * back out and read again to the same document.
+ * back out and read again to the same document. The same text as a configuration
+ * (damonctl_config_parse(): YAML too, damonc's own documents) must not crash either.
  */
 #include <stdio.h>
 
@@ -33,6 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		damonctl_tree_free(again);
 		damonctl_tree_free(t);
 	}
+	if (!damonctl_config_parse("fuzz.yaml", doc, &t, why, sizeof(why)))
+		damonctl_tree_free(t);
+	if (!damonctl_config_parse(NULL, doc, &t, why, sizeof(why)))
+		damonctl_tree_free(t);
 	free(doc);
 	return 0;
 }

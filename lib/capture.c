@@ -181,12 +181,10 @@ static int copy_filters(struct damonctl_scheme *dst, const struct damonctl_schem
 int dctl_capture_add_filtered_schemes(struct damonctl_context *c, const struct damonctl_features *f,
 				      const struct damonctl_scheme *filters)
 {
-	/* where this kernel takes the operations layer's filters: ops_filters from 6.15, else
-	 * filters/, after the target filter (6.14: reject, so that memory of the target goes
-	 * on to them) */
-	enum damonctl_filter_dir to =
-		damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
-		DAMONCTL_FILTERS_OPS : DAMONCTL_FILTERS_LEGACY;
+	/* where this kernel takes the operations layer's filters (anon's, as any of their
+	 * types): ops_filters from 6.15, else filters/, after the target filter (6.14: reject,
+	 * so that memory of the target goes on to them) */
+	enum damonctl_filter_dir to = damonctl_filter_dir_for("anon", f);
 	unsigned int first = damonctl_context_nr_schemes(c), i;
 	int n = damonctl_capture_add_schemes(c, f);
 
@@ -258,9 +256,7 @@ static int install(struct damonctl_capture *c, const struct damonctl_kdamond *or
 	if (c->filters) {
 		/* what the capture schemes got, the target filter left out */
 		const struct damonctl_scheme *s0 = damonctl_context_scheme(wc, c->nr_user_schemes);
-		enum damonctl_filter_dir to =
-			damonctl_features_has(c->f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
-			DAMONCTL_FILTERS_OPS : DAMONCTL_FILTERS_LEGACY;
+		enum damonctl_filter_dir to = damonctl_filter_dir_for("anon", c->f);
 
 		c->filters_json = dctl_ops_filters_of_scheme(s0, to, 0);
 		if (!c->filters_json) {

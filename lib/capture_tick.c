@@ -137,11 +137,8 @@ static void take_stats(struct damonctl_capture *c, uint64_t now)
 	/* none, or only the capture schemes the kdamond was started with */
 	if (c->nr_user_schemes <= c->o.builtin)
 		return;
-	if (damonctl_kdamond_cmd(c->ctx, c->kdamond, DAMONCTL_CMD_UPDATE_SCHEMES_STATS))
+	if (damonctl_kdamond_refresh_stats(c->ctx, c->kdamond, c->f))
 		goto out;
-	if (damonctl_features_has(c->f, DAMONCTL_FEAT_EFFECTIVE_QUOTA) == DAMONCTL_YES)
-		damonctl_kdamond_cmd(c->ctx, c->kdamond,
-				     DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
 	for (s = 0; s < c->nr_user_schemes; s++) {
 		struct damonctl_rec_item *it = &c->pending[c->nr_pending];
 		struct damonctl_rec_stats *st = &c->pend_stats[c->nr_pending];

@@ -191,8 +191,10 @@ int dctl_open_dir(int dirfd, const char *path);
  * then 120 ms (the 40 retries of a read wait about 3 s in all). */
 void dctl_busy_wait(int tries);
 /* Read a small file, strip one trailing newline. -errno. Retries briefly on EBUSY. */
-/* open(2) of a regular file (O_CLOEXEC added); -errno, -ENXIO for a FIFO, socket or device
- * (refused without blocking), -EISDIR for a directory. */
+/* open(2) of a regular file (O_CLOEXEC added); -errno, @not_regular for a FIFO, socket or
+ * device (refused without blocking), -EISDIR for a directory. */
+int dctl_open_regular(int dirfd, const char *file, int flags, int not_regular);
+/* dctl_open_regular() saying -ENXIO for what is not a regular file. */
 int dctl_open_file(int dirfd, const char *file, int flags);
 int dctl_read_at(int dirfd, const char *file, char *buf, size_t size);
 int dctl_write_at(int dirfd, const char *file, const char *value);

@@ -91,9 +91,9 @@ static void skip_blanks(struct jscan *j)
 		j->pos++;
 }
 
-/* The length of the UTF-8 sequence at @p (1..4), or 0 if it is not well formed. */
-static size_t utf8_len(const unsigned char *p, size_t avail)
+DAMONCTL_API size_t damonctl_utf8_len(const char *s, size_t avail)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	unsigned char c = p[0];
 	size_t n, i;
 	unsigned int cp;
@@ -194,7 +194,7 @@ static int scan_string(struct jscan *j)
 			j->pos += 6;
 			continue;
 		}
-		n = utf8_len(j->s + j->pos, j->len - j->pos);
+		n = damonctl_utf8_len((const char *)j->s + j->pos, j->len - j->pos);
 		if (!n)
 			return fail_at(j, j->pos, "%s is not UTF-8 text",
 				       found(j, j->pos, buf, sizeof(buf)));

@@ -286,3 +286,76 @@ DAMONCTL_API int damonctl_node_ram(const struct damonctl_pa_layout *l, int node,
 		return any_node ? -ENOENT : -ENODEV;
 	return n > cap ? -E2BIG : 0;
 }
+
+static int by_start(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The nodes' System RAM into @ranges: in address order, overlapping and adjacent ranges
+ * merged, whole pages only. On -ENOENT *nr is the index of the node without any. */
+static int nodes_ram(const struct damonctl_pa_layout *l, const int *nodes, size_t nr_nodes,
+		     uint64_t (*ranges)[2], size_t cap, size_t *nr)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t i, j, n = 0, got;
+	int r;
+
+	for (i = 0; i < nr_nodes; i++) {
+		r = damonctl_node_ram(l, nodes[i], ranges + n, cap - n, &got);
+		if (r) {
+			*nr = i;
+			return r;
+		}
+		n += got;
+	}
+	qsort(ranges, n, sizeof(ranges[0]), by_start);
+	for (i = 0, j = 0; i < n; i++) {
+		if (j && ranges[j - 1][1] >= ranges[i][0]) {
+			if (ranges[i][1] > ranges[j - 1][1])
+				ranges[j - 1][1] = ranges[i][1];
+		} else {
+			ranges[j][0] = ranges[i][0];
+			ranges[j++][1] = ranges[i][1];
+		}
+	}
+	/* DAMON widens a region to pages, which would take in the part of a page that is not
+	 * RAM (the 0x9fc00 end of the first range of a PC) */
+	for (i = 0, n = j, j = 0; i < n; i++) {
+		uint64_t s = (ranges[i][0] + page - 1) / page * page, e = ranges[i][1] / page * page;
+
+		if (s < e) {
+			ranges[j][0] = s;
+			ranges[j++][1] = e;
+		}
+	}
+	*nr = j;
+	return 0;
+}
+
+DAMONCTL_API int damonctl_paddr_regions(struct damonctl_ctx *ctx,
+					const struct damonctl_pa_layout *l, const int *nodes,
+					size_t nr_nodes, uint64_t addr_unit,
+					uint64_t (*ranges)[2], size_t cap, size_t *nr)
+{
+	size_t i, n = 1;
+	int r;
+
+	if (!nr_nodes)
+		r = cap ? damonctl_system_ram(ctx, &ranges[0][0], &ranges[0][1]) : -E2BIG;
+	else
+		r = nodes_ram(l, nodes, nr_nodes, ranges, cap, &n);
+	if (r == -ENOENT && nr_nodes)
+		*nr = n;	/* which node has none */
+	if (r)
+		return r;
+	/* the whole units inside each range */
+	for (i = 0; addr_unit > 1 && i < n; i++) {
+		ranges[i][0] = ranges[i][0] / addr_unit + !!(ranges[i][0] % addr_unit);
+		ranges[i][1] /= addr_unit;
+	}
+	*nr = n;
+	return 0;
+}

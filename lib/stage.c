@@ -318,6 +318,19 @@ DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int ind
 	return r;
 }
 
+DAMONCTL_API int damonctl_kdamond_refresh_stats(struct damonctl_ctx *ctx, unsigned int index,
+					       const struct damonctl_features *f)
+{
+	int r = damonctl_kdamond_cmd(ctx, index, DAMONCTL_CMD_UPDATE_SCHEMES_STATS), e;
+
+	/* effective quotas came with 6.9: written where @f says so; tried without @f, a
+	 * kernel without them refusing the word */
+	if (r || (f && damonctl_features_has(f, DAMONCTL_FEAT_EFFECTIVE_QUOTA) != DAMONCTL_YES))
+		return r;
+	e = damonctl_kdamond_cmd(ctx, index, DAMONCTL_CMD_UPDATE_SCHEMES_EFFECTIVE_QUOTAS);
+	return f ? e : 0;
+}
+
 DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned int index,
 					     int *pid)
 {

@@ -34,7 +34,7 @@ int dctl_open_dir(int dirfd, const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
-int dctl_open_file(int dirfd, const char *file, int flags)
+int dctl_open_regular(int dirfd, const char *file, int flags, int not_regular)
 {
 	struct stat st;
 	int fd;
@@ -52,9 +52,14 @@ int dctl_open_file(int dirfd, const char *file, int flags)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
+		return S_ISDIR(st.st_mode) ? -EISDIR : not_regular;
 	}
 	return fd;
+}
+
+int dctl_open_file(int dirfd, const char *file, int flags)
+{
+	return dctl_open_regular(dirfd, file, flags, -ENXIO);
 }
 
 int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)

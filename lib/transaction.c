@@ -248,10 +248,10 @@ DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damo
 
 /* ---- filters that keep a scheme to part of its kdamond's memory ---- */
 
+/* where addr and target filters go on this kernel */
 static enum damonctl_filter_dir core_dir(const struct damonctl_features *f)
 {
-	return damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) == DAMONCTL_YES ?
-	       DAMONCTL_FILTERS_CORE : DAMONCTL_FILTERS_LEGACY;
+	return damonctl_filter_dir_for("addr", f);
 }
 
 static bool is_grant(const struct damonctl_filter *flt);

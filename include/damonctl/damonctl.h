@@ -363,6 +363,72 @@ DAMONCTL_DECLARE_ATTRS(tried_region);
 DAMONCTL_DECLARE_ATTRS(probe);
 DAMONCTL_DECLARE_ATTRS(probe_filter);
 
+/*
+ * Filters and goals given as text, as damonc's --filter, --probe and --goal take them:
+ * "allow|reject:[!]TYPE[:ARG]" (ARG: memcg's cgroup path, addr's START-END, hugepage_size's
+ * MIN-MAX, target's index) and "METRIC=VALUE[,nid=N][,path=P]" (VALUE in the metric's unit:
+ * some_mem_psi_us a time, *_bp basis points, the others plain numbers). Set @sz
+ * (the _INIT macros); fields may be added at the end.
+ */
+struct damonctl_filter_spec {
+	size_t sz;
+	bool allow, matching;
+	char type[24];
+	char memcg[256];		/* memcg: the cgroup path */
+	uint64_t lo, hi;		/* addr: [lo, hi); hugepage_size: [lo, hi] bytes */
+	unsigned int target_idx;	/* target */
+};
+#define DAMONCTL_FILTER_SPEC_INIT { .sz = sizeof(struct damonctl_filter_spec) }
+struct damonctl_goal_spec {
+	size_t sz;
+	char metric[32];
+	uint64_t target;
+	bool has_nid;
+	int nid;
+	char path[256];			/* "": none given */
+};
+#define DAMONCTL_GOAL_SPEC_INIT { .sz = sizeof(struct damonctl_goal_spec) }
+/* The part of a text that a parser refused. */
+enum damonctl_parse_part {
+	DAMONCTL_PARSE_FORM,		/* the text is not of the syntax's form */
+	DAMONCTL_PARSE_KEYWORD,		/* a filter type or goal metric not of its set (-ENOENT) */
+	DAMONCTL_PARSE_VALUE,		/* a goal's value, a target filter's index */
+	DAMONCTL_PARSE_NID,		/* a goal's nid=N */
+	DAMONCTL_PARSE_OPTION,		/* a goal's part that is neither nid= nor path= */
+	DAMONCTL_PARSE_ARG,		/* a type's argument missing (-ENODATA), or one given to a
+					 * type that takes none (-EINVAL) */
+	DAMONCTL_PARSE_RANGE,		/* START-END without '-' (-EINVAL), START above END (-EDOM) */
+	DAMONCTL_PARSE_START,		/* START (MIN) */
+	DAMONCTL_PARSE_END,		/* END (MAX) */
+};
+/* Set @sz (DAMONCTL_PARSE_ERROR_INIT). @err: -EINVAL (not of its kind), -ERANGE (too large
+ * for its unit), -EDOM (beyond its bound), -ENOENT, -ENODATA; @text: the part as given. */
+struct damonctl_parse_error {
+	size_t sz;
+	enum damonctl_parse_part part;
+	int err;
+	char text[256];
+};
+#define DAMONCTL_PARSE_ERROR_INIT { .sz = sizeof(struct damonctl_parse_error) }
+/* A filter of the types of @set (DAMONCTL_KW_FILTER_TYPE or _PROBE_FILTER_TYPE) into @f;
+ * on failure the negative errno, and @e (may be NULL) says where. */
+DAMONCTL_API int damonctl_filter_spec_parse(const char *text, enum damonctl_kwset set,
+					    struct damonctl_filter_spec *f,
+					    struct damonctl_parse_error *e);
+DAMONCTL_API int damonctl_goal_spec_parse(const char *text, struct damonctl_goal_spec *g,
+					  struct damonctl_parse_error *e);
+/* Where a filter of @type goes on this kernel: filters/ before 6.15, else core_filters/
+ * for addr and target, ops_filters/ for the others. */
+DAMONCTL_API enum damonctl_filter_dir damonctl_filter_dir_for(const char *type,
+							      const struct damonctl_features *f);
+/* The spec's attributes set on a filter, a probe's filter, a goal (the first error). */
+DAMONCTL_API int damonctl_filter_set_spec(struct damonctl_filter *flt,
+					  const struct damonctl_filter_spec *f);
+DAMONCTL_API int damonctl_probe_filter_set_spec(struct damonctl_probe_filter *pf,
+						const struct damonctl_filter_spec *f);
+DAMONCTL_API int damonctl_goal_set_spec(struct damonctl_goal *goal,
+					const struct damonctl_goal_spec *g);
+
 /* Trees. */
 DAMONCTL_API struct damonctl_tree *damonctl_tree_new(void);
 DAMONCTL_API void damonctl_tree_free(struct damonctl_tree *t);
@@ -589,6 +655,11 @@ DAMONCTL_API const char *damonctl_cmd_name(enum damonctl_cmd cmd);
  * up to a second. */
 DAMONCTL_API int damonctl_kdamond_cmd(struct damonctl_ctx *ctx, unsigned int index,
 				      enum damonctl_cmd cmd);
+/* Fresh scheme stats of a running kdamond: update_schemes_stats, then, after it and where
+ * the kernel has effective quotas (6.9; @f says so, or with @f NULL they are tried and a
+ * refusal ignored), update_schemes_effective_quotas. The first error (-EINVAL: it is off). */
+DAMONCTL_API int damonctl_kdamond_refresh_stats(struct damonctl_ctx *ctx, unsigned int index,
+					       const struct damonctl_features *f);
 /* Read kdamonds/<index>/state and pid: 1 when running, 0 when not, or -errno. */
 DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned int index,
 					     int *pid);
@@ -852,6 +923,15 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
  */
 DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json, char *why,
 				       size_t size);
+/*
+ * A configuration as damo's and damonc's start take it, from a file named @name (NULL: not
+ * from a file): damonc's schema or damo's, in JSON or YAML, told by the name's extension
+ * (.json, .yaml, .yml), else by the text (JSON begins with '{'); damonc's status and dry-run
+ * documents fed back lose their facts about one system (damonctl-json(5)). -EINVAL with the
+ * reason in @why ("not JSON, nor YAML: line 2: ..." for a document that is neither).
+ */
+DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
+				       struct damonctl_tree **out, char *why, size_t size);
 #define DAMONCTL_JSON_FORMAT_VERSION 1
 /*
  * Whether the @len bytes of @doc are exactly one strict JSON document (RFC 8259): UTF-8, no
@@ -861,6 +941,28 @@ DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json
  * themselves (a program's own state files) can too.
  */
 DAMONCTL_API int damonctl_json_check(const char *doc, size_t len, char *why, size_t size);
+/* The length of the well-formed UTF-8 sequence at @s (1 to 4; an ASCII byte, NUL too, is 1),
+ * reading at most @avail bytes (SIZE_MAX for a NUL-terminated string), or 0 where there is
+ * none (a stray byte, an overlong form, a surrogate, beyond U+10FFFF): what
+ * damonctl_json_check() accepts in a string, for text read from the tree or /proc that a
+ * program prints or writes as JSON. */
+DAMONCTL_API size_t damonctl_utf8_len(const char *s, size_t avail);
+
+/* ------------------------------------------------------------------------------------------
+ * Files a program is given (read whole, never waited on) and files it keeps (written whole
+ * or not at all).
+ */
+/* The text of file @path, or of standard input for "-" (whatever it is): a directory is
+ * -EISDIR, anything else that is not a regular file (a FIFO, socket or device, which would
+ * block or never end) -ENODEV, before anything is read; -EFBIG above @max bytes, -EILSEQ when
+ * it holds a NUL byte. *out is malloc'd and NUL-terminated, its length in *len (may be NULL). */
+DAMONCTL_API int damonctl_file_read(const char *path, size_t max, char **out, size_t *len);
+/* @len bytes of @data as file @path, whole or not at all: written beside it and renamed over
+ * it. @mode: its permissions (0: 0644 less the umask). */
+DAMONCTL_API int damonctl_file_write(const char *path, const void *data, size_t len,
+				     unsigned int mode);
+/* Directory @dir and its parents, as needed (0755 less the umask); 0 when they exist. */
+DAMONCTL_API int damonctl_make_dirs(const char *dir);
 
 /* ------------------------------------------------------------------------------------------
  * Memory figures from procfs and sysfs (under the sysroot), in bytes.
@@ -980,6 +1082,17 @@ DAMONCTL_API void damonctl_pa_layout_free(struct damonctl_pa_layout *l);
  * -ENODEV when the layout knows no node at all (no memory block directories). */
 DAMONCTL_API int damonctl_node_ram(const struct damonctl_pa_layout *l, int node,
 				   uint64_t (*ranges)[2], size_t cap, size_t *nr);
+/* The regions of a paddr target that names no ranges of its own: without @nodes, the largest
+ * System RAM range (damonctl_system_ram() of @ctx); else the System RAM of the @nr_nodes NUMA
+ * nodes in layout @l (damonctl_node_ram()) in address order, overlapping and adjacent ranges
+ * merged, cut to whole pages (DAMON widens a region to pages, taking in what is not RAM). In
+ * units of @addr_unit bytes (0 or 1: bytes), the whole units inside each range. The first
+ * @cap into @ranges (scratch on failure), how many in *nr. The errors of those functions;
+ * with -ENOENT from a node, *nr is its index in @nodes. */
+DAMONCTL_API int damonctl_paddr_regions(struct damonctl_ctx *ctx,
+					const struct damonctl_pa_layout *l, const int *nodes,
+					size_t nr_nodes, uint64_t addr_unit,
+					uint64_t (*ranges)[2], size_t cap, size_t *nr);
 
 /* What looks wrong with DAMON (damo's diagnose), read only: a kdamond that says "on" without
  * a thread, a target process that exited, a huge-page scheme under transparent_hugepage
@@ -1225,6 +1338,29 @@ DAMONCTL_API int damonctl_procevents_next(struct damonctl_procevents *pe,
 					  struct damonctl_procevent *ev);
 /* Unsubscribe and free. */
 DAMONCTL_API void damonctl_procevents_close(struct damonctl_procevents *pe);
+
+/* ------------------------------------------------------------------------------------------
+ * A command launched for monitoring (damo's `start -- COMMAND`): forked and held before its
+ * exec, so that its pid can be a target of the kdamond being built and checked, then let go
+ * before the kdamond starts (DAMON takes the address space a process has when it starts,
+ * which before the exec is a copy of the caller's).
+ */
+struct damonctl_launch;
+/* Where execvp(3) would find command @name ("/bin:/usr/bin" without $PATH): its path into
+ * @path. -ENOENT, -EACCES (not executable), -EISDIR, -ENAMETOOLONG. */
+DAMONCTL_API int damonctl_launch_find(const char *name, char *path, size_t size);
+/* Fork a child that waits, then runs @path (damonctl_launch_find()'s) with @argv (NULL-
+ * terminated) when released; -errno of socketpair(2), pipe2(2) or fork(2). */
+DAMONCTL_API int damonctl_launch_new(const char *path, char *const argv[],
+				     struct damonctl_launch **out);
+DAMONCTL_API int damonctl_launch_pid(const struct damonctl_launch *l);
+/* Let it run: 0 once it has exec'd, the -errno of its failed exec (it has exited with 127
+ * then), -ESRCH when it ended before (killed), -EALREADY when released before. The caller
+ * waits for it (waitpid(2)) from then on. */
+DAMONCTL_API int damonctl_launch_release(struct damonctl_launch *l);
+/* Free; a child still held is killed and reaped (the command never runs), one whose exec
+ * failed reaped; a released one runs on. */
+DAMONCTL_API void damonctl_launch_free(struct damonctl_launch *l);
 
 /* ------------------------------------------------------------------------------------------
  * Units, parsed and printed in one place.

@@ -308,6 +308,70 @@ static void test_pa_layout(void **state)
 	tmpdir_remove(dir);
 }
 
+/* The regions of a paddr target: nodes' System RAM merged across nodes, in address order and
+ * whole pages, in address units; the largest System RAM range without nodes. Blocks of
+ * 128 MiB: 0 on node 0, 1 on node 1, 2 on node 0. */
+static void test_paddr_regions(void **state)
+{
+	static const char *const blocks[] = { "node0/memory0", "node1/memory1", "node0/memory2" };
+	char *dir = tmpdir_new(), path[4096];
+	struct damonctl_pa_layout *l;
+	struct damonctl_ctx *ctx;
+	uint64_t r[4][2];
+	size_t i, nr = 99;
+	int nodes[] = { 1, 0, 7 };
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/proc/iomem", dir);
+	write_file(path, "00000000-00000fff : Reserved\n"
+		   "00001000-0009fbff : System RAM\n"
+		   "000a0000-000fffff : Reserved\n"
+		   "00100000-17ffffff : System RAM\n");
+	snprintf(path, sizeof(path), "%s/sys/devices/system/memory/block_size_bytes", dir);
+	write_file(path, "8000000\n");
+	for (i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/%s/state", dir, blocks[i]);
+		write_file(path, "online");
+	}
+	assert_int_equal(damonctl_new(&ctx), 0);
+	assert_int_equal(damonctl_set_sysroot(ctx, dir), 0);
+	assert_int_equal(damonctl_pa_layout_read(ctx, &l), 0);
+	/* nodes 1 and 0, in that order: one range, the nodes' adjacent ones merged; the
+	 * first range loses the part of a page that is not RAM */
+	assert_int_equal(damonctl_paddr_regions(ctx, l, nodes, 2, 1, r, 4, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_true(r[0][0] == 0x1000 && r[0][1] == 0x9f000);
+	assert_true(r[1][0] == 0x100000 && r[1][1] == 0x18000000);
+	/* in units of 64 KiB: the whole units inside */
+	assert_int_equal(damonctl_paddr_regions(ctx, l, nodes + 1, 1, 0x10000, r, 4, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_true(r[0][0] == 1 && r[0][1] == 9);
+	assert_true(r[1][0] == 0x10 && r[1][1] == 0x800);
+	assert_true(r[2][0] == 0x1000 && r[2][1] == 0x1800);
+	/* node 7 has none: which one is said */
+	assert_int_equal(damonctl_paddr_regions(ctx, l, nodes, 3, 1, r, 4, &nr), -ENOENT);
+	assert_int_equal(nr, 2);
+	nr = 99;
+	assert_int_equal(damonctl_paddr_regions(ctx, l, nodes + 1, 1, 1, r, 2, &nr), -E2BIG);
+	assert_int_equal(nr, 99);	/* untouched */
+	/* no nodes: the largest System RAM range, in units too */
+	assert_int_equal(damonctl_paddr_regions(ctx, NULL, NULL, 0, 1, r, 1, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_true(r[0][0] == 0x100000 && r[0][1] == 0x18000000);
+	assert_int_equal(damonctl_paddr_regions(ctx, NULL, NULL, 0, 0x300000, r, 1, &nr), 0);
+	assert_true(r[0][0] == 1 && r[0][1] == 0x80);
+	assert_int_equal(damonctl_paddr_regions(ctx, NULL, NULL, 0, 1, r, 0, &nr), -E2BIG);
+	damonctl_pa_layout_free(l);
+	/* no memory blocks: no node is known */
+	snprintf(path, sizeof(path), "%s/sys/devices/system/memory/block_size_bytes", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(damonctl_pa_layout_read(ctx, &l), 0);
+	assert_int_equal(damonctl_paddr_regions(ctx, l, nodes, 1, 1, r, 4, &nr), -ENODEV);
+	damonctl_pa_layout_free(l);
+	damonctl_free(ctx);
+	tmpdir_remove(dir);
+}
+
 /* A process's identity is its pid and start time: this process is itself, and not one that
  * started at another time; a zombie child and a reaped one are gone. */
 static void test_start_time(void **state)
@@ -344,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_seed_regions),
 		cmocka_unit_test(test_statm),
 		cmocka_unit_test(test_pa_layout),
+		cmocka_unit_test(test_paddr_regions),
 		cmocka_unit_test(test_start_time),
 	};
 

@@ -440,6 +440,44 @@ static void commands(void **state)
 	sysroot_teardown(&s);
 }
 
+/* Fresh stats: update_schemes_stats, and effective quotas where the kernel has them (the
+ * features say so, or unknown). */
+static void refresh_stats(void **state)
+{
+	static const char *const both[] = {
+		"kdamonds/0/state <= 'update_schemes_stats': ok",
+		"kdamonds/0/state <= 'update_schemes_effective_quotas': ok",
+	};
+	struct damonctl_features *f;
+	struct writes w = { .n = 0 };
+	struct sysroot s;
+
+	(void)state;
+	sysroot_setup(&s, "7.2-defaults.txt", NULL, NULL);
+	damonctl_set_log(s.ctx, collect, &w, DAMONCTL_LOG_DEBUG);
+	assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
+	assert_int_equal(damonctl_kdamond_refresh_stats(s.ctx, 0, f), 0);
+	expect_writes(&w, both, 2);
+	w.n = 0;
+	assert_int_equal(damonctl_kdamond_refresh_stats(s.ctx, 0, NULL), 0);
+	expect_writes(&w, both, 2);
+	damonctl_features_free(f);
+	/* no such kdamond: the first write fails, and nothing follows */
+	w.n = 0;
+	assert_int_equal(damonctl_kdamond_refresh_stats(s.ctx, 3, NULL), -ENOENT);
+	assert_int_equal(w.n, 1);
+	sysroot_teardown(&s);
+	/* 6.1: no effective quotas */
+	sysroot_setup(&s, "6.1-layout.txt", NULL, NULL);
+	damonctl_set_log(s.ctx, collect, &w, DAMONCTL_LOG_DEBUG);
+	assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
+	w.n = 0;
+	assert_int_equal(damonctl_kdamond_refresh_stats(s.ctx, 0, f), 0);
+	expect_writes(&w, both, 1);
+	damonctl_features_free(f);
+	sysroot_teardown(&s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +492,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(restore),
 		cmocka_unit_test(diff),
 		cmocka_unit_test(commands),
+		cmocka_unit_test(refresh_stats),
 	};
 
 	unit_init(argc, argv);
