@@ -142,6 +142,72 @@ static int open_error(struct cli *cli, const struct capture_opts *o,
 	}
 }
 
+int capture_parse_filter(struct cli *cli, struct capture_opts *o, const char *arg)
+{
+	struct damonctl_filter_spec *f = &o->filters[o->nr_filters];
+	int r;
+
+	if (o->nr_filters == CAPTURE_MAX_FILTERS)
+		return usage_error(cli, "--snapshot-damos-filter: at most %d filters",
+				   CAPTURE_MAX_FILTERS);
+	r = spec_parse_filter(cli, "snapshot-damos-filter", arg, f);
+	if (r)
+		return r;
+	if (!strcmp(f->type, "addr") || !strcmp(f->type, "target"))
+		return usage_error(cli, "--snapshot-damos-filter '%s': %s is a filter of DAMON's "
+				   "core, which decides what is tried, not what passes (anon, "
+				   "active, memcg, young, hugepage_size, unmapped; --address-range "
+				   "narrows a report)", arg, f->type);
+	if (!strcmp(f->type, "memcg") && f->memcg[0] != '/')
+		return usage_error(cli, "--snapshot-damos-filter '%s': a memcg path begins with "
+				   "'/' (as under /sys/fs/cgroup)", arg);
+	o->nr_filters++;
+	return 0;
+}
+
+/* The snapshot filters as a scheme of a tree of their own (the library reads its filters),
+ * or NULL (none, or out of memory: *err) */
+static struct damonctl_scheme *filters_scheme(const struct capture_opts *o,
+					      struct damonctl_tree **t, int *err)
+{
+	struct damonctl_kdamond *k;
+	struct damonctl_context *c;
+	struct damonctl_scheme *s = NULL;
+
+	*err = 0;
+	*t = o->nr_filters ? damonctl_tree_new() : NULL;
+	k = *t ? damonctl_tree_add_kdamond(*t) : NULL;
+	c = k ? damonctl_kdamond_add_context(k) : NULL;
+	s = c ? damonctl_context_add_scheme(c) : NULL;
+	for (unsigned int i = 0; s && i < o->nr_filters && !*err; i++) {
+		struct damonctl_filter *f = damonctl_scheme_add_filter(s, DAMONCTL_FILTERS_OPS);
+
+		*err = f ? damonctl_filter_set_spec(f, &o->filters[i]) : -ENOMEM;
+	}
+	if (o->nr_filters && !s)
+		*err = -ENOMEM;
+	return *err ? NULL : s;
+}
+
+/* The library's refusal of the snapshot filters (-EOPNOTSUPP, -ENOENT) as a sentence */
+static int filters_error(struct cli *cli, const struct capture_opts *o, int r)
+{
+	unsigned int i;
+
+	if (r == -ENOENT) {
+		for (i = 0; i < o->nr_filters && strcmp(o->filters[i].type, "memcg"); i++)
+			;
+		return usage_error(cli, "--snapshot-damos-filter: no cgroup '%s' (memcg paths are "
+				   "as under /sys/fs/cgroup)", i < o->nr_filters ?
+				   o->filters[i].memcg : "");
+	}
+	usage_error(cli, "--snapshot-damos-filter: this kernel cannot take snapshots through "
+		    "DAMOS filters: it needs the filters' allow and sz_filter_passed (Linux 6.14), "
+		    "for vaddr and fvaddr the stat action's filters (6.18), and each type (anon "
+		    "and memcg 6.3, young 6.10, active, hugepage_size and unmapped 6.15)");
+	return EXIT_UNSUPPORTED;
+}
+
 /* DAMONC_TRACE_READER=text or raw (damonc-record(1), for tests/bench/trace-read.sh). */
 static enum damonctl_capture_reader trace_reader(void)
 {
@@ -156,7 +222,8 @@ static enum damonctl_capture_reader trace_reader(void)
 static int open_capture(struct capture *c, const struct capture_opts *o)
 {
 	struct damonctl_capture_opts lo = DAMONCTL_CAPTURE_OPTS_INIT;
-	struct damonctl_tree *t;
+	struct damonctl_tree *t, *ft = NULL;
+	struct damonctl_error le;
 	struct started st;
 	char dir[4096];
 	unsigned int idx = 0;
@@ -179,10 +246,16 @@ static int open_capture(struct capture *c, const struct capture_opts *o)
 		lo.end_pid = o->child;
 		lo.state_dir = state_dir(c->cli->ctx, dir, sizeof(dir));
 		lo.trace_reader = trace_reader();
-		r = damonctl_capture_open(c->cli->ctx, idx, &lo, &c->lc);
-		if (r)
+		lo.snapshot_filters = filters_scheme(o, &ft, &r);
+		if (!r)
+			r = damonctl_capture_open(c->cli->ctx, idx, &lo, &c->lc);
+		if (r && o->nr_filters && (r == -EOPNOTSUPP || r == -ENOENT) &&
+		    !(damonctl_last_error(c->cli->ctx, &le) && le.err == r))
+			r = filters_error(c->cli, o, r);
+		else if (r)
 			r = open_error(c->cli, o, damonctl_tree_kdamond(t, idx), idx, r);
 	}
+	damonctl_tree_free(ft);
 	started_free(&st);
 	damonctl_tree_free(t);
 	return r;

@@ -12,6 +12,9 @@
 #include <signal.h>
 
 #include "damonc.h"
+#include "spec.h"
+
+#define CAPTURE_MAX_FILTERS 8
 
 struct capture_opts {
 	int kdamond;			/* -1: the one running kdamond damonc started */
@@ -24,7 +27,22 @@ struct capture_opts {
 	unsigned int builtin;
 	int child;			/* the launched target: its exit ends the capture */
 	bool no_footprints;		/* no FOOTPRINT items */
+	/* --snapshot-damos-filter: operations-layer filters of the capture scheme, whose
+	 * passed bytes each region's sz_filter_passed then is (damo's --snapshot_damos_filter) */
+	unsigned int nr_filters;
+	struct damonctl_filter_spec filters[CAPTURE_MAX_FILTERS];
 };
+
+/* --snapshot-damos-filter ARG (--filter's form, an operations-layer type) added to @o: 0 or an
+ * exit code after saying what was wrong. */
+int capture_parse_filter(struct cli *cli, struct capture_opts *o, const char *arg);
+/* Its option table entry, with @key, for the commands that capture. */
+#define CAPTURE_FILTER_OPT(key) \
+	{ "snapshot-damos-filter", (key), OV_FILTER, "allow|reject:[!]TYPE[:ARG]", "live: take " \
+	  "the snapshots through this DAMOS filter of the operations layer (anon, active, memcg:" \
+	  "PATH, young, hugepage_size:MIN-MAX, unmapped; repeatable, in order): each region's " \
+	  "filters passed bytes are what they pass (damo's --snapshot_damos_filter; 6.14, vaddr " \
+	  "6.18)" }
 
 /* Set by the SIGINT/SIGTERM handler capture_catch_signals installs, which also asks the
  * capture in progress to end. */

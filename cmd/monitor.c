@@ -39,7 +39,7 @@ struct monitor_opts {
 };
 
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
-enum { O_DELAY = 350, O_REPORT, O_COUNT, O_KDAMOND, O_NO_CLEAR, O_FOREIGN };
+enum { O_DELAY = 350, O_REPORT, O_COUNT, O_KDAMOND, O_NO_CLEAR, O_FOREIGN, O_SNAP_FILTER };
 
 #define TO(kind, member) OPT_TO(kind, struct monitor_opts, member)
 static const struct opt monitor_opts[] = {
@@ -55,6 +55,7 @@ static const struct opt monitor_opts[] = {
 	  TO(OD_FLAG, no_clear) },
 	{ "allow-foreign", O_FOREIGN, OV_NONE, NULL, "with --kdamond: allow writing to a kdamond "
 	  "damonc did not start (see damonc-record(1))", TO(OD_FLAG, cap.allow_foreign) },
+	CAPTURE_FILTER_OPT(O_SNAP_FILTER),
 	{ 0 },
 };
 #undef TO
@@ -81,6 +82,8 @@ static int monitor_parse(struct cli *cli, int key, const char *arg)
 		if (mo->delay_us < 10000 || mo->delay_us == DAMONCTL_MAX)
 			return usage_error(cli, "--delay '%s': at least 10ms", arg);
 		return 0;
+	case O_SNAP_FILTER:
+		return capture_parse_filter(cli, &mo->cap, arg);
 	case O_REPORT:
 		i = opt_choice(cli, monitor_opts, O_REPORT, arg);
 		if (i < 0)

@@ -49,7 +49,7 @@ struct record_opts {
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
        O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS, O_AGGREGATE,
-       O_PROFILE, O_PERF };
+       O_PROFILE, O_PERF, O_SNAP_FILTER };
 
 #define TO(kind, member) OPT_TO(kind, struct record_opts, member)
 static const struct opt record_opts[] = {
@@ -76,6 +76,7 @@ static const struct opt record_opts[] = {
 	  "into FILE (default: the record's file + .profile), on the record's clock, for "
 	  "'damonc report profile'" },
 	{ "perf", O_PERF, OV_FILE, "PATH", "with --profile: the perf to run (default: perf)" },
+	CAPTURE_FILTER_OPT(O_SNAP_FILTER),
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording", TO(OD_STRING, input) },
 	{ "time-range", O_TIME_RANGE, OV_RANGE, "START,END", "with -i: keep the snapshots that "
@@ -150,6 +151,8 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 			return usage_error(cli, "--perf '': expected perf's path");
 		ro->perf = arg;
 		return 0;
+	case O_SNAP_FILTER:
+		return capture_parse_filter(cli, &ro->cap, arg);
 	case O_TARGET:
 		ro->subset = true;
 		return rin_parse_of(cli, &ro->sub, 501, arg);
@@ -645,10 +648,10 @@ static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, ch
 
 	if (ro->input) {
 		if (ro->cap.duration_us || ro->cap.interval_us || ro->cap.count ||
-		    ro->cap.allow_foreign || ro->starts || argc)
+		    ro->cap.allow_foreign || ro->cap.nr_filters || ro->starts || argc)
 			return usage_error(cli, "-i converts a record: --duration, --interval, "
-					   "--count, --allow-foreign, targets and monitoring "
-					   "options do not apply");
+					   "--count, --allow-foreign, --snapshot-damos-filter, targets "
+					   "and monitoring options do not apply");
 		if ((ro->subset || ro->cap.kdamond >= 0) && ro->format != FMT_DAMONC)
 			return usage_error(cli, "--format %s converts a whole record: write the "
 					   "subset in damonc's format, then convert it",
@@ -658,6 +661,10 @@ static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, ch
 	if (ro->subset)
 		return usage_error(cli, "--time-range, --address-range, --target and --aggregate "
 				   "work on a record: they need -i FILE");
+	if (ro->cap.nr_filters && ro->cap.method == DAMONCTL_CAPTURE_TRACE)
+		return usage_error(cli, "--snapshot-damos-filter takes snapshots through a DAMOS "
+				   "scheme's tried regions: --method trace's events carry no "
+				   "filter-passed bytes");
 	if (ro->format != FMT_DAMONC)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
 				   "convert)", ro->format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");

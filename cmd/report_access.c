@@ -1003,7 +1003,7 @@ struct one {
 
 static json_object *region_json(const struct access_opts *ao,
 				const struct damonctl_access_region *r,
-				const struct damonctl_access_range *b)
+				const struct damonctl_access_range *b, bool has_fp)
 {
 	json_object *o = json_object_new_object();
 
@@ -1015,6 +1015,9 @@ static json_object *region_json(const struct access_opts *ao,
 	json_object_object_add(o, "age_aggrs", json_object_new_uint64(r->age));
 	json_object_object_add(o, "age_us", json_object_new_uint64(r->age_us));
 	json_object_object_add(o, "temperature", json_object_new_double(r->temperature));
+	if (has_fp)	/* the bytes the scheme's ops filters passed (6.14's sz_filter_passed) */
+		json_object_object_add(o, "filters_passed_bytes",
+				       json_object_new_uint64(r->sz_filter_passed));
 	if (r->nr_probes) {	/* 7.2's probes: each one's hits, as damo's probe_hits */
 		json_object *h = json_object_new_array();
 
@@ -1053,7 +1056,7 @@ static void add_members(json_object *doc, const struct access_run *ar,
 	json_object_object_add(doc, "snapshot", snap);
 	for (i = 0; i < n; i++)
 		json_object_array_add(arr, region_json(ao, damonctl_access_view_region(r->v, i),
-						       &bs));
+						       &bs, s->has_sz_filter_passed));
 	json_object_object_add(doc, "regions", arr);
 	json_object_object_add(doc, "shown_bytes",
 			       json_object_new_uint64(damonctl_access_view_bytes(r->v)));

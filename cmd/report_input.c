@@ -75,6 +75,8 @@ int rin_parse_of(struct cli *cli, struct rin_opts *o, int key, const char *arg)
 		return 0;
 	case 502:
 		return parse_range_time(cli, o, arg);
+	case 508:
+		return capture_parse_filter(cli, &o->cap, arg);
 	case 503:
 		return parse_range_addr(cli, o, arg);
 	case 504:
@@ -164,14 +166,16 @@ int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_
 	/* as perf report reads perf.data and damo report damon.data: the record that
 	 * 'damonc record' writes by default, unless a live capture was asked for */
 	if (!o->input && !o->cap.duration_us && !o->cap.interval_us &&
-	    !o->cap.count && !o->cap.allow_foreign && !access(RIN_DEFAULT_RECORD, F_OK))
+	    !o->cap.count && !o->cap.allow_foreign && !o->cap.nr_filters &&
+	    !access(RIN_DEFAULT_RECORD, F_OK))
 		o->input = RIN_DEFAULT_RECORD;
 	if (o->input) {
 		if (o->cap.duration_us || o->cap.interval_us || o->cap.count ||
-		    o->cap.allow_foreign) {
+		    o->cap.allow_foreign || o->cap.nr_filters) {
 			free(in);
-			return usage_error(cli, "-i reads a record: --duration, --interval, --count "
-					   "and --allow-foreign are for live captures");
+			return usage_error(cli, "-i reads a record: --duration, --interval, --count, "
+					   "--allow-foreign and --snapshot-damos-filter are for live "
+					   "captures");
 		}
 		e = record_in_open(cli, o->input, rewind, &in->rec);
 		if (e) {

@@ -31,7 +31,8 @@
 	{ "interval", 505, OV_TIME, "TIME", "live: time between snapshots (default: 1s)" }, \
 	{ "count", 506, OV_INT, "N", "live: capture N snapshots" }, \
 	{ "allow-foreign", 507, OV_NONE, NULL, "live: allow writing to a kdamond damonc did not " \
-	  "start (see damonc-record(1))", OPT_TO(OD_FLAG, struct rin_opts, cap.allow_foreign) }
+	  "start (see damonc-record(1))", OPT_TO(OD_FLAG, struct rin_opts, cap.allow_foreign) }, \
+	CAPTURE_FILTER_OPT(508)
 
 /*
  * What a report reads. Each record report has them as the first member of its own options

@@ -179,6 +179,12 @@ static int parse_one_filter(struct cli *cli, const char *opt, const char *arg, c
 	return usage_error(cli, "--%s '%s': %s needs %s", opt, arg, f->type, filter_args[i][1]);
 }
 
+int spec_parse_filter(struct cli *cli, const char *opt, const char *arg,
+		      struct damonctl_filter_spec *f)
+{
+	return parse_one_filter(cli, opt, arg, arg, DAMONCTL_KW_FILTER_TYPE, f);
+}
+
 static int parse_filter(struct cli *cli, struct spec *sp, const char *arg)
 {
 	int r;

@@ -93,6 +93,10 @@ int spec_apply_scheme(struct cli *cli, const struct spec *sp, struct damonctl_sc
 /* One --probe value into @p: "all", or FILTER[;FILTER...], each spelt as --filter's
  * (allow|reject:[!]TYPE[:ARG]) with the probe filter types, anon and memcg:PATH. */
 int spec_parse_probe(struct cli *cli, const char *arg, struct probe_spec *p);
+/* A scheme filter as --filter takes it (allow|reject:[!]TYPE[:ARG]), for option --@opt: 0, or
+ * an exit code after saying what was wrong. */
+int spec_parse_filter(struct cli *cli, const char *opt, const char *arg,
+		      struct damonctl_filter_spec *f);
 /* Append probe @p to @c. */
 int spec_apply_probe(struct cli *cli, const struct probe_spec *p, struct damonctl_context *c);
 
