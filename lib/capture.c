@@ -366,7 +366,7 @@ static void take_schemes(struct damonctl_capture *c, struct damonctl_context *ct
 	struct damonctl_scheme *s;
 	unsigned int i;
 
-	if (c->o.builtin && !c->filters)
+	if (c->o.builtin && !c->filters && !c->of_scheme)
 		use_capture_schemes(c, 0, c->o.builtin, damonctl_context_nr_targets(ctx0));
 	damonctl_for_each_scheme(ctx0, s, i) {
 		snprintf(c->user_actions[i], sizeof(c->user_actions[i]), "%s",
@@ -377,6 +377,46 @@ static void take_schemes(struct damonctl_capture *c, struct damonctl_context *ct
 			c->nr_cs = 1;
 		}
 	}
+}
+
+/* The ops filters of scheme @s in the kernel's order (ops_filters, then the operations
+ * layer's of filters/), as a snapshot's ops_filters: NULL for none, or out of memory
+ * (-errno in *@err) */
+static char *scheme_ops_filters(const struct damonctl_scheme *s, int *err)
+{
+	char *ops = dctl_ops_filters_of_scheme(s, DAMONCTL_FILTERS_OPS, 0), *legacy, *both;
+
+	*err = !ops && errno ? -errno : 0;
+	legacy = *err ? NULL : dctl_ops_filters_of_scheme(s, DAMONCTL_FILTERS_LEGACY, 0);
+	if (!*err && !legacy && errno)
+		*err = -errno;
+	if (*err || !ops || !legacy) {
+		free(*err ? ops : NULL);
+		return *err ? NULL : ops ? ops : legacy;
+	}
+	/* "[a]" and "[b]": "[a,b]" */
+	both = malloc(strlen(ops) + strlen(legacy));
+	if (both)
+		sprintf(both, "%.*s,%s", (int)strlen(ops) - 1, ops, legacy + 1);
+	else
+		*err = -ENOMEM;
+	free(ops);
+	free(legacy);
+	return both;
+}
+
+/* damo's --tried_regions_of: the kdamond's scheme o.scheme is the one captured, as it is */
+static int take_own_scheme(struct damonctl_capture *c, struct damonctl_context *ctx0)
+{
+	int r;
+
+	if (c->o.scheme >= c->nr_user_schemes)
+		return refuse(c, -ENOENT);
+	c->cs[0].index = c->o.scheme;
+	c->cs[0].target = damonctl_context_nr_targets(ctx0) == 1 ? 0 : -1;
+	c->nr_cs = 1;
+	c->filters_json = scheme_ops_filters(damonctl_context_scheme(ctx0, c->o.scheme), &r);
+	return r;
 }
 
 /* The CONFIG item: the monitoring, without the capture schemes its start put there. */
@@ -459,6 +499,11 @@ static int setup(struct damonctl_capture *c)
 	r = take_monitoring(c, ctx0);
 	if (r)
 		return r;
+	if (c->of_scheme) {
+		r = take_own_scheme(c, ctx0);
+		if (r)
+			return r;
+	}
 	take_schemes(c, ctx0);
 	r = take_config(c, k);
 	if (r)
@@ -495,6 +540,13 @@ DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kd
 	    dctl_capture_filters_count(c->o.snapshot_filters) : 0;
 	if (r > 0 && c->o.method == DAMONCTL_CAPTURE_TRACE)
 		r = -EINVAL;
+	c->of_scheme = opts->sz >= DCTL_SZ_TO(struct damonctl_capture_opts, scheme) &&
+		       c->o.of_scheme;
+	/* a scheme's tried regions: no scheme of ours to put filters on, no trace event */
+	if (c->of_scheme && (r > 0 || c->o.method == DAMONCTL_CAPTURE_TRACE))
+		r = -EINVAL;
+	if (c->of_scheme)
+		c->o.method = DAMONCTL_CAPTURE_TRIED_REGIONS;
 	if (r < 0) {
 		damonctl_clear_error(ctx);
 		free(c);

@@ -42,6 +42,7 @@ struct damonctl_capture {
 	struct damonctl_features *f;
 	struct dctl_cap_scheme cs[DCTL_MAX_CAPTURE_SCHEMES];
 	unsigned int nr_cs;
+	bool of_scheme;			/* o.of_scheme: cs[0] is a scheme of the kdamond's own */
 	unsigned int nr_user_schemes;
 	char user_actions[DCTL_MAX_USER_SCHEMES][24];
 	bool vaddr;

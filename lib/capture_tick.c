@@ -146,7 +146,7 @@ static void take_stats(struct damonctl_capture *c, uint64_t now)
 		 * the capture installed its own (snapshot filters) */
 		bool capture = s < c->o.builtin;
 
-		for (i = 0; i < c->nr_cs; i++)
+		for (i = 0; i < c->nr_cs && !c->of_scheme; i++)
 			if (c->cs[i].index == s)
 				capture = true;
 		if (capture)
@@ -230,7 +230,7 @@ static int tick(struct damonctl_capture *c)
 		s->kdamond = c->kdamond;
 		s->context = 0;
 		s->target = cs->target;
-		s->scheme = -1;
+		s->scheme = c->of_scheme ? (int32_t)cs->index : -1;
 		s->end_ns = now;
 		s->start_ns = now - c->aggr_us * 1000;
 		s->sample_us = c->sample_us;

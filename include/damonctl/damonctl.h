@@ -1773,6 +1773,12 @@ struct damonctl_capture_opts {
 	 * pass, and every snapshot's ops_filters names them. Method tried-regions only (AUTO
 	 * takes it). NULL, or a scheme without filters: none. Read during open only. */
 	const struct damonctl_scheme *snapshot_filters;
+	/* of_scheme: no capture scheme; the snapshots are the tried regions of the kdamond's
+	 * own scheme @scheme (damo's --tried_regions_of): the regions it tried, each snapshot's
+	 * scheme it, its ops_filters the scheme's ops filters, and its STATS come as usual.
+	 * Method tried-regions (AUTO takes it). */
+	bool of_scheme;
+	unsigned int scheme;
 };
 #define DAMONCTL_CAPTURE_OPTS_INIT { .sz = sizeof(struct damonctl_capture_opts) }
 /*
@@ -1785,8 +1791,10 @@ struct damonctl_capture_opts {
  * sz_filter_passed); -EOPNOTSUPP for a kernel without allow and sz_filter_passed (6.14), a
  * vaddr or fvaddr kdamond before 6.18 (their stat action counts no filter-passed bytes),
  * or a filter type this kernel lacks; -ENOENT for a memcg path that names no cgroup (-EINVAL
- * when it does not start with '/'). Those refusals come before anything is written and
- * leave no last error; a failed file access is named by damonctl_last_error().
+ * when it does not start with '/'). With @of_scheme: -EINVAL with method trace or snapshot
+ * filters, -ENOENT for a scheme the kdamond does not have. Those refusals come before
+ * anything is written and leave no last error; a failed file access is named by
+ * damonctl_last_error().
  */
 DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kdamond,
 				       const struct damonctl_capture_opts *opts,

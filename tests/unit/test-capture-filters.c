@@ -426,6 +426,125 @@ static void open_refusals(void **state)
 	}
 }
 
+/* damo's --tried_regions_of (of_scheme): the refusals come before anything is written; a
+ * scheme that exists is captured as it is, nothing installed, its snapshots its own, with
+ * its ops filters (ops_filters, then filters/'s), its STATS among the items */
+static void own_scheme(void **state)
+{
+	struct damonctl_capture_opts o = DAMONCTL_CAPTURE_OPTS_INIT;
+	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
+	struct damonctl_capture *cap = NULL;
+	struct damonctl_tree *t;
+	struct damonctl_scheme *m = model(&t);
+	struct damonctl_error e;
+	struct sysroot sr;
+	char *before, *after, *p;
+	bool snap = false, stats = false;
+
+	(void)state;
+	kernel(&sr, "7.2", "vaddr\n");
+	before = dump(sr.dir);
+	o.allow_foreign = true;
+	o.of_scheme = true;
+	o.scheme = 1;		/* the kdamond has one */
+	assert_int_equal(damonctl_capture_open(sr.ctx, 0, &o, &cap), -ENOENT);
+	o.scheme = 0;
+	o.method = DAMONCTL_CAPTURE_TRACE;
+	assert_int_equal(damonctl_capture_open(sr.ctx, 0, &o, &cap), -EINVAL);
+	o.method = DAMONCTL_CAPTURE_AUTO;
+	add(m, DAMONCTL_FILTERS_OPS, "anon", true, true);
+	o.snapshot_filters = m;
+	assert_int_equal(damonctl_capture_open(sr.ctx, 0, &o, &cap), -EINVAL);
+	o.allow_foreign = false;
+	o.snapshot_filters = NULL;
+	assert_int_equal(damonctl_capture_open(sr.ctx, 0, &o, &cap), -EPERM);
+	assert_null(cap);
+	after = dump(sr.dir);
+	assert_string_equal(before, after);
+	assert_false(damonctl_last_error(sr.ctx, &e));
+	free(after);
+	/* scheme 0 with an ops filter and one of filters/: both, in the kernel's order */
+	p = admin_path(&sr, SCHEME0 "ops_filters/nr_filters");
+	write_file(p, "1\n");
+	free(p);
+	p = admin_path(&sr, SCHEME0 "ops_filters/0/type");
+	write_file(p, "young\n");
+	free(p);
+	p = admin_path(&sr, SCHEME0 "ops_filters/0/matching");
+	write_file(p, "Y\n");
+	free(p);
+	p = admin_path(&sr, SCHEME0 "ops_filters/0/allow");
+	write_file(p, "N\n");
+	free(p);
+	p = admin_path(&sr, SCHEME0 "filters/0/type");
+	write_file(p, "anon\n");
+	free(p);
+	before = (free(before), dump(sr.dir));
+	o.allow_foreign = true;
+	assert_int_equal(damonctl_capture_open(sr.ctx, 0, &o, &cap), 0);
+	assert_int_equal(damonctl_capture_get_method(cap), DAMONCTL_CAPTURE_TRIED_REGIONS);
+	/* nothing installed: the tree is as it was but for the commands' state file */
+	after = dump(sr.dir);
+	assert_string_equal(before, after);
+	free(after);
+	damonctl_capture_close(cap);
+	/* its clear_schemes_tried_regions command took the place of "on" in these files */
+	p = admin_path(&sr, "kdamonds/0/state");
+	write_file(p, "on\n");
+	free(p);
+	/* targets alive (this process, through the sysroot's /proc), and a region the scheme
+	 * tried */
+	p = malloc(strlen(sr.dir) + 8);
+	assert_non_null(p);
+	sprintf(p, "%s/proc", sr.dir);
+	assert_int_equal(symlink("/proc", p), 0);
+	free(p);
+	for (unsigned int i = 0; i < 2; i++) {
+		char rel[96], pid[16];
+
+		snprintf(rel, sizeof(rel), "kdamonds/0/contexts/0/targets/%u/pid_target", i);
+		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		p = admin_path(&sr, rel);
+		write_file(p, pid);
+		free(p);
+	}
+	{
+		static const char *const region[][2] = { { "start", "4096\n" }, { "end", "8192\n" },
+			{ "nr_accesses", "0\n" }, { "age", "3\n" }, { "sz_filter_passed", "0\n" } };
+
+		for (size_t i = 0; i < sizeof(region) / sizeof(region[0]); i++) {
+			char rel[96];
+
+			snprintf(rel, sizeof(rel), SCHEME0 "tried_regions/0/%s", region[i][0]);
+			p = admin_path(&sr, rel);
+			write_file(p, region[i][1]);
+			free(p);
+		}
+		p = admin_path(&sr, SCHEME0 "tried_regions/total_bytes");
+		write_file(p, "4096\n");
+		free(p);
+	}
+	o.count = 1;
+	assert_int_equal(damonctl_capture_open(sr.ctx, 0, &o, &cap), 0);
+	/* a tick: scheme 0's snapshot of the region, its stats */
+	while (damonctl_capture_next(cap, &it) == 1) {
+		if (it.type == DAMONCTL_REC_SNAPSHOT) {
+			snap = true;
+			assert_int_equal(it.snapshot->scheme, 0);
+			assert_string_equal(it.snapshot->ops_filters,
+				"[{\"type\":\"young\",\"matching\":true,\"allow\":false},"
+				"{\"type\":\"anon\",\"matching\":false,\"allow\":false}]");
+		}
+		stats |= it.type == DAMONCTL_REC_STATS && it.stats->scheme == 0;
+	}
+	assert_int_equal(damonctl_capture_close(cap), 0);
+	assert_true(snap);
+	assert_true(stats);
+	free(before);
+	damonctl_tree_free(t);
+	sysroot_teardown(&sr);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +552,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(supported),
 		cmocka_unit_test(installed),
 		cmocka_unit_test(open_refusals),
+		cmocka_unit_test(own_scheme),
 	};
 
 	unit_init(argc, argv);
