@@ -165,6 +165,17 @@ int capture_parse_filter(struct cli *cli, struct capture_opts *o, const char *ar
 	return 0;
 }
 
+int capture_parse_of_scheme(struct cli *cli, struct capture_opts *o, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_uint_opt(cli, "tried-regions-of", arg, 1u << 20, &v))
+		return EXIT_USAGE;
+	o->of_scheme = true;
+	o->scheme = (unsigned int)v;
+	return 0;
+}
+
 /* The snapshot filters as a scheme of a tree of their own (the library reads its filters),
  * or NULL (none, or out of memory: *err) */
 static struct damonctl_scheme *filters_scheme(const struct capture_opts *o,
@@ -218,6 +229,14 @@ static enum damonctl_capture_reader trace_reader(void)
 	return strcmp(v, "text") ? DAMONCTL_CAPTURE_READER_RAW : DAMONCTL_CAPTURE_READER_TEXT;
 }
 
+static unsigned int nr_schemes(const struct damonctl_kdamond *k)
+{
+	const struct damonctl_context *c = damonctl_kdamond_nr_contexts(k) ?
+					   damonctl_kdamond_context(k, 0) : NULL;
+
+	return c ? damonctl_context_nr_schemes(c) : 0;
+}
+
 /* Open the library's capture of the kdamond @o names: an exit code. */
 static int open_capture(struct capture *c, const struct capture_opts *o)
 {
@@ -247,11 +266,17 @@ static int open_capture(struct capture *c, const struct capture_opts *o)
 		lo.state_dir = state_dir(c->cli->ctx, dir, sizeof(dir));
 		lo.trace_reader = trace_reader();
 		lo.snapshot_filters = filters_scheme(o, &ft, &r);
+		lo.of_scheme = o->of_scheme;
+		lo.scheme = o->scheme;
 		if (!r)
 			r = damonctl_capture_open(c->cli->ctx, idx, &lo, &c->lc);
 		if (r && o->nr_filters && (r == -EOPNOTSUPP || r == -ENOENT) &&
 		    !(damonctl_last_error(c->cli->ctx, &le) && le.err == r))
 			r = filters_error(c->cli, o, r);
+		else if (r == -ENOENT && o->of_scheme)
+			r = usage_error(c->cli, "--tried-regions-of %u: kdamond %u has %u scheme%s", o->scheme,
+					idx, nr_schemes(damonctl_tree_kdamond(t, idx)),
+					nr_schemes(damonctl_tree_kdamond(t, idx)) == 1 ? "" : "s");
 		else if (r)
 			r = open_error(c->cli, o, damonctl_tree_kdamond(t, idx), idx, r);
 	}

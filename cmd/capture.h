@@ -31,11 +31,21 @@ struct capture_opts {
 	 * passed bytes each region's sz_filter_passed then is (damo's --snapshot_damos_filter) */
 	unsigned int nr_filters;
 	struct damonctl_filter_spec filters[CAPTURE_MAX_FILTERS];
+	/* --tried-regions-of: the regions the kdamond's own scheme @scheme tried, no capture
+	 * scheme (damo's --tried_regions_of) */
+	bool of_scheme;
+	unsigned int scheme;
 };
 
 /* --snapshot-damos-filter ARG (--filter's form, an operations-layer type) added to @o: 0 or an
  * exit code after saying what was wrong. */
 int capture_parse_filter(struct cli *cli, struct capture_opts *o, const char *arg);
+/* --tried-regions-of SCHEME into @o: 0 or an exit code after saying what was wrong. */
+int capture_parse_of_scheme(struct cli *cli, struct capture_opts *o, const char *arg);
+#define CAPTURE_OF_SCHEME_OPT(key) \
+	{ "tried-regions-of", (key), OV_INT, "SCHEME", "live: the regions the kdamond's scheme " \
+	  "SCHEME tried (its index), with its stats and filters, instead of a capture scheme's " \
+	  "(damo's --tried_regions_of)" }
 /* Its option table entry, with @key, for the commands that capture. */
 #define CAPTURE_FILTER_OPT(key) \
 	{ "snapshot-damos-filter", (key), OV_FILTER, "allow|reject:[!]TYPE[:ARG]", "live: take " \

@@ -49,7 +49,7 @@ struct record_opts {
 /* above start's own keys (300...) and below spec.c's (400...): start parses the targets */
 enum { O_KDAMOND = 350, O_DURATION, O_INTERVAL, O_COUNT, O_METHOD, O_FOREIGN, O_FORMAT,
        O_NO_COMPRESS, O_TARGET, O_TIME_RANGE, O_ADDRESS_RANGE, O_NO_FOOTPRINTS, O_AGGREGATE,
-       O_PROFILE, O_PERF, O_SNAP_FILTER };
+       O_PROFILE, O_PERF, O_SNAP_FILTER, O_OF_SCHEME };
 
 #define TO(kind, member) OPT_TO(kind, struct record_opts, member)
 static const struct opt record_opts[] = {
@@ -77,6 +77,7 @@ static const struct opt record_opts[] = {
 	  "'damonc report profile'" },
 	{ "perf", O_PERF, OV_FILE, "PATH", "with --profile: the perf to run (default: perf)" },
 	CAPTURE_FILTER_OPT(O_SNAP_FILTER),
+	CAPTURE_OF_SCHEME_OPT(O_OF_SCHEME),
 	{ "input", 'i', OV_FILE, "FILE", "convert the record FILE ('-': stdin; damonc's or damo's "
 	  "format) instead of recording", TO(OD_STRING, input) },
 	{ "time-range", O_TIME_RANGE, OV_RANGE, "START,END", "with -i: keep the snapshots that "
@@ -153,6 +154,8 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 		return 0;
 	case O_SNAP_FILTER:
 		return capture_parse_filter(cli, &ro->cap, arg);
+	case O_OF_SCHEME:
+		return capture_parse_of_scheme(cli, &ro->cap, arg);
 	case O_TARGET:
 		ro->subset = true;
 		return rin_parse_of(cli, &ro->sub, 501, arg);
@@ -648,10 +651,12 @@ static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, ch
 
 	if (ro->input) {
 		if (ro->cap.duration_us || ro->cap.interval_us || ro->cap.count ||
-		    ro->cap.allow_foreign || ro->cap.nr_filters || ro->starts || argc)
+		    ro->cap.allow_foreign || ro->cap.nr_filters || ro->cap.of_scheme ||
+		    ro->starts || argc)
 			return usage_error(cli, "-i converts a record: --duration, --interval, "
-					   "--count, --allow-foreign, --snapshot-damos-filter, targets "
-					   "and monitoring options do not apply");
+					   "--count, --allow-foreign, --snapshot-damos-filter, "
+					   "--tried-regions-of, targets and monitoring options do not "
+					   "apply");
 		if ((ro->subset || ro->cap.kdamond >= 0) && ro->format != FMT_DAMONC)
 			return usage_error(cli, "--format %s converts a whole record: write the "
 					   "subset in damonc's format, then convert it",
@@ -661,6 +666,16 @@ static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, ch
 	if (ro->subset)
 		return usage_error(cli, "--time-range, --address-range, --target and --aggregate "
 				   "work on a record: they need -i FILE");
+	if (ro->cap.of_scheme && (ro->starts || argc))
+		return usage_error(cli, "--tried-regions-of records a running kdamond's scheme: a "
+				   "kdamond record starts has none");
+	if (ro->cap.of_scheme && ro->cap.nr_filters)
+		return usage_error(cli, "--tried-regions-of records what the kdamond's scheme tried "
+				   "through its own filters: --snapshot-damos-filter is for a "
+				   "capture scheme");
+	if (ro->cap.of_scheme && ro->cap.method == DAMONCTL_CAPTURE_TRACE)
+		return usage_error(cli, "--tried-regions-of reads the scheme's tried regions: "
+				   "--method trace takes none");
 	if (ro->cap.nr_filters && ro->cap.method == DAMONCTL_CAPTURE_TRACE)
 		return usage_error(cli, "--snapshot-damos-filter takes snapshots through a DAMOS "
 				   "scheme's tried regions: --method trace's events carry no "

@@ -123,6 +123,8 @@ static const char *const style_names[] = {
 	"<filters passed heatmap>"
 #define DETAILED_REGION_PROBES "<index> <start address> <size>  <access hz> <age> <probe hits> "
 #define DETAILED_TAIL "memory bw estimate: <estimated memory bandwidth>\\ntotal size: <total bytes>"
+/* damo's, after the tail, of a scheme's own tried regions (--tried_regions_of) */
+#define DETAILED_TAIL_STATS "\\nscheme stats\\n<damos stats>"
 #define DETAILED_TAIL_DF "memory bw estimate: <estimated memory bandwidth>  df-passed: " \
 	"<filters passed estimated memory bandwidth>\\ntotal size: <total bytes>  df-passed " \
 	"<filters passed bytes>"
@@ -1327,7 +1329,8 @@ static void print_one(struct access_run *ar, const struct damonctl_rec_snapshot 
 		print_snap_template(ar, t, s, o);
 	print_one_body(ar, s, o);
 	t = tmpl_joined(&ar->joined, &ao->tmpl, TA_SNAPSHOT_TAIL,
-			ao->tail_df && df ? DETAILED_TAIL_DF : ao->snap_tail, NULL);
+			ao->tail_df && df ? DETAILED_TAIL_DF : ao->snap_tail,
+			ao->tail_df && ao->rin.cap.of_scheme ? DETAILED_TAIL_STATS : NULL);
 	if (t)
 		print_snap_template(ar, t, s, o);
 }

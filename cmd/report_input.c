@@ -77,6 +77,8 @@ int rin_parse_of(struct cli *cli, struct rin_opts *o, int key, const char *arg)
 		return parse_range_time(cli, o, arg);
 	case 508:
 		return capture_parse_filter(cli, &o->cap, arg);
+	case 509:
+		return capture_parse_of_scheme(cli, &o->cap, arg);
 	case 503:
 		return parse_range_addr(cli, o, arg);
 	case 504:
@@ -166,16 +168,16 @@ int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_
 	/* as perf report reads perf.data and damo report damon.data: the record that
 	 * 'damonc record' writes by default, unless a live capture was asked for */
 	if (!o->input && !o->cap.duration_us && !o->cap.interval_us &&
-	    !o->cap.count && !o->cap.allow_foreign && !o->cap.nr_filters &&
+	    !o->cap.count && !o->cap.allow_foreign && !o->cap.nr_filters && !o->cap.of_scheme &&
 	    !access(RIN_DEFAULT_RECORD, F_OK))
 		o->input = RIN_DEFAULT_RECORD;
 	if (o->input) {
 		if (o->cap.duration_us || o->cap.interval_us || o->cap.count ||
-		    o->cap.allow_foreign || o->cap.nr_filters) {
+		    o->cap.allow_foreign || o->cap.nr_filters || o->cap.of_scheme) {
 			free(in);
 			return usage_error(cli, "-i reads a record: --duration, --interval, --count, "
-					   "--allow-foreign and --snapshot-damos-filter are for live "
-					   "captures");
+					   "--allow-foreign, --snapshot-damos-filter and "
+					   "--tried-regions-of are for live captures");
 		}
 		e = record_in_open(cli, o->input, rewind, &in->rec);
 		if (e) {
@@ -187,6 +189,12 @@ int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_
 		return 0;
 	}
 	in->live = true;
+	if (o->cap.of_scheme && o->cap.nr_filters) {
+		free(in);
+		return usage_error(cli, "--tried-regions-of shows what the kdamond's scheme tried "
+				   "through its own filters: --snapshot-damos-filter is for a capture "
+				   "scheme");
+	}
 	if (!o->cap.duration_us && !o->cap.count) {
 		if (!live_count) {
 			free(in);

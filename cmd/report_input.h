@@ -32,7 +32,8 @@
 	{ "count", 506, OV_INT, "N", "live: capture N snapshots" }, \
 	{ "allow-foreign", 507, OV_NONE, NULL, "live: allow writing to a kdamond damonc did not " \
 	  "start (see damonc-record(1))", OPT_TO(OD_FLAG, struct rin_opts, cap.allow_foreign) }, \
-	CAPTURE_FILTER_OPT(508)
+	CAPTURE_FILTER_OPT(508), \
+	CAPTURE_OF_SCHEME_OPT(509)
 
 /*
  * What a report reads. Each record report has them as the first member of its own options

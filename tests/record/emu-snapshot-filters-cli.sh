@@ -1,6 +1,7 @@
 #!/bin/bash
 # damonc's --snapshot-damos-filter (damo's --snapshot_damos_filter) on damon-emu: a live
-# report access, a record and monitor through operations-layer DAMOS filters. hotcold's
+# report access, a record and monitor through operations-layer DAMOS filters; and
+# --tried-regions-of (damo's --tried_regions_of), the regions a scheme of the kdamond tried. hotcold's
 # buffers are anonymous and every page of them written, so the regions inside them pass whole
 # through allow:anon and not at all through reject:anon; each snapshot names its filters (the
 # JSON's ops_filters, damo's <filters passed type>, --style detailed's df-passed lines), a
@@ -76,6 +77,31 @@ assert [x["type"] for x in f] == ["anon", "active"], f' "$WORK/reject.json" ||
 grep -q '"ops_filters":\[{"type":"anon"' "$WORK/mon.json" || fail "monitor: $(cat "$WORK/mon.json")"
 [ "$(config)" = "$before" ] || fail "monitor: the configuration changed"
 
+# damo's --tried_regions_of: what the kdamond's own scheme (0: stat, at least 1 s old)
+# tried, with its stats and its filters (none), no capture scheme installed
+"$DAMONC" --json report access --tried-regions-of 0 --count 3 --interval 300ms \
+	>"$WORK/of.json" || fail "report access --tried-regions-of 0: $(cat "$WORK/of.json")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["series"]["scheme"] == 0, d["series"]
+assert "damos_stats" in d["snapshot"], d["snapshot"]
+assert "ops_filters" not in d["snapshot"], d["snapshot"]
+# the scheme tries what is at least 1 s old: every region shown is
+aggr = d["snapshot"]["aggr_us"]
+assert all(r["age_us"] >= 1000000 for r in d["regions"]), d["regions"]' "$WORK/of.json" ||
+	fail "--tried-regions-of 0: $(cat "$WORK/of.json")"
+out=$("$DAMONC" report access --tried-regions-of 0 --count 2 --interval 300ms --style detailed)
+if ! grep -qx 'scheme stats' <<<"$out" || ! grep -q '^tried ' <<<"$out"; then
+	fail "--tried-regions-of --style detailed: $out"
+fi
+"$DAMONC" record --tried-regions-of 0 --count 2 --interval 300ms -o "$WORK/of.rec" >/dev/null ||
+	fail "record --tried-regions-of 0"
+got=$("$DAMONC" report access -i "$WORK/of.rec" --total-size --format-record-head \
+	'scheme <scheme index>')
+[ "$(head -n 1 <<<"$got")" = "scheme 0" ] || fail "the record of scheme 0's regions: $got"
+[ "$(config)" = "$before" ] || fail "--tried-regions-of: the configuration changed"
+
 # bad input: exit 2, nothing written
 w=$(writes)
 bad() { # WANT ARGS...
@@ -100,6 +126,11 @@ bad "--method trace's events carry no" record --method trace --snapshot-damos-fi
 	--count 1 -o "$WORK/x"
 bad "no cgroup '/no/such/group'" report access --snapshot-damos-filter allow:memcg:/no/such/group \
 	--count 1
+bad "kdamond 0 has 1 scheme" report access --tried-regions-of 1 --count 1
+bad "--snapshot-damos-filter is for a capture scheme" report access --tried-regions-of 0 \
+	--snapshot-damos-filter allow:anon --count 1
+bad "--method trace takes none" record --tried-regions-of 0 --method trace --count 1 -o "$WORK/x"
+bad "are for live captures" report access -i "$WORK/rec" --tried-regions-of 0
 [ "$(writes)" = "$w" ] || fail "bad input wrote: $(tail -n +$((w + 1)) "$EMU_LOG")"
 [ "$(config)" = "$before" ] || fail "bad input: the configuration changed"
 "$DAMONC" stop >/dev/null

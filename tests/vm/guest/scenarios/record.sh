@@ -72,6 +72,13 @@ dc_pa_layout() { damonc --json=pretty report pa-layout --node 0; }
 # shellcheck disable=SC2317
 dc_diagnose() { damonc --json=pretty diagnose; }
 # shellcheck disable=SC2317
+dc_snap_filter() { damonc report access --snapshot-damos-filter "$1" --count 2 --interval 500ms \
+	--raw-number --format-snapshot-head '<filters passed type>' \
+	--format '<size> <filters passed bytes>'; }
+# shellcheck disable=SC2317
+dc_of_scheme() { damonc report access --tried-regions-of 0 --count 2 --interval 500ms \
+	--raw-number --format-record-head 'scheme <scheme index>' --format '<nr_accesses>'; }
+# shellcheck disable=SC2317
 dc_record_short() { damonc record --method tried-regions -o /tmp/rec2 --count 2 \
 	--interval 200ms; }
 # -------------------------------------------------------------------------------------------
@@ -217,6 +224,48 @@ check "the kdamond's CPU share is recorded (${kd_samples:-none} samples: each fo
 	test "${kd_samples:-0}" = $((${samples:-0} - 1))
 
 expect_rc 0 "a text heatmap" dc_heatmap
+
+# snapshots through DAMOS filters (damo's --snapshot_damos_filter), 6.18 on (vaddr's stat
+# action had no filters before): hotcold's 64 MiB of buffers are anonymous and wholly
+# written, its program is static (little file-backed memory), so allow:anon passes about its
+# anonymous RSS and reject:anon little. (Not region by region: the kernel counts a huge
+# folio once, in the first region it meets, whole; and the first snapshot after the scheme
+# is installed may have tried part of the regions: the last of two is reported.)
+# passed: the regions' filter-passed bytes, after the first line (the filters' words)
+passed() { awk 'NR > 1 { f += $2 } END { print f + 0 }' /tmp/out; }
+rss_kb() { awk -v k="$1:" '$1 == k { print $2 + 0 }' "/proc/$HC_PID/status"; }
+if [ "$(kver)" -ge 6018 ]; then
+	expect_rc 0 "report access through allow:anon" dc_snap_filter allow:anon
+	check "the filters are named: $(head -n 1 /tmp/out)" test "$(head -n 1 /tmp/out)" = "allow anon"
+	allow=$(passed) anon=$(($(rss_kb RssAnon) * 1024)) file=$(($(rss_kb RssFile) * 1024))
+	expect_rc 0 "report access through reject:anon" dc_snap_filter reject:anon
+	check "the filters are named: $(head -n 1 /tmp/out)" test "$(head -n 1 /tmp/out)" = "reject anon"
+	reject=$(passed)
+	data "SNAP_FILTER allow_anon=$allow reject_anon=$reject rss_anon=$anon rss_file=$file"
+	check "allow:anon passed at least 90% of the 64 MiB buffers ($allow)" \
+		test "$allow" -ge $((64 * 1048576 * 9 / 10))
+	check "allow:anon passed about the anonymous RSS ($allow, RssAnon $anon)" \
+		test "$allow" -le $((anon + 8 * 1048576))
+	check "reject:anon passed at most the file-backed RSS and 8 MiB ($reject, RssFile $file)" \
+		test "$reject" -le $((file + 8 * 1048576))
+	check "the snapshot filters left the kdamond's schemes ($(dc_schemes_count), $schemes_before before)" \
+		test "$(dc_schemes_count)" = "$schemes_before"
+else
+	expect_rc 3 "--snapshot-damos-filter on $(uname -r): vaddr's stat filters came in 6.18" \
+		dc_snap_filter allow:anon
+fi
+# damo's --tried_regions_of: the regions dc_start's own scheme (stat, access rate 0%) tried,
+# with no capture scheme of ours: each of them unaccessed
+expect_rc 0 "report access --tried-regions-of 0" dc_of_scheme
+check "the regions are scheme 0's: $(head -n 1 /tmp/out)" test "$(head -n 1 /tmp/out)" = "scheme 0"
+data "OF_SCHEME_REGIONS $(($(wc -l </tmp/out) - 1))"
+check "scheme 0 tried regions (hotcold's cold buffer is never accessed)" \
+	test "$(wc -l </tmp/out)" -ge 2
+# shellcheck disable=SC2016 # awk's own fields
+check "every region scheme 0 tried is unaccessed, as its pattern asks" \
+	awk 'NR > 1 && $1 != 0 { exit 1 }' /tmp/out
+check "--tried-regions-of installed nothing ($(dc_schemes_count), $schemes_before before)" \
+	test "$(dc_schemes_count)" = "$schemes_before"
 
 # kill -9 in the middle: whatever was written is readable
 dc_record_k9 >/dev/null 2>&1 &
