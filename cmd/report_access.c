@@ -65,6 +65,7 @@ struct access_opts {
 	bool box_kw;			/* --format has <box> */
 	bool multi;			/* a report per snapshot */
 	bool all_series;		/* a report per series, in turn (damo's records) */
+	bool dont_merge;		/* --dont-merge-regions */
 	int scale_over;			/* -1, or enum scale_over: --box-scale-over's choice */
 	unsigned int nr_index;		/* --snapshot-index ranges, in index[] */
 	struct { uint64_t first, last; } index[MAX_INDEX];
@@ -99,6 +100,10 @@ struct access_run {
 	/* --box-scale-over record: the range of every snapshot reported, found by the scan */
 	struct damonctl_access_range record_range;
 	struct damos_seen seen;		/* <damos stats>: the stats read so far */
+	/* a live snapshot's regions merged (damo's merged_regions()) */
+	struct damonctl_rec_snapshot merged;
+	struct damonctl_rec_region *merged_regions;
+	size_t merged_cap;
 	struct tmpl_joined joined;	/* the templates with what --format-append added */
 	char *format_probes;		/* the other region template, joined (--style detailed) */
 	/* --style detailed's region templates for a snapshot taken through ops filters */
@@ -136,7 +141,7 @@ enum metric { M_TEMPERATURE = DAMONCTL_ACCESS_TEMPERATURE, M_RECENCY = DAMONCTL_
 	      M_SIZE = DAMONCTL_ACCESS_BYTES };
 
 enum { O_AT = 300, O_SORT, O_TOP, O_WEIGHTS, O_RAW, O_TOTAL, O_FORMAT,
-       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_ALL_SERIES, O_INDEX, O_HLOG, O_HCUM,
+       O_HIST, O_BINS, O_PCT_OF, O_PCTS, O_BOXES, O_ALL, O_ALL_SERIES, O_DONT_MERGE, O_INDEX, O_HLOG, O_HCUM,
        O_HRANGES, O_SCALE_OVER, O_SNAP_HEAD, O_SNAP_TAIL, O_STYLE, O_REC_HEAD, O_REC_TAIL,
        O_HEAT_WIDTH, O_HEAT_STATIC, O_HEAT_COLORSET, O_MIN_CHARS, O_FMT_SET, O_FMT_APPEND };
 
@@ -150,6 +155,9 @@ static const struct opt access_opts[] = {
 	{ "all-series", O_ALL_SERIES, OV_NONE, NULL, "a report of each series (kdamond, context, "
 	  "target, scheme) in turn, as damo reports each of its records (default: the first "
 	  "series, or --kdamond's and --target's)", TO(OD_FLAG, all_series) },
+	{ "dont-merge-regions", O_DONT_MERGE, OV_NONE, NULL, "live: keep adjacent regions of "
+	  "the same access rate and age apart (by default one, as damo's live snapshots)",
+	  TO(OD_FLAG, dont_merge) },
 	{ "snapshot-index", O_INDEX, OV_STRING, "FIRST[,LAST]", "the snapshot numbered FIRST "
 	  "(0: the first of the selection), or a report of each from FIRST to LAST; given more "
 	  "than once, of each snapshot in any of them (damo's --snapshot_idx)" },
@@ -1050,6 +1058,8 @@ static void add_members(json_object *doc, const struct access_run *ar,
 	size_t i, n = damonctl_access_view_count(r->v);
 
 	const struct damonctl_rec_stats *st = damos_seen_of(&ar->seen, s);
+	/* the regions' filter-passed bytes mean something where ops filters were installed */
+	bool fp = s->has_sz_filter_passed && damonctl_access_filters_installed(s->ops_filters);
 
 	if (ao->snap_head || ao->snap_tail)
 		snap_json_add(snap, s);
@@ -1058,7 +1068,7 @@ static void add_members(json_object *doc, const struct access_run *ar,
 	json_object_object_add(doc, "snapshot", snap);
 	for (i = 0; i < n; i++)
 		json_object_array_add(arr, region_json(ao, damonctl_access_view_region(r->v, i),
-						       &bs, s->has_sz_filter_passed));
+						       &bs, fp));
 	json_object_object_add(doc, "regions", arr);
 	json_object_object_add(doc, "shown_bytes",
 			       json_object_new_uint64(damonctl_access_view_bytes(r->v)));
@@ -1578,6 +1588,41 @@ static int check_options(struct access_run *ar)
 	return 0;
 }
 
+/* A live snapshot as damo shows one: adjacent regions of the same nr_accesses and age are
+ * one (its merged_regions()), but those with filter-passed bytes (damo's can_merge()) and
+ * those with probe hits (a merged region would have one region's); a record's as it is
+ * (damo merges only the snapshots it takes). NULL: out of memory. */
+static const struct damonctl_rec_snapshot *merged(struct access_run *ar,
+						  const struct damonctl_rec_snapshot *s)
+{
+	struct damonctl_rec_region *m;
+	uint32_t i, n = 0;
+
+	if (ar->o->dont_merge || !rin_live(ar->in) || s->probe_hits || !s->nr_regions)
+		return s;
+	if (s->nr_regions > ar->merged_cap) {
+		m = realloc(ar->merged_regions, s->nr_regions * sizeof(*m));
+		if (!m)
+			return NULL;
+		ar->merged_regions = m;
+		ar->merged_cap = s->nr_regions;
+	}
+	m = ar->merged_regions;
+	for (i = 0; i < s->nr_regions; i++) {
+		const struct damonctl_rec_region *r = &s->regions[i];
+
+		if (n && m[n - 1].end == r->start && m[n - 1].nr_accesses == r->nr_accesses &&
+		    m[n - 1].age == r->age && !m[n - 1].sz_filter_passed && !r->sz_filter_passed)
+			m[n - 1].end = r->end;
+		else
+			m[n++] = *r;
+	}
+	ar->merged = *s;
+	ar->merged.regions = m;
+	ar->merged.nr_regions = n;
+	return &ar->merged;
+}
+
 /* The snapshots chosen: each of --all-snapshots or a --snapshot-index range reported as it
  * is read, else the one of --snapshot-index, --at or the last kept; 0 or an exit code */
 static int read_snapshots(struct access_run *ar, struct rin *in, struct kept *k, struct one *o)
@@ -1595,6 +1640,9 @@ static int read_snapshots(struct access_run *ar, struct rin *in, struct kept *k,
 			damos_seen_add(&ar->seen, it.stats);
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
+		it.snapshot = merged(ar, it.snapshot);
+		if (!it.snapshot)
+			return (usage_error(cli, "out of memory"), EXIT_FAIL);
 		if (ao->nr_index) {
 			int place = index_place(ao, idx);
 
@@ -1804,6 +1852,7 @@ out:
 	free(ar.format_probes);
 	free(ar.format_df);
 	free(ar.format_probes_df);
+	free(ar.merged_regions);
 	return e ? e : r;
 }
 
@@ -1834,7 +1883,7 @@ const struct cmd cmd_report_access = {
 		 "       [--snapshot-heatmap-width N] [--snapshot-heatmap-static]\n"
 		 "       [--snapshot-heatmap-colorset gray|flame|emotion] [--min-chars-for KEYWORD,N]...\n"
 		 "       [--color auto|always|never]\n"
-		 "       [--all-series] [--raw-number] [--json]",
+		 "       [--all-series] [--dont-merge-regions] [--raw-number] [--json]",
 	.opts = access_opts,
 	.parse = access_parse,
 	.run = access_run,

@@ -330,6 +330,11 @@ uint64_t rin_base_ns(const struct rin *in)
 	return damonctl_rec_select_base_ns(in->sel);
 }
 
+bool rin_live(const struct rin *in)
+{
+	return in->live;
+}
+
 const char *rin_input_name(const struct rin *in)
 {
 	return in->have_rec && !in->live ? in->rec.name : "a live capture";

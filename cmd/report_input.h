@@ -78,6 +78,8 @@ int rin_count_series(struct rin *in, unsigned int *n);
 void rin_choose_series(struct rin *in, unsigned int skip);
 /* Nanoseconds: the start of the record's first snapshot (the origin of every time shown). */
 uint64_t rin_base_ns(const struct rin *in);
+/* Whether the input is a live capture (spooled or not), not a record given. */
+bool rin_live(const struct rin *in);
 /* What is read: the record's name ("-" for stdin), or "a live capture". */
 const char *rin_input_name(const struct rin *in);
 /* "kdamond 0 target 0" for titles; {"kdamond":..} for JSON. */
