@@ -291,6 +291,19 @@ static int parse_snapshot(struct damonctl_rec_reader *r, const uint8_t *p, size_
 	return 0;
 }
 
+/* The head of a chunk that belongs to a snapshot (PROBE_HITS, OPS_FILTERS) into @k, zeroed
+ * but for its series, end time and number of regions (28 bytes at @p). */
+static void get_snapshot_key(struct damonctl_rec_snapshot *k, const uint8_t *p)
+{
+	memset(k, 0, sizeof(*k));
+	k->kdamond = get_le32(p);
+	k->context = get_le32(p + 4);
+	k->target = (int32_t)get_le32(p + 8);
+	k->scheme = (int32_t)get_le32(p + 12);
+	k->end_ns = get_le64(p + 16);
+	k->nr_regions = get_le32(p + 24);
+}
+
 /* A PROBE_HITS payload into r->hits and r->hits_of. */
 static int parse_probe_hits(struct damonctl_rec_reader *r, const uint8_t *p, size_t len)
 {
@@ -299,13 +312,7 @@ static int parse_probe_hits(struct damonctl_rec_reader *r, const uint8_t *p, siz
 
 	if (len < REC_PROBES_HDR)
 		return -EBADMSG;
-	memset(k, 0, sizeof(*k));
-	k->kdamond = get_le32(p);
-	k->context = get_le32(p + 4);
-	k->target = (int32_t)get_le32(p + 8);
-	k->scheme = (int32_t)get_le32(p + 12);
-	k->end_ns = get_le64(p + 16);
-	k->nr_regions = get_le32(p + 24);
+	get_snapshot_key(k, p);
 	k->nr_probes = get_le32(p + 28);
 	n = (size_t)k->nr_regions * k->nr_probes;
 	if (k->nr_probes > REC_MAX_PROBES || n != len - REC_PROBES_HDR)
@@ -338,13 +345,7 @@ static int parse_ops_filters(struct damonctl_rec_reader *r, const uint8_t *p, si
 
 	if (len < REC_FILTERS_HDR)
 		return -EBADMSG;
-	memset(k, 0, sizeof(*k));
-	k->kdamond = get_le32(p);
-	k->context = get_le32(p + 4);
-	k->target = (int32_t)get_le32(p + 8);
-	k->scheme = (int32_t)get_le32(p + 12);
-	k->end_ns = get_le64(p + 16);
-	k->nr_regions = get_le32(p + 24);
+	get_snapshot_key(k, p);
 	n = len - REC_FILTERS_HDR;
 	if (reserve((void **)&r->filters, &r->filters_cap, n + 1, 1))
 		return -ENOMEM;

@@ -158,6 +158,18 @@ static int emit(struct damonctl_rec_writer *w, unsigned int type, size_t len, bo
 	return emit_chunk(w, type, len, compress, false);
 }
 
+/* The head of a chunk that belongs to snapshot @s (PROBE_HITS, OPS_FILTERS): its series,
+ * end time and number of regions, 28 bytes at @h. */
+static void put_snapshot_key(uint8_t *h, const struct damonctl_rec_snapshot *s)
+{
+	put_le32(h, s->kdamond);
+	put_le32(h + 4, s->context);
+	put_le32(h + 8, (uint32_t)s->target);
+	put_le32(h + 12, (uint32_t)s->scheme);
+	put_le64(h + 16, s->end_ns);
+	put_le32(h + 24, s->nr_regions);
+}
+
 /* A snapshot's probe hits, the PROBE_HITS chunk held for its SNAPSHOT's write(). */
 static int emit_probe_hits(struct damonctl_rec_writer *w, const struct damonctl_rec_snapshot *s)
 {
@@ -167,12 +179,7 @@ static int emit_probe_hits(struct damonctl_rec_writer *w, const struct damonctl_
 	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_PROBES_HDR + n))
 		return -ENOMEM;
 	h = w->buf + REC_CHUNK_HDR;
-	put_le32(h, s->kdamond);
-	put_le32(h + 4, s->context);
-	put_le32(h + 8, (uint32_t)s->target);
-	put_le32(h + 12, (uint32_t)s->scheme);
-	put_le64(h + 16, s->end_ns);
-	put_le32(h + 24, s->nr_regions);
+	put_snapshot_key(h, s);
 	put_le32(h + 28, s->nr_probes);
 	memcpy(h + REC_PROBES_HDR, s->probe_hits, n);
 	return emit_chunk(w, REC_CHUNK_PROBE_HITS, REC_PROBES_HDR + n,
@@ -190,12 +197,7 @@ static int emit_ops_filters(struct damonctl_rec_writer *w, const struct damonctl
 	if (reserve(&w->buf, &w->cap, REC_CHUNK_HDR + REC_FILTERS_HDR + n))
 		return -ENOMEM;
 	h = w->buf + REC_CHUNK_HDR;
-	put_le32(h, s->kdamond);
-	put_le32(h + 4, s->context);
-	put_le32(h + 8, (uint32_t)s->target);
-	put_le32(h + 12, (uint32_t)s->scheme);
-	put_le64(h + 16, s->end_ns);
-	put_le32(h + 24, s->nr_regions);
+	put_snapshot_key(h, s);
 	memcpy(h + REC_FILTERS_HDR, json, n);
 	return emit_chunk(w, REC_CHUNK_OPS_FILTERS, REC_FILTERS_HDR + n,
 			  w->flags & DAMONCTL_REC_COMPRESS, true);
