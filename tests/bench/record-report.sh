@@ -66,6 +66,14 @@ for n in 1000 "$long"; do
 	cost "report access --style detailed, head <duration>" sh -c '"$1" report access \
 		-i - --all-snapshots --style detailed --format-record-head "<duration>" <"$2"' sh \
 		"$DAMONC" "$rec"
+	# each series in turn (damo's records): a pass to count them, one a series, from stdin
+	# spooled; a record of two targets
+	"$GEN_RECORD" --snapshots "$n" --regions 500 --targets 2 >"$W/rec2-$n"
+	# shellcheck disable=SC2016 # expanded by that sh
+	cost "report access --all-series (2) --json" sh -c '"$1" --json report access -i - \
+		--all-series --all-snapshots <"$2"' sh "$DAMONC" "$W/rec2-$n"
+	rss[series@$n]=$LAST_RSS
+	rm -f "$W/rec2-$n"
 	cost "report heatmap (text)" "$DAMONC" report heatmap -i "$rec"
 	cost "report heatmap --format raw" "$DAMONC" report heatmap -i "$rec" --format raw
 	cost "report heatmap -o PNG (200x100 cells)" "$DAMONC" report heatmap -i "$rec" \
@@ -145,6 +153,10 @@ for r in "${streamed[@]}"; do
 done
 s=${rss[access@1000]} l=${rss[access@$long]} bs=${rss[access-base@1000]} bl=${rss[access-base@$long]}
 printf '%-28s %7.1f MiB %7.1f MiB %10.2fx %10.2fx %10.2fx\n' "access --all-snapshots --json" \
+	"$(echo "$s / 1024" | bc -l)" "$(echo "$l / 1024" | bc -l)" "$(echo "$l / $s" | bc -l)" \
+	"$(echo "$s / $bs" | bc -l)" "$(echo "$l / $bl" | bc -l)"
+s=${rss[series@1000]} l=${rss[series@$long]}
+printf '%-28s %7.1f MiB %7.1f MiB %10.2fx %10.2fx %10.2fx\n' "access --all-series --json" \
 	"$(echo "$s / 1024" | bc -l)" "$(echo "$l / 1024" | bc -l)" "$(echo "$l / $s" | bc -l)" \
 	"$(echo "$s / $bs" | bc -l)" "$(echo "$l / $bl" | bc -l)"
 echo "($long/1000: the growth with the record's length; /base: against the same report" \
