@@ -832,9 +832,10 @@ got=$("$damonc" report access -i "$work/nofp.rec" --total-size \
 [ "$(head -n 1 <<<"$got")" = "[n/a]" ] || bad "<filters passed type> without filters: $got"
 # the histogram and percentile styles: the filters, the df-passed distribution, then all of it
 got=$("$damonc" report access -i "$work/fp.rec" --raw-number --style temperature-sz-hist)
-[ "$(head -n 2 <<<"$got")" = "# damos filters (df): allow anon
-df-passed:" ] && [ "$(grep -c '^all:$' <<<"$got")" = 1 ] ||
+if [ "$(head -n 2 <<<"$got")" != "# damos filters (df): allow anon
+df-passed:" ] || [ "$(grep -c '^all:$' <<<"$got")" != 1 ]; then
 	bad "report access --style temperature-sz-hist of a record through filters: $got"
+fi
 for st in cold hot; do
 	"$damonc" --json report access -i "$work/rec" --target 1 --style $st >"$work/style.json"
 	expect "report access --style $st" "$work/style.json" "
