@@ -494,11 +494,12 @@ static void own_scheme(void **state)
 	free(p);
 	/* targets alive (this process, through the sysroot's /proc), and a region the scheme
 	 * tried */
-	p = malloc(strlen(sr.dir) + 8);
-	assert_non_null(p);
-	sprintf(p, "%s/proc", sr.dir);
-	assert_int_equal(symlink("/proc", p), 0);
-	free(p);
+	{
+		char proc[4096];
+
+		snprintf(proc, sizeof(proc), "%s/proc", sr.dir);
+		assert_int_equal(symlink("/proc", proc), 0);
+	}
 	for (unsigned int i = 0; i < 2; i++) {
 		char rel[96], pid[16];
 
