@@ -461,14 +461,13 @@ static int check_memcg(const struct dobj *o, const char *file, const char *path,
 	return 0;
 }
 
-int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_scheme *scheme)
+/* The memcg filters of scheme @s (filters/ and ops_filters/) name cgroups that exist. */
+static int scheme_filters_memcg(const struct dobj *s, const char *root, char *why,
+				size_t size)
 {
-	const struct dobj *s = CDOBJ(scheme);
-	char root[PATH_MAX];
 	unsigned int l, n;
 	int r;
 
-	memcg_root(ctx, root, sizeof(root));
 	for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++) {
 		for (n = 0; n < s->lists[l].nr; n++) {
 			const struct dobj *f = s->lists[l].items[n];
@@ -478,12 +477,20 @@ int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_sch
 			if (strcmp(type, "memcg"))
 				continue;
 			r = check_memcg(f, "memcg_path", f->v[DAMONCTL_FILTER_MEMCG_PATH].s, root,
-					NULL, 0);
+					why, size);
 			if (r)
 				return r;
 		}
 	}
 	return 0;
+}
+
+int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_scheme *scheme)
+{
+	char root[PATH_MAX];
+
+	memcg_root(ctx, root, sizeof(root));
+	return scheme_filters_memcg(CDOBJ(scheme), root, NULL, 0);
 }
 
 DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
@@ -492,7 +499,7 @@ DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
 {
 	const struct dobj *k = CDOBJ(kdamond);
 	char root[PATH_MAX];
-	unsigned int c, i, l, n;
+	unsigned int c, i, n;
 	int r;
 
 	if (why && size)
@@ -542,21 +549,9 @@ DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
 				if (r)
 					return r;
 			}
-			for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++) {
-				for (n = 0; n < s->lists[l].nr; n++) {
-					const struct dobj *f = s->lists[l].items[n];
-					const char *type = f->v[DAMONCTL_FILTER_TYPE].s ?
-						f->v[DAMONCTL_FILTER_TYPE].s : "anon";
-
-					if (strcmp(type, "memcg"))
-						continue;
-					r = check_memcg(f, "memcg_path",
-							f->v[DAMONCTL_FILTER_MEMCG_PATH].s, root, why,
-							size);
-					if (r)
-						return r;
-				}
-			}
+			r = scheme_filters_memcg(s, root, why, size);
+			if (r)
+				return r;
 		}
 	}
 	return 0;

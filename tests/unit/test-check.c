@@ -5,6 +5,8 @@
  * sentences for the errno and file pairs the ABI doc and the captures document.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -335,6 +337,52 @@ static const char *say(struct damonctl_ctx *ctx, int err)
 	return buf;
 }
 
+/* damonctl_kdamond_check_system(): a memcg filter's path, in filters/ as in ops_filters/,
+ * names a directory of the sysroot's cgroup v2 hierarchy; without a hierarchy nothing is
+ * checked (an emulated root cannot tell) */
+static void memcg_paths_checked(void **state)
+{
+	struct sysroot s;
+	struct damonctl_tree *t;
+	struct damonctl_kdamond *k;
+	struct damonctl_scheme *sc;
+	struct damonctl_filter *legacy, *ops;
+	char path[PATH_MAX], why[512];
+	FILE *fp;
+
+	(void)state;
+	sysroot_setup(&s, "7.2-defaults.txt", NULL, NULL);
+	k = one_kdamond(&t, "paddr");
+	sc = damonctl_context_scheme(damonctl_kdamond_context(k, 0), 0);
+	legacy = damonctl_scheme_add_filter(sc, DAMONCTL_FILTERS_LEGACY);
+	ops = damonctl_scheme_add_filter(sc, DAMONCTL_FILTERS_OPS);
+	assert_int_equal(damonctl_filter_set_str(legacy, DAMONCTL_FILTER_TYPE, "memcg"), 0);
+	assert_int_equal(damonctl_filter_set_str(legacy, DAMONCTL_FILTER_MEMCG_PATH, "/db"), 0);
+	assert_int_equal(damonctl_filter_set_str(ops, DAMONCTL_FILTER_TYPE, "memcg"), 0);
+	assert_int_equal(damonctl_filter_set_str(ops, DAMONCTL_FILTER_MEMCG_PATH, "/web"), 0);
+
+	/* no hierarchy in the sysroot: the paths cannot be checked */
+	assert_int_equal(damonctl_kdamond_check_system(s.ctx, k, why, sizeof(why)), 0);
+
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/db", s.dir);
+	assert_int_equal(damonctl_make_dirs(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/cgroup.controllers", s.dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("cpu memory\n", fp);
+	fclose(fp);
+	assert_int_equal(damonctl_kdamond_check_system(s.ctx, k, why, sizeof(why)), -ENOENT);
+	assert_contains(why, "memcg_path '/web' names no cgroup");
+	assert_int_equal(damonctl_filter_set_str(ops, DAMONCTL_FILTER_MEMCG_PATH, "/db"), 0);
+	assert_int_equal(damonctl_kdamond_check_system(s.ctx, k, why, sizeof(why)), 0);
+	assert_int_equal(damonctl_filter_set_str(legacy, DAMONCTL_FILTER_MEMCG_PATH, "/gone"), 0);
+	assert_int_equal(damonctl_kdamond_check_system(s.ctx, k, why, sizeof(why)), -ENOENT);
+	assert_contains(why, "memcg_path '/gone' names no cgroup");
+
+	damonctl_tree_free(t);
+	sysroot_teardown(&s);
+}
+
 static void sentences(void **state)
 {
 	struct sysroot s;
@@ -426,6 +474,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(too_new_for_the_kernel),
 		cmocka_unit_test(refused_at_on),
 		cmocka_unit_test(addr_unit_refused),
+		cmocka_unit_test(memcg_paths_checked),
 		cmocka_unit_test(sentences),
 	};
 
