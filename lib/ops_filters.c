@@ -168,21 +168,12 @@ static int damo_bool(json_object *v, bool *out)
 	return 0;
 }
 
-/* damo's text_to_bytes(): a number, or text of one with thousands separators and a unit of
- * damo's (B, K/KB/KiB ... E/EB/EiB, all binary), "min" or "max". */
+/* damo's text_to_bytes(): a number, or text as damo writes sizes (thousands separators, a
+ * unit of damo's, "min", "max"), read by the library's one size parser in damo's mode. */
 static int damo_bytes(json_object *v, uint64_t *out)
 {
-	static const struct { const char *unit; unsigned int shift; } units[] = {
-		{ "KiB", 10 }, { "MiB", 20 }, { "GiB", 30 }, { "TiB", 40 }, { "PiB", 50 },
-		{ "EiB", 60 }, { "KB", 10 }, { "MB", 20 }, { "GB", 30 }, { "TB", 40 },
-		{ "PB", 50 }, { "EB", 60 }, { "K", 10 }, { "M", 20 }, { "G", 30 }, { "T", 40 },
-		{ "P", 50 }, { "E", 60 }, { "B", 0 },
-	};
-	char buf[64], *end;
-	const char *s;
-	size_t i, n = 0, len;
-	unsigned int shift = 0;
 	double d;
+	int r;
 
 	if (!v)
 		return -ENOENT;
@@ -201,50 +192,12 @@ static int damo_bytes(json_object *v, uint64_t *out)
 	}
 	if (!json_object_is_type(v, json_type_string))
 		return -EINVAL;
-	s = json_object_get_string(v);
-	if (!strcmp(s, "min")) {
-		*out = 0;
-		return 0;
+	r = dctl_parse_size(json_object_get_string(v), DCTL_U_DAMO, out);
+	if (r == -ERANGE) {
+		*out = UINT64_MAX;	/* damo's min(ulong_max, ...) */
+		r = 0;
 	}
-	if (!strcmp(s, "max")) {
-		*out = UINT64_MAX;
-		return 0;
-	}
-	for (i = 0; s[i] && n + 1 < sizeof(buf); i++)
-		if (s[i] != ',')
-			buf[n++] = s[i];
-	buf[n] = '\0';
-	len = n;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		size_t ul = strlen(units[i].unit);
-
-		if (len > ul && !strcmp(buf + len - ul, units[i].unit)) {
-			buf[len - ul] = '\0';
-			shift = units[i].shift;
-			break;
-		}
-	}
-	if (!buf[0] || buf[0] == '-')
-		return -EINVAL;
-	if (strspn(buf, "0123456789") == strlen(buf)) {
-		uint64_t u;
-
-		errno = 0;
-		u = strtoull(buf, &end, 10);
-		if (errno || (shift && u > (UINT64_MAX >> shift)))
-			*out = UINT64_MAX;	/* damo's min(ulong_max, ...) */
-		else
-			*out = u << shift;
-		return 0;
-	}
-	d = strtod(buf, &end);
-	while (*end == ' ')
-		end++;
-	if (*end || d < 0)
-		return -EINVAL;
-	d *= (double)(UINT64_C(1) << shift);
-	*out = d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)d;
-	return 0;
+	return r;
 }
 
 char *dctl_ops_filters_from_damo(json_object *scheme_filters, int *err)
