@@ -177,7 +177,9 @@ int damonctl_rec_select_item(struct damonctl_rec_select *sel, struct damonctl_re
 		if (!it->snapshot)
 			return -EINVAL;
 		set_base(sel, it->snapshot->start_ns);
-		if (!pick(sel, it->snapshot) || !in_time(sel, it->snapshot->end_ns))
+		/* the time range first: the series chosen is one with snapshots in it, as a
+		 * count of the series a selection keeps finds them */
+		if (!in_time(sel, it->snapshot->end_ns) || !pick(sel, it->snapshot))
 			return 0;
 		r = clip(sel, it);
 		return r ? r : 1;

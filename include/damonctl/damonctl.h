@@ -2670,14 +2670,16 @@ struct damonctl_rec_select_opts {
 	int64_t kdamond;		/* only this kdamond's snapshots and stats; -1: any */
 	int64_t target;			/* only this target's snapshots; -1: any */
 	bool one_series;		/* only the first series (kdamond, context, target,
-					 * scheme) of the snapshots kept by the above */
+					 * scheme) of the snapshots kept by the above and
+					 * the time range */
 	/* snapshots that ended, stats and footprints taken from..to microseconds after the
 	 * start of the record's first snapshot (or first stats, if they come first) */
 	uint64_t time_from_us, time_to_us;
 	/* addr_start < addr_end: regions clipped to [addr_start, addr_end) */
 	uint64_t addr_start, addr_end;
 	/* one_series: the series chosen is the one after this many others, in the order their
-	 * first snapshots come (0: the first); damo reports each in turn, a pass each */
+	 * first snapshots in the time range come (0: the first); damo reports each in turn, a
+	 * pass each */
 	uint32_t skip_series;
 };
 #define DAMONCTL_REC_SELECT_OPTS_INIT { .sz = sizeof(struct damonctl_rec_select_opts), \

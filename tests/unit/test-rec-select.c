@@ -105,6 +105,22 @@ static void skipped_series(void **state)
 		}
 		damonctl_rec_select_free(sel);
 	}
+	/* a time range (from 350 ms: the last three snapshots): the series are counted among
+	 * the snapshots in it, 0/0 first, then 1/0, then 0/1 (0/1's first, ending at 200 ms,
+	 * is out of it) */
+	o.time_from_us = 350000;
+	for (uint32_t k = 0; k < 3; k++) {
+		static const int kept_late[3][6] = { { 0, 0, 0, 1, 0, 0 }, { 0, 0, 0, 0, 1, 0 },
+						     { 0, 0, 0, 0, 0, 1 } };
+
+		o.skip_series = k;
+		assert_int_equal(damonctl_rec_select_new(&o, &sel), 0);
+		for (unsigned int i = 0; i < 6; i++)
+			assert_int_equal(feed(sel, snap((uint32_t)rec[i][0], rec[i][1], i * 100,
+							i * 100 + 100)), kept_late[k][i]);
+		damonctl_rec_select_free(sel);
+	}
+	o.time_from_us = 0;
 	/* kdamond 1 only: its one series is the first, nothing after it */
 	o.kdamond = 1;
 	o.skip_series = 1;
