@@ -200,18 +200,32 @@ static struct damonctl_scheme *filters_scheme(const struct capture_opts *o,
 	return *err ? NULL : s;
 }
 
-/* The library's refusal of the snapshot filters (-EOPNOTSUPP, -ENOENT) as a sentence */
-static int filters_error(struct cli *cli, const struct capture_opts *o, int r)
+/* Whether damonctl_capture_open()'s @r refused the snapshot filters: -EOPNOTSUPP or -ENOENT
+ * with no file access to blame, or -ENOENT whose last error names a memcg filter's cgroup */
+static bool filters_refused(struct cli *cli, const struct capture_opts *o, int r)
 {
+	struct damonctl_error e;
 	unsigned int i;
 
-	if (r == -ENOENT) {
-		for (i = 0; i < o->nr_filters && strcmp(o->filters[i].type, "memcg"); i++)
-			;
+	if (!o->nr_filters || (r != -EOPNOTSUPP && r != -ENOENT))
+		return false;
+	if (!damonctl_last_error(cli->ctx, &e) || e.err != r)
+		return true;
+	for (i = 0; r == -ENOENT && i < o->nr_filters; i++)
+		if (!strcmp(o->filters[i].type, "memcg") && !strcmp(o->filters[i].memcg, e.value))
+			return true;
+	return false;
+}
+
+/* The library's refusal of the snapshot filters (-EOPNOTSUPP, -ENOENT) as a sentence */
+static int filters_error(struct cli *cli, int r)
+{
+	struct damonctl_error e;
+
+	if (r == -ENOENT)
 		return usage_error(cli, "--snapshot-damos-filter: no cgroup '%s' (memcg paths are "
-				   "as under /sys/fs/cgroup)", i < o->nr_filters ?
-				   o->filters[i].memcg : "");
-	}
+				   "as under /sys/fs/cgroup)",
+				   damonctl_last_error(cli->ctx, &e) ? e.value : "");
 	usage_error(cli, "--snapshot-damos-filter: this kernel cannot take snapshots through "
 		    "DAMOS filters: it needs the filters' allow and sz_filter_passed (Linux 6.14), "
 		    "for vaddr and fvaddr the stat action's filters (6.18), and each type (anon "
@@ -242,7 +256,6 @@ static int open_capture(struct capture *c, const struct capture_opts *o)
 {
 	struct damonctl_capture_opts lo = DAMONCTL_CAPTURE_OPTS_INIT;
 	struct damonctl_tree *t, *ft = NULL;
-	struct damonctl_error le;
 	struct started st;
 	char dir[4096];
 	unsigned int idx = 0;
@@ -270,9 +283,8 @@ static int open_capture(struct capture *c, const struct capture_opts *o)
 		lo.scheme = o->scheme;
 		if (!r)
 			r = damonctl_capture_open(c->cli->ctx, idx, &lo, &c->lc);
-		if (r && o->nr_filters && (r == -EOPNOTSUPP || r == -ENOENT) &&
-		    !(damonctl_last_error(c->cli->ctx, &le) && le.err == r))
-			r = filters_error(c->cli, o, r);
+		if (r && filters_refused(c->cli, o, r))
+			r = filters_error(c->cli, r);
 		else if (r == -ENOENT && o->of_scheme)
 			r = usage_error(c->cli, "--tried-regions-of %u: kdamond %u has %u scheme%s", o->scheme,
 					idx, nr_schemes(damonctl_tree_kdamond(t, idx)),

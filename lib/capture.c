@@ -491,8 +491,11 @@ static int setup(struct damonctl_capture *c)
 		r = dctl_capture_filters_supported(c->filters, c->f,
 						   damonctl_context_get_str(ctx0,
 									    DAMONCTL_CONTEXT_OPERATIONS));
-		if (!r)
+		if (!r) {
 			r = dctl_check_filters_memcg(c->ctx, c->filters);
+			if (r == -ENOENT)
+				return r;	/* the last error names the cgroup */
+		}
 		if (r)
 			return refuse(c, r);
 	}

@@ -461,9 +461,10 @@ static int check_memcg(const struct dobj *o, const char *file, const char *path,
 	return 0;
 }
 
-/* The memcg filters of scheme @s (filters/ and ops_filters/) name cgroups that exist. */
+/* The memcg filters of scheme @s (filters/ and ops_filters/) name cgroups that exist; on
+ * a failure *@bad (if given) is the path of the filter that failed. */
 static int scheme_filters_memcg(const struct dobj *s, const char *root, char *why,
-				size_t size)
+				size_t size, const char **bad)
 {
 	unsigned int l, n;
 	int r;
@@ -478,8 +479,11 @@ static int scheme_filters_memcg(const struct dobj *s, const char *root, char *wh
 				continue;
 			r = check_memcg(f, "memcg_path", f->v[DAMONCTL_FILTER_MEMCG_PATH].s, root,
 					why, size);
-			if (r)
+			if (r) {
+				if (bad)
+					*bad = f->v[DAMONCTL_FILTER_MEMCG_PATH].s;
 				return r;
+			}
 		}
 	}
 	return 0;
@@ -487,10 +491,18 @@ static int scheme_filters_memcg(const struct dobj *s, const char *root, char *wh
 
 int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_scheme *scheme)
 {
-	char root[PATH_MAX];
+	char root[PATH_MAX], dir[PATH_MAX + 256];
+	const char *bad = NULL;
+	int r;
 
 	memcg_root(ctx, root, sizeof(root));
-	return scheme_filters_memcg(CDOBJ(scheme), root, NULL, 0);
+	r = scheme_filters_memcg(CDOBJ(scheme), root, NULL, 0, &bad);
+	if (r == -ENOENT && bad) {
+		/* which cgroup is missing: the directory looked up, the filter's path */
+		snprintf(dir, sizeof(dir), "%s%s", root, bad);
+		dctl_set_error(ctx, r, false, dir, bad);
+	}
+	return r;
 }
 
 DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
@@ -549,7 +561,7 @@ DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
 				if (r)
 					return r;
 			}
-			r = scheme_filters_memcg(s, root, why, size);
+			r = scheme_filters_memcg(s, root, why, size, NULL);
 			if (r)
 				return r;
 		}

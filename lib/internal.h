@@ -38,7 +38,8 @@ void dctl_log(const struct damonctl_ctx *ctx, enum damonctl_log_level level, con
 void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *path,
 		    const char *value);
 /* The memcg paths of @s's filters, as damonctl_kdamond_check_system() checks them: 0,
- * -EINVAL (not starting with '/'), -ENOENT (no such cgroup where the hierarchy is there). */
+ * -EINVAL (not starting with '/'), -ENOENT (no such cgroup where the hierarchy is there;
+ * the last error then has the directory looked up as path and the filter's as value). */
 int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_scheme *s);
 /* Files a caller's state directory keeps (state_file.c): @text and a newline to @path in
  * @dir (made with its parents as needed) through a temporary file and rename(2), so that a

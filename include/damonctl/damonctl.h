@@ -1790,11 +1790,12 @@ struct damonctl_capture_opts {
  * layer's filter (addr, target) among them or method trace (its events carry no
  * sz_filter_passed); -EOPNOTSUPP for a kernel without allow and sz_filter_passed (6.14), a
  * vaddr or fvaddr kdamond before 6.18 (their stat action counts no filter-passed bytes),
- * or a filter type this kernel lacks; -ENOENT for a memcg path that names no cgroup (-EINVAL
- * when it does not start with '/'). With @of_scheme: -EINVAL with method trace or snapshot
- * filters, -ENOENT for a scheme the kdamond does not have. Those refusals come before
- * anything is written and leave no last error; a failed file access is named by
- * damonctl_last_error().
+ * or a filter type this kernel lacks; -ENOENT for a memcg path that names no cgroup (the
+ * last error has the directory looked up as path and the filter's memcg path as value;
+ * -EINVAL when it does not start with '/'). With @of_scheme: -EINVAL with method trace or
+ * snapshot filters, -ENOENT for a scheme the kdamond does not have. Those refusals come
+ * before anything is written and, but for the cgroup's, leave no last error; a failed file
+ * access is named by damonctl_last_error().
  */
 DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kdamond,
 				       const struct damonctl_capture_opts *opts,

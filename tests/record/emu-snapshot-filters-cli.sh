@@ -137,6 +137,9 @@ bad "--method trace's events carry no" record --method trace --snapshot-damos-fi
 	--count 1 -o "$WORK/x"
 bad "no cgroup '/no/such/group'" report access --snapshot-damos-filter allow:memcg:/no/such/group \
 	--count 1
+# the missing one named, not the first memcg filter
+bad "no cgroup '/absent'" report access --snapshot-damos-filter allow:memcg:/present \
+	--snapshot-damos-filter reject:memcg:/absent --count 1
 bad "kdamond 0 has 1 scheme" report access --tried-regions-of 1 --count 1
 bad "--snapshot-damos-filter is for a capture scheme" report access --tried-regions-of 0 \
 	--snapshot-damos-filter allow:anon --count 1

@@ -366,7 +366,14 @@ static void open_refusals(void **state)
 				 cases[i].want);
 		assert_null(cap);
 		assert_string_equal(before, after);
-		assert_false(damonctl_last_error(sr.ctx, &e));
+		if (r == -ENOENT && cases[i].memcg) {
+			/* the cgroup that is missing: the directory looked up, the filter's path */
+			assert_true(damonctl_last_error(sr.ctx, &e));
+			assert_string_equal(e.value, cases[i].memcg);
+			assert_non_null(strstr(e.path, "/fs/cgroup/no/such"));
+		} else {
+			assert_false(damonctl_last_error(sr.ctx, &e));
+		}
 		free(before);
 		free(after);
 		damonctl_tree_free(t);
