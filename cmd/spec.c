@@ -191,8 +191,7 @@ static int parse_filter(struct cli *cli, struct spec *sp, const char *arg)
 
 	if (sp->nr_filters >= SPEC_MAX_FILTERS)
 		return usage_error(cli, "--filter: at most %d filters", SPEC_MAX_FILTERS);
-	r = parse_one_filter(cli, "filter", arg, arg, DAMONCTL_KW_FILTER_TYPE,
-			     &sp->filters[sp->nr_filters]);
+	r = spec_parse_filter(cli, "filter", arg, &sp->filters[sp->nr_filters]);
 	if (r)
 		return r;
 	sp->nr_filters++;

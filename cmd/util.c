@@ -30,12 +30,6 @@ void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 	memset(&dst[n], 0, sizeof(*dst));
 }
 
-/* The length of the well-formed UTF-8 sequence at @p, or 0. */
-static size_t utf8_seq(const unsigned char *p)
-{
-	return damonctl_utf8_len((const char *)p, SIZE_MAX);
-}
-
 size_t safe_text(const char *s, char *buf, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -44,7 +38,7 @@ size_t safe_text(const char *s, char *buf, size_t size)
 	if (!size)
 		return 0;
 	while (*p && o + 1 < size) {
-		size_t n = utf8_seq(p);
+		size_t n = damonctl_utf8_len((const char *)p, SIZE_MAX);
 		char esc[8];
 
 		if (n && (n > 1 || (*p >= 0x20 && *p != 0x7f))) {
@@ -359,10 +353,10 @@ static void json_make_utf8(json_object *o)
 		const char *s = json_object_get_string(o);
 		const unsigned char *p;
 		char *fixed;
-		size_t len = strlen(s), size;
+		size_t len = strlen(s), size, n;
 
-		for (p = (const unsigned char *)s; *p; p += utf8_seq(p))
-			if (!utf8_seq(p))
+		for (p = (const unsigned char *)s; *p; p += n)
+			if (!(n = damonctl_utf8_len((const char *)p, SIZE_MAX)))
 				break;
 		if (!*p)
 			break;
@@ -372,7 +366,7 @@ static void json_make_utf8(json_object *o)
 			break;
 		/* only the bad bytes change: control characters are JSON-escaped anyway */
 		for (i = 0, p = (const unsigned char *)s; *p;) {
-			size_t k = utf8_seq(p);
+			size_t k = damonctl_utf8_len((const char *)p, SIZE_MAX);
 
 			if (k) {
 				memcpy(fixed + i, p, k);

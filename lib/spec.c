@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ops_filters.h"
 
 static char *split2(char *s, char sep)
 {
@@ -161,7 +162,7 @@ DAMONCTL_API enum damonctl_filter_dir damonctl_filter_dir_for(const char *type,
 {
 	if (damonctl_features_has(f, DAMONCTL_FEAT_CORE_OPS_FILTERS) != DAMONCTL_YES)
 		return DAMONCTL_FILTERS_LEGACY;
-	if (!strcmp(type, "addr") || !strcmp(type, "target"))
+	if (dctl_filter_type_is_core(type))
 		return DAMONCTL_FILTERS_CORE;
 	return DAMONCTL_FILTERS_OPS;
 }
