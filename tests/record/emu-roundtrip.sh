@@ -110,20 +110,29 @@ if [ "$start" -lt "$HOT_START" ] || [ "$start" -ge "$HOT_END" ]; then
 	fail "live: the hottest region starts at $start, outside the hot buffer"
 fi
 # damo's live snapshots merge adjacent regions of one access rate and age: the same bytes in
-# fewer regions, no two neighbours alike; --dont-merge-regions keeps the kernel's
-"$DAMONC" --json report access --count 1 >"$WORK/merged.json"
-"$DAMONC" --json report access --count 1 --dont-merge-regions >"$WORK/kept.json"
-python3 -c '
+# fewer regions, no two neighbours alike; --dont-merge-regions keeps the kernel's. The two
+# are different snapshots, whose kernel region counts may differ (splits and merges every
+# aggregation): a merged one with more regions than the kept one is tried again (exit 3), as
+# long as the emulator makes progress
+merged_check() {
+	local rc=0
+	"$DAMONC" --json report access --count 1 >"$WORK/merged.json"
+	"$DAMONC" --json report access --count 1 --dont-merge-regions >"$WORK/kept.json"
+	python3 -c '
 import json, sys
 m, k = (json.load(open(f)) for f in sys.argv[1:3])
 rm, rk = m["regions"], k["regions"]
 alike = [(a["start"], b["start"]) for a, b in zip(rm, rm[1:]) if a["end"] == b["start"] and
          a["nr_accesses"] == b["nr_accesses"] and a["age_aggrs"] == b["age_aggrs"]]
 assert not alike, "merged neighbours alike: %s" % alike
-assert len(rm) <= len(rk), (len(rm), len(rk))
-# the kernel region count of both snapshots may differ; each merged one is what it covers
-assert sum(r["size"] for r in rm) == m["snapshot"]["total_bytes"], m["snapshot"]' \
-	"$WORK/merged.json" "$WORK/kept.json" || fail "merged live regions"
+# each merged one is what it covers
+assert sum(r["size"] for r in rm) == m["snapshot"]["total_bytes"], m["snapshot"]
+if len(rm) > len(rk):
+    sys.exit(3)' "$WORK/merged.json" "$WORK/kept.json" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "merged live regions"
+	[ "$rc" = 0 ]
+}
+fair_wait 30000 merged_check || fail "merged live regions: more regions than the kernel's"
 "$DAMONC" record -o - --count 3 --interval 100ms 2>/dev/null |
 	"$DAMONC" --json report wss -i - --min-access-rate 50% >"$WORK/pipe.json"
 [ "$(py 'd["snapshots"]' <"$WORK/pipe.json")" = 3 ] || fail "pipe: $(cat "$WORK/pipe.json")"
