@@ -86,10 +86,11 @@ static int set_capture_pattern(struct damonctl_scheme *s, uint64_t aggr_us, bool
 
 /* ---- snapshot filters ---- */
 
-/* The directories of a model scheme's filters in the kernel's order of evaluation: a
- * kernel installs those of filters/ after those of core_filters and ops_filters. */
+/* The directories a model scheme's snapshot filters may be in, in the kernel's order of
+ * evaluation: a kernel installs those of filters/ after those of ops_filters
+ * (core_filters/ is refused by dctl_capture_filters_count). */
 static const enum damonctl_filter_dir filter_dirs[] = {
-	DAMONCTL_FILTERS_CORE, DAMONCTL_FILTERS_OPS, DAMONCTL_FILTERS_LEGACY,
+	DAMONCTL_FILTERS_OPS, DAMONCTL_FILTERS_LEGACY,
 };
 
 int dctl_capture_filters_count(const struct damonctl_scheme *s)
@@ -102,7 +103,7 @@ int dctl_capture_filters_count(const struct damonctl_scheme *s)
 		return 0;
 	if (damonctl_scheme_nr_filters(s, DAMONCTL_FILTERS_CORE))
 		return -EINVAL;
-	for (d = 0; d < 3; d++) {
+	for (d = 0; d < ARRAY_SIZE(filter_dirs); d++) {
 		damonctl_for_each_filter(s, filter_dirs[d], flt, i) {
 			/* the core layer's would make sz_filter_passed something else: an allow
 			 * one lets the memory it matches skip the operations layer's filters */
@@ -130,7 +131,7 @@ int dctl_capture_filters_supported(const struct damonctl_scheme *s,
 	if (strcmp(ops, "paddr") &&
 	    damonctl_features_has(f, DAMONCTL_FEAT_ADDR_UNIT) != DAMONCTL_YES)
 		return -EOPNOTSUPP;
-	for (d = 0; d < 3; d++)
+	for (d = 0; d < ARRAY_SIZE(filter_dirs); d++)
 		damonctl_for_each_filter(s, filter_dirs[d], flt, i)
 			if (damonctl_features_has_keyword(f, DAMONCTL_KW_FILTER_TYPE,
 							  damonctl_filter_get_str(flt,
@@ -147,7 +148,7 @@ static int copy_filters(struct damonctl_scheme *dst, const struct damonctl_schem
 	const struct damonctl_filter *flt;
 	unsigned int d, i;
 
-	for (d = 0; d < 3; d++) {
+	for (d = 0; d < ARRAY_SIZE(filter_dirs); d++) {
 		damonctl_for_each_filter(src, filter_dirs[d], flt, i) {
 			const char *type = damonctl_filter_get_str(flt, DAMONCTL_FILTER_TYPE);
 			struct damonctl_filter *c = damonctl_scheme_add_filter(dst, to);
@@ -255,10 +256,8 @@ static int install(struct damonctl_capture *c, const struct damonctl_kdamond *or
 			    damonctl_context_nr_targets(wc));
 	if (c->filters) {
 		/* what the capture schemes got, the target filter left out */
-		const struct damonctl_scheme *s0 = damonctl_context_scheme(wc, c->nr_user_schemes);
-		enum damonctl_filter_dir to = damonctl_filter_dir_for("anon", c->f);
-
-		c->filters_json = dctl_ops_filters_of_scheme(s0, to, 0);
+		c->filters_json = dctl_ops_filters_of_scheme(damonctl_context_scheme(wc,
+							c->nr_user_schemes));
 		if (!c->filters_json) {
 			damonctl_tree_free(want);
 			return errno ? -errno : -EINVAL;
@@ -379,44 +378,16 @@ static void take_schemes(struct damonctl_capture *c, struct damonctl_context *ct
 	}
 }
 
-/* The ops filters of scheme @s in the kernel's order (ops_filters, then the operations
- * layer's of filters/), as a snapshot's ops_filters: NULL for none, or out of memory
- * (-errno in *@err) */
-static char *scheme_ops_filters(const struct damonctl_scheme *s, int *err)
-{
-	char *ops = dctl_ops_filters_of_scheme(s, DAMONCTL_FILTERS_OPS, 0), *legacy, *both;
-
-	*err = !ops && errno ? -errno : 0;
-	legacy = *err ? NULL : dctl_ops_filters_of_scheme(s, DAMONCTL_FILTERS_LEGACY, 0);
-	if (!*err && !legacy && errno)
-		*err = -errno;
-	if (*err || !ops || !legacy) {
-		free(*err ? ops : NULL);
-		return *err ? NULL : ops ? ops : legacy;
-	}
-	/* "[a]" and "[b]": "[a,b]" */
-	both = malloc(strlen(ops) + strlen(legacy));
-	if (both)
-		sprintf(both, "%.*s,%s", (int)strlen(ops) - 1, ops, legacy + 1);
-	else
-		*err = -ENOMEM;
-	free(ops);
-	free(legacy);
-	return both;
-}
-
 /* damo's --tried_regions_of: the kdamond's scheme o.scheme is the one captured, as it is */
 static int take_own_scheme(struct damonctl_capture *c, struct damonctl_context *ctx0)
 {
-	int r;
-
 	if (c->o.scheme >= c->nr_user_schemes)
 		return refuse(c, -ENOENT);
 	c->cs[0].index = c->o.scheme;
 	c->cs[0].target = damonctl_context_nr_targets(ctx0) == 1 ? 0 : -1;
 	c->nr_cs = 1;
-	c->filters_json = scheme_ops_filters(damonctl_context_scheme(ctx0, c->o.scheme), &r);
-	return r;
+	c->filters_json = dctl_ops_filters_of_scheme(damonctl_context_scheme(ctx0, c->o.scheme));
+	return !c->filters_json && errno ? -errno : 0;
 }
 
 /* The CONFIG item: the monitoring, without the capture schemes its start put there. */

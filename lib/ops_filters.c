@@ -104,33 +104,36 @@ static json_object *filter_object(const char *type, bool matching, bool allow,
 	return o;
 }
 
-char *dctl_ops_filters_of_scheme(const struct damonctl_scheme *s, enum damonctl_filter_dir dir,
-				 unsigned int first)
+char *dctl_ops_filters_of_scheme(const struct damonctl_scheme *s)
 {
+	static const enum damonctl_filter_dir dirs[] = { DAMONCTL_FILTERS_OPS,
+							 DAMONCTL_FILTERS_LEGACY };
 	json_object *a = json_object_new_array();
-	unsigned int i;
+	unsigned int d, i;
 	char *text = NULL;
 
 	if (!a) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (i = first; i < damonctl_scheme_nr_filters(s, dir); i++) {
-		const struct damonctl_filter *f = damonctl_scheme_filter(s, dir, i);
-		const char *type = damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE);
-		json_object *o;
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		for (i = 0; i < damonctl_scheme_nr_filters(s, dirs[d]); i++) {
+			const struct damonctl_filter *f = damonctl_scheme_filter(s, dirs[d], i);
+			const char *type = damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE);
+			json_object *o;
 
-		if (dctl_filter_type_is_core(type))
-			continue;
-		o = filter_object(type, damonctl_filter_get(f, DAMONCTL_FILTER_MATCHING),
-				  damonctl_filter_get(f, DAMONCTL_FILTER_ALLOW),
-				  damonctl_filter_get_str(f, DAMONCTL_FILTER_MEMCG_PATH), true,
-				  damonctl_filter_get(f, DAMONCTL_FILTER_MIN),
-				  damonctl_filter_get(f, DAMONCTL_FILTER_MAX));
-		if (!o || json_object_array_add(a, o)) {
-			json_object_put(o);
-			errno = ENOMEM;
-			goto out;
+			if (dctl_filter_type_is_core(type))
+				continue;
+			o = filter_object(type, damonctl_filter_get(f, DAMONCTL_FILTER_MATCHING),
+					  damonctl_filter_get(f, DAMONCTL_FILTER_ALLOW),
+					  damonctl_filter_get_str(f, DAMONCTL_FILTER_MEMCG_PATH),
+					  true, damonctl_filter_get(f, DAMONCTL_FILTER_MIN),
+					  damonctl_filter_get(f, DAMONCTL_FILTER_MAX));
+			if (!o || json_object_array_add(a, o)) {
+				json_object_put(o);
+				errno = ENOMEM;
+				goto out;
+			}
 		}
 	}
 	if (!json_object_array_length(a)) {

@@ -18,10 +18,10 @@ bool dctl_filter_type_is_core(const char *type);
 /* @json is an array of filter objects, each with a string "type": 0, or 1 when it is empty
  * (no filter: a snapshot says NULL then), -EINVAL when it is not such an array. */
 int dctl_ops_filters_check(const char *json);
-/* The operations-layer filters of @s's directory @dir from its @first-th on, in order, as
- * a malloc'd array; NULL with errno 0 when there is none, or with errno ENOMEM. */
-char *dctl_ops_filters_of_scheme(const struct damonctl_scheme *s, enum damonctl_filter_dir dir,
-				 unsigned int first);
+/* The operations-layer filters of @s in the kernel's order (ops_filters/, then those of
+ * filters/), as a malloc'd array; NULL with errno 0 when there is none, or with errno
+ * ENOMEM. */
+char *dctl_ops_filters_of_scheme(const struct damonctl_scheme *s);
 /* A damo record's scheme_filters (DamosFilter.to_kvpairs objects), its operations-layer
  * ones as a malloc'd array; NULL without any (or on an error: *@err -EBADMSG for a list
  * that is not damo's, -ENOMEM; else 0). */

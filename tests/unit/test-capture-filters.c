@@ -224,7 +224,7 @@ static void installed(void **state)
 			if (split)
 				assert_int_equal(damonctl_scheme_nr_filters(s, DAMONCTL_FILTERS_LEGACY),
 						 0);
-			json = dctl_ops_filters_of_scheme(s, ops, 0);
+			json = dctl_ops_filters_of_scheme(s);
 			assert_non_null(json);
 			assert_string_equal(json, want_json);
 			free(json);
@@ -257,7 +257,7 @@ static void installed(void **state)
 			assert_int_equal(dctl_capture_add_filtered_schemes(c, f, m2), 1);
 			s = damonctl_context_scheme(c, first);
 			assert_int_equal(damonctl_scheme_nr_filters(s, DAMONCTL_FILTERS_CORE), 0);
-			json = dctl_ops_filters_of_scheme(s, DAMONCTL_FILTERS_OPS, 0);
+			json = dctl_ops_filters_of_scheme(s);
 			assert_string_equal(json, want_huge);
 			free(json);
 			damonctl_tree_free(t2);
