@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "internal.h"
+#include "json_internal.h"
 
 /* Keys of damonc's status and dry-run documents that say what one system has, not what to
  * configure: of the document, then of each kdamond. */
@@ -18,24 +19,14 @@ static const char *const doc_facts[] = { "writes", "fallbacks", "modules_enabled
 static const char *const kdamond_facts[] = { "index", "started_by_damonc", "agent", "cpu",
 					     "damonc_leftover" };
 
-/* @doc without those keys, malloc'd; NULL (errno set) when it is not a JSON object, which
- * damonctl_tree_from_json() then names. */
-static char *drop_facts(const char *doc)
+/* @root without those keys. */
+static void drop_facts(json_object *root)
 {
-	json_object *root, *arr;
+	json_object *arr;
 	size_t i, j;
-	char *s;
 
-	if (damonctl_json_check(doc, strlen(doc), NULL, 0)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	root = json_tokener_parse(doc);
-	if (!json_object_is_type(root, json_type_object)) {
-		json_object_put(root);
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!json_object_is_type(root, json_type_object))
+		return;		/* dctl_tree_from_root() names what it is */
 	for (i = 0; i < ARRAY_SIZE(doc_facts); i++)
 		json_object_object_del(root, doc_facts[i]);
 	if (json_object_object_get_ex(root, "kdamonds", &arr) &&
@@ -48,9 +39,6 @@ static char *drop_facts(const char *doc)
 				json_object_object_del(k, kdamond_facts[j]);
 		}
 	}
-	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
-	json_object_put(root);
-	return s;
 }
 
 /* Is the configuration YAML (as damo takes it)? By its name (.json, .yaml, .yml), else by
@@ -70,7 +58,8 @@ static bool is_yaml(const char *name, const char *text)
 DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
 				       struct damonctl_tree **out, char *why, size_t size)
 {
-	char *json = NULL, *plain;
+	json_object *root;
+	char *json = NULL;
 	const char *doc = text;
 	int r;
 
@@ -89,9 +78,13 @@ DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
 		}
 		doc = json;
 	}
-	plain = drop_facts(doc);
-	r = damonctl_tree_from_json(plain ? plain : doc, out, why, size);
-	free(plain);
+	/* one parse: the facts dropped from it, the tree read from what is left */
+	root = dctl_json_parse(doc, strlen(doc), why, size);
 	free(json);
+	if (!root)
+		return -EINVAL;
+	drop_facts(root);
+	r = dctl_tree_from_root(root, out, why, size);
+	json_object_put(root);
 	return r;
 }

@@ -481,12 +481,42 @@ static int tree_from_object(json_object *root, struct jerr *e, struct dobj **out
 	return 0;
 }
 
+int dctl_tree_from_root(json_object *root, struct damonctl_tree **out, char *why, size_t size)
+{
+	struct jerr e = { why, size, false };
+	json_object *fv;
+	struct dobj *t;
+	int r;
+
+	if (!json_object_is_type(root, json_type_object))
+		return jfail(&e, -EINVAL, "expected a JSON object at the top, {\"kdamonds\": "
+			     "[...]} (damonc's schema) or damo's kdamonds JSON; found %s",
+			     dctl_json_kind(root));
+	if (!json_object_object_get_ex(root, "format_version", &fv) && dctl_json_is_damo(root)) {
+		r = dctl_damo_from_json(root, &t, why, size);
+		if (!r)
+			*out = (struct damonctl_tree *)t;
+		return r;
+	}
+	if (fv && !json_object_is_type(fv, json_type_int))
+		return jfail(&e, -EINVAL, "format_version: expected a number such as %d, "
+			     "found %s %s", DAMONCTL_JSON_FORMAT_VERSION, dctl_json_kind(fv),
+			     json_object_to_json_string_ext(fv, JSON_C_TO_STRING_PLAIN));
+	if (fv && (json_object_get_int64(fv) > DAMONCTL_JSON_FORMAT_VERSION ||
+		   json_object_get_int64(fv) < 1))
+		return jfail(&e, -EINVAL, "format_version %s is not supported (this damonc "
+			     "reads up to %d)", json_object_to_json_string_ext(fv, JSON_C_TO_STRING_PLAIN),
+			     DAMONCTL_JSON_FORMAT_VERSION);
+	r = tree_from_object(root, &e, &t);
+	if (!r)
+		*out = (struct damonctl_tree *)t;
+	return r;
+}
+
 DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree **out, char *why,
 					 size_t size)
 {
-	struct jerr e = { why, size, false };
-	json_object *root, *fv;
-	struct dobj *t;
+	json_object *root;
 	int r;
 
 	if (why && size)
@@ -494,40 +524,8 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
 	root = dctl_json_parse(doc, strlen(doc), why, size);
 	if (!root)
 		return -EINVAL;
-	if (!json_object_is_type(root, json_type_object)) {
-		r = jfail(&e, -EINVAL, "expected a JSON object at the top, {\"kdamonds\": [...]} "
-			  "(damonc's schema) or damo's kdamonds JSON; found %s",
-			  dctl_json_kind(root));
-		json_object_put(root);
-		return r;
-	}
-
-	if (!json_object_object_get_ex(root, "format_version", &fv) && dctl_json_is_damo(root)) {
-		r = dctl_damo_from_json(root, &t, why, size);
-		json_object_put(root);
-		if (!r)
-			*out = (struct damonctl_tree *)t;
-		return r;
-	}
-	if (fv && !json_object_is_type(fv, json_type_int)) {
-		r = jfail(&e, -EINVAL, "format_version: expected a number such as %d, found %s %s",
-			  DAMONCTL_JSON_FORMAT_VERSION, dctl_json_kind(fv),
-			  json_object_to_json_string_ext(fv, JSON_C_TO_STRING_PLAIN));
-		json_object_put(root);
-		return r;
-	}
-	if (fv && (json_object_get_int64(fv) > DAMONCTL_JSON_FORMAT_VERSION ||
-		   json_object_get_int64(fv) < 1)) {
-		r = jfail(&e, -EINVAL, "format_version %s is not supported (this damonc reads up to %d)",
-			  json_object_to_json_string_ext(fv, JSON_C_TO_STRING_PLAIN),
-			  DAMONCTL_JSON_FORMAT_VERSION);
-		json_object_put(root);
-		return r;
-	}
-	r = tree_from_object(root, &e, &t);
+	r = dctl_tree_from_root(root, out, why, size);
 	json_object_put(root);
-	if (!r)
-		*out = (struct damonctl_tree *)t;
 	return r;
 }
 

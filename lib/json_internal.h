@@ -13,6 +13,8 @@ json_object *dctl_tree_to_json_object(const struct dobj *t, unsigned int flags);
 /* A tree written by dctl_tree_to_json_object(t, 0) read back as it was: results (state,
  * pid, stats) too, and only the files and lists the JSON holds present (staging.c). */
 int dctl_tree_from_json_exact(json_object *root, struct dobj **out);
+/* damonctl_tree_from_json() of a document already parsed (@root stays the caller's). */
+int dctl_tree_from_root(json_object *root, struct damonctl_tree **out, char *why, size_t size);
 
 /* Strict JSON (json_check.c): damonctl_json_check(), then json-c. NULL with a sentence in
  * @why when @doc is not one well-formed JSON document; @doc[len] must be readable (the NUL
