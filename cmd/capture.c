@@ -200,6 +200,21 @@ static struct damonctl_scheme *filters_scheme(const struct capture_opts *o,
 	return *err ? NULL : s;
 }
 
+bool capture_live_asked(const struct capture_opts *o)
+{
+	return o->duration_us || o->interval_us || o->count || o->allow_foreign ||
+	       o->nr_filters || o->of_scheme;
+}
+
+int capture_of_scheme_check(struct cli *cli, const struct capture_opts *o, const char *verb)
+{
+	if (o->of_scheme && o->nr_filters)
+		return usage_error(cli, "--tried-regions-of %s what the kdamond's scheme tried "
+				   "through its own filters: --snapshot-damos-filter is for a "
+				   "capture scheme", verb);
+	return 0;
+}
+
 /* Whether damonctl_capture_open()'s @r refused the snapshot filters: -EOPNOTSUPP or -ENOENT
  * with no file access to blame, or -ENOENT whose last error names a memcg filter's cgroup */
 static bool filters_refused(struct cli *cli, const struct capture_opts *o, int r)

@@ -37,6 +37,12 @@ struct capture_opts {
 	unsigned int scheme;
 };
 
+/* Whether @o has options only a live capture takes (--duration, --interval, --count,
+ * --allow-foreign, --snapshot-damos-filter, --tried-regions-of). */
+bool capture_live_asked(const struct capture_opts *o);
+/* --tried-regions-of with --snapshot-damos-filter refused, for the command that @verb
+ * ("records", "shows") what the scheme tried: 0 or an exit code after saying so. */
+int capture_of_scheme_check(struct cli *cli, const struct capture_opts *o, const char *verb);
 /* --snapshot-damos-filter ARG (--filter's form, an operations-layer type) added to @o: 0 or an
  * exit code after saying what was wrong. */
 int capture_parse_filter(struct cli *cli, struct capture_opts *o, const char *arg);

@@ -650,9 +650,7 @@ static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, ch
 	struct record_opts *ro = cli->opts;
 
 	if (ro->input) {
-		if (ro->cap.duration_us || ro->cap.interval_us || ro->cap.count ||
-		    ro->cap.allow_foreign || ro->cap.nr_filters || ro->cap.of_scheme ||
-		    ro->starts || argc)
+		if (capture_live_asked(&ro->cap) || ro->starts || argc)
 			return usage_error(cli, "-i converts a record: --duration, --interval, "
 					   "--count, --allow-foreign, --snapshot-damos-filter, "
 					   "--tried-regions-of, targets and monitoring options do not "
@@ -669,10 +667,8 @@ static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, ch
 	if (ro->cap.of_scheme && (ro->starts || argc))
 		return usage_error(cli, "--tried-regions-of records a running kdamond's scheme: a "
 				   "kdamond record starts has none");
-	if (ro->cap.of_scheme && ro->cap.nr_filters)
-		return usage_error(cli, "--tried-regions-of records what the kdamond's scheme tried "
-				   "through its own filters: --snapshot-damos-filter is for a "
-				   "capture scheme");
+	if (capture_of_scheme_check(cli, &ro->cap, "records"))
+		return EXIT_USAGE;
 	if (ro->cap.of_scheme && ro->cap.method == DAMONCTL_CAPTURE_TRACE)
 		return usage_error(cli, "--tried-regions-of reads the scheme's tried regions: "
 				   "--method trace takes none");

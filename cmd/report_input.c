@@ -167,13 +167,10 @@ int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_
 	in->end_reason = -1;
 	/* as perf report reads perf.data and damo report damon.data: the record that
 	 * 'damonc record' writes by default, unless a live capture was asked for */
-	if (!o->input && !o->cap.duration_us && !o->cap.interval_us &&
-	    !o->cap.count && !o->cap.allow_foreign && !o->cap.nr_filters && !o->cap.of_scheme &&
-	    !access(RIN_DEFAULT_RECORD, F_OK))
+	if (!o->input && !capture_live_asked(&o->cap) && !access(RIN_DEFAULT_RECORD, F_OK))
 		o->input = RIN_DEFAULT_RECORD;
 	if (o->input) {
-		if (o->cap.duration_us || o->cap.interval_us || o->cap.count ||
-		    o->cap.allow_foreign || o->cap.nr_filters || o->cap.of_scheme) {
+		if (capture_live_asked(&o->cap)) {
 			free(in);
 			return usage_error(cli, "-i reads a record: --duration, --interval, --count, "
 					   "--allow-foreign, --snapshot-damos-filter and "
@@ -189,11 +186,10 @@ int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_
 		return 0;
 	}
 	in->live = true;
-	if (o->cap.of_scheme && o->cap.nr_filters) {
+	e = capture_of_scheme_check(cli, &o->cap, "shows");
+	if (e) {
 		free(in);
-		return usage_error(cli, "--tried-regions-of shows what the kdamond's scheme tried "
-				   "through its own filters: --snapshot-damos-filter is for a capture "
-				   "scheme");
+		return e;
 	}
 	if (!o->cap.duration_us && !o->cap.count) {
 		if (!live_count) {
