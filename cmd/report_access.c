@@ -1779,6 +1779,13 @@ static int report_series(struct access_run *ar, struct rin *in, struct kept *k, 
 #define RECORDS_HEAD "kdamond <kdamond index> / context <context index> / scheme " \
 	"<scheme index> / target id <target id> / recorded for <duration> from <abs start time>"
 
+/* Whether each series is read twice: a first pass (scan) for what the report of several
+ * snapshots needs before their first (the record's scale, a head that says its end). */
+static bool needs_scan(const struct access_opts *ao)
+{
+	return ao->multi && (ao->scale_over == SCALE_RECORD || rec_template_needs_end(ao->rec_head));
+}
+
 /* --all-series: each series in turn (one pass over the input to count them, one or two
  * each), one JSON document over all: their snapshots' reports, then their records */
 static int report_all_series(struct access_run *ar, struct rin *in, struct kept *k,
@@ -1791,8 +1798,7 @@ static int report_all_series(struct access_run *ar, struct rin *in, struct kept 
 	if (!e && n > 1 && !ar->head_given)
 		ao->rec_head = tmpl_joined(&ar->joined, &ao->tmpl, TA_RECORD_HEAD, RECORDS_HEAD,
 					   NULL);
-	ar->scan_each = ao->multi && (ao->scale_over == SCALE_RECORD ||
-				      rec_template_needs_end(ao->rec_head));
+	ar->scan_each = needs_scan(ao);
 	ar->records = json_object_new_array();
 	for (i = 0; !e && i < (n ? n : 1); i++) {
 		if (i) {
@@ -1831,8 +1837,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 	e = check_options(&ar);
 	if (!e && view_new(ao, &o.v))
 		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
-	ar.scan_each = ao->multi && (ao->scale_over == SCALE_RECORD ||
-				     rec_template_needs_end(ao->rec_head));
+	ar.scan_each = needs_scan(ao);
 	if (!e)
 		e = rin_open(cli, ar.scan_each || ao->all_series, 1, &in);
 	if (e)
