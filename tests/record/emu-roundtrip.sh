@@ -21,12 +21,16 @@ grep -q 'snapshots of kdamond 0' "$WORK/record.err" || fail "no summary: $(cat "
 after=$(emu_dump | grep -v -e '/tried_regions/' -e '/stats/' -e ' = *$' | grep -v effective)
 [ "$before" = "$after" ] || fail "the kdamond's config changed: $(diff <(echo "$before") <(echo "$after"))"
 
-# access: the hottest region lies in the hot buffer, the coldest in the cold one
+# access: the hottest region is the hot buffer's: it starts in it and at least 9/10 of it
+# lies in it (DAMON's regions are ranges with one access rate; one merged across an edge
+# while the emulator was slow, under ASan, may reach a few pages past it: 36 KiB was seen)
 "$DAMONC" --json report access -i "$WORK/rec" --sort hot --top 1 >"$WORK/hot.json"
 start=$(py 'd["regions"][0]["start"]' <"$WORK/hot.json")
 end=$(py 'd["regions"][0]["end"]' <"$WORK/hot.json")
 rate=$(py 'd["regions"][0]["access_rate_bp"]' <"$WORK/hot.json")
-if [ "$start" -lt "$HOT_START" ] || [ "$end" -gt "$HOT_END" ]; then
+inside_end=$((end < HOT_END ? end : HOT_END))
+if [ "$start" -lt "$HOT_START" ] || [ "$start" -ge "$HOT_END" ] ||
+	[ $(((inside_end - start) * 10)) -lt $(((end - start) * 9)) ]; then
 	fail "hottest region $start-$end is not in the hot buffer $HOT_START-$HOT_END"
 fi
 [ "$rate" -ge 9000 ] || fail "the hottest region is accessed in $rate bp of the samples"
