@@ -73,26 +73,53 @@ static bool in_grant(const struct fbs_grant *g, uint64_t addr)
 	return false;
 }
 
-/* @n candidates of @p as address ranges (adjacent huge pages merged, at most FBS_MAX_GRANT:
- * what does not fit waits for the next round). Pages the kernel was allowed already and has
- * not collapsed yet come first, then the hottest others: a grant that keeps changing would
- * make the kernel chase it, collapsing none. */
-static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
-			    const struct fbs_grant *prev, struct fbs_grant *g)
+static bool page_in(const uint64_t *a, size_t n, uint64_t addr)
 {
-	size_t nr = damonctl_hugepage_plan_nr_candidates(p), i, k = 0;
+	return bsearch(&addr, a, n, sizeof(*a), by_address) != NULL;
+}
+
+/* Whether some huge page of @prev is not among the @n sorted pages of @a. */
+static bool drops_some(const struct fbs_grant *prev, const uint64_t *a, size_t n)
+{
+	unsigned int i;
+	uint64_t addr;
+
+	for (i = 0; prev && prev->nr != UINT32_MAX && i < prev->nr; i++)
+		for (addr = prev->start[i]; addr < prev->end[i]; addr += DAMONCTL_HUGEPAGE_SIZE)
+			if (!page_in(a, n, addr))
+				return true;
+	return false;
+}
+
+void dctl_fbs_grant_pick(const uint64_t *cand, size_t nr, size_t n, const struct fbs_grant *prev,
+			 struct fbs_grant *g)
+{
 	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
+	size_t i, k = 0, kept;
+	bool grows = false;
 
 	g->nr = 0;
 	if (!a)
 		return;
 	for (i = 0; i < nr && k < n; i++)
-		if (in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
-			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+		if (in_grant(prev, cand[i]))
+			a[k++] = cand[i];
+	kept = k;
 	for (i = 0; i < nr && k < n; i++)
-		if (!in_grant(prev, damonctl_hugepage_plan_candidate(p, i)))
-			a[k++] = damonctl_hugepage_plan_candidate(p, i);
+		if (!in_grant(prev, cand[i])) {
+			a[k++] = cand[i];
+			grows = true;
+		}
 	qsort(a, k, sizeof(*a), by_address);
+	/* The kernel may have collapsed pages of @prev since they were measured: a grant that
+	 * lets some of them go and takes others in their place could end with both collapsed,
+	 * over the goal. Such a change only shrinks now; the new pages come in the next round,
+	 * measured once the kernel can no longer act on the pages let go. */
+	if (grows && drops_some(prev, a, k)) {
+		for (i = 0, k = 0; k < kept; i++)
+			if (in_grant(prev, a[i]))
+				a[k++] = a[i];
+	}
 	for (i = 0; i < k; i++) {
 		if (g->nr && g->end[g->nr - 1] == a[i]) {
 			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
@@ -104,6 +131,22 @@ static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
 		g->end[g->nr++] = a[i] + DAMONCTL_HUGEPAGE_SIZE;
 	}
 	free(a);
+}
+
+/* @n candidates of @p as a grant (dctl_fbs_grant_pick()). */
+static void grant_from_plan(const struct damonctl_hugepage_plan *p, size_t n,
+			    const struct fbs_grant *prev, struct fbs_grant *g)
+{
+	size_t nr = damonctl_hugepage_plan_nr_candidates(p), i;
+	uint64_t *cand = nr ? malloc(nr * sizeof(*cand)) : NULL;
+
+	g->nr = 0;
+	if (!cand)
+		return;
+	for (i = 0; i < nr; i++)
+		cand[i] = damonctl_hugepage_plan_candidate(p, i);
+	dctl_fbs_grant_pick(cand, nr, n, prev, g);
+	free(cand);
 }
 
 static bool grant_equal(const struct fbs_grant *a, const struct fbs_grant *b)

@@ -54,5 +54,14 @@ struct damonctl_fallback_scheme_stats *dctl_fbs_scheme_stats(struct damonctl_fal
 							     unsigned int scheme);
 /* The collapse budgets' part of a round. */
 int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv);
+/*
+ * The grant that lets the kernel collapse @n of the @nr candidate huge pages @cand (hottest
+ * first) after @prev (NULL or nr UINT32_MAX: none known): the pages of @prev first (a grant
+ * that keeps changing makes the kernel chase it), adjacent pages merged into ranges (at most
+ * FBS_MAX_GRANT: what does not fit waits for the next round). A grant that would let pages of
+ * @prev go and take others only lets them go.
+ */
+void dctl_fbs_grant_pick(const uint64_t *cand, size_t nr, size_t n, const struct fbs_grant *prev,
+			 struct fbs_grant *g);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * lib/fallback_serve.c: the fallback server's goal feeding on a sysroot of plain files
  * (/proc/meminfo and the kdamond's goal and state files), its events and counters, the plan
- * kept in place or anew, and the stats' size rule. The collapse budgets need DAMON's regions
- * and a process's memory: tests/emu/fallback-server.sh drives them on damon-emu.
+ * kept in place or anew, the stats' size rule, and which pages a grant lets the kernel
+ * collapse. The collapse budgets need DAMON's regions and a process's memory:
+ * tests/emu/fallback-server.sh and tests/emu/budget-phases.sh drive them on damon-emu.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "fallback_serve_internal.h"
 
 #define GOAL_FILE "kdamonds/0/contexts/0/schemes/1/quotas/goals/0/current_value"
 
@@ -328,6 +330,91 @@ static void test_stats_json(void **state)
 	free(text);
 }
 
+#define HP(i) (0x40000000ull + (uint64_t)(i) * DAMONCTL_HUGEPAGE_SIZE)
+
+static struct fbs_grant grant_of(const uint64_t *pages, unsigned int n)
+{
+	struct fbs_grant g = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		g.start[g.nr] = pages[i];
+		g.end[g.nr++] = pages[i] + DAMONCTL_HUGEPAGE_SIZE;
+	}
+	return g;
+}
+
+static void assert_grant(const struct fbs_grant *g, const uint64_t *ranges, unsigned int nr)
+{
+	unsigned int i;
+
+	assert_int_equal(g->nr, nr);
+	for (i = 0; i < nr; i++) {
+		assert_int_equal(g->start[i], ranges[2 * i]);
+		assert_int_equal(g->end[i], ranges[2 * i + 1]);
+	}
+}
+
+/* Pages a grant lets the kernel collapse: the last grant's first, hottest next, in merged
+ * ranges; a move to other pages first lets the old ones go. */
+static void test_grant_pick(void **state)
+{
+	struct fbs_grant g, prev;
+	(void)state;
+
+	/* none before: the two hottest of three, in address order */
+	{
+		const uint64_t cand[] = { HP(7), HP(2), HP(3) };
+
+		dctl_fbs_grant_pick(cand, 3, 2, NULL, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(2), HP(3), HP(7), HP(8) }, 2);
+		/* adjacent pages are one range */
+		dctl_fbs_grant_pick(cand, 3, 3, NULL, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(2), HP(4), HP(7), HP(8) }, 2);
+	}
+	/* the pages granted before come first, even when cooler: the kernel is not chased */
+	{
+		const uint64_t was[] = { HP(5), HP(6) }, cand[] = { HP(1), HP(5), HP(6), HP(9) };
+
+		prev = grant_of(was, 2);
+		dctl_fbs_grant_pick(cand, 4, 2, &prev, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(5), HP(7) }, 1);
+		/* and more, the hottest others: nothing let go, so they are taken at once */
+		dctl_fbs_grant_pick(cand, 4, 3, &prev, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(1), HP(2), HP(5), HP(7) }, 2);
+	}
+	/* one page granted before is no longer a candidate (collapsed meanwhile, or gone
+	 * cold): the kernel may have collapsed it since it was measured, so no other page is
+	 * taken in its place this round, only the one still wanted is kept */
+	{
+		const uint64_t was[] = { HP(5), HP(6) }, cand[] = { HP(1), HP(6), HP(9) };
+
+		prev = grant_of(was, 2);
+		dctl_fbs_grant_pick(cand, 3, 2, &prev, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(6), HP(7) }, 1);
+		/* none of them still a candidate: nothing this round */
+		dctl_fbs_grant_pick(cand + 2, 1, 2, &prev, &g);
+		assert_int_equal(g.nr, 0);
+		/* fewer wanted than granted: a shrink is safe */
+		dctl_fbs_grant_pick((const uint64_t[]){ HP(5), HP(6) }, 2, 1, &prev, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(5), HP(6) }, 1);
+	}
+	/* after an empty grant, or one not known (the first commit), new pages come at once */
+	{
+		const uint64_t cand[] = { HP(4) };
+
+		prev.nr = 0;
+		dctl_fbs_grant_pick(cand, 1, 1, &prev, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(4), HP(5) }, 1);
+		prev.nr = UINT32_MAX;
+		dctl_fbs_grant_pick(cand, 1, 1, &prev, &g);
+		assert_grant(&g, (const uint64_t[]){ HP(4), HP(5) }, 1);
+		/* nothing wanted: nothing granted */
+		dctl_fbs_grant_pick(cand, 1, 0, &prev, &g);
+		assert_int_equal(g.nr, 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +422,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_set_plan),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stats_json),
+		cmocka_unit_test(test_grant_pick),
 	};
 
 	unit_init(argc, argv);
