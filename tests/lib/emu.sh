@@ -35,26 +35,31 @@ EMU_ARGS=()
 EMU_NCPU=$(nproc 2>/dev/null || echo 1)
 
 # Waiting on a busy machine. A bound on a wait is counted in time of a fair share of the
-# CPUs: each 100 ms step counts in full while the machine is not oversubscribed, and as
-# cores/load of it (the 1-minute load average) while other work keeps every core busy. Work
-# we wait for (the emulated kdamond, the damonc agent, a mount) needs CPU: on a loaded
-# machine it gets less, and the bound grows with that instead of failing; on an idle one a
-# wait ends as soon as the work is done, as before. meson's timeout stays the last resort.
+# CPUs: the time each step takes (the check and a 100 ms pause; a check may take seconds of
+# its own, as one that looks twice 3 s apart) counts in full while the machine is not
+# oversubscribed, and as cores/load of it (the 1-minute load average) while other work keeps
+# every core busy. Work we wait for (the emulated kdamond, the damonc agent, a mount) needs
+# CPU: on a loaded machine it gets less, and the bound grows with that instead of failing; on
+# an idle one a wait ends as soon as the work is done, as before. meson's timeout stays the
+# last resort.
 fair_wait() {
-	local left=$1 load
+	local left=$1 load now last
 	shift
+	last=${EPOCHREALTIME/[.,]/}
 	while :; do
 		"$@" && return 0
 		((left > 0)) || return 1
 		sleep 0.1
+		now=${EPOCHREALTIME/[.,]/}
 		read -r load _ </proc/loadavg
 		load=${load/./}
 		load=$((10#$load))
 		if ((load > EMU_NCPU * 100)); then
-			left=$((left - 100 * EMU_NCPU * 100 / load))
+			left=$((left - (now - last) * EMU_NCPU / (10 * load)))
 		else
-			left=$((left - 100))
+			left=$((left - (now - last) / 1000))
 		fi
+		last=$now
 	done
 }
 
