@@ -56,6 +56,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,7 +364,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	start = now_s();
-	for (unsigned char v = 2;; v++) {
+	/* never 0: a pass of zeros would leave every hot page zero-filled, and the kernel's
+	 * shrinker splits a huge page whose pages all are (thp_underused) */
+	for (unsigned char v = 2;; v = v == UCHAR_MAX ? 1 : v + 1) {
 		if (random_reads) {
 			uint64_t sum = 0;
 
