@@ -1,5 +1,5 @@
 #!/bin/bash
-# budget-phases.sh PROFILE CASE: a huge-page budget in the orders and on the workloads users
+# budget-phases.sh CASE PROFILE: a huge-page budget in the orders and on the workloads users
 # have, one CASE a test (each a few waits that fit meson's timeout):
 #   later  `start --action collapse` without a goal, then `tune --goal-bp 2000`: the agent
 #          comes in with tune (7.2: the kernel's collapse scheme gets its budget; 6.12: the
@@ -14,8 +14,8 @@
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
-PROFILE=${1:?profile}
-CASE=${2:?case: later, phase or two}
+CASE=${1:?case: later, phase or two}
+PROFILE=${2:?profile}
 case $CASE in
 later | phase | two) ;;
 *) echo "budget-phases.sh: unknown case '$CASE' (later, phase, two)" >&2; exit 2 ;;
@@ -72,6 +72,14 @@ both_stable() {
 	both_in_band && [ "$(both_bp)" = "$b" ]
 }
 
+# stop_all PID...: damonc stop, the agent gone with it, the workloads ended
+stop_all() {
+	expect_rc 0 "$D" stop
+	wait_agent_gone 10
+	kill "$@"
+	wait "$@" 2>/dev/null || true
+}
+
 # no goal at start (nothing is old enough to collapse), then one tuned in
 later() {
 	start_hotcold --hot 64M --cold 64M --adjacent
@@ -85,10 +93,7 @@ later() {
 	hc_huge
 	[ "$BUF_B" -le 2048 ] || fail "later: the cold buffer has $BUF_B kB of huge pages"
 	echo "later: $(proc_bp "$HC_PID") bp for a 2000 bp goal tuned in; hot $BUF_A kB, cold $BUF_B kB huge"
-	expect_rc 0 "$D" stop
-	wait_agent_gone 10
-	kill "$HC_PID"
-	wait "$HC_PID" 2>/dev/null || true
+	stop_all "$HC_PID"
 }
 
 # the hot set moves
@@ -121,10 +126,7 @@ phase() {
 	[ "$BUF_A" -le "$a_before" ] || fail "phase: the buffer gone cold went from $a_before to $BUF_A kB"
 	echo "phase: gone cold $((cold >> 20)) MiB; after tune --goal-bp 3000: $(proc_bp "$HC_PID") bp," \
 		"new hot buffer $BUF_B kB huge, old $BUF_A kB"
-	expect_rc 0 "$D" stop
-	wait_agent_gone 10
-	kill "$HC_PID"
-	wait "$HC_PID" 2>/dev/null || true
+	stop_all "$HC_PID"
 }
 
 # one goal over two processes
@@ -141,9 +143,7 @@ two() {
 	wait_until 30 both_stable
 	echo "two: $(both_bp) bp over both for a 2000 bp goal ($(proc_huge_kb "$first") and" \
 		"$(proc_huge_kb "$second") kB huge)"
-	expect_rc 0 "$D" stop
-	wait_agent_gone 10
-	kill "$first" "$second"
+	stop_all "$first" "$second"
 }
 
 "$CASE"
