@@ -73,6 +73,11 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		/* the line's output is judged by its own writes: the session's streams may carry
+		 * an error of theirs (a prompt's write to the terminal cut short by a Ctrl-C,
+		 * no SA_RESTART), which a line would report as its own failure */
+		clearerr(stdout);
+		clearerr(stderr);
 		if (session_sigint)
 			raise(SIGINT);
 		if (in >= 0 && in != STDIN_FILENO)

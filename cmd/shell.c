@@ -456,6 +456,9 @@ static int shell_loop(struct session *s)
 		build_prompt(prompt, sizeof(prompt), s, last);
 		session_sigint = 0;
 		line = readline(prompt);
+		/* a write of the prompt or the echo cut short by a Ctrl-C (EINTR) loses no
+		 * result: the shell's exit status must not turn into "writing the output" */
+		clearerr(stdout);
 		if (!line) {
 			putchar('\n');
 			code = last;
