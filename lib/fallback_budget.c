@@ -96,7 +96,6 @@ void dctl_fbs_grant_pick(const uint64_t *cand, size_t nr, size_t n, const struct
 {
 	uint64_t *a = n ? malloc(n * sizeof(*a)) : NULL;
 	size_t i, k = 0, kept;
-	bool grows = false;
 
 	g->nr = 0;
 	if (!a)
@@ -105,21 +104,16 @@ void dctl_fbs_grant_pick(const uint64_t *cand, size_t nr, size_t n, const struct
 		if (in_grant(prev, cand[i]))
 			a[k++] = cand[i];
 	kept = k;
-	for (i = 0; i < nr && k < n; i++)
-		if (!in_grant(prev, cand[i])) {
-			a[k++] = cand[i];
-			grows = true;
-		}
-	qsort(a, k, sizeof(*a), by_address);
+	qsort(a, kept, sizeof(*a), by_address);
 	/* The kernel may have collapsed pages of @prev since they were measured: a grant that
 	 * lets some of them go and takes others in their place could end with both collapsed,
 	 * over the goal. Such a change only shrinks now; the new pages come in the next round,
 	 * measured once the kernel can no longer act on the pages let go. */
-	if (grows && drops_some(prev, a, k)) {
-		for (i = 0, k = 0; k < kept; i++)
-			if (in_grant(prev, a[i]))
-				a[k++] = a[i];
-	}
+	if (k < n && !drops_some(prev, a, kept))
+		for (i = 0; i < nr && k < n; i++)
+			if (!in_grant(prev, cand[i]))
+				a[k++] = cand[i];
+	qsort(a, k, sizeof(*a), by_address);
 	for (i = 0; i < k; i++) {
 		if (g->nr && g->end[g->nr - 1] == a[i]) {
 			g->end[g->nr - 1] += DAMONCTL_HUGEPAGE_SIZE;
