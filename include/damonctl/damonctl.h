@@ -793,6 +793,95 @@ DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damo
 				     const struct damonctl_tree *have, const unsigned int *idx,
 				     unsigned int nr);
 
+/*
+ * The start transaction, from the tree as it is to kdamonds running, in one call that every
+ * program starting kdamonds makes the same way (damonctl_start(3)): read the tree and what it
+ * shows of the kernel's features; build the kdamonds; check them (bad input, missing
+ * features, the processes and cgroups they name); refuse while a kdamond runs (the kernel
+ * cannot add one then); probe on a temporary kdamond what no directory shows, and build again
+ * with what it found; plan the user-space fallbacks; plan the writes; stage and turn on, and
+ * on any failure put the tree back as it was. A dry run goes the same way up to the start's
+ * own writes, so that its outcome and its list of writes (the probe's included, which it
+ * makes and undoes) are the start's.
+ */
+struct damonctl_start;
+struct damonctl_fallbacks;
+#define DAMONCTL_START_DRY_RUN		(1u << 0)	/* stop before the start's own writes */
+#define DAMONCTL_START_NO_FALLBACK	(1u << 1)	/* no user-space fallback: refuse */
+#define DAMONCTL_START_SCOPE_PID	(1u << 2)	/* emulated hugepage_mem_bp over the targets */
+struct damonctl_start_opts {
+	size_t sz;		/* sizeof(struct damonctl_start_opts) */
+	unsigned int flags;	/* DAMONCTL_START_* */
+	/* the kdamonds to start as they are (a configuration, copied), or NULL: @nr_kdamonds
+	 * fresh ones for @build to fill */
+	const struct damonctl_tree *kdamonds;
+	unsigned int nr_kdamonds;
+	/* called for each kdamond of the start (@i-th), placed at its index in the tree to be,
+	 * with the features known: fill or amend it. Called again after a probe. 0, or a
+	 * negative errno that ends the start before any write and is returned as is. */
+	int (*build)(void *data, struct damonctl_kdamond *k, unsigned int i,
+		     const struct damonctl_features *f);
+	/* called once everything is checked and planned, just before the start's first write
+	 * (never in a dry run); a nonzero return ends the start, writing nothing, returned */
+	int (*ready)(void *data, const struct damonctl_start *st);
+	void *data;
+	/* stopped kdamonds that are the caller's own: the start stages over them, in this
+	 * order, before it adds any (a kdamond running or not in the tree is skipped) */
+	const unsigned int *reuse;
+	unsigned int nr_reuse;
+};
+#define DAMONCTL_START_OPTS_INIT { .sz = sizeof(struct damonctl_start_opts), .nr_kdamonds = 1 }
+/* How a start ended (damonctl_start_outcome). */
+enum damonctl_start_outcome {
+	DAMONCTL_START_NOT_RUN,		/* damonctl_start() not called yet */
+	DAMONCTL_START_STARTED,		/* running */
+	DAMONCTL_START_PLANNED,		/* a dry run: checked and planned */
+	DAMONCTL_START_BAD_INPUT,	/* refused before the start's writes: why says */
+	DAMONCTL_START_UNSUPPORTED,	/* this kernel lacks a feature: why says */
+	DAMONCTL_START_BUSY,		/* a kdamond runs (damonctl_start_busy_kdamond) */
+	DAMONCTL_START_FAILED,		/* an access failed (damonctl_last_error), or a
+					 * callback ended it; the tree is as it was */
+};
+/* A start with options @opts (copied; an unknown tail must be zero). 0, -EINVAL, -ENOMEM. */
+DAMONCTL_API int damonctl_start_new(struct damonctl_ctx *ctx,
+				    const struct damonctl_start_opts *opts,
+				    struct damonctl_start **out);
+DAMONCTL_API void damonctl_start_free(struct damonctl_start *st);
+/* The transaction (once). 0 when started or planned; else -errno, and the outcome says why:
+ * -EINVAL, -ESRCH, -ENOENT (bad input), -EOPNOTSUPP (unsupported), -EBUSY (busy), the error
+ * of a callback, or an access's. */
+DAMONCTL_API int damonctl_start(struct damonctl_start *st);
+DAMONCTL_API enum damonctl_start_outcome damonctl_start_outcome(const struct damonctl_start *st);
+/* The sentence of a refusal ("" when none). */
+DAMONCTL_API const char *damonctl_start_why(const struct damonctl_start *st);
+/* The running kdamond that made it busy, or -1. */
+DAMONCTL_API int damonctl_start_busy_kdamond(const struct damonctl_start *st);
+/* The kdamonds it starts (or would): how many, and the index of the @i-th. */
+DAMONCTL_API unsigned int damonctl_start_nr_kdamonds(const struct damonctl_start *st);
+DAMONCTL_API unsigned int damonctl_start_kdamond(const struct damonctl_start *st,
+						 unsigned int i);
+/* Whether it adds kdamonds (the kernel then recreates every kdamond directory, and drops the
+ * last results of the stopped ones). */
+DAMONCTL_API bool damonctl_start_adds(const struct damonctl_start *st);
+/* The tree as read before it (@after false), or as it is to be (NULL before it got that
+ * far). */
+DAMONCTL_API const struct damonctl_tree *damonctl_start_tree(const struct damonctl_start *st,
+							     bool after);
+DAMONCTL_API const struct damonctl_features *
+damonctl_start_features(const struct damonctl_start *st);
+/* The user-space fallbacks planned for the @i-th kdamond (NULL: none). */
+DAMONCTL_API const struct damonctl_fallbacks *
+damonctl_start_fallbacks(const struct damonctl_start *st, unsigned int i);
+/* Whether it probed on a temporary kdamond. */
+DAMONCTL_API bool damonctl_start_probed(const struct damonctl_start *st);
+/* Its writes, in order: made (a start: every write tried, whether the kernel took it or
+ * not, an undo's included) or, in a dry run, the probe's made and the rest planned, each
+ * `on` last. Paths are relative to the admin directory. */
+#define DAMONCTL_WRITE_PROBE	(1u << 0)	/* a probe's, undone by the probe itself */
+DAMONCTL_API size_t damonctl_start_nr_writes(const struct damonctl_start *st);
+DAMONCTL_API int damonctl_start_write(const struct damonctl_start *st, size_t i,
+				      const char **path, const char **value, unsigned int *flags);
+
 /* What a commit does (or did). */
 enum damonctl_commit_how {
 	DAMONCTL_COMMIT_NOTHING,	/* @want equals @have: no write */

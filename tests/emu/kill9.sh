@@ -245,7 +245,7 @@ agent)
 		expect_rc 0 "$D" "${sargs[@]}"
 		# from here on, the writes counted are the agent's
 		set_faults "nth=$k kill=$when"
-		wait_until 60 grep -q ' killed$' "$EMU_LOG"
+		wait_until 60 grep -qE ' killed( |$)' "$EMU_LOG"
 		set_faults ""
 		pid=$(agent_pid)
 		[ -z "$pid" ] || fair_wait 10000 proc_gone "$pid" ||
