@@ -511,6 +511,8 @@ static int commit_staged(struct cli *cli, const struct staging *st)
 			rec.e[i].pid = pid;
 		agent |= rec.e[i].fbs.nr || rec.e[i].follow_children;
 	}
+	/* the commit may have written nr_kdamonds: every kdamond directory is new */
+	started_rebind(cli->ctx, &rec);
 	if (!r)
 		r = started_save(cli->ctx, &rec);
 	if (r)

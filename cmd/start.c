@@ -519,6 +519,8 @@ static int undo_launch(struct cli *cli, const struct damonctl_tree *have, const 
 
 	if (lock < 0)
 		return lib_error(cli, lock, "locking damonc's run directory");
+	/* loaded before the restore writes nr_kdamonds: damonc's kdamonds are known by the
+	 * directories they have now */
 	r = started_load(cli->ctx, &st);
 	for (i = 0; i < nr; i++) {
 		off = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_OFF);
@@ -532,8 +534,10 @@ static int undo_launch(struct cli *cli, const struct damonctl_tree *have, const 
 	off = damonctl_tree_restore(cli->ctx, have);
 	if (off)
 		e = lib_error(cli, off, "removing kdamond %u", idx[0]);
-	if (!r)
+	if (!r) {
+		started_rebind(cli->ctx, &st);
 		started_save(cli->ctx, &st);
+	}
 	started_free(&st);
 	started_unlock(lock);
 	return e;
@@ -694,6 +698,9 @@ static void record_started(struct start_call *sc, const struct fallbacks *fbs)
 		}
 		started_add(&sc->started, &e);
 	}
+	/* the start may have written nr_kdamonds (a kdamond added, a probe): every kdamond
+	 * directory is new, damonc's stopped ones included */
+	started_rebind(cli->ctx, &sc->started);
 	r = started_save(cli->ctx, &sc->started);
 	if (r)
 		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "

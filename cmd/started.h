@@ -16,6 +16,13 @@
 struct started_entry {
 	unsigned int kdamond;
 	int pid;		/* the kdamond's pid when started: a restarted index is not ours */
+	unsigned long long pid_start;	/* its thread's start time (0: unknown) */
+	uint64_t dir_ino;	/* kdamonds/N's inode when damonc last wrote nr_kdamonds or
+				 * started it: a stopped kdamond is ours while it is the same */
+	bool stopped;		/* stopped with `damonc stop`: damonc's still (a start reuses
+				 * it), but not meant to run */
+	bool foreign;		/* found at load not to be damonc's kdamond any more (another
+				 * program's now): owned by nobody here, never saved */
 	long long since;	/* unix time */
 	char label[64];		/* what it was started for, e.g. "collapse pid 1234" */
 	int targets[16];	/* the processes it monitors (vaddr) */
@@ -67,8 +74,13 @@ void started_remove(struct started *s, unsigned int kdamond);
  * returns the number dropped. Kdamonds that stopped by themselves keep their entry. */
 int started_prune(struct damonctl_ctx *ctx, struct started *s,
 		  const struct damonctl_tree *tree);
-/* Whether kdamond @k of @tree is one damonc started. */
+/* Whether kdamond @k of @tree is one damonc started: by identity, checked when the record
+ * was loaded (the thread that runs it, or the directory of a stopped one), never by its
+ * index alone. */
 bool started_owns(const struct started *s, const struct damonctl_kdamond *k);
+/* After damonc itself wrote nr_kdamonds (a start, an undo): every kdamond directory is new,
+ * so the entries still damonc's take their kdamonds' identities again. */
+void started_rebind(struct damonctl_ctx *ctx, struct started *s);
 /* Ask damonc's own running kdamonds (never anyone else's) to update their stats and
  * effective quotas, for reports between the kernel's own refreshes; with
  * @unless_refreshed, only those the kernel does not refresh by itself (refresh_ms, 6.17).

@@ -663,6 +663,29 @@ DAMONCTL_API int damonctl_kdamond_refresh_stats(struct damonctl_ctx *ctx, unsign
 /* Read kdamonds/<index>/state and pid: 1 when running, 0 when not, or -errno. */
 DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned int index,
 					     int *pid);
+/*
+ * Who a kdamond is, beyond its index, which another program may have given to a kdamond of
+ * its own meanwhile: a running one is its kernel thread (pid and start time); a stopped one
+ * its directory, which the kernel makes anew on every nr_kdamonds write (a new inode), so a
+ * program that wrote nr_kdamonds itself takes its kdamonds' identities again afterwards.
+ */
+struct damonctl_kdamond_id {
+	size_t sz;			/* sizeof(struct damonctl_kdamond_id), set by the caller */
+	int pid;			/* the kernel thread, -1 when off */
+	unsigned long long pid_start;	/* its start time (damonctl_proc_start_time), 0: off or
+					 * unknown */
+	uint64_t dir_ino;		/* kdamonds/<index>'s inode; 0 unknown (a staging
+					 * context) */
+};
+/* Kdamond @index's identity into @id (fields up to id->sz): 0, -ENOENT (no such kdamond),
+ * -EINVAL (a bad sz), or a read's -errno. */
+DAMONCTL_API int damonctl_kdamond_identify(struct damonctl_ctx *ctx, unsigned int index,
+					   struct damonctl_kdamond_id *id);
+/* Whether @now (identified later) is the kdamond @was was: the same thread while it runs,
+ * the same directory while it is off (a kdamond started or stopped in between counts as
+ * the same only by a directory both have). */
+DAMONCTL_API bool damonctl_kdamond_id_same(const struct damonctl_kdamond_id *was,
+					   const struct damonctl_kdamond_id *now);
 /* Write one value to a file relative to the admin dir (for what the model does not cover). */
 DAMONCTL_API int damonctl_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
 /* Read one file relative to the admin dir, trailing newline stripped. */

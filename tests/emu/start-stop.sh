@@ -116,4 +116,32 @@ if [ -d "$k/contexts/0/schemes/0/tried_regions" ]; then	# 6.2 and later
 fi
 stopped() { [ "$(sysfs_read "$k/state")" = off ]; }
 wait_until 10 stopped
+
+# Whose a kdamond is goes by identity, never by index: damonc's stopped kdamond 0, then
+# another program rewrites nr_kdamonds (every kdamond directory made anew) and leaves a
+# stopped kdamond 0 of its own: it is not damonc's, and the next start adds kdamond 1 and
+# leaves its configuration as it is.
+expect_rc 0 "$D" start --pid "$target" --action stat
+expect_rc 0 "$D" stop
+foreign_kdamond
+expect_rc 0 "$D" --json status
+[ "$(json_get 'j["kdamonds"][0]["started_by_damonc"]')" = False ] ||
+	fail "another program's kdamond 0 is taken for damonc's"
+expect_rc 0 "$D" start --pid "$target" --action stat
+grep -q "started kdamond 1 " <<<"$OUT" || fail "the start took another program's kdamond: $OUT"
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/operations")" = paddr ] &&
+	[ "$(cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/action")" = pageout ] ||
+	fail "another program's stopped kdamond 0 was overwritten"
+expect_rc 0 "$D" stop
+# start -c reuses damonc's own stopped kdamond: start and stop three times, one kdamond
+expect_rc 0 "$D" start --dry-run --json --pid "$target" --action stat
+config=$OUT
+for _ in 1 2 3; do
+	expect_rc 0 "$D" start -c - <<<"$config"
+	grep -q "started kdamond 1 " <<<"$OUT" || fail "start -c did not reuse kdamond 1: $OUT"
+	expect_rc 0 "$D" stop
+done
+[ "$(cat "$ADMIN/kdamonds/nr_kdamonds")" = 2 ] || fail "start -c / stop cycles grew the tree"
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/operations")" = paddr ] ||
+	fail "another program's kdamond 0 was overwritten"
 echo "ok: start/status/stop on profile $PROFILE"
