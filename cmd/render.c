@@ -367,8 +367,10 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 	damonctl_for_each_kdamond(t, k, i) {
 		if (only >= 0 && (int)i != only)
 			continue;
-		status_print_kdamond(out, k, started && started_owns(started, k) ?
-				     "started by damonc" : "not started by damonc",
+		status_print_kdamond(out, k, started && started_by_damonc(started, k) ?
+				     "started by damonc" : started && started_owns(started, k) ?
+				     "stopped with 'damonc stop'; its next start reuses it" :
+				     "not started by damonc",
 				     all_regions ? REGIONS_ALL : REGIONS_COUNT, x);
 		if (x && x->leftover && x->leftover(i, x->data))
 			fprintf(out, "  leftover: %s\n", x->leftover(i, x->data));
@@ -457,7 +459,11 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		json_object_object_add(k, "index", json_object_new_int((int)i));
 		flatten_probe_hits(k);
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
-			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
+			started && started_by_damonc(started, damonctl_tree_kdamond(t,
+										 (unsigned int)i))));
+		if (started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i)) &&
+		    !started_by_damonc(started, damonctl_tree_kdamond(t, (unsigned int)i)))
+			json_object_object_add(k, "stopped_by_damonc", json_object_new_boolean(true));
 		if (x && x->cpu) {
 			const struct damonctl_kdamond *kd = damonctl_tree_kdamond(t,
 									  (unsigned int)i);

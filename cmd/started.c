@@ -341,6 +341,39 @@ bool started_owns(const struct started *s, const struct damonctl_kdamond *k)
 	return false;
 }
 
+bool started_by_damonc(const struct started *s, const struct damonctl_kdamond *k)
+{
+	const struct started_entry *e;
+
+	if (!started_owns(s, k))
+		return false;
+	e = started_find((struct started *)s, damonctl_kdamond_index(k));
+	return e && !e->stopped;
+}
+
+int started_stop(struct damonctl_ctx *ctx, struct started *s, unsigned int idx, bool *was_running)
+{
+	struct started_entry *e = started_find(s, idx);
+	int r = damonctl_kdamond_is_running(ctx, idx, NULL);
+
+	if (r == 1)
+		r = damonctl_kdamond_cmd(ctx, idx, DAMONCTL_CMD_OFF);
+	else if (!r)
+		r = -EPERM;
+	/* it may have stopped by itself in between (its targets exited) */
+	if (r == -EPERM)
+		r = 0;
+	else if (!r && was_running)
+		*was_running = true;
+	if (r || !e)
+		return r;
+	memset(&e->fbs, 0, sizeof(e->fbs));
+	e->follow_children = false;
+	e->server_pid = 0;
+	e->stopped = true;
+	return 0;
+}
+
 int started_prune(struct damonctl_ctx *ctx, struct started *s, const struct damonctl_tree *tree)
 {
 	unsigned int i = 0;

@@ -78,6 +78,13 @@ int started_prune(struct damonctl_ctx *ctx, struct started *s,
  * was loaded (the thread that runs it, or the directory of a stopped one), never by its
  * index alone. */
 bool started_owns(const struct started *s, const struct damonctl_kdamond *k);
+/* Whether damonc started kdamond @k and means it to run: one `damonc stop` stopped stays
+ * damonc's (started_owns: a start reuses it) but is not started by damonc any more. */
+bool started_by_damonc(const struct started *s, const struct damonctl_kdamond *k);
+/* Stop kdamond @idx (off already is fine), and when it is damonc's, record that damonc
+ * stopped it on purpose: nothing for the agent to serve, no agent stats, `stopped`. Every
+ * command that stops a kdamond as asked goes through here. 0, or the write's -errno. */
+int started_stop(struct damonctl_ctx *ctx, struct started *s, unsigned int idx, bool *was_running);
 /* After damonc itself wrote nr_kdamonds (a start, an undo): every kdamond directory is new,
  * so the entries still damonc's take their kdamonds' identities again. */
 void started_rebind(struct damonctl_ctx *ctx, struct started *s);

@@ -61,6 +61,15 @@ grep -q "kdamond 0: stopped" <<<"$OUT" || fail "stop: $OUT"
 [ "$(sysfs_read "$k/state")" = off ] || fail "still on after stop"
 expect_rc 0 "$D" --json status
 [ "$(json_get '"cpu" in j["kdamonds"][0]')" = False ] || fail "a stopped kdamond has a CPU: $OUT"
+# stopped on purpose: not "started by damonc" any more (the DamoncKdamondStopped alert
+# fires for a kdamond damonc started that is off), yet damonc's for its next start
+[ "$(json_get '(j["kdamonds"][0]["started_by_damonc"], j["kdamonds"][0].get("stopped_by_damonc"))')" \
+	= "(False, True)" ] || fail "status --json after stop: $OUT"
+expect_rc 0 "$D" status
+grep -q "stopped with 'damonc stop'" <<<"$OUT" || fail "status after stop: $OUT"
+expect_rc 0 "$D" metrics
+grep -qx 'damonc_kdamond_started_by_damonc{kdamond="0"} 0' <<<"$OUT" ||
+	fail "metrics after stop: $(grep started_by <<<"$OUT")"
 expect_rc 0 "$D" stop
 grep -q "no kdamond started by damonc is running" <<<"$ERR" || fail "second stop: $ERR"
 
