@@ -13,6 +13,10 @@
 #include "damonc.h"
 #include "fallback.h"
 
+/* A target index no kdamond of damonc's has (an entry keeps at most 16 targets): where the
+ * collapse budgets of targets gone keep their schemes (damonctl_kdamond_retarget). */
+#define STARTED_TARGET_NOWHERE 17
+
 struct started_entry {
 	unsigned int kdamond;
 	int pid;		/* the kdamond's pid when started: a restarted index is not ours */

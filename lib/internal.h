@@ -59,6 +59,9 @@ void dctl_log(const struct damonctl_ctx *ctx, enum damonctl_log_level level, con
 	      ...) __attribute__((format(printf, 3, 4)));
 void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *path,
 		    const char *value);
+/* 1: process @pid is a user-space process that runs; 0: it is none, *@what says what it is
+ * ("does not exist", "has exited", "is a kernel thread, ..."); or -errno. */
+int dctl_user_process(struct damonctl_ctx *ctx, int64_t pid, const char **what);
 /* The memcg paths of @s's filters, as damonctl_kdamond_check_system() checks them: 0,
  * -EINVAL (not starting with '/'), -ENOENT (no such cgroup where the hierarchy is there;
  * the last error then has the directory looked up as path and the filter's as value). */

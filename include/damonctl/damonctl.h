@@ -985,6 +985,40 @@ DAMONCTL_API int damonctl_context_remove_pid(struct damonctl_ctx *ctx, struct da
 /* The targets marked obsolete removed from @c: how many. */
 DAMONCTL_API int damonctl_context_drop_obsolete(struct damonctl_context *c);
 
+/*
+ * Processes joining and leaving running kdamond @k (a copy of it, context 0, vaddr or
+ * fvaddr) as one change, the same whoever asks (a person, a child followed): each process
+ * added checked as a start checks its targets (one that runs, not a kernel thread, not a
+ * target yet), each removed one a target, targets whose processes exited dropped too with
+ * DAMONCTL_RETARGET_DROP_EXITED, and the collapse budgets of @fbs following their targets
+ * (damonctl_fallbacks_retarget; budgets left over keep to target @nowhere). Without budgets a
+ * target leaving is marked obsolete where the kernel can (6.19), else removed with the later
+ * ones moving down; with them the targets that stay keep their order. The targets as they
+ * are then are checked again (damonctl_kdamond_check_system). The caller commits @k
+ * (damonctl_kdamond_commit) and @fbs with it. See damonctl_tree_start(3).
+ */
+#define DAMONCTL_RETARGET_DROP_EXITED	(1u << 0)
+struct damonctl_retarget {
+	size_t sz;			/* sizeof(struct damonctl_retarget) */
+	const int *add;			/* processes to add, as the last targets */
+	unsigned int nr_add;		/* at most 64 each */
+	const int *remove;		/* processes whose targets leave */
+	unsigned int nr_remove;
+	unsigned int flags;		/* DAMONCTL_RETARGET_* */
+	struct damonctl_fallbacks *fbs;	/* the kdamond's plan, changed with it (NULL: none) */
+	unsigned int nowhere;		/* a target index no target will have */
+	char *why;			/* a sentence when refused (NULL: none wanted) */
+	size_t why_size;
+};
+/* 0 (*@how: DAMONCTL_TARGET_MARKED, DAMONCTL_TARGETS_MOVED), or with a sentence in why:
+ * -EINVAL (not a process, a kernel thread), -EEXIST (a target already, or named twice),
+ * -ESRCH (no such process, or it exited), -ENOENT (not a target; no target would be left),
+ * -EBUSY (a target filter names a target leaving), -EOPNOTSUPP (physical memory; budgets
+ * without target filters), -ENOSPC. @k may be half changed then; @fbs is untouched. */
+DAMONCTL_API int damonctl_kdamond_retarget(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
+					   const struct damonctl_features *f,
+					   const struct damonctl_retarget *rt, unsigned int *how);
+
 /* ------------------------------------------------------------------------------------------
  * Staging: transactions made on a model in a file, committed to the kernel later as one.
  *
