@@ -274,11 +274,14 @@ static bool refused(struct agent *ag, unsigned int i, const char *what, int err)
 	else
 		snprintf(msg, sizeof(msg), "%s", strerror(-err));
 	damonctl_clear_error(ag->cli->ctx);
-	if (err == -EBUSY) {
-		/* another writer holds DAMON's sysfs lock for a moment: not a refusal */
+	/* another writer holds DAMON's sysfs lock for a moment, or rewrote what we read (a
+	 * reading command's capture: its scheme installed, its tried-regions update): not the
+	 * kernel refusing us, and no reason to stop what the user started */
+	if (err == -EBUSY || ((err == -ENOENT || err == -ENODEV) && !strncmp(what, "reading", 7))) {
 		if (!s->busy_logged)
-			agent_log("kdamond %u: DAMON is busy (%s: %s); retrying next round",
-				  s->e.kdamond, what, msg);
+			agent_log("kdamond %u: %s (%s: %s); retrying next round", s->e.kdamond,
+				  err == -EBUSY ? "DAMON is busy" : "the tree changed under the read",
+				  what, msg);
 		s->busy_logged = true;
 		return false;
 	}

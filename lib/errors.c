@@ -131,6 +131,10 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 	case EOPNOTSUPP:
 		why = "this kernel lacks that file, so it cannot express the value";
 		break;
+	case ENODEV:
+		why = "the file was removed while it was read: the tree changed under us (another "
+		      "program rewrote it, or updated the tried regions)";
+		break;
 	case EBUSY:
 		if (ends_with(path, "nr_kdamonds")) {
 			why = "nr_kdamonds cannot change while any kdamond runs";
