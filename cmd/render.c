@@ -343,6 +343,37 @@ static void print_cpu(FILE *out, const struct damonctl_kdamond *k, const struct 
 		fmt_time(run, b, sizeof(b)), cpu_percent(cpu, run));
 }
 
+/* What a person should know of kdamond @k's schemes, each a sentence to @fn: a hugepage
+ * scheme where THP is "never" makes no huge page. */
+static void kdamond_notes(const struct damonctl_kdamond *k, const struct status_extra *x,
+			  void (*fn)(void *arg, const char *note), void *arg)
+{
+	struct damonctl_context *c;
+	struct damonctl_scheme *s;
+	unsigned int ci, si;
+	char note[256];
+
+	damonctl_for_each_context(k, c, ci)
+		damonctl_for_each_scheme(c, s, si) {
+			if (!x || !damonctl_scheme_thp_blocked(s, x->thp_enabled))
+				continue;
+			snprintf(note, sizeof(note), "scheme %u asks for huge pages (hugepage: "
+				 "MADV_HUGEPAGE), but transparent_hugepage/enabled is 'never': "
+				 "none will be made", si);
+			fn(arg, note);
+		}
+}
+
+static void note_text(void *arg, const char *note)
+{
+	fprintf(arg, "  note: %s\n", note);
+}
+
+static void note_json(void *arg, const char *note)
+{
+	json_object_array_add(arg, json_object_new_string(note));
+}
+
 bool status_stats_current(const struct damonctl_kdamond *k, const struct status_extra *x)
 {
 	return (x && x->refreshed) || (damonctl_kdamond_has(k, DAMONCTL_KDAMOND_REFRESH_MS) &&
@@ -381,6 +412,8 @@ void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const cha
 		fprintf(out, "  no context\n");
 	damonctl_for_each_context(k, c, i)
 		print_context(out, c, i, regions, current);
+	if (regions != REGIONS_NO_RESULTS)
+		kdamond_notes(k, x, note_text, out);
 }
 
 int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
@@ -492,6 +525,16 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
 			started && started_by_damonc(started, damonctl_tree_kdamond(t,
 										 (unsigned int)i))));
+		{
+			json_object *notes = json_object_new_array();
+
+			kdamond_notes(damonctl_tree_kdamond(t, (unsigned int)i), x, note_json,
+				      notes);
+			if (json_object_array_length(notes))
+				json_object_object_add(k, "notes", notes);
+			else
+				json_object_put(notes);
+		}
 		if (started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i)) &&
 		    !started_by_damonc(started, damonctl_tree_kdamond(t, (unsigned int)i)))
 			json_object_object_add(k, "stopped_by_damonc", json_object_new_boolean(true));

@@ -612,6 +612,35 @@ static int check_combinations(struct cli *cli, int argc, char **argv)
 	return 0;
 }
 
+/* A hugepage scheme (MADV_HUGEPAGE) where transparent_hugepage is "never": it starts, and
+ * makes no huge page; said (a collapse scheme does not depend on the THP modes). */
+static void note_thp(struct damonctl_ctx *ctx, const struct damonctl_start *st)
+{
+	const struct damonctl_tree *want = damonctl_start_tree(st, true);
+	struct damonctl_context *c;
+	struct damonctl_scheme *s;
+	unsigned int i, ci, si;
+	char thp[32];
+
+	if (damonctl_sys_read_setting(ctx, "kernel/mm/transparent_hugepage/enabled", thp,
+				      sizeof(thp))) {
+		damonctl_clear_error(ctx);
+		return;
+	}
+	for (i = 0; i < damonctl_start_nr_kdamonds(st); i++) {
+		unsigned int k = damonctl_start_kdamond(st, i);
+
+		damonctl_for_each_context(damonctl_tree_kdamond(want, k), c, ci)
+			damonctl_for_each_scheme(c, s, si)
+				if (damonctl_scheme_thp_blocked(s, thp))
+					warnx_("note: kdamond %u, scheme %u asks for huge pages "
+					       "(hugepage: MADV_HUGEPAGE), but "
+					       "transparent_hugepage/enabled is 'never': none will be "
+					       "made (madvise or always lets them be; the collapse "
+					       "action does not depend on it)", k, si);
+	}
+}
+
 /* The start's own kdamonds added beside others' stopped ones: those lose their last
  * results (the kernel recreates every kdamond directory). */
 static void note_others(const struct damonctl_start *st, const struct started *started)
@@ -852,6 +881,7 @@ static int start_do(struct cli *cli, int argc, char **argv, struct start_handoff
 		if (l)
 			fallback_from_lib(l, &fbs);
 		note_others(sc.st, &sc.started);
+		note_thp(cli->ctx, sc.st);
 	}
 	if (!r && so->dry_run) {
 		r = print_dry_run(cli, sc.st, &fbs);

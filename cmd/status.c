@@ -162,6 +162,7 @@ static int status_run(struct cli *cli, int argc, char **argv)
 				  extra_module };
 	struct damonctl_features *f = NULL;
 	struct damonctl_tree *t;
+	char thp[32];
 	struct started started;
 	int r;
 
@@ -179,6 +180,10 @@ static int status_run(struct cli *cli, int argc, char **argv)
 				   nr == 1 ? "is" : "are", nr, nr == 1 ? "" : "s");
 	}
 	x.refreshed = sopts->refresh;
+	if (!damonctl_sys_read_setting(cli->ctx, "kernel/mm/transparent_hugepage/enabled", thp,
+				       sizeof(thp)))
+		x.thp_enabled = thp;
+	damonctl_clear_error(cli->ctx);
 	if (sopts->refresh) {
 		r = damonctl_features_detect(cli->ctx, &f);
 		if (r) {

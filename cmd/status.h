@@ -27,6 +27,8 @@ struct status_extra {
 	/* every running kdamond was asked to update its stats (and tuned intervals) just
 	 * before the tree was read: status --refresh */
 	bool refreshed;
+	/* transparent_hugepage/enabled's mode ("never"...), or NULL: unknown */
+	const char *thp_enabled;
 };
 /* Whether running kdamond @k's stats files are current: the kernel refreshes them
  * (refresh_ms, 6.17) or they were just updated (@x->refreshed). A running kdamond whose

@@ -1241,10 +1241,12 @@ DAMONCTL_API int damonctl_paddr_regions(struct damonctl_ctx *ctx,
 					uint64_t (*ranges)[2], size_t cap, size_t *nr);
 
 /* What looks wrong with DAMON (damo's diagnose), read only: a kdamond that says "on" without
- * a thread, a target process that exited, a huge-page scheme under transparent_hugepage
- * "never", a scheme its free-memory watermarks turn off now, a DAMON module holding DAMON.
+ * a thread, a target process that exited, a hugepage scheme under transparent_hugepage
+ * "never" (a collapse scheme there is only said: it makes huge pages all the same), a scheme
+ * its free-memory watermarks turn off now, a DAMON module holding DAMON.
  * @fn gets each finding: its level, a code naming the check ("kdamond_no_thread",
- * "target_gone", "thp_never", "wmarks_inactive", "module_holds_damon"), the kdamond and
+ * "target_gone", "thp_never", "thp_never_collapse", "wmarks_inactive",
+ * "module_holds_damon"), the kdamond and
  * scheme it is about (-1: none) and a sentence. Returns how many are warnings or errors. */
 enum damonctl_finding {
 	DAMONCTL_FINDING_INFO,		/* worth knowing; not wrong in itself */
@@ -1253,6 +1255,12 @@ enum damonctl_finding {
 };
 typedef void (*damonctl_finding_fn)(void *data, enum damonctl_finding level, const char *code,
 				    int kdamond, int scheme, const char *message);
+/* Whether scheme @s asks for huge pages in a way that transparent_hugepage/enabled
+ * @thp_enabled (its selected mode, "never"...; NULL: unknown) stops: the hugepage action
+ * (MADV_HUGEPAGE) under "never". The collapse action (MADV_COLLAPSE) does not depend on the
+ * THP settings. */
+DAMONCTL_API bool damonctl_scheme_thp_blocked(const struct damonctl_scheme *s,
+					      const char *thp_enabled);
 DAMONCTL_API int damonctl_diagnose(struct damonctl_ctx *ctx, const struct damonctl_tree *t,
 				   damonctl_finding_fn fn, void *data);
 
