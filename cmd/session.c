@@ -484,7 +484,7 @@ static int commit_staged(struct cli *cli, const struct staging *st)
 	int r, lock = started_lock(cli->ctx), ret = EXIT_OK;
 
 	if (lock < 0)
-		return lib_error(cli, lock, "locking damonc's run directory");
+		return started_lock_error(cli, lock);
 	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &before);
 	if (!r)
 		r = damonctl_staging_commit(cli->ctx, st->tree);

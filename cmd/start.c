@@ -227,7 +227,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	int r;
 
 	if (!c)
-		return usage_error(cli, "out of memory");
+		return oom_error(cli);
 	if (!sp->ops && !so->nr_pids && (so->nr_regions || so->nr_nodes))
 		sp->ops = "paddr";	/* regions without a process are physical */
 	r = spec_apply_context(cli, sp, c, f);
@@ -255,7 +255,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 						   "ends as soon as the kdamond runs", so->pids[i]);
 			t = damonctl_context_add_target(c);
 			if (!t)
-				return usage_error(cli, "out of memory");
+				return oom_error(cli);
 			damonctl_target_set_int(t, DAMONCTL_TARGET_PID, so->pids[i]);
 		}
 	} else {
@@ -264,7 +264,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 		if (so->nr_nodes && so->user_regions)
 			return usage_error(cli, "--numa-node and --regions: one of them");
 		if (!damonctl_context_add_target(c))
-			return usage_error(cli, "out of memory");
+			return oom_error(cli);
 		if (!so->regions_found && (so->nr_nodes || !so->nr_regions)) {
 			r = paddr_regions(cli, sp);
 			if (r)
@@ -282,7 +282,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 		struct damonctl_scheme *s = damonctl_context_add_scheme(c);
 
 		if (!s)
-			return usage_error(cli, "out of memory");
+			return oom_error(cli);
 		r = spec_apply_scheme(cli, &so->sl.sp[i], s,
 				      damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
 				      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
@@ -518,7 +518,7 @@ static int undo_launch(struct cli *cli, const struct damonctl_tree *have, const 
 	int lock = started_lock(cli->ctx), r, off, e = 0;
 
 	if (lock < 0)
-		return lib_error(cli, lock, "locking damonc's run directory");
+		return started_lock_error(cli, lock);
 	/* loaded before the restore writes nr_kdamonds: damonc's kdamonds are known by the
 	 * directories they have now */
 	r = started_load(cli->ctx, &st);
@@ -854,7 +854,7 @@ static int start_do(struct cli *cli, int argc, char **argv, struct start_handoff
 	 * which may probe); and what a killed damonc left goes first */
 	sc.lock = started_lock(cli->ctx);
 	if (sc.lock < 0 && !so->dry_run)
-		return lib_error(cli, sc.lock, "locking damonc's run directory");
+		return started_lock_error(cli, sc.lock);
 	if (!so->dry_run) {
 		recover_leftovers(cli);
 		/* until the kdamonds it starts are recorded as damonc's, its undo record stays:

@@ -86,6 +86,19 @@ int started_lock(struct damonctl_ctx *ctx)
 	}
 }
 
+int started_lock_error(const struct cli *cli, int err)
+{
+	char dir[4096];
+
+	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0)
+		snprintf(dir, sizeof(dir), "/run/damonc");
+	fprintf(stderr, "damonc: %s: cannot lock damonc's run directory %s: %s%s\n", cli->cmd_name,
+		dir, strerror(-err), err == -EACCES || err == -EPERM ?
+		" (damonc keeps there what it started and what it is in the middle of: the "
+		"commands that change DAMON need root)" : "");
+	return EXIT_FAIL;
+}
+
 /* Whether the run directory holds nothing but the lock. */
 static bool only_lock_left(void)
 {

@@ -59,6 +59,9 @@ struct started {
  */
 int started_lock(struct damonctl_ctx *ctx);
 void started_unlock(int fd);
+/* started_lock()'s -errno @err said ("damonc: CMD: cannot lock damonc's run directory DIR:
+ * ..."): the run directory named, not DAMON's files. Returns EXIT_FAIL. */
+int started_lock_error(const struct cli *cli, int err);
 
 /* One entry as the list's file keeps it; from_json: 0, -ENOENT (not an entry), -EBADMSG. */
 json_object *started_entry_to_json(const struct started_entry *e);

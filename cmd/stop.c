@@ -163,7 +163,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--all and --kdamond do not go together");
 	lock = started_lock(cli->ctx);
 	if (lock < 0)
-		return lib_error(cli, lock, "locking damonc's run directory");
+		return started_lock_error(cli, lock);
 	/* what a killed damonc left (a half-built kdamond, a capture scheme) goes first */
 	recover_leftovers(cli);
 	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);

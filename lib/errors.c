@@ -110,6 +110,8 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 	case EPERM:
 		if (state && !strcmp(value, "off"))
 			why = "the kdamond has already stopped by itself (its targets exited)";
+		else if (*path == '/')	/* DAMON's are named relative to the admin dir */
+			why = "permission denied: the file is another user's, or root's";
 		else
 			why = "permission denied: DAMON's sysfs files need root "
 			      "(CAP_SYS_ADMIN)";

@@ -72,6 +72,33 @@ expect_rc 0 "$D" status
 ! grep -q "note: scheme" <<<"$OUT" || fail "status with THP on madvise: $OUT"
 expect_rc 0 "$D" stop
 
+# not root: DAMON's files cannot be read (damon-emu lets no other user in), what needs no
+# root is said all the same: diagnose's findings (exit 1: not everything was checked), report
+# hugepage's system and processes; a start blames damonc's run directory, root's
+chmod 755 "$SYSROOT"
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+expect_rc 1 nobody "${DAMONC_REAL:-$D}" diagnose
+grep -q "its kdamonds unknown" <<<"$OUT" || fail "diagnose as nobody: $OUT"
+grep -q "warning  DAMON's sysfs files need root" <<<"$OUT" || fail "diagnose as nobody: $OUT"
+expect_rc 1 nobody "${DAMONC_REAL:-$D}" --json diagnose
+[ "$(json_get '(j["kdamonds"], [f["code"] for f in j["findings"]])')" = \
+	"(None, ['damon_unreadable'])" ] || fail "diagnose --json as nobody: $OUT"
+# (not through the function: $! would be its subshell's, root's)
+setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 &
+mine=$!
+trap 'kill "$target" "$mine" 2>/dev/null || true; emu_cleanup' EXIT
+expect_rc 0 nobody "${DAMONC_REAL:-$D}" report hugepage --pid "$mine"
+grep -q "^System" <<<"$OUT" || fail "report hugepage as nobody: $OUT"
+grep -q "^Process $mine" <<<"$OUT" || fail "report hugepage as nobody: $OUT"
+grep -q "note: DAMON's sysfs files need root" <<<"$ERR" || fail "report hugepage as nobody: $ERR"
+kill "$mine"
+rm -rf "$SYSROOT/run/damonc"
+expect_rc 1 nobody "${DAMONC_REAL:-$D}" start --pid "$target" --action stat
+grep -q "cannot lock damonc's run directory $SYSROOT/run/damonc: Permission denied" <<<"$ERR" ||
+	fail "start as nobody: $ERR"
+! grep -q "DAMON's sysfs files need root" <<<"$ERR" || fail "start as nobody blames DAMON: $ERR"
+chmod 700 "$SYSROOT"
+
 # a module that holds DAMON
 echo Y >"$EMU_MODULES/damon_reclaim/parameters/enabled"
 expect_rc 0 "$D" diagnose

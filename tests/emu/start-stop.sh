@@ -138,8 +138,9 @@ expect_rc 0 "$D" --json status
 	fail "another program's kdamond 0 is taken for damonc's"
 expect_rc 0 "$D" start --pid "$target" --action stat
 grep -q "started kdamond 1 " <<<"$OUT" || fail "the start took another program's kdamond: $OUT"
-[ "$(cat "$ADMIN/kdamonds/0/contexts/0/operations")" = paddr ] &&
-	[ "$(cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/action")" = pageout ] ||
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/operations")" = paddr ] ||
+	fail "another program's stopped kdamond 0 was overwritten"
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/action")" = pageout ] ||
 	fail "another program's stopped kdamond 0 was overwritten"
 expect_rc 0 "$D" stop
 # start -c reuses damonc's own stopped kdamond: start and stop three times, one kdamond
