@@ -19,6 +19,7 @@
 #include "agent.h"
 #include "fallback.h"
 #include "journal.h"
+#include "known_features.h"
 #include "spec.h"
 #include "start.h"
 #include "started.h"
@@ -817,6 +818,7 @@ static int run_transaction(struct start_call *sc)
 	struct damonctl_start_opts o = DAMONCTL_START_OPTS_INIT;
 	struct damonctl_tree *t;
 	unsigned int reuse[16];
+	char *known;
 	int r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);
 
 	if (r)
@@ -831,10 +833,19 @@ static int run_transaction(struct start_call *sc)
 	o.build = build_cb;
 	o.ready = ready_cb;
 	o.data = sc;
+	/* what an earlier probe found this boot: the start need not probe again */
+	known = known_features_load(cli->ctx);
+	o.known_features = known;
 	r = damonctl_start_new(cli->ctx, &o, &sc->st);
-	if (r)
+	if (r) {
+		free(known);
 		return lib_error(cli, r, "starting");
+	}
 	r = damonctl_start(sc->st);
+	free(known);
+	/* a start's probe is kept for the next (its dry run writes nothing else) */
+	if (damonctl_start_probed(sc->st) && !so->dry_run && damonctl_start_features(sc->st))
+		known_features_save(cli->ctx, damonctl_start_features(sc->st));
 	return r ? start_error(sc, r) : 0;
 }
 

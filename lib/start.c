@@ -118,6 +118,10 @@ static int read_tree(struct damonctl_start *st)
 		r = damonctl_features_from_tree(st->ctx, st->have, &st->f);
 	if (r)
 		return end(st, DAMONCTL_START_FAILED, r);
+	/* an earlier probe's answers, where the tree tells nothing (a malformed one is none) */
+	if (st->o.sz >= DCTL_SZ_TO(struct damonctl_start_opts, known_features) &&
+	    st->o.known_features)
+		damonctl_features_learn(st->f, st->o.known_features);
 	damonctl_for_each_kdamond(st->have, k, i) {
 		if (!strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on")) {
 			st->busy = (int)i;

@@ -157,6 +157,15 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx,
  */
 DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
 					       struct damonctl_features *f);
+/*
+ * What @f knows for sure, as a malloc'd JSON object {"name": true|false, ...} (unknown
+ * features left out), to keep what a probe found (a kernel's features do not change until it
+ * boots again); NULL with errno ENOMEM. damonctl_features_learn() takes such a document into
+ * @f for the features it leaves unknown (what the tree shows wins): how many it took, or
+ * -EINVAL (not such a document).
+ */
+DAMONCTL_API char *damonctl_features_to_json(const struct damonctl_features *f);
+DAMONCTL_API int damonctl_features_learn(struct damonctl_features *f, const char *json);
 /* Whether some released feature is still unknown (then a probe would tell more). */
 DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f);
 DAMONCTL_API void damonctl_features_free(struct damonctl_features *f);
@@ -852,6 +861,9 @@ struct damonctl_start_opts {
 	 * order, before it adds any (a kdamond running or not in the tree is skipped) */
 	const unsigned int *reuse;
 	unsigned int nr_reuse;
+	/* what an earlier probe of this kernel found (damonctl_features_to_json, kept by the
+	 * caller for this boot), learned before deciding to probe; NULL: nothing */
+	const char *known_features;
 };
 #define DAMONCTL_START_OPTS_INIT { .sz = sizeof(struct damonctl_start_opts), .nr_kdamonds = 1 }
 /* How a start ended (damonctl_start_outcome). */

@@ -223,9 +223,61 @@ static void options(void **state)
 	sysroot_teardown(&s);
 }
 
+/* What a probe found, kept as JSON and learned by a start on a tree that shows nothing (no
+ * kdamond directory): the features of the tree that showed them, and no probe. */
+static void known_features(void **state)
+{
+	static const char *const empty[] = { NULL };
+	struct damonctl_start_opts o = DAMONCTL_START_OPTS_INIT;
+	struct want w = { .action = "pageout" };
+	struct damonctl_features *f, *g;
+	struct damonctl_start *st;
+	struct sysroot s, e;
+	char *json, *path;
+	unsigned int i;
+
+	(void)state;
+	sysroot_setup(&s, "7.2-defaults.txt", NULL, NULL);
+	assert_int_equal(damonctl_features_detect(s.ctx, &f), 0);
+	json = damonctl_features_to_json(f);
+	assert_non_null(json);
+	/* a tree with no kdamond: most is unknown */
+	sysroot_setup(&e, NULL, NULL, empty);
+	path = admin_path(&e, "kdamonds");
+	assert_int_equal(damonctl_make_dirs(path), 0);
+	free(path);
+	path = admin_path(&e, "kdamonds/nr_kdamonds");
+	write_file(path, "0\n");
+	free(path);
+	assert_int_equal(damonctl_features_detect(e.ctx, &g), 0);
+	assert_true(damonctl_features_incomplete(g));
+	assert_true(damonctl_features_learn(g, json) > 0);
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
+		if (damonctl_features_has(f, i) != DAMONCTL_UNKNOWN)
+			assert_int_equal(damonctl_features_has(g, i), damonctl_features_has(f, i));
+	assert_int_equal(damonctl_features_learn(g, "[1]"), -EINVAL);
+	damonctl_features_free(g);
+	/* the start learns it: nothing left to probe, the dry run plans without writing */
+	o.flags = DAMONCTL_START_DRY_RUN;
+	o.build = build;
+	o.data = &w;
+	o.known_features = json;
+	assert_int_equal(damonctl_start_new(e.ctx, &o, &st), 0);
+	assert_int_equal(damonctl_start(st), 0);
+	assert_false(damonctl_start_probed(st));
+	assert_int_equal(damonctl_features_has(damonctl_start_features(st),
+					       DAMONCTL_FEAT_PAUSE), DAMONCTL_YES);
+	damonctl_start_free(st);
+	damonctl_features_free(f);
+	free(json);
+	sysroot_teardown(&e);
+	sysroot_teardown(&s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(known_features),
 		cmocka_unit_test(dry_run_is_the_start),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(reuse_first),
