@@ -1144,6 +1144,34 @@ static const struct opt agent_opts_tbl[] = {
 };
 #undef TO
 
+/*
+ * --metrics-textfile asked while an agent already serves (one that `damonc start` started
+ * in the background, say): one agent serves a sysroot, so this one keeps the textfile fresh
+ * beside it, every second, and takes its place once it exits. Returns the agent lock, or
+ * -EINTR after SIGINT or SIGTERM.
+ */
+static int keep_textfile_beside(struct cli *cli, struct metrics_textfile *mt)
+{
+	struct timespec second = { 1, 0 };
+	sigset_t orig;
+	int lockfd = -EBUSY;
+
+	agent_log("agent %d serves %s: keeping %s fresh beside it, and serving once it exits",
+		  agent_running_pid(cli), damonctl_get_sysroot(cli->ctx), mt->path);
+	install_signals(&orig);
+	while (!stop_signal && lockfd == -EBUSY) {
+		metrics_textfile_update(cli, mt, false);
+		ppoll(NULL, 0, &second, &orig);
+		lockfd = lock_agent(cli);
+	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	if (lockfd >= 0 && stop_signal) {
+		unlock_agent(cli, lockfd);
+		lockfd = -EBUSY;
+	}
+	return stop_signal ? -EINTR : lockfd;
+}
+
 static int agent_parse(struct cli *cli, int key, const char *arg)
 {
 	struct agent_opts *ao = cli->opts;
@@ -1170,6 +1198,10 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 		nanosleep(&ts, NULL);
 		lockfd = lock_agent(cli);
 	}
+	if (lockfd == -EBUSY && ao->textfile.path)
+		lockfd = keep_textfile_beside(cli, &ao->textfile);
+	if (lockfd == -EINTR)
+		return EXIT_OK;
 	if (lockfd == -EBUSY) {
 		warnx_("agent: another damonc agent (pid %d) already serves %s",
 		       agent_running_pid(cli), damonctl_get_sysroot(cli->ctx));

@@ -5,7 +5,9 @@
 #     says at most that the tree changed under its read, never a refusal that stops it;
 #   - after `damonc stop`, status says damonc stopped it and the metrics give
 #     started_by_damonc 0, so the DamoncKdamondStopped alert (running 0 and started 1) is
-#     quiet.
+#     quiet;
+#   - a textfile for node_exporter asked once the agent runs (`agent --metrics-textfile`) is
+#     kept fresh beside it, and its agent serves once the other exits.
 # On 6.1 (no tried regions: no agent, nothing to capture) a collapse start is refused with
 # exit 3 naming the feature, and so are monitor and record of the stat kdamond started instead.
 #   served.sh PROFILE
@@ -26,6 +28,19 @@ else
 	grep -q "served in user space by the damonc agent" <<<"$OUT" || fail "start: $OUT"
 	wait_logged 10 "serving kdamond 0"
 	served=true
+fi
+
+# a textfile for node_exporter, asked once the agent runs: kept fresh beside the agent that
+# serves (one agent a sysroot), which it replaces once that one exits (--persist: it stays)
+PROM=$SYSROOT/damonc.prom
+"${DAMONC_REAL:-$D}" agent --metrics-textfile "$PROM" --persist >"$SYSROOT/agent2.log" 2>&1 &
+AGENT2=$!
+HC_ALL+=("$AGENT2")
+has_metric() { grep -q '^damonc_kdamond_running{kdamond="0"} 1$' "$PROM" 2>/dev/null; }
+wait_until 20 has_metric
+if $served; then
+	grep -q "keeping $PROM fresh beside it" "$SYSROOT/agent2.log" ||
+		fail "the second agent: $(cat "$SYSROOT/agent2.log")"
 fi
 
 # read it, as often as a person looks: every reading command exits 0 (6.1 has no tried
@@ -64,6 +79,12 @@ metric() { sed -n "s/^$1{kdamond=\"0\"} //p" <<<"$OUT"; }
 	fail "metrics: started_by_damonc $(metric damonc_kdamond_started_by_damonc) after stop: the alert fires"
 if $served; then
 	wait_logged 10 "no longer served \(stopped with 'damonc stop'\)"
-	wait_agent_gone 10
+	# the background agent exits; the one with the textfile takes its place and stays
+	took_over() { grep -q "started (sysroot" "$SYSROOT/agent2.log"; }
+	wait_until 20 took_over
 fi
+stopped_metric() { grep -q '^damonc_kdamond_started_by_damonc{kdamond="0"} 0$' "$PROM"; }
+wait_until 10 stopped_metric
+kill -TERM "$AGENT2"
+wait "$AGENT2" || fail "the textfile agent exited $? on SIGTERM"
 echo "ok: a served kdamond read, stopped and quiet on $PROFILE"
