@@ -679,6 +679,10 @@ static int start_error(struct start_call *sc, int r)
 		return damonctl_start_outcome(st) == DAMONCTL_START_UNSUPPORTED ?
 		       EXIT_UNSUPPORTED : EXIT_USAGE;
 	case DAMONCTL_START_BUSY:
+		if (busy < 0) {
+			warnx_("start: %s", why);
+			return EXIT_BUSY;
+		}
 		ours = busy >= 0 && started_owns(&sc->started, damonctl_tree_kdamond(
 			damonctl_start_tree(st, false), (unsigned int)busy));
 		warnx_("start: kdamond %d is running (%s), and the kernel cannot add a kdamond "
@@ -843,8 +847,10 @@ static int run_transaction(struct start_call *sc)
 	}
 	r = damonctl_start(sc->st);
 	free(known);
-	/* a start's probe is kept for the next (its dry run writes nothing else) */
-	if (damonctl_start_probed(sc->st) && !so->dry_run && damonctl_start_features(sc->st))
+	/* a start's probe is kept for the next (its dry run writes nothing else; record and
+	 * monitor leave damonc's run directory as they found it) */
+	if (damonctl_start_probed(sc->st) && !so->dry_run && !sc->h &&
+	    damonctl_start_features(sc->st))
 		known_features_save(cli->ctx, damonctl_start_features(sc->st));
 	return r ? start_error(sc, r) : 0;
 }

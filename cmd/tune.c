@@ -370,12 +370,20 @@ static int remove_scheme(struct cli *cli, int ki, struct damonctl_context *c,
 	for (i = 0; entry && i < entry->fbs.nr; i++) {
 		const struct damonctl_fallback *fb = &entry->fbs.fb[i];
 
-		if (fb->scheme >= si || fb->observer >= si ||
-		    (fb->kind == DAMONCTL_FALLBACK_COLLAPSE && fb->tmpl >= si)) {
+		if (fb->scheme >= si || (fb->kind == DAMONCTL_FALLBACK_COLLAPSE &&
+					 fb->tmpl >= si)) {
 			usage_error(cli, "--remove-scheme %u: the damonc agent serves scheme %u of "
 				    "kdamond %d by its index%s; stop and start it with the schemes "
 				    "wanted", si, fb->scheme, ki,
 				    fb->scheme == si || fb->tmpl == si ? "" : ", which would move");
+			return EXIT_UNSUPPORTED;
+		}
+		/* the stat scheme it reads regions of, added after the caller's */
+		if (fb->kind == DAMONCTL_FALLBACK_COLLAPSE && fb->observer >= si) {
+			usage_error(cli, "--remove-scheme %u: the damonc agent serves scheme %u of "
+				    "kdamond %d through the regions of scheme %u (a stat scheme it "
+				    "added), by its index, which would move; stop and start it with "
+				    "the schemes wanted", si, fb->scheme, ki, fb->observer);
 			return EXIT_UNSUPPORTED;
 		}
 	}

@@ -59,6 +59,10 @@ void dctl_log(const struct damonctl_ctx *ctx, enum damonctl_log_level level, con
 	      ...) __attribute__((format(printf, 3, 4)));
 void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *path,
 		    const char *value);
+/* The exclusive DAMON module that holds DAMON ("DAMON_STAT", "DAMON_RECLAIM" or
+ * "DAMON_LRU_SORT": its 'enabled' is Y, and no sysfs kdamond can start), or NULL; with its
+ * module directory's name in *@module when @module is not NULL. */
+const char *dctl_exclusive_holder(const struct damonctl_ctx *ctx, const char **module);
 /* 1: process @pid is a user-space process that runs; 0: it is none, *@what says what it is
  * ("does not exist", "has exited", "is a kernel thread, ..."); or -errno. */
 int dctl_user_process(struct damonctl_ctx *ctx, int64_t pid, const char **what);

@@ -317,6 +317,7 @@ static int list_planned(struct damonctl_start *st)
 /* Everything before the start's own writes (a probe's aside). */
 static int prepare(struct damonctl_start *st)
 {
+	const char *holder, *module;
 	bool unknown;
 	int r = read_tree(st);
 
@@ -336,6 +337,12 @@ static int prepare(struct damonctl_start *st)
 	if (st->busy >= 0)
 		return refuse(st, DAMONCTL_START_BUSY, -EBUSY, "kdamond %d is running, and the "
 			      "kernel cannot add a kdamond while any runs", st->busy);
+	/* the kernel would refuse 'on' (and a probe's kdamond) while a module holds DAMON */
+	holder = dctl_exclusive_holder(st->ctx, &module);
+	if (holder)
+		return refuse(st, DAMONCTL_START_BUSY, -EBUSY, "%s holds DAMON exclusively; "
+			      "disable it first (echo N > /sys/module/%s/parameters/enabled)",
+			      holder, module);
 	if (!unknown)
 		return 0;
 	/* a staging context cannot write: it plans with what the kernel showed */

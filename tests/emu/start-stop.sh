@@ -85,8 +85,9 @@ target2=$!
 trap 'kill $target $target2 2>/dev/null || true; emu_cleanup' EXIT
 for round in $(seq 1 20); do
 	rc1=0 rc2=0
-	"$D" start --pid "$target" --action stat >/dev/null 2>&1 & p1=$!
-	"$D" start --pid "$target2" --action pageout >/dev/null 2>&1 & p2=$!
+	# racing on purpose: no dry run first (tests/lib/damonc-checked)
+	DAMONC_START_CHECK=0 "$D" start --pid "$target" --action stat >/dev/null 2>&1 & p1=$!
+	DAMONC_START_CHECK=0 "$D" start --pid "$target2" --action pageout >/dev/null 2>&1 & p2=$!
 	wait "$p1" || rc1=$?
 	wait "$p2" || rc2=$?
 	[ "$rc1$rc2" = 04 ] || [ "$rc1$rc2" = 40 ] ||
