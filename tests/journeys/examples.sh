@@ -138,7 +138,8 @@ run man/damonc-report-hugepage.1.in '^damonc report hugepage .*-o hugepages.svg'
 grep -q "<svg" hugepages.svg || fail "damonc-report-hugepage(1): no SVG"
 run man/damonc-metrics.1.in '^damonc metrics \| grep'
 run man/damonc-metrics.1.in '^damonc metrics --refresh -o'
-grep -q "^damonc_kdamond_running" "$W/damonc.prom" || fail "damonc-metrics(1): $(cat "$W/damonc.prom")"
+grep -q "^damonc_kdamond_running" "$W/damonc.prom" ||
+	fail "damonc-metrics(1): $(cat "$W/damonc.prom")"
 run man/damonc-metrics.1.in '^damonc --json metrics \| jq'
 run man/damonc.1.in '^damonc stop'
 

@@ -70,7 +70,8 @@ fi
 expect_rc 0 "$D" stop
 grep -q "no kdamond started by damonc is running" <<<"$ERR" || fail "stop: $ERR"
 [ "$(kdamond_state 0)$(kdamond_state 1)" = onon ] || fail "stop stopped another tool's kdamond"
-[ "$(config)" = "$before" ] || fail "their configuration changed: $(diff <(echo "$before") <(config) || true)"
+[ "$(config)" = "$before" ] ||
+	fail "their configuration changed: $(diff <(echo "$before") <(config) || true)"
 expect_rc 4 "$D" start --pid "$target" --action stat --dry-run
 expect_rc 4 "$D" start --pid "$target" --action stat
 grep -q "kdamond 0 is running (not started by damonc)" <<<"$ERR" || fail "busy start: $ERR"

@@ -74,9 +74,11 @@ expect_rc 0 "$D" status
 grep -q "stopped with 'damonc stop'" <<<"$OUT" || fail "status after stop: $OUT"
 expect_rc 0 "$D" metrics
 metric() { sed -n "s/^$1{kdamond=\"0\"} //p" <<<"$OUT"; }
-[ "$(metric damonc_kdamond_running)" = 0 ] || fail "metrics: running $(metric damonc_kdamond_running)"
+[ "$(metric damonc_kdamond_running)" = 0 ] ||
+	fail "metrics: running $(metric damonc_kdamond_running)"
 [ "$(metric damonc_kdamond_started_by_damonc)" = 0 ] ||
-	fail "metrics: started_by_damonc $(metric damonc_kdamond_started_by_damonc) after stop: the alert fires"
+	fail "metrics: started_by_damonc $(metric damonc_kdamond_started_by_damonc) after" \
+		"stop: the alert fires"
 if $served; then
 	wait_logged 10 "no longer served \(stopped with 'damonc stop'\)"
 	# the background agent exits; the one with the textfile takes its place and stays

@@ -95,7 +95,8 @@ if [ "$v" -ge 6002 ]; then
 	check "kdamond 0 runs on after being read" test "$(rd_locked "$kd/state")" = on
 fi
 if $served; then
-	check "the agent refused nothing while it was read" sh -c '! cat /run/damonc/agent.log | grep -qE "refusal|giving up"'
+	check "the agent refused nothing while it was read" \
+		sh -c '! grep -qE "refusal|giving up" /run/damonc/agent.log'
 	expect_rc 2 "damonc tune --add-target 2 (a kernel thread)" dc_tune_add 2
 	check "the refusal says kernel thread" grep -q "kernel thread" /tmp/err
 	s2=$(spawn_sleeper)
