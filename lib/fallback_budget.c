@@ -35,8 +35,10 @@ static bool feeds_scheme(const struct damonctl_fallback_server *srv, unsigned in
 	return false;
 }
 
-/* How many huge pages budget @fi still wants (SIZE_MAX without a goal). */
-static int budget_want(struct damonctl_fallback_server *srv, unsigned int fi, size_t *want)
+/* How many huge pages budget @fi still wants (SIZE_MAX without a goal); @fresh: measured
+ * by a walk of the page tables now. */
+static int budget_want(struct damonctl_fallback_server *srv, unsigned int fi, bool fresh,
+		       size_t *want)
 {
 	const struct damonctl_fallback *fb = &srv->fb[fi];
 	uint64_t huge, used;
@@ -46,7 +48,7 @@ static int budget_want(struct damonctl_fallback_server *srv, unsigned int fi, si
 		*want = SIZE_MAX;
 		return 0;
 	}
-	r = dctl_fbs_measure(srv, fb, &huge, &used);
+	r = dctl_fbs_measure(srv, fb, fresh, &huge, &used);
 	if (r)
 		return r;
 	srv->st.measured_bp = damonctl_hugepage_bp(huge, used);
@@ -242,7 +244,7 @@ static void note_reachability(struct damonctl_fallback_server *srv, unsigned int
 	st->cold_huge_bytes = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE);
 	st->cold_huge_idle_us = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE) *
 				srv->o.aggr_us;
-	if (dctl_fbs_measure(srv, fb, &huge, &used))
+	if (dctl_fbs_measure(srv, fb, false, &huge, &used))
 		return;
 	st->hot_bp = damonctl_hugepage_bp(st->hot_bytes, used);
 	st->reachable_bp = damonctl_hugepage_bp(huge + hot_small, used);
@@ -274,16 +276,15 @@ static void note_reachability(struct damonctl_fallback_server *srv, unsigned int
 /* What one process_madvise() pass did, counted as the kernel counts its scheme stats. */
 static void count_collapse(struct damonctl_fallback_scheme_stats *ss,
 			   const struct damonctl_collapse_result *res, bool quota_bound,
-			   const struct damonctl_proc_mem *before,
-			   const struct damonctl_proc_mem *after)
+			   uint64_t huge_before, uint64_t huge_after)
 {
 	ss->nr_tried += res->pages_tried;
 	ss->sz_tried += res->pages_tried * DAMONCTL_HUGEPAGE_SIZE;
 	ss->nr_applied += res->pages_collapsed;
 	ss->sz_applied += res->pages_collapsed * DAMONCTL_HUGEPAGE_SIZE;
 	ss->busy_us += res->busy_us;
-	if (damonctl_proc_mem_huge(after) > damonctl_proc_mem_huge(before))
-		ss->sz_collapsed += damonctl_proc_mem_huge(after) - damonctl_proc_mem_huge(before);
+	if (huge_after > huge_before)
+		ss->sz_collapsed += huge_after - huge_before;
 	if (res->out_of_time || quota_bound)
 		ss->qt_exceeds++;
 }
@@ -311,7 +312,7 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	const struct damonctl_fallback *fb = &srv->fb[fi];
 	struct damonctl_collapse_result res = { .sz = sizeof(res) };
 	struct damonctl_fallback_event ev = { .scheme = fb->scheme, .pid = pid };
-	struct damonctl_proc_mem before, after;
+	uint64_t before, after, used;
 	size_t n = damonctl_hugepage_plan_nr_candidates(srv->plan[fi]);
 	bool quota_bound = false;
 	int pidfd, r;
@@ -327,14 +328,16 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	pidfd = open_target(srv, pid);
 	if (pidfd < 0)
 		return 0;
-	memset(&before, 0, sizeof(before));
-	memset(&after, 0, sizeof(after));
-	damonctl_proc_mem_read(srv->ctx, pid, &before);
+	/* the targets' huge memory before and after (the meter walks their page tables once
+	 * what it knew is out of date: after the collapse) */
+	if (damonctl_hugepage_meter_read(srv->meter, 0, &before, &used))
+		before = 0;
 	r = damonctl_hugepage_plan_collapse(srv->plan[fi], pidfd, n, fb->quota_ms * 1000, &res);
 	close(pidfd);
-	damonctl_proc_mem_read(srv->ctx, pid, &after);
-	count_collapse(dctl_fbs_scheme_stats(srv, fb->scheme), &res, quota_bound, &before,
-		       &after);
+	damonctl_hugepage_meter_invalidate(srv->meter);
+	if (damonctl_hugepage_meter_read(srv->meter, 0, &after, &used))
+		after = before;
+	count_collapse(dctl_fbs_scheme_stats(srv, fb->scheme), &res, quota_bound, before, after);
 	if (r == -EPERM || r == -ENOSYS || r == -EBADF) {
 		ev.kind = DAMONCTL_FBEV_COLLAPSE_DENIED;
 		ev.err = r;
@@ -345,7 +348,7 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	if (fb->target_bp) {
 		size_t left;
 
-		budget_want(srv, fi, &left);
+		budget_want(srv, fi, false, &left);
 		ev.bp = srv->st.measured_bp;
 		ev.target_bp = fb->target_bp;
 	}
@@ -452,7 +455,7 @@ static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd,
 
 		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || target_pid(srv, fb) <= 0)
 			continue;
-		r = budget_want(srv, i, &bd[i].want);
+		r = budget_want(srv, i, false, &bd[i].want);
 		if (r) {
 			srv->failed = DAMONCTL_FBSTEP_MEASURE;
 			return r;
@@ -484,7 +487,7 @@ static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, st
 		}
 		/* measured again next to the look at the pages: what the kernel collapsed
 		 * meanwhile is counted once */
-		r = budget_want(srv, i, &bd->want);
+		r = budget_want(srv, i, dctl_fbs_grant_open(srv), &bd->want);
 		if (r) {
 			srv->failed = DAMONCTL_FBSTEP_MEASURE;
 			return r;
