@@ -44,6 +44,17 @@ static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 	return r < 0 ? r : 0;
 }
 
+int started_stat(struct damonctl_ctx *ctx, struct stat *st)
+{
+	char path[4096];
+	int r = file_path(ctx, path, sizeof(path));
+
+	memset(st, 0, sizeof(*st));
+	if (r)
+		return r;
+	return stat(path, st) && errno != ENOENT ? -errno : 0;
+}
+
 /* The lock's directory and file, for started_unlock() to tidy (one lock per process). */
 static char lock_dir[4096], lock_path[4200];
 static bool lock_made_dir;

@@ -8,6 +8,7 @@
 #define DAMONC_STARTED_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "damonc.h"
@@ -55,6 +56,9 @@ int started_entry_from_json(json_object *o, struct started_entry *e);
 
 /* Load (an absent file is an empty list). */
 int started_load(struct damonctl_ctx *ctx, struct started *s);
+/* The record file's identity (inode, size, times; all 0 when there is none): it is replaced
+ * whole at each change, so a reader that polls can tell a change without reading it. */
+int started_stat(struct damonctl_ctx *ctx, struct stat *st);
 /* Load and save the record at @path instead of damonc's (NULL: damonc's again). */
 void started_use_file(const char *path);
 /* Write atomically; removes the file when empty. */

@@ -10,12 +10,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fallback_serve_internal.h"
 
 #define COLLAPSE_CONFIRM 2	/* observations a huge page must be hot in before collapsing */
-#define OBSERVE_EVERY 10	/* rounds between looks at the regions once a budget is spent */
+#define HELD_LOOK_MS 10000	/* between looks at the regions once every budget is spent, */
+#define HELD_LOOK_COST 2000	/* ... or this many times a look's CPU time, if longer */
 #define UNREACHABLE_LOOKS 3	/* looks in a row short of the goal before it is said */
 
 /* A round's view of one collapse budget. */
@@ -444,9 +446,31 @@ static int target_pid(const struct damonctl_fallback_server *srv,
 	return fb->target < srv->nr_targets ? srv->targets[fb->target] : 0;
 }
 
+static uint64_t cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Whether a budget that wants nothing looks at the regions this round: for the caller's
+ * reports only (what is hot, what is cold and huge), so at most every HELD_LOOK_MS, and at
+ * most a 1/HELD_LOOK_COST of a CPU (a look reads every region and walks the hot ones' page
+ * tables: it grows with the memory). */
+static bool held_look_due(const struct damonctl_fallback_server *srv)
+{
+	uint64_t wait = srv->look_cost_us * HELD_LOOK_COST / 1000;
+
+	if (wait < HELD_LOOK_MS)
+		wait = HELD_LOOK_MS;
+	return !srv->looked_ms || dctl_fbs_now_ms() - srv->looked_ms >= wait;
+}
+
 /* How much each live budget wants; whether any looks at the regions this round. */
 static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd, bool *any)
 {
+	bool held_look = held_look_due(srv);
 	unsigned int i;
 	int r;
 
@@ -466,7 +490,7 @@ static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd,
 						 fb->by_kernel);
 		/* what is hot and cold is looked at now and then even when the budget is
 		 * spent, for the caller's reports */
-		bd[i].observe = bd[i].want || srv->st.rounds % OBSERVE_EVERY == 0;
+		bd[i].observe = bd[i].want || held_look;
 		*any |= bd[i].observe;
 	}
 	return 0;
@@ -510,6 +534,7 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 {
 	struct budget bd[FBS_MAX] = { { 0 } };
 	struct damonctl_rec_region *regs = NULL;
+	uint64_t t0 = cpu_us();
 	bool any = false;
 	size_t cap = 0;
 	unsigned int i;
@@ -535,5 +560,9 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 		r = serve_budget(srv, i, &bd[i], &regs, &cap);
 	}
 	free(regs);
+	if (any) {
+		srv->looked_ms = dctl_fbs_now_ms();
+		srv->look_cost_us = cpu_us() - t0;
+	}
 	return r;
 }

@@ -31,6 +31,7 @@ struct damonctl_fallback_server {
 	 * when something changed it (damonctl_hugepage_meter_new(3)) */
 	struct damonctl_hugepage_meter *meter;
 	bool fresh_due;			/* the round's first measure walks (a grant is open) */
+	uint64_t looked_ms, look_cost_us;	/* the last look at the regions, its CPU time */
 	bool pidfd_said;		/* a pidfd_open() failure said once */
 	bool fed_said;
 	/* per entry: the goal's state, the value fed, and a budget's plan and grant */
