@@ -426,8 +426,12 @@ static const char *step_what(enum damonctl_fallback_step step)
 static bool stats_moved(const struct damonctl_fallback_stats *a,
 			const struct damonctl_fallback_stats *b)
 {
+	uint64_t d = a->measured_bp > b->measured_bp ? a->measured_bp - b->measured_bp :
+		     b->measured_bp - a->measured_bp;
 	struct damonctl_fallback_stats x, y;
 
+	if (d >= 10)
+		return true;	/* a tenth of a percent */
 	/* byte copies: the padding compared is the server's (calloc'ed) */
 	memcpy(&x, a, sizeof(x));
 	memcpy(&y, b, sizeof(y));
