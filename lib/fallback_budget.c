@@ -163,48 +163,113 @@ static uint64_t grant_bytes(const struct fbs_grant *g)
 	return b;
 }
 
-/* Let the kernel's collapse scheme act on @g only (none: nothing), committed online. */
-static int set_grant(struct damonctl_fallback_server *srv, unsigned int fi,
-		     const struct fbs_grant *g)
+/*
+ * The round's grants, committed together: the kdamond is read once (with every budget's
+ * scheme in it: 64 targets are 128 schemes), each changed grant staged into it, and one
+ * online commit made at the round's end.
+ */
+struct grants {
+	struct damonctl_kdamond *have, *want;	/* NULL until a grant changes */
+	unsigned int nr;
+	unsigned int fi[FBS_MAX];		/* the budgets whose grant is staged, */
+	bool changed[FBS_MAX];			/* ... whether it changed (or is committed
+						 * again for a new size quota) */
+	struct fbs_grant *g;			/* ... and their grants */
+};
+
+static void grants_free(struct grants *gs)
+{
+	damonctl_kdamond_free(gs->want);
+	damonctl_kdamond_free(gs->have);
+	free(gs->g);
+}
+
+/* The kernel's features, detected once for the server (they do not change while it runs). */
+static int server_features(struct damonctl_fallback_server *srv,
+			   const struct damonctl_features **out)
+{
+	int r = 0;
+
+	if (!srv->features)
+		r = damonctl_features_detect(srv->ctx, &srv->features);
+	*out = srv->features;
+	return r;
+}
+
+/* Stage letting the kernel's collapse scheme of budget @fi act on @g only (none: nothing). */
+static int stage_grant(struct damonctl_fallback_server *srv, unsigned int fi,
+		       const struct fbs_grant *g, struct grants *gs)
 {
 	const struct damonctl_fallback *fb = &srv->fb[fi];
-	struct damonctl_kdamond *have = NULL, *want = NULL;
-	struct damonctl_features *f = NULL;
+	const struct damonctl_features *f;
 	struct damonctl_scheme *sch;
 	int r;
 
-	if (srv->grant[fi] && grant_equal(srv->grant[fi], g) && !srv->recommit[fi])
-		return 0;
-	if (!srv->grant[fi]) {
-		srv->grant[fi] = calloc(1, sizeof(*srv->grant[fi]));
-		if (!srv->grant[fi])
-			return -ENOMEM;
-		srv->grant[fi]->nr = UINT32_MAX;	/* unknown: commit whatever it is */
+	if (!gs->g && !(gs->g = calloc(FBS_MAX, sizeof(*gs->g))))
+		return -ENOMEM;
+	r = server_features(srv, &f);
+	if (!r && !gs->have) {
+		r = damonctl_kdamond_read(srv->ctx, srv->kdamond, &gs->have);
+		gs->want = r ? NULL : damonctl_kdamond_dup(gs->have);
+		if (!r && !gs->want)
+			r = -ENOMEM;
 	}
-	srv->failed = DAMONCTL_FBSTEP_GRANT;
-	r = damonctl_kdamond_read(srv->ctx, srv->kdamond, &have);
-	if (!r)
-		r = damonctl_features_detect(srv->ctx, &f);
-	want = r ? NULL : damonctl_kdamond_dup(have);
-	sch = want ? damonctl_context_scheme(damonctl_kdamond_context(want, 0), fb->scheme) :
-	      NULL;
-	if (!r && !sch)
-		r = -ESTALE;
-	if (!r)
-		r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
+	if (r)
+		return r;
+	sch = damonctl_context_scheme(damonctl_kdamond_context(gs->want, 0), fb->scheme);
+	if (!sch)
+		return -ESTALE;
+	r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
 	if (!r)
 		r = damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
 					g->nr ? fb->quota_bytes : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
-	if (!r)
-		r = damonctl_kdamond_commit(srv->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
-	if (!r) {
-		*srv->grant[fi] = *g;
-		srv->recommit[fi] = false;
+	if (r)
+		return r;
+	gs->fi[gs->nr] = fi;
+	gs->changed[gs->nr] = !grant_equal(srv->grant[fi], g);
+	gs->g[gs->nr++] = *g;
+	return 0;
+}
+
+/* A grant committed: kept, and when it changed, counted and said. */
+static void granted(struct damonctl_fallback_server *srv, unsigned int fi,
+		    const struct fbs_grant *g, bool changed)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	struct damonctl_fallback_scheme_stats *ss = dctl_fbs_scheme_stats(srv, fb->scheme);
+	struct damonctl_fallback_event ev = { .kind = DAMONCTL_FBEV_GRANTED,
+					      .scheme = fb->scheme };
+
+	*srv->grant[fi] = *g;
+	srv->recommit[fi] = false;
+	if (!changed)
+		return;
+	ss->nr_tried++;
+	ss->sz_tried += grant_bytes(g);
+	if (g->nr) {
+		ev.bytes = grant_bytes(g);
+		ev.nr = g->nr;
+		ev.bp = srv->st.measured_bp;
+		ev.target_bp = fb->target_bp;
+		dctl_fbs_emit(srv, &ev);
 	}
-	damonctl_features_free(f);
-	damonctl_kdamond_free(want);
-	damonctl_kdamond_free(have);
-	return r;
+}
+
+/* The staged grants, committed online in one go. */
+static int commit_grants(struct damonctl_fallback_server *srv, struct grants *gs)
+{
+	unsigned int i;
+	int r;
+
+	if (!gs->nr)
+		return 0;
+	srv->failed = DAMONCTL_FBSTEP_GRANT;
+	r = damonctl_kdamond_commit(srv->ctx, gs->want, gs->have, DAMONCTL_COMMIT_F_FULL, NULL);
+	if (r)
+		return r;
+	for (i = 0; i < gs->nr; i++)
+		granted(srv, gs->fi[i], &gs->g[i], gs->changed[i]);
+	return 0;
 }
 
 /* Whether the goal of budget @fi is out of the hot memory's reach now, look after look. */
@@ -364,37 +429,27 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	return 0;
 }
 
-/* The kernel collapses: let it act on the first candidates (none once the goal is met). */
+/* The kernel collapses: let it act on the first candidates (none once the goal is met),
+ * staged in @gs for the round's commit. */
 static int collapse_by_kernel(struct damonctl_fallback_server *srv, unsigned int fi,
-			      size_t want)
+			      size_t want, struct grants *gs)
 {
-	const struct damonctl_fallback *fb = &srv->fb[fi];
-	struct damonctl_fallback_scheme_stats *ss = dctl_fbs_scheme_stats(srv, fb->scheme);
-	struct damonctl_fallback_event ev = { .kind = DAMONCTL_FBEV_GRANTED,
-					      .scheme = fb->scheme };
 	struct fbs_grant g = { 0 };
-	bool changed;
-	int r;
 
 	if (want && srv->plan[fi]) {
 		size_t n = damonctl_hugepage_plan_nr_candidates(srv->plan[fi]);
 
 		grant_from_plan(srv->plan[fi], want < n ? want : n, srv->grant[fi], &g);
 	}
-	changed = !srv->grant[fi] || !grant_equal(srv->grant[fi], &g);
-	r = set_grant(srv, fi, &g);
-	if (r || !changed)
-		return r;
-	ss->nr_tried++;
-	ss->sz_tried += grant_bytes(&g);
-	if (g.nr) {
-		ev.bytes = grant_bytes(&g);
-		ev.nr = g.nr;
-		ev.bp = srv->st.measured_bp;
-		ev.target_bp = fb->target_bp;
-		dctl_fbs_emit(srv, &ev);
+	if (!srv->grant[fi]) {
+		srv->grant[fi] = calloc(1, sizeof(*srv->grant[fi]));
+		if (!srv->grant[fi])
+			return -ENOMEM;
+		srv->grant[fi]->nr = UINT32_MAX;	/* unknown: commit whatever it is */
 	}
-	return 0;
+	if (grant_equal(srv->grant[fi], &g) && !srv->recommit[fi])
+		return 0;
+	return stage_grant(srv, fi, &g, gs);
 }
 
 /* Read DAMON's regions from the observer of budget @fi and observe them in its plan. */
@@ -419,9 +474,22 @@ static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pi
 	return r == -ESRCH ? 0 : r;	/* it exited: the caller's following says so */
 }
 
+/* The grant of budget @j as this round leaves it: staged in @gs, or as it was. */
+static const struct fbs_grant *round_grant(const struct damonctl_fallback_server *srv,
+					   unsigned int j, const struct grants *gs)
+{
+	unsigned int i;
+
+	for (i = 0; i < gs->nr; i++)
+		if (gs->fi[i] == j)
+			return &gs->g[i];
+	return srv->grant[j];
+}
+
 /* The huge pages the kernel may collapse now for the budgets before @fi that share its goal
  * (per-target copies of one scheme), and has not yet. */
-static size_t shared_pending(const struct damonctl_fallback_server *srv, unsigned int fi)
+static size_t shared_pending(const struct damonctl_fallback_server *srv, unsigned int fi,
+			     const struct grants *gs)
 {
 	const struct damonctl_fallback *fb = &srv->fb[fi];
 	size_t pages = 0;
@@ -429,7 +497,7 @@ static size_t shared_pending(const struct damonctl_fallback_server *srv, unsigne
 
 	for (j = 0; j < fi; j++) {
 		const struct damonctl_fallback *o = &srv->fb[j];
-		const struct fbs_grant *g = srv->grant[j];
+		const struct fbs_grant *g = round_grant(srv, j, gs);
 
 		if (o->kind != DAMONCTL_FALLBACK_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl ||
 		    !g || g->nr == UINT32_MAX)
@@ -498,7 +566,7 @@ static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd,
 
 /* Budget @i's part of the round, after the snapshot of the regions. */
 static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, struct budget *bd,
-			struct damonctl_rec_region **regs, size_t *cap)
+			struct damonctl_rec_region **regs, size_t *cap, struct grants *gs)
 {
 	const struct damonctl_fallback *fb = &srv->fb[i];
 	int pid = target_pid(srv, fb), r;
@@ -509,9 +577,10 @@ static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, st
 			srv->failed = DAMONCTL_FBSTEP_READ_REGIONS;
 			return r;
 		}
-		/* measured again next to the look at the pages: what the kernel collapsed
-		 * meanwhile is counted once */
-		r = budget_want(srv, i, dctl_fbs_grant_open(srv), &bd->want);
+		/* measured again next to the look at the pages (fresh after the snapshot
+		 * where the kernel may be collapsing): what it collapsed meanwhile is counted
+		 * once */
+		r = budget_want(srv, i, false, &bd->want);
 		if (r) {
 			srv->failed = DAMONCTL_FBSTEP_MEASURE;
 			return r;
@@ -521,9 +590,9 @@ static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, st
 	if (fb->by_kernel) {
 		/* one goal, several targets (a budget each): what earlier budgets of this round
 		 * let the kernel collapse is not huge yet, but counts */
-		size_t want = bd->observe ? bd->want : 0, other = shared_pending(srv, i);
+		size_t want = bd->observe ? bd->want : 0, other = shared_pending(srv, i, gs);
 
-		return collapse_by_kernel(srv, i, want > other ? want - other : 0);
+		return collapse_by_kernel(srv, i, want > other ? want - other : 0, gs);
 	}
 	if (bd->observe && bd->want)
 		return collapse_by_agent(srv, i, bd->want, pid);
@@ -534,6 +603,7 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 {
 	struct budget bd[FBS_MAX] = { { 0 } };
 	struct damonctl_rec_region *regs = NULL;
+	struct grants gs = { 0 };
 	uint64_t t0 = cpu_us();
 	bool any = false;
 	size_t cap = 0;
@@ -551,15 +621,21 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 			srv->failed = DAMONCTL_FBSTEP_TRIED_REGIONS;
 			return r;
 		}
+		/* the pages are looked at after the kernel's snapshot of them: the first
+		 * measure then is a fresh walk where the kernel may be collapsing */
+		srv->fresh_due = dctl_fbs_grant_open(srv);
 	}
 	for (i = 0; i < srv->nr && !r; i++) {
 		const struct damonctl_fallback *fb = &srv->fb[i];
 
 		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || target_pid(srv, fb) <= 0)
 			continue;
-		r = serve_budget(srv, i, &bd[i], &regs, &cap);
+		r = serve_budget(srv, i, &bd[i], &regs, &cap, &gs);
 	}
 	free(regs);
+	if (!r)
+		r = commit_grants(srv, &gs);
+	grants_free(&gs);
 	if (any) {
 		srv->looked_ms = dctl_fbs_now_ms();
 		srv->look_cost_us = cpu_us() - t0;

@@ -190,6 +190,7 @@ DAMONCTL_API void damonctl_fallback_server_free(struct damonctl_fallback_server 
 		return;
 	reset_entries(srv);
 	damonctl_hugepage_meter_free(srv->meter);
+	damonctl_features_free(srv->features);
 	free(srv);
 }
 

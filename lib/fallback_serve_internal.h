@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-#define FBS_MAX 48		/* damonctl_fallbacks' most */
+#define FBS_MAX 160		/* damonctl_fallbacks' most */
 #define FBS_MAX_TARGETS 64
 #define FBS_MAX_GRANT 64	/* address ranges the kernel may collapse at once (filters) */
 
@@ -30,6 +30,7 @@ struct damonctl_fallback_server {
 	/* the targets' huge-page ratio, kept between rounds: a walk of their page tables only
 	 * when something changed it (damonctl_hugepage_meter_new(3)) */
 	struct damonctl_hugepage_meter *meter;
+	struct damonctl_features *features;	/* detected at the first grant */
 	bool fresh_due;			/* the round's first measure walks (a grant is open) */
 	uint64_t looked_ms, look_cost_us;	/* the last look at the regions, its CPU time */
 	bool pidfd_said;		/* a pidfd_open() failure said once */
