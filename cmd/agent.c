@@ -39,7 +39,7 @@
 #include "metrics.h"
 #include "started.h"
 
-#define MAX_TARGETS 16
+#define MAX_TARGETS STARTED_MAX_TARGETS
 #define MAX_REFUSALS 3		/* refusals in a row before giving up on a kdamond */
 #define STATS_SAVE_MS 10000	/* the stats file, rewritten at least this often */
 #define RECORD_CHECK_MS 10000	/* damonc's record, read whole at least this often */

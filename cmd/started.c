@@ -186,7 +186,7 @@ int started_entry_from_json(json_object *o, struct started_entry *e)
 	    json_object_is_type(v, json_type_array)) {
 		size_t t;
 
-		for (t = 0; t < json_object_array_length(v) && t < 16; t++)
+		for (t = 0; t < json_object_array_length(v) && t < STARTED_MAX_TARGETS; t++)
 			e->targets[e->nr_targets++] =
 				json_object_get_int(json_object_array_get_idx(v, t));
 	}

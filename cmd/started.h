@@ -14,12 +14,16 @@
 #include "damonc.h"
 #include "fallback.h"
 
+/* The processes one kdamond of damonc's monitors, at most (a forking server's children
+ * among them): the fallback server's most (FBS_MAX_TARGETS). */
+#define STARTED_MAX_TARGETS 64
+
 struct started_entry {
 	unsigned int kdamond;
 	int pid;		/* the kdamond's pid when started: a restarted index is not ours */
 	long long since;	/* unix time */
 	char label[64];		/* what it was started for, e.g. "collapse pid 1234" */
-	int targets[16];	/* the processes it monitors (vaddr) */
+	int targets[STARTED_MAX_TARGETS];	/* the processes it monitors (vaddr) */
 	unsigned int nr_targets;
 	struct fallbacks fbs;	/* what the damonc agent does for it */
 	bool follow_children;	/* the agent adds children of the targets as targets */

@@ -1972,7 +1972,7 @@ struct damonctl_fallback {
  */
 #define DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES 1
 
-/* A plan: an ordered list of entries (at most 48). */
+/* A plan: an ordered list of entries (at most 160). */
 struct damonctl_fallbacks;
 DAMONCTL_API int damonctl_fallbacks_new(struct damonctl_fallbacks **out);
 DAMONCTL_API void damonctl_fallbacks_free(struct damonctl_fallbacks *fbs);
