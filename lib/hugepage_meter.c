@@ -5,7 +5,8 @@
  * grow with their memory while nothing changes.
  *
  * What a read costs. The used memory is the kernel's own counter (/proc/PID/statm's
- * resident pages: the RSS smaps_rollup would walk to, without the walk). The huge memory has
+ * resident pages: the RSS smaps_rollup would walk to, without the walk), read again unless
+ * the last read was less than SAME_READ_MS ago. The huge memory has
  * no counter per process: it takes a walk of the page tables (PAGEMAP_SCAN, 6.7+, about a
  * tenth of smaps_rollup's cost; smaps_rollup before). A scan is made only when something
  * could have changed it:
@@ -38,6 +39,7 @@
 
 #define HPAGE DAMONCTL_HUGEPAGE_SIZE
 #define VERIFY_MS 60000		/* a scan at least this often, whatever the counters say */
+#define SAME_READ_MS 100	/* reads this close answer alike (a round's many reads) */
 #define COST_FACTOR 1000	/* scans at most 1/COST_FACTOR of a CPU, when not asked for */
 #define MAX_PIDS 1024
 
@@ -80,7 +82,8 @@ struct damonctl_hugepage_meter {
 	bool smaps;			/* no PAGEMAP_SCAN here: smaps_rollup */
 	uint64_t sig;			/* the THP counters' hash at the last scan */
 	uint64_t scan_ms, cost_us;	/* when the last scan was, and its CPU time */
-	uint64_t huge, used;		/* the last figures */
+	uint64_t huge, used;		/* the last figures, */
+	uint64_t read_ms;		/* ... read then */
 	uint64_t scan_end;		/* the end of user space PAGEMAP_SCAN takes here */
 	struct damonctl_hugepage_meter_stats st;
 	char buf[16384];		/* the counters' text */
@@ -620,11 +623,19 @@ DAMONCTL_API int damonctl_hugepage_meter_read(struct damonctl_hugepage_meter *m,
 		r = read_system(m);
 		goto out;
 	}
+	now = now_ms();
+	/* a caller's reads of one moment (an agent's round asks for each target's budget)
+	 * cost one read of the counters: O(targets), not O(targets^2) */
+	if (m->valid && !m->stale && !(flags & DAMONCTL_HMETER_FRESH) && m->read_ms &&
+	    now - m->read_ms < SAME_READ_MS) {
+		m->st.cached++;
+		goto out;
+	}
 	for (i = 0; i < m->nr && !r; i++)
 		r = read_rss(m, &m->p[i]);
 	if (r)
 		return r;
-	now = now_ms();
+	m->read_ms = now;
 	/* the minimum of scans the counters ask for; past VERIFY_MS one is made anyway */
 	wait_ms = m->cost_us * COST_FACTOR / 1000;
 	if (!m->valid || m->stale || (flags & DAMONCTL_HMETER_FRESH) ||

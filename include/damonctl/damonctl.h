@@ -1232,7 +1232,8 @@ DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, ui
  * A huge-page meter: the ratio of damonctl_hugepage_measure() (system-wide with no pids, or
  * over a set of processes) for a caller that reads it again and again (an agent holding a
  * goal, a report that watches), at a cost that does not grow with the processes' memory
- * while nothing changes: their RSS from the kernel's counters (statm) at every read, their
+ * while nothing changes: their RSS from the kernel's counters (statm) at every read (reads
+ * less than 100 ms apart answer alike), their
  * huge memory from a walk of their page tables (PAGEMAP_SCAN, smaps_rollup before 6.7) only
  * when the THP counters that cover them moved (their cgroup v2 memory.stat, else
  * /proc/vmstat), an RSS fell by a huge page, the caller changed huge pages
