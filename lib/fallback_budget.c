@@ -17,7 +17,7 @@
 
 #define COLLAPSE_CONFIRM 2	/* observations a huge page must be hot in before collapsing */
 #define HELD_LOOK_MS 10000	/* between looks at the regions once every budget is spent, */
-#define HELD_LOOK_COST 2000	/* ... or this many times a look's CPU time, if longer */
+#define HELD_LOOK_COST 4000	/* ... or this many times a look's CPU time, if longer */
 #define UNREACHABLE_LOOKS 3	/* looks in a row short of the goal before it is said */
 
 /* A round's view of one collapse budget. */

@@ -12,19 +12,20 @@
  * could have changed it:
  *   - the THP counters moved: those of the targets' memory cgroups (cgroup v2's memory.stat:
  *     anon_thp, file_thp, shmem_thp, thp_* events) where every target has one, or else the
- *     system's (/proc/vmstat: thp_* events and the PMD-mapped counts). Every way a huge
- *     page comes or goes moves one of them (a fault, a collapse by khugepaged or
- *     MADV_COLLAPSE, a split, a swap-out, a migration), except an unmap, which
+ *     system's THP events (/proc/vmstat: a collapse by khugepaged or MADV_COLLAPSE, a split,
+ *     a swap-out, a migration; and a huge page faulted in or freed, but only if a target
+ *     faulted since: other processes' faults are most of a busy host's THP events). Every
+ *     way a huge page comes or goes moves one of them, except an unmap, which
  *   - takes a target's RSS down by a huge page or more;
  *   - the caller says it changed huge pages itself (damonctl_hugepage_meter_invalidate()),
  *     or asks for a fresh figure (DAMONCTL_HMETER_FRESH);
  *   - the targets changed;
- *   - and, whatever the counters say, at least every minute (or every 1000 scans' cost, when
- *     a scan takes longer than 60 ms): what no counter tells (a target's memory charged to
+ *   - and, whatever the counters say, at least every minute (or every 2000 scans' cost, when
+ *     a scan takes longer than 30 ms): what no counter tells (a target's memory charged to
  *     a cgroup it left) is still seen.
- * A scan that the counters ask for waits until 1000 times its last cost has passed since
- * the last one, so that a host whose THP counters never rest (other processes' faults) costs
- * at most a thousandth of a CPU in scans.
+ * A scan that the counters ask for waits until 2000 times its last cost has passed since
+ * the last one, so that a host whose THP counters never rest (other processes' collapses)
+ * costs at most a 2000th of a CPU in scans (half of an agent's 0.1% budget).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +41,7 @@
 #define HPAGE DAMONCTL_HUGEPAGE_SIZE
 #define VERIFY_MS 60000		/* a scan at least this often, whatever the counters say */
 #define SAME_READ_MS 100	/* reads this close answer alike (a round's many reads) */
-#define COST_FACTOR 1000	/* scans at most 1/COST_FACTOR of a CPU, when not asked for */
+#define COST_FACTOR 2000	/* scans at most 1/COST_FACTOR of a CPU, when not asked for */
 #define MAX_PIDS 1024
 
 #ifndef PAGEMAP_SCAN
@@ -61,6 +62,12 @@ struct pm_scan_arg {
 #define PAGE_IS_HUGE (1 << 6)
 #endif
 
+/* The THP counters that cover the targets, hashed: those a fault moves (the system's only:
+ * a cgroup's are the targets' own), and the others. */
+struct signature {
+	uint64_t change, fault;
+};
+
 struct meter_pid {
 	int pid;
 	int statm_fd, pagemap_fd;	/* -1: not open yet; open fds follow the process, not
@@ -80,7 +87,8 @@ struct damonctl_hugepage_meter {
 	bool valid;			/* a scan was made for these targets */
 	bool stale;			/* the caller changed huge pages, or the targets moved */
 	bool smaps;			/* no PAGEMAP_SCAN here: smaps_rollup */
-	uint64_t sig;			/* the THP counters' hash at the last scan */
+	struct signature sig;		/* the THP counters at the last scan */
+	uint64_t faults;		/* the targets' page faults then (vmstat only) */
 	uint64_t scan_ms, cost_us;	/* when the last scan was, and its CPU time */
 	uint64_t huge, used;		/* the last figures, */
 	uint64_t read_ms;		/* ... read then */
@@ -334,11 +342,41 @@ static uint64_t hash_lines(uint64_t h, const char *text, bool (*keep)(const char
 	return h;
 }
 
-/* /proc/vmstat: the THP events and the PMD-mapped counts */
-static bool vmstat_thp(const char *l)
+static bool starts_with_word(const char *l, const char *const *words)
 {
-	return !strncmp(l, "thp_", 4) || !strncmp(l, "nr_anon_transparent_hugepages ", 30) ||
-	       !strncmp(l, "nr_shmem_pmdmapped ", 19) || !strncmp(l, "nr_file_pmdmapped ", 18);
+	for (; *words; words++) {
+		size_t n = strlen(*words);
+
+		if (!strncmp(l, *words, n) && l[n] == ' ')
+			return true;
+	}
+	return false;
+}
+
+/* /proc/vmstat's THP events that change a process's PMD mappings without it faulting (not
+ * the failures, fallbacks and khugepaged's scans that changed nothing) */
+static bool vmstat_change(const char *l)
+{
+	static const char *const w[] = {
+		"thp_collapse_alloc", "thp_split_page", "thp_deferred_split_page",
+		"thp_underused_split_page", "thp_split_pmd", "thp_split_pud",
+		"thp_migration_success", "thp_migration_split", "thp_swpout", NULL,
+	};
+
+	return starts_with_word(l, w);
+}
+
+/* ... and those a process's own faults or frees move: its faults, and the system's counts
+ * of PMD-mapped memory (an unmap takes a huge page away without an event; what the process
+ * faults in meanwhile may hide it from its RSS, not from its fault count) */
+static bool vmstat_fault(const char *l)
+{
+	static const char *const w[] = {
+		"thp_fault_alloc", "thp_file_alloc", "thp_file_mapped",
+		"nr_anon_transparent_hugepages", "nr_shmem_pmdmapped", "nr_file_pmdmapped", NULL,
+	};
+
+	return starts_with_word(l, w);
 }
 
 /* a cgroup's memory.stat: anon_thp, file_thp, shmem_thp and the thp_ events */
@@ -368,8 +406,8 @@ static void read_cgroup(struct damonctl_hugepage_meter *m, struct meter_pid *p)
 	snprintf(p->cgroup, sizeof(p->cgroup), "%s", path);
 }
 
-/* The hash of the THP counters that cover every target. */
-static int signature(struct damonctl_hugepage_meter *m, uint64_t *sig)
+/* The hashes of the THP counters that cover every target. */
+static int signature(struct damonctl_hugepage_meter *m, struct signature *sig)
 {
 	char *buf = m->buf;
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
@@ -396,15 +434,40 @@ static int signature(struct damonctl_hugepage_meter *m, uint64_t *sig)
 	}
 	if (i == m->nr && m->nr) {
 		m->st.source = DAMONCTL_HMETER_CGROUP;
-		*sig = h;
+		sig->change = h;
+		sig->fault = 0;
 		return 0;
 	}
 	m->st.source = DAMONCTL_HMETER_VMSTAT;
 	r = read_file(m->ctx, DAMONCTL_BASE_PROC, "vmstat", buf, sizeof(m->buf));
 	if (r)
 		return r;
-	*sig = hash_lines(UINT64_C(0xcbf29ce484222325), buf, vmstat_thp);
+	sig->change = hash_lines(UINT64_C(0xcbf29ce484222325), buf, vmstat_change);
+	sig->fault = hash_lines(UINT64_C(0xcbf29ce484222325), buf, vmstat_fault);
 	return 0;
+}
+
+/* The targets' page faults so far (minor and major, /proc/PID/stat), summed. */
+static uint64_t target_faults(struct damonctl_hugepage_meter *m)
+{
+	unsigned long long minflt, majflt;
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < m->nr; i++) {
+		char rel[64], buf[1024], *p;
+
+		snprintf(rel, sizeof(rel), "%d/stat", m->p[i].pid);
+		if (m->p[i].gone || read_file(m->ctx, DAMONCTL_BASE_PROC, rel, buf, sizeof(buf)))
+			continue;
+		/* after the command's ")": state ppid pgrp session tty tpgid flags minflt
+		 * cminflt majflt */
+		p = strrchr(buf, ')');
+		if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %llu %*u %llu", &minflt,
+				&majflt) == 2)
+			n += minflt + majflt;
+	}
+	return n;
 }
 
 /* ---- the scan ---- */
@@ -526,7 +589,8 @@ static int scan_pid(struct damonctl_hugepage_meter *m, struct meter_pid *p)
 
 static int scan(struct damonctl_hugepage_meter *m)
 {
-	uint64_t t0 = cpu_us(), sig;
+	uint64_t t0 = cpu_us(), faults;
+	struct signature sig;
 	unsigned int i;
 	int r;
 
@@ -536,6 +600,7 @@ static int scan(struct damonctl_hugepage_meter *m)
 		if (!m->p[i].gone)
 			read_cgroup(m, &m->p[i]);
 	r = signature(m, &sig);
+	faults = r || m->st.source != DAMONCTL_HMETER_VMSTAT ? 0 : target_faults(m);
 	for (i = 0; !r && i < m->nr; i++)
 		r = scan_pid(m, &m->p[i]);
 	if (r)
@@ -543,6 +608,7 @@ static int scan(struct damonctl_hugepage_meter *m)
 	for (i = 0; i < m->nr; i++)
 		m->p[i].rss_at_scan = m->p[i].rss;
 	m->sig = sig;
+	m->faults = faults;
 	m->valid = true;
 	m->stale = false;
 	m->scan_ms = now_ms();
@@ -557,7 +623,7 @@ static int scan(struct damonctl_hugepage_meter *m)
 /* Whether the cached huge figure may be out of date: why a scan is wanted. */
 static int changed(struct damonctl_hugepage_meter *m, bool *yes)
 {
-	uint64_t sig;
+	struct signature sig;
 	unsigned int i;
 	int r;
 
@@ -575,7 +641,10 @@ static int changed(struct damonctl_hugepage_meter *m, bool *yes)
 	r = signature(m, &sig);
 	if (r)
 		return r;
-	*yes = sig != m->sig;
+	*yes = sig.change != m->sig.change;
+	/* huge pages faulted in somewhere: here only if a target faulted since the scan */
+	if (!*yes && sig.fault != m->sig.fault)
+		*yes = target_faults(m) != m->faults;
 	return 0;
 }
 

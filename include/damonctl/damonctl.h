@@ -1238,7 +1238,7 @@ DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, ui
  * when the THP counters that cover them moved (their cgroup v2 memory.stat, else
  * /proc/vmstat), an RSS fell by a huge page, the caller changed huge pages
  * (damonctl_hugepage_meter_invalidate()) or asks for it (DAMONCTL_HMETER_FRESH), and at
- * least every minute; a walk the counters ask for waits 1000 times the last walk's CPU time
+ * least every minute; a walk the counters ask for waits 2000 times the last walk's CPU time
  * since the last. A pid that exits counts for nothing from then on (its files follow its
  * process, not a later one given its pid). See damonctl_hugepage_meter_new(3).
  */

@@ -68,15 +68,15 @@ static bool collapse(const struct own *o, unsigned int first, unsigned int n)
 }
 
 /* Read until the huge figure is @want; the last figures in @huge, @used. A walk the
- * counters ask for waits until 1000 times the last walk's CPU time has passed (seconds
+ * counters ask for waits until 2000 times the last walk's CPU time has passed (seconds
  * under valgrind): the bound is twice that, at least TRIES reads. */
 static void read_until(struct damonctl_hugepage_meter *m, uint64_t want, uint64_t *huge,
 		       uint64_t *used)
 {
 	int i, tries = TRIES;
 
-	if ((int)(stats(m).scan_us_last * 2 / 10) > tries)
-		tries = (int)(stats(m).scan_us_last * 2 / 10);
+	if ((int)(stats(m).scan_us_last * 4 / 10) > tries)
+		tries = (int)(stats(m).scan_us_last * 4 / 10);
 	for (i = 0; i < tries; i++) {
 		assert_int_equal(damonctl_hugepage_meter_read(m, 0, huge, used), 0);
 		if (*huge == want)
