@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "pagemap_scan.h"
 
 #define HPAGE DAMONCTL_HUGEPAGE_SIZE
 #define ALIGN_DOWN(x) ((x) & ~(HPAGE - 1))
@@ -87,27 +87,12 @@ DAMONCTL_API int damonctl_hugepage_measure(struct damonctl_ctx *ctx, const int *
 
 /* ---- where a process's huge pages are ---- */
 
-#ifndef PAGEMAP_SCAN
-/* include/uapi/linux/fs.h (6.7); the build host's headers may predate it */
-struct page_region {
-	uint64_t start, end, categories;
-};
-
-struct pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-
-#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
-#define PAGE_IS_HUGE (1 << 6)
-#endif
-
 #define PM_PRESENT (UINT64_C(1) << 63)
 #define PM_PFN_MASK ((UINT64_C(1) << 55) - 1)
 #define KPF_COMPOUND_HEAD 15
 #define KPF_THP 22
 
-static int open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name)
+int dctl_open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name)
 {
 	char rel[64], path[PATH_MAX];
 	int fd;
@@ -192,7 +177,7 @@ static int huge_kpageflags(struct damonctl_ctx *ctx, int fd, uint64_t start, uin
 DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, uint64_t start,
 					   uint64_t end, damonctl_range_fn fn, void *data)
 {
-	int fd = open_pid_file(ctx, pid, "pagemap"), r;
+	int fd = dctl_open_pid_file(ctx, pid, "pagemap"), r;
 
 	if (fd < 0)
 		return fd;
@@ -262,7 +247,7 @@ static int read_maps(struct damonctl_ctx *ctx, int pid, struct ranges *rs)
 {
 	char line[4352];
 	FILE *f;
-	int fd = open_pid_file(ctx, pid, "maps"), r = 0;
+	int fd = dctl_open_pid_file(ctx, pid, "maps"), r = 0;
 
 	if (fd < 0)
 		return fd;

@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "pagemap_scan.h"
 
 #define HPAGE DAMONCTL_HUGEPAGE_SIZE
 #define VERIFY_MS 60000		/* a scan at least this often, whatever the counters say */
@@ -44,23 +44,6 @@
 #define COST_FACTOR 2000	/* scans at most 1/COST_FACTOR of a CPU, when not asked for */
 #define MAX_PIDS 1024
 
-#ifndef PAGEMAP_SCAN
-/* include/uapi/linux/fs.h (6.7); the build host's headers may predate it */
-struct page_region {
-	uint64_t start, end, categories;
-};
-
-struct pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-
-#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
-#define PAGE_IS_FILE (1 << 2)
-#define PAGE_IS_PRESENT (1 << 3)
-#define PAGE_IS_PFNZERO (1 << 5)
-#define PAGE_IS_HUGE (1 << 6)
-#endif
 
 /* The THP counters that cover the targets, hashed: those a fault moves (the system's only:
  * a cgroup's are the targets' own), and the others. */
@@ -249,18 +232,6 @@ DAMONCTL_API int damonctl_hugepage_meter_stats(const struct damonctl_hugepage_me
 
 /* ---- files ---- */
 
-static int open_proc(struct damonctl_ctx *ctx, int pid, const char *name)
-{
-	char rel[64], path[PATH_MAX];
-	int fd;
-
-	snprintf(rel, sizeof(rel), "%d/%s", pid, name);
-	if (damonctl_path(ctx, DAMONCTL_BASE_PROC, rel, path, sizeof(path)) < 0)
-		return -ENAMETOOLONG;
-	fd = dctl_open_file(AT_FDCWD, path, O_RDONLY);
-	return fd == -ENOENT ? -ESRCH : fd;
-}
-
 /* The whole of a small file (up to @size - 1 bytes) read from its start. */
 static int pread_text(int fd, char *buf, size_t size)
 {
@@ -303,7 +274,7 @@ static int read_rss(struct damonctl_hugepage_meter *m, struct meter_pid *p)
 	if (!page)
 		page = sysconf(_SC_PAGESIZE);
 	if (p->statm_fd < 0) {
-		p->statm_fd = open_proc(m->ctx, p->pid, "statm");
+		p->statm_fd = dctl_open_pid_file(m->ctx, p->pid, "statm");
 		if (p->statm_fd < 0) {
 			r = p->statm_fd;
 			p->statm_fd = -1;
@@ -521,7 +492,7 @@ static int scan_pagemap(struct damonctl_hugepage_meter *m, struct meter_pid *p, 
 	int r;
 
 	if (p->pagemap_fd < 0) {
-		p->pagemap_fd = open_proc(m->ctx, p->pid, "pagemap");
+		p->pagemap_fd = dctl_open_pid_file(m->ctx, p->pid, "pagemap");
 		if (p->pagemap_fd < 0) {
 			r = p->pagemap_fd;
 			p->pagemap_fd = -1;
