@@ -45,6 +45,12 @@ int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_sch
  * @dir (made with its parents as needed) through a temporary file and rename(2), so that a
  * reader sees all or nothing; 0 or -errno. */
 int dctl_state_write(const char *dir, const char *path, const char *text);
+/* A file of a state directory read whole: what stands at @path itself (no symbolic link
+ * followed, -ELOOP), a regular file (-ENODEV, -EISDIR: never a FIFO or device waited on), at
+ * most @max bytes (-EFBIG), no NUL (-EILSEQ); *out malloc'd, NUL-terminated. */
+int dctl_state_read(const char *path, size_t max, char **out);
+/* The most a state file of the library holds (a journal, a staged model, a note). */
+#define DCTL_STATE_MAX (16u << 20)
 
 /* The error that made a transaction undo, kept while the undo meets others. */
 struct dctl_kept_error {

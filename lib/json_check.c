@@ -448,6 +448,22 @@ json_object *dctl_json_parse(const char *doc, size_t len, char *why, size_t size
 	return root;
 }
 
+json_object *dctl_json_state_file(const char *path, int *err)
+{
+	json_object *root;
+	char *doc;
+	int r = dctl_state_read(path, DCTL_STATE_MAX, &doc);
+
+	if (r) {
+		*err = r;
+		return NULL;
+	}
+	root = dctl_json_parse(doc, strlen(doc), NULL, 0);
+	free(doc);
+	*err = root ? 0 : -EBADMSG;
+	return root;
+}
+
 const char *dctl_json_kind(json_object *v)
 {
 	switch (json_object_get_type(v)) {

@@ -957,12 +957,31 @@ DAMONCTL_API size_t damonctl_utf8_len(const char *s, size_t avail);
  * block or never end) -ENODEV, before anything is read; -EFBIG above @max bytes, -EILSEQ when
  * it holds a NUL byte. *out is malloc'd and NUL-terminated, its length in *len (may be NULL). */
 DAMONCTL_API int damonctl_file_read(const char *path, size_t max, char **out, size_t *len);
-/* @len bytes of @data as file @path, whole or not at all: written beside it and renamed over
- * it. @mode: its permissions (0: 0644 less the umask). */
+/* damonctl_file_write()'s @mode, beside the permission bits: the file and the directory's
+ * rename fsync'ed before it returns (a file a crash must not lose, or leave empty). */
+#define DAMONCTL_FILE_SYNC 0x10000u
+/* @len bytes of @data as file @path, whole or not at all, or to standard output for "-":
+ * written to a new file of its own beside @path (created O_EXCL under a random name, never
+ * one planted there) and renamed over @path. What stands at @path must be a regular file or
+ * nothing: a symbolic link is not followed (-ELOOP), a directory -EISDIR, and a device, FIFO
+ * or socket is never replaced (-ENODEV). @mode: its permissions (0: 0600), with
+ * DAMONCTL_FILE_SYNC. */
 DAMONCTL_API int damonctl_file_write(const char *path, const void *data, size_t len,
 				     unsigned int mode);
 /* Directory @dir and its parents, as needed (0755 less the umask); 0 when they exist. */
 DAMONCTL_API int damonctl_make_dirs(const char *dir);
+/* File @path opened in place, for a file kept open (a log, a lock, a record written as it
+ * comes): @flags O_RDONLY, O_WRONLY or O_RDWR with O_APPEND, O_CREAT, O_EXCL, O_TRUNC (else
+ * -EINVAL). The same refusals as damonctl_file_write(), before anything is opened: only a
+ * regular file is opened, and one created is created O_EXCL with @mode (0: 0600, less the
+ * umask). O_TRUNC truncates once the file is known to be one. The descriptor (close-on-exec,
+ * blocking) or -errno. */
+DAMONCTL_API int damonctl_file_open(const char *path, int flags, unsigned int mode);
+/* Directory @dir as a program's own state directory (damonc's run/damonc): made 0700 with
+ * its parents as needed (0755), or found as a directory of the caller's effective user that
+ * no one else may enter (one found 0755, as older programs made it, is made 0700). A symbolic
+ * link there is -ELOOP, another owner's directory -EPERM, a file -ENOTDIR. */
+DAMONCTL_API int damonctl_make_state_dir(const char *dir);
 
 /* ------------------------------------------------------------------------------------------
  * Memory figures from procfs and sysfs (under the sysroot), in bytes.
