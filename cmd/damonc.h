@@ -210,10 +210,18 @@ const char *fmt_bp(uint64_t bp, char *buf, size_t size);
 /* Say why @path (given to option @opt, e.g. "-c") could not be read; the exit code: 2 for
  * what the user named wrongly, 1 for I/O errors. */
 int input_error(const struct cli *cli, const char *opt, const char *path, int err);
+/* Say why @path (given to option @opt, e.g. "-o") cannot be written (damonctl_file_write(3)
+ * and damonctl_file_open(3)'s refusals: a symbolic link, a device, FIFO or socket, a
+ * directory); the exit code: 2 for what the user named wrongly, 1 for I/O errors. */
+int output_error(const struct cli *cli, const char *opt, const char *path, int err);
+/* Before anything is done: @path ("-" is stdout) can be written, in a directory that exists,
+ * at a name that is nothing yet or a regular file; 0, or the exit code after saying why. */
+int output_check(const struct cli *cli, const char *opt, const char *path);
 /* Parse a JSON file of damonc's own state: 0 with *root NULL when it does not exist,
  * -EBADMSG when it is not one strict JSON object. */
 int read_json_file(const char *path, json_object **root);
-/* Write it atomically (aside, then renamed), making the directories it needs. */
+/* Write it atomically (aside, then renamed), 0600, its directory a state directory
+ * (damonctl_make_state_dir(3)). */
 int write_json_file(const char *path, json_object *root);
 
 #endif

@@ -570,9 +570,10 @@ static int render(struct cli *cli, const struct expo *x, bool json, enum expo_fo
 }
 
 /* Collect, render and write to @path atomically (mode 0644: node_exporter reads it as
- * another user) or to stdout. */
+ * another user) or to stdout. @opt: the option naming it; -o's file is on disk before the
+ * command says it is done, the agent's textfile is rewritten every second instead. */
 static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fmt,
-		   const char *path)
+		   const char *path, const char *opt)
 {
 	struct expo *x = expo_new();
 	size_t len;
@@ -588,10 +589,11 @@ static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fm
 	if (r)
 		return r;
 	if (path) {
-		int e = damonctl_file_write(path, buf, len, 0644);
+		bool sync = !strcmp(opt, "-o");
+		int e = damonctl_file_write(path, buf, len, 0644 | (sync ? DAMONCTL_FILE_SYNC : 0));
 
 		if (e)
-			r = lib_error(cli, e, "writing %s", path);
+			r = output_error(cli, opt, path, e);
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
 		r = EXIT_FAIL;
 	}
@@ -609,27 +611,6 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* The directory of @path exists (a file written there can be renamed into place). */
-static int check_dir(struct cli *cli, const char *opt, const char *path)
-{
-	char dir[4096], *slash;
-	struct stat st;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (!*path || (slash && !slash[1]))
-		return usage_error(cli, "%s '%s': a file name is needed", opt, path);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return usage_error(cli, "%s '%s': directory '%s' does not exist", opt, path, dir);
-	return 0;
-}
-
 int metrics_textfile_option(struct cli *cli, const char *arg, struct metrics_textfile *mt)
 {
 	size_t n = strlen(arg);
@@ -637,7 +618,7 @@ int metrics_textfile_option(struct cli *cli, const char *arg, struct metrics_tex
 	if (n < 5 || strcmp(arg + n - 5, ".prom"))
 		return usage_error(cli, "--metrics-textfile '%s': the name must end in .prom "
 				   "(node_exporter's textfile collector reads only those)", arg);
-	if (check_dir(cli, "--metrics-textfile", arg))
+	if (output_check(cli, "--metrics-textfile", arg))
 		return EXIT_USAGE;
 	mt->path = arg;
 	return 0;
@@ -652,7 +633,7 @@ void metrics_textfile_update(struct cli *cli, struct metrics_textfile *mt, bool 
 	if (!mt->path || (!now && mt->last_ms && t - mt->last_ms < (mt->failing ? 60000 : 1000)))
 		return;
 	mt->last_ms = t;
-	mt->failing = produce(cli, true, false, EXPO_PROMETHEUS, mt->path) != 0;
+	mt->failing = produce(cli, true, false, EXPO_PROMETHEUS, mt->path, "--metrics-textfile") != 0;
 }
 
 /* ---- the command ---- */
@@ -677,15 +658,16 @@ static const struct opt metrics_opts_tbl[] = {
 	{ 0 },
 };
 
-/* -o: the file's directory is checked as it is given */
+/* -o: the file's directory, and what stands at its name, checked as it is given (before
+ * --refresh writes to the kdamonds); "-" is stdout */
 static int metrics_parse(struct cli *cli, int key, const char *arg)
 {
 	struct metrics_opts *mo = cli->opts;
 
 	if (key != O_OUTPUT)
 		return EXIT_USAGE;
-	mo->output = arg;
-	return check_dir(cli, "-o", arg);
+	mo->output = strcmp(arg, "-") ? arg : NULL;
+	return output_check(cli, "-o", arg);
 }
 
 static int metrics_run(struct cli *cli, int argc, char **argv)
@@ -695,7 +677,7 @@ static int metrics_run(struct cli *cli, int argc, char **argv)
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	return produce(cli, mo->refresh, cli->json,
-		       mo->format ? EXPO_OPENMETRICS : EXPO_PROMETHEUS, mo->output);
+		       mo->format ? EXPO_OPENMETRICS : EXPO_PROMETHEUS, mo->output, "-o");
 }
 
 const struct cmd cmd_metrics = {

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "damonc.h"
@@ -583,6 +584,60 @@ int input_error(const struct cli *cli, const char *opt, const char *path, int er
 	}
 }
 
+int output_error(const struct cli *cli, const char *opt, const char *path, int err)
+{
+	switch (-err) {
+	case ELOOP:
+		return usage_error(cli, "%s '%s': a symbolic link: damonc writes no file through "
+				   "one (in a directory others can write, it may point anywhere); "
+				   "name the file itself", opt, path);
+	case ENODEV:
+		return usage_error(cli, "%s '%s': not a regular file: a device, FIFO or socket is "
+				   "never written to or replaced (use '-' for standard output)", opt,
+				   path);
+	case EISDIR:
+		return usage_error(cli, "%s '%s': is a directory", opt, path);
+	case ENOENT:
+	case ENOTDIR:
+	case EACCES:
+	case EPERM:
+	case EROFS:
+	case ENAMETOOLONG:
+		return usage_error(cli, "%s '%s': %s", opt, path, strerror(-err));
+	default:
+		usage_error(cli, "writing '%s': %s", path, strerror(-err));
+		return EXIT_FAIL;
+	}
+}
+
+int output_check(const struct cli *cli, const char *opt, const char *path)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (!*path || (slash && !slash[1]))
+		return usage_error(cli, "%s '%s': a file name is needed", opt, path);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return usage_error(cli, "%s '%s': directory '%s' does not exist", opt, path, dir);
+	if (lstat(path, &st))
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return output_error(cli, opt, path, -ELOOP);
+	if (S_ISDIR(st.st_mode))
+		return output_error(cli, opt, path, -EISDIR);
+	return S_ISREG(st.st_mode) ? 0 : output_error(cli, opt, path, -ENODEV);
+}
+
 int read_json_file(const char *path, json_object **root)
 {
 	char *doc;
@@ -616,7 +671,7 @@ int write_json_file(const char *path, json_object *root)
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		r = damonctl_make_dirs(dir);
+		r = damonctl_make_state_dir(dir);
 		if (r)
 			return r;
 	}
@@ -625,7 +680,7 @@ int write_json_file(const char *path, json_object *root)
 		return -ENOMEM;
 	memcpy(buf, text, len);
 	memcpy(buf + len, "\n", 2);
-	r = damonctl_file_write(path, buf, len + 1, 0);
+	r = damonctl_file_write(path, buf, len + 1, 0600);
 	free(buf);
 	return r;
 }
