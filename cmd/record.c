@@ -118,13 +118,13 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 			return EXIT_USAGE;
 		if (!ro->cap.duration_us || ro->cap.duration_us == DAMONCTL_MAX)
 			return usage_error(cli, "--duration '%s': expected a time above 0", arg);
-		return 0;
+		return check_wait(cli, "duration", arg, ro->cap.duration_us);
 	case O_INTERVAL:
 		if (parse_time_opt(cli, "interval", arg, &ro->cap.interval_us))
 			return EXIT_USAGE;
-		if (ro->cap.interval_us < 1000 || ro->cap.interval_us == DAMONCTL_MAX)
+		if (ro->cap.interval_us < 1000)
 			return usage_error(cli, "--interval '%s': at least 1ms", arg);
-		return 0;
+		return check_wait(cli, "interval", arg, ro->cap.interval_us);
 	case O_COUNT:
 		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro->cap.count))
 			return EXIT_USAGE;
@@ -168,8 +168,10 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 	case O_AGGREGATE:
 		if (parse_time_opt(cli, "aggregate", arg, &ro->aggregate_us))
 			return EXIT_USAGE;
-		if (ro->aggregate_us < 1000 || ro->aggregate_us == DAMONCTL_MAX)
+		if (ro->aggregate_us < 1000)
 			return usage_error(cli, "--aggregate '%s': at least 1ms", arg);
+		if (check_wait(cli, "aggregate", arg, ro->aggregate_us))
+			return EXIT_USAGE;
 		ro->subset = true;
 		return 0;
 	}

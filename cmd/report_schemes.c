@@ -38,7 +38,7 @@ static int schemes_parse(struct cli *cli, int key, const char *arg)
 	if (key == O_WINDOW) {
 		if (parse_time_opt(cli, "window", arg, &so->window_us))
 			return EXIT_USAGE;
-		return so->window_us && so->window_us != DAMONCTL_MAX ? 0 :
+		return so->window_us ? check_wait(cli, "window", arg, so->window_us) :
 			usage_error(cli, "--window '%s': expected a time above 0", arg);
 	}
 	return EXIT_USAGE;

@@ -40,7 +40,7 @@ static const struct opt trace_opts_tbl[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N", "only the events of kdamond N's thread",
 	  TO(OD_INT, kdamond) },
 	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME", TO(OD_TIME, duration_us),
-	  .positive = true },
+	  .positive = true, .max = DAMONCTL_WAIT_MAX_US },
 	{ "count", O_COUNT, OV_INT, "N", "stop after N events", TO(OD_U64, count),
 	  .max = UINT32_MAX, .positive = true },
 	{ "input", 'i', OV_FILE, "FILE",

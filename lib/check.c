@@ -338,6 +338,39 @@ static int check_scheme(const struct dobj *s, char *why, size_t size)
 	return 0;
 }
 
+/* The bounds of one context (DAMONCTL_MAX_TARGETS...): what it holds, counted. */
+static int check_bounds(const struct dobj *c, char *why, size_t size)
+{
+	const struct dlist *tl = &c->lists[L_CONTEXT_TARGETS], *sl = &c->lists[L_CONTEXT_SCHEMES];
+	unsigned int i, l, regions = 0, filters = 0, goals = 0;
+
+	for (i = 0; i < tl->nr; i++)
+		regions += tl->items[i]->lists[L_TARGET_REGIONS].nr;
+	for (i = 0; i < sl->nr; i++) {
+		goals += sl->items[i]->lists[L_SCHEME_GOALS].nr;
+		for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++)
+			filters += sl->items[i]->lists[l].nr;
+	}
+	if (tl->nr > DAMONCTL_MAX_TARGETS)
+		return why_fail(why, size, -EINVAL, c, "%u targets; damonc takes at most %d in a "
+				"context", tl->nr, DAMONCTL_MAX_TARGETS);
+	if (regions > DAMONCTL_MAX_REGIONS)
+		return why_fail(why, size, -EINVAL, c, "%u initial regions; damonc takes at most "
+				"%d in a context (DAMON keeps at most max_nr_regions)", regions,
+				DAMONCTL_MAX_REGIONS);
+	if (sl->nr > DAMONCTL_MAX_SCHEMES)
+		return why_fail(why, size, -EINVAL, c, "%u schemes; damonc takes at most %d in a "
+				"context", sl->nr, DAMONCTL_MAX_SCHEMES);
+	if (filters > DAMONCTL_MAX_FILTERS)
+		return why_fail(why, size, -EINVAL, c, "%u DAMOS filters; damonc takes at most %d "
+				"in a context (each is tried on every region)", filters,
+				DAMONCTL_MAX_FILTERS);
+	if (goals > DAMONCTL_MAX_GOALS)
+		return why_fail(why, size, -EINVAL, c, "%u quota goals; damonc takes at most %d in "
+				"a context", goals, DAMONCTL_MAX_GOALS);
+	return 0;
+}
+
 /* What the kernel would refuse at `on` (sysfs.c/core.c), said before writing anything. */
 static int check_context(const struct dobj *c, char *why, size_t size)
 {
@@ -346,7 +379,9 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 	unsigned int i;
 	int r;
 
-	r = check_intervals(c, why, size);
+	r = check_bounds(c, why, size);
+	if (!r)
+		r = check_intervals(c, why, size);
 	if (!r)
 		r = check_targets(c, ops, why, size);
 	if (!r)

@@ -271,6 +271,16 @@ int dctl_parse_count(const char *s, unsigned int flags, uint64_t *v);
 /* snprintf that reports truncation: false (and a truncated @buf) when @size was too small. */
 bool dctl_fmt(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int dctl_kstrtou64(const char *s, uint64_t *v);	/* base 0, optional one '\n' */
+/* What people and configurations write (units.c): damonc's one integer grammar, "0",
+ * decimal without a leading 0 or 0x hexadecimal, nothing else around it (no octal, sign,
+ * blank or underscore; dctl_parse_integer() takes a leading '-'); -EINVAL, -ERANGE. The
+ * kstrto readers above read what the kernel writes. */
+int dctl_parse_unsigned(const char *s, uint64_t *v);
+/* damonctl_yaml_to_json(), *parsed saying whether @text was YAML at all (a refusal of what it
+ * holds, such as an octal number, is not "not YAML"). */
+int dctl_yaml_to_json(const char *text, size_t len, char **json, char *why, size_t size,
+		      bool *parsed);
+int dctl_parse_integer(const char *s, int64_t *v);
 int dctl_kstrtos64(const char *s, int64_t *v);
 
 /* ---- structures that grow, and symbol versions ---- */

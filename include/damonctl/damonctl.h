@@ -310,6 +310,18 @@ enum damonctl_probe_attr {
 };
 /* The kernel takes at most this many probes per context (DAMON_MAX_PROBES). */
 #define DAMONCTL_MAX_PROBES 4
+/* What one context may hold, where the kernel's own limits stop being practical (a nr_*
+ * file takes up to 524288 entries, one kmalloc'd array of pointers, but DAMON monitors at
+ * most max_nr_regions regions per context, 1000 by default, each target keeping at least
+ * one; every filter is tried on every region at each apply interval; and each of these is
+ * a directory of files every command reads): damonctl_kdamond_check() refuses more. */
+#define DAMONCTL_MAX_TARGETS 1024	/* targets of a context */
+#define DAMONCTL_MAX_REGIONS 4096	/* initial regions, all its targets' together */
+#define DAMONCTL_MAX_SCHEMES 256	/* schemes of a context */
+#define DAMONCTL_MAX_FILTERS 256	/* DAMOS filters, all its schemes' lists together */
+#define DAMONCTL_MAX_GOALS 256		/* quota goals, all its schemes' together */
+/* The kdamonds a configuration may hold (damonctl_config_parse()): each is a kernel thread. */
+#define DAMONCTL_MAX_KDAMONDS 64
 
 /* A probe's filter: its own files, not a scheme filter's. */
 enum damonctl_probe_filter_attr {
@@ -919,7 +931,10 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
  * A YAML document (damo takes its configurations in YAML as well as JSON) as JSON text for
  * damonctl_tree_from_json(): *json is malloc'd. Plain scalars take YAML 1.1's types as damo's
  * PyYAML resolves them (null, true/false/yes/no/on/off, integers, floats), quoted ones stay
- * strings. -EINVAL with the line and the problem in @why.
+ * strings; integers are damonc's one grammar (decimal or 0x, within 64 bits): what PyYAML
+ * would read another way (010 as octal, 0b1, 1:30, 1_000) is refused. A key given twice in a
+ * mapping is refused, and a document that turns into more than 200000 nodes with its aliases
+ * followed. -EINVAL with the line and the problem in @why.
  */
 DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json, char *why,
 				       size_t size);
@@ -927,8 +942,9 @@ DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json
  * A configuration as damo's and damonc's start take it, from a file named @name (NULL: not
  * from a file): damonc's schema or damo's, in JSON or YAML, told by the name's extension
  * (.json, .yaml, .yml), else by the text (JSON begins with '{'); damonc's status and dry-run
- * documents fed back lose their facts about one system (damonctl-json(5)). -EINVAL with the
- * reason in @why ("not JSON, nor YAML: line 2: ..." for a document that is neither).
+ * documents fed back lose their facts about one system (damonctl-json(5)). At most
+ * DAMONCTL_MAX_KDAMONDS kdamonds. -EINVAL with the reason in @why ("not JSON, nor YAML:
+ * line 2: ..." for a document that is neither).
  */
 DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
 				       struct damonctl_tree **out, char *why, size_t size);
@@ -1762,6 +1778,9 @@ enum damonctl_capture_reader {
 	DAMONCTL_CAPTURE_READER_RAW,
 };
 struct damonctl_capture;
+/* The longest interval or duration a capture takes (a year): its nanosecond arithmetic
+ * cannot overflow (-ERANGE above it). */
+#define DAMONCTL_WAIT_MAX_US (UINT64_C(366) * 86400 * 1000000)
 /* The options; set @sz to sizeof(struct damonctl_capture_opts) (DAMONCTL_CAPTURE_OPTS_INIT
  * does), so fields can be added: the library reads only @sz bytes. */
 struct damonctl_capture_opts {
