@@ -117,7 +117,10 @@ static bool unusable(const struct damonctl_leftovers *ls, unsigned int i)
 {
 	switch (damonctl_leftover_state(ls, i)) {
 	case DAMONCTL_LEFTOVER_UNREADABLE:
-		warnx_("%s does not parse: removed", damonctl_leftover_path(ls, i));
+		/* a file that does not parse, or no regular file at all (a FIFO, a device, a
+		 * link: never waited on or followed) */
+		warnx_("%s is no journal damonc can read (a regular file of JSON): removed",
+		       damonctl_leftover_path(ls, i));
 		break;
 	case DAMONCTL_LEFTOVER_NO_RECORD:
 		warnx_("%s holds no undo record: removed", damonctl_leftover_path(ls, i));

@@ -328,7 +328,11 @@ static int write_error(struct cli *cli, int r)
 
 	if (r == -EPIPE)
 		return 0;
-	return usage_error(cli, "writing '%s': %s", ro->output, strerror(-r)) ? EXIT_FAIL : 0;
+	if (!strcmp(ro->output, "-"))
+		usage_error(cli, "writing the record to standard output: %s", strerror(-r));
+	else
+		usage_error(cli, "writing '%s': %s", ro->output, strerror(-r));
+	return EXIT_FAIL;
 }
 
 /* What -i copies: everything but the footprints when --no-footprints says so. */
@@ -596,9 +600,11 @@ static int record_live(struct cli *cli, struct perf_profile *prof, struct start_
 	pe = perf_profile_stop(cli, prof);	/* the last snapshot was taken */
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
-	if (wr < 0 && wr != -EPIPE && w) {
-		/* a library error writing: say so, end the record honestly */
-		e = (usage_error(cli, "writing '%s': %s", ro->output, strerror(-wr)), EXIT_FAIL);
+	if (wr < 0 && wr != -EPIPE) {
+		/* a library error writing, its header's included (no writer then: -ENOSPC was
+		 * taken for capture_next's exit code 28 and said nothing): say so, end the record
+		 * honestly */
+		e = write_error(cli, wr);
 		capture_request_end(c, DAMONCTL_REC_END_ERROR);
 	} else if (r < 0 && r != -EPIPE) {
 		e = -r;		/* capture_next's exit code, already reported */

@@ -33,16 +33,27 @@ void session_add_global(struct session *s, char *arg)
 }
 
 volatile sig_atomic_t session_sigint;
+static volatile sig_atomic_t line_pid;	/* the line that runs, or 0 */
 
-static void on_sigint(int sig)
+/* A signal sent to the session alone (kill: SI_USER) goes to the line that runs too; one
+ * from the terminal (SI_KERNEL: Ctrl-C, Ctrl-\, a hangup) reached the line already. */
+static void pass_on(int sig, const siginfo_t *si)
 {
-	(void)sig;
+	if (line_pid > 0 && si && si->si_code != SI_KERNEL)
+		kill((pid_t)line_pid, sig);
+}
+
+static void on_sigint(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
 	session_sigint = 1;
+	pass_on(sig, si);
 }
 
 void session_catch_sigint(void)
 {
-	struct sigaction sa = { .sa_handler = on_sigint };	/* no SA_RESTART */
+	/* no SA_RESTART */
+	struct sigaction sa = { .sa_sigaction = on_sigint, .sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -54,18 +65,18 @@ void session_catch_sigint(void)
 static const int ending_signals[] = { SIGHUP, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2,
 				      SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 volatile sig_atomic_t session_ended;
-static volatile sig_atomic_t line_pid;
 
-static void on_ending(int sig)
+static void on_ending(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
 	session_ended = sig;
-	if (line_pid > 0)
-		kill((pid_t)line_pid, sig);
+	pass_on(sig, si);
 }
 
 static void catch_ending(void)
 {
-	struct sigaction sa = { .sa_handler = on_ending };	/* no SA_RESTART */
+	/* no SA_RESTART */
+	struct sigaction sa = { .sa_sigaction = on_ending, .sa_flags = SA_SIGINFO };
 	unsigned int i;
 
 	sigemptyset(&sa.sa_mask);
@@ -136,8 +147,12 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
 		status = -1;
 	}
 	line_pid = pid;
-	if (pid > 0 && session_ended)	/* one that came before the line knew its pid */
+	/* one that came before the line's pid was known (the child raises one from before its
+	 * fork itself) */
+	if (pid > 0 && session_ended)
 		kill(pid, (int)session_ended);
+	else if (pid > 0 && session_sigint)
+		kill(pid, SIGINT);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	line_pid = 0;
@@ -800,6 +815,8 @@ int batch_main(struct session *s)
 		if (r == -ENODEV)
 			warnx_("--batch '%s': not a regular file (a FIFO, socket or device would "
 			       "block or never end; use '-' for standard input)", name);
+		else if (r == -EISDIR)
+			warnx_("--batch '%s': is a directory", name);
 		else
 			warnx_("--batch '%s': %s", name, strerror(-r));
 		return EXIT_USAGE;
