@@ -1973,6 +1973,12 @@ DAMONCTL_API int damonctl_fallback_plan(struct damonctl_ctx *ctx, struct damonct
 					const struct damonctl_features *f, bool scope_pid,
 					struct damonctl_fallbacks *fbs, char *why, size_t size);
 /* After a change of @k's schemes: their access patterns and quotas taken again. */
+/* The kernel's collapse scheme of each by-kernel COLLAPSE entry of @fbs on running kdamond
+ * @kdamond closed again (no address allowed, the closed quota), committed online when one
+ * was open: what a server killed with a grant open (SIGKILL, the OOM killer) left the
+ * kernel doing. The number closed (0: none was open), or -errno. */
+DAMONCTL_API int damonctl_fallbacks_close(struct damonctl_ctx *ctx, unsigned int kdamond,
+					  const struct damonctl_fallbacks *fbs);
 DAMONCTL_API void damonctl_fallbacks_refresh(struct damonctl_fallbacks *fbs,
 					     const struct damonctl_kdamond *k);
 /* A hugepage_mem_bp goal of scheme @scheme (of @c, the model the plan serves) moved to
