@@ -64,10 +64,10 @@ long lines_read(FILE *in, size_t max, char **buf, size_t *cap)
 		}
 		(*buf)[len++] = (char)c;
 		nul |= !c;
+		if (len > max)
+			return -EFBIG;	/* its newline included */
 		if (c == '\n')
 			break;
-		if (len > max)
-			return -EFBIG;
 	}
 	if (c == EOF && ferror(in))
 		return errno ? -errno : -EIO;

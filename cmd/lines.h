@@ -21,8 +21,8 @@
  * -EISDIR; -errno of open(2). */
 int lines_open(const char *path, FILE **out);
 /* The next line of @in into *buf (malloc'd, grown as needed, with its '\n' if it had one):
- * its length, 0 at the end, -EFBIG when it is longer than @max bytes (the rest of the file is
- * not read), -EILSEQ when it holds a NUL byte, -ENOMEM, or -errno of the read. */
+ * its length, 0 at the end, -EFBIG when it is longer than @max bytes, its newline included
+ * (the rest of the file is not read), -EILSEQ when it holds a NUL byte, -ENOMEM, or -errno of the read. */
 long lines_read(FILE *in, size_t max, char **buf, size_t *cap);
 /* A line of a batch or of the shell split into @w as the shell splits it (words_split()),
  * and refused (-EINVAL with *why) when it names --sysroot anywhere before "--": the tree a
