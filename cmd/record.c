@@ -205,7 +205,8 @@ static int out_open(struct cli *cli, struct rec_out *o)
 		return usage_error(cli, "-o '%s' is the record -i reads: write to another file",
 				   ro->output);
 	o->created = lstat(ro->output, &o->st) != 0;
-	o->fd = damonctl_file_open(ro->output, O_WRONLY | O_CREAT, 0644);
+	/* 0600: a record holds the address layout of the processes it monitored */
+	o->fd = damonctl_file_open(ro->output, O_WRONLY | O_CREAT, 0600);
 	if (o->fd < 0)
 		return output_error(cli, "-o", ro->output, o->fd);
 	fstat(o->fd, &o->st);

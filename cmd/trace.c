@@ -504,7 +504,8 @@ static int trace_run(struct cli *cli, int argc, char **argv)
 	if (to->input && (r = lines_open(to->input, &in)))
 		return input_error(cli, "-i", to->input, r);
 	if (to->output) {
-		int fd = damonctl_file_open(to->output, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		/* 0600: the events hold the monitored processes' addresses */
+		int fd = damonctl_file_open(to->output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 		p.save = fd < 0 ? NULL : fdopen(fd, "w");
 		if (!p.save) {

@@ -90,11 +90,11 @@ plant out.txt link
 refused 2 "-o '$work/out.txt': a symbolic link" trace -i "$work/trace.txt" -o "$work/out.txt"
 rm -f "$work/out.txt"
 
-# what is written goes through a new file of its own: replaced whole, 0644 for a record,
-# nothing left beside it; '-' is stdout
+# a new record is 0600 (it holds the address layout of the processes it monitored), an
+# existing file keeps its mode; nothing is left beside it; '-' is stdout
 n=$((n + 1))
 "$damonc" record -i "$work/in.rec" -o "$work/copy.rec" >/dev/null 2>&1 || bad "record -i -o a new file"
-[ "$(stat -c %a "$work/copy.rec")" = "$(printf '%o' $((0644 & ~0$(umask))))" ] ||
+[ "$(stat -c %a "$work/copy.rec")" = 600 ] ||
 	bad "copy.rec has mode $(stat -c %a "$work/copy.rec")"
 "$damonc" record -i "$work/in.rec" -o - >"$work/stdout.rec" 2>/dev/null || bad "record -o -"
 cmp -s "$work/copy.rec" "$work/stdout.rec" || true	# each says when it was written
