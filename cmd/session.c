@@ -254,6 +254,38 @@ struct batch {
 	unsigned int nr;
 };
 
+/* Line @no (@w, taken) kept in @b, unless empty: 0, or an exit code after saying why. */
+static int batch_keep(struct batch *b, struct words *w, unsigned int no)
+{
+	if (!w->n) {
+		words_free(w);
+		return 0;
+	}
+	if (b->nr == ATOMIC_MAX_LINES) {
+		words_free(w);
+		warnx_("batch: line %u: an --atomic batch holds at most %u commands (each is "
+		       "checked, then staged, before the commit)", no, ATOMIC_MAX_LINES);
+		return EXIT_USAGE;
+	}
+	if (!(b->nr % 16)) {
+		struct words *l = realloc(b->lines, (b->nr + 16) * sizeof(*l));
+		unsigned int *n = l ? realloc(b->no, (b->nr + 16) * sizeof(*n)) : NULL;
+
+		if (l)
+			b->lines = l;
+		if (n)
+			b->no = n;
+		if (!l || !n) {
+			words_free(w);
+			warnx_("batch: out of memory");
+			return EXIT_FAIL;
+		}
+	}
+	b->lines[b->nr] = *w;
+	b->no[b->nr++] = no;
+	return 0;
+}
+
 static void batch_free(struct batch *b)
 {
 	unsigned int i;
@@ -691,40 +723,12 @@ static int batch_atomic(const struct session *s, FILE *in, int child_in)
 		r = read_line(in, no, &w);
 		if (r == 1)
 			break;
-		if (r < 0) {
+		r = r < 0 ? -r : batch_keep(&b, &w, no);
+		if (r) {
 			batch_free(&b);
 			fprintf(stderr, "damonc: batch: nothing was run\n");
-			return -r;
+			return r;
 		}
-		if (!w.n) {
-			words_free(&w);
-			continue;
-		}
-		if (b.nr == ATOMIC_MAX_LINES) {
-			words_free(&w);
-			batch_free(&b);
-			warnx_("batch: line %u: an --atomic batch holds at most %u commands (each is "
-			       "checked, then staged, before the commit)", no, ATOMIC_MAX_LINES);
-			fprintf(stderr, "damonc: batch: nothing was run\n");
-			return EXIT_USAGE;
-		}
-		if (!(b.nr % 16)) {
-			struct words *l = realloc(b.lines, (b.nr + 16) * sizeof(*l));
-			unsigned int *n = l ? realloc(b.no, (b.nr + 16) * sizeof(*n)) : NULL;
-
-			if (l)
-				b.lines = l;
-			if (n)
-				b.no = n;
-			if (!l || !n) {
-				words_free(&w);
-				batch_free(&b);
-				warnx_("batch: out of memory");
-				return EXIT_FAIL;
-			}
-		}
-		b.lines[b.nr] = w;
-		b.no[b.nr++] = no;
 	}
 	for (i = 0; i < b.nr && !status && !session_ended; i++) {
 		const char *cmd = line_command(b.lines[i].v, b.lines[i].n);

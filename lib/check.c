@@ -351,23 +351,18 @@ static int check_bounds(const struct dobj *c, char *why, size_t size)
 		for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++)
 			filters += sl->items[i]->lists[l].nr;
 	}
-	if (tl->nr > DAMONCTL_MAX_TARGETS)
-		return why_fail(why, size, -EINVAL, c, "%u targets; damonc takes at most %d in a "
-				"context", tl->nr, DAMONCTL_MAX_TARGETS);
-	if (regions > DAMONCTL_MAX_REGIONS)
-		return why_fail(why, size, -EINVAL, c, "%u initial regions; damonc takes at most "
-				"%d in a context (DAMON keeps at most max_nr_regions)", regions,
-				DAMONCTL_MAX_REGIONS);
-	if (sl->nr > DAMONCTL_MAX_SCHEMES)
-		return why_fail(why, size, -EINVAL, c, "%u schemes; damonc takes at most %d in a "
-				"context", sl->nr, DAMONCTL_MAX_SCHEMES);
-	if (filters > DAMONCTL_MAX_FILTERS)
-		return why_fail(why, size, -EINVAL, c, "%u DAMOS filters; damonc takes at most %d "
-				"in a context (each is tried on every region)", filters,
-				DAMONCTL_MAX_FILTERS);
-	if (goals > DAMONCTL_MAX_GOALS)
-		return why_fail(why, size, -EINVAL, c, "%u quota goals; damonc takes at most %d in "
-				"a context", goals, DAMONCTL_MAX_GOALS);
+	const struct { unsigned int nr, max; const char *what, *why; } b[] = {
+		{ tl->nr, DAMONCTL_MAX_TARGETS, "targets", "" },
+		{ regions, DAMONCTL_MAX_REGIONS, "initial regions",
+		  " (DAMON keeps at most max_nr_regions)" },
+		{ sl->nr, DAMONCTL_MAX_SCHEMES, "schemes", "" },
+		{ filters, DAMONCTL_MAX_FILTERS, "DAMOS filters", " (each is tried on every region)" },
+		{ goals, DAMONCTL_MAX_GOALS, "quota goals", "" },
+	};
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		if (b[i].nr > b[i].max)
+			return why_fail(why, size, -EINVAL, c, "%u %s; damonc takes at most %u in a "
+					"context%s", b[i].nr, b[i].what, b[i].max, b[i].why);
 	return 0;
 }
 

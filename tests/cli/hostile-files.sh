@@ -134,6 +134,9 @@ printf 'status --sysroot %s\n' "$work" >"$work/b.txt"
 refused 2 "batch: line 1: --sysroot: a line acts on the tree of its batch or shell" --batch "$work/b.txt"
 printf -- '--sysroot=%s status\n' "$work" >"$work/b.txt"
 refused 2 "--sysroot: a line acts on the tree of its batch or shell" --batch "$work/b.txt"
+# an --atomic batch keeps every command before it runs one: at most 10000
+for _ in $(seq 10001); do echo status; done >"$work/b.txt"
+refused 2 "batch: line 10001: an --atomic batch holds at most 10000 commands" --atomic --batch "$work/b.txt"
 rm -f "$work/b.txt" "$work/long.txt" "$work/nul.txt"
 
 # a record's words (a scheme's action here) reach the terminal without control characters

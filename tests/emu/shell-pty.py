@@ -149,13 +149,18 @@ out = sh.line("start --pid %s --action stat --quota-size 1GiB" % TARGET)
 if b"kdamond 0 on" not in out:
     fail("the prompt does not show kdamond 0 on", sh.out)
 
+def watch_then(key, what):
+    """`report hugepage --watch 1s`, then @key once it printed a sample: the prompt."""
+    sh.send("report hugepage --watch 1s\r")
+    # a sample line ("  1.0s  2.01 GiB ..."), not the echo of what was typed
+    sh.read_until(re.compile(rb"\n\s*\d+\.\ds\s"), "the report's first sample")
+    sh.send(key)
+    return sh.prompt(what)
+
+
 # Ctrl-C during a report that repeats: back at the prompt, the tree as it was
 before = config()
-sh.send("report hugepage --watch 1s\r")
-# a sample line ("  1.0s  2.01 GiB ..."), not the echo of what was typed
-sh.read_until(re.compile(rb"\n\s*\d+\.\ds\s"), "the report's first sample")
-sh.send(b"\x03")
-out = sh.prompt("Ctrl-C")
+out = watch_then(b"\x03", "Ctrl-C")
 # the report ends as it does on the command line: a Ctrl-C is how --watch is stopped (0)
 if not re.search(rb"kdamond 0 on\)> $", out):
     fail("the prompt after Ctrl-C shows a failure", sh.out)
@@ -179,10 +184,7 @@ sh.send(b"\x03")
 sh.prompt("Ctrl-C during every")
 
 # Ctrl-\ quits the line that runs (status 131), never the shell, at the prompt neither
-sh.send("report hugepage --watch 1s\r")
-sh.read_until(re.compile(rb"\n\s*\d+\.\ds\s"), "the report's first sample (Ctrl-\\)")
-sh.send(b"\x1c")
-out = sh.prompt("Ctrl-\\ during a report")
+out = watch_then(b"\x1c", "Ctrl-\\ during a report")
 if not re.search(rb"\[131\]> $", out):
     fail("the prompt after Ctrl-\\ does not show status 131", sh.out)
 sh.send(b"\x1c")
