@@ -615,7 +615,7 @@ int output_error(const struct cli *cli, const char *opt, const char *path, int e
 	case ELOOP:
 		return usage_error(cli, "%s '%s': a symbolic link: damonc writes no file through "
 				   "one (in a directory others can write, it may point anywhere); "
-				   "name the file itself", opt, path);
+				   "name the file itself, or '-' for standard output", opt, path);
 	case ENODEV:
 		return usage_error(cli, "%s '%s': not a regular file: a device, FIFO or socket is "
 				   "never written to or replaced (use '-' for standard output)", opt,
