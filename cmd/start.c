@@ -722,7 +722,7 @@ static void record_started(struct cli *cli, struct started *started, const unsig
 			snprintf(e.label, sizeof(e.label), "%s", handoff->label);
 		else
 			start_label(so, e.label, sizeof(e.label));
-		for (t = 0; t < so->nr_pids && t < 16; t++)
+		for (t = 0; t < so->nr_pids && t < STARTED_MAX_TARGETS; t++)
 			e.targets[e.nr_targets++] = so->pids[t];
 		e.fbs = *fbs;
 		e.follow_children = so->follow_children;

@@ -59,6 +59,17 @@ static int run_dir_make(const char *dir)
 	return r;
 }
 
+int started_stat(struct damonctl_ctx *ctx, struct stat *st)
+{
+	char path[4096];
+	int r = file_path(ctx, path, sizeof(path));
+
+	memset(st, 0, sizeof(*st));
+	if (r)
+		return r;
+	return stat(path, st) && errno != ENOENT ? -errno : 0;
+}
+
 /* The lock's directory and file, for started_unlock() to tidy (one lock per process). */
 static char lock_dir[4096], lock_path[4200];
 static bool lock_made_dir;
@@ -190,7 +201,7 @@ int started_entry_from_json(json_object *o, struct started_entry *e)
 	    json_object_is_type(v, json_type_array)) {
 		size_t t;
 
-		for (t = 0; t < json_object_array_length(v) && t < 16; t++)
+		for (t = 0; t < json_object_array_length(v) && t < STARTED_MAX_TARGETS; t++)
 			e->targets[e->nr_targets++] =
 				json_object_get_int(json_object_array_get_idx(v, t));
 	}

@@ -370,7 +370,8 @@ static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
 				   "stop it with 'damonc stop'", ki);
 	if (entry) {
 		entry->nr_targets = 0;
-		for (i = 0; i < damonctl_context_nr_targets(c) && entry->nr_targets < 16; i++) {
+		for (i = 0; i < damonctl_context_nr_targets(c) &&
+			    entry->nr_targets < STARTED_MAX_TARGETS; i++) {
 			const struct damonctl_target *t = damonctl_context_target(c, i);
 
 			if (!damonctl_target_get(t, DAMONCTL_TARGET_OBSOLETE))

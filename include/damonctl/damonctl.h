@@ -1264,6 +1264,71 @@ DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, ui
 					   uint64_t end, damonctl_range_fn fn, void *data);
 
 /*
+ * A huge-page meter: the ratio of damonctl_hugepage_measure() (system-wide with no pids, or
+ * over a set of processes) for a caller that reads it again and again (an agent holding a
+ * goal, a report that watches), at a cost that does not grow with the processes' memory
+ * while nothing changes: their RSS from the kernel's counters (statm) at every read (reads
+ * less than 100 ms apart answer alike), their
+ * huge memory from a walk of their page tables (PAGEMAP_SCAN, smaps_rollup before 6.7) only
+ * when the THP counters that cover them moved (their cgroup v2 memory.stat, else
+ * /proc/vmstat), an RSS fell by a huge page, the caller changed huge pages
+ * (damonctl_hugepage_meter_invalidate()) or asks for it (DAMONCTL_HMETER_FRESH), and at
+ * least every minute; a walk the counters ask for waits 1000 times the last walk's CPU time
+ * since the last. A pid that exits counts for nothing from then on (its files follow its
+ * process, not a later one given its pid). See damonctl_hugepage_meter_new(3).
+ */
+struct damonctl_hugepage_meter;
+enum damonctl_hmeter_flag {
+	DAMONCTL_HMETER_FRESH = 1 << 0,	/* walk the page tables now */
+};
+enum damonctl_hmeter_method {
+	DAMONCTL_HMETER_NONE,		/* not read yet */
+	DAMONCTL_HMETER_MEMINFO,	/* system-wide: /proc/meminfo */
+	DAMONCTL_HMETER_PAGEMAP_SCAN,	/* PAGEMAP_SCAN (6.7) and statm */
+	DAMONCTL_HMETER_SMAPS,		/* smaps_rollup and statm */
+};
+enum damonctl_hmeter_source {
+	DAMONCTL_HMETER_SOURCE_NONE,	/* not read yet, or system-wide */
+	DAMONCTL_HMETER_VMSTAT,		/* the system's THP counters */
+	DAMONCTL_HMETER_CGROUP,		/* the targets' memory cgroups' */
+};
+struct damonctl_hugepage_meter_stats {
+	size_t sz;			/* sizeof(struct damonctl_hugepage_meter_stats) */
+	uint64_t reads;			/* damonctl_hugepage_meter_read() calls */
+	uint64_t scans;			/* those that walked the page tables */
+	uint64_t cached;		/* those answered with the last walk's huge memory */
+	uint64_t scan_us_last;		/* CPU time of the last walk */
+	uint64_t scan_us_total;		/* ... and of all of them */
+	enum damonctl_hmeter_method method;
+	enum damonctl_hmeter_source source;
+};
+DAMONCTL_API int damonctl_hugepage_meter_new(struct damonctl_ctx *ctx,
+					     struct damonctl_hugepage_meter **out);
+DAMONCTL_API void damonctl_hugepage_meter_free(struct damonctl_hugepage_meter *m);
+/* The processes measured (none: system-wide); pids <= 0 are targets that exited. */
+DAMONCTL_API int damonctl_hugepage_meter_set_pids(struct damonctl_hugepage_meter *m,
+						  const int *pids, unsigned int nr);
+/* @huge and @used, as damonctl_hugepage_measure() gives them; @flags: damonctl_hmeter_flag. */
+DAMONCTL_API int damonctl_hugepage_meter_read(struct damonctl_hugepage_meter *m,
+					      unsigned int flags, uint64_t *huge, uint64_t *used);
+/* Process @i of the pids set, as the last read found it (@exists false: it exited, or no read
+ * yet); -EINVAL past the last. */
+struct damonctl_hugepage_meter_pid {
+	size_t sz;			/* sizeof(struct damonctl_hugepage_meter_pid) */
+	int pid;
+	bool exists;
+	uint64_t rss;			/* resident memory */
+	uint64_t huge;			/* PMD-mapped memory of every kind (hugetlb aside) */
+	uint64_t anon_huge;		/* ... of it anonymous (AnonHugePages) */
+};
+DAMONCTL_API int damonctl_hugepage_meter_pid(const struct damonctl_hugepage_meter *m,
+					     unsigned int i, struct damonctl_hugepage_meter_pid *out);
+/* The caller changed huge pages (a collapse): the next read walks the page tables. */
+DAMONCTL_API void damonctl_hugepage_meter_invalidate(struct damonctl_hugepage_meter *m);
+DAMONCTL_API int damonctl_hugepage_meter_stats(const struct damonctl_hugepage_meter *m,
+					       struct damonctl_hugepage_meter_stats *st);
+
+/*
  * A collapse plan for one process: which of its 2 MiB-aligned pages are hot and still small,
  * hottest first. Each observation takes the regions DAMON reports for the process (e.g. the
  * tried regions of a stat scheme that matches every region) and the access pattern of the
@@ -1946,7 +2011,7 @@ struct damonctl_fallback {
  */
 #define DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES 1
 
-/* A plan: an ordered list of entries (at most 48). */
+/* A plan: an ordered list of entries (at most 160). */
 struct damonctl_fallbacks;
 DAMONCTL_API int damonctl_fallbacks_new(struct damonctl_fallbacks **out);
 DAMONCTL_API void damonctl_fallbacks_free(struct damonctl_fallbacks *fbs);
