@@ -1102,15 +1102,16 @@ static int lock_agent(struct cli *cli)
 	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0 ||
 	    pidfile_path(cli, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	n = damonctl_make_dirs(dir);
+	n = damonctl_make_state_dir(dir);
 	if (n)
 		return n;
 	for (tries = 0; tries < 10; tries++) {
 		struct stat a, b;
 
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		/* never through a link, never a FIFO or device put at its name */
+		fd = damonctl_file_open(path, O_RDWR | O_CREAT, 0644);
 		if (fd < 0)
-			return -errno;
+			return fd;
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			close(fd);
 			return -EBUSY;
@@ -1189,7 +1190,11 @@ int agent_ensure_running(struct cli *cli)
 		int logfd;
 
 		close(fd);	/* our copy of the lock: the agent takes it itself */
-		logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		/* never appended through a link to another file: without its log (a link, a
+		 * FIFO put there), the agent writes nowhere rather than to start's terminal */
+		logfd = damonctl_file_open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (logfd < 0)
+			logfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 		setsid();

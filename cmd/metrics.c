@@ -622,9 +622,11 @@ static int render(struct cli *cli, const struct expo *x, bool json, enum expo_fo
 }
 
 /* Collect (the targets' huge pages through @meter), render and write to @path atomically
- * (mode 0644: node_exporter reads it as another user) or to stdout. */
+ * (mode 0644: node_exporter reads it as another user) or to stdout. @opt: the option naming
+ * it; -o's file is on disk before the command says it is done, the agent's textfile is
+ * rewritten every --metrics-interval instead. */
 static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fmt,
-		   const char *path, struct damonctl_hugepage_meter *meter)
+		   const char *path, const char *opt, struct damonctl_hugepage_meter *meter)
 {
 	struct expo *x = expo_new();
 	size_t len;
@@ -640,10 +642,11 @@ static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fm
 	if (r)
 		return r;
 	if (path) {
-		int e = damonctl_file_write(path, buf, len, 0644);
+		bool sync = !strcmp(opt, "-o");
+		int e = damonctl_file_write(path, buf, len, 0644 | (sync ? DAMONCTL_FILE_SYNC : 0));
 
 		if (e)
-			r = lib_error(cli, e, "writing %s", path);
+			r = output_error(cli, opt, path, e);
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
 		r = EXIT_FAIL;
 	}
@@ -661,27 +664,6 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* The directory of @path exists (a file written there can be renamed into place). */
-static int check_dir(struct cli *cli, const char *opt, const char *path)
-{
-	char dir[4096], *slash;
-	struct stat st;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (!*path || (slash && !slash[1]))
-		return usage_error(cli, "%s '%s': a file name is needed", opt, path);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return usage_error(cli, "%s '%s': directory '%s' does not exist", opt, path, dir);
-	return 0;
-}
-
 int metrics_textfile_option(struct cli *cli, const char *arg, struct metrics_textfile *mt)
 {
 	size_t n = strlen(arg);
@@ -689,7 +671,7 @@ int metrics_textfile_option(struct cli *cli, const char *arg, struct metrics_tex
 	if (n < 5 || strcmp(arg + n - 5, ".prom"))
 		return usage_error(cli, "--metrics-textfile '%s': the name must end in .prom "
 				   "(node_exporter's textfile collector reads only those)", arg);
-	if (check_dir(cli, "--metrics-textfile", arg))
+	if (output_check(cli, "--metrics-textfile", arg))
 		return EXIT_USAGE;
 	mt->path = arg;
 	return 0;
@@ -708,7 +690,8 @@ void metrics_textfile_update(struct cli *cli, struct metrics_textfile *mt, bool 
 		mt->failing = true;
 		return;
 	}
-	mt->failing = produce(cli, true, false, EXPO_PROMETHEUS, mt->path, mt->meter) != 0;
+	mt->failing = produce(cli, true, false, EXPO_PROMETHEUS, mt->path, "--metrics-textfile",
+			      mt->meter) != 0;
 }
 
 void metrics_textfile_free(struct metrics_textfile *mt)
@@ -739,15 +722,16 @@ static const struct opt metrics_opts_tbl[] = {
 	{ 0 },
 };
 
-/* -o: the file's directory is checked as it is given */
+/* -o: the file's directory, and what stands at its name, checked as it is given (before
+ * --refresh writes to the kdamonds); "-" is stdout */
 static int metrics_parse(struct cli *cli, int key, const char *arg)
 {
 	struct metrics_opts *mo = cli->opts;
 
 	if (key != O_OUTPUT)
 		return EXIT_USAGE;
-	mo->output = arg;
-	return check_dir(cli, "-o", arg);
+	mo->output = strcmp(arg, "-") ? arg : NULL;
+	return output_check(cli, "-o", arg);
 }
 
 static int metrics_run(struct cli *cli, int argc, char **argv)
@@ -763,7 +747,7 @@ static int metrics_run(struct cli *cli, int argc, char **argv)
 	if (r)
 		return lib_error(cli, r, "collecting the metrics");
 	r = produce(cli, mo->refresh, cli->json, mo->format ? EXPO_OPENMETRICS : EXPO_PROMETHEUS,
-		    mo->output, meter);
+		    mo->output, "-o", meter);
 	damonctl_hugepage_meter_free(meter);
 	return r;
 }

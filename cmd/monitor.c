@@ -79,9 +79,9 @@ static int monitor_parse(struct cli *cli, int key, const char *arg)
 	case O_DELAY:
 		if (parse_time_opt(cli, "delay", arg, &mo->delay_us))
 			return EXIT_USAGE;
-		if (mo->delay_us < 10000 || mo->delay_us == DAMONCTL_MAX)
+		if (mo->delay_us < 10000)
 			return usage_error(cli, "--delay '%s': at least 10ms", arg);
-		return 0;
+		return check_wait(cli, "delay", arg, mo->delay_us);
 	case O_SNAP_FILTER:
 		return capture_parse_filter(cli, &mo->cap, arg);
 	case O_REPORT:

@@ -84,7 +84,7 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 			return EXIT_USAGE;
 		if (ro->watch_us < 10000)
 			return usage_error(cli, "--watch '%s': at least 10ms", arg);
-		return 0;
+		return check_wait(cli, "watch", arg, ro->watch_us);
 	case O_COUNT:
 		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro->count))
 			return EXIT_USAGE;

@@ -74,7 +74,7 @@ static int wss_parse(struct cli *cli, int key, const char *arg)
 	case O_WINDOW:
 		if (parse_time_opt(cli, "window", arg, &wo->window_us))
 			return EXIT_USAGE;
-		return wo->window_us && wo->window_us != DAMONCTL_MAX ? 0 :
+		return wo->window_us ? check_wait(cli, "window", arg, wo->window_us) :
 			usage_error(cli, "--window '%s': expected a time above 0", arg);
 	}
 	return EXIT_USAGE;

@@ -8,10 +8,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@
 #include <readline/readline.h>
 
 #include "damonc.h"
+#include "lines.h"
 #include "session.h"
 #include "started.h"
 #include "words.h"
@@ -383,9 +386,26 @@ static void history_path(char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-static void history_open(const char *path)
+/* Whether readline may write @path (it opens it by name, following links): a regular file
+ * of ours, or none yet, in a directory of ours that no one else may write. root's shell
+ * under sudo may have a HOME another user owns: then no history is kept, and that is said. */
+static bool history_safe(const char *dir, const char *path)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		return false;
+	if (lstat(path, &st))
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1;
+}
+
+/* The history file's path in @path, or "" (none kept) after saying why. */
+static void history_open(char *path)
 {
 	char dir[4096], *slash;
+	int fd;
 
 	if (!path[0])
 		return;
@@ -395,8 +415,17 @@ static void history_open(const char *path)
 		*slash = '\0';
 	if (damonctl_make_dirs(dir))
 		return;
-	if (read_history(path) == ENOENT)
-		write_history(path);	/* append_history needs the file */
+	if (!history_safe(dir, path)) {
+		warnx_("shell: %s is not a file of this user's alone: no history is kept", path);
+		path[0] = '\0';
+		return;
+	}
+	if (read_history(path) != ENOENT)
+		return;
+	/* append_history needs the file: created here, never through a link */
+	fd = damonctl_file_open(path, O_WRONLY | O_CREAT, 0600);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* One line typed at the prompt; the status it leaves, or -1 to leave the shell (@code). */
@@ -407,7 +436,7 @@ static int run_typed(const struct session *s, const char *line, int *code, int l
 	char **v;
 	int n, r;
 
-	r = words_split(line, false, &w, &why);
+	r = lines_words(line, &w, &why);
 	if (r) {
 		warnx_("shell: %s", r == -ENOMEM ? "out of memory" : why);
 		return EXIT_USAGE;
@@ -450,6 +479,9 @@ static int shell_loop(struct session *s)
 	rl_catch_signals = 0;
 	rl_getc_function = getc_or_interrupt;
 	session_catch_sigint();
+	/* Ctrl-\ quits the line that runs, never the shell (as an interactive sh ignores it);
+	 * each line's child takes its default action back */
+	signal(SIGQUIT, SIG_IGN);
 	for (;;) {
 		char *line;
 

@@ -84,15 +84,19 @@ __attribute__((constructor)) static void start_opts_init(void)
 static int parse_regions(struct cli *cli, const char *arg)
 {
 	struct start_opts *so = cli->opts;
-	char buf[4096], *tok, *save;
+	char buf[4096], *tok, *rest = buf;
 
 	if (!*arg || strlen(arg) >= sizeof(buf))
 		return usage_error(cli, "--regions '%s': expected START-END[,START-END...]", arg);
 	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* every item, empty ones too: '--regions ,' named no region, and meant all RAM */
+	while ((tok = strsep(&rest, ","))) {
 		char *dash = strchr(tok, '-');
 		uint64_t s, e;
 
+		if (!*tok)
+			return usage_error(cli, "--regions '%s': an empty region (expected "
+					   "START-END[,START-END...])", arg);
 		if (so->nr_regions >= START_MAX_REGIONS)
 			return usage_error(cli, "--regions: at most %d regions", START_MAX_REGIONS);
 		if (!dash)
@@ -116,13 +120,13 @@ static int parse_regions(struct cli *cli, const char *arg)
 static int parse_nodes(struct cli *cli, const char *arg)
 {
 	struct start_opts *so = cli->opts;
-	char buf[256], *tok, *save;
+	char buf[256], *tok, *rest = buf;
 	uint64_t n;
 
 	if (!*arg || strlen(arg) >= sizeof(buf))
 		return usage_error(cli, "--numa-node '%s': expected N[,N...]", arg);
 	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	while ((tok = strsep(&rest, ","))) {
 		if (damonctl_parse_u64(tok, &n) || n > INT32_MAX)
 			return usage_error(cli, "--numa-node '%s': '%s' is not a node number", arg,
 					   tok);

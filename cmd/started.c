@@ -44,6 +44,21 @@ static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 	return r < 0 ? r : 0;
 }
 
+/* damonc's run directory, made or checked as root's own (damonctl_make_state_dir(3)); what
+ * is wrong with one found is said here, the caller's sentence says what could not be done. */
+static int run_dir_make(const char *dir)
+{
+	int r = damonctl_make_state_dir(dir);
+
+	if (r == -EPERM)
+		warnx_("%s belongs to another user: damonc keeps its state only in a directory "
+		       "of its own user's, mode 0700", dir);
+	else if (r == -ELOOP || r == -ENOTDIR)
+		warnx_("%s is %s: damonc keeps its state only in a directory of its own user's, "
+		       "mode 0700", dir, r == -ELOOP ? "a symbolic link" : "not a directory");
+	return r;
+}
+
 int started_stat(struct damonctl_ctx *ctx, struct stat *st)
 {
 	char path[4096];
@@ -67,16 +82,16 @@ int started_lock(struct damonctl_ctx *ctx)
 	if (r < 0)
 		return r;
 	lock_made_dir = access(lock_dir, F_OK) != 0;
-	r = damonctl_make_dirs(lock_dir);
+	r = run_dir_make(lock_dir);
 	if (r)
 		return r;
 	snprintf(lock_path, sizeof(lock_path), "%s/lock", lock_dir);
 	for (;;) {
-		fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-		if (fd < 0 && errno == ENOENT && !damonctl_make_dirs(lock_dir))
+		fd = damonctl_file_open(lock_path, O_RDWR | O_CREAT, 0600);
+		if (fd == -ENOENT && !run_dir_make(lock_dir))
 			continue;	/* another damonc removed the empty directory meanwhile */
 		if (fd < 0)
-			return -errno;
+			return fd;
 		while (flock(fd, LOCK_EX)) {
 			/* a kernel built without file locking (CONFIG_FILE_LOCKING=n, as small
 			 * guests are): nothing to serialise with but ourselves, go on unlocked */

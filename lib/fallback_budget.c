@@ -163,6 +163,52 @@ static uint64_t grant_bytes(const struct fbs_grant *g)
 	return b;
 }
 
+/* Scheme @sch of @want allowed @g's ranges only, with @quota (the closed one for none). */
+static int allow_only(struct damonctl_scheme *sch, const struct damonctl_features *f,
+		      const struct fbs_grant *g, uint64_t quota)
+{
+	int r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
+
+	return r ? r : damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
+					   g->nr ? quota : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
+}
+
+DAMONCTL_API int damonctl_fallbacks_close(struct damonctl_ctx *ctx, unsigned int kdamond,
+					  const struct damonctl_fallbacks *fbs)
+{
+	struct damonctl_kdamond *have = NULL, *want = NULL;
+	struct damonctl_features *f = NULL;
+	const struct fbs_grant none = { 0 };
+	unsigned int i, closed = 0;
+	int r = damonctl_kdamond_read(ctx, kdamond, &have);
+
+	if (!r)
+		r = damonctl_features_detect(ctx, &f);
+	want = r ? NULL : damonctl_kdamond_dup(have);
+	if (!r && !want)
+		r = -ENOMEM;
+	for (i = 0; !r && i < damonctl_fallbacks_count(fbs); i++) {
+		struct damonctl_fallback fb = { .sz = sizeof(fb) };
+		struct damonctl_scheme *sch;
+
+		damonctl_fallbacks_get(fbs, i, &fb);
+		sch = damonctl_context_scheme(damonctl_kdamond_context(want, 0), fb.scheme);
+		/* open: a grant's quota, which a closed scheme never has */
+		if (fb.kind != DAMONCTL_FALLBACK_COLLAPSE || !fb.by_kernel || !sch ||
+		    damonctl_scheme_get(sch, DAMONCTL_SCHEME_QUOTA_BYTES) ==
+		    DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES)
+			continue;
+		r = allow_only(sch, f, &none, 0);
+		closed++;
+	}
+	if (!r && closed)
+		r = damonctl_kdamond_commit(ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
+	damonctl_features_free(f);
+	damonctl_kdamond_free(want);
+	damonctl_kdamond_free(have);
+	return r ? r : (int)closed;
+}
+
 /*
  * The round's grants, committed together: the kdamond is read once (with every budget's
  * scheme in it: 64 targets are 128 schemes), each changed grant staged into it, and one
@@ -219,10 +265,7 @@ static int stage_grant(struct damonctl_fallback_server *srv, unsigned int fi,
 	sch = damonctl_context_scheme(damonctl_kdamond_context(gs->want, 0), fb->scheme);
 	if (!sch)
 		return -ESTALE;
-	r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
-	if (!r)
-		r = damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
-					g->nr ? fb->quota_bytes : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
+	r = allow_only(sch, f, g, fb->quota_bytes);
 	if (r)
 		return r;
 	gs->fi[gs->nr] = fi;

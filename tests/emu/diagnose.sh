@@ -2,8 +2,8 @@
 # diagnose: nothing wrong on a fresh tree and with a healthy kdamond (exit 0); then each
 # check finds what it is for: a target process that exited (warning, exit 1), a collapse
 # scheme under transparent_hugepage "never" (warning), a scheme its free-memory watermarks
-# keep off (info), a DAMON module that holds DAMON (info); text and --json say the same, and
-# diagnose writes nothing.
+# keep off (info), a kdamond whose agent was killed (warning), a DAMON module that holds
+# DAMON (info); text and --json say the same, and diagnose writes nothing.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -50,6 +50,21 @@ echo "always [madvise] never" >"$SYSROOT/sys/kernel/mm/transparent_hugepage/enab
 expect_rc 0 "$D" --json diagnose
 [ "$(json_get '[f["code"] for f in j["findings"]]')" = "['wmarks_inactive']" ] ||
 	fail "with THP on madvise: $OUT"
+expect_rc 0 "$D" stop
+
+# the agent that follows the targets' children killed: nobody does that part any more
+expect_rc 0 "$D" start --pid "$target" --action stat --sample 5ms --aggr 20ms --follow-children
+wait_until 20 test -s "$SYSROOT/run/damonc/agent.pid"
+apid=$(agent_pid)
+expect_rc 0 "$D" diagnose
+kill -9 "$apid"
+wait_until 20 sh -c "! kill -0 $apid 2>/dev/null"
+expect_rc 1 "$D" diagnose
+grep -q "warning  kdamond 0: damonc started it with a part done in user space (following children), but no damonc agent runs to do it" <<<"$OUT" ||
+	fail "no word of the dead agent: $OUT"
+expect_rc 1 "$D" --json diagnose
+[ "$(json_get '[(f["level"], f["code"], f["kdamond"]) for f in j["findings"]]')" = \
+	"[('warning', 'agent_not_running', 0)]" ] || fail "--json, the dead agent: $OUT"
 expect_rc 0 "$D" stop
 
 # a module that holds DAMON
