@@ -17,7 +17,8 @@
 
 #define COLLAPSE_CONFIRM 2	/* observations a huge page must be hot in before collapsing */
 #define HELD_LOOK_MS 10000	/* between looks at the regions once every budget is spent, */
-#define HELD_LOOK_COST 4000	/* ... or this many times a look's CPU time, if longer */
+#define HELD_LOOK_COST 4000	/* ... or this many times a look's CPU time, if longer, */
+#define HELD_LOOK_MAX_MS 60000	/* ... but no longer than this (reports stay that fresh) */
 #define UNREACHABLE_LOOKS 3	/* looks in a row short of the goal before it is said */
 
 /* A round's view of one collapse budget. */
@@ -500,6 +501,8 @@ static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pi
 		   struct damonctl_rec_region **regs, size_t *cap)
 {
 	const struct damonctl_fallback *fb = &srv->fb[fi];
+	const uint64_t (*huge)[2];
+	size_t nr_huge;
 	uint64_t total;
 	int n, r;
 
@@ -512,8 +515,15 @@ static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pi
 					&total, NULL);
 	if (n < 0)
 		return n;
-	r = damonctl_hugepage_plan_observe(srv->ctx, srv->plan[fi], pid, *regs, (size_t)n,
-					   fb->pattern);
+	/* where the huge pages are: the meter's walk (fresh after the kernel's snapshot where
+	 * it may be collapsing), not a walk of every look's own */
+	if (!dctl_fbs_meter_read(srv) &&
+	    !dctl_hugepage_meter_ranges(srv->meter, pid, &huge, &nr_huge))
+		r = dctl_hugepage_plan_observe_huge(srv->ctx, srv->plan[fi], pid, *regs, (size_t)n,
+						    fb->pattern, huge, nr_huge);
+	else
+		r = damonctl_hugepage_plan_observe(srv->ctx, srv->plan[fi], pid, *regs,
+						   (size_t)n, fb->pattern);
 	return r == -ESRCH ? 0 : r;	/* it exited: the caller's following says so */
 }
 
@@ -567,14 +577,16 @@ static uint64_t cpu_us(void)
 
 /* Whether a budget that wants nothing looks at the regions this round: for the caller's
  * reports only (what is hot, what is cold and huge), so at most every HELD_LOOK_MS, and at
- * most a 1/HELD_LOOK_COST of a CPU (a look reads every region and walks the hot ones' page
- * tables: it grows with the memory). */
+ * most a 1/HELD_LOOK_COST of a CPU (a look reads every region: up to DAMON's most), but at
+ * least every HELD_LOOK_MAX_MS. The huge pages it places come from the meter's last walk. */
 static bool held_look_due(const struct damonctl_fallback_server *srv)
 {
 	uint64_t wait = srv->look_cost_us * HELD_LOOK_COST / 1000;
 
 	if (wait < HELD_LOOK_MS)
 		wait = HELD_LOOK_MS;
+	if (wait > HELD_LOOK_MAX_MS)
+		wait = HELD_LOOK_MAX_MS;
 	return !srv->looked_ms || dctl_fbs_now_ms() - srv->looked_ms >= wait;
 }
 

@@ -32,18 +32,31 @@ void dctl_fbs_emit(const struct damonctl_fallback_server *srv,
 		srv->o.on_event(ev, srv->o.arg);
 }
 
+/* The targets through the meter: a fresh walk when one is due. */
+static int meter_read(struct damonctl_fallback_server *srv, uint64_t *huge, uint64_t *used)
+{
+	unsigned int flags = srv->fresh_due ? DAMONCTL_HMETER_FRESH : 0;
+
+	srv->fresh_due = false;
+	return damonctl_hugepage_meter_read(srv->meter, flags, huge, used);
+}
+
 int dctl_fbs_measure(struct damonctl_fallback_server *srv, const struct damonctl_fallback *fb,
 		     bool fresh, uint64_t *huge, uint64_t *used)
 {
-	unsigned int flags = 0;
-
 	/* the system-wide ratio is the kernel's counters (meminfo): cheap every time */
 	if (!fb->scope_pid)
 		return damonctl_hugepage_measure(srv->ctx, NULL, 0, huge, used);
-	if (fresh || srv->fresh_due)
-		flags |= DAMONCTL_HMETER_FRESH;
-	srv->fresh_due = false;
-	return damonctl_hugepage_meter_read(srv->meter, flags, huge, used);
+	if (fresh)
+		srv->fresh_due = true;
+	return meter_read(srv, huge, used);
+}
+
+int dctl_fbs_meter_read(struct damonctl_fallback_server *srv)
+{
+	uint64_t huge, used;
+
+	return meter_read(srv, &huge, &used);
 }
 
 bool dctl_fbs_grant_open(const struct damonctl_fallback_server *srv)

@@ -7,6 +7,7 @@
 #define DCTL_FALLBACK_SERVE_INTERNAL_H
 
 #include "internal.h"
+#include "pagemap_scan.h"
 
 #define FBS_MAX 160		/* damonctl_fallbacks' most */
 #define FBS_MAX_TARGETS 64
@@ -56,6 +57,9 @@ void dctl_fbs_emit(const struct damonctl_fallback_server *srv,
  * at the pages the kernel may be collapsing). */
 int dctl_fbs_measure(struct damonctl_fallback_server *srv, const struct damonctl_fallback *fb,
 		     bool fresh, uint64_t *huge, uint64_t *used);
+/* The targets' figures read through the meter (a fresh walk when one is due), for the
+ * huge ranges it keeps (dctl_hugepage_meter_ranges()). */
+int dctl_fbs_meter_read(struct damonctl_fallback_server *srv);
 /* Whether the kernel may be collapsing pages of a grant now (one is open, or unknown). */
 bool dctl_fbs_grant_open(const struct damonctl_fallback_server *srv);
 void dctl_fbs_goal_transition(struct damonctl_fallback_server *srv, unsigned int fi,

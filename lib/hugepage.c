@@ -408,9 +408,25 @@ static int sorted_regions(const struct damonctl_rec_region *regions, size_t nr,
 	return 0;
 }
 
-/* The mappings of @pid and the huge pages in them, over the span of the sorted regions. */
+/* The given huge ranges within [@lo, @hi) into @huge (a walk's work, done already). */
+static int given_huge(const uint64_t (*given)[2], size_t nr_given, uint64_t lo, uint64_t hi,
+		      struct ranges *huge)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < nr_given && !r; i++)
+		if (given[i][1] > lo && given[i][0] < hi)
+			r = ranges_append(huge, given[i][0] > lo ? given[i][0] : lo,
+					  given[i][1] < hi ? given[i][1] : hi, true);
+	return r;
+}
+
+/* The mappings of @pid and the huge pages in them, over the span of the sorted regions
+ * (walked, or taken from @given). */
 static int read_layout(struct damonctl_ctx *ctx, int pid, const struct damonctl_rec_region *rs,
-		       size_t nr, struct ranges *maps, struct ranges *huge)
+		       size_t nr, struct ranges *maps, struct ranges *huge,
+		       const uint64_t (*given)[2], size_t nr_given)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t i;
@@ -431,7 +447,8 @@ static int read_layout(struct damonctl_ctx *ctx, int pid, const struct damonctl_
 			hi = maps->r[maps->nr - 1][1];
 	}
 	if (!r && nr && lo < hi)
-		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, huge);
+		r = given ? given_huge(given, nr_given, lo, hi, huge) :
+		    damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, huge);
 	return r;
 }
 
@@ -588,6 +605,14 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 						size_t nr,
 						const uint64_t pattern[DAMONCTL_PAT_NR])
 {
+	return dctl_hugepage_plan_observe_huge(ctx, p, pid, regions, nr, pattern, NULL, 0);
+}
+
+int dctl_hugepage_plan_observe_huge(struct damonctl_ctx *ctx, struct damonctl_hugepage_plan *p,
+				    int pid, const struct damonctl_rec_region *regions, size_t nr,
+				    const uint64_t pattern[DAMONCTL_PAT_NR],
+				    const uint64_t (*huge)[2], size_t nr_huge)
+{
 	struct observation o = {
 		.pt = {
 			.sz_min = pattern[DAMONCTL_PAT_SZ_MIN],
@@ -607,7 +632,7 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 
 	if (r)
 		return r;
-	r = read_layout(ctx, pid, rs, nr, &o.maps, &o.huge);
+	r = read_layout(ctx, pid, rs, nr, &o.maps, &o.huge, huge, nr_huge);
 	for (i = 0; i < nr && !r; i = run_end) {
 		run_end = run_end_of(&o.pt, rs, nr, i);
 		r = observe_run(&o, rs, i, run_end);

@@ -56,7 +56,10 @@ struct meter_pid {
 	int statm_fd, pagemap_fd;	/* -1: not open yet; open fds follow the process, not
 					 * whoever takes its pid after it exits */
 	bool gone;
-	uint64_t huge, anon_huge;	/* at the last scan */
+	uint64_t huge, anon_huge;	/* at the last scan, */
+	uint64_t (*ranges)[2];		/* ... where (PAGEMAP_SCAN only), */
+	size_t nr_ranges, cap_ranges;
+	bool have_ranges;		/* ... if known */
 	uint64_t rss;			/* now, and at the last scan */
 	uint64_t rss_at_scan;
 	char cgroup[PATH_MAX];		/* its cgroup v2 path at the last scan, "" when none */
@@ -98,6 +101,14 @@ static uint64_t cpu_us(void)
 
 /* ---- the objects ---- */
 
+static void free_pid(struct meter_pid *p)
+{
+	free(p->ranges);
+	p->ranges = NULL;
+	p->nr_ranges = p->cap_ranges = 0;
+	p->have_ranges = false;
+}
+
 static void close_pid(struct meter_pid *p)
 {
 	if (p->statm_fd >= 0)
@@ -138,8 +149,10 @@ DAMONCTL_API void damonctl_hugepage_meter_free(struct damonctl_hugepage_meter *m
 
 	if (!m)
 		return;
-	for (i = 0; i < m->nr; i++)
+	for (i = 0; i < m->nr; i++) {
 		close_pid(&m->p[i]);
+		free_pid(&m->p[i]);
+	}
 	free(m->p);
 	free(m);
 }
@@ -177,12 +190,16 @@ DAMONCTL_API int damonctl_hugepage_meter_set_pids(struct damonctl_hugepage_meter
 			if (m->p[j].pid == pids[i] && m->p[j].pid > 0) {
 				p[i] = m->p[j];
 				m->p[j].statm_fd = m->p[j].pagemap_fd = -1;
+				m->p[j].ranges = NULL;
+				m->p[j].nr_ranges = m->p[j].cap_ranges = 0;
 				break;
 			}
 		}
 	}
-	for (j = 0; j < m->nr; j++)
+	for (j = 0; j < m->nr; j++) {
 		close_pid(&m->p[j]);
+		free_pid(&m->p[j]);
+	}
 	free(m->p);
 	m->p = p;
 	m->nr = nr;
@@ -443,13 +460,35 @@ static uint64_t target_faults(struct damonctl_hugepage_meter *m)
 
 /* ---- the scan ---- */
 
-/* One PAGEMAP_SCAN pass over [0, @end) of @fd: the bytes present, huge and not the huge
- * zero page (smaps counts none of it), and of them those anonymous (not of a file or
- * shmem: PAGE_IS_FILE). */
-static int scan_range(int fd, uint64_t end, uint64_t *huge, uint64_t *anon)
+/* [@start, @end) after @p's huge ranges (merged with the last when adjacent) */
+static int add_range(struct meter_pid *p, uint64_t start, uint64_t end)
+{
+	if (p->nr_ranges && p->ranges[p->nr_ranges - 1][1] == start) {
+		p->ranges[p->nr_ranges - 1][1] = end;
+		return 0;
+	}
+	if (p->nr_ranges == p->cap_ranges) {
+		size_t cap = p->cap_ranges ? 2 * p->cap_ranges : 64;
+		void *n = realloc(p->ranges, cap * sizeof(*p->ranges));
+
+		if (!n)
+			return -ENOMEM;
+		p->ranges = n;
+		p->cap_ranges = cap;
+	}
+	p->ranges[p->nr_ranges][0] = start;
+	p->ranges[p->nr_ranges++][1] = end;
+	return 0;
+}
+
+/* One PAGEMAP_SCAN pass over [0, @end) of @p's pagemap: the bytes present, huge and not the
+ * huge zero page (smaps counts none of it), and of them those anonymous (not of a file or
+ * shmem: PAGE_IS_FILE); where they are, in @p's ranges. */
+static int scan_range(struct meter_pid *p, uint64_t end, uint64_t *huge, uint64_t *anon)
 {
 	struct page_region vec[256];
 	uint64_t start = 0, h = 0, a = 0;
+	int fd = p->pagemap_fd, r;
 
 	/* zeroed: valgrind does not know that PAGEMAP_SCAN fills it */
 	memset(vec, 0, sizeof(vec));
@@ -472,6 +511,9 @@ static int scan_range(int fd, uint64_t end, uint64_t *huge, uint64_t *anon)
 			h += vec[i].end - vec[i].start;
 			if (!(vec[i].categories & PAGE_IS_FILE))
 				a += vec[i].end - vec[i].start;
+			r = add_range(p, vec[i].start, vec[i].end);
+			if (r)
+				return r;
 		}
 		if (arg.walk_end <= start || (size_t)n < ARRAY_SIZE(vec))
 			break;
@@ -499,12 +541,14 @@ static int scan_pagemap(struct damonctl_hugepage_meter *m, struct meter_pid *p, 
 			return r;
 		}
 	}
+	p->nr_ranges = 0;
 	if (m->scan_end)
-		return scan_range(p->pagemap_fd, m->scan_end, huge, anon);
+		return scan_range(p, m->scan_end, huge, anon);
 	for (i = 0, r = -EFAULT; i < ARRAY_SIZE(bits) && r == -EFAULT; i++) {
 		uint64_t end = (UINT64_C(1) << bits[i]) - (uint64_t)sysconf(_SC_PAGESIZE);
 
-		r = scan_range(p->pagemap_fd, end, huge, anon);
+		p->nr_ranges = 0;
+		r = scan_range(p, end, huge, anon);
 		if (!r)
 			m->scan_end = end;
 	}
@@ -534,6 +578,7 @@ static int scan_pid(struct damonctl_hugepage_meter *m, struct meter_pid *p)
 
 	if (p->gone)
 		return 0;
+	p->have_ranges = false;
 	if (!m->smaps) {
 		r = scan_pagemap(m, p, &huge, &anon);
 		if (r == -ENOTTY || r == -EINVAL)
@@ -555,7 +600,25 @@ static int scan_pid(struct damonctl_hugepage_meter *m, struct meter_pid *p)
 		return r;
 	p->huge = huge;
 	p->anon_huge = anon;
+	p->have_ranges = !m->smaps;
 	return read_rss(m, p);
+}
+
+int dctl_hugepage_meter_ranges(const struct damonctl_hugepage_meter *m, int pid,
+			       const uint64_t (**r)[2], size_t *nr)
+{
+	unsigned int i;
+
+	for (i = 0; m && i < m->nr; i++) {
+		const struct meter_pid *p = &m->p[i];
+
+		if (p->pid != pid || p->gone || !p->have_ranges || !m->valid)
+			continue;
+		*r = (const uint64_t (*)[2])p->ranges;
+		*nr = p->nr_ranges;
+		return 0;
+	}
+	return -ENOENT;
 }
 
 static int scan(struct damonctl_hugepage_meter *m)

@@ -32,4 +32,16 @@ struct pm_scan_arg {
 /* /proc/@pid/@name opened read-only: a fd, -ESRCH when there is no such process, -errno. */
 int dctl_open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name);
 
+/* The huge (PMD-mapped) ranges of @pid that the meter's last walk found, sorted and merged:
+ * 0 and *@r, *@nr (valid until the meter's next read), or -ENOENT where it has none (not one
+ * of its pids, gone, or measured with smaps_rollup). */
+int dctl_hugepage_meter_ranges(const struct damonctl_hugepage_meter *m, int pid,
+			       const uint64_t (**r)[2], size_t *nr);
+/* damonctl_hugepage_plan_observe() with the huge ranges of @pid given (@huge, @nr_huge:
+ * sorted, as dctl_hugepage_meter_ranges() gives them) instead of walked; NULL: walked. */
+int dctl_hugepage_plan_observe_huge(struct damonctl_ctx *ctx, struct damonctl_hugepage_plan *p,
+				    int pid, const struct damonctl_rec_region *regions, size_t nr,
+				    const uint64_t pattern[DAMONCTL_PAT_NR],
+				    const uint64_t (*huge)[2], size_t nr_huge);
+
 #endif
