@@ -61,7 +61,7 @@ change() {
 		[ "$after" -gt $((before + $(page_bp))) ] ||
 			fail "'$name' took the ratio from $before bp to $after bp only"
 	fi
-	if ! fair_wait 90000 settled; then
+	if ! fair_wait 60000 settled; then
 		fail "after '$name' ($before bp before it, $after bp just after): not settled: $LAST"
 	fi
 	echo "after $name: $before bp before, $after bp just after; settled: $LAST"
