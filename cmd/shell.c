@@ -4,7 +4,9 @@
  * (session.c: `damonc WORDS` in a child); completion comes from the command table (the
  * same one --list-cmds, --list-opts and --list-values print for the shells' completions),
  * with kdamond indexes and pids read live; history is kept in the XDG state directory.
- * Without a terminal on stdin the shell reads its lines as a batch does, with no prompt.
+ * Readline is the lineedit plugin's (lineedit.h), which only the shell at a terminal
+ * loads. Without a terminal on stdin the shell reads its lines as a batch does, with no
+ * prompt and no plugin.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,10 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include "damonc.h"
+#include "lineedit.h"
 #include "session.h"
 #include "started.h"
 #include "words.h"
@@ -233,32 +233,23 @@ static bool complete_after(char **v, int n, const char *text)
 	return true;
 }
 
-static char **complete(const char *text, int start, int end)
+static bool complete(const char *before, const char *text)
 {
-	char *before = strndup(rl_line_buffer, (size_t)start);
 	struct words w;
 	const char *why;
-	char **m = NULL;
+	bool r;
 
-	(void)end;
-	rl_attempted_completion_over = 1;
 	cands_clear();
-	if (!before || words_split(before, true, &w, &why)) {
-		free(before);
-		return NULL;
-	}
+	if (words_split(before, true, &w, &why))
+		return true;	/* nothing to offer */
 	if (w.open && w.n) {
 		/* the cursor's word opened with a quote readline took apart */
 		free(w.v[--w.n]);
 		w.v[w.n] = NULL;
 	}
-	if (complete_after(w.v, w.n, text))
-		m = rl_completion_matches(text, generate);
-	else
-		rl_attempted_completion_over = 0;
+	r = complete_after(w.v, w.n, text);
 	words_free(&w);
-	free(before);
-	return m;
+	return r;
 }
 
 /* ---- the prompt ---- */
@@ -310,10 +301,8 @@ static int getc_or_interrupt(FILE *in)
 		sigprocmask(SIG_BLOCK, &intr, &old);
 		r = session_sigint ? 0 : ppoll(&p, 1, NULL, &old);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (session_sigint) {
-			rl_replace_line("", 0);
-			return '\n';	/* accepts the now empty line */
-		}
+		if (session_sigint)
+			return LINEEDIT_DROP;
 		if (r < 0 && errno != EINTR)
 			return EOF;
 		if (r <= 0)
@@ -383,7 +372,8 @@ static void history_path(char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-static void history_open(const char *path)
+/* The history file's directory made: @path, or "" (no history kept) when it cannot be. */
+static void history_dir(char *path)
 {
 	char dir[4096], *slash;
 
@@ -394,9 +384,7 @@ static void history_open(const char *path)
 	if (slash)
 		*slash = '\0';
 	if (damonctl_make_dirs(dir))
-		return;
-	if (read_history(path) == ENOENT)
-		write_history(path);	/* append_history needs the file */
+		path[0] = '\0';
 }
 
 /* One line typed at the prompt; the status it leaves, or -1 to leave the shell (@code). */
@@ -437,25 +425,26 @@ static int run_typed(const struct session *s, const char *line, int *code, int l
 	return r;
 }
 
-static int shell_loop(struct session *s)
+static int shell_loop(struct session *s, const struct lineedit_plugin *le)
 {
+	static const struct lineedit_hooks hooks = {
+		.complete = complete,
+		.generate = generate,
+		.key = getc_or_interrupt,
+	};
 	char hist[4096], prompt[4600];
 	int last = 0, code = 0, r;
 
 	history_path(hist, sizeof(hist));
-	history_open(hist);
-	rl_readline_name = "damonc";
-	rl_attempted_completion_function = complete;
-	rl_completer_quote_characters = "'\"";
-	rl_catch_signals = 0;
-	rl_getc_function = getc_or_interrupt;
+	history_dir(hist);
+	le->start("damonc", &hooks, hist);
 	session_catch_sigint();
 	for (;;) {
 		char *line;
 
 		build_prompt(prompt, sizeof(prompt), s, last);
 		session_sigint = 0;
-		line = readline(prompt);
+		line = le->read(prompt);
 		/* a write of the prompt or the echo cut short by a Ctrl-C (EINTR) loses no
 		 * result: the shell's exit status must not turn into "writing the output" */
 		clearerr(stdout);
@@ -468,11 +457,8 @@ static int shell_loop(struct session *s)
 			free(line);
 			continue;
 		}
-		if (line[strspn(line, " \t")]) {
-			add_history(line);
-			if (hist[0] && append_history(1, hist) == 0)
-				history_truncate_file(hist, HISTORY_MAX);
-		}
+		if (line[strspn(line, " \t")])
+			le->remember(line, HISTORY_MAX);
 		r = run_typed(s, line, &code, last);
 		free(line);
 		if (r < 0)
@@ -488,6 +474,8 @@ static int shell_run(struct cli *cli, int argc, char **argv)
 {
 	struct session *s = &damonc_session;
 	static char sysroot_opt[4200];
+	const struct lineedit_plugin *le;
+	char why[4200];
 	int r;
 
 	if (argc)
@@ -505,8 +493,14 @@ static int shell_run(struct cli *cli, int argc, char **argv)
 		session_add_global(s, "-v");
 	if (!isatty(STDIN_FILENO))
 		return session_batch(s, stdin);
+	le = plugin_load("lineedit", LINEEDIT_PLUGIN_SYMBOL, sizeof(*le), why, sizeof(why));
+	if (!le) {
+		usage_error(cli, "line editing is damonc's lineedit plugin, which is not installed: "
+			    "%s (lines from a file or a pipe are read without it)", why);
+		return EXIT_UNSUPPORTED;
+	}
 	shell_ctx = cli->ctx;
-	r = shell_loop(s);
+	r = shell_loop(s, le);
 	shell_ctx = NULL;
 	return r;
 }

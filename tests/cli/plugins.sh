@@ -1,9 +1,10 @@
 #!/bin/bash
 # damonc's plugins (cmd/plugin.h): a command that draws no picture loads none of the
-# picture libraries (nor the plugin), one that draws loads the plugin; and where the plugin
-# is not installed (a copy of damonc with nothing beside it), the other commands run as ever
-# while a picture is refused before any work, with exit status 3 and a sentence that names
-# the plugin, writing no file.
+# picture libraries (nor the plugin), one that draws loads the plugin; none but the shell at
+# a terminal loads readline. Where the plugins are not installed (a copy of damonc with
+# nothing beside it), the other commands run as ever while a picture is refused before any
+# work, with exit status 3 and a sentence that names the plugin, writing no file; the shell
+# at a terminal likewise, and reading a pipe it needs no plugin.
 #   plugins.sh DAMONC GEN_RECORD LIBDAMONCTL
 set -euo pipefail
 damonc=$1 gen=$2 lib=$3
@@ -23,11 +24,12 @@ loaded() {
 	LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -nE 's/.*file=([^ ]+).*/\1/p' | sort -u
 }
 picture_libs='cairo|fontconfig|freetype|pixman|png|X11|xcb|Xrender|Xext|Xau|Xdmcp|expat|brotli|libbsd|libmd|picture\.so'
+unneeded="$picture_libs|readline|tinfo|lineedit\.so"
 for args in "--version" "status" "status --json" "features --json" "report wss -i $work/in.rec" \
 	"report heatmap -i $work/in.rec --json"; do
 	# shellcheck disable=SC2086 # the command's words
 	libs=$(loaded "$damonc" --sysroot "$root" $args)
-	extra=$(grep -E "$picture_libs" <<<"$libs" || true)
+	extra=$(grep -E "$unneeded" <<<"$libs" || true)
 	[ -z "$extra" ] || bad "damonc $args loads $(tr '\n' ' ' <<<"$extra")"
 done
 libs=$(loaded "$damonc" report wss -i "$work/in.rec" -o "$work/wss.svg")
@@ -60,5 +62,15 @@ done
 for f in "$work/x.png" "$work/x.svg"; do
 	[ ! -e "$f" ] || bad "$f was made without the plugin"
 done
-[ $fail = 0 ] && echo "ok: only the pictures load the picture plugin; without it the rest runs and pictures exit 3"
+# the shell: lines from a pipe need no plugin; at a terminal, exit 3 saying why
+out=$(echo "status --json" | alone --sysroot "$root" shell 2>&1) ||
+	bad "without plugins, the shell reading a pipe fails: $out"
+grep -q '"kdamonds"' <<<"$out" || bad "without plugins, the shell reading a pipe ran nothing: $out"
+rc=0
+out=$(LD_LIBRARY_PATH=$(dirname "$lib") script -qec "'$work/bin/damonc' --sysroot '$root' shell" \
+	/dev/null </dev/null 2>&1) || rc=$?
+[ "$rc" = 3 ] || bad "without the lineedit plugin, the shell at a terminal exited $rc, expected 3"
+grep -q "line editing is damonc's lineedit plugin, which is not installed: .*lineedit\.so" \
+	<<<"$out" || bad "the shell at a terminal: no sentence naming the missing plugin: $out"
+[ $fail = 0 ] && echo "ok: only the pictures load the picture plugin, only the shell readline; without them the rest runs, pictures and the shell exit 3"
 exit $fail

@@ -79,6 +79,7 @@ LD_LIBRARY_PATH=$root/$libdir "$root/bin/damonc" --version >/dev/null || bad "in
 # PNG drawn), and without it the rest runs while a picture exits 3
 plugin=$root/$libdir/damonc/picture.so
 [ -f "$plugin" ] || bad "not installed: $prefix/$libdir/damonc/picture.so"
+[ -f "$root/$libdir/damonc/lineedit.so" ] || bad "not installed: $prefix/$libdir/damonc/lineedit.so"
 installed_damonc() { LD_LIBRARY_PATH=$root/$libdir "$root/bin/damonc" "$@"; }
 "$build/tests/gen-record" --snapshots 3 --regions 5 >"$dest/in.rec"
 installed_damonc report wss -i "$dest/in.rec" -o "$dest/wss.png" ||
