@@ -18,7 +18,8 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* the operation failed: kernel refusal, I/O */
 	EXIT_USAGE = 2,		/* bad usage or invalid input; nothing was changed */
-	EXIT_UNSUPPORTED = 3,	/* the kernel lacks a feature the request needs */
+	EXIT_UNSUPPORTED = 3,	/* the kernel lacks a feature the request needs, or a
+				 * part of damonc it needs is not installed */
 	EXIT_BUSY = 4,		/* DAMON is busy: another kdamond or DAMON module holds it */
 };
 

@@ -315,8 +315,10 @@ static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsign
 			return input_error(cli, "-c", so->config, r);
 		r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));
 		free(text);
-		if (r)
-			return usage_error(cli, "-c %s: %s", so->config, why);
+		if (r) {
+			usage_error(cli, "-c %s: %s", so->config, why);
+			return r == -ELIBACC ? EXIT_UNSUPPORTED : EXIT_USAGE;
+		}
 	}
 	*nr = damonctl_tree_nr_kdamonds(so->config_tree);
 	for (i = 0; i < *nr; i++)

@@ -235,6 +235,8 @@ int exit_code_for(int err)
 		return EXIT_UNSUPPORTED;
 	case EBUSY:
 		return EXIT_BUSY;
+	case ELIBACC:	/* a library loaded on first use is not installed */
+		return EXIT_UNSUPPORTED;
 	default:
 		return EXIT_FAIL;
 	}

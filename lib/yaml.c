@@ -3,7 +3,8 @@
  * YAML configurations, as damo takes them beside JSON (PyYAML's safe_load): one document is
  * turned into JSON text for damonctl_tree_from_json(). Plain scalars take YAML 1.1's core
  * types as PyYAML resolves them (null, booleans including yes/no/on/off, integers, floats);
- * quoted ones stay strings. Aliases are followed; mapping keys must be scalars.
+ * quoted ones stay strings. Aliases are followed; mapping keys must be scalars. libyaml is
+ * loaded on the first YAML parse (dlib.h).
  */
 #include <errno.h>
 #include <regex.h>
@@ -15,7 +16,23 @@
 #include <yaml.h>
 #include <json-c/json.h>
 
+#include "dlib.h"
 #include "internal.h"
+
+#define YAML_FNS(X, t) X(t, yaml_parser_initialize) X(t, yaml_parser_set_input_string) \
+	X(t, yaml_parser_load) X(t, yaml_parser_delete) X(t, yaml_document_get_node) \
+	X(t, yaml_document_get_root_node) X(t, yaml_document_delete)
+static struct {
+	YAML_FNS(DLIB_FN, _)
+} yaml;
+
+static int yaml_resolve(void *handle)
+{
+	YAML_FNS(DLIB_RESOLVE, yaml)
+	return 0;
+}
+
+static struct dlib libyaml = DLIB_INIT(DAMONCTL_SONAME_YAML, yaml_resolve);
 
 struct conv {
 	yaml_document_t *doc;
@@ -117,7 +134,7 @@ static int convert(struct conv *c, yaml_node_t *n, json_object **out)
 		     !r && it < n->data.sequence.items.top; it++) {
 			json_object *v = NULL;
 
-			r = convert(c, yaml_document_get_node(c->doc, *it), &v);
+			r = convert(c, yaml.yaml_document_get_node(c->doc, *it), &v);
 			if (!r)
 				json_object_array_add(arr, v);
 		}
@@ -129,14 +146,14 @@ static int convert(struct conv *c, yaml_node_t *n, json_object **out)
 
 		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
 		     !r && p < n->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+			yaml_node_t *k = yaml.yaml_document_get_node(c->doc, p->key);
 			json_object *v = NULL;
 
 			if (!k || k->type != YAML_SCALAR_NODE) {
 				r = fail(c, k ? k : n, "a mapping key that is not a scalar");
 				break;
 			}
-			r = convert(c, yaml_document_get_node(c->doc, p->value), &v);
+			r = convert(c, yaml.yaml_document_get_node(c->doc, p->value), &v);
 			if (!r)
 				json_object_object_add(obj, (const char *)k->data.scalar.value, v);
 		}
@@ -167,26 +184,31 @@ DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json
 
 	if (why && size)
 		why[0] = '\0';
-	if (!yaml_parser_initialize(&parser))
+	if (dlib_load(&libyaml)) {
+		if (why && size)
+			snprintf(why, size, "%s", libyaml.why);
+		return -ELIBACC;
+	}
+	if (!yaml.yaml_parser_initialize(&parser))
 		return -ENOMEM;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
+	yaml.yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml.yaml_parser_load(&parser, &doc)) {
 		if (why && size)
 			snprintf(why, size, "line %lu, column %lu: %s%s%s",
 				 (unsigned long)parser.problem_mark.line + 1,
 				 (unsigned long)parser.problem_mark.column + 1,
 				 parser.problem ? parser.problem : "not YAML",
 				 parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
+		yaml.yaml_parser_delete(&parser);
 		return -EINVAL;
 	}
-	if (!yaml_document_get_root_node(&doc)) {
+	if (!yaml.yaml_document_get_root_node(&doc)) {
 		r = fail(&c, NULL, "an empty document");
 	} else {
-		r = convert(&c, yaml_document_get_root_node(&doc), &root);
+		r = convert(&c, yaml.yaml_document_get_root_node(&doc), &root);
 	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	yaml.yaml_document_delete(&doc);
+	yaml.yaml_parser_delete(&parser);
 	if (r)
 		return r;
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |

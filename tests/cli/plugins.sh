@@ -24,7 +24,7 @@ loaded() {
 	LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -nE 's/.*file=([^ ]+).*/\1/p' | sort -u
 }
 picture_libs='cairo|fontconfig|freetype|pixman|png|X11|xcb|Xrender|Xext|Xau|Xdmcp|expat|brotli|libbsd|libmd|picture\.so'
-unneeded="$picture_libs|readline|tinfo|lineedit\.so"
+unneeded="$picture_libs|readline|tinfo|lineedit\.so|yaml|libnl"
 for args in "--version" "status" "status --json" "features --json" "report wss -i $work/in.rec" \
 	"report heatmap -i $work/in.rec --json"; do
 	# shellcheck disable=SC2086 # the command's words
