@@ -251,26 +251,16 @@ int damonctl_access_range_add(struct damonctl_access_range *r,
  * links libdamonctl. It is the C library's own, so it is always there; were it not, the
  * scale would read as linear. */
 #define LIBM_FNS(X, t) X(t, log2)
-static struct {
-	LIBM_FNS(DLIB_FN, _)
-} libm_fn;
-
-static int libm_resolve(void *handle)
-{
-	LIBM_FNS(DLIB_RESOLVE, libm_fn)
-	return 0;
-}
-
-static struct dlib libm = DLIB_INIT(DAMONCTL_SONAME_M, libm_resolve);
+DLIB_DEFINE(libm, DAMONCTL_SONAME_M, LIBM_FNS)
 
 /* The value as a scale takes it: damo's log2, 0 for 0; the access rate in percent */
 static double scaled(enum damonctl_access_metric m, double x, bool log)
 {
-	if (!log || dlib_load(&libm))
+	if (!log || dlib_load(&libm_lib))
 		return x;
 	if (m == DAMONCTL_ACCESS_RATE_BP)
 		x /= 100;
-	return x > 0 ? libm_fn.log2(x) : 0;
+	return x > 0 ? libm.log2(x) : 0;
 }
 
 int damonctl_access_rescale(const struct damonctl_access_range *r, enum damonctl_access_metric m,

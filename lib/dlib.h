@@ -4,15 +4,13 @@
  * (a YAML configuration), libnl-3 (the proc connector), zlib (records) and libm (log2, for
  * a log scale). A program that reads only the sysfs tree loads none of them: each is a
  * shared object the dynamic loader would map and relocate at every start. Each user keeps a table of the functions
- * it calls, declared with DLIB_FN from the library's own header (so their types are
- * checked), and fills it from the library on first use:
+ * it calls, declared from the library's own header (so their types are checked), and fills
+ * it from the library on first use:
  *
  *   #define YAML_FNS(X, t) X(t, yaml_parser_initialize) X(t, yaml_parser_load) ...
- *   static struct { YAML_FNS(DLIB_FN, _) } yaml;
- *   static int yaml_resolve(void *handle) { YAML_FNS(DLIB_RESOLVE, yaml) return 0; }
- *   static struct dlib libyaml = DLIB_INIT(DAMONCTL_SONAME_YAML, yaml_resolve);
+ *   DLIB_DEFINE(yaml, DAMONCTL_SONAME_YAML, YAML_FNS)
  *   ...
- *   if (dlib_load(&libyaml)) return -ELIBACC;	(libyaml.why says why)
+ *   if (dlib_load(&yaml_lib)) return -ELIBACC;	(yaml_lib.why says why)
  *   yaml.yaml_parser_initialize(&parser);
  *
  * The sonames are those the build linked against (meson.build finds them), so the very
@@ -49,5 +47,18 @@ int dlib_sym(void *handle, const char *name, void *fn, size_t size);
 /* Loads @l once (thread-safe; later calls return what the first found): 0, or -ELIBACC
  * with the reason in l->why. */
 int dlib_load(struct dlib *l);
+
+/* A file's table @t of the functions @FNS lists (X(t, name) for each), the function that
+ * fills it, and struct dlib @t##_lib that loads @soname for it. */
+#define DLIB_DEFINE(t, soname, FNS) \
+	static struct { \
+		FNS(DLIB_FN, _) \
+	} t; \
+	static int t##_resolve(void *handle) \
+	{ \
+		FNS(DLIB_RESOLVE, t) \
+		return 0; \
+	} \
+	static struct dlib t##_lib = DLIB_INIT(soname, t##_resolve);
 
 #endif

@@ -36,17 +36,7 @@
 	X(t, nl_socket_get_fd) X(t, nl_socket_add_membership) X(t, nl_socket_set_buffer_size) \
 	X(t, nl_socket_disable_seq_check) X(t, nl_socket_disable_auto_ack) \
 	X(t, nl_send_simple) X(t, nlmsg_ok) X(t, nlmsg_datalen) X(t, nlmsg_data)
-static struct {
-	NL_FNS(DLIB_FN, _)
-} nl;
-
-static int nl_resolve(void *handle)
-{
-	NL_FNS(DLIB_RESOLVE, nl)
-	return 0;
-}
-
-static struct dlib libnl = DLIB_INIT(DAMONCTL_SONAME_NL, nl_resolve);
+DLIB_DEFINE(nl, DAMONCTL_SONAME_NL, NL_FNS)
 
 #define ACK_WAIT_MS 1000
 #define RECV_BUF 8192
@@ -227,7 +217,7 @@ DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out)
 
 	if (!pe)
 		return -ENOMEM;
-	if (dlib_load(&libnl)) {
+	if (dlib_load(&nl_lib)) {
 		free(pe);
 		return -ELIBACC;
 	}

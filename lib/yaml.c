@@ -22,17 +22,7 @@
 #define YAML_FNS(X, t) X(t, yaml_parser_initialize) X(t, yaml_parser_set_input_string) \
 	X(t, yaml_parser_load) X(t, yaml_parser_delete) X(t, yaml_document_get_node) \
 	X(t, yaml_document_get_root_node) X(t, yaml_document_delete)
-static struct {
-	YAML_FNS(DLIB_FN, _)
-} yaml;
-
-static int yaml_resolve(void *handle)
-{
-	YAML_FNS(DLIB_RESOLVE, yaml)
-	return 0;
-}
-
-static struct dlib libyaml = DLIB_INIT(DAMONCTL_SONAME_YAML, yaml_resolve);
+DLIB_DEFINE(yaml, DAMONCTL_SONAME_YAML, YAML_FNS)
 
 struct conv {
 	yaml_document_t *doc;
@@ -184,9 +174,9 @@ DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json
 
 	if (why && size)
 		why[0] = '\0';
-	if (dlib_load(&libyaml)) {
+	if (dlib_load(&yaml_lib)) {
 		if (why && size)
-			snprintf(why, size, "%s", libyaml.why);
+			snprintf(why, size, "%s", yaml_lib.why);
 		return -ELIBACC;
 	}
 	if (!yaml.yaml_parser_initialize(&parser))

@@ -7,21 +7,10 @@
 #   first-use-libs.sh DAMONC GEN_RECORD SOURCE_DIR
 set -euo pipefail
 damonc=$1 gen=$2 src=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/damonc-first-use.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-
-root=$work/sysroot
-mkdir -p "$root/sys/kernel/mm/damon/admin/kdamonds"
-echo 0 >"$root/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds"
-"$gen" --snapshots 5 --regions 10 >"$work/in.rec"
+# shellcheck source=../lib/loaded.sh
+source "$(dirname "$0")/../lib/loaded.sh"
+loaded_setup "$gen"
 yaml=$src/tests/fixtures/damo/damo-output-vaddr-pageout.yaml
-
-loaded() { # the shared objects a run loads, whether the run succeeds or not
-	{ LD_DEBUG=files "$@" 2>&1 >/dev/null || true; } | sed -nE 's/.*file=([^ ]+).*/\1/p' |
-		sort -u
-}
 for args in "--version" "status" "status --json" "features --json"; do
 	# shellcheck disable=SC2086 # the command's words
 	extra=$(loaded "$damonc" --sysroot "$root" $args | grep -E 'yaml|libnl|libz' || true)

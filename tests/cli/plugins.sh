@@ -8,21 +8,10 @@
 #   plugins.sh DAMONC GEN_RECORD LIBDAMONCTL
 set -euo pipefail
 damonc=$1 gen=$2 lib=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/damonc-plugins.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=../lib/loaded.sh
+source "$(dirname "$0")/../lib/loaded.sh"
+loaded_setup "$gen"
 
-# a tree with no kdamond, as a kernel without DAMON users shows it
-root=$work/sysroot
-mkdir -p "$root/sys/kernel/mm/damon/admin/kdamonds"
-echo 0 >"$root/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds"
-"$gen" --snapshots 5 --regions 10 >"$work/in.rec"
-
-# the shared objects a run loads (the dynamic loader's own account, dlopen included)
-loaded() {
-	LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -nE 's/.*file=([^ ]+).*/\1/p' | sort -u
-}
 picture_libs='cairo|fontconfig|freetype|pixman|png|X11|xcb|Xrender|Xext|Xau|Xdmcp|expat|brotli|libbsd|libmd|picture\.so'
 unneeded="$picture_libs|readline|tinfo|lineedit\.so|yaml|libnl"
 for args in "--version" "status" "status --json" "features --json" "report wss -i $work/in.rec" \
