@@ -94,6 +94,9 @@ struct cmd {
 	 * @opts_init (@opts_size bytes) at cli->opts for the run; none when 0. */
 	size_t opts_size;
 	const void *opts_init;
+	/* Fills @opts (a table merged from others) before its first use, rather than at
+	 * every start of damonc whatever the command; NULL when @opts is a table as is. */
+	void (*init)(void);
 };
 
 struct cli {
@@ -109,6 +112,8 @@ struct cli {
 
 /* The command table (main.c). */
 extern const struct cmd *const damonc_cmds[];
+/* @c's options (c->opts, filled by c->init first). */
+const struct opt *cmd_opts(const struct cmd *c);
 /* main() itself, run again in the child that runs a line of the shell or of a batch. */
 int damonc_main(int argc, char **argv);
 /* "status" or "report hugepage"; NULL when there is no such command. */
@@ -124,7 +129,7 @@ void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *v
 
 /* Concatenate NULL-name-terminated option tables into @dst (room for @max entries, the
  * terminator included), leaving out the options named in the NULL-terminated @skip (or none
- * when NULL). */
+ * when NULL); nothing when @dst is filled already (a struct cmd's init, called again). */
 void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 		const struct opt *const *tables, size_t nr_tables);
 

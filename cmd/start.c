@@ -73,7 +73,7 @@ static const struct opt start_own_opts[] = {
 static struct opt start_opts_tbl[64];
 
 /* The command's options: its own, then the context's and the scheme's (spec.c). */
-__attribute__((constructor)) static void start_opts_init(void)
+static void start_opts_init(void)
 {
 	const struct opt *tables[] = { start_target_opts, start_own_opts, spec_context_opts,
 				       spec_scheme_opts };
@@ -1006,6 +1006,7 @@ const struct cmd cmd_start = {
 	.usage = "(--pid PID ... | --regions R | -c FILE | -- COMMAND ARGS) --action ACTION "
 		 "[OPTIONS] [--action ACTION [OPTIONS]]...",
 	.opts = start_opts_tbl,
+	.init = start_opts_init,
 	.parse = start_parse,
 	.run = start_run,
 	.opts_size = sizeof(struct start_opts),

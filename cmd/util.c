@@ -23,6 +23,8 @@ void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 	size_t t, n = 0;
 	const struct opt *o;
 
+	if (dst[0].name)
+		return;
 	for (t = 0; t < nr_tables; t++)
 		for (o = tables[t]; o->name && n + 1 < max; o++)
 			if (!skipped(o->name, skip))
