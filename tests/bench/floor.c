@@ -2,12 +2,14 @@
 /*
  * The floor a command's start-up is measured against: a C program that does only the
  * opens and reads of files the command did (as strace saw them; tests/bench/opens-of turns
- * a trace into these arguments), with the same directory descriptors as bases, and nothing
- * else. Whatever a command costs above it is loading, parsing and printing.
- *   floor [KIND BASE NAME]...
+ * a trace into these arguments), with the same directory descriptors as bases and reads of
+ * the same sizes, and nothing else. Whatever a command costs above it is loading, parsing
+ * and printing.
+ *   floor [KIND BASE NAME READS]...
  * KIND: d (a directory, kept open as a base for later opens), l (a directory, listed), f (a
- * file, read once); BASE: '-' (the working directory) or the index of an earlier d or l
- * triplet. An open that fails (the command's did too: a file it looked for) is left at that.
+ * file); BASE: '-' (the working directory) or the index of an earlier d or l quadruplet;
+ * READS: the sizes of a file's reads, comma-separated ('-': none). An open that fails (the
+ * command's did too: a file it looked for) is left at that.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -24,21 +26,35 @@ static void list(int fd)
 		;
 }
 
+/* The reads @sizes lists ("4095,4095"), as the command made them. */
+static void reads(int fd, const char *sizes)
+{
+	char *end;
+
+	while (*sizes && *sizes != '-') {
+		unsigned long n = strtoul(sizes, &end, 10);
+
+		if (read(fd, buf, n < sizeof(buf) ? n : sizeof(buf)) < 0)
+			return;
+		sizes = *end == ',' ? end + 1 : end;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	int n = (argc - 1) / 3, i;
+	int n = (argc - 1) / 4, i;
 	int *fds;
 
-	if ((argc - 1) % 3) {
-		fprintf(stderr, "usage: floor [KIND BASE NAME]...\n");
+	if ((argc - 1) % 4) {
+		fprintf(stderr, "usage: floor [KIND BASE NAME READS]...\n");
 		return 2;
 	}
 	fds = calloc(n ? n : 1, sizeof(int));
 	if (!fds)
 		return 1;
 	for (i = 0; i < n; i++) {
-		const char *kind = argv[1 + 3 * i], *base = argv[2 + 3 * i];
-		const char *name = argv[3 + 3 * i];
+		const char *kind = argv[1 + 4 * i], *base = argv[2 + 4 * i];
+		const char *name = argv[3 + 4 * i], *sizes = argv[4 + 4 * i];
 		int dirfd = strcmp(base, "-") ? fds[atoi(base)] : AT_FDCWD;
 		int fd;
 
@@ -46,8 +62,7 @@ int main(int argc, char **argv)
 			fd = openat(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 			fds[i] = -1;
 			if (fd >= 0) {
-				if (read(fd, buf, sizeof(buf)) < 0)
-					perror(name);
+				reads(fd, sizes);
 				close(fd);
 			}
 			continue;

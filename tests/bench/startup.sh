@@ -1,7 +1,8 @@
 #!/bin/bash
 # Benchmark: what a damonc command costs as a whole process, start-up included, against the
 # floor: a C program (floor.c) that makes only the opens and reads of files the command
-# made, as strace saw them (opens-of), with nothing loaded but the C library. Run in
+# made (the same reads, of the same sizes), as strace saw them (opens-of), with nothing
+# loaded but the C library. Run in
 # alternating pairs (pairs.c), BENCH_RUNS of each, medians; CPU is user + system time of
 # that process alone. Commands: --version, status --json, features --json, report hugepage
 # --json; on the host's own DAMON tree (read only: run under tests/ns-run, as meson's test
@@ -32,7 +33,7 @@ row() { # TREE_LABEL COMMAND DAMONC_ARGS...
 	local tree=$1 cmd=$2 line libs floor_args
 	shift 2
 	# shellcheck disable=SC2086 # the command's words
-	strace -f -y -qq -e trace=openat,getdents64 -o "$work/trace" "$DAMONC" "$@" $cmd \
+	strace -f -y -qq -e trace=openat,read,getdents64 -o "$work/trace" "$DAMONC" "$@" $cmd \
 		>/dev/null
 	mapfile -t floor_args < <(python3 "$OPENS_OF" "$work/trace")
 	libs=$(libraries "$work/trace")
