@@ -7,6 +7,9 @@
 
 #include "chart_out.h"
 
+/* the picture plugin, once chart_check_output() has loaded it */
+static const struct chart_plugin *plugin;
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -30,9 +33,31 @@ static bool to_stdout(const char *output)
 
 int chart_check_output(struct cli *cli, enum chart_format fmt, const char *output)
 {
+	char why[4200];
+
 	if (fmt == CHART_PNG && to_stdout(output) && isatty(STDOUT_FILENO))
 		return usage_error(cli, "--format png: name a file with -o (not a terminal)");
-	return to_stdout(output) ? EXIT_OK : output_check(cli, "-o", output);
+	if (!to_stdout(output) && output_check(cli, "-o", output))
+		return EXIT_USAGE;
+	if (!plugin)
+		plugin = plugin_load("picture", CHART_PLUGIN_SYMBOL, sizeof(*plugin), why,
+				     sizeof(why));
+	if (!plugin) {
+		usage_error(cli, "pictures (PNG, SVG) are drawn by damonc's picture plugin, which "
+			    "is not installed: %s (on Debian: the damonc-pictures package)", why);
+		return EXIT_UNSUPPORTED;
+	}
+	return EXIT_OK;
+}
+
+int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
+{
+	return plugin ? plugin->time_series(f, fmt, c) : -ELIBACC;
+}
+
+int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
+{
+	return plugin ? plugin->heatmap(f, fmt, h) : -ELIBACC;
 }
 
 FILE *chart_open(struct cli *cli, const char *output)

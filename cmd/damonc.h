@@ -18,7 +18,8 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* the operation failed: kernel refusal, I/O */
 	EXIT_USAGE = 2,		/* bad usage or invalid input; nothing was changed */
-	EXIT_UNSUPPORTED = 3,	/* the kernel lacks a feature the request needs */
+	EXIT_UNSUPPORTED = 3,	/* the kernel lacks a feature the request needs, or a
+				 * part of damonc it needs is not installed */
 	EXIT_BUSY = 4,		/* DAMON is busy: another kdamond or DAMON module holds it */
 };
 
@@ -93,6 +94,9 @@ struct cmd {
 	 * @opts_init (@opts_size bytes) at cli->opts for the run; none when 0. */
 	size_t opts_size;
 	const void *opts_init;
+	/* Fills @opts (a table merged from others) before its first use, rather than at
+	 * every start of damonc whatever the command; NULL when @opts is a table as is. */
+	void (*init)(void);
 };
 
 struct cli {
@@ -108,6 +112,8 @@ struct cli {
 
 /* The command table (main.c). */
 extern const struct cmd *const damonc_cmds[];
+/* @c's options (c->opts, filled by c->init first). */
+const struct opt *cmd_opts(const struct cmd *c);
 /* main() itself, run again in the child that runs a line of the shell or of a batch. */
 int damonc_main(int argc, char **argv);
 /* "status" or "report hugepage"; NULL when there is no such command. */
@@ -123,7 +129,7 @@ void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *v
 
 /* Concatenate NULL-name-terminated option tables into @dst (room for @max entries, the
  * terminator included), leaving out the options named in the NULL-terminated @skip (or none
- * when NULL). */
+ * when NULL); nothing when @dst is filled already (a struct cmd's init, called again). */
 void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 		const struct opt *const *tables, size_t nr_tables);
 

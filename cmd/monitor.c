@@ -62,7 +62,7 @@ static const struct opt monitor_opts[] = {
 
 static struct opt monitor_opts_tbl[48];
 
-__attribute__((constructor)) static void monitor_opts_init(void)
+static void monitor_opts_init(void)
 {
 	const struct opt *tables[] = { monitor_opts, start_target_opts, spec_context_opts };
 	static const char *const skip[] = { "pause", "resume", NULL };
@@ -494,6 +494,7 @@ const struct cmd cmd_monitor = {
 		 "screen is cleared between rounds (--no-clear keeps them). With --json, one JSON\n"
 		 "document a round, on its own line.",
 	.opts = monitor_opts_tbl,
+	.init = monitor_opts_init,
 	.parse = monitor_parse,
 	.run = monitor_run,
 	.opts_size = sizeof(struct monitor_opts),

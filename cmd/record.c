@@ -100,7 +100,7 @@ static struct opt record_opts_tbl[48];
 
 /* Its own options, then the targets and monitoring options of a kdamond it starts (start's
  * and spec.c's, parsed by start). */
-__attribute__((constructor)) static void record_opts_init(void)
+static void record_opts_init(void)
 {
 	const struct opt *tables[] = { record_opts, start_target_opts, spec_context_opts };
 	static const char *const skip[] = { "pause", "resume", NULL };	/* it records nothing */
@@ -809,6 +809,7 @@ const struct cmd cmd_record = {
 		 "to the end of the recording: 'damonc report profile' shows its samples of the\n"
 		 "times the record's regions had an access pattern.",
 	.opts = record_opts_tbl,
+	.init = record_opts_init,
 	.parse = record_parse,
 	.run = record_run,
 	.opts_size = sizeof(struct record_opts),

@@ -319,8 +319,14 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 	if ((ho->format == HM_PNG || ho->format == HM_SVG) && cli->json)
 		return usage_error(cli, "--json describes the grid as text does; images have no "
 				   "JSON form (use --format text --json)");
-	if (chart_check_output(cli, ho->format == HM_PNG ? CHART_PNG : CHART_SVG, ho->output))
+	if (ho->format == HM_PNG || ho->format == HM_SVG) {
+		e = chart_check_output(cli, ho->format == HM_PNG ? CHART_PNG : CHART_SVG,
+				       ho->output);
+		if (e)
+			return e;
+	} else if (ho->output && output_check(cli, "-o", ho->output)) {
 		return EXIT_USAGE;
+	}
 	if (!ho->tbins) {
 		bool img = ho->format == HM_PNG || ho->format == HM_SVG;
 

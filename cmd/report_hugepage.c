@@ -933,13 +933,16 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 		ro->format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
 	}
 	if (ro->format != HP_TEXT) {
+		int e;
+
 		if (!ro->watch_us || cli->json)
 			return usage_error(cli, "--format %s draws the samples of --watch "
 					   "INTERVAL, without --json", ro->format == HP_PNG ? "png" :
 					   "svg");
-		if (chart_check_output(cli, ro->format == HP_PNG ? CHART_PNG : CHART_SVG,
-				       ro->output))
-			return EXIT_USAGE;
+		e = chart_check_output(cli, ro->format == HP_PNG ? CHART_PNG : CHART_SVG,
+				       ro->output);
+		if (e)
+			return e;
 	} else if (ro->output) {
 		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
 	}

@@ -73,7 +73,7 @@ static const struct opt start_own_opts[] = {
 static struct opt start_opts_tbl[64];
 
 /* The command's options: its own, then the context's and the scheme's (spec.c). */
-__attribute__((constructor)) static void start_opts_init(void)
+static void start_opts_init(void)
 {
 	const struct opt *tables[] = { start_target_opts, start_own_opts, spec_context_opts,
 				       spec_scheme_opts };
@@ -319,8 +319,10 @@ static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsign
 			return input_error(cli, "-c", so->config, r);
 		r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));
 		free(text);
-		if (r)
-			return usage_error(cli, "-c %s: %s", so->config, why);
+		if (r) {
+			usage_error(cli, "-c %s: %s", so->config, why);
+			return r == -ELIBACC ? EXIT_UNSUPPORTED : EXIT_USAGE;
+		}
 	}
 	*nr = damonctl_tree_nr_kdamonds(so->config_tree);
 	for (i = 0; i < *nr; i++)
@@ -1008,6 +1010,7 @@ const struct cmd cmd_start = {
 	.usage = "(--pid PID ... | --regions R | -c FILE | -- COMMAND ARGS) --action ACTION "
 		 "[OPTIONS] [--action ACTION [OPTIONS]]...",
 	.opts = start_opts_tbl,
+	.init = start_opts_init,
 	.parse = start_parse,
 	.run = start_run,
 	.opts_size = sizeof(struct start_opts),

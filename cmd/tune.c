@@ -61,7 +61,7 @@ static const struct opt tune_own_opts[] = {
 
 static struct opt tune_opts_tbl[64];
 
-__attribute__((constructor)) static void tune_opts_init(void)
+static void tune_opts_init(void)
 {
 	const struct opt *tables[] = { tune_own_opts, spec_context_opts, spec_scheme_opts };
 	/* a running context keeps its operations set and address unit (the unit scales every
@@ -748,6 +748,7 @@ const struct cmd cmd_tune = {
 		   "schemes, targets)",
 	.usage = "[--kdamond N] [--scheme S] SETTINGS...",
 	.opts = tune_opts_tbl,
+	.init = tune_opts_init,
 	.opts_size = sizeof(struct tune_opts),
 	.opts_init = &(const struct tune_opts){ .sl = { .max = 1 }, .kdamond = -1, .scheme = -1,
 						 .scope_pid = -1, .remove_scheme = -1 },

@@ -24,6 +24,8 @@ void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 	size_t t, n = 0;
 	const struct opt *o;
 
+	if (dst[0].name)
+		return;
 	for (t = 0; t < nr_tables; t++)
 		for (o = tables[t]; o->name && n + 1 < max; o++)
 			if (!skipped(o->name, skip))
@@ -238,6 +240,8 @@ int exit_code_for(int err)
 		return EXIT_UNSUPPORTED;
 	case EBUSY:
 		return EXIT_BUSY;
+	case ELIBACC:	/* a library loaded on first use is not installed */
+		return EXIT_UNSUPPORTED;
 	default:
 		return EXIT_FAIL;
 	}

@@ -73,7 +73,12 @@ DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
 			if (why && size && !parsed) {
 				char *reason = strdup(why);
 
-				snprintf(why, size, "not JSON, nor YAML: %s", reason ? reason : "");
+				if (r == -ELIBACC)
+					snprintf(why, size, "YAML needs libyaml, which could not be "
+						 "loaded: %s", reason ? reason : "");
+				else
+					snprintf(why, size, "not JSON, nor YAML: %s",
+						 reason ? reason : "");
 				free(reason);
 			}
 			return r;

@@ -3,7 +3,8 @@
  * YAML configurations, as damo takes them beside JSON (PyYAML's safe_load): one document is
  * turned into JSON text for damonctl_tree_from_json(). Plain scalars take YAML 1.1's core
  * types as PyYAML resolves them (null, booleans including yes/no/on/off, integers, floats);
- * quoted ones stay strings. Aliases are followed; mapping keys must be scalars.
+ * quoted ones stay strings. Aliases are followed; mapping keys must be scalars. libyaml is
+ * loaded on the first YAML parse (dlib.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,12 +15,18 @@
 #include <yaml.h>
 #include <json-c/json.h>
 
+#include "dlib.h"
 #include "internal.h"
 
 /* Nodes a document may turn into, aliases followed (each use of an anchor counts again): far
  * above the largest configuration damonc takes (DAMONCTL_MAX_TARGETS... in a few kdamonds),
  * far below what nested aliases of a few hundred bytes would make (billions). */
 #define YAML_NODE_BUDGET 200000u
+
+#define YAML_FNS(X, t) X(t, yaml_parser_initialize) X(t, yaml_parser_set_input_string) \
+	X(t, yaml_parser_load) X(t, yaml_parser_delete) X(t, yaml_document_get_node) \
+	X(t, yaml_document_get_root_node) X(t, yaml_document_delete)
+DLIB_DEFINE(yaml, DAMONCTL_SONAME_YAML, YAML_FNS)
 
 struct conv {
 	yaml_document_t *doc;
@@ -150,7 +157,7 @@ static int convert_mapping(struct conv *c, yaml_node_t *n, json_object **out)
 	*out = obj;
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
 	     !r && p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *k = yaml.yaml_document_get_node(c->doc, p->key);
 		json_object *v = NULL;
 		const char *key;
 
@@ -160,7 +167,7 @@ static int convert_mapping(struct conv *c, yaml_node_t *n, json_object **out)
 		/* PyYAML keeps the last of two equal keys silently */
 		if (json_object_object_get_ex(obj, key, NULL))
 			return fail(c, k, "the key '%.64s' is given twice in one mapping", key);
-		r = convert(c, yaml_document_get_node(c->doc, p->value), &v);
+		r = convert(c, yaml.yaml_document_get_node(c->doc, p->value), &v);
 		if (!r)
 			json_object_object_add(obj, key, v);
 	}
@@ -199,7 +206,7 @@ static int convert(struct conv *c, yaml_node_t *n, json_object **out)
 		     !r && it < n->data.sequence.items.top; it++) {
 			json_object *v = NULL;
 
-			r = convert(c, yaml_document_get_node(c->doc, *it), &v);
+			r = convert(c, yaml.yaml_document_get_node(c->doc, *it), &v);
 			if (!r)
 				json_object_array_add(arr, v);
 		}
@@ -231,28 +238,33 @@ int dctl_yaml_to_json(const char *text, size_t len, char **json, char *why, size
 
 	if (why && size)
 		why[0] = '\0';
-	if (!yaml_parser_initialize(&parser))
+	if (dlib_load(&yaml_lib)) {
+		if (why && size)
+			snprintf(why, size, "%s", yaml_lib.why);
+		return -ELIBACC;
+	}
+	if (!yaml.yaml_parser_initialize(&parser))
 		return -ENOMEM;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	yaml.yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	*parsed = false;
-	if (!yaml_parser_load(&parser, &doc)) {
+	if (!yaml.yaml_parser_load(&parser, &doc)) {
 		if (why && size)
 			snprintf(why, size, "line %lu, column %lu: %s%s%s",
 				 (unsigned long)parser.problem_mark.line + 1,
 				 (unsigned long)parser.problem_mark.column + 1,
 				 parser.problem ? parser.problem : "not YAML",
 				 parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
+		yaml.yaml_parser_delete(&parser);
 		return -EINVAL;
 	}
 	*parsed = true;
-	if (!yaml_document_get_root_node(&doc)) {
+	if (!yaml.yaml_document_get_root_node(&doc)) {
 		r = fail(&c, NULL, "an empty document");
 	} else {
-		r = convert(&c, yaml_document_get_root_node(&doc), &root);
+		r = convert(&c, yaml.yaml_document_get_root_node(&doc), &root);
 	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	yaml.yaml_document_delete(&doc);
+	yaml.yaml_parser_delete(&parser);
 	if (r)
 		return r;
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |

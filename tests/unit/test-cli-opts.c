@@ -63,7 +63,7 @@ static void check_cmd(const char *parent, const struct cmd *c, unsigned int *wit
 	const struct cmd *const *sub;
 	const struct opt *o;
 
-	for (o = c->opts; o && o->name; o++) {
+	for (o = cmd_opts(c); o && o->name; o++) {
 		if (!o->dest) {
 			/* a command without a parse function takes only table options */
 			if (!c->parse)
