@@ -36,7 +36,7 @@ agent_bp() {
 }
 # Up to 300 s (TCG): the agent agrees with smaps within a huge page, and its goal is met.
 settled() { # what happened
-	_t=0
+	_what=$1 _t=0
 	while [ $_t -lt 300 ]; do
 		# shellcheck disable=SC2046 # two words
 		set -- $(agent_bp) x x
@@ -48,7 +48,7 @@ settled() { # what happened
 		sleep 2
 		_t=$((_t + 2))
 	done
-	check "$1: the agent holds ${_a:-?} bp ($_m), smaps says $_s bp (a huge page is $_p bp)" \
+	check "$_what: the agent holds ${_a:-?} bp ($_m), smaps says $_s bp (a huge page is $_p bp)" \
 		sh -c "[ '$_m' = met ] && [ $((_a > _s ? _a - _s : _s - _a)) -le $_p ]"
 }
 done_seen() { # change name: hotcold says it did it (up to 60 s)
