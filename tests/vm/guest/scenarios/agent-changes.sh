@@ -69,7 +69,10 @@ agent=$(cat /run/damonc/agent.pid)
 c0=$(cpu_ms "$agent") t0=$(ms)
 sleep 60
 c1=$(cpu_ms "$agent") t1=$(ms)
-data "hold kernel=$(uname -r) agent_cpu_ms_per_min_held=$(((c1 - c0) * 60000 / (t1 - t0))) bp=$(proc_bp "$HC_PID")"
+held="hold kernel=$(uname -r) agent_cpu_ms_per_min_held=$(((c1 - c0) * 60000 / (t1 - t0)))"
+held="$held bp=$(proc_bp "$HC_PID")"
+note "figures: $held"
+data "$held"
 
 for change in split:34 refault:36; do
 	name=${change%%:*}
