@@ -39,8 +39,10 @@
 #include "metrics.h"
 #include "started.h"
 
-#define MAX_TARGETS 16
+#define MAX_TARGETS STARTED_MAX_TARGETS
 #define MAX_REFUSALS 3		/* refusals in a row before giving up on a kdamond */
+#define STATS_SAVE_MS 10000	/* the stats file, rewritten at least this often */
+#define RECORD_CHECK_MS 10000	/* damonc's record, read whole at least this often */
 #define SELF_STOP_WAIT_MS 5000	/* for a kdamond whose targets all exited to stop */
 
 static volatile sig_atomic_t stop_signal;
@@ -99,6 +101,8 @@ struct served {
 	bool busy_logged;		/* EBUSY said once until it passes */
 	uint64_t all_gone_ms;		/* when its last target exited (0: some live) */
 	uint64_t off_seen_ms;		/* when it was first seen stopped */
+	struct damonctl_fallback_stats saved;	/* as the stats file has them */
+	uint64_t saved_ms;		/* ... since */
 };
 
 struct agent {
@@ -115,6 +119,8 @@ struct agent {
 	unsigned int nr;
 	bool served_any;
 	struct metrics_textfile *textfile;	/* --metrics-textfile, or NULL */
+	struct stat record_st;		/* damonc's record when last read whole ... */
+	uint64_t record_ms;		/* ... and when */
 };
 
 static bool proc_alive(struct cli *cli, int pid)
@@ -418,6 +424,37 @@ static const char *step_what(enum damonctl_fallback_step step)
 
 /* ---- rounds ---- */
 
+/* Whether @a and @b differ in more than what changes at every round (the count of rounds,
+ * their time, the ratio's last digits): what `status` must see at once. */
+static bool stats_moved(const struct damonctl_fallback_stats *a,
+			const struct damonctl_fallback_stats *b)
+{
+	uint64_t d = a->measured_bp > b->measured_bp ? a->measured_bp - b->measured_bp :
+		     b->measured_bp - a->measured_bp;
+	struct damonctl_fallback_stats x, y;
+
+	if (d >= 10)
+		return true;	/* a tenth of a percent */
+	/* byte copies: the padding compared is the server's (calloc'ed) */
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	x.rounds = y.rounds = 0;
+	x.updated = y.updated = 0;
+	x.measured_bp = y.measured_bp = 0;
+	return memcmp(&x, &y, sizeof(x)) != 0;
+}
+
+/* The stats file, rewritten when something but the round's count moved, and at least every
+ * STATS_SAVE_MS (a file a second is most of what holding a goal costs). */
+static void save_stats(struct agent *ag, struct served *s, uint64_t now)
+{
+	if (s->saved_ms && now - s->saved_ms < STATS_SAVE_MS && !stats_moved(&s->st, &s->saved))
+		return;
+	agent_stats_save(ag->cli->ctx, s->e.kdamond, &s->st);
+	memcpy(&s->saved, &s->st, sizeof(s->saved));
+	s->saved_ms = now;
+}
+
 /* One round for @sv[i]. Returns true when it was ended. */
 static bool serve_round(struct agent *ag, unsigned int i)
 {
@@ -440,7 +477,7 @@ static bool serve_round(struct agent *ag, unsigned int i)
 	if (s->next_ms < t1 + (t1 - t0))
 		s->next_ms = t1 + (t1 - t0);
 	damonctl_fallback_server_stats(s->srv, &s->st);
-	agent_stats_save(ag->cli->ctx, s->e.kdamond, &s->st);
+	save_stats(ag, s, t1);
 	if (r)
 		return refused(ag, i, step_what(damonctl_fallback_server_failed_step(s->srv)), r);
 	accepted(s);
@@ -753,6 +790,26 @@ static int served_open(struct agent *ag, struct served *s)
 	return damonctl_fallback_server_set_stats(s->srv, &s->st);
 }
 
+/* Whether damonc's record may have changed since it was last read whole: it is replaced at
+ * each change (a new inode), which a stat tells; and after RECORD_CHECK_MS anyway (a
+ * `start --foreground` that serves a kdamond may have died since). */
+static bool record_changed(struct agent *ag)
+{
+	struct stat st;
+	uint64_t now = now_ms();
+	const struct stat *o = &ag->record_st;
+
+	if (started_stat(ag->cli->ctx, &st))
+		return true;
+	if (ag->record_ms && now - ag->record_ms < RECORD_CHECK_MS && st.st_ino == o->st_ino &&
+	    st.st_dev == o->st_dev && st.st_size == o->st_size &&
+	    st.st_mtim.tv_sec == o->st_mtim.tv_sec && st.st_mtim.tv_nsec == o->st_mtim.tv_nsec)
+		return false;
+	ag->record_st = st;
+	ag->record_ms = now;
+	return true;
+}
+
 /* Pick up kdamonds that need the agent and are not served yet; refresh the others'
  * goals (`tune` may have moved them). */
 static void sync_served(struct agent *ag)
@@ -760,7 +817,7 @@ static void sync_served(struct agent *ag)
 	struct started started;
 	unsigned int i, j;
 
-	if (started_load(ag->cli->ctx, &started))
+	if (!record_changed(ag) || started_load(ag->cli->ctx, &started))
 		return;
 	for (i = 0; i < started.nr; i++) {
 		struct started_entry *e = &started.e[i];
@@ -1005,15 +1062,16 @@ static int lock_agent(struct cli *cli)
 	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0 ||
 	    pidfile_path(cli, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	n = damonctl_make_dirs(dir);
+	n = damonctl_make_state_dir(dir);
 	if (n)
 		return n;
 	for (tries = 0; tries < 10; tries++) {
 		struct stat a, b;
 
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		/* never through a link, never a FIFO or device put at its name */
+		fd = damonctl_file_open(path, O_RDWR | O_CREAT, 0644);
 		if (fd < 0)
-			return -errno;
+			return fd;
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			close(fd);
 			return -EBUSY;
@@ -1092,7 +1150,11 @@ int agent_ensure_running(struct cli *cli)
 		int logfd;
 
 		close(fd);	/* our copy of the lock: the agent takes it itself */
-		logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		/* never appended through a link to another file: without its log (a link, a
+		 * FIFO put there), the agent writes nowhere rather than to start's terminal */
+		logfd = damonctl_file_open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (logfd < 0)
+			logfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 		setsid();
@@ -1126,7 +1188,7 @@ struct agent_opts {
 	struct metrics_textfile textfile;
 };
 
-enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST, O_METRICS };
+enum { O_LEAVE = 500, O_FOLLOW, O_PERSIST, O_METRICS, O_METRICS_INTERVAL };
 
 #define TO(kind, member) OPT_TO(kind, struct agent_opts, member)
 static const struct opt agent_opts_tbl[] = {
@@ -1140,6 +1202,9 @@ static const struct opt agent_opts_tbl[] = {
 	  "keep running when nothing is left to serve (as a service)", TO(OD_FLAG, persist) },
 	{ "metrics-textfile", O_METRICS, OV_FILE, "FILE",
 	  "keep FILE (*.prom) fresh with damonc metrics for node_exporter's textfile collector" },
+	{ "metrics-interval", O_METRICS_INTERVAL, OV_TIME, "TIME",
+	  "with --metrics-textfile: rewrite it every TIME (default 15s, at least 1s)",
+	  TO(OD_TIME, textfile.interval_us) },
 	{ 0 },
 };
 #undef TO
@@ -1147,7 +1212,8 @@ static const struct opt agent_opts_tbl[] = {
 /*
  * --metrics-textfile asked while an agent already serves (one that `damonc start` started
  * in the background, say): one agent serves a sysroot, so this one keeps the textfile fresh
- * beside it, every second, and takes its place once it exits. Returns the agent lock, or
+ * beside it, every --metrics-interval (looking every second whether the other still runs),
+ * and takes its place once it exits. Returns the agent lock, or
  * -EINTR after SIGINT or SIGTERM.
  */
 static int keep_textfile_beside(struct cli *cli, struct metrics_textfile *mt)
@@ -1189,6 +1255,10 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	if (ao->textfile.interval_us && ao->textfile.interval_us < 1000000)
+		return usage_error(cli, "--metrics-interval: at least 1s");
+	if (ao->textfile.interval_us && !ao->textfile.path)
+		return usage_error(cli, "--metrics-interval: only with --metrics-textfile");
 	lockfd = lock_agent(cli);
 	/* `damonc start` holds the lock while it starts us, until it closes its copy: a
 	 * holder that is no agent lets go within moments */
@@ -1214,13 +1284,15 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 	agent_log("exiting");
 	unlock_agent(cli, lockfd);
 	metrics_textfile_update(cli, &ao->textfile, true);	/* the agent no longer runs */
+	metrics_textfile_free(&ao->textfile);
 	return EXIT_OK;
 }
 
 const struct cmd cmd_agent = {
 	.name = "agent",
 	.summary = "serve the user-space fallbacks of damonc's kdamonds (huge-page goal, collapse)",
-	.usage = "[--leave-running] [--follow-children] [--persist] [--metrics-textfile FILE]",
+	.usage = "[--leave-running] [--follow-children] [--persist] [--metrics-textfile FILE "
+		 "[--metrics-interval TIME]]",
 	.opts = agent_opts_tbl,
 	.opts_size = sizeof(struct agent_opts),
 	.opts_init = &(const struct agent_opts){ 0 },

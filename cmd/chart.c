@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Charts with cairo (see chart.h).
+ * Charts with cairo (see chart.h): damonc's picture plugin, picture.so (see plugin.h), so
+ * that only the commands that draw load cairo and what it pulls in (fontconfig, freetype,
+ * pixman, libpng, X11's libraries).
  *
  * Why cairo rather than the PNG writer damonc had: a picture a person can read alone needs
  * text (a title, axis labels, a colour scale's legend), and text in a PNG needs a font
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "config.h"
 
 #define FONT "sans-serif"
 #define TITLE_PX 16.0
@@ -34,7 +37,8 @@ static const uint8_t stops[][3] = {
 	{ 0, 0, 4 }, { 87, 16, 110 }, { 188, 55, 84 }, { 249, 142, 9 }, { 252, 255, 164 },
 };
 
-void heat_rgb(double v, uint8_t rgb[3])
+/* The heat colour of @v in [0, 1] (dark: cold, bright yellow: hot); v < 0: no data. */
+static void heat_rgb(double v, uint8_t rgb[3])
 {
 	const unsigned int n = sizeof(stops) / sizeof(stops[0]) - 1;
 	unsigned int i, c;
@@ -448,7 +452,7 @@ static void ts_y_axis(cairo_t *cr, const struct chart_ts *c, const struct ts_lay
 	text_up(cr, 14 + 9, l->py + l->ph / 2, TEXT_PX, c->y_label);
 }
 
-int chart_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
+static int draw_time_series(FILE *f, enum chart_format fmt, const struct chart_ts *c)
 {
 	struct ts_layout l;
 	cairo_surface_t *s;
@@ -637,7 +641,7 @@ static void heatmap_scale(cairo_t *cr, const struct heat_layout *l)
 	text(cr, x, py + ph + 36, 0, TEXT_PX, false, "no data");
 }
 
-int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
+static int draw_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
 {
 	struct heat_layout l;
 	cairo_surface_t *s;
@@ -656,3 +660,9 @@ int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h)
 	cairo_destroy(cr);
 	return surface_finish(fmt, f, s);
 }
+
+PLUGIN_EXPORT const struct chart_plugin damonc_chart_plugin = {
+	.head = { .version = DAMONC_VERSION, .size = sizeof(struct chart_plugin) },
+	.time_series = draw_time_series,
+	.heatmap = draw_heatmap,
+};

@@ -8,6 +8,8 @@
  *   chart_heatmap()      a grid of rates in [0, 1] over time (x) and address (y)
  *
  * Both write the whole picture to @f and return 0 or -errno (-EINVAL: nothing to draw).
+ * The drawing is damonc's picture plugin (chart.c, picture.so); these two call it, once
+ * chart_check_output() (chart_out.h) has loaded it.
  */
 #ifndef DAMONC_CHART_H
 #define DAMONC_CHART_H
@@ -16,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "plugin.h"
 
 enum chart_format { CHART_PNG, CHART_SVG };
 
@@ -65,7 +69,12 @@ struct chart_heatmap {
 
 int chart_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatmap *h);
 
-/* The heat colour of @v in [0, 1] (dark: cold, bright yellow: hot); v < 0: no data. */
-void heat_rgb(double v, uint8_t rgb[3]);
+/* The picture plugin's table (its symbol CHART_PLUGIN_SYMBOL). */
+struct chart_plugin {
+	struct plugin_head head;
+	int (*time_series)(FILE *f, enum chart_format fmt, const struct chart_ts *c);
+	int (*heatmap)(FILE *f, enum chart_format fmt, const struct chart_heatmap *h);
+};
+#define CHART_PLUGIN_SYMBOL "damonc_chart_plugin"
 
 #endif

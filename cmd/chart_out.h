@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where the reports' charts go, checked and said the same way by every report that draws:
- * the format -o's name implies, no PNG to a terminal, -o's file opened and closed with the
- * errors turned into sentences.
+ * the format -o's name implies, no PNG to a terminal, the picture plugin there, -o's file
+ * opened and closed with the errors turned into sentences.
  */
 #ifndef DAMONC_CHART_OUT_H
 #define DAMONC_CHART_OUT_H
@@ -14,7 +14,9 @@
 
 /* CHART_PNG or CHART_SVG as @path ends (.png, .svg, any case), or -1. */
 int chart_format_of_name(const char *path);
-/* EXIT_OK, or EXIT_USAGE with the sentence when a PNG would go to a terminal. */
+/* EXIT_OK once the picture plugin is loaded; EXIT_USAGE with the sentence when a PNG would
+ * go to a terminal, EXIT_UNSUPPORTED when the plugin is not installed. Before any drawing,
+ * and before the work whose result is drawn. */
 int chart_check_output(struct cli *cli, enum chart_format fmt, const char *output);
 /* -o's file, or stdout for none or "-"; NULL once the error is said. */
 FILE *chart_open(struct cli *cli, const char *output);

@@ -18,7 +18,8 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* the operation failed: kernel refusal, I/O */
 	EXIT_USAGE = 2,		/* bad usage or invalid input; nothing was changed */
-	EXIT_UNSUPPORTED = 3,	/* the kernel lacks a feature the request needs */
+	EXIT_UNSUPPORTED = 3,	/* the kernel lacks a feature the request needs, or a
+				 * part of damonc it needs is not installed */
 	EXIT_BUSY = 4,		/* DAMON is busy: another kdamond or DAMON module holds it */
 };
 
@@ -70,7 +71,7 @@ struct opt {
 	const char *help;
 	enum opt_dest dest;
 	size_t off;		/* of the member in the command's options */
-	uint64_t max;		/* OD_INT, OD_U64: the largest value */
+	uint64_t max;		/* OD_INT, OD_U64: the largest value; OD_TIME: a wait (check_wait) */
 	bool positive;		/* OD_INT, OD_U64, OD_TIME, OD_SIZE: 0 is refused */
 };
 
@@ -93,6 +94,9 @@ struct cmd {
 	 * @opts_init (@opts_size bytes) at cli->opts for the run; none when 0. */
 	size_t opts_size;
 	const void *opts_init;
+	/* Fills @opts (a table merged from others) before its first use, rather than at
+	 * every start of damonc whatever the command; NULL when @opts is a table as is. */
+	void (*init)(void);
 };
 
 struct cli {
@@ -108,6 +112,8 @@ struct cli {
 
 /* The command table (main.c). */
 extern const struct cmd *const damonc_cmds[];
+/* @c's options (c->opts, filled by c->init first). */
+const struct opt *cmd_opts(const struct cmd *c);
 /* main() itself, run again in the child that runs a line of the shell or of a batch. */
 int damonc_main(int argc, char **argv);
 /* "status" or "report hugepage"; NULL when there is no such command. */
@@ -123,7 +129,7 @@ void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *v
 
 /* Concatenate NULL-name-terminated option tables into @dst (room for @max entries, the
  * terminator included), leaving out the options named in the NULL-terminated @skip (or none
- * when NULL). */
+ * when NULL); nothing when @dst is filled already (a struct cmd's init, called again). */
 void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 		const struct opt *const *tables, size_t nr_tables);
 
@@ -161,12 +167,19 @@ int exit_code_for(int err);
  * (-EDOM), or not "expected @expect"; EXIT_USAGE. */
 int value_error(const struct cli *cli, const char *opt, const char *arg, int err, uint64_t max,
 		const char *expect);
+/* An interval or duration damonc waits (record's, monitor's, trace's, the reports'): at
+ * most DAMONCTL_WAIT_MAX_US (a year), "max" included; 0 or the exit code after saying so. */
+int check_wait(const struct cli *cli, const char *opt, const char *arg, uint64_t us);
 int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us);
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes);
 int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
 int parse_bp_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
 int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t max,
 		   uint64_t *v);
+/* The unsigned integer at @s up to the first @stop (0: the end), in damonc's one grammar
+ * (damonctl_parse_u64(3) without "max"): 0 with *end at @stop or the end, or -EINVAL,
+ * -ERANGE. For the numbers of "A,B" and "AxB" values. */
+int parse_uint_token(const char *s, char stop, uint64_t *v, const char **end);
 int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid);
 
 /* JSON output: one document on stdout, with format_version. Pretty on a terminal and compact
@@ -212,10 +225,18 @@ const char *fmt_bp(uint64_t bp, char *buf, size_t size);
 /* Say why @path (given to option @opt, e.g. "-c") could not be read; the exit code: 2 for
  * what the user named wrongly, 1 for I/O errors. */
 int input_error(const struct cli *cli, const char *opt, const char *path, int err);
+/* Say why @path (given to option @opt, e.g. "-o") cannot be written (damonctl_file_write(3)
+ * and damonctl_file_open(3)'s refusals: a symbolic link, a device, FIFO or socket, a
+ * directory); the exit code: 2 for what the user named wrongly, 1 for I/O errors. */
+int output_error(const struct cli *cli, const char *opt, const char *path, int err);
+/* Before anything is done: @path ("-" is stdout) can be written, in a directory that exists,
+ * at a name that is nothing yet or a regular file; 0, or the exit code after saying why. */
+int output_check(const struct cli *cli, const char *opt, const char *path);
 /* Parse a JSON file of damonc's own state: 0 with *root NULL when it does not exist,
  * -EBADMSG when it is not one strict JSON object. */
 int read_json_file(const char *path, json_object **root);
-/* Write it atomically (aside, then renamed), making the directories it needs. */
+/* Write it atomically (aside, then renamed), 0600, its directory a state directory
+ * (damonctl_make_state_dir(3)). */
 int write_json_file(const char *path, json_object *root);
 
 #endif

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "agent_view.h"
 #include "damonc.h"
+#include "started.h"
 
 static const char *const level_names[] = { "info", "warning", "error" };
 
@@ -43,6 +45,38 @@ static void finding(void *data, enum damonctl_finding level, const char *code, i
 		return;
 	}
 	printf("  %-7s  %s\n", level_names[level], safe_str(message, safe, sizeof(safe)));
+}
+
+/* damonc's own: a running kdamond it started whose user-space part (fallbacks, following
+ * children) nobody serves, because the agent died (kill -9, OOM) or was never started. */
+static int agent_findings(struct cli *cli, const struct damonctl_tree *t, struct out *o)
+{
+	struct started st;
+	unsigned int i;
+	int serious = 0;
+
+	if (started_load(cli->ctx, &st))
+		return 0;
+	for (i = 0; i < st.nr; i++) {
+		const struct started_entry *e = &st.e[i];
+		const struct damonctl_kdamond *k = e->kdamond < damonctl_tree_nr_kdamonds(t) ?
+			damonctl_tree_kdamond(t, e->kdamond) : NULL;
+		const char *state = k ? damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE) : "";
+		char msg[256];
+		int pid;
+
+		if (e->foreign || !started_needs_agent(e) || strcmp(state ? state : "", "on") ||
+		    agent_view_server(cli, e, &pid) != AGENT_NOBODY)
+			continue;
+		snprintf(msg, sizeof(msg), "kdamond %u: damonc started it with a part done in user "
+			 "space (%s), but no damonc agent runs to do it: run 'damonc agent' (or "
+			 "start damonc-agent.service)", e->kdamond,
+			 e->fbs.nr ? "fallbacks for what the kernel lacks" : "following children");
+		finding(o, DAMONCTL_FINDING_WARNING, "agent_not_running", (int)e->kdamond, -1, msg);
+		serious = 1;
+	}
+	started_free(&st);
+	return serious;
 }
 
 static int diagnose_run(struct cli *cli, int argc, char **argv)
@@ -101,6 +135,7 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 		return lib_error(cli, serious, "diagnosing DAMON");
 	}
 	serious += unreadable;
+	serious |= agent_findings(cli, t, &o);
 	if (o.arr) {
 		json_object *doc = json_doc_new();
 

@@ -11,7 +11,7 @@
 
 #include "damonc.h"
 
-#define MAX_FALLBACKS 48	/* the library's most */
+#define MAX_FALLBACKS 160	/* the library's most */
 
 struct fallbacks {
 	unsigned int nr;

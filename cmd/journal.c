@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_view.h"
 #include "capture.h"
+#include "fallback.h"
 #include "journal.h"
 #include "started.h"
 
@@ -119,7 +121,10 @@ static bool unusable(const struct damonctl_leftovers *ls, unsigned int i)
 {
 	switch (damonctl_leftover_state(ls, i)) {
 	case DAMONCTL_LEFTOVER_UNREADABLE:
-		warnx_("%s does not parse: removed", damonctl_leftover_path(ls, i));
+		/* a file that does not parse, or no regular file at all (a FIFO, a device, a
+		 * link: never waited on or followed) */
+		warnx_("%s is no journal damonc can read (a regular file of JSON): removed",
+		       damonctl_leftover_path(ls, i));
 		break;
 	case DAMONCTL_LEFTOVER_NO_RECORD:
 		warnx_("%s holds no undo record: removed", damonctl_leftover_path(ls, i));
@@ -177,6 +182,39 @@ int journal_recover(struct cli *cli)
 	return e;
 }
 
+/* The collapse grants an agent killed while serving left open (the kernel goes on
+ * collapsing what it last allowed): closed, and said, for each running kdamond of damonc's
+ * that no agent serves now. */
+static void close_orphan_grants(struct cli *cli)
+{
+	struct started st;
+	unsigned int i;
+
+	if (started_load(cli->ctx, &st))
+		return;
+	for (i = 0; i < st.nr; i++) {
+		const struct started_entry *e = &st.e[i];
+		struct damonctl_fallbacks *l;
+		int pid, r;
+
+		if (!e->fbs.nr || agent_view_server(cli, e, &pid) != AGENT_NOBODY ||
+		    damonctl_kdamond_is_running(cli->ctx, e->kdamond, &pid) != 1 || pid != e->pid)
+			continue;
+		l = fallback_to_lib(&e->fbs);
+		r = l ? damonctl_fallbacks_close(cli->ctx, e->kdamond, l) : -ENOMEM;
+		damonctl_fallbacks_free(l);
+		if (r > 0)
+			warnx_("note: kdamond %u: the damonc agent that served it is gone, and the "
+			       "collapse it allowed the kernel is closed again (nothing more is "
+			       "collapsed until an agent runs)", e->kdamond);
+		else if (r < 0)
+			lib_error(cli, r, "closing the collapse the killed agent allowed on kdamond "
+				  "%u", e->kdamond);
+		damonctl_clear_error(cli->ctx);
+	}
+	started_free(&st);
+}
+
 int recover_leftovers(struct cli *cli)
 {
 	int e, e2;
@@ -186,6 +224,7 @@ int recover_leftovers(struct cli *cli)
 		return 0;
 	e = journal_recover(cli);
 	e2 = capture_recover(cli);
+	close_orphan_grants(cli);
 
 	return e ? e : e2;
 }

@@ -171,9 +171,9 @@ static void cmd_usage(const char *name, const struct cmd *c, FILE *f)
 			fprintf(f, "  %-10s %s\n", c->subcmds[i]->name, c->subcmds[i]->summary);
 		return;
 	}
-	if (c->opts && c->opts->name) {
+	if (cmd_opts(c) && cmd_opts(c)->name) {
 		fprintf(f, "\nOptions:\n");
-		print_opts(f, c->opts);
+		print_opts(f, cmd_opts(c));
 	}
 	fprintf(f, "\nGlobal options:\n");
 	print_opts(f, global_opts);
@@ -242,7 +242,7 @@ static void list_opts(const struct cmd *c)
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (o = pass ? global_opts : c ? c->opts : top_opts; o && o->name; o++) {
+		for (o = pass ? global_opts : c ? cmd_opts(c) : top_opts; o && o->name; o++) {
 			printf("--%s %s %s\n", o->name, value_kind(o->value), o->help);
 			if (o->key < 256 && o->key > ' ')
 				printf("-%c %s %s\n", o->key, value_kind(o->value), o->help);
@@ -250,14 +250,21 @@ static void list_opts(const struct cmd *c)
 	}
 }
 
+const struct opt *cmd_opts(const struct cmd *c)
+{
+	if (c->init)
+		c->init();
+	return c->opts;
+}
+
 const struct opt *damonc_opt_at(const struct cmd *c, unsigned int i)
 {
+	const struct opt *own = c ? cmd_opts(c) : NULL;
 	unsigned int n = 0;
 
-	if (c)
-		for (; c->opts && c->opts[n].name; n++)
-			if (n == i)
-				return &c->opts[n];
+	for (; own && own[n].name; n++)
+		if (n == i)
+			return &own[n];
 	i -= n;
 	for (n = 0; global_opts[n].name; n++)
 		if (n == i)
@@ -271,7 +278,7 @@ const struct opt *damonc_find_opt(const struct cmd *c, const char *arg)
 	int pass;
 
 	for (pass = 0; pass < 2; pass++)
-		for (o = pass ? global_opts : c->opts; o && o->name; o++)
+		for (o = pass ? global_opts : cmd_opts(c); o && o->name; o++)
 			if ((arg[0] == '-' && arg[1] == '-' && !strcmp(arg + 2, o->name)) ||
 			    (arg[0] == '-' && arg[1] == o->key && !arg[2] && o->key < 256))
 				return o;
@@ -342,7 +349,7 @@ static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts
 	int pass;
 
 	for (pass = 0; pass < 2; pass++)
-		for (o = pass ? global_opts : c->opts; o && o->name; o++)
+		for (o = pass ? global_opts : cmd_opts(c); o && o->name; o++)
 			n++;
 	*lopts = calloc(n + 1, sizeof(**lopts));
 	*sopts = calloc(3 * n + 3, 1);
@@ -351,7 +358,7 @@ static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts
 	(*sopts)[s++] = '+';	/* stop at the first positional argument */
 	(*sopts)[s++] = ':';	/* report a missing value as ':' */
 	for (pass = 0; pass < 2; pass++) {
-		for (o = pass ? global_opts : c->opts; o && o->name; o++) {
+		for (o = pass ? global_opts : cmd_opts(c); o && o->name; o++) {
 			(*lopts)[i].name = o->name;
 			(*lopts)[i].has_arg = o->value == OV_NONE ? no_argument :
 					      o->value == OV_OPTIONAL ? optional_argument :
@@ -380,7 +387,7 @@ static const struct opt *opt_of(const struct cmd *c, int key)
 {
 	const struct opt *o;
 
-	for (o = c->opts; o && o->name; o++)
+	for (o = cmd_opts(c); o && o->name; o++)
 		if (o->key == key)
 			return o;
 	return NULL;

@@ -177,6 +177,7 @@ struct collect {
 	int khugepaged[THP_MAX];	/* family ids of khugepaged's settings */
 	int vmstat[THP_MAX];
 	uint64_t system_bp;		/* the system's hugepage_mem_bp, as the kernel measures */
+	struct damonctl_hugepage_meter *meter;	/* every vaddr target's figures */
 };
 
 /* The help of each THP setting, in damonctl_thp_setting_name()'s order. */
@@ -346,30 +347,78 @@ static void collect_agent(struct collect *c, const struct started_entry *e,
 
 /* ---- contexts, targets, schemes, goals ---- */
 
+static bool is_paddr(const struct damonctl_context *ctx)
+{
+	return !strcmp(damonctl_context_get_str(ctx, DAMONCTL_CONTEXT_OPERATIONS), "paddr");
+}
+
+/* The pids of every process some context monitors, in the meter, read once for all. */
+static void measure_targets(struct collect *c, const struct damonctl_tree *t)
+{
+	const struct damonctl_kdamond *k;
+	const struct damonctl_context *ctx;
+	const struct damonctl_target *tg;
+	unsigned int i, j, n = 0, cap = 0;
+	int *pids = NULL, *p = NULL;
+	uint64_t huge, used;
+
+	damonctl_for_each_kdamond(t, k, i) {
+		damonctl_for_each_context(k, ctx, j) {
+			unsigned int ti;
+
+			if (is_paddr(ctx))
+				continue;
+			damonctl_for_each_target(ctx, tg, ti) {
+				if (n == cap && !(p = realloc(pids, (cap = cap ? 2 * cap : 16) *
+							     sizeof(*pids))))
+					goto out;
+				pids = p;
+				pids[n++] = (int)damonctl_target_get_int(tg, DAMONCTL_TARGET_PID);
+			}
+		}
+	}
+	if (!damonctl_hugepage_meter_set_pids(c->meter, pids, n) && n)
+		damonctl_hugepage_meter_read(c->meter, 0, &huge, &used);
+out:
+	free(pids);
+	damonctl_clear_error(c->cli->ctx);
+}
+
+/* The meter's figures of @pid, as measure_targets() read them: false when it holds none. */
+static bool target_figures(const struct collect *c, int pid,
+			   struct damonctl_hugepage_meter_pid *mp)
+{
+	unsigned int i;
+
+	mp->sz = sizeof(*mp);
+	for (i = 0; !damonctl_hugepage_meter_pid(c->meter, i, mp); i++)
+		if (mp->pid == pid)
+			return mp->exists && mp->rss;
+	return false;
+}
+
 static void collect_targets(struct collect *c, const struct damonctl_context *ctx,
 			    const struct expo_labels *cl)
 {
 	struct damonctl_target *t;
 	unsigned int i;
 
-	if (!strcmp(damonctl_context_get_str(ctx, DAMONCTL_CONTEXT_OPERATIONS), "paddr"))
+	if (is_paddr(ctx))
 		return;		/* a physical address space is no process */
 	damonctl_for_each_target(ctx, t, i) {
 		int pid = (int)damonctl_target_get_int(t, DAMONCTL_TARGET_PID);
+		struct damonctl_hugepage_meter_pid mp;
 		struct expo_labels ls = *cl;
-		uint64_t huge, used;
 
 		/* a process that exited has no memory to show (and its pid may come back) */
-		if (pid <= 0 || damonctl_hugepage_measure(c->cli->ctx, &pid, 1, &huge, &used) ||
-		    !used)
+		if (pid <= 0 || !target_figures(c, pid, &mp))
 			continue;
 		expo_label(&ls, "target", "%u", i);
 		expo_label(&ls, "pid", "%d", pid);
-		expo_u64(c->x, c->id[M_TGT_RSS], &ls, used);
-		expo_u64(c->x, c->id[M_TGT_HUGE], &ls, huge);
-		expo_f64(c->x, c->id[M_TGT_RATIO], &ls, ratio(damonctl_hugepage_bp(huge, used)));
+		expo_u64(c->x, c->id[M_TGT_RSS], &ls, mp.rss);
+		expo_u64(c->x, c->id[M_TGT_HUGE], &ls, mp.huge);
+		expo_f64(c->x, c->id[M_TGT_RATIO], &ls, ratio(damonctl_hugepage_bp(mp.huge, mp.rss)));
 	}
-	damonctl_clear_error(c->cli->ctx);
 }
 
 static void collect_goals(struct collect *c, const struct scheme_view *sv,
@@ -499,10 +548,12 @@ static void collect_kdamond(struct collect *c, const struct damonctl_kdamond *k,
 	free(ast);
 }
 
-/* Everything, into @x: 0, or an exit code (the error said). */
-static int collect(struct cli *cli, bool refresh, struct expo *x)
+/* Everything, into @x, the targets' huge pages through @meter: 0, or an exit code (the
+ * error said). */
+static int collect(struct cli *cli, bool refresh, struct expo *x,
+		   struct damonctl_hugepage_meter *meter)
 {
-	struct collect c = { .cli = cli, .x = x };
+	struct collect c = { .cli = cli, .x = x, .meter = meter };
 	struct damonctl_kdamond *k;
 	struct damonctl_tree *t = NULL;
 	struct started started;
@@ -525,6 +576,7 @@ static int collect(struct cli *cli, bool refresh, struct expo *x)
 	expo_u64(x, c.id[M_DAMON_AVAILABLE], NULL, t != NULL);
 	collect_system(&c);
 	if (t) {
+		measure_targets(&c, t);
 		expo_u64(x, c.id[M_KDAMONDS], NULL, damonctl_tree_nr_kdamonds(t));
 		damonctl_for_each_kdamond(t, k, i)
 			collect_kdamond(&c, k, i, &started);
@@ -569,10 +621,12 @@ static int render(struct cli *cli, const struct expo *x, bool json, enum expo_fo
 	return EXIT_OK;
 }
 
-/* Collect, render and write to @path atomically (mode 0644: node_exporter reads it as
- * another user) or to stdout. */
+/* Collect (the targets' huge pages through @meter), render and write to @path atomically
+ * (mode 0644: node_exporter reads it as another user) or to stdout. @opt: the option naming
+ * it; -o's file is on disk before the command says it is done, the agent's textfile is
+ * rewritten every --metrics-interval instead. */
 static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fmt,
-		   const char *path)
+		   const char *path, const char *opt, struct damonctl_hugepage_meter *meter)
 {
 	struct expo *x = expo_new();
 	size_t len;
@@ -581,17 +635,18 @@ static int produce(struct cli *cli, bool refresh, bool json, enum expo_format fm
 
 	if (!x)
 		return lib_error(cli, -ENOMEM, "collecting the metrics");
-	r = collect(cli, refresh, x);
+	r = collect(cli, refresh, x, meter);
 	if (!r)
 		r = render(cli, x, json, fmt, !path, &buf, &len);
 	expo_free(x);
 	if (r)
 		return r;
 	if (path) {
-		int e = damonctl_file_write(path, buf, len, 0644);
+		bool sync = !strcmp(opt, "-o");
+		int e = damonctl_file_write(path, buf, len, 0644 | (sync ? DAMONCTL_FILE_SYNC : 0));
 
 		if (e)
-			r = lib_error(cli, e, "writing %s", path);
+			r = output_error(cli, opt, path, e);
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
 		r = EXIT_FAIL;
 	}
@@ -609,27 +664,6 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* The directory of @path exists (a file written there can be renamed into place). */
-static int check_dir(struct cli *cli, const char *opt, const char *path)
-{
-	char dir[4096], *slash;
-	struct stat st;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (!*path || (slash && !slash[1]))
-		return usage_error(cli, "%s '%s': a file name is needed", opt, path);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return usage_error(cli, "%s '%s': directory '%s' does not exist", opt, path, dir);
-	return 0;
-}
-
 int metrics_textfile_option(struct cli *cli, const char *arg, struct metrics_textfile *mt)
 {
 	size_t n = strlen(arg);
@@ -637,7 +671,7 @@ int metrics_textfile_option(struct cli *cli, const char *arg, struct metrics_tex
 	if (n < 5 || strcmp(arg + n - 5, ".prom"))
 		return usage_error(cli, "--metrics-textfile '%s': the name must end in .prom "
 				   "(node_exporter's textfile collector reads only those)", arg);
-	if (check_dir(cli, "--metrics-textfile", arg))
+	if (output_check(cli, "--metrics-textfile", arg))
 		return EXIT_USAGE;
 	mt->path = arg;
 	return 0;
@@ -645,14 +679,25 @@ int metrics_textfile_option(struct cli *cli, const char *arg, struct metrics_tex
 
 void metrics_textfile_update(struct cli *cli, struct metrics_textfile *mt, bool now)
 {
-	uint64_t t = now_ms();
+	uint64_t t = now_ms(), every = mt->interval_us ? mt->interval_us / 1000 :
+				       METRICS_TEXTFILE_INTERVAL_US / 1000;
 
-	/* after a failure (said in the agent's log), try again a minute later, not every
-	 * second */
-	if (!mt->path || (!now && mt->last_ms && t - mt->last_ms < (mt->failing ? 60000 : 1000)))
+	/* after a failure (said in the agent's log), try again a minute later */
+	if (!mt->path || (!now && mt->last_ms && t - mt->last_ms < (mt->failing ? 60000 : every)))
 		return;
 	mt->last_ms = t;
-	mt->failing = produce(cli, true, false, EXPO_PROMETHEUS, mt->path) != 0;
+	if (!mt->meter && damonctl_hugepage_meter_new(cli->ctx, &mt->meter)) {
+		mt->failing = true;
+		return;
+	}
+	mt->failing = produce(cli, true, false, EXPO_PROMETHEUS, mt->path, "--metrics-textfile",
+			      mt->meter) != 0;
+}
+
+void metrics_textfile_free(struct metrics_textfile *mt)
+{
+	damonctl_hugepage_meter_free(mt->meter);
+	mt->meter = NULL;
 }
 
 /* ---- the command ---- */
@@ -677,25 +722,34 @@ static const struct opt metrics_opts_tbl[] = {
 	{ 0 },
 };
 
-/* -o: the file's directory is checked as it is given */
+/* -o: the file's directory, and what stands at its name, checked as it is given (before
+ * --refresh writes to the kdamonds); "-" is stdout */
 static int metrics_parse(struct cli *cli, int key, const char *arg)
 {
 	struct metrics_opts *mo = cli->opts;
 
 	if (key != O_OUTPUT)
 		return EXIT_USAGE;
-	mo->output = arg;
-	return check_dir(cli, "-o", arg);
+	mo->output = strcmp(arg, "-") ? arg : NULL;
+	return output_check(cli, "-o", arg);
 }
 
 static int metrics_run(struct cli *cli, int argc, char **argv)
 {
 	const struct metrics_opts *mo = cli->opts;
 
+	struct damonctl_hugepage_meter *meter;
+	int r;
+
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	return produce(cli, mo->refresh, cli->json,
-		       mo->format ? EXPO_OPENMETRICS : EXPO_PROMETHEUS, mo->output);
+	r = damonctl_hugepage_meter_new(cli->ctx, &meter);
+	if (r)
+		return lib_error(cli, r, "collecting the metrics");
+	r = produce(cli, mo->refresh, cli->json, mo->format ? EXPO_OPENMETRICS : EXPO_PROMETHEUS,
+		    mo->output, "-o", meter);
+	damonctl_hugepage_meter_free(meter);
+	return r;
 }
 
 const struct cmd cmd_metrics = {

@@ -62,7 +62,7 @@ static const struct opt monitor_opts[] = {
 
 static struct opt monitor_opts_tbl[48];
 
-__attribute__((constructor)) static void monitor_opts_init(void)
+static void monitor_opts_init(void)
 {
 	const struct opt *tables[] = { monitor_opts, start_target_opts, spec_context_opts };
 	static const char *const skip[] = { "pause", "resume", NULL };
@@ -79,9 +79,9 @@ static int monitor_parse(struct cli *cli, int key, const char *arg)
 	case O_DELAY:
 		if (parse_time_opt(cli, "delay", arg, &mo->delay_us))
 			return EXIT_USAGE;
-		if (mo->delay_us < 10000 || mo->delay_us == DAMONCTL_MAX)
+		if (mo->delay_us < 10000)
 			return usage_error(cli, "--delay '%s': at least 10ms", arg);
-		return 0;
+		return check_wait(cli, "delay", arg, mo->delay_us);
 	case O_SNAP_FILTER:
 		return capture_parse_filter(cli, &mo->cap, arg);
 	case O_REPORT:
@@ -494,6 +494,7 @@ const struct cmd cmd_monitor = {
 		 "screen is cleared between rounds (--no-clear keeps them). With --json, one JSON\n"
 		 "document a round, on its own line.",
 	.opts = monitor_opts_tbl,
+	.init = monitor_opts_init,
 	.parse = monitor_parse,
 	.run = monitor_run,
 	.opts_size = sizeof(struct monitor_opts),

@@ -100,7 +100,7 @@ static struct opt record_opts_tbl[48];
 
 /* Its own options, then the targets and monitoring options of a kdamond it starts (start's
  * and spec.c's, parsed by start). */
-__attribute__((constructor)) static void record_opts_init(void)
+static void record_opts_init(void)
 {
 	const struct opt *tables[] = { record_opts, start_target_opts, spec_context_opts };
 	static const char *const skip[] = { "pause", "resume", NULL };	/* it records nothing */
@@ -118,13 +118,13 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 			return EXIT_USAGE;
 		if (!ro->cap.duration_us || ro->cap.duration_us == DAMONCTL_MAX)
 			return usage_error(cli, "--duration '%s': expected a time above 0", arg);
-		return 0;
+		return check_wait(cli, "duration", arg, ro->cap.duration_us);
 	case O_INTERVAL:
 		if (parse_time_opt(cli, "interval", arg, &ro->cap.interval_us))
 			return EXIT_USAGE;
-		if (ro->cap.interval_us < 1000 || ro->cap.interval_us == DAMONCTL_MAX)
+		if (ro->cap.interval_us < 1000)
 			return usage_error(cli, "--interval '%s': at least 1ms", arg);
-		return 0;
+		return check_wait(cli, "interval", arg, ro->cap.interval_us);
 	case O_COUNT:
 		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro->cap.count))
 			return EXIT_USAGE;
@@ -168,8 +168,10 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 	case O_AGGREGATE:
 		if (parse_time_opt(cli, "aggregate", arg, &ro->aggregate_us))
 			return EXIT_USAGE;
-		if (ro->aggregate_us < 1000 || ro->aggregate_us == DAMONCTL_MAX)
+		if (ro->aggregate_us < 1000)
 			return usage_error(cli, "--aggregate '%s': at least 1ms", arg);
+		if (check_wait(cli, "aggregate", arg, ro->aggregate_us))
+			return EXIT_USAGE;
 		ro->subset = true;
 		return 0;
 	}
@@ -178,25 +180,84 @@ static int record_parse(struct cli *cli, int key, const char *arg)
 	return cmd_start.parse(cli, key, arg);
 }
 
-static int open_output(struct cli *cli, int *fd)
+/* -o: opened before anything is done (a refusal leaves the tree as it was), never through a
+ * link or into a device or FIFO; truncated only when the record begins, so that a capture
+ * refused leaves a file that was there as it was, and removes one it made. */
+struct rec_out {
+	int fd;
+	bool created;
+	bool closed;		/* out_close() or out_abandon() done */
+	struct stat st;
+};
+
+static int out_open(struct cli *cli, struct rec_out *o)
 {
 	struct record_opts *ro = cli->opts;
-	struct stat in_st, out_st;
+	struct stat in_st;
 
-	if (!strcmp(ro->output, "-")) {
-		*fd = STDOUT_FILENO;
+	*o = (struct rec_out){ .fd = STDOUT_FILENO };
+	if (!strcmp(ro->output, "-"))
 		return 0;
-	}
 	/* truncating the record being read would lose it */
 	if (ro->input && strcmp(ro->input, "-") && !stat(ro->input, &in_st) &&
-	    !stat(ro->output, &out_st) && in_st.st_dev == out_st.st_dev &&
-	    in_st.st_ino == out_st.st_ino)
+	    !stat(ro->output, &o->st) && in_st.st_dev == o->st.st_dev &&
+	    in_st.st_ino == o->st.st_ino)
 		return usage_error(cli, "-o '%s' is the record -i reads: write to another file",
 				   ro->output);
-	*fd = open(ro->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (*fd < 0)
-		return usage_error(cli, "-o '%s': %s", ro->output, strerror(errno));
+	o->created = lstat(ro->output, &o->st) != 0;
+	/* 0600: a record holds the address layout of the processes it monitored */
+	o->fd = damonctl_file_open(ro->output, O_WRONLY | O_CREAT, 0600);
+	if (o->fd < 0)
+		return output_error(cli, "-o", ro->output, o->fd);
+	fstat(o->fd, &o->st);
 	return 0;
+}
+
+/* The record begins: what the file held goes. */
+static int out_begin(struct cli *cli, struct rec_out *o)
+{
+	struct record_opts *ro = cli->opts;
+
+	if (o->fd == STDOUT_FILENO || !ftruncate(o->fd, 0))
+		return 0;
+	usage_error(cli, "writing '%s': %s", ro->output, strerror(errno));
+	return EXIT_FAIL;
+}
+
+/* Nothing was recorded: a file made for it goes (the one made, not another at its name). */
+static void out_abandon(struct cli *cli, struct rec_out *o)
+{
+	struct record_opts *ro = cli->opts;
+	struct stat st;
+
+	if (o->fd == STDOUT_FILENO || o->closed)
+		return;
+	o->closed = true;
+	close(o->fd);
+	if (o->created && !lstat(ro->output, &st) && st.st_ino == o->st.st_ino &&
+	    st.st_dev == o->st.st_dev && !st.st_size)
+		unlink(ro->output);
+}
+
+/* The record is written: on disk before the summary says so (fsync), its errors said; @e
+ * the exit code so far. */
+static int out_close(struct cli *cli, struct rec_out *o, int e)
+{
+	struct record_opts *ro = cli->opts;
+	int err = 0;
+
+	if (o->fd == STDOUT_FILENO || o->closed)
+		return e;
+	o->closed = true;
+	if (!e && fsync(o->fd))
+		err = errno;
+	if (close(o->fd) && !err)
+		err = errno;
+	if (err && !e && err != EINTR) {
+		usage_error(cli, "writing '%s': %s", ro->output, strerror(err));
+		return EXIT_FAIL;
+	}
+	return e;
 }
 
 static char *info_json(struct cli *cli, const struct capture *c, const char *source)
@@ -268,7 +329,11 @@ static int write_error(struct cli *cli, int r)
 
 	if (r == -EPIPE)
 		return 0;
-	return usage_error(cli, "writing '%s': %s", ro->output, strerror(-r)) ? EXIT_FAIL : 0;
+	if (!strcmp(ro->output, "-"))
+		usage_error(cli, "writing the record to standard output: %s", strerror(-r));
+	else
+		usage_error(cli, "writing '%s': %s", ro->output, strerror(-r));
+	return EXIT_FAIL;
 }
 
 /* What -i copies: everything but the footprints when --no-footprints says so. */
@@ -287,8 +352,9 @@ static int copy_record(struct cli *cli)
 	const struct damonctl_rec_snapshot *merged;
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
 	struct rin *in;
+	struct rec_out out;
 	char *info;
-	int fd, r, e, e2;
+	int r, e, e2;
 
 	ro->sub.input = ro->input;
 	ro->sub.cap.kdamond = ro->cap.kdamond;
@@ -296,13 +362,17 @@ static int copy_record(struct cli *cli)
 	if (e)
 		return e;
 	rin_all_series(in);
-	e = open_output(cli, &fd);
+	e = out_open(cli, &out);
+	if (!e)
+		e = out_begin(cli, &out);
 	if (e) {
+		out_abandon(cli, &out);
 		rin_close(in);
 		return e;
 	}
 	info = info_json(cli, NULL, ro->input);
-	r = damonctl_rec_writer_new(fd, ro->no_compress ? 0 : DAMONCTL_REC_COMPRESS, info, &w);
+	r = damonctl_rec_writer_new(out.fd, ro->no_compress ? 0 : DAMONCTL_REC_COMPRESS, info,
+				    &w);
 	free(info);
 	if (!r && ro->aggregate_us)
 		r = damonctl_rec_merger_new(ro->aggregate_us, &m);
@@ -336,8 +406,7 @@ static int copy_record(struct cli *cli)
 		r = damonctl_rec_writer_finish(w, DAMONCTL_REC_END_CONVERTED);
 		e = r ? write_error(cli, r) : EXIT_OK;
 	}
-	if (fd != STDOUT_FILENO)
-		close(fd);
+	e = out_close(cli, &out, e);
 	e2 = rin_close(in);
 	return e ? e : e2;
 }
@@ -347,21 +416,24 @@ static int export_damo(struct cli *cli)
 {
 	struct record_opts *ro = cli->opts;
 	struct record_in in;
-	int fd, r, e;
+	struct rec_out out;
+	int r, e;
 
 	e = record_in_open(cli, ro->input, true, &in);
 	if (e)
 		return e;
-	e = open_output(cli, &fd);
+	e = out_open(cli, &out);
+	if (!e)
+		e = out_begin(cli, &out);
 	if (e) {
+		out_abandon(cli, &out);
 		record_in_close(&in);
 		return e;
 	}
-	r = damonctl_rec_export_damo(in.r, fd, ro->format == FMT_DAMO_ZLIB);
+	r = damonctl_rec_export_damo(in.r, out.fd, ro->format == FMT_DAMO_ZLIB);
 	e = r ? usage_error(cli, "converting '%s' to damo's format: %s", ro->input,
 			    strerror(-r)), EXIT_FAIL : EXIT_OK;
-	if (fd != STDOUT_FILENO)
-		close(fd);
+	e = out_close(cli, &out, e);
 	if (!e)
 		e = record_in_report_loss(cli, &in);
 	record_in_close(&in);
@@ -482,7 +554,7 @@ static void print_summary_json(const struct record_opts *ro, const struct perf_p
  * after the last snapshot; *@cmd_status: the launched command's wait status when it ended
  * the recording, else -1 */
 static int record_live(struct cli *cli, struct perf_profile *prof, struct start_handoff *h,
-		       int *cmd_status)
+		       struct rec_out *out, int *cmd_status)
 {
 	struct record_opts *ro = cli->opts;
 	struct damonctl_rec_writer *w = NULL;
@@ -500,12 +572,13 @@ static int record_live(struct cli *cli, struct perf_profile *prof, struct start_
 	if (!e)
 		e = capture_start(cli, &ro->cap, &c);
 	if (e)
-		return e;
-	e = open_output(cli, &fd);
+		return e;	/* record_modes() abandons the file */
+	e = out_begin(cli, out);
 	if (e) {
 		capture_finish(c);
 		return e;
 	}
+	fd = out->fd;
 	cpu0 = capture_cpu_ns();
 	t0 = capture_now_ns();
 	info = info_json(cli, c, NULL);
@@ -528,9 +601,11 @@ static int record_live(struct cli *cli, struct perf_profile *prof, struct start_
 	pe = perf_profile_stop(cli, prof);	/* the last snapshot was taken */
 	if (r == -EPIPE)
 		capture_request_end(c, DAMONCTL_REC_END_OUTPUT_CLOSED);
-	if (wr < 0 && wr != -EPIPE && w) {
-		/* a library error writing: say so, end the record honestly */
-		e = (usage_error(cli, "writing '%s': %s", ro->output, strerror(-wr)), EXIT_FAIL);
+	if (wr < 0 && wr != -EPIPE) {
+		/* a library error writing, its header's included (no writer then: -ENOSPC was
+		 * taken for capture_next's exit code 28 and said nothing): say so, end the record
+		 * honestly */
+		e = write_error(cli, wr);
 		capture_request_end(c, DAMONCTL_REC_END_ERROR);
 	} else if (r < 0 && r != -EPIPE) {
 		e = -r;		/* capture_next's exit code, already reported */
@@ -572,14 +647,14 @@ static int record_live(struct cli *cli, struct perf_profile *prof, struct start_
 	} else if (r < 0 && !e) {
 		e = write_error(cli, r);
 	}
-	if (fd != STDOUT_FILENO && close(fd) && !e)
-		e = (usage_error(cli, "closing '%s': %s", ro->output, strerror(errno)), EXIT_FAIL);
+	e = out_close(cli, out, e);
 	e2 = capture_finish(c);
 	return e ? e : e2 ? e2 : pe;
 }
 
 /* Start a kdamond for the targets, record it, and put the tree back as it was. */
-static int record_started(struct cli *cli, struct perf_profile *prof, int argc, char **argv)
+static int record_started(struct cli *cli, struct perf_profile *prof, struct rec_out *out,
+			  int argc, char **argv)
 {
 	struct record_opts *ro = cli->opts;
 	struct start_handoff h = { .label = "record", .amend = capture_own_amend,
@@ -610,7 +685,7 @@ static int record_started(struct cli *cli, struct perf_profile *prof, int argc, 
 		return e;
 	ro->cap.kdamond = (int)h.kdamond;
 	ro->cap.child = h.child;
-	e = record_live(cli, prof, &h, &st);
+	e = record_live(cli, prof, &h, out, &st);
 	e2 = start_handoff_undo(cli, &h);
 	/* the kdamond is gone first: a command slow to end keeps nothing running */
 	if (h.child && st < 0)
@@ -642,7 +717,8 @@ static int profile_check(struct cli *cli, char *buf, size_t size)
 	if (!strcmp(ro->profile_file, "-") || !strcmp(ro->profile_file, ro->output))
 		return usage_error(cli, "--profile=%s: the profile needs a file of its own",
 				   ro->profile_file);
-	return 0;
+	/* perf writes it by name: never a link or a device there */
+	return output_check(cli, "--profile", ro->profile_file);
 }
 
 static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, char **argv)
@@ -679,11 +755,16 @@ static int record_modes(struct cli *cli, struct perf_profile *prof, int argc, ch
 	if (ro->format != FMT_DAMONC)
 		return usage_error(cli, "--format %s needs -i (record in damonc's format, then "
 				   "convert)", ro->format == FMT_DAMO_JSON ? "damo-json" : "damo-zlib");
-	if (ro->starts || argc)
-		return record_started(cli, prof, argc, argv);
-	int st;
+	/* the file first: a refused -o leaves the tree as it was */
+	struct rec_out out;
+	int st, e = out_open(cli, &out);
 
-	return record_live(cli, prof, NULL, &st);
+	if (e)
+		return e;
+	e = ro->starts || argc ? record_started(cli, prof, &out, argc, argv) :
+	    record_live(cli, prof, NULL, &out, &st);
+	out_abandon(cli, &out);		/* when nothing was recorded */
+	return e;
 }
 
 static int record_run(struct cli *cli, int argc, char **argv)
@@ -728,6 +809,7 @@ const struct cmd cmd_record = {
 		 "to the end of the recording: 'damonc report profile' shows its samples of the\n"
 		 "times the record's regions had an access pattern.",
 	.opts = record_opts_tbl,
+	.init = record_opts_init,
 	.parse = record_parse,
 	.run = record_run,
 	.opts_size = sizeof(struct record_opts),

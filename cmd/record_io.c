@@ -106,6 +106,9 @@ int record_in_open(struct cli *cli, const char *path, bool rewind, struct record
 		in->fd = -1;
 		if (r == -EBADMSG)
 			return usage_error(cli, "-i '%s': %s", path, why);
+		if (r == -ELIBACC)
+			return usage_error(cli, "-i '%s': records need zlib, which could not be "
+					   "loaded: %s", path, why), EXIT_UNSUPPORTED;
 		return usage_error(cli, "-i '%s': %s", path, strerror(-r)), EXIT_FAIL;
 	}
 	return EXIT_OK;

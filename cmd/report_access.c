@@ -283,21 +283,18 @@ static int snap_check(struct cli *cli, const char *opt, const char *t)
 static int parse_index(struct cli *cli, struct access_opts *ao, const char *arg)
 {
 	uint64_t first, last;
-	char *end;
+	const char *end;
+	int r;
 
 	if (ao->nr_index == MAX_INDEX)
 		return usage_error(cli, "--snapshot-index '%s': at most %d of them", arg, MAX_INDEX);
-	first = strtoull(arg, &end, 10);
+	r = parse_uint_token(arg, ',', &first, &end);
 	last = first;
-	if (end != arg && *end == ',' && end[1] != '-' && arg[0] != '-') {
-		const char *p = end + 1;
-
-		last = strtoull(p, &end, 10);
+	if (!r && *end) {
+		r = parse_uint_token(end + 1, 0, &last, &end);
 		ao->multi = true;
-		if (end == p)
-			end = (char *)"x";
 	}
-	if (end == arg || *end || arg[0] == '-' || last < first)
+	if (r || last < first)
 		return usage_error(cli, "--snapshot-index '%s': expected FIRST or FIRST,LAST, "
 				   "numbers from 0, FIRST <= LAST", arg);
 	ao->index[ao->nr_index].first = first;
@@ -338,13 +335,12 @@ static int parse_min_chars(struct cli *cli, struct access_opts *ao, const char *
 	int kw = comma ? damonctl_access_keyword_at(KW_REGION, arg) : -1;
 	int skw = comma ? damonctl_access_keyword_at(KW_SNAP, arg) : -1;
 	uint64_t n;
-	char *end;
+	const char *end;
 
 	if (!comma || comma[1] < '0' || comma[1] > '9')
 		return usage_error(cli, "--min-chars-for '%s': expected KEYWORD,N such as "
 				   "'<size>,11'", arg);
-	n = strtoull(comma + 1, &end, 10);
-	if (*end || n > 100000)
+	if (parse_uint_token(comma + 1, 0, &n, &end) || n > 100000)
 		return usage_error(cli, "--min-chars-for '%s': N is a number of characters, "
 				   "0 to 100000", arg);
 	if (!(kw >= 0 && strlen(damonctl_access_keyword(KW_REGION, (unsigned int)kw)) == len) &&
@@ -536,7 +532,8 @@ static int access_parse(struct cli *cli, int key, const char *arg)
 	switch (key) {
 	case O_AT:
 		ao->have_at = true;
-		return parse_time_opt(cli, "at", arg, &ao->at_us);
+		return parse_time_opt(cli, "at", arg, &ao->at_us) ? EXIT_USAGE :
+		       check_wait(cli, "at", arg, ao->at_us);
 	case O_TOP:
 		if (parse_uint_opt(cli, "top", arg, UINT32_MAX, &ao->top))
 			return EXIT_USAGE;

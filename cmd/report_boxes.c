@@ -61,15 +61,11 @@ static int parse_three(const char *arg, const char *const *names, int n, int *ou
 static int parse_min_max_uint(const char *arg, unsigned int limit, unsigned int *lo,
 			      unsigned int *hi)
 {
-	char *end;
-	unsigned long a, b;
+	const char *end;
+	uint64_t a, b;
 
-	a = strtoul(arg, &end, 10);
-	if (end == arg || *end != ',' || arg[0] == '-')
-		return -1;
-	arg = end + 1;
-	b = strtoul(arg, &end, 10);
-	if (end == arg || *end || arg[0] == '-' || !a || a > b || b > limit)
+	if (parse_uint_token(arg, ',', &a, &end) || *end != ',' ||
+	    parse_uint_token(end + 1, 0, &b, &end) || !a || a > b || b > limit)
 		return -1;
 	*lo = (unsigned int)a;
 	*hi = (unsigned int)b;

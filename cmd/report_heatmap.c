@@ -53,7 +53,8 @@ static int heatmap_parse(struct cli *cli, int key, const char *arg)
 {
 	struct heatmap_opts *ho = cli->opts;
 	int r = rin_parse(cli, key, arg);
-	char *x, *end;
+	const char *end;
+	char *x;
 
 	if (r >= 0)
 		return r;
@@ -62,11 +63,11 @@ static int heatmap_parse(struct cli *cli, int key, const char *arg)
 		x = strchr(arg, 'x');
 		if (!x)
 			return usage_error(cli, "--bins '%s': expected TIMExADDRESS, e.g. 72x20", arg);
-		ho->tbins = strtoull(arg, &end, 10);
-		if (end != x || !ho->tbins || ho->tbins > 10000)
+		if (parse_uint_token(arg, 'x', &ho->tbins, &end) || !ho->tbins ||
+		    ho->tbins > 10000)
 			return usage_error(cli, "--bins '%s': time cells from 1 to 10000", arg);
-		ho->abins = strtoull(x + 1, &end, 10);
-		if (*end || !ho->abins || ho->abins > 10000)
+		if (parse_uint_token(x + 1, 0, &ho->abins, &end) || !ho->abins ||
+		    ho->abins > 10000)
 			return usage_error(cli, "--bins '%s': address cells from 1 to 10000", arg);
 		return 0;
 	case O_CELL:
@@ -318,8 +319,14 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 	if ((ho->format == HM_PNG || ho->format == HM_SVG) && cli->json)
 		return usage_error(cli, "--json describes the grid as text does; images have no "
 				   "JSON form (use --format text --json)");
-	if (ho->format == HM_PNG && chart_check_output(cli, CHART_PNG, ho->output))
+	if (ho->format == HM_PNG || ho->format == HM_SVG) {
+		e = chart_check_output(cli, ho->format == HM_PNG ? CHART_PNG : CHART_SVG,
+				       ho->output);
+		if (e)
+			return e;
+	} else if (ho->output && output_check(cli, "-o", ho->output)) {
 		return EXIT_USAGE;
+	}
 	if (!ho->tbins) {
 		bool img = ho->format == HM_PNG || ho->format == HM_SVG;
 

@@ -56,15 +56,15 @@ static const struct opt holistic_opts[] = {
 
 static int parse_bins(struct cli *cli, struct holistic_opts *ro, const char *arg)
 {
-	char *x = strchr(arg, 'x'), *end;
+	const char *x = strchr(arg, 'x'), *end;
 
 	if (!x)
 		return usage_error(cli, "--bins '%s': expected TIMExADDRESS, e.g. 60x10", arg);
-	ro->tbins = strtoull(arg, &end, 10);
-	if (end != x || !ro->tbins || ro->tbins > 10000)
+	if (parse_uint_token(arg, 'x', &ro->tbins, &end) || !ro->tbins ||
+	    ro->tbins > 10000)
 		return usage_error(cli, "--bins '%s': time cells from 1 to 10000", arg);
-	ro->abins = strtoull(x + 1, &end, 10);
-	if (*end || !ro->abins || ro->abins > 10000)
+	if (parse_uint_token(x + 1, 0, &ro->abins, &end) || !ro->abins ||
+	    ro->abins > 10000)
 		return usage_error(cli, "--bins '%s': address cells from 1 to 10000", arg);
 	return 0;
 }
@@ -82,7 +82,7 @@ static int holistic_parse(struct cli *cli, int key, const char *arg)
 	case O_LAST:
 		if (parse_time_opt(cli, "last", arg, &ro->last_us))
 			return EXIT_USAGE;
-		return ro->last_us && ro->last_us != DAMONCTL_MAX ? 0 :
+		return ro->last_us ? check_wait(cli, "last", arg, ro->last_us) :
 			usage_error(cli, "--last '%s': expected a time above 0", arg);
 	case O_TOP:
 		/* not an OD_U64 entry: its "at least 1" is its own */

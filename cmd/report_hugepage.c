@@ -84,7 +84,7 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 			return EXIT_USAGE;
 		if (ro->watch_us < 10000)
 			return usage_error(cli, "--watch '%s': at least 10ms", arg);
-		return 0;
+		return check_wait(cli, "watch", arg, ro->watch_us);
 	case O_COUNT:
 		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &ro->count))
 			return EXIT_USAGE;
@@ -108,7 +108,9 @@ static int hp_parse(struct cli *cli, int key, const char *arg)
 struct proc_report {
 	int pid;
 	bool gone;
-	struct damonctl_hugepage_proc *hp;	/* the library's figures (NULL: gone) */
+	struct damonctl_hugepage_proc *hp;	/* the library's figures (NULL: gone, or --watch) */
+	struct damonctl_proc_mem mem;		/* its memory figures (--watch: the meter's) */
+	uint64_t bp;
 };
 
 /* The library's objects, and the schemes as damonc sees them (its agent, its kdamonds). */
@@ -123,6 +125,9 @@ struct hp_report {
 	struct damonctl_khugepaged_scans *khp;	/* with --khugepaged-trace */
 	const struct hp_opts *ro;		/* what was asked: --regions, the trace's time */
 	bool schemes_unreadable;		/* DAMON's files are root's (said once) */
+	/* --watch: the processes' figures, kept between samples (their page tables walked
+	 * only when something changed them, damonctl_hugepage_meter_new(3)) */
+	struct damonctl_hugepage_meter *meter;
 };
 
 static double pct(uint64_t part, uint64_t whole)
@@ -132,17 +137,18 @@ static double pct(uint64_t part, uint64_t whole)
 
 static uint64_t proc_bp(const struct proc_report *p)
 {
-	return damonctl_hugepage_proc_bp(p->hp);
+	return p->bp;
 }
 
 static const struct damonctl_proc_mem *proc_mem(const struct proc_report *p)
 {
-	return damonctl_hugepage_proc_mem(p->hp);
+	return &p->mem;
 }
 
-/* Free what the last gather read; @rep is then empty. */
+/* Free what the last gather read; @rep is then empty but for its meter. */
 static void hp_report_clear(struct hp_report *rep)
 {
+	struct damonctl_hugepage_meter *meter = rep->meter;
 	unsigned int i;
 
 	damonctl_thp_free(rep->thp);
@@ -150,6 +156,50 @@ static void hp_report_clear(struct hp_report *rep)
 		damonctl_hugepage_proc_free(rep->procs[i].hp);
 	damonctl_khugepaged_scans_free(rep->khp);
 	memset(rep, 0, sizeof(*rep));
+	rep->meter = meter;
+}
+
+/* The processes' figures: each read whole (smaps_rollup, and its mappings with --regions),
+ * or from the meter (--watch). */
+static int gather_procs(struct cli *cli, struct hp_report *rep)
+{
+	const struct hp_opts *ro = cli->opts;
+	struct damonctl_hugepage_meter_pid mp = { .sz = sizeof(mp) };
+	uint64_t huge, used;
+	unsigned int i;
+	int r;
+
+	if (rep->meter) {
+		r = damonctl_hugepage_meter_set_pids(rep->meter, ro->pids, ro->nr_pids);
+		if (!r)
+			r = damonctl_hugepage_meter_read(rep->meter, 0, &huge, &used);
+		if (r)
+			return lib_error(cli, r, "reading the processes' memory");
+	}
+	for (i = 0; i < ro->nr_pids; i++) {
+		struct proc_report *p = &rep->procs[rep->nr_procs++];
+
+		p->pid = ro->pids[i];
+		if (rep->meter) {
+			damonctl_hugepage_meter_pid(rep->meter, i, &mp);
+			p->gone = !mp.exists;
+			/* the meter does not tell shmem from file huge pages: their sum */
+			p->mem = (struct damonctl_proc_mem){ .rss = mp.rss, .anon_huge = mp.anon_huge,
+							     .file_huge = mp.huge - mp.anon_huge };
+			p->bp = damonctl_hugepage_bp(mp.huge, mp.rss);
+			continue;
+		}
+		r = damonctl_hugepage_proc_read(cli->ctx, p->pid, ro->regions ? TOP_VMAS : 0, &p->hp);
+		if (r == -ESRCH) {
+			p->gone = true;
+			continue;
+		}
+		if (r)
+			return lib_error(cli, r, "reading process %d", p->pid);
+		p->mem = *damonctl_hugepage_proc_mem(p->hp);
+		p->bp = damonctl_hugepage_proc_bp(p->hp);
+	}
+	return 0;
 }
 
 /* 0, or -errno; -ENOENT: no DAMON here (the memory part still stands). */
@@ -190,7 +240,6 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	const struct hp_opts *ro = cli->opts;
 	bool unreadable = rep->schemes_unreadable;
 	struct started started;
-	unsigned int i;
 	int r;
 
 	hp_report_clear(rep);
@@ -206,18 +255,9 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 	r = damonctl_thp_read(cli->ctx, &rep->thp);
 	if (r)
 		return lib_error(cli, r, "reading the THP settings");
-	for (i = 0; i < ro->nr_pids; i++) {
-		struct proc_report *p = &rep->procs[rep->nr_procs++];
-
-		p->pid = ro->pids[i];
-		r = damonctl_hugepage_proc_read(cli->ctx, p->pid, ro->regions ? TOP_VMAS : 0, &p->hp);
-		if (r == -ESRCH) {
-			p->gone = true;
-			continue;
-		}
-		if (r)
-			return lib_error(cli, r, "reading process %d", p->pid);
-	}
+	r = gather_procs(cli, rep);
+	if (r)
+		return r;
 	damonctl_clear_error(cli->ctx);
 	if (!with_schemes)
 		return 0;
@@ -786,6 +826,11 @@ static int watch(struct cli *cli)
 
 	if (!rep)
 		return oom_error(cli);
+	r = damonctl_hugepage_meter_new(cli->ctx, &rep->meter);
+	if (r) {
+		free(rep);
+		return lib_error(cli, r, "reading the processes' memory");
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -865,6 +910,7 @@ static int watch(struct cli *cli)
 		r = chart_draw(cli, &ch, rep);
 	chart_free(&ch);
 	hp_report_clear(rep);
+	damonctl_hugepage_meter_free(rep->meter);
 	free(rep);
 	return r;
 }
@@ -895,13 +941,16 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 		ro->format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
 	}
 	if (ro->format != HP_TEXT) {
+		int e;
+
 		if (!ro->watch_us || cli->json)
 			return usage_error(cli, "--format %s draws the samples of --watch "
 					   "INTERVAL, without --json", ro->format == HP_PNG ? "png" :
 					   "svg");
-		if (chart_check_output(cli, ro->format == HP_PNG ? CHART_PNG : CHART_SVG,
-				       ro->output))
-			return EXIT_USAGE;
+		e = chart_check_output(cli, ro->format == HP_PNG ? CHART_PNG : CHART_SVG,
+				       ro->output);
+		if (e)
+			return e;
 	} else if (ro->output) {
 		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
 	}

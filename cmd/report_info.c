@@ -244,21 +244,24 @@ static void print_subset(const struct damonctl_rec_info *n)
 		printf(", aggregated to %.3f s windows", (double)g / 1e6);
 }
 
-/* "recorded by: ..., method, host, kernel, what it was converted from and the subset" */
+/* "recorded by: ..., method, host, kernel, what it was converted from and the subset": the
+ * record's own words, their control characters shown as \xHH (a record may come from
+ * anyone, and escapes in it would drive the terminal) */
 static void print_recording(const struct damonctl_rec_info *n)
 {
 	const char *recorder = recorder_of(n), *v;
+	char s[512];
 
 	if (recorder)
-		printf("recorded by: %s", recorder);
+		printf("recorded by: %s", safe_str(recorder, s, sizeof(s)));
 	if ((v = damonctl_rec_info_recording(n, "method")))
-		printf(", method %s", v);
+		printf(", method %s", safe_str(v, s, sizeof(s)));
 	if ((v = damonctl_rec_info_recording(n, "hostname")))
-		printf(", on %s", v);
+		printf(", on %s", safe_str(v, s, sizeof(s)));
 	if ((v = damonctl_rec_info_recording(n, "kernel")))
-		printf(", kernel %s", v);
+		printf(", kernel %s", safe_str(v, s, sizeof(s)));
 	if ((v = damonctl_rec_info_recording(n, "converted_from")))
-		printf(", %s %s", what_of(n), v);
+		printf(", %s %s", what_of(n), safe_str(v, s, sizeof(s)));
 	if (damonctl_rec_info_has_subset(n))
 		print_subset(n);
 	if (recorder)
@@ -325,6 +328,7 @@ static void print_scheme_stats(const struct damonctl_rec_info *n)
 	uint64_t untold, items = damonctl_rec_info_stats(n, &untold), stats;
 	uint32_t kdamond, scheme;
 	const char *action;
+	char safe[128];
 	size_t i;
 
 	if (!items) {
@@ -333,8 +337,8 @@ static void print_scheme_stats(const struct damonctl_rec_info *n)
 	}
 	printf("scheme stats: %" PRIu64 "\n", items);
 	for (i = 0; !damonctl_rec_info_scheme(n, i, &kdamond, &scheme, &action, &stats); i++)
-		printf("  kdamond %u scheme %u (%s): %" PRIu64 "\n", kdamond, scheme, action,
-		       stats);
+		printf("  kdamond %u scheme %u (%s): %" PRIu64 "\n", kdamond, scheme,
+		       safe_str(action, safe, sizeof(safe)), stats);
 	if (untold)
 		printf("  %" PRIu64 " more of other schemes\n", untold);
 }

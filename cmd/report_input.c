@@ -86,13 +86,13 @@ int rin_parse_of(struct cli *cli, struct rin_opts *o, int key, const char *arg)
 			return EXIT_USAGE;
 		if (!o->cap.duration_us || o->cap.duration_us == DAMONCTL_MAX)
 			return usage_error(cli, "--duration '%s': expected a time above 0", arg);
-		return 0;
+		return check_wait(cli, "duration", arg, o->cap.duration_us);
 	case 505:
 		if (parse_time_opt(cli, "interval", arg, &o->cap.interval_us))
 			return EXIT_USAGE;
-		if (o->cap.interval_us < 1000 || o->cap.interval_us == DAMONCTL_MAX)
+		if (o->cap.interval_us < 1000)
 			return usage_error(cli, "--interval '%s': at least 1ms", arg);
-		return 0;
+		return check_wait(cli, "interval", arg, o->cap.interval_us);
 	case 506:
 		if (parse_uint_opt(cli, "count", arg, UINT32_MAX, &o->cap.count))
 			return EXIT_USAGE;

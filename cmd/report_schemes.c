@@ -38,7 +38,7 @@ static int schemes_parse(struct cli *cli, int key, const char *arg)
 	if (key == O_WINDOW) {
 		if (parse_time_opt(cli, "window", arg, &so->window_us))
 			return EXIT_USAGE;
-		return so->window_us && so->window_us != DAMONCTL_MAX ? 0 :
+		return so->window_us ? check_wait(cli, "window", arg, so->window_us) :
 			usage_error(cli, "--window '%s': expected a time above 0", arg);
 	}
 	return EXIT_USAGE;
@@ -211,10 +211,12 @@ static int print_json(struct rin *in, struct sch *t, unsigned int nr)
 static void print_scheme_text(struct rin *in, const struct sch *s)
 {
 	double secs = (double)(s->last_ns - s->first_ns) / 1e9;
-	char a[32], b[32];
+	char a[32], b[32], act[128];
 
+	/* the record's word: control characters shown, never sent to the terminal */
 	printf("kdamond %u scheme %u (%s): %" PRIu64 " stats from %.3f s to %.3f s\n",
-	       s->kdamond, s->scheme, s->action, s->nr_stats, rin_rel_s(in, s->first_ns),
+	       s->kdamond, s->scheme, safe_str(s->action, act, sizeof(act)), s->nr_stats,
+	       rin_rel_s(in, s->first_ns),
 	       rin_rel_s(in, s->last_ns));
 	printf("  tried   %12" PRIu64 " regions %11s", s->total[0],
 	       fmt_size(s->total[1], a, sizeof(a)));

@@ -74,7 +74,7 @@ static int wss_parse(struct cli *cli, int key, const char *arg)
 	case O_WINDOW:
 		if (parse_time_opt(cli, "window", arg, &wo->window_us))
 			return EXIT_USAGE;
-		return wo->window_us && wo->window_us != DAMONCTL_MAX ? 0 :
+		return wo->window_us ? check_wait(cli, "window", arg, wo->window_us) :
 			usage_error(cli, "--window '%s': expected a time above 0", arg);
 	}
 	return EXIT_USAGE;
@@ -254,10 +254,8 @@ static int check_options(struct cli *cli, bool *chart)
 				   "--window are for text", wo->format == WSS_PNG ? "png" : "svg");
 	if (!*chart && wo->output)
 		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
-	if (*chart && chart_check_output(cli, wo->format == WSS_PNG ? CHART_PNG : CHART_SVG,
-					 wo->output))
-		return EXIT_USAGE;
-	return 0;
+	return *chart ? chart_check_output(cli, wo->format == WSS_PNG ? CHART_PNG : CHART_SVG,
+					   wo->output) : 0;
 }
 
 /* One run's state: the whole range's histogram, the open window's, the streamed JSON array

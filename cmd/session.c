@@ -8,17 +8,20 @@
  * record of its kdamonds back as they were (through libdamonctl, like every write);
  * --dry-run runs each start and tune line with --dry-run.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent.h"
 #include "damonc.h"
 #include "journal.h"
+#include "lines.h"
 #include "session.h"
 #include "started.h"
 #include "words.h"
@@ -30,19 +33,66 @@ void session_add_global(struct session *s, char *arg)
 }
 
 volatile sig_atomic_t session_sigint;
+static volatile sig_atomic_t line_pid;	/* the line that runs, or 0 */
 
-static void on_sigint(int sig)
+/* A signal sent to the session alone (kill: SI_USER) goes to the line that runs too; one
+ * from the terminal (SI_KERNEL: Ctrl-C, Ctrl-\, a hangup) reached the line already. */
+static void pass_on(int sig, const siginfo_t *si)
 {
-	(void)sig;
+	if (line_pid > 0 && si && si->si_code != SI_KERNEL)
+		kill((pid_t)line_pid, sig);
+}
+
+static void on_sigint(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
 	session_sigint = 1;
+	pass_on(sig, si);
 }
 
 void session_catch_sigint(void)
 {
-	struct sigaction sa = { .sa_handler = on_sigint };	/* no SA_RESTART */
+	/* no SA_RESTART */
+	struct sigaction sa = { .sa_sigaction = on_sigint, .sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+}
+
+/* Signals that would end a batch other than a Ctrl-C (session_sigint): noted, passed on to
+ * the line that runs, and the batch ends after it, its staging directory removed, and dies
+ * of the signal. The line's child takes their default actions back. */
+static const int ending_signals[] = { SIGHUP, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2,
+				      SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
+volatile sig_atomic_t session_ended;
+
+static void on_ending(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	session_ended = sig;
+	pass_on(sig, si);
+}
+
+static void catch_ending(void)
+{
+	/* no SA_RESTART */
+	struct sigaction sa = { .sa_sigaction = on_ending, .sa_flags = SA_SIGINFO };
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(ending_signals) / sizeof(ending_signals[0]); i++)
+		sigaction(ending_signals[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a reader gone: the writes that fail say so */
+}
+
+static void default_signals(void)
+{
+	unsigned int i;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	for (i = 0; i < sizeof(ending_signals) / sizeof(ending_signals[0]); i++)
+		signal(ending_signals[i], SIG_DFL);
 }
 
 int session_run(const struct session *s, char **words, int n, bool check_only, int in)
@@ -71,8 +121,7 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
 	sigaction(SIGQUIT, &ign, &old_quit);
 	pid = fork();
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
+		default_signals();
 		/* the line's output is judged by its own writes: the session's streams may carry
 		 * an error of theirs (a prompt's write to the terminal cut short by a Ctrl-C,
 		 * no SA_RESTART), which a line would report as its own failure */
@@ -97,8 +146,16 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
 		warnx_("cannot run a line: %s", strerror(errno));
 		status = -1;
 	}
+	line_pid = pid;
+	/* one that came before the line's pid was known (the child raises one from before its
+	 * fork itself) */
+	if (pid > 0 && session_ended)
+		kill(pid, (int)session_ended);
+	else if (pid > 0 && session_sigint)
+		kill(pid, SIGINT);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	line_pid = 0;
 	sigaction(SIGQUIT, &old_quit, NULL);
 	free(argv);
 	if (status == -1)
@@ -188,11 +245,46 @@ static int run_line(const struct session *s, unsigned int no, struct words *w, i
 	return r;
 }
 
+/* The commands an --atomic batch keeps in memory, each run twice (checked, staged) */
+#define ATOMIC_MAX_LINES 10000u
+
 struct batch {
 	struct words *lines;
 	unsigned int *no;
 	unsigned int nr;
 };
+
+/* Line @no (@w, taken) kept in @b, unless empty: 0, or an exit code after saying why. */
+static int batch_keep(struct batch *b, struct words *w, unsigned int no)
+{
+	if (!w->n) {
+		words_free(w);
+		return 0;
+	}
+	if (b->nr == ATOMIC_MAX_LINES) {
+		words_free(w);
+		warnx_("batch: line %u: an --atomic batch holds at most %u commands (each is "
+		       "checked, then staged, before the commit)", no, ATOMIC_MAX_LINES);
+		return EXIT_USAGE;
+	}
+	if (!(b->nr % 16)) {
+		struct words *l = realloc(b->lines, (b->nr + 16) * sizeof(*l));
+		unsigned int *n = l ? realloc(b->no, (b->nr + 16) * sizeof(*n)) : NULL;
+
+		if (l)
+			b->lines = l;
+		if (n)
+			b->no = n;
+		if (!l || !n) {
+			words_free(w);
+			warnx_("batch: out of memory");
+			return EXIT_FAIL;
+		}
+	}
+	b->lines[b->nr] = *w;
+	b->no[b->nr++] = no;
+	return 0;
+}
 
 static void batch_free(struct batch *b)
 {
@@ -211,15 +303,36 @@ static int read_line(FILE *in, unsigned int no, struct words *w)
 	static char *buf;
 	static size_t cap;
 	const char *why = "";
+	long n = lines_read(in, LINE_MAX_BYTES, &buf, &cap);
 	int r;
 
-	if (getline(&buf, &cap, in) < 0) {
+	memset(w, 0, sizeof(*w));
+	if (n <= 0) {
 		free(buf);
 		buf = NULL;
 		cap = 0;
-		return 1;
 	}
-	r = words_split(buf, false, w, &why);
+	switch (n) {
+	case 0:
+		return 1;
+	case -ENOMEM:
+		warnx_("batch: out of memory");
+		return -EXIT_FAIL;
+	case -EFBIG:
+		warnx_("batch: line %u: longer than %u KiB, more than any damonc command line",
+		       no, LINE_MAX_BYTES >> 10);
+		return -EXIT_USAGE;
+	case -EILSEQ:
+		warnx_("batch: line %u: holds a NUL byte (text has none; the line would end "
+		       "there)", no);
+		return -EXIT_USAGE;
+	default:
+		if (n < 0) {
+			warnx_("batch: reading line %u: %s", no, strerror((int)-n));
+			return -EXIT_FAIL;
+		}
+	}
+	r = lines_words(buf, w, &why);
 	if (r == -ENOMEM) {
 		warnx_("batch: out of memory");
 		return -EXIT_FAIL;
@@ -275,7 +388,7 @@ static int batch_stream(const struct session *s, FILE *in, int child_in)
 			}
 		}
 		words_free(&w);
-		if ((status && !s->force) || session_sigint)
+		if ((status && !s->force) || session_sigint || session_ended)
 			break;
 	}
 	return status;
@@ -294,18 +407,54 @@ struct staging {
 	char dir[4096], tree[4200], started[4200];
 };
 
+/* Directory @name of @dirfd and the files in it, when it is a staging directory of ours
+ * (0700, this user's: what mkdtemp made); nothing is followed. */
+static void staging_remove_at(int at, const char *name)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) ||
+	    !(d = fdopendir(fd))) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	unlinkat(at, name, AT_REMOVEDIR);
+}
+
 static void staging_remove(struct staging *st)
 {
-	char tmp[4300];
-
 	if (!st->dir[0])
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", st->tree);
-	unlink(tmp);
-	unlink(st->tree);
-	unlink(st->started);
-	rmdir(st->dir);
+	staging_remove_at(AT_FDCWD, st->dir);
 	st->dir[0] = '\0';
+}
+
+/* The staging directories that batches killed by SIGKILL left in @tmp (no handler runs
+ * then): damonc-batch-PID-STARTTIME-XXXXXX whose process is gone. */
+static void staging_reap(const char *tmp)
+{
+	struct dirent *de;
+	DIR *d = opendir(tmp);
+
+	while (d && (de = readdir(d))) {
+		unsigned long long start;
+		int pid;
+
+		if (sscanf(de->d_name, "damonc-batch-%d-%llu-", &pid, &start) == 2 &&
+		    pid > 0 && !damonctl_proc_same(pid, start))
+			staging_remove_at(dirfd(d), de->d_name);
+	}
+	if (d)
+		closedir(d);
 }
 
 static int staging_make(struct staging *st, struct damonctl_ctx *ctx)
@@ -314,7 +463,10 @@ static int staging_make(struct staging *st, struct damonctl_ctx *ctx)
 	struct started rec;
 	int r;
 
-	snprintf(st->dir, sizeof(st->dir), "%s/damonc-batch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	tmp = tmp && *tmp ? tmp : "/tmp";
+	staging_reap(tmp);
+	snprintf(st->dir, sizeof(st->dir), "%s/damonc-batch-%d-%llu-XXXXXX", tmp, (int)getpid(),
+		 damonctl_proc_start_time((int)getpid()));
 	if (!mkdtemp(st->dir)) {
 		r = -errno;
 		st->dir[0] = '\0';
@@ -573,34 +725,14 @@ static int batch_atomic(const struct session *s, FILE *in, int child_in)
 		r = read_line(in, no, &w);
 		if (r == 1)
 			break;
-		if (r < 0) {
+		r = r < 0 ? -r : batch_keep(&b, &w, no);
+		if (r) {
 			batch_free(&b);
 			fprintf(stderr, "damonc: batch: nothing was run\n");
-			return -r;
+			return r;
 		}
-		if (!w.n) {
-			words_free(&w);
-			continue;
-		}
-		if (!(b.nr % 16)) {
-			struct words *l = realloc(b.lines, (b.nr + 16) * sizeof(*l));
-			unsigned int *n = l ? realloc(b.no, (b.nr + 16) * sizeof(*n)) : NULL;
-
-			if (l)
-				b.lines = l;
-			if (n)
-				b.no = n;
-			if (!l || !n) {
-				words_free(&w);
-				batch_free(&b);
-				warnx_("batch: out of memory");
-				return EXIT_FAIL;
-			}
-		}
-		b.lines[b.nr] = w;
-		b.no[b.nr++] = no;
 	}
-	for (i = 0; i < b.nr && !status; i++) {
+	for (i = 0; i < b.nr && !status && !session_ended; i++) {
 		const char *cmd = line_command(b.lines[i].v, b.lines[i].n);
 
 		status = session_run(s, b.lines[i].v, b.lines[i].n, true, child_in);
@@ -635,11 +767,13 @@ static int batch_atomic(const struct session *s, FILE *in, int child_in)
 		goto out;
 	}
 	staged.staging = st.dir;
-	for (i = 0; i < b.nr && !status; i++) {
+	for (i = 0; i < b.nr && !status && !session_ended; i++) {
 		r = interrupted(session_run(&staged, b.lines[i].v, b.lines[i].n, false, child_in));
 		if (r)
 			status = line_failed(b.no[i], &b.lines[i], r);
 	}
+	if (!status && session_ended)
+		status = 128 + (int)session_ended;
 	if (status)
 		fprintf(stderr, "damonc: batch: --atomic: nothing of the batch was committed\n");
 	else if (s->dry_run)
@@ -664,7 +798,9 @@ int session_batch(const struct session *s, FILE *in)
 	setvbuf(in, NULL, _IONBF, 0);
 	/* a Ctrl-C ends the line that runs and then the batch (--atomic: after its rollback) */
 	session_sigint = 0;
+	session_ended = 0;
 	session_catch_sigint();
+	catch_ending();
 	if (s->atomic)
 		r = batch_atomic(s, in, null);
 	else
@@ -676,15 +812,29 @@ int session_batch(const struct session *s, FILE *in)
 
 int batch_main(struct session *s)
 {
-	FILE *in = strcmp(s->batch, "-") ? fopen(s->batch, "re") : stdin;
-	int r;
+	FILE *in = NULL;
+	int r = lines_open(s->batch, &in);
 
-	if (!in) {
-		warnx_("--batch '%s': %s", s->batch, strerror(errno));
+	if (r) {
+		const char *name = strcmp(s->batch, "-") ? s->batch : "standard input";
+
+		if (r == -ENODEV)
+			warnx_("--batch '%s': not a regular file (a FIFO, socket or device would "
+			       "block or never end; use '-' for standard input)", name);
+		else if (r == -EISDIR)
+			warnx_("--batch '%s': is a directory", name);
+		else
+			warnx_("--batch '%s': %s", name, strerror(-r));
 		return EXIT_USAGE;
 	}
 	r = session_batch(s, in);
 	if (in != stdin)
 		fclose(in);
+	if (session_ended) {
+		/* cleaned up: now end as the signal meant (128 + N to the shell) */
+		fflush(stdout);
+		signal((int)session_ended, SIG_DFL);
+		raise((int)session_ended);
+	}
 	return r;
 }

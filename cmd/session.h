@@ -29,6 +29,9 @@ int session_run(const struct session *s, char **words, int n, bool check_only, i
  * that it catches between fork and exec-like reset raises SIGINT on itself. */
 extern volatile sig_atomic_t session_sigint;
 void session_catch_sigint(void);
+/* The signal other than SIGINT (SIGTERM, SIGHUP, ...) that ends the batch after its line,
+ * once cleaned up; 0 while none came. */
+extern volatile sig_atomic_t session_ended;
 /* Whether an --atomic batch stages command @cmd's line into its model (start, tune, stop);
  * commands that only read run as they are, and others cannot be part of one. */
 bool session_stages(const char *cmd);

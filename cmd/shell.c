@@ -4,21 +4,24 @@
  * (session.c: `damonc WORDS` in a child); completion comes from the command table (the
  * same one --list-cmds, --list-opts and --list-values print for the shells' completions),
  * with kdamond indexes and pids read live; history is kept in the XDG state directory.
- * Without a terminal on stdin the shell reads its lines as a batch does, with no prompt.
+ * Readline is the lineedit plugin's (lineedit.h), which only the shell at a terminal
+ * loads. Without a terminal on stdin the shell reads its lines as a batch does, with no
+ * prompt and no plugin.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include "damonc.h"
+#include "lineedit.h"
+#include "lines.h"
 #include "session.h"
 #include "started.h"
 #include "words.h"
@@ -233,32 +236,23 @@ static bool complete_after(char **v, int n, const char *text)
 	return true;
 }
 
-static char **complete(const char *text, int start, int end)
+static bool complete(const char *before, const char *text)
 {
-	char *before = strndup(rl_line_buffer, (size_t)start);
 	struct words w;
 	const char *why;
-	char **m = NULL;
+	bool r;
 
-	(void)end;
-	rl_attempted_completion_over = 1;
 	cands_clear();
-	if (!before || words_split(before, true, &w, &why)) {
-		free(before);
-		return NULL;
-	}
+	if (words_split(before, true, &w, &why))
+		return true;	/* nothing to offer */
 	if (w.open && w.n) {
 		/* the cursor's word opened with a quote readline took apart */
 		free(w.v[--w.n]);
 		w.v[w.n] = NULL;
 	}
-	if (complete_after(w.v, w.n, text))
-		m = rl_completion_matches(text, generate);
-	else
-		rl_attempted_completion_over = 0;
+	r = complete_after(w.v, w.n, text);
 	words_free(&w);
-	free(before);
-	return m;
+	return r;
 }
 
 /* ---- the prompt ---- */
@@ -310,10 +304,8 @@ static int getc_or_interrupt(FILE *in)
 		sigprocmask(SIG_BLOCK, &intr, &old);
 		r = session_sigint ? 0 : ppoll(&p, 1, NULL, &old);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (session_sigint) {
-			rl_replace_line("", 0);
-			return '\n';	/* accepts the now empty line */
-		}
+		if (session_sigint)
+			return LINEEDIT_DROP;
 		if (r < 0 && errno != EINTR)
 			return EOF;
 		if (r <= 0)
@@ -383,9 +375,28 @@ static void history_path(char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-static void history_open(const char *path)
+/* Whether readline may write @path (it opens it by name, following links): a regular file
+ * of ours, or none yet, in a directory of ours that no one else may write. root's shell
+ * under sudo may have a HOME another user owns: then no history is kept, and that is said. */
+static bool history_safe(const char *dir, const char *path)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		return false;
+	if (lstat(path, &st))
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1;
+}
+
+/* The history file's path in @path, or "" (none kept) after saying why: its directory
+ * made, and the file created here, never through a link (the line editor opens it by name,
+ * and would create it following one). */
+static void history_open(char *path)
 {
 	char dir[4096], *slash;
+	int fd;
 
 	if (!path[0])
 		return;
@@ -393,10 +404,18 @@ static void history_open(const char *path)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
-	if (damonctl_make_dirs(dir))
+	if (damonctl_make_dirs(dir)) {
+		path[0] = '\0';
 		return;
-	if (read_history(path) == ENOENT)
-		write_history(path);	/* append_history needs the file */
+	}
+	if (!history_safe(dir, path)) {
+		warnx_("shell: %s is not a file of this user's alone: no history is kept", path);
+		path[0] = '\0';
+		return;
+	}
+	fd = damonctl_file_open(path, O_WRONLY | O_CREAT, 0600);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* One line typed at the prompt; the status it leaves, or -1 to leave the shell (@code). */
@@ -407,7 +426,7 @@ static int run_typed(const struct session *s, const char *line, int *code, int l
 	char **v;
 	int n, r;
 
-	r = words_split(line, false, &w, &why);
+	r = lines_words(line, &w, &why);
 	if (r) {
 		warnx_("shell: %s", r == -ENOMEM ? "out of memory" : why);
 		return EXIT_USAGE;
@@ -437,25 +456,29 @@ static int run_typed(const struct session *s, const char *line, int *code, int l
 	return r;
 }
 
-static int shell_loop(struct session *s)
+static int shell_loop(struct session *s, const struct lineedit_plugin *le)
 {
+	static const struct lineedit_hooks hooks = {
+		.complete = complete,
+		.generate = generate,
+		.key = getc_or_interrupt,
+	};
 	char hist[4096], prompt[4600];
 	int last = 0, code = 0, r;
 
 	history_path(hist, sizeof(hist));
 	history_open(hist);
-	rl_readline_name = "damonc";
-	rl_attempted_completion_function = complete;
-	rl_completer_quote_characters = "'\"";
-	rl_catch_signals = 0;
-	rl_getc_function = getc_or_interrupt;
+	le->start("damonc", &hooks, hist);
 	session_catch_sigint();
+	/* Ctrl-\ quits the line that runs, never the shell (as an interactive sh ignores it);
+	 * each line's child takes its default action back */
+	signal(SIGQUIT, SIG_IGN);
 	for (;;) {
 		char *line;
 
 		build_prompt(prompt, sizeof(prompt), s, last);
 		session_sigint = 0;
-		line = readline(prompt);
+		line = le->read(prompt);
 		/* a write of the prompt or the echo cut short by a Ctrl-C (EINTR) loses no
 		 * result: the shell's exit status must not turn into "writing the output" */
 		clearerr(stdout);
@@ -468,11 +491,8 @@ static int shell_loop(struct session *s)
 			free(line);
 			continue;
 		}
-		if (line[strspn(line, " \t")]) {
-			add_history(line);
-			if (hist[0] && append_history(1, hist) == 0)
-				history_truncate_file(hist, HISTORY_MAX);
-		}
+		if (line[strspn(line, " \t")])
+			le->remember(line, HISTORY_MAX);
 		r = run_typed(s, line, &code, last);
 		free(line);
 		if (r < 0)
@@ -488,6 +508,8 @@ static int shell_run(struct cli *cli, int argc, char **argv)
 {
 	struct session *s = &damonc_session;
 	static char sysroot_opt[4200];
+	const struct lineedit_plugin *le;
+	char why[4200];
 	int r;
 
 	if (argc)
@@ -505,8 +527,14 @@ static int shell_run(struct cli *cli, int argc, char **argv)
 		session_add_global(s, "-v");
 	if (!isatty(STDIN_FILENO))
 		return session_batch(s, stdin);
+	le = plugin_load("lineedit", LINEEDIT_PLUGIN_SYMBOL, sizeof(*le), why, sizeof(why));
+	if (!le) {
+		usage_error(cli, "line editing is damonc's lineedit plugin, which is not installed: "
+			    "%s (lines from a file or a pipe are read without it)", why);
+		return EXIT_UNSUPPORTED;
+	}
 	shell_ctx = cli->ctx;
-	r = shell_loop(s);
+	r = shell_loop(s, le);
 	shell_ctx = NULL;
 	return r;
 }

@@ -71,7 +71,7 @@ static const struct opt start_own_opts[] = {
 static struct opt start_opts_tbl[64];
 
 /* The command's options: its own, then the context's and the scheme's (spec.c). */
-__attribute__((constructor)) static void start_opts_init(void)
+static void start_opts_init(void)
 {
 	const struct opt *tables[] = { start_target_opts, start_own_opts, spec_context_opts,
 				       spec_scheme_opts };
@@ -82,15 +82,19 @@ __attribute__((constructor)) static void start_opts_init(void)
 static int parse_regions(struct cli *cli, const char *arg)
 {
 	struct start_opts *so = cli->opts;
-	char buf[4096], *tok, *save;
+	char buf[4096], *tok, *rest = buf;
 
 	if (!*arg || strlen(arg) >= sizeof(buf))
 		return usage_error(cli, "--regions '%s': expected START-END[,START-END...]", arg);
 	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* every item, empty ones too: '--regions ,' named no region, and meant all RAM */
+	while ((tok = strsep(&rest, ","))) {
 		char *dash = strchr(tok, '-');
 		uint64_t s, e;
 
+		if (!*tok)
+			return usage_error(cli, "--regions '%s': an empty region (expected "
+					   "START-END[,START-END...])", arg);
 		if (so->nr_regions >= START_MAX_REGIONS)
 			return usage_error(cli, "--regions: at most %d regions", START_MAX_REGIONS);
 		if (!dash)
@@ -114,13 +118,13 @@ static int parse_regions(struct cli *cli, const char *arg)
 static int parse_nodes(struct cli *cli, const char *arg)
 {
 	struct start_opts *so = cli->opts;
-	char buf[256], *tok, *save;
+	char buf[256], *tok, *rest = buf;
 	uint64_t n;
 
 	if (!*arg || strlen(arg) >= sizeof(buf))
 		return usage_error(cli, "--numa-node '%s': expected N[,N...]", arg);
 	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	while ((tok = strsep(&rest, ","))) {
 		if (damonctl_parse_u64(tok, &n) || n > INT32_MAX)
 			return usage_error(cli, "--numa-node '%s': '%s' is not a node number", arg,
 					   tok);
@@ -312,8 +316,10 @@ static int read_config(struct cli *cli)
 		return input_error(cli, "-c", so->config, r);
 	r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));
 	free(text);
-	if (r)
-		return usage_error(cli, "-c %s: %s", so->config, why);
+	if (r) {
+		usage_error(cli, "-c %s: %s", so->config, why);
+		return r == -ELIBACC ? EXIT_UNSUPPORTED : EXIT_USAGE;
+	}
 	if (!damonctl_tree_nr_kdamonds(so->config_tree))
 		return usage_error(cli, "-c %s: the config has no kdamond", so->config);
 	if (damonctl_tree_nr_kdamonds(so->config_tree) > 16)
@@ -720,7 +726,7 @@ static void record_started(struct start_call *sc, const struct fallbacks *fbs)
 			snprintf(e.label, sizeof(e.label), "%s", sc->h->label);
 		else
 			start_label(so, e.label, sizeof(e.label));
-		for (t = 0; t < so->nr_pids && t < 16; t++)
+		for (t = 0; t < so->nr_pids && t < STARTED_MAX_TARGETS; t++)
 			e.targets[e.nr_targets++] = so->pids[t];
 		e.fbs = *fbs;
 		e.follow_children = so->follow_children;
@@ -870,7 +876,7 @@ static int start_do(struct cli *cli, int argc, char **argv, struct start_handoff
 	/* another damonc start could pick the same new kdamond: one at a time (a dry run too,
 	 * which may probe); and what a killed damonc left goes first */
 	sc.lock = started_lock(cli->ctx);
-	if (sc.lock < 0 && !so->dry_run)
+	if (sc.lock < 0)	/* the dry run too: it says what the start would do, and exit */
 		return started_lock_error(cli, sc.lock);
 	if (!so->dry_run) {
 		recover_leftovers(cli);
@@ -976,6 +982,7 @@ const struct cmd cmd_start = {
 	.usage = "(--pid PID ... | --regions R | -c FILE | -- COMMAND ARGS) --action ACTION "
 		 "[OPTIONS] [--action ACTION [OPTIONS]]...",
 	.opts = start_opts_tbl,
+	.init = start_opts_init,
 	.parse = start_parse,
 	.run = start_run,
 	.opts_size = sizeof(struct start_opts),

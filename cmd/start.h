@@ -14,7 +14,7 @@
 
 #include "spec.h"
 
-#define START_MAX_PIDS 16
+#define START_MAX_PIDS STARTED_MAX_TARGETS
 #define START_MAX_REGIONS 64
 #define START_MAX_NODES 16
 

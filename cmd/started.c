@@ -44,6 +44,32 @@ static int file_path(struct damonctl_ctx *ctx, char *buf, size_t size)
 	return r < 0 ? r : 0;
 }
 
+/* damonc's run directory, made or checked as root's own (damonctl_make_state_dir(3)); what
+ * is wrong with one found is said here, the caller's sentence says what could not be done. */
+static int run_dir_make(const char *dir)
+{
+	int r = damonctl_make_state_dir(dir);
+
+	if (r == -EPERM)
+		warnx_("%s belongs to another user: damonc keeps its state only in a directory "
+		       "of its own user's, mode 0700", dir);
+	else if (r == -ELOOP || r == -ENOTDIR)
+		warnx_("%s is %s: damonc keeps its state only in a directory of its own user's, "
+		       "mode 0700", dir, r == -ELOOP ? "a symbolic link" : "not a directory");
+	return r;
+}
+
+int started_stat(struct damonctl_ctx *ctx, struct stat *st)
+{
+	char path[4096];
+	int r = file_path(ctx, path, sizeof(path));
+
+	memset(st, 0, sizeof(*st));
+	if (r)
+		return r;
+	return stat(path, st) && errno != ENOENT ? -errno : 0;
+}
+
 /* The lock's directory and file, for started_unlock() to tidy (one lock per process). */
 static char lock_dir[4096], lock_path[4200];
 static bool lock_made_dir;
@@ -56,16 +82,16 @@ int started_lock(struct damonctl_ctx *ctx)
 	if (r < 0)
 		return r;
 	lock_made_dir = access(lock_dir, F_OK) != 0;
-	r = damonctl_make_dirs(lock_dir);
+	r = run_dir_make(lock_dir);
 	if (r)
 		return r;
 	snprintf(lock_path, sizeof(lock_path), "%s/lock", lock_dir);
 	for (;;) {
-		fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-		if (fd < 0 && errno == ENOENT && !damonctl_make_dirs(lock_dir))
+		fd = damonctl_file_open(lock_path, O_RDWR | O_CREAT, 0600);
+		if (fd == -ENOENT && !run_dir_make(lock_dir))
 			continue;	/* another damonc removed the empty directory meanwhile */
 		if (fd < 0)
-			return -errno;
+			return fd;
 		while (flock(fd, LOCK_EX)) {
 			/* a kernel built without file locking (CONFIG_FILE_LOCKING=n, as small
 			 * guests are): nothing to serialise with but ourselves, go on unlocked */
@@ -229,7 +255,7 @@ int started_entry_from_json(json_object *o, struct started_entry *e)
 	    json_object_is_type(v, json_type_array)) {
 		size_t t;
 
-		for (t = 0; t < json_object_array_length(v) && t < 16; t++)
+		for (t = 0; t < json_object_array_length(v) && t < STARTED_MAX_TARGETS; t++)
 			e->targets[e->nr_targets++] =
 				json_object_get_int(json_object_array_get_idx(v, t));
 	}

@@ -8,14 +8,18 @@
 #define DAMONC_STARTED_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "damonc.h"
 #include "fallback.h"
 
-/* A target index no kdamond of damonc's has (an entry keeps at most 16 targets): where the
- * collapse budgets of targets gone keep their schemes (damonctl_kdamond_retarget). */
-#define STARTED_TARGET_NOWHERE 17
+/* The processes one kdamond of damonc's monitors, at most (a forking server's children
+ * among them): the fallback server's most (FBS_MAX_TARGETS). */
+#define STARTED_MAX_TARGETS 64
+/* A target index no kdamond of damonc's has: where the collapse budgets of targets gone
+ * keep their schemes (damonctl_kdamond_retarget). */
+#define STARTED_TARGET_NOWHERE (STARTED_MAX_TARGETS + 1)
 
 struct started_entry {
 	unsigned int kdamond;
@@ -29,7 +33,7 @@ struct started_entry {
 				 * program's now): owned by nobody here, never saved */
 	long long since;	/* unix time */
 	char label[64];		/* what it was started for, e.g. "collapse pid 1234" */
-	int targets[16];	/* the processes it monitors (vaddr) */
+	int targets[STARTED_MAX_TARGETS];	/* the processes it monitors (vaddr) */
 	unsigned int nr_targets;
 	struct fallbacks fbs;	/* what the damonc agent does for it */
 	bool follow_children;	/* the agent adds children of the targets as targets */
@@ -69,6 +73,9 @@ int started_entry_from_json(json_object *o, struct started_entry *e);
 
 /* Load (an absent file is an empty list). */
 int started_load(struct damonctl_ctx *ctx, struct started *s);
+/* The record file's identity (inode, size, times; all 0 when there is none): it is replaced
+ * whole at each change, so a reader that polls can tell a change without reading it. */
+int started_stat(struct damonctl_ctx *ctx, struct stat *st);
 /* Load and save the record at @path instead of damonc's (NULL: damonc's again). */
 void started_use_file(const char *path);
 /* Write atomically; removes the file when empty. */

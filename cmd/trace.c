@@ -6,6 +6,7 @@
  * buffer and anybody else's instance are left alone) and writes nothing under DAMON.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 
 #include "capture.h"
 #include "damonc.h"
+#include "lines.h"
 
 #define MAX_EVENTS 32
 
@@ -38,7 +40,7 @@ static const struct opt trace_opts_tbl[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N", "only the events of kdamond N's thread",
 	  TO(OD_INT, kdamond) },
 	{ "duration", O_DURATION, OV_TIME, "TIME", "stop after TIME", TO(OD_TIME, duration_us),
-	  .positive = true },
+	  .positive = true, .max = DAMONCTL_WAIT_MAX_US },
 	{ "count", O_COUNT, OV_INT, "N", "stop after N events", TO(OD_U64, count),
 	  .max = UINT32_MAX, .positive = true },
 	{ "input", 'i', OV_FILE, "FILE",
@@ -376,14 +378,17 @@ static int read_pipe(struct printer *p, int fd, int kdamond_pid)
 
 static int read_file_lines(struct printer *p, FILE *in)
 {
-	uint64_t start = now_us();
+	const struct trace_opts *to = p->cli->opts;
+	uint64_t start = now_us(), no = 0;
 	char *line = NULL;
 	size_t cap = 0;
+	long n = 0;
 	int rc = EXIT_OK;
 
-	while (!done(p, start) && getline(&line, &cap, in) > 0) {
+	while (!done(p, start) && (n = lines_read(in, LINE_MAX_BYTES, &line, &cap)) > 0) {
 		int r = show(p, line, 0);
 
+		no++;
 		if (r < 0) {
 			rc = EXIT_FAIL;
 			break;
@@ -391,6 +396,13 @@ static int read_file_lines(struct printer *p, FILE *in)
 		p->shown += (uint64_t)r;
 	}
 	free(line);
+	if (n == -EFBIG || n == -EILSEQ) {
+		usage_error(p->cli, "-i '%s': line %" PRIu64 " %s: not a trace", to->input, no + 1,
+			    n == -EFBIG ? "is longer than 64 KiB" : "holds a NUL byte");
+		return EXIT_USAGE;
+	}
+	if (n < 0)
+		return lib_error(p->cli, (int)n, "reading '%s'", to->input);
 	return rc;
 }
 
@@ -487,16 +499,23 @@ static int trace_run(struct cli *cli, int argc, char **argv)
 	select_events(to, &have, &sel);
 	if (!sel.nr)
 		return usage_error(cli, "--no-event: leaves no event to trace");
-	if (to->input) {
-		in = strcmp(to->input, "-") ? fopen(to->input, "r") : stdin;
-		if (!in)
-			return input_error(cli, "-i", to->input, -errno);
-	}
-	if (to->output && !(p.save = fopen(to->output, "w"))) {
-		r = -errno;
-		if (in && in != stdin)
-			fclose(in);
-		return input_error(cli, "-o", to->output, r);
+	/* a regular file or stdin, never a FIFO or device waited on; -o never through a link
+	 * or into a device */
+	if (to->input && (r = lines_open(to->input, &in)))
+		return input_error(cli, "-i", to->input, r);
+	if (to->output) {
+		/* 0600: the events hold the monitored processes' addresses */
+		int fd = damonctl_file_open(to->output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		p.save = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!p.save) {
+			r = fd < 0 ? fd : -errno;
+			if (fd >= 0)
+				close(fd);
+			if (in && in != stdin)
+				fclose(in);
+			return output_error(cli, "-o", to->output, r);
+		}
 	}
 	if ((r = damonctl_trace_event_new(&p.ev))) {
 		r = lib_error(cli, r, "allocating a trace event");
@@ -507,6 +526,9 @@ static int trace_run(struct cli *cli, int argc, char **argv)
 	}
 	if (in && in != stdin)
 		fclose(in);
+	/* on disk before trace is done with it, as record's -o */
+	if (p.save && (fflush(p.save) || fsync(fileno(p.save))) && !r)
+		r = lib_error(cli, -errno, "writing %s", to->output);
 	if (p.save && fclose(p.save) && !r)
 		r = lib_error(cli, -errno, "writing %s", to->output);
 	return r;

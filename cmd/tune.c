@@ -61,7 +61,7 @@ static const struct opt tune_own_opts[] = {
 
 static struct opt tune_opts_tbl[64];
 
-__attribute__((constructor)) static void tune_opts_init(void)
+static void tune_opts_init(void)
 {
 	const struct opt *tables[] = { tune_own_opts, spec_context_opts, spec_scheme_opts };
 	/* a running context keeps its operations set and address unit (the unit scales every
@@ -341,7 +341,8 @@ static int tune_targets(struct cli *cli, struct damonctl_kdamond *kw,
 	*moved |= how & DAMONCTL_TARGETS_MOVED;
 	if (entry) {
 		entry->nr_targets = 0;
-		for (i = 0; i < damonctl_context_nr_targets(c) && entry->nr_targets < 16; i++) {
+		for (i = 0; i < damonctl_context_nr_targets(c) &&
+			    entry->nr_targets < STARTED_MAX_TARGETS; i++) {
 			const struct damonctl_target *t = damonctl_context_target(c, i);
 
 			if (!damonctl_target_get(t, DAMONCTL_TARGET_OBSOLETE))
@@ -726,6 +727,7 @@ const struct cmd cmd_tune = {
 		   "schemes, targets)",
 	.usage = "[--kdamond N] [--scheme S] SETTINGS...",
 	.opts = tune_opts_tbl,
+	.init = tune_opts_init,
 	.opts_size = sizeof(struct tune_opts),
 	.opts_init = &(const struct tune_opts){ .sl = { .max = 1 }, .kdamond = -1, .scheme = -1,
 						 .scope_pid = -1, .remove_scheme = -1 },

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "damonc.h"
@@ -23,6 +24,8 @@ void opts_merge(struct opt *dst, size_t max, const char *const *skip,
 	size_t t, n = 0;
 	const struct opt *o;
 
+	if (dst[0].name)
+		return;
 	for (t = 0; t < nr_tables; t++)
 		for (o = tables[t]; o->name && n + 1 < max; o++)
 			if (!skipped(o->name, skip))
@@ -152,7 +155,9 @@ static int store_number(const struct cli *cli, const struct opt *o, const char *
 
 	switch (o->dest) {
 	case OD_TIME:
-		r = parse_time_opt(cli, o->name, arg, &v);
+		/* an .max on a time: a wait of damonc's own (check_wait()) */
+		r = parse_time_opt(cli, o->name, arg, &v) ||
+		    (o->max && check_wait(cli, o->name, arg, v));
 		break;
 	case OD_SIZE:
 		r = parse_size_opt(cli, o->name, arg, &v);
@@ -235,6 +240,8 @@ int exit_code_for(int err)
 		return EXIT_UNSUPPORTED;
 	case EBUSY:
 		return EXIT_BUSY;
+	case ELIBACC:	/* a library loaded on first use is not installed */
+		return EXIT_UNSUPPORTED;
 	default:
 		return EXIT_FAIL;
 	}
@@ -268,6 +275,9 @@ int value_error(const struct cli *cli, const char *opt, const char *arg, int err
 		return usage_error(cli, "--%s '%s': at most %llu", opt, arg, (unsigned long long)max);
 	if (err == -ERANGE)
 		return usage_error(cli, "--%s '%s': the value is too large", opt, arg);
+	if (arg[0] == '0' && arg[1] >= '0' && arg[1] <= '9')
+		return usage_error(cli, "--%s '%s': a number with a leading 0 (damonc takes decimal "
+				   "or 0x hexadecimal, never octal)", opt, arg);
 	return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
 }
 
@@ -276,6 +286,14 @@ int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint
 	int r = damonctl_parse_time_us(arg, us);
 
 	return r ? value_error(cli, opt, arg, r, 0, "a time such as 5s, 100ms or 250us") : 0;
+}
+
+int check_wait(const struct cli *cli, const char *opt, const char *arg, uint64_t us)
+{
+	if (us <= DAMONCTL_WAIT_MAX_US)
+		return 0;
+	return usage_error(cli, "--%s '%s': at most 366 days (a longer wait is none, and would "
+			   "overflow in nanoseconds)", opt, arg);
 }
 
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes)
@@ -315,15 +333,27 @@ int parse_uint_opt(const struct cli *cli, const char *opt, const char *arg, uint
 
 int parse_pid_opt(const struct cli *cli, const char *opt, const char *arg, int *pid)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v <= 0 || v > 0x3fffffff)
+	/* damonc's one grammar (damonctl_parse_u64(3)), "max" aside */
+	if (!strcmp(arg, "max") || damonctl_parse_u64(arg, &v) || !v || v > 0x3fffffff)
 		return usage_error(cli, "--%s '%s': expected a process id", opt, arg);
 	*pid = (int)v;
 	return 0;
+}
+
+int parse_uint_token(const char *s, char stop, uint64_t *v, const char **end)
+{
+	const char *e = stop ? strchr(s, stop) : NULL;
+	size_t n = e ? (size_t)(e - s) : strlen(s);
+	char buf[32];
+
+	if (!n || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*end = s + n;
+	return strcmp(buf, "max") ? damonctl_parse_u64(buf, v) : -EINVAL;
 }
 
 json_object *json_doc_new(void)
@@ -589,6 +619,60 @@ int input_error(const struct cli *cli, const char *opt, const char *path, int er
 	}
 }
 
+int output_error(const struct cli *cli, const char *opt, const char *path, int err)
+{
+	switch (-err) {
+	case ELOOP:
+		return usage_error(cli, "%s '%s': a symbolic link: damonc writes no file through "
+				   "one (in a directory others can write, it may point anywhere); "
+				   "name the file itself, or '-' for standard output", opt, path);
+	case ENODEV:
+		return usage_error(cli, "%s '%s': not a regular file: a device, FIFO or socket is "
+				   "never written to or replaced (use '-' for standard output)", opt,
+				   path);
+	case EISDIR:
+		return usage_error(cli, "%s '%s': is a directory", opt, path);
+	case ENOENT:
+	case ENOTDIR:
+	case EACCES:
+	case EPERM:
+	case EROFS:
+	case ENAMETOOLONG:
+		return usage_error(cli, "%s '%s': %s", opt, path, strerror(-err));
+	default:
+		usage_error(cli, "writing '%s': %s", path, strerror(-err));
+		return EXIT_FAIL;
+	}
+}
+
+int output_check(const struct cli *cli, const char *opt, const char *path)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (!*path || (slash && !slash[1]))
+		return usage_error(cli, "%s '%s': a file name is needed", opt, path);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return usage_error(cli, "%s '%s': directory '%s' does not exist", opt, path, dir);
+	if (lstat(path, &st))
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return output_error(cli, opt, path, -ELOOP);
+	if (S_ISDIR(st.st_mode))
+		return output_error(cli, opt, path, -EISDIR);
+	return S_ISREG(st.st_mode) ? 0 : output_error(cli, opt, path, -ENODEV);
+}
+
 int read_json_file(const char *path, json_object **root)
 {
 	char *doc;
@@ -622,7 +706,7 @@ int write_json_file(const char *path, json_object *root)
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		r = damonctl_make_dirs(dir);
+		r = damonctl_make_state_dir(dir);
 		if (r)
 			return r;
 	}
@@ -631,7 +715,7 @@ int write_json_file(const char *path, json_object *root)
 		return -ENOMEM;
 	memcpy(buf, text, len);
 	memcpy(buf + len, "\n", 2);
-	r = damonctl_file_write(path, buf, len + 1, 0);
+	r = damonctl_file_write(path, buf, len + 1, 0600);
 	free(buf);
 	return r;
 }

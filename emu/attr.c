@@ -163,6 +163,11 @@ static int store_plain(struct emu_node *n, const char *buf)
 	}
 }
 
+/* The most children an nr_* write makes: the kernel's *_add_dirs() kmalloc_array() their
+ * pointers (GFP_KERNEL | __GFP_NOWARN), and beyond KMALLOC_MAX_SIZE (4 MiB: 4 KiB pages,
+ * MAX_PAGE_ORDER 10) that fails at once, -ENOMEM, instead of making millions of nodes. */
+#define EMU_NR_MAX ((4 << 20) / 8)
+
 /* nr_*: every write recreates all children with defaults, even for the same count. */
 static int store_nr(struct emu_node *n, int nr)
 {
@@ -170,7 +175,10 @@ static int store_nr(struct emu_node *n, int nr)
 
 	if (n->fd->child == DK_KDAMOND && emu_kd_any_running())
 		return -EBUSY;
+	/* the old children go first, as the kernel's rm_dirs goes before its allocation */
 	emu_node_free_numbered(dir);
+	if (nr > EMU_NR_MAX)
+		return -ENOMEM;
 	for (int i = 0; i < nr; i++)
 		emu_layout_add_numbered(dir, n->fd->child, i);
 	return 0;

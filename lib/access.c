@@ -13,6 +13,7 @@
 #include <damonctl/damonctl.h>
 
 #include "access_internal.h"
+#include "dlib.h"
 #include "record_internal.h"
 
 uint64_t damonctl_access_rate_bp(uint32_t nr_accesses, uint64_t sample_us, uint64_t aggr_us)
@@ -246,14 +247,20 @@ int damonctl_access_range_add(struct damonctl_access_range *r,
 	return 0;
 }
 
+/* libm, for log2 alone: loaded by the first log scale (dlib.h), not by every program that
+ * links libdamonctl. It is the C library's own, so it is always there; were it not, the
+ * scale would read as linear. */
+#define LIBM_FNS(X, t) X(t, log2)
+DLIB_DEFINE(libm, DAMONCTL_SONAME_M, LIBM_FNS)
+
 /* The value as a scale takes it: damo's log2, 0 for 0; the access rate in percent */
 static double scaled(enum damonctl_access_metric m, double x, bool log)
 {
-	if (!log)
+	if (!log || dlib_load(&libm_lib))
 		return x;
 	if (m == DAMONCTL_ACCESS_RATE_BP)
 		x /= 100;
-	return x > 0 ? log2(x) : 0;
+	return x > 0 ? libm.log2(x) : 0;
 }
 
 int damonctl_access_rescale(const struct damonctl_access_range *r, enum damonctl_access_metric m,

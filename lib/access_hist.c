@@ -5,6 +5,7 @@
  * get_hist_ranges(), --hist_ranges, --hist_logscale, --hist_cumulate).
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,13 @@ int damonctl_access_parse_ranges(const char *s, bool time, double *out, unsigned
 static unsigned int log_ranges(const struct damonctl_access_hist_opts *o, double lo, double hi,
 			       struct damonctl_access_bin *b)
 {
-	double w = floor((hi - lo) / pow(2, o->bins)), end;
+	double two_bins = 1, w, end;
 	unsigned int n = 0;
+
+	/* 2^bins, exactly as pow(2, bins) but without libm (dlib.h) */
+	for (unsigned int i = 0; i < o->bins && two_bins <= DBL_MAX; i++)
+		two_bins *= 2;
+	w = floor((hi - lo) / two_bins);
 
 	w = w < 1 ? 1 : w;
 	for (end = lo + w; ; w *= 2, end += w) {

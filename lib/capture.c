@@ -508,6 +508,11 @@ DAMONCTL_API int damonctl_capture_open(struct damonctl_ctx *ctx, unsigned int kd
 	/* the caller's struct may be older (shorter) or newer (longer) than ours */
 	memcpy(&c->o, opts, opts->sz < sizeof(c->o) ? opts->sz : sizeof(c->o));
 	c->o.sz = sizeof(c->o);
+	/* in nanoseconds, added to clocks: a year at most, never a wrap to a tiny interval */
+	if (c->o.interval_us > DAMONCTL_WAIT_MAX_US || c->o.duration_us > DAMONCTL_WAIT_MAX_US) {
+		free(c);
+		return -ERANGE;
+	}
 	/* snapshot filters: checked before the kernel is looked at; only tried regions have
 	 * sz_filter_passed (no trace event carries it), so AUTO takes them */
 	r = opts->sz >= DCTL_SZ_TO(struct damonctl_capture_opts, snapshot_filters) ?

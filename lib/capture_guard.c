@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "capture_internal.h"
+#include "json_internal.h"
 
 struct note {
 	int recorder_pid;
@@ -81,9 +82,9 @@ static int get_int(json_object *root, const char *key)
 static bool note_load(const char *path, struct note *n)
 {
 	json_object *root, *v;
-	int kd, first, nr;
+	int kd, first, nr, err;
 
-	root = json_object_from_file(path);
+	root = dctl_json_state_file(path, &err);
 	if (!root || !json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
 		return false;

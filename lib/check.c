@@ -338,6 +338,34 @@ static int check_scheme(const struct dobj *s, char *why, size_t size)
 	return 0;
 }
 
+/* The bounds of one context (DAMONCTL_MAX_TARGETS...): what it holds, counted. */
+static int check_bounds(const struct dobj *c, char *why, size_t size)
+{
+	const struct dlist *tl = &c->lists[L_CONTEXT_TARGETS], *sl = &c->lists[L_CONTEXT_SCHEMES];
+	unsigned int i, l, regions = 0, filters = 0, goals = 0;
+
+	for (i = 0; i < tl->nr; i++)
+		regions += tl->items[i]->lists[L_TARGET_REGIONS].nr;
+	for (i = 0; i < sl->nr; i++) {
+		goals += sl->items[i]->lists[L_SCHEME_GOALS].nr;
+		for (l = L_SCHEME_FILTERS; l <= L_SCHEME_OPS_FILTERS; l++)
+			filters += sl->items[i]->lists[l].nr;
+	}
+	const struct { unsigned int nr, max; const char *what, *why; } b[] = {
+		{ tl->nr, DAMONCTL_MAX_TARGETS, "targets", "" },
+		{ regions, DAMONCTL_MAX_REGIONS, "initial regions",
+		  " (DAMON keeps at most max_nr_regions)" },
+		{ sl->nr, DAMONCTL_MAX_SCHEMES, "schemes", "" },
+		{ filters, DAMONCTL_MAX_FILTERS, "DAMOS filters", " (each is tried on every region)" },
+		{ goals, DAMONCTL_MAX_GOALS, "quota goals", "" },
+	};
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		if (b[i].nr > b[i].max)
+			return why_fail(why, size, -EINVAL, c, "%u %s; damonc takes at most %u in a "
+					"context%s", b[i].nr, b[i].what, b[i].max, b[i].why);
+	return 0;
+}
+
 /* What the kernel would refuse at `on` (sysfs.c/core.c), said before writing anything. */
 static int check_context(const struct dobj *c, char *why, size_t size)
 {
@@ -346,7 +374,9 @@ static int check_context(const struct dobj *c, char *why, size_t size)
 	unsigned int i;
 	int r;
 
-	r = check_intervals(c, why, size);
+	r = check_bounds(c, why, size);
+	if (!r)
+		r = check_intervals(c, why, size);
 	if (!r)
 		r = check_targets(c, ops, why, size);
 	if (!r)

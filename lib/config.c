@@ -67,12 +67,19 @@ DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
 	if (why && size)
 		why[0] = '\0';
 	if (is_yaml(name, text)) {
-		r = damonctl_yaml_to_json(text, strlen(text), &json, why, size);
+		bool parsed;
+
+		r = dctl_yaml_to_json(text, strlen(text), &json, why, size, &parsed);
 		if (r) {
-			if (why && size) {
+			if (why && size && !parsed) {
 				char *reason = strdup(why);
 
-				snprintf(why, size, "not JSON, nor YAML: %s", reason ? reason : "");
+				if (r == -ELIBACC)
+					snprintf(why, size, "YAML needs libyaml, which could not be "
+						 "loaded: %s", reason ? reason : "");
+				else
+					snprintf(why, size, "not JSON, nor YAML: %s",
+						 reason ? reason : "");
 				free(reason);
 			}
 			return r;
@@ -87,5 +94,14 @@ DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
 	drop_facts(root);
 	r = dctl_tree_from_root(root, out, why, size);
 	json_object_put(root);
+	if (!r && damonctl_tree_nr_kdamonds(*out) > DAMONCTL_MAX_KDAMONDS) {
+		if (why && size)
+			snprintf(why, size, "%u kdamonds: a configuration holds at most %d (each is "
+				 "a kernel thread)", damonctl_tree_nr_kdamonds(*out),
+				 DAMONCTL_MAX_KDAMONDS);
+		damonctl_tree_free(*out);
+		*out = NULL;
+		r = -EINVAL;
+	}
 	return r;
 }

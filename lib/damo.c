@@ -253,7 +253,7 @@ static int rd_int(json_object *v, const char *where, struct derr *e, int64_t *ou
 	if (json_object_is_type(v, json_type_int)) {
 		i = json_object_get_int64(v);
 	} else if (!json_object_is_type(v, json_type_string) ||
-		   dctl_kstrtos64(json_object_get_string(v), &i)) {
+		   dctl_parse_integer(json_object_get_string(v), &i)) {
 		return dfail(e, -EINVAL, where, "expected an integer, not %s",
 			     v ? json_object_get_string(v) : "null");
 	}

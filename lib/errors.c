@@ -202,6 +202,10 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 		why = "not a regular file (a FIFO, socket or device where a sysfs or procfs file "
 		      "should be): this is not a kernel's tree";
 		break;
+	case ELIBACC:
+		why = "a library libdamonctl loads when it is first needed (libnl-3 for process "
+		      "events, zlib for records, libyaml for YAML) is not installed";
+		break;
 	default:
 		break;
 	}

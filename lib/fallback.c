@@ -14,7 +14,7 @@
 #include "json_internal.h"
 
 /* Fixed, as the agent's per-kdamond figures are: 16 targets x (goal + collapse) and more. */
-#define FALLBACKS_MAX 48
+#define FALLBACKS_MAX 160	/* a collapse for each of 64 targets and more */
 /* The schemes one plan looks at (its own copies and observers included). */
 #define MAX_SCHEMES 256
 #define MAX_PIDS 16

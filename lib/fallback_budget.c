@@ -10,12 +10,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fallback_serve_internal.h"
 
 #define COLLAPSE_CONFIRM 2	/* observations a huge page must be hot in before collapsing */
-#define OBSERVE_EVERY 10	/* rounds between looks at the regions once a budget is spent */
+#define HELD_LOOK_MS 10000	/* between looks at the regions once every budget is spent, */
+#define HELD_LOOK_COST 4000	/* ... or this many times a look's CPU time, if longer, */
+#define HELD_LOOK_MAX_MS 60000	/* ... but no longer than this (reports stay that fresh) */
 #define UNREACHABLE_LOOKS 3	/* looks in a row short of the goal before it is said */
 
 /* A round's view of one collapse budget. */
@@ -35,8 +38,10 @@ static bool feeds_scheme(const struct damonctl_fallback_server *srv, unsigned in
 	return false;
 }
 
-/* How many huge pages budget @fi still wants (SIZE_MAX without a goal). */
-static int budget_want(struct damonctl_fallback_server *srv, unsigned int fi, size_t *want)
+/* How many huge pages budget @fi still wants (SIZE_MAX without a goal); @fresh: measured
+ * by a walk of the page tables now. */
+static int budget_want(struct damonctl_fallback_server *srv, unsigned int fi, bool fresh,
+		       size_t *want)
 {
 	const struct damonctl_fallback *fb = &srv->fb[fi];
 	uint64_t huge, used;
@@ -46,7 +51,7 @@ static int budget_want(struct damonctl_fallback_server *srv, unsigned int fi, si
 		*want = SIZE_MAX;
 		return 0;
 	}
-	r = dctl_fbs_measure(srv, fb, &huge, &used);
+	r = dctl_fbs_measure(srv, fb, fresh, &huge, &used);
 	if (r)
 		return r;
 	srv->st.measured_bp = damonctl_hugepage_bp(huge, used);
@@ -159,48 +164,156 @@ static uint64_t grant_bytes(const struct fbs_grant *g)
 	return b;
 }
 
-/* Let the kernel's collapse scheme act on @g only (none: nothing), committed online. */
-static int set_grant(struct damonctl_fallback_server *srv, unsigned int fi,
-		     const struct fbs_grant *g)
+/* Scheme @sch of @want allowed @g's ranges only, with @quota (the closed one for none). */
+static int allow_only(struct damonctl_scheme *sch, const struct damonctl_features *f,
+		      const struct fbs_grant *g, uint64_t quota)
 {
-	const struct damonctl_fallback *fb = &srv->fb[fi];
+	int r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
+
+	return r ? r : damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
+					   g->nr ? quota : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
+}
+
+DAMONCTL_API int damonctl_fallbacks_close(struct damonctl_ctx *ctx, unsigned int kdamond,
+					  const struct damonctl_fallbacks *fbs)
+{
 	struct damonctl_kdamond *have = NULL, *want = NULL;
 	struct damonctl_features *f = NULL;
-	struct damonctl_scheme *sch;
-	int r;
+	const struct fbs_grant none = { 0 };
+	unsigned int i, closed = 0;
+	int r = damonctl_kdamond_read(ctx, kdamond, &have);
 
-	if (srv->grant[fi] && grant_equal(srv->grant[fi], g) && !srv->recommit[fi])
-		return 0;
-	if (!srv->grant[fi]) {
-		srv->grant[fi] = calloc(1, sizeof(*srv->grant[fi]));
-		if (!srv->grant[fi])
-			return -ENOMEM;
-		srv->grant[fi]->nr = UINT32_MAX;	/* unknown: commit whatever it is */
-	}
-	srv->failed = DAMONCTL_FBSTEP_GRANT;
-	r = damonctl_kdamond_read(srv->ctx, srv->kdamond, &have);
 	if (!r)
-		r = damonctl_features_detect(srv->ctx, &f);
+		r = damonctl_features_detect(ctx, &f);
 	want = r ? NULL : damonctl_kdamond_dup(have);
-	sch = want ? damonctl_context_scheme(damonctl_kdamond_context(want, 0), fb->scheme) :
-	      NULL;
-	if (!r && !sch)
-		r = -ESTALE;
-	if (!r)
-		r = damonctl_scheme_allow_ranges(sch, f, g->start, g->end, g->nr);
-	if (!r)
-		r = damonctl_scheme_set(sch, DAMONCTL_SCHEME_QUOTA_BYTES,
-					g->nr ? fb->quota_bytes : DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES);
-	if (!r)
-		r = damonctl_kdamond_commit(srv->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
-	if (!r) {
-		*srv->grant[fi] = *g;
-		srv->recommit[fi] = false;
+	if (!r && !want)
+		r = -ENOMEM;
+	for (i = 0; !r && i < damonctl_fallbacks_count(fbs); i++) {
+		struct damonctl_fallback fb = { .sz = sizeof(fb) };
+		struct damonctl_scheme *sch;
+
+		damonctl_fallbacks_get(fbs, i, &fb);
+		sch = damonctl_context_scheme(damonctl_kdamond_context(want, 0), fb.scheme);
+		/* open: a grant's quota, which a closed scheme never has */
+		if (fb.kind != DAMONCTL_FALLBACK_COLLAPSE || !fb.by_kernel || !sch ||
+		    damonctl_scheme_get(sch, DAMONCTL_SCHEME_QUOTA_BYTES) ==
+		    DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES)
+			continue;
+		r = allow_only(sch, f, &none, 0);
+		closed++;
 	}
+	if (!r && closed)
+		r = damonctl_kdamond_commit(ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
 	damonctl_features_free(f);
 	damonctl_kdamond_free(want);
 	damonctl_kdamond_free(have);
+	return r ? r : (int)closed;
+}
+
+/*
+ * The round's grants, committed together: the kdamond is read once (with every budget's
+ * scheme in it: 64 targets are 128 schemes), each changed grant staged into it, and one
+ * online commit made at the round's end.
+ */
+struct grants {
+	struct damonctl_kdamond *have, *want;	/* NULL until a grant changes */
+	unsigned int nr;
+	unsigned int fi[FBS_MAX];		/* the budgets whose grant is staged, */
+	bool changed[FBS_MAX];			/* ... whether it changed (or is committed
+						 * again for a new size quota) */
+	struct fbs_grant *g;			/* ... and their grants */
+};
+
+static void grants_free(struct grants *gs)
+{
+	damonctl_kdamond_free(gs->want);
+	damonctl_kdamond_free(gs->have);
+	free(gs->g);
+}
+
+/* The kernel's features, detected once for the server (they do not change while it runs). */
+static int server_features(struct damonctl_fallback_server *srv,
+			   const struct damonctl_features **out)
+{
+	int r = 0;
+
+	if (!srv->features)
+		r = damonctl_features_detect(srv->ctx, &srv->features);
+	*out = srv->features;
 	return r;
+}
+
+/* Stage letting the kernel's collapse scheme of budget @fi act on @g only (none: nothing). */
+static int stage_grant(struct damonctl_fallback_server *srv, unsigned int fi,
+		       const struct fbs_grant *g, struct grants *gs)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	const struct damonctl_features *f;
+	struct damonctl_scheme *sch;
+	int r;
+
+	if (!gs->g && !(gs->g = calloc(FBS_MAX, sizeof(*gs->g))))
+		return -ENOMEM;
+	r = server_features(srv, &f);
+	if (!r && !gs->have) {
+		r = damonctl_kdamond_read(srv->ctx, srv->kdamond, &gs->have);
+		gs->want = r ? NULL : damonctl_kdamond_dup(gs->have);
+		if (!r && !gs->want)
+			r = -ENOMEM;
+	}
+	if (r)
+		return r;
+	sch = damonctl_context_scheme(damonctl_kdamond_context(gs->want, 0), fb->scheme);
+	if (!sch)
+		return -ESTALE;
+	r = allow_only(sch, f, g, fb->quota_bytes);
+	if (r)
+		return r;
+	gs->fi[gs->nr] = fi;
+	gs->changed[gs->nr] = !grant_equal(srv->grant[fi], g);
+	gs->g[gs->nr++] = *g;
+	return 0;
+}
+
+/* A grant committed: kept, and when it changed, counted and said. */
+static void granted(struct damonctl_fallback_server *srv, unsigned int fi,
+		    const struct fbs_grant *g, bool changed)
+{
+	const struct damonctl_fallback *fb = &srv->fb[fi];
+	struct damonctl_fallback_scheme_stats *ss = dctl_fbs_scheme_stats(srv, fb->scheme);
+	struct damonctl_fallback_event ev = { .kind = DAMONCTL_FBEV_GRANTED,
+					      .scheme = fb->scheme };
+
+	*srv->grant[fi] = *g;
+	srv->recommit[fi] = false;
+	if (!changed)
+		return;
+	ss->nr_tried++;
+	ss->sz_tried += grant_bytes(g);
+	if (g->nr) {
+		ev.bytes = grant_bytes(g);
+		ev.nr = g->nr;
+		ev.bp = srv->st.measured_bp;
+		ev.target_bp = fb->target_bp;
+		dctl_fbs_emit(srv, &ev);
+	}
+}
+
+/* The staged grants, committed online in one go. */
+static int commit_grants(struct damonctl_fallback_server *srv, struct grants *gs)
+{
+	unsigned int i;
+	int r;
+
+	if (!gs->nr)
+		return 0;
+	srv->failed = DAMONCTL_FBSTEP_GRANT;
+	r = damonctl_kdamond_commit(srv->ctx, gs->want, gs->have, DAMONCTL_COMMIT_F_FULL, NULL);
+	if (r)
+		return r;
+	for (i = 0; i < gs->nr; i++)
+		granted(srv, gs->fi[i], &gs->g[i], gs->changed[i]);
+	return 0;
 }
 
 /* Whether the goal of budget @fi is out of the hot memory's reach now, look after look. */
@@ -242,7 +355,7 @@ static void note_reachability(struct damonctl_fallback_server *srv, unsigned int
 	st->cold_huge_bytes = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE);
 	st->cold_huge_idle_us = damonctl_hugepage_plan_get(p, DAMONCTL_HPLAN_COLD_HUGE_MAX_AGE) *
 				srv->o.aggr_us;
-	if (dctl_fbs_measure(srv, fb, &huge, &used))
+	if (dctl_fbs_measure(srv, fb, false, &huge, &used))
 		return;
 	st->hot_bp = damonctl_hugepage_bp(st->hot_bytes, used);
 	st->reachable_bp = damonctl_hugepage_bp(huge + hot_small, used);
@@ -274,16 +387,15 @@ static void note_reachability(struct damonctl_fallback_server *srv, unsigned int
 /* What one process_madvise() pass did, counted as the kernel counts its scheme stats. */
 static void count_collapse(struct damonctl_fallback_scheme_stats *ss,
 			   const struct damonctl_collapse_result *res, bool quota_bound,
-			   const struct damonctl_proc_mem *before,
-			   const struct damonctl_proc_mem *after)
+			   uint64_t huge_before, uint64_t huge_after)
 {
 	ss->nr_tried += res->pages_tried;
 	ss->sz_tried += res->pages_tried * DAMONCTL_HUGEPAGE_SIZE;
 	ss->nr_applied += res->pages_collapsed;
 	ss->sz_applied += res->pages_collapsed * DAMONCTL_HUGEPAGE_SIZE;
 	ss->busy_us += res->busy_us;
-	if (damonctl_proc_mem_huge(after) > damonctl_proc_mem_huge(before))
-		ss->sz_collapsed += damonctl_proc_mem_huge(after) - damonctl_proc_mem_huge(before);
+	if (huge_after > huge_before)
+		ss->sz_collapsed += huge_after - huge_before;
 	if (res->out_of_time || quota_bound)
 		ss->qt_exceeds++;
 }
@@ -311,7 +423,7 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	const struct damonctl_fallback *fb = &srv->fb[fi];
 	struct damonctl_collapse_result res = { .sz = sizeof(res) };
 	struct damonctl_fallback_event ev = { .scheme = fb->scheme, .pid = pid };
-	struct damonctl_proc_mem before, after;
+	uint64_t before, after, used;
 	size_t n = damonctl_hugepage_plan_nr_candidates(srv->plan[fi]);
 	bool quota_bound = false;
 	int pidfd, r;
@@ -327,14 +439,16 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	pidfd = open_target(srv, pid);
 	if (pidfd < 0)
 		return 0;
-	memset(&before, 0, sizeof(before));
-	memset(&after, 0, sizeof(after));
-	damonctl_proc_mem_read(srv->ctx, pid, &before);
+	/* the targets' huge memory before and after (the meter walks their page tables once
+	 * what it knew is out of date: after the collapse) */
+	if (damonctl_hugepage_meter_read(srv->meter, 0, &before, &used))
+		before = 0;
 	r = damonctl_hugepage_plan_collapse(srv->plan[fi], pidfd, n, fb->quota_ms * 1000, &res);
 	close(pidfd);
-	damonctl_proc_mem_read(srv->ctx, pid, &after);
-	count_collapse(dctl_fbs_scheme_stats(srv, fb->scheme), &res, quota_bound, &before,
-		       &after);
+	damonctl_hugepage_meter_invalidate(srv->meter);
+	if (damonctl_hugepage_meter_read(srv->meter, 0, &after, &used))
+		after = before;
+	count_collapse(dctl_fbs_scheme_stats(srv, fb->scheme), &res, quota_bound, before, after);
 	if (r == -EPERM || r == -ENOSYS || r == -EBADF) {
 		ev.kind = DAMONCTL_FBEV_COLLAPSE_DENIED;
 		ev.err = r;
@@ -345,7 +459,7 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	if (fb->target_bp) {
 		size_t left;
 
-		budget_want(srv, fi, &left);
+		budget_want(srv, fi, false, &left);
 		ev.bp = srv->st.measured_bp;
 		ev.target_bp = fb->target_bp;
 	}
@@ -359,37 +473,27 @@ static int collapse_by_agent(struct damonctl_fallback_server *srv, unsigned int 
 	return 0;
 }
 
-/* The kernel collapses: let it act on the first candidates (none once the goal is met). */
+/* The kernel collapses: let it act on the first candidates (none once the goal is met),
+ * staged in @gs for the round's commit. */
 static int collapse_by_kernel(struct damonctl_fallback_server *srv, unsigned int fi,
-			      size_t want)
+			      size_t want, struct grants *gs)
 {
-	const struct damonctl_fallback *fb = &srv->fb[fi];
-	struct damonctl_fallback_scheme_stats *ss = dctl_fbs_scheme_stats(srv, fb->scheme);
-	struct damonctl_fallback_event ev = { .kind = DAMONCTL_FBEV_GRANTED,
-					      .scheme = fb->scheme };
 	struct fbs_grant g = { 0 };
-	bool changed;
-	int r;
 
 	if (want && srv->plan[fi]) {
 		size_t n = damonctl_hugepage_plan_nr_candidates(srv->plan[fi]);
 
 		grant_from_plan(srv->plan[fi], want < n ? want : n, srv->grant[fi], &g);
 	}
-	changed = !srv->grant[fi] || !grant_equal(srv->grant[fi], &g);
-	r = set_grant(srv, fi, &g);
-	if (r || !changed)
-		return r;
-	ss->nr_tried++;
-	ss->sz_tried += grant_bytes(&g);
-	if (g.nr) {
-		ev.bytes = grant_bytes(&g);
-		ev.nr = g.nr;
-		ev.bp = srv->st.measured_bp;
-		ev.target_bp = fb->target_bp;
-		dctl_fbs_emit(srv, &ev);
+	if (!srv->grant[fi]) {
+		srv->grant[fi] = calloc(1, sizeof(*srv->grant[fi]));
+		if (!srv->grant[fi])
+			return -ENOMEM;
+		srv->grant[fi]->nr = UINT32_MAX;	/* unknown: commit whatever it is */
 	}
-	return 0;
+	if (grant_equal(srv->grant[fi], &g) && !srv->recommit[fi])
+		return 0;
+	return stage_grant(srv, fi, &g, gs);
 }
 
 /* Read DAMON's regions from the observer of budget @fi and observe them in its plan. */
@@ -397,6 +501,8 @@ static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pi
 		   struct damonctl_rec_region **regs, size_t *cap)
 {
 	const struct damonctl_fallback *fb = &srv->fb[fi];
+	const uint64_t (*huge)[2];
+	size_t nr_huge;
 	uint64_t total;
 	int n, r;
 
@@ -409,14 +515,34 @@ static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pi
 					&total, NULL);
 	if (n < 0)
 		return n;
-	r = damonctl_hugepage_plan_observe(srv->ctx, srv->plan[fi], pid, *regs, (size_t)n,
-					   fb->pattern);
+	/* where the huge pages are: the meter's walk (fresh after the kernel's snapshot where
+	 * it may be collapsing), not a walk of every look's own */
+	if (!dctl_fbs_meter_read(srv) &&
+	    !dctl_hugepage_meter_ranges(srv->meter, pid, &huge, &nr_huge))
+		r = dctl_hugepage_plan_observe_huge(srv->ctx, srv->plan[fi], pid, *regs, (size_t)n,
+						    fb->pattern, huge, nr_huge);
+	else
+		r = damonctl_hugepage_plan_observe(srv->ctx, srv->plan[fi], pid, *regs,
+						   (size_t)n, fb->pattern);
 	return r == -ESRCH ? 0 : r;	/* it exited: the caller's following says so */
+}
+
+/* The grant of budget @j as this round leaves it: staged in @gs, or as it was. */
+static const struct fbs_grant *round_grant(const struct damonctl_fallback_server *srv,
+					   unsigned int j, const struct grants *gs)
+{
+	unsigned int i;
+
+	for (i = 0; i < gs->nr; i++)
+		if (gs->fi[i] == j)
+			return &gs->g[i];
+	return srv->grant[j];
 }
 
 /* The huge pages the kernel may collapse now for the budgets before @fi that share its goal
  * (per-target copies of one scheme), and has not yet. */
-static size_t shared_pending(const struct damonctl_fallback_server *srv, unsigned int fi)
+static size_t shared_pending(const struct damonctl_fallback_server *srv, unsigned int fi,
+			     const struct grants *gs)
 {
 	const struct damonctl_fallback *fb = &srv->fb[fi];
 	size_t pages = 0;
@@ -424,7 +550,7 @@ static size_t shared_pending(const struct damonctl_fallback_server *srv, unsigne
 
 	for (j = 0; j < fi; j++) {
 		const struct damonctl_fallback *o = &srv->fb[j];
-		const struct fbs_grant *g = srv->grant[j];
+		const struct fbs_grant *g = round_grant(srv, j, gs);
 
 		if (o->kind != DAMONCTL_FALLBACK_COLLAPSE || !o->by_kernel || o->tmpl != fb->tmpl ||
 		    !g || g->nr == UINT32_MAX)
@@ -441,9 +567,33 @@ static int target_pid(const struct damonctl_fallback_server *srv,
 	return fb->target < srv->nr_targets ? srv->targets[fb->target] : 0;
 }
 
+static uint64_t cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Whether a budget that wants nothing looks at the regions this round: for the caller's
+ * reports only (what is hot, what is cold and huge), so at most every HELD_LOOK_MS, and at
+ * most a 1/HELD_LOOK_COST of a CPU (a look reads every region: up to DAMON's most), but at
+ * least every HELD_LOOK_MAX_MS. The huge pages it places come from the meter's last walk. */
+static bool held_look_due(const struct damonctl_fallback_server *srv)
+{
+	uint64_t wait = srv->look_cost_us * HELD_LOOK_COST / 1000;
+
+	if (wait < HELD_LOOK_MS)
+		wait = HELD_LOOK_MS;
+	if (wait > HELD_LOOK_MAX_MS)
+		wait = HELD_LOOK_MAX_MS;
+	return !srv->looked_ms || dctl_fbs_now_ms() - srv->looked_ms >= wait;
+}
+
 /* How much each live budget wants; whether any looks at the regions this round. */
 static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd, bool *any)
 {
+	bool held_look = held_look_due(srv);
 	unsigned int i;
 	int r;
 
@@ -452,7 +602,7 @@ static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd,
 
 		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || target_pid(srv, fb) <= 0)
 			continue;
-		r = budget_want(srv, i, &bd[i].want);
+		r = budget_want(srv, i, false, &bd[i].want);
 		if (r) {
 			srv->failed = DAMONCTL_FBSTEP_MEASURE;
 			return r;
@@ -463,7 +613,7 @@ static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd,
 						 fb->by_kernel);
 		/* what is hot and cold is looked at now and then even when the budget is
 		 * spent, for the caller's reports */
-		bd[i].observe = bd[i].want || srv->st.rounds % OBSERVE_EVERY == 0;
+		bd[i].observe = bd[i].want || held_look;
 		*any |= bd[i].observe;
 	}
 	return 0;
@@ -471,7 +621,7 @@ static int plan_budgets(struct damonctl_fallback_server *srv, struct budget *bd,
 
 /* Budget @i's part of the round, after the snapshot of the regions. */
 static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, struct budget *bd,
-			struct damonctl_rec_region **regs, size_t *cap)
+			struct damonctl_rec_region **regs, size_t *cap, struct grants *gs)
 {
 	const struct damonctl_fallback *fb = &srv->fb[i];
 	int pid = target_pid(srv, fb), r;
@@ -482,9 +632,10 @@ static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, st
 			srv->failed = DAMONCTL_FBSTEP_READ_REGIONS;
 			return r;
 		}
-		/* measured again next to the look at the pages: what the kernel collapsed
-		 * meanwhile is counted once */
-		r = budget_want(srv, i, &bd->want);
+		/* measured again next to the look at the pages (fresh after the snapshot
+		 * where the kernel may be collapsing): what it collapsed meanwhile is counted
+		 * once */
+		r = budget_want(srv, i, false, &bd->want);
 		if (r) {
 			srv->failed = DAMONCTL_FBSTEP_MEASURE;
 			return r;
@@ -494,9 +645,9 @@ static int serve_budget(struct damonctl_fallback_server *srv, unsigned int i, st
 	if (fb->by_kernel) {
 		/* one goal, several targets (a budget each): what earlier budgets of this round
 		 * let the kernel collapse is not huge yet, but counts */
-		size_t want = bd->observe ? bd->want : 0, other = shared_pending(srv, i);
+		size_t want = bd->observe ? bd->want : 0, other = shared_pending(srv, i, gs);
 
-		return collapse_by_kernel(srv, i, want > other ? want - other : 0);
+		return collapse_by_kernel(srv, i, want > other ? want - other : 0, gs);
 	}
 	if (bd->observe && bd->want)
 		return collapse_by_agent(srv, i, bd->want, pid);
@@ -507,6 +658,8 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 {
 	struct budget bd[FBS_MAX] = { { 0 } };
 	struct damonctl_rec_region *regs = NULL;
+	struct grants gs = { 0 };
+	uint64_t t0 = cpu_us();
 	bool any = false;
 	size_t cap = 0;
 	unsigned int i;
@@ -523,14 +676,24 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 			srv->failed = DAMONCTL_FBSTEP_TRIED_REGIONS;
 			return r;
 		}
+		/* the pages are looked at after the kernel's snapshot of them: the first
+		 * measure then is a fresh walk where the kernel may be collapsing */
+		srv->fresh_due = dctl_fbs_grant_open(srv);
 	}
 	for (i = 0; i < srv->nr && !r; i++) {
 		const struct damonctl_fallback *fb = &srv->fb[i];
 
 		if (fb->kind != DAMONCTL_FALLBACK_COLLAPSE || target_pid(srv, fb) <= 0)
 			continue;
-		r = serve_budget(srv, i, &bd[i], &regs, &cap);
+		r = serve_budget(srv, i, &bd[i], &regs, &cap, &gs);
 	}
 	free(regs);
+	if (!r)
+		r = commit_grants(srv, &gs);
+	grants_free(&gs);
+	if (any) {
+		srv->looked_ms = dctl_fbs_now_ms();
+		srv->look_cost_us = cpu_us() - t0;
+	}
 	return r;
 }

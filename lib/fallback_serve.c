@@ -32,12 +32,42 @@ void dctl_fbs_emit(const struct damonctl_fallback_server *srv,
 		srv->o.on_event(ev, srv->o.arg);
 }
 
-int dctl_fbs_measure(struct damonctl_fallback_server *srv, const struct damonctl_fallback *fb,
-		     uint64_t *huge, uint64_t *used)
+/* The targets through the meter: a fresh walk when one is due. */
+static int meter_read(struct damonctl_fallback_server *srv, uint64_t *huge, uint64_t *used)
 {
-	/* no pids: the system-wide ratio */
-	return damonctl_hugepage_measure(srv->ctx, srv->targets,
-					 fb->scope_pid ? srv->nr_targets : 0, huge, used);
+	unsigned int flags = srv->fresh_due ? DAMONCTL_HMETER_FRESH : 0;
+
+	srv->fresh_due = false;
+	return damonctl_hugepage_meter_read(srv->meter, flags, huge, used);
+}
+
+int dctl_fbs_measure(struct damonctl_fallback_server *srv, const struct damonctl_fallback *fb,
+		     bool fresh, uint64_t *huge, uint64_t *used)
+{
+	/* the system-wide ratio is the kernel's counters (meminfo): cheap every time */
+	if (!fb->scope_pid)
+		return damonctl_hugepage_measure(srv->ctx, NULL, 0, huge, used);
+	if (fresh)
+		srv->fresh_due = true;
+	return meter_read(srv, huge, used);
+}
+
+int dctl_fbs_meter_read(struct damonctl_fallback_server *srv)
+{
+	uint64_t huge, used;
+
+	return meter_read(srv, &huge, &used);
+}
+
+bool dctl_fbs_grant_open(const struct damonctl_fallback_server *srv)
+{
+	unsigned int i;
+
+	for (i = 0; i < srv->nr; i++)
+		if (srv->fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE && srv->fb[i].by_kernel &&
+		    (!srv->grant[i] || srv->grant[i]->nr))
+			return true;
+	return false;
 }
 
 /* Say when the goal of entry @fi becomes met or missed (once per change, not every round).
@@ -154,7 +184,9 @@ DAMONCTL_API int damonctl_fallback_server_new(struct damonctl_ctx *ctx, unsigned
 		srv->o.aggr_us = read_aggr_us(ctx, kdamond);
 	srv->st.sz = sizeof(srv->st);
 	reset_entries(srv);
-	r = copy_plan(fbs, srv->fb, &srv->nr);
+	r = damonctl_hugepage_meter_new(ctx, &srv->meter);
+	if (!r)
+		r = copy_plan(fbs, srv->fb, &srv->nr);
 	if (!r)
 		r = damonctl_fallback_server_set_targets(srv, pids, nr_pids);
 	if (r) {
@@ -170,6 +202,8 @@ DAMONCTL_API void damonctl_fallback_server_free(struct damonctl_fallback_server 
 	if (!srv)
 		return;
 	reset_entries(srv);
+	damonctl_hugepage_meter_free(srv->meter);
+	damonctl_features_free(srv->features);
 	free(srv);
 }
 
@@ -181,7 +215,7 @@ DAMONCTL_API int damonctl_fallback_server_set_targets(struct damonctl_fallback_s
 	if (nr)
 		memcpy(srv->targets, pids, nr * sizeof(pids[0]));
 	srv->nr_targets = nr;
-	return 0;
+	return damonctl_hugepage_meter_set_pids(srv->meter, pids, nr);
 }
 
 static bool same_shape(const struct damonctl_fallback_server *srv,
@@ -326,7 +360,7 @@ static int feed_goal(struct damonctl_fallback_server *srv, unsigned int i, uint6
 	char rel[256], val[32];
 	int r;
 
-	r = dctl_fbs_measure(srv, fb, &huge, &used);
+	r = dctl_fbs_measure(srv, fb, false, &huge, &used);
 	if (r) {
 		srv->failed = DAMONCTL_FBSTEP_MEASURE;
 		return r;
@@ -394,6 +428,8 @@ DAMONCTL_API int damonctl_fallback_server_round(struct damonctl_fallback_server 
 	srv->failed = DAMONCTL_FBSTEP_NONE;
 	if (!srv->nr)
 		return 0;	/* nothing to serve (the caller follows targets only) */
+	/* while the kernel may be collapsing, each round starts from a fresh figure */
+	srv->fresh_due = dctl_fbs_grant_open(srv);
 	r = feed_goals(srv);
 	if (!r)
 		r = dctl_fbs_collapse_all(srv);

@@ -7,8 +7,9 @@
 #define DCTL_FALLBACK_SERVE_INTERNAL_H
 
 #include "internal.h"
+#include "pagemap_scan.h"
 
-#define FBS_MAX 48		/* damonctl_fallbacks' most */
+#define FBS_MAX 160		/* damonctl_fallbacks' most */
 #define FBS_MAX_TARGETS 64
 #define FBS_MAX_GRANT 64	/* address ranges the kernel may collapse at once (filters) */
 
@@ -27,6 +28,12 @@ struct damonctl_fallback_server {
 	struct damonctl_fallback fb[FBS_MAX];
 	struct damonctl_fallback_stats st;
 	enum damonctl_fallback_step failed;
+	/* the targets' huge-page ratio, kept between rounds: a walk of their page tables only
+	 * when something changed it (damonctl_hugepage_meter_new(3)) */
+	struct damonctl_hugepage_meter *meter;
+	struct damonctl_features *features;	/* detected at the first grant */
+	bool fresh_due;			/* the round's first measure walks (a grant is open) */
+	uint64_t looked_ms, look_cost_us;	/* the last look at the regions, its CPU time */
 	bool pidfd_said;		/* a pidfd_open() failure said once */
 	bool fed_said;
 	/* per entry: the goal's state, the value fed, and a budget's plan and grant */
@@ -46,8 +53,15 @@ struct damonctl_fallback_server {
 uint64_t dctl_fbs_now_ms(void);
 void dctl_fbs_emit(const struct damonctl_fallback_server *srv,
 		   struct damonctl_fallback_event *ev);
+/* The ratio goal @fb measures; @fresh: walk the targets' page tables now (next to a look
+ * at the pages the kernel may be collapsing). */
 int dctl_fbs_measure(struct damonctl_fallback_server *srv, const struct damonctl_fallback *fb,
-		     uint64_t *huge, uint64_t *used);
+		     bool fresh, uint64_t *huge, uint64_t *used);
+/* The targets' figures read through the meter (a fresh walk when one is due), for the
+ * huge ranges it keeps (dctl_hugepage_meter_ranges()). */
+int dctl_fbs_meter_read(struct damonctl_fallback_server *srv);
+/* Whether the kernel may be collapsing pages of a grant now (one is open, or unknown). */
+bool dctl_fbs_grant_open(const struct damonctl_fallback_server *srv);
 void dctl_fbs_goal_transition(struct damonctl_fallback_server *srv, unsigned int fi,
 			      uint64_t bp, bool met, bool by_kernel);
 struct damonctl_fallback_scheme_stats *dctl_fbs_scheme_stats(struct damonctl_fallback_server *srv,

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "pagemap_scan.h"
 
 #define HPAGE DAMONCTL_HUGEPAGE_SIZE
 #define ALIGN_DOWN(x) ((x) & ~(HPAGE - 1))
@@ -87,27 +87,12 @@ DAMONCTL_API int damonctl_hugepage_measure(struct damonctl_ctx *ctx, const int *
 
 /* ---- where a process's huge pages are ---- */
 
-#ifndef PAGEMAP_SCAN
-/* include/uapi/linux/fs.h (6.7); the build host's headers may predate it */
-struct page_region {
-	uint64_t start, end, categories;
-};
-
-struct pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-
-#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
-#define PAGE_IS_HUGE (1 << 6)
-#endif
-
 #define PM_PRESENT (UINT64_C(1) << 63)
 #define PM_PFN_MASK ((UINT64_C(1) << 55) - 1)
 #define KPF_COMPOUND_HEAD 15
 #define KPF_THP 22
 
-static int open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name)
+int dctl_open_pid_file(struct damonctl_ctx *ctx, int pid, const char *name)
 {
 	char rel[64], path[PATH_MAX];
 	int fd;
@@ -192,7 +177,7 @@ static int huge_kpageflags(struct damonctl_ctx *ctx, int fd, uint64_t start, uin
 DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, uint64_t start,
 					   uint64_t end, damonctl_range_fn fn, void *data)
 {
-	int fd = open_pid_file(ctx, pid, "pagemap"), r;
+	int fd = dctl_open_pid_file(ctx, pid, "pagemap"), r;
 
 	if (fd < 0)
 		return fd;
@@ -262,7 +247,7 @@ static int read_maps(struct damonctl_ctx *ctx, int pid, struct ranges *rs)
 {
 	char line[4352];
 	FILE *f;
-	int fd = open_pid_file(ctx, pid, "maps"), r = 0;
+	int fd = dctl_open_pid_file(ctx, pid, "maps"), r = 0;
 
 	if (fd < 0)
 		return fd;
@@ -423,9 +408,25 @@ static int sorted_regions(const struct damonctl_rec_region *regions, size_t nr,
 	return 0;
 }
 
-/* The mappings of @pid and the huge pages in them, over the span of the sorted regions. */
+/* The given huge ranges within [@lo, @hi) into @huge (a walk's work, done already). */
+static int given_huge(const uint64_t (*given)[2], size_t nr_given, uint64_t lo, uint64_t hi,
+		      struct ranges *huge)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < nr_given && !r; i++)
+		if (given[i][1] > lo && given[i][0] < hi)
+			r = ranges_append(huge, given[i][0] > lo ? given[i][0] : lo,
+					  given[i][1] < hi ? given[i][1] : hi, true);
+	return r;
+}
+
+/* The mappings of @pid and the huge pages in them, over the span of the sorted regions
+ * (walked, or taken from @given). */
 static int read_layout(struct damonctl_ctx *ctx, int pid, const struct damonctl_rec_region *rs,
-		       size_t nr, struct ranges *maps, struct ranges *huge)
+		       size_t nr, struct ranges *maps, struct ranges *huge,
+		       const uint64_t (*given)[2], size_t nr_given)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t i;
@@ -446,7 +447,8 @@ static int read_layout(struct damonctl_ctx *ctx, int pid, const struct damonctl_
 			hi = maps->r[maps->nr - 1][1];
 	}
 	if (!r && nr && lo < hi)
-		r = damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, huge);
+		r = given ? given_huge(given, nr_given, lo, hi, huge) :
+		    damonctl_proc_huge_ranges(ctx, pid, lo, hi, huge_range_fn, huge);
 	return r;
 }
 
@@ -603,6 +605,14 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 						size_t nr,
 						const uint64_t pattern[DAMONCTL_PAT_NR])
 {
+	return dctl_hugepage_plan_observe_huge(ctx, p, pid, regions, nr, pattern, NULL, 0);
+}
+
+int dctl_hugepage_plan_observe_huge(struct damonctl_ctx *ctx, struct damonctl_hugepage_plan *p,
+				    int pid, const struct damonctl_rec_region *regions, size_t nr,
+				    const uint64_t pattern[DAMONCTL_PAT_NR],
+				    const uint64_t (*huge)[2], size_t nr_huge)
+{
 	struct observation o = {
 		.pt = {
 			.sz_min = pattern[DAMONCTL_PAT_SZ_MIN],
@@ -622,7 +632,7 @@ DAMONCTL_API int damonctl_hugepage_plan_observe(struct damonctl_ctx *ctx,
 
 	if (r)
 		return r;
-	r = read_layout(ctx, pid, rs, nr, &o.maps, &o.huge);
+	r = read_layout(ctx, pid, rs, nr, &o.maps, &o.huge, huge, nr_huge);
 	for (i = 0; i < nr && !r; i = run_end) {
 		run_end = run_end_of(&o.pt, rs, nr, i);
 		r = observe_run(&o, rs, i, run_end);

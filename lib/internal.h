@@ -74,6 +74,12 @@ int dctl_check_filters_memcg(struct damonctl_ctx *ctx, const struct damonctl_sch
  * @dir (made with its parents as needed) through a temporary file and rename(2), so that a
  * reader sees all or nothing; 0 or -errno. */
 int dctl_state_write(const char *dir, const char *path, const char *text);
+/* A file of a state directory read whole: what stands at @path itself (no symbolic link
+ * followed, -ELOOP), a regular file (-ENODEV, -EISDIR: never a FIFO or device waited on), at
+ * most @max bytes (-EFBIG), no NUL (-EILSEQ); *out malloc'd, NUL-terminated. */
+int dctl_state_read(const char *path, size_t max, char **out);
+/* The most a state file of the library holds (a journal, a staged model, a note). */
+#define DCTL_STATE_MAX (16u << 20)
 
 /* The error that made a transaction undo, kept while the undo meets others. */
 struct dctl_kept_error {
@@ -294,6 +300,16 @@ int dctl_parse_count(const char *s, unsigned int flags, uint64_t *v);
 /* snprintf that reports truncation: false (and a truncated @buf) when @size was too small. */
 bool dctl_fmt(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int dctl_kstrtou64(const char *s, uint64_t *v);	/* base 0, optional one '\n' */
+/* What people and configurations write (units.c): damonc's one integer grammar, "0",
+ * decimal without a leading 0 or 0x hexadecimal, nothing else around it (no octal, sign,
+ * blank or underscore; dctl_parse_integer() takes a leading '-'); -EINVAL, -ERANGE. The
+ * kstrto readers above read what the kernel writes. */
+int dctl_parse_unsigned(const char *s, uint64_t *v);
+/* damonctl_yaml_to_json(), *parsed saying whether @text was YAML at all (a refusal of what it
+ * holds, such as an octal number, is not "not YAML"). */
+int dctl_yaml_to_json(const char *text, size_t len, char **json, char *why, size_t size,
+		      bool *parsed);
+int dctl_parse_integer(const char *s, int64_t *v);
 int dctl_kstrtos64(const char *s, int64_t *v);
 
 /* ---- structures that grow, and symbol versions ---- */

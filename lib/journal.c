@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "json_internal.h"
 
 #define JOURNAL_FORMAT 1
 
@@ -245,7 +245,8 @@ static int read_one(const char *dir, const char *name, struct leftover *l)
 		return -ENOMEM;
 	}
 	l->pid = pid;
-	l->root = json_object_from_file(l->path);
+	/* never a FIFO or a device waited on, nor a link followed: unreadable, and said */
+	l->root = dctl_json_state_file(l->path, &n);
 	if (!l->root || !json_object_is_type(l->root, json_type_object)) {
 		json_object_put(l->root);
 		l->root = NULL;

@@ -337,8 +337,24 @@ static int attr_from_json(struct dobj *o, unsigned int a, json_object *v, const 
 			o->v[a].i = i;
 			return 0;
 		}
-		if (t == json_type_string && !dobj_parse(o, a, json_object_get_string(v)))
-			return 0;
+		if (t == json_type_string) {
+			int64_t i;
+
+			/* damonc's one grammar, not the kernel's base 0 ("010" is no 8) */
+			r = dctl_parse_integer(json_object_get_string(v), &i);
+			if (!r && (i < INT32_MIN || i > INT32_MAX))
+				r = -ERANGE;
+			if (r == -ERANGE)
+				return jfail(e, r, "%s: %s is out of range (%d to %d)", where,
+					     json_object_get_string(v), INT32_MIN, INT32_MAX);
+			if (!r) {
+				o->v[a].i = i;
+				return 0;
+			}
+		}
+		if (t == json_type_string)
+			return jfail(e, -EINVAL, "%s: expected an integer (decimal or 0x, never "
+				     "octal), not '%s'", where, json_object_get_string(v));
 		return jfail(e, -EINVAL, "%s: expected an integer", where);
 	case V_U64:
 	case V_U32:

@@ -275,6 +275,134 @@ static int scan_number(struct jscan *j)
 
 static int scan_value(struct jscan *j, unsigned int depth);
 
+/* ---- duplicate member names: json-c keeps the last one silently ---- */
+
+struct member {
+	char *name;		/* decoded, NUL-terminated (a name holds no NUL: \u0000 is refused) */
+	size_t pos;		/* where its opening quote is */
+};
+
+struct members {
+	struct member *v;
+	size_t nr, cap;
+};
+
+/* The UTF-8 of code point @cp at @out: its length. */
+static size_t put_utf8(unsigned int cp, char *out)
+{
+	if (cp < 0x80)
+		return (size_t)(out[0] = (char)cp, 1);
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* The string scan_string() accepted between @start (its quote) and @end (past its closing
+ * one), decoded as json-c decodes it: malloc'd, or NULL. */
+static char *decode_string(const unsigned char *s, size_t start, size_t end)
+{
+	char *out = malloc(end - start), *o = out;	/* never longer than its escapes */
+	size_t i = start + 1;
+
+	if (!out)
+		return NULL;
+	while (i < end - 1) {
+		unsigned int cp, lo;
+
+		if (s[i] != '\\') {
+			*o++ = (char)s[i++];
+			continue;
+		}
+		if (s[i + 1] != 'u') {
+			const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t";
+
+			*o++ = to[strchr(from, s[i + 1]) - from];
+			i += 2;
+			continue;
+		}
+		hex4(s + i + 2, &cp);
+		i += 6;
+		if (cp >= 0xd800 && cp <= 0xdbff) {	/* its low half follows (checked) */
+			hex4(s + i + 2, &lo);
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			i += 6;
+		}
+		o += put_utf8(cp, o);
+	}
+	*o = '\0';
+	return out;
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int members_add(struct jscan *j, struct members *m, size_t start, size_t end)
+{
+	if (m->nr == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 16;
+		struct member *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return fail_at(j, start, "out of memory");
+		m->v = v;
+		m->cap = cap;
+	}
+	m->v[m->nr].name = decode_string(j->s, start, end);
+	if (!m->v[m->nr].name)
+		return fail_at(j, start, "out of memory");
+	m->v[m->nr++].pos = start;
+	return 0;
+}
+
+/* No name twice in one object: sorted, a name equal to the one before is the later one
+ * given again (in the document's order). */
+static int members_check(struct jscan *j, struct members *m)
+{
+	char shown[65];
+	size_t i, k;
+
+	qsort(m->v, m->nr, sizeof(*m->v), member_cmp);
+	for (i = 1; i < m->nr; i++) {
+		if (strcmp(m->v[i].name, m->v[i - 1].name))
+			continue;
+		/* named as it reads, control characters shown as '?' */
+		for (k = 0; m->v[i].name[k] && k < sizeof(shown) - 1; k++)
+			shown[k] = (unsigned char)m->v[i].name[k] < 0x20 ||
+				   m->v[i].name[k] == 0x7f ? '?' : m->v[i].name[k];
+		shown[k] = '\0';
+		return fail_at(j, m->v[i].pos, "the member \"%s\" is given twice in one object "
+			       "(a JSON reader would keep the last one silently)", shown);
+	}
+	return 0;
+}
+
+static void members_free(struct members *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++)
+		free(m->v[i].name);
+	free(m->v);
+}
+
 static int scan_word(struct jscan *j)
 {
 	static const char *const words[] = { "true", "false", "null" };
@@ -320,11 +448,25 @@ static int unexpected(struct jscan *j, const char *expected)
 		       found(j, j->pos, buf, sizeof(buf)));
 }
 
+static int scan_members(struct jscan *j, unsigned int depth, bool object, struct members *m);
+
 static int scan_container(struct jscan *j, unsigned int depth)
 {
+	struct members m = { 0 };
 	bool object = j->s[j->pos] == '{';
+	int r = scan_members(j, depth, object, &m);
+
+	if (!r && object)
+		r = members_check(j, &m);
+	members_free(&m);
+	return r;
+}
+
+/* The members of an object (their names into @m) or the elements of an array. */
+static int scan_members(struct jscan *j, unsigned int depth, bool object, struct members *m)
+{
 	char close = object ? '}' : ']';
-	size_t open = j->pos;
+	size_t open = j->pos, name;
 	int r;
 
 	if (depth >= MAX_DEPTH)
@@ -341,7 +483,10 @@ static int scan_container(struct jscan *j, unsigned int depth)
 		if (object) {
 			if (at_end(j) || j->s[j->pos] != '"')
 				return unexpected(j, "a member name in double quotes");
+			name = j->pos;
 			r = scan_string(j);
+			if (!r)
+				r = members_add(j, m, name, j->pos);
 			if (r)
 				return r;
 			skip_blanks(j);
@@ -445,6 +590,22 @@ json_object *dctl_json_parse(const char *doc, size_t len, char *why, size_t size
 				 json_tokener_error_desc(json_tokener_get_error(tok)));
 	}
 	json_tokener_free(tok);
+	return root;
+}
+
+json_object *dctl_json_state_file(const char *path, int *err)
+{
+	json_object *root;
+	char *doc;
+	int r = dctl_state_read(path, DCTL_STATE_MAX, &doc);
+
+	if (r) {
+		*err = r;
+		return NULL;
+	}
+	root = dctl_json_parse(doc, strlen(doc), NULL, 0);
+	free(doc);
+	*err = root ? 0 : -EBADMSG;
 	return root;
 }
 

@@ -20,6 +20,9 @@ int dctl_tree_from_root(json_object *root, struct damonctl_tree **out, char *why
  * @why when @doc is not one well-formed JSON document; @doc[len] must be readable (the NUL
  * of a string). */
 json_object *dctl_json_parse(const char *doc, size_t len, char *why, size_t size);
+/* A JSON state file of the library (a journal, a note, a staged model) as
+ * dctl_state_read() reads it, parsed strictly: NULL with *err -errno, or -EBADMSG. */
+json_object *dctl_json_state_file(const char *path, int *err);
 /* "an object", "an array", "a string", "a number", "true or false", "null": for messages. */
 const char *dctl_json_kind(json_object *v);
 

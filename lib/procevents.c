@@ -8,7 +8,8 @@
  * The connector needs CAP_NET_ADMIN in the initial user namespace, and reports nothing to
  * a caller in another pid namespace. After subscribing, the kernel acknowledges with a
  * PROC_EVENT_NONE message: waiting for it tells a kernel that has the connector but not
- * process events (CONFIG_PROC_EVENTS off) from one that works.
+ * process events (CONFIG_PROC_EVENTS off) from one that works. libnl-3 is loaded by the
+ * first damonctl_procevents_open() (dlib.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,7 +29,14 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "dlib.h"
 #include "internal.h"
+
+#define NL_FNS(X, t) X(t, nl_socket_alloc) X(t, nl_socket_free) X(t, nl_connect) \
+	X(t, nl_socket_get_fd) X(t, nl_socket_add_membership) X(t, nl_socket_set_buffer_size) \
+	X(t, nl_socket_disable_seq_check) X(t, nl_socket_disable_auto_ack) \
+	X(t, nl_send_simple) X(t, nlmsg_ok) X(t, nlmsg_datalen) X(t, nlmsg_data)
+DLIB_DEFINE(nl, DAMONCTL_SONAME_NL, NL_FNS)
 
 #define ACK_WAIT_MS 1000
 #define RECV_BUF 8192
@@ -55,7 +63,7 @@ static int send_op(struct damonctl_procevents *pe, enum proc_cn_mcast_op op)
 	cn->ack = pe->nonce;
 	cn->len = sizeof(op);
 	memcpy(cn->data, &op, sizeof(op));
-	r = nl_send_simple(pe->sk, NLMSG_DONE, 0, msg, sizeof(msg));
+	r = nl.nl_send_simple(pe->sk, NLMSG_DONE, 0, msg, sizeof(msg));
 	return r < 0 ? -ECOMM : 0;
 }
 
@@ -104,15 +112,15 @@ static int parse_next(struct damonctl_procevents *pe, struct damonctl_procevent 
 		struct proc_event *e;
 		struct cn_msg *cn;
 
-		if (!nlmsg_ok(nh, left)) {
+		if (!nl.nlmsg_ok(nh, left)) {
 			pe->off = pe->len;
 			break;
 		}
 		pe->off += NLMSG_ALIGN(nh->nlmsg_len);
 		if (nh->nlmsg_type == NLMSG_NOOP || nh->nlmsg_type == NLMSG_ERROR ||
-		    nlmsg_datalen(nh) < (int)(sizeof(*cn) + sizeof(*e) - sizeof(e->event_data)))
+		    nl.nlmsg_datalen(nh) < (int)(sizeof(*cn) + sizeof(*e) - sizeof(e->event_data)))
 			continue;
-		cn = nlmsg_data(nh);
+		cn = nl.nlmsg_data(nh);
 		if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
 			continue;
 		e = (struct proc_event *)cn->data;
@@ -209,7 +217,11 @@ DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out)
 
 	if (!pe)
 		return -ENOMEM;
-	pe->sk = nl_socket_alloc();
+	if (dlib_load(&nl_lib)) {
+		free(pe);
+		return -ELIBACC;
+	}
+	pe->sk = nl.nl_socket_alloc();
 	if (!pe->sk) {
 		free(pe);
 		return -ENOMEM;
@@ -217,22 +229,22 @@ DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out)
 	/* a nonce no other listener's subscription is likely to share */
 	if (getrandom(&pe->nonce, sizeof(pe->nonce), GRND_NONBLOCK) != sizeof(pe->nonce))
 		pe->nonce = (uint32_t)getpid() * 2654435761u ^ (uint32_t)mono_ms();
-	nl_socket_disable_seq_check(pe->sk);
-	nl_socket_disable_auto_ack(pe->sk);
-	r = nl_connect(pe->sk, NETLINK_CONNECTOR);
+	nl.nl_socket_disable_seq_check(pe->sk);
+	nl.nl_socket_disable_auto_ack(pe->sk);
+	r = nl.nl_connect(pe->sk, NETLINK_CONNECTOR);
 	if (r < 0) {
 		r = errno == EPROTONOSUPPORT || errno == EAFNOSUPPORT ? -EPROTONOSUPPORT :
 		    nl_to_errno(r);
 		goto fail;
 	}
-	pe->fd = nl_socket_get_fd(pe->sk);
-	r = nl_socket_add_membership(pe->sk, CN_IDX_PROC);
+	pe->fd = nl.nl_socket_get_fd(pe->sk);
+	r = nl.nl_socket_add_membership(pe->sk, CN_IDX_PROC);
 	if (r < 0) {
 		r = nl_to_errno(r);
 		goto fail;
 	}
 	/* lose no event while the caller is busy: a larger buffer than the default */
-	nl_socket_set_buffer_size(pe->sk, 1 << 20, 0);
+	nl.nl_socket_set_buffer_size(pe->sk, 1 << 20, 0);
 	r = send_op(pe, PROC_CN_MCAST_LISTEN);
 	if (r)
 		goto fail;
@@ -242,7 +254,7 @@ DAMONCTL_API int damonctl_procevents_open(struct damonctl_procevents **out)
 	*out = pe;
 	return 0;
 fail:
-	nl_socket_free(pe->sk);
+	nl.nl_socket_free(pe->sk);
 	free(pe);
 	return r;
 }
@@ -354,6 +366,6 @@ DAMONCTL_API void damonctl_procevents_close(struct damonctl_procevents *pe)
 	if (!pe)
 		return;
 	send_op(pe, PROC_CN_MCAST_IGNORE);
-	nl_socket_free(pe->sk);
+	nl.nl_socket_free(pe->sk);
 	free(pe);
 }

@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <json-c/json.h>
 
 #include "internal.h"
 #include "ops_filters.h"
 #include "record_internal.h"
+#include "zlib_dl.h"
 
 /* ---- reading ---- */
 
@@ -221,7 +221,7 @@ static ssize_t more(struct damo_src *s)
 		}
 		s->zs.next_out = (Bytef *)s->buf + s->len;
 		s->zs.avail_out = (uInt)(s->cap - s->len);
-		zr = inflate(&s->zs, Z_NO_FLUSH);
+		zr = zlib_fn.inflate(&s->zs, Z_NO_FLUSH);
 		if (zr == Z_STREAM_END)
 			s->z_end = true;
 		else if (zr != Z_OK && !(zr == Z_BUF_ERROR && !s->in_eof))
@@ -428,7 +428,7 @@ static void reset(struct damo_src *s)
 	s->prefix_pos = 0;
 	s->in_eof = s->z_end = false;
 	if (s->zlib) {
-		inflateReset(&s->zs);
+		zlib_fn.inflateReset(&s->zs);
 		s->zs.avail_in = 0;
 	}
 }
@@ -444,7 +444,7 @@ int dctl_damo_src_open(int fd, const char *prefix, size_t prefix_len, bool zlib,
 	s->zlib = zlib;
 	s->start = lseek(fd, 0, SEEK_CUR);
 	s->prefix = malloc(prefix_len ? prefix_len : 1);
-	if (!s->prefix || (zlib && inflateInit(&s->zs) != Z_OK)) {
+	if (!s->prefix || (zlib && zlib_inflate_init(&s->zs) != Z_OK)) {
 		free(s->prefix);
 		free(s);
 		return -ENOMEM;
@@ -794,7 +794,7 @@ void dctl_damo_src_free(struct damo_src *s)
 	if (!s)
 		return;
 	if (s->zs_init)
-		inflateEnd(&s->zs);
+		zlib_fn.inflateEnd(&s->zs);
 	free(s->buf);
 	free(s->prefix);
 	free(s->regions);
@@ -848,7 +848,7 @@ static void jw_flush(struct jw *w, bool finish)
 
 		w->zs.next_out = out;
 		w->zs.avail_out = sizeof(out);
-		zr = deflate(&w->zs, finish ? Z_FINISH : Z_NO_FLUSH);
+		zr = zlib_fn.deflate(&w->zs, finish ? Z_FINISH : Z_NO_FLUSH);
 		if (zr == Z_STREAM_ERROR) {
 			w->err = -EIO;
 			return;
@@ -1043,7 +1043,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 	}
 	w->fd = fd;
 	w->zlib = zlib;
-	if (zlib && deflateInit(&w->zs, Z_DEFAULT_COMPRESSION) != Z_OK) {
+	if (zlib && zlib_deflate_init(&w->zs, Z_DEFAULT_COMPRESSION) != Z_OK) {
 		free(w);
 		free_keys(keys, nr);
 		return -ENOMEM;
@@ -1057,7 +1057,7 @@ DAMONCTL_API int damonctl_rec_export_damo(struct damonctl_rec_reader *r, int fd,
 	if (!ret)
 		ret = w->err;
 	if (zlib)
-		deflateEnd(&w->zs);
+		zlib_fn.deflateEnd(&w->zs);
 	free(w);
 	free_keys(keys, nr);
 	return ret;

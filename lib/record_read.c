@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "internal.h"
 #include "ops_filters.h"
 #include "record_internal.h"
+#include "zlib_dl.h"
 
 struct damonctl_rec_reader {
 	int fd;
@@ -124,7 +124,7 @@ static int check_file_header(const uint8_t *h, char *why, size_t size)
 {
 	uint16_t version = get_le16(h + 8);
 
-	if (get_le32(h + 12) != (uint32_t)crc32(0, h, 12)) {
+	if (get_le32(h + 12) != (uint32_t)zlib_fn.crc32(0, h, 12)) {
 		snprintf(why, size, "the record's file header is damaged (checksum mismatch)");
 		return -EBADMSG;
 	}
@@ -164,6 +164,11 @@ DAMONCTL_API int damonctl_rec_reader_new(int fd, struct damonctl_rec_reader **ou
 
 	if (!r)
 		return -ENOMEM;
+	ret = zlib_load(why, size);
+	if (ret) {
+		free(r);
+		return ret;
+	}
 	r->fd = fd;
 	r->start = lseek(fd, 0, SEEK_CUR);
 	n = fill(r, REC_FILE_HDR);
@@ -217,17 +222,17 @@ static int inflate_payload(struct damonctl_rec_reader *r, const uint8_t *src, si
 	int zr;
 
 	if (!r->zs_init) {
-		if (inflateInit(&r->zs) != Z_OK)
+		if (zlib_inflate_init(&r->zs) != Z_OK)
 			return -ENOMEM;
 		r->zs_init = true;
 	} else {
-		inflateReset(&r->zs);
+		zlib_fn.inflateReset(&r->zs);
 	}
 	r->zs.next_in = (Bytef *)src;
 	r->zs.avail_in = (uInt)stored;
 	r->zs.next_out = r->payload;
 	r->zs.avail_out = (uInt)raw;
-	zr = inflate(&r->zs, Z_FINISH);
+	zr = zlib_fn.inflate(&r->zs, Z_FINISH);
 	if (zr != Z_STREAM_END || r->zs.total_out != raw)
 		return -EBADMSG;
 	return 0;
@@ -420,7 +425,7 @@ static int read_chunk(struct damonctl_rec_reader *r, unsigned int *type, unsigne
 	if ((size_t)n < REC_CHUNK_HDR + *stored)
 		return give_up(r, false);
 	h = r->in + r->in_pos;
-	if (get_le32(h + 12) != (uint32_t)crc32(crc32(0, h, 12), h + REC_CHUNK_HDR,
+	if (get_le32(h + 12) != (uint32_t)zlib_fn.crc32(zlib_fn.crc32(0, h, 12), h + REC_CHUNK_HDR,
 						  (uInt)*stored))
 		return give_up(r, true);
 	return 1;
@@ -642,7 +647,7 @@ DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r)
 	if (!r)
 		return;
 	if (r->zs_init)
-		inflateEnd(&r->zs);
+		zlib_fn.inflateEnd(&r->zs);
 	if (r->damo)
 		dctl_damo_src_free(r->damo);
 	free(r->in);

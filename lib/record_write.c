@@ -10,11 +10,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "internal.h"
 #include "ops_filters.h"
 #include "record_internal.h"
+#include "zlib_dl.h"
 
 struct damonctl_rec_writer {
 	int fd;
@@ -95,9 +95,9 @@ static void fill_header(uint8_t *h, unsigned int type, unsigned int flags, size_
 
 static uint32_t chunk_crc(const uint8_t *h, const uint8_t *payload, size_t len)
 {
-	uLong crc = crc32(0, h, 12);
+	uLong crc = zlib_fn.crc32(0, h, 12);
 
-	return (uint32_t)crc32(crc, payload, (uInt)len);
+	return (uint32_t)zlib_fn.crc32(crc, payload, (uInt)len);
 }
 
 /* Emit the chunk whose raw payload is in w->buf + REC_CHUNK_HDR; with @hold, keep it to go
@@ -112,23 +112,23 @@ static int emit_chunk(struct damonctl_rec_writer *w, unsigned int type, size_t l
 	if (len > REC_MAX_CHUNK)
 		return -EFBIG;
 	if (compress && len > 64) {
-		size_t bound = compressBound((uLong)len);
+		size_t bound = zlib_fn.compressBound((uLong)len);
 		int zr;
 
 		if (reserve(&w->zbuf, &w->zcap, REC_CHUNK_HDR + bound))
 			return -ENOMEM;
 		if (!w->zs_init) {
-			if (deflateInit(&w->zs, 1) != Z_OK)
+			if (zlib_deflate_init(&w->zs, 1) != Z_OK)
 				return -ENOMEM;
 			w->zs_init = true;
 		} else {
-			deflateReset(&w->zs);
+			zlib_fn.deflateReset(&w->zs);
 		}
 		w->zs.next_in = w->buf + REC_CHUNK_HDR;
 		w->zs.avail_in = (uInt)len;
 		w->zs.next_out = w->zbuf + REC_CHUNK_HDR;
 		w->zs.avail_out = (uInt)bound;
-		zr = deflate(&w->zs, Z_FINISH);
+		zr = zlib_fn.deflate(&w->zs, Z_FINISH);
 		if (zr != Z_STREAM_END)
 			return -EIO;
 		/* keep the raw payload when compression does not pay */
@@ -233,12 +233,17 @@ DAMONCTL_API int damonctl_rec_writer_new(int fd, unsigned int flags, const char 
 
 	if (!w)
 		return -ENOMEM;
+	r = zlib_load(NULL, 0);
+	if (r) {
+		free(w);
+		return r;
+	}
 	w->fd = fd;
 	w->flags = flags;
 	memcpy(hdr, REC_MAGIC, REC_MAGIC_LEN);
 	put_le16(hdr + 8, DAMONCTL_RECORD_FORMAT_VERSION);
 	put_le16(hdr + 10, 0);
-	put_le32(hdr + 12, (uint32_t)crc32(0, hdr, 12));
+	put_le32(hdr + 12, (uint32_t)zlib_fn.crc32(0, hdr, 12));
 	r = write_all(w, hdr, sizeof(hdr));
 	if (!r)
 		r = write_text(w, REC_CHUNK_INFO, 0, false, info_json ? info_json : "{}");
@@ -402,7 +407,7 @@ DAMONCTL_API int damonctl_rec_writer_finish(struct damonctl_rec_writer *w, int r
 		r = -ENOMEM;
 	}
 	if (w->zs_init)
-		deflateEnd(&w->zs);
+		zlib_fn.deflateEnd(&w->zs);
 	free(w->buf);
 	free(w->zbuf);
 	free(w->held);

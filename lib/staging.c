@@ -43,12 +43,14 @@ static int set_state(struct dobj *k, bool run, int pid)
 
 static int load(const char *path, struct dobj **base, struct dobj **tree)
 {
-	json_object *root = json_object_from_file(path), *b, *t, *v;
-	int r = -EINVAL;
+	json_object *b, *t, *v, *root;
+	int r;
 
 	*base = *tree = NULL;
+	root = dctl_json_state_file(path, &r);
 	if (!root)
-		return access(path, R_OK) ? -errno : -EINVAL;
+		return r == -EBADMSG ? -EINVAL : r;
+	r = -EINVAL;
 	if (json_object_object_get_ex(root, "staging", &v) &&
 	    json_object_get_int(v) == STAGING_FORMAT &&
 	    json_object_object_get_ex(root, "base", &b) &&
@@ -65,14 +67,12 @@ static int load(const char *path, struct dobj **base, struct dobj **tree)
 	return r;
 }
 
-/* Write it beside, then rename over it: a reader sees the old model or the new. */
+/* Written whole or not at all: a reader sees the old model or the new. */
 static int save(const char *path, const struct dobj *base, const struct dobj *tree)
 {
 	json_object *root = json_object_new_object();
-	char tmp[PATH_MAX];
 	const char *s;
-	size_t len;
-	int fd, r = 0;
+	int r;
 
 	if (!root)
 		return -ENOMEM;
@@ -80,22 +80,7 @@ static int save(const char *path, const struct dobj *base, const struct dobj *tr
 	json_object_object_add(root, "base", dctl_tree_to_json_object(base, 0));
 	json_object_object_add(root, "tree", dctl_tree_to_json_object(tree, 0));
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	len = strlen(s);
-	if (!dctl_fmt(tmp, sizeof(tmp), "%s.new", path)) {
-		json_object_put(root);
-		return -ENAMETOOLONG;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		r = -errno;
-	else if (write(fd, s, len) != (ssize_t)len)
-		r = -EIO;
-	if (fd >= 0 && close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r && fd >= 0)
-		unlink(tmp);
+	r = s ? damonctl_file_write(path, s, strlen(s), 0600) : -ENOMEM;
 	json_object_put(root);
 	return r;
 }

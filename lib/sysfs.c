@@ -34,25 +34,31 @@ int dctl_open_dir(int dirfd, const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
-int dctl_open_regular(int dirfd, const char *file, int flags, int not_regular)
+/* 0 when @fd is a regular file; -EISDIR for a directory, @not_regular for the rest. */
+static int check_regular(int fd, int not_regular)
 {
 	struct stat st;
-	int fd;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return S_ISDIR(st.st_mode) ? -EISDIR : not_regular;
+}
+
+int dctl_open_regular(int dirfd, const char *file, int flags, int not_regular)
+{
+	int fd, r;
 
 	/* a FIFO where a sysfs or procfs file should be would block the open and every read
 	 * (a device would never end): refused, in a tree that is not the kernel's */
 	fd = openat(dirfd, file, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st)) {
-		int err = -errno;
-
+	r = check_regular(fd, not_regular);
+	if (r) {
 		close(fd);
-		return err;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : not_regular;
+		return r;
 	}
 	return fd;
 }
@@ -64,19 +70,30 @@ int dctl_open_file(int dirfd, const char *file, int flags)
 
 int dctl_read_at(int dirfd, const char *file, char *buf, size_t size)
 {
-	int tries = 0, fd;
+	int tries = 0, fd, err, r;
 	ssize_t n;
 
 	if (size == 0)
 		return -EINVAL;
 	for (;;) {
-		fd = dctl_open_file(dirfd, file, O_RDONLY);
+		/* One bounded read that cannot block (O_NONBLOCK) is safe from a FIFO or a
+		 * device, so the file is not fstat'ed first as dctl_open_file() does (a
+		 * hundred fstat(2)s were 0.06 ms of a status): a sysfs or procfs file reads
+		 * as text, and only an empty or failed read, or one with a NUL byte, asks
+		 * whether the file is a regular one at all. */
+		fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		if (fd < 0)
-			return fd;
+			return -errno;
 		n = read(fd, buf, size - 1);
+		err = n < 0 ? errno : 0;
+		if (n <= 0 || memchr(buf, '\0', (size_t)n)) {
+			r = check_regular(fd, -ENXIO);
+			if (r) {
+				close(fd);
+				return r;
+			}
+		}
 		if (n < 0) {
-			int err = errno;
-
 			close(fd);
 			if (err == EBUSY && ++tries < BUSY_RETRIES) {
 				dctl_busy_wait(tries);

@@ -149,6 +149,8 @@ DAMONCTL_API int damonctl_context_add_pid(struct damonctl_ctx *ctx, struct damon
 		return -EINVAL;
 	if (damonctl_context_find_pid(c, pid) >= 0)
 		return -EEXIST;
+	if (damonctl_context_nr_targets(c) >= DAMONCTL_MAX_TARGETS)
+		return -ENOSPC;		/* a fork bomb under a followed target stops here */
 	if (damonctl_proc_alive(ctx, pid) != 1)
 		return -ESRCH;
 	t = damonctl_context_add_target(c);

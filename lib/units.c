@@ -38,6 +38,8 @@ static int scan_decimal(const char **pp, unsigned int flags, struct decimal *d)
 	d->fdiv = 1;
 	while (isspace((unsigned char)*p))
 		p++;
+	if (p[0] == '0' && isdigit((unsigned char)p[1]))
+		return -EINVAL;		/* 010: never octal, and not 10 either */
 	for (;; p++) {
 		if (isdigit((unsigned char)*p)) {
 			uint64_t c = (uint64_t)(*p - '0');
@@ -234,12 +236,26 @@ static const struct unit size_units[] = {
 	{ "EB", 1000000000000000000ULL, 1, 1ULL << 60 },
 };
 
+/* A bare 0x number of bytes or a count, as damonctl_parse_u64() takes it (not in damo's
+ * forms: damo's text_to_nr() takes no hexadecimal): 1 when @s is one, *@r its result. */
+static bool bare_hex(const char *s, unsigned int flags, uint64_t *v, int *r)
+{
+	if (flags || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	*r = dctl_parse_unsigned(s, v);
+	return true;
+}
+
 int dctl_parse_size(const char *s, unsigned int flags, uint64_t *bytes)
 {
+	int r = 0;
+
 	if (!s)
 		return -EINVAL;
 	if (special(s, flags, true, bytes))
 		return 0;
+	if (bare_hex(s, flags, bytes, &r))
+		return r;
 	return parse_one(s, flags, size_units, ARRAY_SIZE(size_units), 1, bytes);
 }
 
@@ -258,11 +274,56 @@ int dctl_parse_ratio(const char *s, unsigned int flags, uint64_t denom, uint64_t
 
 int dctl_parse_count(const char *s, unsigned int flags, uint64_t *v)
 {
+	int r = 0;
+
 	if (!s)
 		return -EINVAL;
 	if (special(s, flags, true, v))
 		return 0;
+	if (bare_hex(s, flags, v, &r))
+		return r;
 	return parse_one(s, flags, NULL, 0, 1, v);
+}
+
+/* damonc's one integer grammar: "0", decimal without a leading 0, or 0x hexadecimal; no
+ * sign, blank, underscore or octal (a leading 0 is refused, never read as base 8). */
+int dctl_parse_unsigned(const char *s, uint64_t *v)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *p = hex ? s + 2 : s;
+	unsigned int base = hex ? 16 : 10;
+	uint64_t n = 0;
+
+	if (!*p || (!hex && p[0] == '0' && p[1]))
+		return -EINVAL;
+	for (; *p; p++) {
+		unsigned int d;
+
+		if (isdigit((unsigned char)*p))
+			d = (unsigned int)(*p - '0');
+		else if (hex && isxdigit((unsigned char)*p))
+			d = (unsigned int)(tolower((unsigned char)*p) - 'a' + 10);
+		else
+			return -EINVAL;
+		if (n > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		n = n * base + d;
+	}
+	*v = n;
+	return 0;
+}
+
+int dctl_parse_integer(const char *s, int64_t *v)
+{
+	uint64_t u;
+	int r = dctl_parse_unsigned(s + (*s == '-'), &u);
+
+	if (r)
+		return r;
+	if (*s == '-' ? u > (uint64_t)INT64_MAX + 1 : u > (uint64_t)INT64_MAX)
+		return -ERANGE;
+	*v = *s == '-' ? (int64_t)(0 - u) : (int64_t)u;
+	return 0;
 }
 
 DAMONCTL_API int damonctl_parse_time_us(const char *s, uint64_t *us)
@@ -295,7 +356,7 @@ DAMONCTL_API int damonctl_parse_u64(const char *s, uint64_t *v)
 		*v = max;
 		return 0;
 	}
-	return dctl_kstrtou64(s, v);
+	return dctl_parse_unsigned(s, v);
 }
 
 static int put(size_t size, int n)

@@ -319,6 +319,18 @@ enum damonctl_probe_attr {
 };
 /* The kernel takes at most this many probes per context (DAMON_MAX_PROBES). */
 #define DAMONCTL_MAX_PROBES 4
+/* What one context may hold, where the kernel's own limits stop being practical (a nr_*
+ * file takes up to 524288 entries, one kmalloc'd array of pointers, but DAMON monitors at
+ * most max_nr_regions regions per context, 1000 by default, each target keeping at least
+ * one; every filter is tried on every region at each apply interval; and each of these is
+ * a directory of files every command reads): damonctl_kdamond_check() refuses more. */
+#define DAMONCTL_MAX_TARGETS 1024	/* targets of a context */
+#define DAMONCTL_MAX_REGIONS 4096	/* initial regions, all its targets' together */
+#define DAMONCTL_MAX_SCHEMES 256	/* schemes of a context */
+#define DAMONCTL_MAX_FILTERS 256	/* DAMOS filters, all its schemes' lists together */
+#define DAMONCTL_MAX_GOALS 256		/* quota goals, all its schemes' together */
+/* The kdamonds a configuration may hold (damonctl_config_parse()): each is a kernel thread. */
+#define DAMONCTL_MAX_KDAMONDS 64
 
 /* A probe's filter: its own files, not a scheme filter's. */
 enum damonctl_probe_filter_attr {
@@ -1077,7 +1089,10 @@ DAMONCTL_API int damonctl_tree_from_json(const char *doc, struct damonctl_tree *
  * A YAML document (damo takes its configurations in YAML as well as JSON) as JSON text for
  * damonctl_tree_from_json(): *json is malloc'd. Plain scalars take YAML 1.1's types as damo's
  * PyYAML resolves them (null, true/false/yes/no/on/off, integers, floats), quoted ones stay
- * strings. -EINVAL with the line and the problem in @why.
+ * strings; integers are damonc's one grammar (decimal or 0x, within 64 bits): what PyYAML
+ * would read another way (010 as octal, 0b1, 1:30, 1_000) is refused. A key given twice in a
+ * mapping is refused, and a document that turns into more than 200000 nodes with its aliases
+ * followed. -EINVAL with the line and the problem in @why.
  */
 DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json, char *why,
 				       size_t size);
@@ -1085,8 +1100,9 @@ DAMONCTL_API int damonctl_yaml_to_json(const char *text, size_t len, char **json
  * A configuration as damo's and damonc's start take it, from a file named @name (NULL: not
  * from a file): damonc's schema or damo's, in JSON or YAML, told by the name's extension
  * (.json, .yaml, .yml), else by the text (JSON begins with '{'); damonc's status and dry-run
- * documents fed back lose their facts about one system (damonctl-json(5)). -EINVAL with the
- * reason in @why ("not JSON, nor YAML: line 2: ..." for a document that is neither).
+ * documents fed back lose their facts about one system (damonctl-json(5)). At most
+ * DAMONCTL_MAX_KDAMONDS kdamonds. -EINVAL with the reason in @why ("not JSON, nor YAML:
+ * line 2: ..." for a document that is neither).
  */
 DAMONCTL_API int damonctl_config_parse(const char *name, const char *text,
 				       struct damonctl_tree **out, char *why, size_t size);
@@ -1115,12 +1131,31 @@ DAMONCTL_API size_t damonctl_utf8_len(const char *s, size_t avail);
  * block or never end) -ENODEV, before anything is read; -EFBIG above @max bytes, -EILSEQ when
  * it holds a NUL byte. *out is malloc'd and NUL-terminated, its length in *len (may be NULL). */
 DAMONCTL_API int damonctl_file_read(const char *path, size_t max, char **out, size_t *len);
-/* @len bytes of @data as file @path, whole or not at all: written beside it and renamed over
- * it. @mode: its permissions (0: 0644 less the umask). */
+/* damonctl_file_write()'s @mode, beside the permission bits: the file and the directory's
+ * rename fsync'ed before it returns (a file a crash must not lose, or leave empty). */
+#define DAMONCTL_FILE_SYNC 0x10000u
+/* @len bytes of @data as file @path, whole or not at all, or to standard output for "-":
+ * written to a new file of its own beside @path (created O_EXCL under a random name, never
+ * one planted there) and renamed over @path. What stands at @path must be a regular file or
+ * nothing: a symbolic link is not followed (-ELOOP), a directory -EISDIR, and a device, FIFO
+ * or socket is never replaced (-ENODEV). @mode: its permissions (0: 0600), with
+ * DAMONCTL_FILE_SYNC. */
 DAMONCTL_API int damonctl_file_write(const char *path, const void *data, size_t len,
 				     unsigned int mode);
 /* Directory @dir and its parents, as needed (0755 less the umask); 0 when they exist. */
 DAMONCTL_API int damonctl_make_dirs(const char *dir);
+/* File @path opened in place, for a file kept open (a log, a lock, a record written as it
+ * comes): @flags O_RDONLY, O_WRONLY or O_RDWR with O_APPEND, O_CREAT, O_EXCL, O_TRUNC (else
+ * -EINVAL). The same refusals as damonctl_file_write(), before anything is opened: only a
+ * regular file is opened, and one created is created O_EXCL with @mode (0: 0600, less the
+ * umask). O_TRUNC truncates once the file is known to be one. The descriptor (close-on-exec,
+ * blocking) or -errno. */
+DAMONCTL_API int damonctl_file_open(const char *path, int flags, unsigned int mode);
+/* Directory @dir as a program's own state directory (damonc's run/damonc): made 0700 with
+ * its parents as needed (0755), or found as a directory of the caller's effective user that
+ * no one else may enter (one found 0755, as older programs made it, is made 0700). A symbolic
+ * link there is -ELOOP, another owner's directory -EPERM, a file -ENOTDIR. */
+DAMONCTL_API int damonctl_make_state_dir(const char *dir);
 
 /* ------------------------------------------------------------------------------------------
  * Memory figures from procfs and sysfs (under the sysroot), in bytes.
@@ -1393,6 +1428,71 @@ typedef int (*damonctl_range_fn)(void *data, uint64_t start, uint64_t end);
  */
 DAMONCTL_API int damonctl_proc_huge_ranges(struct damonctl_ctx *ctx, int pid, uint64_t start,
 					   uint64_t end, damonctl_range_fn fn, void *data);
+
+/*
+ * A huge-page meter: the ratio of damonctl_hugepage_measure() (system-wide with no pids, or
+ * over a set of processes) for a caller that reads it again and again (an agent holding a
+ * goal, a report that watches), at a cost that does not grow with the processes' memory
+ * while nothing changes: their RSS from the kernel's counters (statm) at every read (reads
+ * less than 100 ms apart answer alike), their
+ * huge memory from a walk of their page tables (PAGEMAP_SCAN, smaps_rollup before 6.7) only
+ * when the THP counters that cover them moved (their cgroup v2 memory.stat, else
+ * /proc/vmstat), an RSS fell by a huge page, the caller changed huge pages
+ * (damonctl_hugepage_meter_invalidate()) or asks for it (DAMONCTL_HMETER_FRESH), and at
+ * least every minute; a walk the counters ask for waits 2000 times the last walk's CPU time
+ * since the last. A pid that exits counts for nothing from then on (its files follow its
+ * process, not a later one given its pid). See damonctl_hugepage_meter_new(3).
+ */
+struct damonctl_hugepage_meter;
+enum damonctl_hmeter_flag {
+	DAMONCTL_HMETER_FRESH = 1 << 0,	/* walk the page tables now */
+};
+enum damonctl_hmeter_method {
+	DAMONCTL_HMETER_NONE,		/* not read yet */
+	DAMONCTL_HMETER_MEMINFO,	/* system-wide: /proc/meminfo */
+	DAMONCTL_HMETER_PAGEMAP_SCAN,	/* PAGEMAP_SCAN (6.7) and statm */
+	DAMONCTL_HMETER_SMAPS,		/* smaps_rollup and statm */
+};
+enum damonctl_hmeter_source {
+	DAMONCTL_HMETER_SOURCE_NONE,	/* not read yet, or system-wide */
+	DAMONCTL_HMETER_VMSTAT,		/* the system's THP counters */
+	DAMONCTL_HMETER_CGROUP,		/* the targets' memory cgroups' */
+};
+struct damonctl_hugepage_meter_stats {
+	size_t sz;			/* sizeof(struct damonctl_hugepage_meter_stats) */
+	uint64_t reads;			/* damonctl_hugepage_meter_read() calls */
+	uint64_t scans;			/* those that walked the page tables */
+	uint64_t cached;		/* those answered with the last walk's huge memory */
+	uint64_t scan_us_last;		/* CPU time of the last walk */
+	uint64_t scan_us_total;		/* ... and of all of them */
+	enum damonctl_hmeter_method method;
+	enum damonctl_hmeter_source source;
+};
+DAMONCTL_API int damonctl_hugepage_meter_new(struct damonctl_ctx *ctx,
+					     struct damonctl_hugepage_meter **out);
+DAMONCTL_API void damonctl_hugepage_meter_free(struct damonctl_hugepage_meter *m);
+/* The processes measured (none: system-wide); pids <= 0 are targets that exited. */
+DAMONCTL_API int damonctl_hugepage_meter_set_pids(struct damonctl_hugepage_meter *m,
+						  const int *pids, unsigned int nr);
+/* @huge and @used, as damonctl_hugepage_measure() gives them; @flags: damonctl_hmeter_flag. */
+DAMONCTL_API int damonctl_hugepage_meter_read(struct damonctl_hugepage_meter *m,
+					      unsigned int flags, uint64_t *huge, uint64_t *used);
+/* Process @i of the pids set, as the last read found it (@exists false: it exited, or no read
+ * yet); -EINVAL past the last. */
+struct damonctl_hugepage_meter_pid {
+	size_t sz;			/* sizeof(struct damonctl_hugepage_meter_pid) */
+	int pid;
+	bool exists;
+	uint64_t rss;			/* resident memory */
+	uint64_t huge;			/* PMD-mapped memory of every kind (hugetlb aside) */
+	uint64_t anon_huge;		/* ... of it anonymous (AnonHugePages) */
+};
+DAMONCTL_API int damonctl_hugepage_meter_pid(const struct damonctl_hugepage_meter *m,
+					     unsigned int i, struct damonctl_hugepage_meter_pid *out);
+/* The caller changed huge pages (a collapse): the next read walks the page tables. */
+DAMONCTL_API void damonctl_hugepage_meter_invalidate(struct damonctl_hugepage_meter *m);
+DAMONCTL_API int damonctl_hugepage_meter_stats(const struct damonctl_hugepage_meter *m,
+					       struct damonctl_hugepage_meter_stats *st);
 
 /*
  * A collapse plan for one process: which of its 2 MiB-aligned pages are hot and still small,
@@ -1909,6 +2009,9 @@ enum damonctl_capture_reader {
 	DAMONCTL_CAPTURE_READER_RAW,
 };
 struct damonctl_capture;
+/* The longest interval or duration a capture takes (a year): its nanosecond arithmetic
+ * cannot overflow (-ERANGE above it). */
+#define DAMONCTL_WAIT_MAX_US (UINT64_C(366) * 86400 * 1000000)
 /* The options; set @sz to sizeof(struct damonctl_capture_opts) (DAMONCTL_CAPTURE_OPTS_INIT
  * does), so fields can be added: the library reads only @sz bytes. */
 struct damonctl_capture_opts {
@@ -2074,7 +2177,7 @@ struct damonctl_fallback {
  */
 #define DAMONCTL_FALLBACK_CLOSED_QUOTA_BYTES 1
 
-/* A plan: an ordered list of entries (at most 48). */
+/* A plan: an ordered list of entries (at most 160). */
 struct damonctl_fallbacks;
 DAMONCTL_API int damonctl_fallbacks_new(struct damonctl_fallbacks **out);
 DAMONCTL_API void damonctl_fallbacks_free(struct damonctl_fallbacks *fbs);
@@ -2101,6 +2204,12 @@ DAMONCTL_API int damonctl_fallback_plan(struct damonctl_ctx *ctx, struct damonct
 					const struct damonctl_features *f, bool scope_pid,
 					struct damonctl_fallbacks *fbs, char *why, size_t size);
 /* After a change of @k's schemes: their access patterns and quotas taken again. */
+/* The kernel's collapse scheme of each by-kernel COLLAPSE entry of @fbs on running kdamond
+ * @kdamond closed again (no address allowed, the closed quota), committed online when one
+ * was open: what a server killed with a grant open (SIGKILL, the OOM killer) left the
+ * kernel doing. The number closed (0: none was open), or -errno. */
+DAMONCTL_API int damonctl_fallbacks_close(struct damonctl_ctx *ctx, unsigned int kdamond,
+					  const struct damonctl_fallbacks *fbs);
 DAMONCTL_API void damonctl_fallbacks_refresh(struct damonctl_fallbacks *fbs,
 					     const struct damonctl_kdamond *k);
 /* A hugepage_mem_bp goal of scheme @scheme (of @c, the model the plan serves) moved to

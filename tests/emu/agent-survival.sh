@@ -17,6 +17,9 @@
 #   persist        `damonc agent --persist` (as the systemd unit runs it) serves what start
 #                  starts, waits when nothing is left, serves the next start, and on SIGTERM
 #                  stops it
+#   killed-grant   kill -9 of the agent: diagnose says nobody serves the kdamond; on 7.2 the
+#                  collapse it allowed the kernel stays open (the kernel goes on) until the
+#                  next damonc command that changes DAMON (here a record) closes it
 # On 6.12 the agent collapses in user space (its command: update_schemes_tried_regions);
 # on 7.2 it feeds a hugepage_mem_bp goal (commit_schemes_quota_goals).
 set -euo pipefail
@@ -95,6 +98,31 @@ if [ "$CASE" = no-connector ]; then
 	wait_until 10 file_has "$SYSROOT/agent.err" "no longer served \(it stopped by itself: its targets exited\)"
 	kill -TERM "$ag"
 	wait "$ag" || true
+	assert_nothing_left off
+	echo "ok: $CASE $PROFILE"
+	exit 0
+fi
+
+if [ "$CASE" = killed-grant ]; then
+	quota() { cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/quotas/bytes"; }
+	grant_open() { [ "$(quota)" != 1 ]; }
+	expect_rc 0 "$D" start "${start_args[@]}"
+	wait_logged 10 "$serving_re"
+	pid=$(agent_pid)
+	[ "$PROFILE" = 6.12 ] || wait_until 20 grant_open
+	kill -9 "$pid"
+	wait_until 10 sh -c "! kill -0 $pid 2>/dev/null"
+	expect_rc 1 "$D" diagnose
+	grep -q "kdamond 0: damonc started it with a part done in user space (fallbacks for what the kernel lacks), but no damonc agent runs to do it" <<<"$OUT" ||
+		fail "diagnose: $OUT"
+	if [ "$PROFILE" != 6.12 ]; then
+		grant_open || fail "the grant was closed without anyone closing it"
+		expect_rc 0 "$D" record --count 1 --interval 100ms -o "$SYSROOT/r.rec"
+		grep -q "note: kdamond 0: the damonc agent that served it is gone, and the collapse it allowed the kernel is closed again" <<<"$ERR" ||
+			fail "record did not close the grant: $ERR"
+		[ "$(quota)" = 1 ] || fail "the grant is still open: quota $(quota)"
+	fi
+	expect_rc 0 "$D" stop
 	assert_nothing_left off
 	echo "ok: $CASE $PROFILE"
 	exit 0

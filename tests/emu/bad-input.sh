@@ -226,6 +226,49 @@ case_ 2 "--watch '1ms': at least 10ms" report hugepage --watch 1ms
 case_ 2 "--quota-time '1500us': whole milliseconds only" start --pid "$target" --action stat --quota-time 1500us
 case_ 2 "--pid 'abc': expected a process id" start --pid abc --action stat
 
+# 16 numbers: one grammar for options, JSON and YAML (decimal or 0x), never octal, no key
+# twice
+case_ 2 "--kdamond '010': a number with a leading 0 (damonc takes decimal or 0x hexadecimal, never octal)" stop --kdamond 010
+case_ 2 "--target-nid '010': a number with a leading 0" start --pid "$target" --action migrate_hot --target-nid 010
+case_ 2 "--pid '0x': expected a process id" start --pid 0x --action stat
+yaml_pid() { cfg "$1" "kdamonds:\n  - contexts:\n      - targets:\n          - pid_target: $2\n"; }
+case_ 2 "line 4: '010': damonc takes integers in decimal or 0x hexadecimal" start -c "$(yaml_pid oct.yaml 010)"
+case_ 2 "'0x1_000': underscores are not taken in numbers" start -c "$(yaml_pid us.yaml 0x1_000)"
+case_ 2 "the integer 18446744073709551616 is out of range" start -c "$(yaml_pid big.yaml 18446744073709551616)"
+case_ 2 "pid_target: expected an integer (decimal or 0x, never octal), not '010'" start -c "$(tree_cfg '{"targets": [{"pid_target": "010"}]}' octs.json)"
+case_ 2 "the member \"pid_target\" is given twice in one object" start -c "$(tree_cfg "{\"targets\": [{\"pid_target\": $target, \"pid_target\": 1}]}" dup.json)"
+case_ 2 "the key 'pid_target' is given twice in one mapping" start -c "$(cfg dup.yaml "kdamonds:\n  - contexts:\n      - targets:\n          - pid_target: $target\n            pid_target: 1\n")"
+# 17 bounds: a YAML node budget (aliases counted), a context's targets, regions, filters,
+# a configuration's kdamonds, waits that cannot overflow, an empty region list
+{
+	printf 'a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n'
+	prev=a
+	for l in b c d e f g h i; do
+		printf '%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n' "$l" "$l" \
+			"$prev" "$prev" "$prev" "$prev" "$prev" "$prev" "$prev" "$prev" "$prev" "$prev"
+		prev=$l
+	done
+	printf 'kdamonds: [*i]\n'
+} >"$IN/bomb.yaml"
+case_ 2 "more than 200000 nodes, aliases followed" start -c "$IN/bomb.yaml"
+many() { # many NAME CONTEXT-MEMBER-JSON
+	python3 -c 'import json, sys; print(json.dumps({"format_version": 1, "kdamonds": [{"contexts": [json.loads(sys.argv[1])]}]}))' "$2" >"$IN/$1"
+	echo "$IN/$1"
+}
+case_ 2 "1025 targets; damonc takes at most 1024 in a context" start -c "$(many targets.json "{\"targets\": [$(printf "{\"pid_target\": $target}, %.0s" {1..1024}){\"pid_target\": $target}]}")"
+python3 -c 'import json, sys
+regions = [{"start": 2**32 + 8192 * i, "end": 2**32 + 8192 * i + 4096} for i in range(4097)]
+ctx = {"operations": "paddr", "targets": [{"regions": regions}]}
+print(json.dumps({"format_version": 1, "kdamonds": [{"contexts": [ctx]}]}))' >"$IN/regions.json"
+case_ 2 "4097 initial regions; damonc takes at most 4096 in a context" start -c "$IN/regions.json"
+case_ 2 "257 DAMOS filters; damonc takes at most 256 in a context" start -c "$(many filters.json "{\"targets\": [{\"pid_target\": $target}], \"schemes\": [{\"action\": \"stat\", \"filters\": [$(printf '{"type": "anon", "matching": true}, %.0s' {1..256}){\"type\": \"anon\", \"matching\": true}]}]}")"
+case_ 2 "65 kdamonds: a configuration holds at most 64" start -c "$(cfg kd.json "{\"format_version\": 1, \"kdamonds\": [$(printf '{"contexts": []}, %.0s' {1..64}){\"contexts\": []}]}")"
+case_ 2 "--interval '9223372036854775808': at most 366 days" record --kdamond 0 --count 1 --interval 9223372036854775808
+case_ 2 "--interval '18446744073709552us': at most 366 days" record --kdamond 0 --count 1 --interval 18446744073709552us
+case_ 2 "--duration 'max': expected a time above 0" record --kdamond 0 --duration max
+case_ 2 "--delay '400d': at most 366 days" monitor --delay 400d
+case_ 2 "--regions ',': an empty region" start --ops paddr --regions , --action stat
+
 # a PNG to a terminal (script(1) gives damonc one)
 if command -v script >/dev/null; then
 	rc=0

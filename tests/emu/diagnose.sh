@@ -3,8 +3,9 @@
 # check finds what it is for: a target process that exited (warning, exit 1), a collapse
 # scheme under transparent_hugepage "never" (info: MADV_COLLAPSE makes huge pages anyway), a
 # hugepage scheme there (warning, and start and status say so too), a scheme its free-memory
-# watermarks keep off (info), a DAMON module that holds DAMON (info); text and --json say the
-# same, and diagnose writes nothing.
+# watermarks keep off (info), a kdamond whose agent was killed (warning), a DAMON module that
+# holds DAMON (info); not root, what needs no root; text and --json say the same, and
+# diagnose writes nothing.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
@@ -72,6 +73,20 @@ expect_rc 0 "$D" status
 ! grep -q "note: scheme" <<<"$OUT" || fail "status with THP on madvise: $OUT"
 expect_rc 0 "$D" stop
 
+# the agent that follows the targets' children killed: nobody does that part any more
+expect_rc 0 "$D" start --pid "$target" --action stat --sample 5ms --aggr 20ms --follow-children
+wait_until 20 test -s "$SYSROOT/run/damonc/agent.pid"
+apid=$(agent_pid)
+expect_rc 0 "$D" diagnose
+kill -9 "$apid"
+wait_until 20 sh -c "! kill -0 $apid 2>/dev/null"
+expect_rc 1 "$D" diagnose
+grep -q "warning  kdamond 0: damonc started it with a part done in user space (following children), but no damonc agent runs to do it" <<<"$OUT" ||
+	fail "no word of the dead agent: $OUT"
+expect_rc 1 "$D" --json diagnose
+[ "$(json_get '[(f["level"], f["code"], f["kdamond"]) for f in j["findings"]]')" = \
+	"[('warning', 'agent_not_running', 0)]" ] || fail "--json, the dead agent: $OUT"
+expect_rc 0 "$D" stop
 # not root: DAMON's files cannot be read (damon-emu lets no other user in), what needs no
 # root is said all the same: diagnose's findings (exit 1: not everything was checked), report
 # hugepage's system and processes; a start blames damonc's run directory, root's

@@ -73,8 +73,10 @@ start_server() {
 	fail "$name did not answer on 127.0.0.1 within 30 s, 3 times"
 }
 
-# The agent as a service would run it, writing the textfile.
-"$D" agent --persist --metrics-textfile "$TEXTDIR/damonc.prom" 2>>"$W/agent.log" &
+# The agent as a service would run it, writing the textfile (every second here, not every
+# 15 s, so that node_exporter shows the rounds soon).
+"$D" agent --persist --metrics-textfile "$TEXTDIR/damonc.prom" --metrics-interval 1s \
+	2>>"$W/agent.log" &
 AGENT_PID=$!
 agent_up() { [ "$(agent_pid)" = "$AGENT_PID" ] && [ -s "$TEXTDIR/damonc.prom" ]; }
 wait_until 20 agent_up

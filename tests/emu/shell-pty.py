@@ -3,7 +3,7 @@
 emulator tree at $ADMIN: completion of a command, an option and a live value (a kdamond
 index), history across two sessions (readline's ^P and ^R), Ctrl-C during
 `report hugepage --watch 1s` returning to the prompt with the tree unchanged, Ctrl-C at the
-prompt, `every` until Ctrl-C, and a failing command's status in the prompt and as the shell's exit status.
+prompt, Ctrl-\\ quitting a line but never the shell, `every` until Ctrl-C, and a failing command's status in the prompt and as the shell's exit status.
 
     shell-pty.py DAMONC SYSROOT TARGET_PID    (XDG_STATE_HOME set by the caller)
 
@@ -13,6 +13,7 @@ import errno
 import os
 import pty
 import re
+import resource
 import select
 import signal
 import struct
@@ -40,6 +41,8 @@ class Shell:
         env = dict(os.environ, TERM="dumb", INPUTRC="/dev/null")
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
+            # a line quit by Ctrl-\ leaves no core file behind
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             os.execvpe(DAMONC, [DAMONC, "--sysroot", SYSROOT, "shell"], env)
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 250, 0, 0))
         self.out = b""
@@ -146,13 +149,18 @@ out = sh.line("start --pid %s --action stat --quota-size 1GiB" % TARGET)
 if b"kdamond 0 on" not in out:
     fail("the prompt does not show kdamond 0 on", sh.out)
 
+def watch_then(key, what):
+    """`report hugepage --watch 1s`, then @key once it printed a sample: the prompt."""
+    sh.send("report hugepage --watch 1s\r")
+    # a sample line ("  1.0s  2.01 GiB ..."), not the echo of what was typed
+    sh.read_until(re.compile(rb"\n\s*\d+\.\ds\s"), "the report's first sample")
+    sh.send(key)
+    return sh.prompt(what)
+
+
 # Ctrl-C during a report that repeats: back at the prompt, the tree as it was
 before = config()
-sh.send("report hugepage --watch 1s\r")
-# a sample line ("  1.0s  2.01 GiB ..."), not the echo of what was typed
-sh.read_until(re.compile(rb"\n\s*\d+\.\ds\s"), "the report's first sample")
-sh.send(b"\x03")
-out = sh.prompt("Ctrl-C")
+out = watch_then(b"\x03", "Ctrl-C")
 # the report ends as it does on the command line: a Ctrl-C is how --watch is stopped (0)
 if not re.search(rb"kdamond 0 on\)> $", out):
     fail("the prompt after Ctrl-C shows a failure", sh.out)
@@ -174,6 +182,15 @@ sh.read_until(re.compile(rb"Every 200ms: features --json[\s\S]*Every 200ms: feat
                          rb"[\s\S]*format_version"), "a second run of every")
 sh.send(b"\x03")
 sh.prompt("Ctrl-C during every")
+
+# Ctrl-\ quits the line that runs (status 131), never the shell, at the prompt neither
+out = watch_then(b"\x1c", "Ctrl-\\ during a report")
+if not re.search(rb"\[131\]> $", out):
+    fail("the prompt after Ctrl-\\ does not show status 131", sh.out)
+sh.send(b"\x1c")
+out = sh.line("status")
+if not re.search(rb"kdamond 0 on\)> $", out):
+    fail("the shell did not answer after Ctrl-\\ at the prompt", sh.out)
 
 # a failing command: its status in the prompt
 out = sh.line("tune --kdamond 9 --min-size 4KiB")

@@ -1,16 +1,18 @@
 #!/bin/bash
-# The Debian packages: dpkg-buildpackage builds damonc, libdamonctl0, libdamonctl-dev and
-# damon-emu from a copy of the source tree; lintian finds no error and no warning; the four
-# install together with dpkg -i (the programs run, the library is found by pkg-config, the
-# unit and the manual are in place, nothing is started) and are removed again with
+# The Debian packages: dpkg-buildpackage builds damonc, damonc-pictures, libdamonctl0,
+# libdamonctl-dev and damon-emu from a copy of the source tree; damonc depends on no
+# picture library; lintian finds no error and no warning; the five install together with
+# dpkg -i (the programs run, the library is found by pkg-config, the unit and the manual
+# are in place, pictures are drawn and, once damonc-pictures is removed, refused with exit
+# status 3, nothing is started) and are removed again with
 # dpkg --purge, leaving nothing behind. Whatever happens, what this test installed is
 # removed when it ends; it refuses to touch packages the system already had.
 # SKIP unless root with dpkg-dev, debhelper and lintian (scripts/install-deps check), and the
 # build dependencies (dpkg-checkbuilddeps).
-#   debian-package.sh SOURCE_DIR
+#   debian-package.sh SOURCE_DIR GEN_RECORD
 set -euo pipefail
-src=$1
-pkgs=(damonc libdamonctl0 libdamonctl-dev damon-emu)
+src=$1 gen=$(realpath "$2")
+pkgs=(damonc damonc-pictures libdamonctl0 libdamonctl-dev damon-emu)
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root: dpkg -i needs root"
 for t in dpkg-buildpackage dpkg-checkbuilddeps dh lintian; do
@@ -61,6 +63,13 @@ for p in "${pkgs[@]}"; do
 	[ -e "${f[0]}" ] || fail "no $p package built: $(ls)"
 	debs+=("$work/${f[0]}")
 done
+# a server's damonc: no picture library among its package's dependencies (they are
+# damonc-pictures')
+deps=$(dpkg-deb -f "${debs[0]}" Depends)
+! grep -qiE 'cairo|fontconfig|libx11|libxcb|pixman|freetype' <<<"$deps" ||
+	fail "damonc depends on picture libraries: $deps"
+grep -qiE 'cairo' <<<"$(dpkg-deb -f "${debs[1]}" Depends)" ||
+	fail "damonc-pictures does not depend on cairo: $(dpkg-deb -f "${debs[1]}" Depends)"
 if ! lintian --fail-on error,warning --no-tag-display-limit ./*.changes >"$work/lintian.log" 2>&1
 then
 	grep -v 'running with root privileges' "$work/lintian.log"
@@ -81,6 +90,20 @@ done
 [ -f /lib/systemd/system/damonc-agent.service ] || fail "no /lib/systemd/system/damonc-agent.service"
 [ -f /usr/share/man/man3/damonctl_tree_free.3.gz ] || fail "no libdamonctl(3) page links"
 [ -f /usr/share/damonc/schema/damonc-status.schema.json ] || fail "no JSON Schemas"
+# the picture plugin, found from /usr/bin; and without its package, a picture exits 3
+"$gen" --snapshots 3 --regions 5 >"$work/in.rec"
+/usr/bin/damonc report wss -i "$work/in.rec" -o "$work/wss.svg" ||
+	fail "the installed damonc does not draw with damonc-pictures"
+grep -q '<svg' "$work/wss.svg" || fail "no SVG drawn by the installed damonc"
+dpkg_locked --purge damonc-pictures >"$work/remove.log" ||
+	{ cat "$work/remove.log"; fail "dpkg --purge damonc-pictures"; }
+/usr/bin/damonc report wss -i "$work/in.rec" >/dev/null ||
+	fail "the installed damonc's text report fails without damonc-pictures"
+rc=0
+/usr/bin/damonc report wss -i "$work/in.rec" -o "$work/wss2.svg" 2>"$work/err" || rc=$?
+if [ "$rc" != 3 ] || ! grep -q 'damonc-pictures package' "$work/err"; then
+	fail "a picture without damonc-pictures: exit $rc, $(cat "$work/err")"
+fi
 # the installed binary running (other tests of the suite run their own damonc beside this)
 for exe in /proc/[0-9]*/exe; do
 	[ "$(readlink "$exe" 2>/dev/null)" != /usr/bin/damonc ] ||
@@ -93,7 +116,7 @@ for p in "${pkgs[@]}"; do
 	! installed "$p" || fail "$p is still installed after dpkg --purge"
 done
 for f in /usr/bin/damonc /usr/bin/damon-emu /lib/systemd/system/damonc-agent.service \
-	/usr/include/damonctl /usr/share/damonc; do
+	/usr/include/damonctl /usr/share/damonc "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/damonc"; do
 	[ ! -e "$f" ] || fail "left behind: $f"
 done
-echo "ok: 4 packages built, lintian clean, installed and removed"
+echo "ok: 5 packages built, lintian clean, installed and removed"

@@ -4,7 +4,8 @@
 # their links included), the completions, the JSON Schemas, and the systemd unit under the
 # prefix (systemd's directory for it, or -Dsystemdsystemunitdir), not in /lib whatever the
 # prefix. Then libdamonctl(3)'s EXAMPLE, taken from the page, is built against the
-# installed library through pkg-config and run.
+# installed library through pkg-config and run; the installed damonc draws with its
+# installed picture plugin, and without it runs status and refuses a picture (exit 3).
 #   installed.sh BUILD_DIR SOURCE_DIR PREFIX LIBDIR MANDIR UNITDIR_OPTION CC...
 set -euo pipefail
 build=$1 src=$2 prefix=$3 libdir=$4 mandir=$5 unitdir_opt=$6
@@ -73,5 +74,26 @@ else
 		bad "the EXAMPLE is not linked with the installed library: $linked"
 fi
 LD_LIBRARY_PATH=$root/$libdir "$root/bin/damonc" --version >/dev/null || bad "installed damonc does not run"
+
+# the picture plugin in the package's own directory, found from the installed program's (a
+# PNG drawn), and without it the rest runs while a picture exits 3
+plugin=$root/$libdir/damonc/picture.so
+[ -f "$plugin" ] || bad "not installed: $prefix/$libdir/damonc/picture.so"
+[ -f "$root/$libdir/damonc/lineedit.so" ] || bad "not installed: $prefix/$libdir/damonc/lineedit.so"
+installed_damonc() { LD_LIBRARY_PATH=$root/$libdir "$root/bin/damonc" "$@"; }
+"$build/tests/gen-record" --snapshots 3 --regions 5 >"$dest/in.rec"
+installed_damonc report wss -i "$dest/in.rec" -o "$dest/wss.png" ||
+	bad "the installed damonc does not draw with its installed picture plugin"
+[ "$(head -c 4 "$dest/wss.png" 2>/dev/null | tail -c 3)" = PNG ] || bad "no PNG drawn: $dest/wss.png"
+rm -f "$plugin"
+mkdir -p "$dest/sysroot/sys/kernel/mm/damon/admin/kdamonds"
+echo 0 >"$dest/sysroot/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds"
+installed_damonc --sysroot "$dest/sysroot" status --json >/dev/null ||
+	bad "the installed damonc's status fails without the picture plugin"
+rc=0
+installed_damonc report wss -i "$dest/in.rec" -o "$dest/wss2.png" 2>"$dest/err" || rc=$?
+if [ "$rc" != 3 ] || ! grep -q "picture plugin, which is not installed" "$dest/err"; then
+	bad "a picture without the plugin: exit $rc, $(cat "$dest/err")"
+fi
 [ $fail = 0 ] && echo "ok: installed under $prefix as documented; the EXAMPLE builds and runs"
 exit $fail

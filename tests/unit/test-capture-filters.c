@@ -379,6 +379,31 @@ static void open_refusals(void **state)
 		damonctl_tree_free(t);
 		sysroot_teardown(&sr);
 	}
+	/* an interval or a duration whose nanoseconds would overflow (a tiny interval after
+	 * the wrap, a division by zero): refused before the tree is looked at */
+	for (int i = 0; i < 3; i++) {
+		struct damonctl_capture_opts o = DAMONCTL_CAPTURE_OPTS_INIT;
+		struct damonctl_capture *cap = NULL;
+		struct sysroot sr;
+		char *before, *after;
+
+		kernel(&sr, "7.2", "vaddr\n");
+		o.allow_foreign = true;
+		if (i == 0)
+			o.interval_us = UINT64_C(9223372036854775808);
+		else if (i == 1)
+			o.interval_us = UINT64_C(18446744073709552);
+		else
+			o.duration_us = DAMONCTL_WAIT_MAX_US + 1;
+		before = dump(sr.dir);
+		assert_int_equal(damonctl_capture_open(sr.ctx, 0, &o, &cap), -ERANGE);
+		after = dump(sr.dir);
+		assert_null(cap);
+		assert_string_equal(before, after);
+		free(before);
+		free(after);
+		sysroot_teardown(&sr);
+	}
 	/* filters that pass every check: the capture goes on to install its schemes after the
 	 * kdamond's one (which these plain files cannot take: the kernel makes a scheme's
 	 * directories), so the refusals above were the checks' */

@@ -63,7 +63,7 @@ static void check_cmd(const char *parent, const struct cmd *c, unsigned int *wit
 	const struct cmd *const *sub;
 	const struct opt *o;
 
-	for (o = c->opts; o && o->name; o++) {
+	for (o = cmd_opts(c); o && o->name; o++) {
 		if (!o->dest) {
 			/* a command without a parse function takes only table options */
 			if (!c->parse)
@@ -81,7 +81,9 @@ static void check_cmd(const char *parent, const struct cmd *c, unsigned int *wit
 		if (!value_fits(o))
 			fail_msg("%s %s: --%s: destination kind %d for value kind %d", parent,
 				 c->name, o->name, o->dest, o->value);
-		if (o->max && o->dest != OD_INT && o->dest != OD_U64)
+		/* OD_TIME's: a wait of damonc's own, bounded by check_wait() */
+		if (o->max && o->dest != OD_INT && o->dest != OD_U64 &&
+		    !(o->dest == OD_TIME && o->max == DAMONCTL_WAIT_MAX_US))
 			fail_msg("%s %s: --%s: a maximum for a kind without one", parent,
 				 c->name, o->name);
 	}

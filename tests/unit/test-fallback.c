@@ -413,12 +413,12 @@ static void sized_entries(void **state)
 	fb.kind = 7;
 	assert_int_equal(damonctl_fallbacks_add(fbs, &fb), -EINVAL);
 	fb.kind = DAMONCTL_FALLBACK_HUGEPAGE_GOAL;
-	for (i = 1; i < 48; i++)
+	for (i = 1; i < 160; i++)
 		assert_int_equal(damonctl_fallbacks_add(fbs, &fb), 0);
 	assert_int_equal(damonctl_fallbacks_add(fbs, &fb), -ENOSPC);
 	assert_int_equal(damonctl_fallbacks_remove(fbs, 0), 0);
-	assert_int_equal(damonctl_fallbacks_count(fbs), 47);
-	assert_int_equal(damonctl_fallbacks_remove(fbs, 47), -ENOENT);
+	assert_int_equal(damonctl_fallbacks_count(fbs), 159);
+	assert_int_equal(damonctl_fallbacks_remove(fbs, 159), -ENOENT);
 	damonctl_fallbacks_free(fbs);
 }
 
@@ -527,12 +527,12 @@ static void retarget(void **state)
 	assert_int_equal(kept_to(&x, 3), 17);
 	teardown(&x);
 
-	/* no room for a copy (47 entries + goal and budget > 48): -ENOSPC, plan untouched */
+	/* no room for a copy (159 entries + goal and budget > 160): -ENOSPC, plan untouched */
 	retarget_setup(&x);
-	for (i = 2; i < 47; i++)
+	for (i = 2; i < 159; i++)
 		assert_int_equal(damonctl_fallbacks_add(x.fbs, &fb), 0);
 	assert_int_equal(damonctl_fallbacks_retarget(x.fbs, x.c, x.f, both, 2, 2, 17), -ENOSPC);
-	assert_int_equal(damonctl_fallbacks_count(x.fbs), 47);
+	assert_int_equal(damonctl_fallbacks_count(x.fbs), 159);
 	assert_int_equal(entry(&x, 1).target, 1);
 	assert_int_equal(damonctl_fallbacks_retarget(NULL, x.c, x.f, both, 2, 2, 17), -EINVAL);
 	teardown(&x);

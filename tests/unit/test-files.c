@@ -3,6 +3,7 @@
  * Files a program is given and files it keeps (lib/state_file.c), and UTF-8 sequences as
  * damonctl_json_check() takes them (lib/json_check.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -144,6 +146,207 @@ static void write_whole(void **state)
 	tmpdir_remove(dir);
 }
 
+/* Nothing in @dir but @n names (and . and ..): no temporary file left behind. */
+static void assert_entries(const char *dir, unsigned int n)
+{
+	struct dirent *de;
+	unsigned int seen = 0;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		seen += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	assert_int_equal(seen, n);
+}
+
+/* A device node of our own, a copy of /dev/null's numbers, in @dir: false where this process
+ * may not make one (no CAP_MKNOD, a user namespace), and the device cases are skipped. */
+static bool own_device(const char *path)
+{
+	if (!mknod(path, S_IFCHR | 0666, makedev(1, 3)))
+		return true;
+	print_message("no device node made here (%s): its cases skipped\n", strerror(errno));
+	return false;
+}
+
+/* What a world-writable directory may hold where a root program writes: a symbolic link to a
+ * file of someone else's, a FIFO, a device node, a socket. None is followed, opened or
+ * replaced; the victims stay as they were; no temporary file is left. */
+static void write_planted(void **state)
+{
+	char *dir = tmpdir_new(), victim[4200], path[4200], *text;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int sock;
+
+	(void)state;
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	write_file(victim, "secret\n");
+	assert_int_equal(chmod(victim, 0600), 0);
+	snprintf(path, sizeof(path), "%s/out.prom", dir);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(damonctl_file_write(path, "x\n", 2, 0644), -ELOOP);
+	assert_int_equal(damonctl_file_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0), -ELOOP);
+	assert_int_equal(damonctl_file_open(path, O_WRONLY | O_APPEND, 0), -ELOOP);
+	text = slurp(victim);
+	assert_string_equal(text, "secret\n");
+	free(text);
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);	/* not made world-readable */
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+	/* a FIFO: refused at once, never waited on, never replaced */
+	assert_int_equal(mkfifo(path, 0666), 0);
+	assert_int_equal(damonctl_file_write(path, "x\n", 2, 0), -ENODEV);
+	assert_int_equal(damonctl_file_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0), -ENODEV);
+	assert_int_equal(damonctl_file_open(path, O_RDWR, 0), -ENODEV);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+	/* a device node: never written to, never replaced by a text file */
+	if (own_device(path)) {
+		assert_int_equal(damonctl_file_write(path, "x\n", 2, 0), -ENODEV);
+		assert_int_equal(damonctl_file_write(path, "x\n", 2, DAMONCTL_FILE_SYNC), -ENODEV);
+		assert_int_equal(damonctl_file_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0),
+				 -ENODEV);
+		assert_int_equal(lstat(path, &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+		assert_int_equal(st.st_rdev, makedev(1, 3));
+		assert_int_equal(unlink(path), 0);
+	}
+	/* a socket */
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_true(sock >= 0);
+	if (strlen(sa.sun_path) < sizeof(sa.sun_path) - 1 &&
+	    !bind(sock, (struct sockaddr *)&sa, sizeof(sa))) {
+		assert_int_equal(damonctl_file_write(sa.sun_path, "x", 1, 0), -ENODEV);
+		assert_int_equal(damonctl_file_open(sa.sun_path, O_WRONLY, 0), -ENODEV);
+		unlink(sa.sun_path);
+	}
+	close(sock);
+	assert_entries(dir, 1);		/* the victim alone */
+	tmpdir_remove(dir);
+}
+
+/* Written whole: a new file of mode 0600 unless asked, synced on request, "-" is stdout, and
+ * a name that cannot be a file is refused. */
+static void write_modes(void **state)
+{
+	char *dir = tmpdir_new(), path[4200], hard[4200], *text, buf[16] = "";
+	int p[2], saved = dup(STDOUT_FILENO);
+	struct stat st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/m", dir);
+	assert_int_equal(damonctl_file_write(path, "a", 1, 0), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	/* an existing file is replaced, never written through: a hard link keeps the old text */
+	snprintf(hard, sizeof(hard), "%s/hard", dir);
+	assert_int_equal(link(path, hard), 0);
+	assert_int_equal(damonctl_file_write(path, "bb", 2, 0644 | DAMONCTL_FILE_SYNC), 0);
+	text = slurp(hard);
+	assert_string_equal(text, "a");
+	free(text);
+	assert_int_equal(unlink(hard), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	text = slurp(path);
+	assert_string_equal(text, "bb");
+	free(text);
+	/* names that are directories */
+	snprintf(path, sizeof(path), "%s/", dir);
+	assert_int_equal(damonctl_file_write(path, "a", 1, 0), -EISDIR);
+	snprintf(path, sizeof(path), "%s/..", dir);
+	assert_int_equal(damonctl_file_write(path, "a", 1, 0), -EISDIR);
+	assert_entries(dir, 1);
+	/* "-": standard output */
+	assert_true(saved >= 0);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(dup2(p[1], STDOUT_FILENO), STDOUT_FILENO);
+	close(p[1]);
+	assert_int_equal(damonctl_file_write("-", "out\n", 4, 0), 0);
+	assert_int_equal(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	close(saved);
+	assert_int_equal(read(p[0], buf, sizeof(buf) - 1), 4);
+	assert_string_equal(buf, "out\n");
+	close(p[0]);
+	tmpdir_remove(dir);
+}
+
+/* Opened in place (a log, a lock, a record): created O_EXCL with its mode, appended to,
+ * truncated only once known to be a regular file. */
+static void open_in_place(void **state)
+{
+	char *dir = tmpdir_new(), path[4200], *text;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/agent.log", dir);
+	fd = damonctl_file_open(path, O_WRONLY | O_CREAT | O_APPEND, 0640);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "one\n", 4), 4);
+	close(fd);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640 & ~umask(022));
+	fd = damonctl_file_open(path, O_WRONLY | O_CREAT | O_APPEND, 0640);
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	assert_int_equal(write(fd, "two\n", 4), 4);
+	close(fd);
+	text = slurp(path);
+	assert_string_equal(text, "one\ntwo\n");
+	free(text);
+	fd = damonctl_file_open(path, O_RDWR | O_TRUNC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	close(fd);
+	assert_int_equal(damonctl_file_open(path, O_WRONLY | O_CREAT | O_EXCL, 0), -EEXIST);
+	assert_int_equal(damonctl_file_open(dir, O_WRONLY, 0), -EISDIR);
+	assert_int_equal(damonctl_file_open(path, O_WRONLY | O_SYNC, 0), -EINVAL);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	assert_int_equal(damonctl_file_open(path, O_WRONLY, 0), -ENOENT);
+	tmpdir_remove(dir);
+}
+
+/* damonc's run/damonc: 0700 and its owner's, made so, tightened, or refused. */
+static void state_dir(void **state)
+{
+	char *dir = tmpdir_new(), path[4200], other[4200];
+	struct stat st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/run/damonc", dir);
+	assert_int_equal(damonctl_make_state_dir(path), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(damonctl_make_state_dir(path), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(damonctl_make_state_dir(path), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	/* a link to a directory someone else chose */
+	snprintf(other, sizeof(other), "%s/elsewhere", dir);
+	assert_int_equal(mkdir(other, 0777), 0);
+	snprintf(path, sizeof(path), "%s/run/link", dir);
+	assert_int_equal(symlink(other, path), 0);
+	assert_int_equal(damonctl_make_state_dir(path), -ELOOP);
+	assert_int_equal(stat(other, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0777 & ~umask(022));
+	snprintf(path, sizeof(path), "%s/run/file", dir);
+	write_file(path, "");
+	assert_int_equal(damonctl_make_state_dir(path), -ENOTDIR);
+	/* another user's directory: not taken over */
+	if (geteuid() == 0 && !chown(other, 65534, 65534))
+		assert_int_equal(damonctl_make_state_dir(other), -EPERM);
+	tmpdir_remove(dir);
+}
+
 static void utf8_sequences(void **state)
 {
 	(void)state;
@@ -170,6 +373,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(read_refusals),
 		cmocka_unit_test(read_stdin),
 		cmocka_unit_test(write_whole),
+		cmocka_unit_test(write_planted),
+		cmocka_unit_test(write_modes),
+		cmocka_unit_test(open_in_place),
+		cmocka_unit_test(state_dir),
 		cmocka_unit_test(utf8_sequences),
 	};
 

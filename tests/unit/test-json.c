@@ -293,7 +293,7 @@ static void errors_name_the_key(void **state)
 	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"targets\": [{\"pid_target\": "
 			 "\"abc\"}]}]}]}", -EINVAL);
 	assert_string_equal(why, "kdamonds[0].contexts[0].targets[0].pid_target: expected an "
-			    "integer");
+			    "integer (decimal or 0x, never octal), not 'abc'");
 	why = json_fails("{\"kdamonds\": [{\"contexts\": [{\"schemes\": [{\"filters\": "
 			 "[{\"matching\": 2}]}]}]}]}", -EINVAL);
 	assert_string_equal(why, "kdamonds[0].contexts[0].schemes[0].filters[0].matching: "

@@ -115,16 +115,25 @@ static void parse_ratios(void **state)
 
 static void parse_u64(void **state)
 {
-	/* the kernel's kstrtoul(base 0): decimal, 0x hex, leading-0 octal (ABI section 1) */
+	/* damonc's one grammar: decimal or 0x, never octal (010 is refused, not read as 8 as the
+	 * kernel's base 0 would), no underscore, sign, blank or newline */
 	static const struct pcase cases[] = {
-		{ "42", 0, 42 }, { "0x10", 0, 16 }, { "010", 0, 8 }, { "42\n", 0, 42 },
+		{ "42", 0, 42 }, { "0x10", 0, 16 }, { "0X1f", 0, 31 }, { "0", 0, 0 },
+		{ "010", -EINVAL, 0 }, { "00", -EINVAL, 0 }, { "0x", -EINVAL, 0 },
+		{ "1_000", -EINVAL, 0 }, { "0x1_000", -EINVAL, 0 }, { "42\n", -EINVAL, 0 },
 		{ "max", 0, MAXV }, { "18446744073709551615", 0, UINT64_MAX },
+		{ "0xffffffffffffffff", 0, UINT64_MAX }, { "0x10000000000000000", -ERANGE, 0 },
 		{ "18446744073709551616", -ERANGE, 0 }, { "-1", -EINVAL, 0 }, { "+1", -EINVAL, 0 },
 		{ " 1", -EINVAL, 0 }, { "1k", -EINVAL, 0 }, { "", -EINVAL, 0 },
+	};
+	static const struct pcase sizes[] = {
+		{ "0x200000", 0, 0x200000 }, { "010", -EINVAL, 0 }, { "010KiB", -EINVAL, 0 },
+		{ "0.5KiB", 0, 512 }, { "0x10KiB", -EINVAL, 0 },
 	};
 
 	(void)state;
 	CHECK(damonctl_parse_u64, cases);
+	CHECK(damonctl_parse_size, sizes);
 }
 
 /* ---- the internal parsers with damo's forms ---- */

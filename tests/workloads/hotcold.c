@@ -45,6 +45,18 @@
  *   SIGUSR2  a phase change: the buffers swap roles (the cold one is written over and over
  *            and the hot one is left alone; the scenario is rewritten the same way), and
  *            "switched" is printed.
+ * What a huge-page count kept from one measurement to the next could miss (each prints
+ * "done NAME" once done):
+ *   SIGRTMIN+0  split: MADV_DONTNEED on the first 4 KiB of every 2 MiB of the hot buffer,
+ *               which splits each huge page there (the next pass faults the page back in,
+ *               small);
+ *   SIGRTMIN+1  collapse: MADV_COLLAPSE on the first quarter of the cold buffer (huge
+ *               pages the workload makes itself);
+ *   SIGRTMIN+2  refault: MADV_DONTNEED on the whole hot buffer (freed; the next pass
+ *               faults it back in, small);
+ *   SIGRTMIN+3  hint: MADV_HUGEPAGE on the cold buffer (khugepaged may collapse it);
+ *   SIGRTMIN+4  grow: a new buffer as big as the cold one, written once (the process
+ *               grows by cold memory).
  * Everything printed is flushed at once.
  *
  * SIZE is bytes, or a number with a K, M or G suffix (binary; "KiB", "MiB", "GiB" as well),
@@ -163,15 +175,53 @@ static int write_scenario(const char *path, uintptr_t hot, uint64_t hot_sz, uint
 	return err;
 }
 
-static volatile sig_atomic_t got_usr1, got_usr2;
+static volatile sig_atomic_t got_usr1, got_usr2, got_change[5];
 static volatile uint64_t sink;
 
 static void on_signal(int sig)
 {
 	if (sig == SIGUSR1)
 		got_usr1 = 1;
-	else
+	else if (sig == SIGUSR2)
 		got_usr2 = 1;
+	else if (sig >= SIGRTMIN && sig < SIGRTMIN + 5)
+		got_change[sig - SIGRTMIN] = 1;
+}
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+/* What SIGRTMIN+@which asks (see the top of this file); its name, or NULL on failure. */
+static const char *change(int which, uintptr_t hot, uint64_t hot_sz, uintptr_t cold,
+			  uint64_t cold_sz, long page)
+{
+	uint64_t off;
+	char *grown;
+
+	switch (which) {
+	case 0:
+		for (off = 0; off < hot_sz; off += HUGE_SZ)
+			if (madvise((void *)(hot + off), (size_t)page, MADV_DONTNEED))
+				return NULL;
+		return "split";
+	case 1:
+		/* pages that cannot become huge are no failure of the workload's */
+		madvise((void *)cold, cold_sz / 4 / HUGE_SZ * HUGE_SZ, MADV_COLLAPSE);
+		return "collapse";
+	case 2:
+		return madvise((void *)hot, hot_sz, MADV_DONTNEED) ? NULL : "refault";
+	case 3:
+		return madvise((void *)cold, cold_sz, MADV_HUGEPAGE) ? NULL : "hint";
+	default:
+		grown = mmap(NULL, cold_sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			     -1, 0);
+		if (grown == MAP_FAILED)
+			return NULL;
+		for (off = 0; off < cold_sz; off += (uint64_t)page)
+			grown[off] = 1;
+		return "grow";
+	}
 }
 
 #ifndef PAGEMAP_SCAN
@@ -359,6 +409,8 @@ int main(int argc, char **argv)
 	/* before the line: whoever reads it may signal at once */
 	signal(SIGUSR1, on_signal);
 	signal(SIGUSR2, on_signal);
+	for (int i = 0; i < 5; i++)
+		signal(SIGRTMIN + i, on_signal);
 	printf("hot=0x%" PRIxPTR "-0x%" PRIxPTR " cold=0x%" PRIxPTR "-0x%" PRIxPTR "\n", hot,
 	       hot + (uintptr_t)hot_sz, cold, cold + (uintptr_t)cold_sz);
 	fflush(stdout);
@@ -413,6 +465,20 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			printf("switched\n");
+			fflush(stdout);
+		}
+		for (int i = 0; i < 5; i++) {
+			const char *what;
+
+			if (!got_change[i])
+				continue;
+			got_change[i] = 0;
+			what = change(i, hot, hot_sz, cold, cold_sz, page);
+			if (!what) {
+				perror("hotcold: change");
+				return 1;
+			}
+			printf("done %s\n", what);
 			fflush(stdout);
 		}
 		if (pause_us)

@@ -102,12 +102,12 @@ require_damonc_command() { # command
 
 # Start the hotcold workload (tests/workloads/hotcold.c) and wait for its
 # "hot=0xS-0xE cold=0xS-0xE" line; sets HC_PID, HOT, COLD (0xSTART-0xEND each).
-start_hotcold() { # hotcold arguments...
+start_hotcold() { # hotcold arguments... (HC_WAIT: tenths of a second to wait, default 1200)
 	hotcold-static "$@" </dev/null >/tmp/hotcold.out 2>&1 &
 	HC_PID=$!
 	_i=0
 	# writing every page of both buffers takes a while under TCG on a busy host
-	while [ $_i -lt 1200 ] && ! grep -q '^hot=' /tmp/hotcold.out; do
+	while [ $_i -lt "${HC_WAIT:-1200}" ] && ! grep -q '^hot=' /tmp/hotcold.out; do
 		kill -0 "$HC_PID" 2>/dev/null || break
 		sleep 0.1
 		_i=$((_i + 1))
