@@ -89,7 +89,7 @@ int hugepage_record_report(struct cli *cli, const char *path)
 		if (v)
 			damonctl_qhist_free(v->h);
 		free(v);
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	}
 	v->rec = rec;
 	v->s.sz = sizeof(v->s);

@@ -40,7 +40,10 @@ settled() {
 	[ "$a" -ge 0 ] && [ "$met" = met ] && [ $((a > s ? a - s : s - a)) -le "$p" ] &&
 		[ "$s" -ge $((GOAL - p)) ]
 }
-below_said() { agent_log | grep -c "below goal 20\.00% again" || true; }
+# what the agent says when it acts on a drop: "below goal ... again" once it had called the
+# goal met, or only its collapses when the change came before it did (a round after the
+# last collapse): either way at least one line more
+below_said() { agent_log | grep -cE "below goal 20\.00% again|: collapsed [0-9]+ huge pages" || true; }
 # change NAME SIGNAL up|down: the workload makes the change, which takes the ratio up or
 # down (by more than a huge page: checked at once, the agent needs a few rounds to act);
 # down, the agent says so; then it settles again
