@@ -384,7 +384,7 @@ static int trace_next_item(struct damonctl_capture *c, struct damonctl_rec_item 
 /* A tick that met another program's tried-regions update of the same kdamond (the damonc
  * agent serving it updates them every round): the kernel removes and recreates the region
  * directories then, and a read finds files gone (ENOENT, ENODEV for one open). Taken again,
- * a few times. */
+ * a few times, with pauses that let the other program finish. */
 #define TICK_TRIES 5
 
 static bool changed_under_read(struct damonctl_capture *c, int r)
@@ -406,7 +406,7 @@ static int next_item(struct damonctl_capture *c, struct damonctl_rec_item *item)
 		t = dctl_capture_mono_ns();
 		r = tick(c);
 		for (int tries = 1; changed_under_read(c, r) && tries < TICK_TRIES; tries++) {
-			dctl_busy_wait(tries);
+			dctl_changed_pause(tries);
 			damonctl_clear_error(c->ctx);
 			r = tick(c);
 		}

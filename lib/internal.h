@@ -226,6 +226,8 @@ int dctl_open_dir(int dirfd, const char *path);
 /* Pause before the @tries-th retry of a write or read that got EBUSY: 2 ms, then 20 ms,
  * then 120 ms (the 40 retries of a read wait about 3 s in all). */
 void dctl_busy_wait(int tries);
+/* between reads of a tree another program is changing: 10, 20, 40, 80 ms, then 160 */
+void dctl_changed_pause(int tries);
 /* Read a small file, strip one trailing newline. -errno. Retries briefly on EBUSY. */
 /* open(2) of a regular file (O_CLOEXEC added); -errno, @not_regular for a FIFO, socket or
  * device (refused without blocking), -EISDIR for a directory. */

@@ -206,6 +206,25 @@ static int read_obj(struct damonctl_ctx *ctx, int dirfd, struct dobj *o, const c
 	return 0;
 }
 
+/*
+ * A directory that went while we read it (ENOENT, or ENODEV from a file opened before its
+ * directory was removed): another program changed the tree under the read, as the damonc
+ * agent serving a kdamond does at each round (it commits filters and updates the tried
+ * regions, and the kernel removes and recreates those directories). The read is taken
+ * again, whole, a few times, with pauses in between that give the other program time to
+ * finish (150 ms in all: an agent's commit on a slow guest): a read is of one moment.
+ */
+#define READ_TRIES 5
+
+static bool changed_under_read(struct damonctl_ctx *ctx, int r, int tries)
+{
+	if ((r != -ENOENT && r != -ENODEV) || tries + 1 >= READ_TRIES)
+		return false;
+	damonctl_clear_error(ctx);
+	dctl_changed_pause(tries + 1);
+	return true;
+}
+
 DAMONCTL_API int damonctl_tree_read_flags(struct damonctl_ctx *ctx, unsigned int flags,
 					  struct damonctl_tree **out)
 {
@@ -219,12 +238,17 @@ DAMONCTL_API int damonctl_tree_read_flags(struct damonctl_ctx *ctx, unsigned int
 	fd = dctl_admin_open(ctx, "");
 	if (fd < 0)
 		return fd;
-	t = dobj_new(K_TREE);
-	if (!t) {
-		close(fd);
-		return -ENOMEM;
+	for (int tries = 0;; tries++) {
+		t = dobj_new(K_TREE);
+		if (!t) {
+			close(fd);
+			return -ENOMEM;
+		}
+		r = read_obj(ctx, fd, t, "", flags);
+		if (!r || !changed_under_read(ctx, r, tries))
+			break;
+		dobj_free(t);
 	}
-	r = read_obj(ctx, fd, t, "", flags);
 	close(fd);
 	if (r) {
 		dobj_free(t);
@@ -252,13 +276,18 @@ DAMONCTL_API int damonctl_kdamond_read(struct damonctl_ctx *ctx, unsigned int in
 	fd = dctl_admin_open(ctx, rel);
 	if (fd < 0)
 		return fd;
-	k = dobj_new(K_KDAMOND);
-	if (!k) {
-		close(fd);
-		return -ENOMEM;
+	for (int tries = 0;; tries++) {
+		k = dobj_new(K_KDAMOND);
+		if (!k) {
+			close(fd);
+			return -ENOMEM;
+		}
+		k->index = index;
+		r = read_obj(ctx, fd, k, rel, 0);
+		if (!r || !changed_under_read(ctx, r, tries))
+			break;
+		dobj_free(k);
 	}
-	k->index = index;
-	r = read_obj(ctx, fd, k, rel, 0);
 	close(fd);
 	if (r) {
 		dobj_free(k);

@@ -27,6 +27,14 @@ void dctl_busy_wait(int tries)
 	nanosleep(&ts, NULL);
 }
 
+void dctl_changed_pause(int tries)
+{
+	long ms = 10L << (tries < 1 ? 0 : tries > 5 ? 4 : tries - 1);
+	struct timespec ts = { 0, ms * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
 int dctl_open_dir(int dirfd, const char *path)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
