@@ -1495,6 +1495,41 @@ DAMONCTL_API int damonctl_hugepage_meter_stats(const struct damonctl_hugepage_me
 					       struct damonctl_hugepage_meter_stats *st);
 
 /*
+ * Access coverage: the share of the accesses DAMON observed that fall in huge pages. Each
+ * region weighs its nr_accesses times its bytes, and the bytes of it that lie in huge pages
+ * are covered: coverage = sum(nr_accesses x huge bytes) / sum(nr_accesses x bytes). Where
+ * DAMON observed no access at all the coverage is undefined (-ENODATA), neither 0 nor 100%.
+ * A coverage is zeroed with its sz set by the caller, then added to (one process's regions
+ * and huge ranges at a time) and merged (a kdamond's targets). See
+ * damonctl_hugepage_coverage_add(3).
+ */
+struct damonctl_hugepage_coverage {
+	size_t sz;			/* sizeof(struct damonctl_hugepage_coverage) */
+	uint64_t bytes;			/* the regions' bytes, */
+	uint64_t huge_bytes;		/* ... of them in huge pages */
+	double accessed;		/* sum of nr_accesses x bytes */
+	double accessed_huge;		/* sum of nr_accesses x bytes in huge pages */
+};
+/* Regions @regions (in any order) of one process whose huge ranges are @huge ([start, end)
+ * pairs, sorted and disjoint, as damonctl_proc_huge_ranges() gives them). */
+DAMONCTL_API int damonctl_hugepage_coverage_add(struct damonctl_hugepage_coverage *c,
+						const struct damonctl_rec_region *regions,
+						size_t nr, const uint64_t (*huge)[2],
+						size_t nr_huge);
+DAMONCTL_API int damonctl_hugepage_coverage_merge(struct damonctl_hugepage_coverage *into,
+						  const struct damonctl_hugepage_coverage *c);
+/* The coverage in basis points, rounded down; -ENODATA where no access was observed. */
+DAMONCTL_API int damonctl_hugepage_coverage_bp(const struct damonctl_hugepage_coverage *c,
+					       uint64_t *bp);
+/* damonctl_hugepage_coverage_add() with the huge ranges of @pid that meter @m's last walk
+ * found (no walk of its own); -ENOENT where it has none (not one of its pids, exited, no
+ * read yet, or measured with smaps_rollup, which tells no ranges). */
+DAMONCTL_API int damonctl_hugepage_meter_coverage(const struct damonctl_hugepage_meter *m,
+						  int pid,
+						  const struct damonctl_rec_region *regions,
+						  size_t nr, struct damonctl_hugepage_coverage *c);
+
+/*
  * A collapse plan for one process: which of its 2 MiB-aligned pages are hot and still small,
  * hottest first. Each observation takes the regions DAMON reports for the process (e.g. the
  * tried regions of a stat scheme that matches every region) and the access pattern of the
