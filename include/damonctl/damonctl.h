@@ -2641,6 +2641,11 @@ struct damonctl_fallback_scheme_stats {
 	uint64_t sz_collapsed, busy_us;
 };
 #define DAMONCTL_FALLBACK_STATS_MAX_SCHEMES 32
+#define DAMONCTL_FALLBACK_STATS_MAX_TARGETS 16
+struct damonctl_fallback_target_coverage {
+	int pid;
+	struct damonctl_hugepage_coverage c;
+};
 struct damonctl_fallback_stats {
 	size_t sz;			/* sizeof(struct damonctl_fallback_stats) */
 	/* the program's own, kept as given: whose counts, by whom, since when */
@@ -2658,6 +2663,13 @@ struct damonctl_fallback_stats {
 	uint64_t cold_huge_bytes, cold_huge_idle_us;
 	unsigned int nr;
 	struct damonctl_fallback_scheme_stats s[DAMONCTL_FALLBACK_STATS_MAX_SCHEMES];
+	/* the access coverage of huge pages at the last look (damonctl_hugepage_coverage_add(3)),
+	 * over the targets and per target; coverage_known: the huge ranges were known (the
+	 * meter's walk with PAGEMAP_SCAN, 6.7+) for nr_coverage targets */
+	bool coverage_known;
+	struct damonctl_hugepage_coverage coverage;
+	unsigned int nr_coverage;
+	struct damonctl_fallback_target_coverage tc[DAMONCTL_FALLBACK_STATS_MAX_TARGETS];
 };
 /*
  * A scheme as what it stands for, where plan @fbs serves part of it (damonctl_fallback_view(3)):
