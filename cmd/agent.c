@@ -424,6 +424,16 @@ static const char *step_what(enum damonctl_fallback_step step)
 
 /* ---- rounds ---- */
 
+static bool coverage_moved(const struct damonctl_fallback_stats *a,
+			   const struct damonctl_fallback_stats *b)
+{
+	uint64_t x = UINT64_MAX, y = UINT64_MAX;
+
+	damonctl_hugepage_coverage_bp(&a->coverage, &x);
+	damonctl_hugepage_coverage_bp(&b->coverage, &y);
+	return (x > y ? x - y : y - x) >= 10;
+}
+
 /* Whether @a and @b differ in more than what changes at every round (the count of rounds,
  * their time, the ratio's last digits): what `status` must see at once. */
 static bool stats_moved(const struct damonctl_fallback_stats *a,
@@ -441,6 +451,13 @@ static bool stats_moved(const struct damonctl_fallback_stats *a,
 	x.rounds = y.rounds = 0;
 	x.updated = y.updated = 0;
 	x.measured_bp = y.measured_bp = 0;
+	/* the coverage's weights move at every look: its tenth of a percent counts */
+	if (coverage_moved(a, b))
+		return true;
+	memset(&x.coverage, 0, sizeof(x.coverage));
+	memset(&y.coverage, 0, sizeof(y.coverage));
+	memset(x.tc, 0, sizeof(x.tc));
+	memset(y.tc, 0, sizeof(y.tc));
 	return memcmp(&x, &y, sizeof(x)) != 0;
 }
 

@@ -155,6 +155,73 @@ void agent_view_hot_text(FILE *out, const struct damonctl_fallback_stats *st, co
 		fprintf(out, "%shuge pages gone cold: %s in regions not accessed for up to %s\n",
 			indent, fmt_size(st->cold_huge_bytes, a, sizeof(a)),
 			fmt_time(st->cold_huge_idle_us, b, sizeof(b)));
+	agent_view_coverage_text(out, st, indent);
+}
+
+/* "83.4%", or what an undefined coverage is */
+static const char *fmt_coverage(const struct damonctl_hugepage_coverage *c, char *buf,
+				size_t size)
+{
+	uint64_t bp;
+
+	if (damonctl_hugepage_coverage_bp(c, &bp))
+		return "undefined (DAMON saw no access)";
+	return fmt_bp(bp, buf, size);
+}
+
+void agent_view_coverage_text(FILE *out, const struct damonctl_fallback_stats *st,
+			      const char *indent)
+{
+	char a[64], b[64];
+	unsigned int i;
+
+	if (!st->observed)
+		return;
+	if (!st->coverage_known) {
+		fprintf(out, "%saccess coverage: unknown (where the huge pages are takes "
+			"PAGEMAP_SCAN, Linux 6.7)\n", indent);
+		return;
+	}
+	fprintf(out, "%saccess coverage: %s of the accesses DAMON saw fall in huge pages (%s of "
+		"the monitored memory is huge)\n", indent,
+		fmt_coverage(&st->coverage, a, sizeof(a)),
+		fmt_size(st->coverage.huge_bytes, b, sizeof(b)));
+	for (i = 0; st->nr_coverage > 1 && i < st->nr_coverage; i++)
+		fprintf(out, "%s  pid %d: %s\n", indent, st->tc[i].pid,
+			fmt_coverage(&st->tc[i].c, a, sizeof(a)));
+}
+
+static json_object *coverage_figures_json(const struct damonctl_hugepage_coverage *c)
+{
+	json_object *o = json_object_new_object();
+	uint64_t bp;
+
+	json_object_object_add(o, "bp", damonctl_hugepage_coverage_bp(c, &bp) ? NULL :
+			       json_object_new_uint64(bp));
+	json_object_object_add(o, "bytes", json_object_new_uint64(c->bytes));
+	json_object_object_add(o, "huge_bytes", json_object_new_uint64(c->huge_bytes));
+	json_object_object_add(o, "accessed", json_object_new_double(c->accessed));
+	json_object_object_add(o, "accessed_huge", json_object_new_double(c->accessed_huge));
+	return o;
+}
+
+json_object *agent_view_coverage_json(const struct damonctl_fallback_stats *st)
+{
+	json_object *o, *arr;
+	unsigned int i;
+
+	if (!st->coverage_known)
+		return NULL;
+	o = coverage_figures_json(&st->coverage);
+	arr = json_object_new_array();
+	for (i = 0; i < st->nr_coverage; i++) {
+		json_object *t = coverage_figures_json(&st->tc[i].c);
+
+		json_object_object_add(t, "pid", json_object_new_int(st->tc[i].pid));
+		json_object_array_add(arr, t);
+	}
+	json_object_object_add(o, "targets", arr);
+	return o;
 }
 
 json_object *agent_view_hot_json(const struct damonctl_fallback_stats *st)
@@ -172,6 +239,7 @@ json_object *agent_view_hot_json(const struct damonctl_fallback_stats *st)
 	json_object_object_add(hot, "cold_huge_bytes", json_object_new_uint64(st->cold_huge_bytes));
 	json_object_object_add(hot, "cold_huge_idle_us",
 			       json_object_new_uint64(st->cold_huge_idle_us));
+	json_object_object_add(hot, "access_coverage", agent_view_coverage_json(st));
 	return hot;
 }
 

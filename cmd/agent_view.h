@@ -24,6 +24,11 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e);
  * reached, huge pages gone cold (nothing before a first look). */
 void agent_view_hot_text(FILE *out, const struct damonctl_fallback_stats *st, const char *indent);
 json_object *agent_view_hot_json(const struct damonctl_fallback_stats *st);
+/* The access coverage of huge pages the agent's last look found (damonctl_hugepage_coverage_add
+ * (3)), over the targets and per target: text (nothing before a look), JSON (NULL: unknown). */
+void agent_view_coverage_text(FILE *out, const struct damonctl_fallback_stats *st,
+			      const char *indent);
+json_object *agent_view_coverage_json(const struct damonctl_fallback_stats *st);
 /* The kdamond's "agent" member in `status --json`; NULL when it needs no agent. */
 json_object *agent_view_json(struct cli *cli, const struct started_entry *e);
 

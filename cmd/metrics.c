@@ -41,7 +41,7 @@ enum {
 	M_GOAL_TARGET, M_GOAL_CURRENT, M_GOAL_MET,
 	M_AG_SERVING, M_AG_ROUNDS, M_AG_FEEDS, M_AG_RATIO, M_AG_GOAL, M_AG_MET, M_AG_LAST,
 	M_AG_NR_TRIED, M_AG_SZ_TRIED, M_AG_NR_APPLIED, M_AG_SZ_APPLIED, M_AG_QT_EXCEEDS,
-	M_AG_NEWLY_HUGE, M_AG_BUSY,
+	M_AG_NEWLY_HUGE, M_AG_BUSY, M_AG_COVERAGE, M_AG_TGT_COVERAGE,
 	M_NR
 };
 
@@ -165,6 +165,11 @@ static const struct {
 		"growth of the targets' huge page memory the agent's collapses brought" },
 	[M_AG_BUSY] = { "damonc_agent_scheme_busy_seconds", EXPO_COUNTER, "seconds",
 		"time the agent spent collapsing (process_madvise)" },
+	[M_AG_COVERAGE] = { "damonc_agent_hugepage_access_coverage_ratio", EXPO_GAUGE, "ratio",
+		"share of the accesses DAMON saw in the targets that fall in huge pages, at the "
+		"agent's last look, 0 to 1 (none where DAMON saw no access)" },
+	[M_AG_TGT_COVERAGE] = { "damonc_agent_target_hugepage_access_coverage_ratio", EXPO_GAUGE,
+		"ratio", "the same, of one target process" },
 };
 
 #define THP_MAX 16	/* room for the library's THP settings and vmstat counters */
@@ -309,6 +314,28 @@ static void collect_system(struct collect *c)
 
 /* ---- the agent's part of a kdamond ---- */
 
+/* The agent's last access coverage: no sample where it is undefined (no access seen) or
+ * unknown; it costs no walk here (the agent's meter's ranges, at its last look). */
+static void collect_coverage(struct collect *c, const struct damonctl_fallback_stats *st,
+			     const struct expo_labels *kl)
+{
+	unsigned int i;
+	uint64_t bp;
+
+	if (!st->coverage_known)
+		return;
+	if (!damonctl_hugepage_coverage_bp(&st->coverage, &bp))
+		expo_f64(c->x, c->id[M_AG_COVERAGE], kl, ratio(bp));
+	for (i = 0; i < st->nr_coverage; i++) {
+		struct expo_labels lt = *kl;
+
+		if (damonctl_hugepage_coverage_bp(&st->tc[i].c, &bp))
+			continue;
+		expo_label(&lt, "pid", "%d", st->tc[i].pid);
+		expo_f64(c->x, c->id[M_AG_TGT_COVERAGE], &lt, ratio(bp));
+	}
+}
+
 static void collect_agent(struct collect *c, const struct started_entry *e,
 			  const struct damonctl_fallback_stats *st, const struct expo_labels *kl)
 {
@@ -329,6 +356,7 @@ static void collect_agent(struct collect *c, const struct started_entry *e,
 		if (st->rounds)
 			expo_u64(c->x, c->id[M_AG_MET], kl, st->goal_met);
 	}
+	collect_coverage(c, st, kl);
 	for (i = 0; i < st->nr; i++) {
 		const struct damonctl_fallback_scheme_stats *s = &st->s[i];
 		struct expo_labels ls = *kl;

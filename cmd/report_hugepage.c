@@ -812,6 +812,56 @@ static void chart_free(struct hp_chart *c)
 		free(c->goal[i].y);
 }
 
+/* The kdamonds whose agent's last look told an access coverage: the first scheme of each
+ * (their schemes share the kdamond's stats). */
+static bool first_of_kdamond(const struct hp_report *rep, unsigned int i)
+{
+	unsigned int j;
+
+	if (!rep->schemes[i].hot.coverage_known)
+		return false;
+	for (j = 0; j < i; j++)
+		if (rep->schemes[j].kdamond == rep->schemes[i].kdamond)
+			return false;
+	return true;
+}
+
+static json_object *watch_coverage_json(const struct hp_report *rep)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < rep->nr_schemes; i++) {
+		json_object *o;
+
+		if (!first_of_kdamond(rep, i))
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "kdamond",
+				       json_object_new_int((int)rep->schemes[i].kdamond));
+		json_object_object_add(o, "coverage",
+				       agent_view_coverage_json(&rep->schemes[i].hot));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static void watch_coverage_text(const struct hp_report *rep)
+{
+	unsigned int i;
+	uint64_t bp;
+
+	for (i = 0; i < rep->nr_schemes; i++) {
+		if (!first_of_kdamond(rep, i))
+			continue;
+		if (damonctl_hugepage_coverage_bp(&rep->schemes[i].hot.coverage, &bp))
+			printf("  kdamond %u access coverage: undefined", rep->schemes[i].kdamond);
+		else
+			printf("  kdamond %u access coverage: %.2f%%", rep->schemes[i].kdamond,
+			       (double)bp / 100);
+	}
+}
+
 static int watch(struct cli *cli)
 {
 	const struct hp_opts *ro = cli->opts;
@@ -869,6 +919,7 @@ static int watch(struct cli *cli)
 			for (i = 0; i < rep->nr_procs; i++)
 				json_object_array_add(procs, proc_json(&rep->procs[i]));
 			json_object_object_add(o, "processes", procs);
+			json_object_object_add(o, "access_coverage", watch_coverage_json(rep));
 			/* JSON Lines: one object per sample, flushed so pipes see it at once */
 			if (json_line_print(o)) {
 				r = EXIT_FAIL;
@@ -890,6 +941,7 @@ static int watch(struct cli *cli)
 					       fmt_size(proc_mem(p)->rss, b, sizeof(b)),
 					       (double)proc_bp(p) / 100);
 			}
+			watch_coverage_text(rep);
 			printf("\n");
 		}
 		if (fflush(stdout)) {

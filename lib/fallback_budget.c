@@ -496,6 +496,45 @@ static int collapse_by_kernel(struct damonctl_fallback_server *srv, unsigned int
 	return stage_grant(srv, fi, &g, gs);
 }
 
+/* The access coverage of @pid's regions this round, once per target (the budgets of
+ * several schemes look at the same one), with the huge ranges the plan is given. */
+static void cover(struct damonctl_fallback_server *srv, int pid,
+		  const struct damonctl_rec_region *regs, size_t n, const uint64_t (*huge)[2],
+		  size_t nr_huge)
+{
+	struct damonctl_fallback_target_coverage *t;
+	unsigned int i;
+
+	for (i = 0; i < srv->nr_cov; i++)
+		if (srv->cov[i].pid == pid)
+			return;
+	if (srv->nr_cov == DAMONCTL_FALLBACK_STATS_MAX_TARGETS)
+		return;
+	t = &srv->cov[srv->nr_cov];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->c.sz = sizeof(t->c);
+	if (!damonctl_hugepage_coverage_add(&t->c, regs, n, huge, nr_huge))
+		srv->nr_cov++;
+}
+
+/* The round's coverage into the stats, over the targets (kept as it was when no look). */
+static void publish_coverage(struct damonctl_fallback_server *srv)
+{
+	struct damonctl_fallback_stats *st = &srv->st;
+	unsigned int i;
+
+	memset(&st->coverage, 0, sizeof(st->coverage));
+	st->coverage.sz = sizeof(st->coverage);
+	memset(st->tc, 0, sizeof(st->tc));
+	st->coverage_known = srv->nr_cov > 0;
+	st->nr_coverage = srv->nr_cov;
+	for (i = 0; i < srv->nr_cov; i++) {
+		st->tc[i] = srv->cov[i];
+		damonctl_hugepage_coverage_merge(&st->coverage, &srv->cov[i].c);
+	}
+}
+
 /* Read DAMON's regions from the observer of budget @fi and observe them in its plan. */
 static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pid,
 		   struct damonctl_rec_region **regs, size_t *cap)
@@ -518,10 +557,11 @@ static int observe(struct damonctl_fallback_server *srv, unsigned int fi, int pi
 	/* where the huge pages are: the meter's walk (fresh after the kernel's snapshot where
 	 * it may be collapsing), not a walk of every look's own */
 	if (!dctl_fbs_meter_read(srv) &&
-	    !dctl_hugepage_meter_ranges(srv->meter, pid, &huge, &nr_huge))
+	    !dctl_hugepage_meter_ranges(srv->meter, pid, &huge, &nr_huge)) {
+		cover(srv, pid, *regs, (size_t)n, huge, nr_huge);
 		r = dctl_hugepage_plan_observe_huge(srv->ctx, srv->plan[fi], pid, *regs, (size_t)n,
 						    fb->pattern, huge, nr_huge);
-	else
+	} else
 		r = damonctl_hugepage_plan_observe(srv->ctx, srv->plan[fi], pid, *regs,
 						   (size_t)n, fb->pattern);
 	return r == -ESRCH ? 0 : r;	/* it exited: the caller's following says so */
@@ -679,6 +719,7 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 		/* the pages are looked at after the kernel's snapshot of them: the first
 		 * measure then is a fresh walk where the kernel may be collapsing */
 		srv->fresh_due = dctl_fbs_grant_open(srv);
+		srv->nr_cov = 0;
 	}
 	for (i = 0; i < srv->nr && !r; i++) {
 		const struct damonctl_fallback *fb = &srv->fb[i];
@@ -692,6 +733,7 @@ int dctl_fbs_collapse_all(struct damonctl_fallback_server *srv)
 		r = commit_grants(srv, &gs);
 	grants_free(&gs);
 	if (any) {
+		publish_coverage(srv);
 		srv->looked_ms = dctl_fbs_now_ms();
 		srv->look_cost_us = cpu_us() - t0;
 	}

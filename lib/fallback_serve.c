@@ -329,6 +329,8 @@ DAMONCTL_API int damonctl_fallback_server_set_stats(struct damonctl_fallback_ser
 	srv->st.sz = sizeof(srv->st);
 	if (srv->st.nr > DAMONCTL_FALLBACK_STATS_MAX_SCHEMES)
 		srv->st.nr = DAMONCTL_FALLBACK_STATS_MAX_SCHEMES;
+	if (srv->st.nr_coverage > DAMONCTL_FALLBACK_STATS_MAX_TARGETS)
+		srv->st.nr_coverage = DAMONCTL_FALLBACK_STATS_MAX_TARGETS;
 	return 0;
 }
 

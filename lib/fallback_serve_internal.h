@@ -48,6 +48,9 @@ struct damonctl_fallback_server {
 	uint64_t first_look_ms[FBS_MAX];
 	uint64_t said_hot[FBS_MAX];	/* the hot memory the last "not reachable" said, */
 	uint64_t said_ms[FBS_MAX];	/* ... and when */
+	/* this round's access coverage, one per target whose huge ranges the meter knows */
+	unsigned int nr_cov;
+	struct damonctl_fallback_target_coverage cov[DAMONCTL_FALLBACK_STATS_MAX_TARGETS];
 };
 
 uint64_t dctl_fbs_now_ms(void);

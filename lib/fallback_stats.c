@@ -29,6 +29,42 @@ static void hot_from(json_object *hot, struct damonctl_fallback_stats *st)
 	st->cold_huge_idle_us = u64_of(hot, "cold_huge_idle_us");
 }
 
+static double double_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+}
+
+static void one_coverage_from(json_object *o, struct damonctl_hugepage_coverage *c)
+{
+	c->sz = sizeof(*c);
+	c->bytes = u64_of(o, "bytes");
+	c->huge_bytes = u64_of(o, "huge_bytes");
+	c->accessed = double_of(o, "accessed");
+	c->accessed_huge = double_of(o, "accessed_huge");
+}
+
+static void coverage_from(json_object *cov, struct damonctl_fallback_stats *st)
+{
+	json_object *arr;
+	size_t i;
+
+	st->coverage_known = true;
+	one_coverage_from(cov, &st->coverage);
+	if (!json_object_object_get_ex(cov, "targets", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(arr) &&
+		    st->nr_coverage < DAMONCTL_FALLBACK_STATS_MAX_TARGETS; i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+		struct damonctl_fallback_target_coverage *t = &st->tc[st->nr_coverage++];
+
+		t->pid = (int)u64_of(o, "pid");
+		one_coverage_from(o, &t->c);
+	}
+}
+
 static void schemes_from(json_object *arr, struct damonctl_fallback_stats *st)
 {
 	size_t i;
@@ -73,6 +109,9 @@ DAMONCTL_API int damonctl_fallback_stats_from_json(const char *doc,
 	n.since = (long long)u64_of(root, "since");
 	if (json_object_object_get_ex(root, "hot", &arr))
 		hot_from(arr, &n);
+	if (json_object_object_get_ex(root, "coverage", &arr) &&
+	    json_object_is_type(arr, json_type_object))
+		coverage_from(arr, &n);
 	if (json_object_object_get_ex(root, "schemes", &arr) &&
 	    json_object_is_type(arr, json_type_array))
 		schemes_from(arr, &n);
@@ -95,6 +134,32 @@ static json_object *hot_json(const struct damonctl_fallback_stats *st)
 	json_object_object_add(hot, "cold_huge_idle_us",
 			       json_object_new_uint64(st->cold_huge_idle_us));
 	return hot;
+}
+
+static json_object *one_coverage_json(const struct damonctl_hugepage_coverage *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "bytes", json_object_new_uint64(c->bytes));
+	json_object_object_add(o, "huge_bytes", json_object_new_uint64(c->huge_bytes));
+	json_object_object_add(o, "accessed", json_object_new_double(c->accessed));
+	json_object_object_add(o, "accessed_huge", json_object_new_double(c->accessed_huge));
+	return o;
+}
+
+static json_object *coverage_json(const struct damonctl_fallback_stats *st)
+{
+	json_object *o = one_coverage_json(&st->coverage), *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < st->nr_coverage && i < DAMONCTL_FALLBACK_STATS_MAX_TARGETS; i++) {
+		json_object *t = one_coverage_json(&st->tc[i].c);
+
+		json_object_object_add(t, "pid", json_object_new_int(st->tc[i].pid));
+		json_object_array_add(arr, t);
+	}
+	json_object_object_add(o, "targets", arr);
+	return o;
 }
 
 static json_object *scheme_json(const struct damonctl_fallback_scheme_stats *s)
@@ -137,6 +202,8 @@ DAMONCTL_API char *damonctl_fallback_stats_to_json(const struct damonctl_fallbac
 	json_object_object_add(root, "since", json_object_new_int64(st->since));
 	if (st->observed)
 		json_object_object_add(root, "hot", hot_json(st));
+	if (st->coverage_known)
+		json_object_object_add(root, "coverage", coverage_json(st));
 	for (i = 0; i < st->nr && i < DAMONCTL_FALLBACK_STATS_MAX_SCHEMES; i++)
 		json_object_array_add(arr, scheme_json(&st->s[i]));
 	json_object_object_add(root, "schemes", arr);

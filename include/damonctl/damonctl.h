@@ -1495,6 +1495,41 @@ DAMONCTL_API int damonctl_hugepage_meter_stats(const struct damonctl_hugepage_me
 					       struct damonctl_hugepage_meter_stats *st);
 
 /*
+ * Access coverage: the share of the accesses DAMON observed that fall in huge pages. Each
+ * region weighs its nr_accesses times its bytes, and the bytes of it that lie in huge pages
+ * are covered: coverage = sum(nr_accesses x huge bytes) / sum(nr_accesses x bytes). Where
+ * DAMON observed no access at all the coverage is undefined (-ENODATA), neither 0 nor 100%.
+ * A coverage is zeroed with its sz set by the caller, then added to (one process's regions
+ * and huge ranges at a time) and merged (a kdamond's targets). See
+ * damonctl_hugepage_coverage_add(3).
+ */
+struct damonctl_hugepage_coverage {
+	size_t sz;			/* sizeof(struct damonctl_hugepage_coverage) */
+	uint64_t bytes;			/* the regions' bytes, */
+	uint64_t huge_bytes;		/* ... of them in huge pages */
+	double accessed;		/* sum of nr_accesses x bytes */
+	double accessed_huge;		/* sum of nr_accesses x bytes in huge pages */
+};
+/* Regions @regions (in any order) of one process whose huge ranges are @huge ([start, end)
+ * pairs, sorted and disjoint, as damonctl_proc_huge_ranges() gives them). */
+DAMONCTL_API int damonctl_hugepage_coverage_add(struct damonctl_hugepage_coverage *c,
+						const struct damonctl_rec_region *regions,
+						size_t nr, const uint64_t (*huge)[2],
+						size_t nr_huge);
+DAMONCTL_API int damonctl_hugepage_coverage_merge(struct damonctl_hugepage_coverage *into,
+						  const struct damonctl_hugepage_coverage *c);
+/* The coverage in basis points, rounded down; -ENODATA where no access was observed. */
+DAMONCTL_API int damonctl_hugepage_coverage_bp(const struct damonctl_hugepage_coverage *c,
+					       uint64_t *bp);
+/* damonctl_hugepage_coverage_add() with the huge ranges of @pid that meter @m's last walk
+ * found (no walk of its own); -ENOENT where it has none (not one of its pids, exited, no
+ * read yet, or measured with smaps_rollup, which tells no ranges). */
+DAMONCTL_API int damonctl_hugepage_meter_coverage(const struct damonctl_hugepage_meter *m,
+						  int pid,
+						  const struct damonctl_rec_region *regions,
+						  size_t nr, struct damonctl_hugepage_coverage *c);
+
+/*
  * A collapse plan for one process: which of its 2 MiB-aligned pages are hot and still small,
  * hottest first. Each observation takes the regions DAMON reports for the process (e.g. the
  * tried regions of a stat scheme that matches every region) and the access pattern of the
@@ -2606,6 +2641,11 @@ struct damonctl_fallback_scheme_stats {
 	uint64_t sz_collapsed, busy_us;
 };
 #define DAMONCTL_FALLBACK_STATS_MAX_SCHEMES 32
+#define DAMONCTL_FALLBACK_STATS_MAX_TARGETS 16
+struct damonctl_fallback_target_coverage {
+	int pid;
+	struct damonctl_hugepage_coverage c;
+};
 struct damonctl_fallback_stats {
 	size_t sz;			/* sizeof(struct damonctl_fallback_stats) */
 	/* the program's own, kept as given: whose counts, by whom, since when */
@@ -2623,6 +2663,13 @@ struct damonctl_fallback_stats {
 	uint64_t cold_huge_bytes, cold_huge_idle_us;
 	unsigned int nr;
 	struct damonctl_fallback_scheme_stats s[DAMONCTL_FALLBACK_STATS_MAX_SCHEMES];
+	/* the access coverage of huge pages at the last look (damonctl_hugepage_coverage_add(3)),
+	 * over the targets and per target; coverage_known: the huge ranges were known (the
+	 * meter's walk with PAGEMAP_SCAN, 6.7+) for nr_coverage targets */
+	bool coverage_known;
+	struct damonctl_hugepage_coverage coverage;
+	unsigned int nr_coverage;
+	struct damonctl_fallback_target_coverage tc[DAMONCTL_FALLBACK_STATS_MAX_TARGETS];
 };
 /*
  * A scheme as what it stands for, where plan @fbs serves part of it (damonctl_fallback_view(3)):

@@ -330,6 +330,46 @@ static void test_stats_json(void **state)
 	free(text);
 }
 
+/* The access coverage in the counters' document: over the targets and per target, weights
+ * as numbers, kept through a write and a read; none before a look that knew huge ranges. */
+static void test_stats_json_coverage(void **state)
+{
+	const char *doc = "{ \"format_version\": 1, \"kdamond\": 0, \"coverage\": { "
+		"\"bytes\": 8388608, \"huge_bytes\": 2097152, \"accessed\": 41943040, "
+		"\"accessed_huge\": 20971520.5, \"targets\": [ { \"pid\": 7, \"bytes\": 8388608, "
+		"\"huge_bytes\": 2097152, \"accessed\": 41943040, \"accessed_huge\": 20971520.5 "
+		"} ] }, \"schemes\": [] }";
+	struct damonctl_fallback_stats st = { .sz = sizeof(st) }, back = { .sz = sizeof(back) };
+	uint64_t bp;
+	char *text;
+
+	(void)state;
+	assert_int_equal(damonctl_fallback_stats_from_json(doc, &st), 0);
+	assert_true(st.coverage_known);
+	assert_int_equal(st.nr_coverage, 1);
+	assert_int_equal(st.tc[0].pid, 7);
+	assert_int_equal(st.coverage.huge_bytes, 2 << 20);
+	assert_int_equal(damonctl_hugepage_coverage_bp(&st.coverage, &bp), 0);
+	assert_int_equal(bp, 5000);
+	assert_int_equal(damonctl_hugepage_coverage_bp(&st.tc[0].c, &bp), 0);
+	assert_int_equal(bp, 5000);
+	text = damonctl_fallback_stats_to_json(&st);
+	assert_non_null(text);
+	assert_int_equal(damonctl_fallback_stats_from_json(text, &back), 0);
+	free(text);
+	assert_true(back.coverage_known);
+	assert_int_equal(back.nr_coverage, 1);
+	assert_int_equal(back.tc[0].pid, 7);
+	assert_true(back.coverage.accessed_huge == st.coverage.accessed_huge);
+	assert_true(back.tc[0].c.accessed == st.tc[0].c.accessed);
+	assert_int_equal(back.coverage.bytes, st.coverage.bytes);
+
+	st.coverage_known = false;
+	text = damonctl_fallback_stats_to_json(&st);
+	assert_null(strstr(text, "\"coverage\""));
+	free(text);
+}
+
 #define HP(i) (0x40000000ull + (uint64_t)(i) * DAMONCTL_HUGEPAGE_SIZE)
 
 static struct fbs_grant grant_of(const uint64_t *pages, unsigned int n)
@@ -422,6 +462,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_set_plan),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stats_json),
+		cmocka_unit_test(test_stats_json_coverage),
 		cmocka_unit_test(test_grant_pick),
 	};
 

@@ -4,6 +4,7 @@
  *
  *   hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]
  *           [--pause-us US] [--adjacent] [--random] [--sparse-cold N] [--thp-all]
+ *           [--cold-rate PCT]
  *
  * Maps two anonymous buffers (64 MiB each by default), each 2 MiB-aligned and in a VMA of
  * its own: a PROT_NONE guard area separates them, so /proc/PID/smaps shows each buffer's
@@ -24,7 +25,9 @@
  *
  * --scenario FILE writes a damon-emu access scenario for this process before the line above
  * is printed (atomically: a temporary file renamed over FILE): the hot buffer at 100%, the
- * cold one at 0%.
+ * cold one at 0%. --cold-rate PCT makes the cold buffer warm: written on PCT% of the passes
+ * over the hot one (spread evenly), and at PCT% in the scenario (two hot sets at different
+ * rates: which one a budget of huge pages goes to first).
  *
  * For benchmarks of what huge pages buy: --random reads 8 bytes at random places of the hot
  * buffer instead of writing each page in turn (TLB misses are what huge pages save), and
@@ -85,7 +88,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: hotcold [--hot SIZE] [--cold SIZE] [--scenario FILE] [--duration SECONDS]\n"
 		"               [--pause-us US] [--adjacent] [--random] [--sparse-cold N]\n"
-		"               [--thp-all]\n"
+		"               [--thp-all] [--cold-rate PCT]\n"
 		"Two anonymous buffers (64 MiB each by default), 2 MiB-aligned, in separate VMAs;\n"
 		"touches the cold one once and the hot one continuously. Prints\n"
 		"  hot=0xSTART-0xEND cold=0xSTART-0xEND\n"
@@ -98,6 +101,7 @@ static void usage(FILE *f)
 		"  --random                 random 8-byte reads of the hot buffer, counted\n"
 		"  --sparse-cold N          write only one page in N of the cold buffer\n"
 		"  --thp-all                MADV_HUGEPAGE on both buffers before writing them\n"
+		"  --cold-rate PCT          write the cold buffer on PCT%% of the passes (0-100)\n"
 		"SIGUSR1 prints 'huge N hot=KB cold=KB'; SIGUSR2 swaps the buffers' roles.\n");
 }
 
@@ -146,6 +150,8 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static unsigned int cold_rate;	/* --cold-rate: percent of passes that write the cold buffer */
+
 static int write_scenario(const char *path, uintptr_t hot, uint64_t hot_sz, uintptr_t cold,
 			  uint64_t cold_sz)
 {
@@ -165,8 +171,8 @@ static int write_scenario(const char *path, uintptr_t hot, uint64_t hot_sz, uint
 	fprintf(f, "# damon-emu scenario written by hotcold (pid %d)\n", (int)getpid());
 	fprintf(f, "pid=%d addr=0x%" PRIxPTR "-0x%" PRIxPTR " rate=100%%\n", (int)getpid(), hot,
 		hot + (uintptr_t)hot_sz);
-	fprintf(f, "pid=%d addr=0x%" PRIxPTR "-0x%" PRIxPTR " rate=0%%\n", (int)getpid(), cold,
-		cold + (uintptr_t)cold_sz);
+	fprintf(f, "pid=%d addr=0x%" PRIxPTR "-0x%" PRIxPTR " rate=%u%%\n", (int)getpid(), cold,
+		cold + (uintptr_t)cold_sz, cold_rate);
 	if (fclose(f) || rename(tmp, path))
 		err = -1;
 	if (err)
@@ -291,6 +297,7 @@ int main(int argc, char **argv)
 		{ "random", no_argument, NULL, 'r' },
 		{ "sparse-cold", required_argument, NULL, 'S' },
 		{ "thp-all", no_argument, NULL, 'T' },
+		{ "cold-rate", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -299,7 +306,7 @@ int main(int argc, char **argv)
 	double duration = -1, start;
 	bool adjacent = false, random_reads = false, thp_all = false;
 	unsigned int reports = 0;
-	uint64_t sparse = 1, reads = 0, rng = 88172645463325252ull;
+	uint64_t sparse = 1, reads = 0, rng = 88172645463325252ull, passes = 0;
 	uintptr_t base, hot, cold, first, second;
 	uint64_t first_sz, second_sz;
 	long page = sysconf(_SC_PAGESIZE);
@@ -349,6 +356,16 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'R': {
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || *optarg == '-' || v > 100) {
+				fprintf(stderr, "hotcold: bad --cold-rate: '%s' (0 to 100)\n", optarg);
+				return 2;
+			}
+			cold_rate = (unsigned int)v;
+			break;
+		}
 		case 'H':
 			usage(stdout);
 			return 0;
@@ -435,6 +452,11 @@ int main(int argc, char **argv)
 			for (uint64_t off = 0; off < hot_sz; off += (uint64_t)page)
 				((volatile unsigned char *)hot)[off] = v;
 		}
+		/* the cold buffer on cold_rate% of the passes, evenly spread */
+		passes++;
+		if ((passes * cold_rate) / 100 != ((passes - 1) * cold_rate) / 100)
+			for (uint64_t off = 0; off < cold_sz; off += (uint64_t)page * sparse)
+				((volatile unsigned char *)cold)[off] = v;
 		if (duration >= 0 && now_s() - start >= duration)
 			break;
 		if (got_usr1) {
