@@ -120,6 +120,8 @@ int damonc_main(int argc, char **argv);
 const struct cmd *damonc_find_cmd(const char *name);
 /* Option "--name" or "-x" of @c (its own or a global one), or NULL. */
 const struct opt *damonc_find_opt(const struct cmd *c, const char *arg);
+/* Option @o's short form ("-p" for --pid: 'p'), or 0 when it has none. */
+int opt_short(const struct opt *o);
 /* The @i-th option of @c, global ones after its own (@c NULL: the global ones only). */
 const struct opt *damonc_opt_at(const struct cmd *c, unsigned int i);
 /* The values option @o takes, as --list-values prints them: its choices or keywords. */
@@ -169,6 +171,9 @@ int value_error(const struct cli *cli, const char *opt, const char *arg, int err
  * most DAMONCTL_WAIT_MAX_US (a year), "max" included; 0 or the exit code after saying so. */
 int check_wait(const struct cli *cli, const char *opt, const char *arg, uint64_t us);
 int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us);
+/* A time typed without a unit ("1") is microseconds, damo's and the library's reading; a
+ * warning says so, and how to write it (0 and "max" need no unit). */
+void time_unit_warn(const struct cli *cli, const char *opt, const char *arg);
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes);
 int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
 int parse_bp_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);

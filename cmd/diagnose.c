@@ -143,7 +143,7 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 
 const struct cmd cmd_diagnose = {
 	.name = "diagnose",
-	.summary = "what looks wrong with DAMON (read only); exit 1 when something is",
+	.summary = "what looks wrong with DAMON, read only (exit 1 when anything does)",
 	.usage = "[--json]",
 	.run = diagnose_run,
 };

@@ -319,8 +319,8 @@ out:
 
 const struct cmd cmd_report_footprints = {
 	.name = "footprints",
-	.summary = "memory footprints over a record: each target's size, RSS, CPU and "
-		   "mappings, the system's used memory and huge pages, the kdamond's CPU",
+	.summary = "memory footprints over a record: targets' sizes and CPU, the system's "
+		   "memory",
 	.usage = "[-i FILE|-] [--percentiles LIST] [--series] [--target N]\n"
 		 "       [--time-range START,END] [--json]",
 	.opts = footprints_opts,

@@ -500,8 +500,8 @@ int report_holistic_of(struct cli *cli, const char *input)
 
 const struct cmd cmd_report_holistic = {
 	.name = "holistic",
-	.summary = "a first look at a record: its summary, heatmaps, working set and footprint "
-		   "distributions, and a profile's hotspot functions",
+	.summary = "a first look at a record: summary, heatmaps, working set, footprints, "
+		   "hotspots",
 	.usage = "[-i FILE|-] [--bins TxA] [--last TIME] [--profile FILE [--perf PATH] [--top N]]"
 		 "\n       [--target N] [--time-range START,END] [--address-range START-END] [--json]",
 	.opts = holistic_opts,

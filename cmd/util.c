@@ -275,11 +275,34 @@ int value_error(const struct cli *cli, const char *opt, const char *arg, int err
 	return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
 }
 
+void time_unit_warn(const struct cli *cli, const char *opt, const char *arg)
+{
+	const char *p = arg;
+
+	p += strspn(p, "0123456789");
+	if (*p == '.')
+		p += 1 + strspn(p + 1, "0123456789");
+	if (p == arg || *p || strspn(arg, "0.") == strlen(arg))
+		return;	/* a unit, "max", or 0 (the same in every unit) */
+	fprintf(stderr, "damonc: %s: warning: --%s '", cli->cmd_name, opt);
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "': a time without a unit is microseconds, as damo reads it; write '");
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "us' to mean that, or '");
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "s' or '");
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "ms'\n");
+}
+
 int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us)
 {
 	int r = damonctl_parse_time_us(arg, us);
 
-	return r ? value_error(cli, opt, arg, r, 0, "a time such as 5s, 100ms or 250us") : 0;
+	if (r)
+		return value_error(cli, opt, arg, r, 0, "a time such as 5s, 100ms or 250us");
+	time_unit_warn(cli, opt, arg);
+	return 0;
 }
 
 int check_wait(const struct cli *cli, const char *opt, const char *arg, uint64_t us)
