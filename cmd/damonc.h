@@ -124,6 +124,9 @@ const struct opt *damonc_find_opt(const struct cmd *c, const char *arg);
 int opt_short(const struct opt *o);
 /* The @i-th option of @c, global ones after its own (@c NULL: the global ones only). */
 const struct opt *damonc_opt_at(const struct cmd *c, unsigned int i);
+/* The kdamonds of @ctx's tree by index ("0", "1", ...), for completing --kdamond. */
+void damonc_kdamond_values(struct damonctl_ctx *ctx, void (*fn)(void *data, const char *value,
+								   size_t len), void *data);
 /* The values option @o takes, as --list-values prints them: its choices or keywords. */
 void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *value,
 							 size_t len), void *data);

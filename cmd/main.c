@@ -481,24 +481,92 @@ void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *v
 	}
 }
 
+void damonc_kdamond_values(struct damonctl_ctx *ctx, void (*fn)(void *data, const char *value,
+								   size_t len), void *data)
+{
+	unsigned long n, i;
+	char buf[32];
+
+	if (damonctl_read(ctx, "kdamonds/nr_kdamonds", buf, sizeof(buf)))
+		return;
+	n = strtoul(buf, NULL, 10);
+	for (i = 0; i < n && i < 4096; i++)
+		fn(data, buf, (size_t)snprintf(buf, sizeof(buf), "%lu", i));
+}
+
 static void print_value(void *data, const char *value, size_t len)
 {
 	(void)data;
 	printf("%.*s\n", (int)len, value);
 }
 
-/* For completions: the values option @optname of command @cmdname takes, one a line: its
- * choices, or the kernel keywords of its kind (nothing for values people type). */
-static int list_values(const char *cmdname, const char *optname)
+/* A context on the sysroot given before (--sysroot, else $DAMONC_SYSROOT), for the live
+ * values of completions: NULL when there is none. */
+static struct damonctl_ctx *values_ctx(const struct cli *cli)
 {
-	const struct cmd *c = damonc_find_cmd(cmdname);
-	const struct opt *o = c ? damonc_find_opt(c, optname) : NULL;
+	struct damonctl_ctx *ctx;
 
+	if (damonctl_new(&ctx))
+		return NULL;
+	if (cli->sysroot && damonctl_set_sysroot(ctx, cli->sysroot)) {
+		damonctl_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+/* For completions: the values option @optname of command @cmdname takes, one a line: its
+ * choices, the kernel keywords of its kind, or the tree's kdamonds (nothing for values
+ * people type). */
+static int list_values(const struct cli *cli, const char *cmdname, const char *optname)
+{
+	const struct cmd *c = damonc_find_cmd(cmdname), top = { .name = "", .opts = top_opts };
+	const struct opt *o;
+	struct damonctl_ctx *ctx;
+
+	if (!*cmdname)
+		c = &top;	/* before any command: damonc's own and the global options */
+	o = c ? damonc_find_opt(c, optname) : NULL;
 	if (!o) {
 		fprintf(stderr, "damonc: no option '%s' for '%s'\n", optname, cmdname);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(value_kind(o), "kdamond")) {
+		ctx = values_ctx(cli);
+		if (ctx)
+			damonc_kdamond_values(ctx, print_value, NULL);
+		damonctl_free(ctx);
+		return EXIT_OK;
+	}
 	damonc_opt_values(o, print_value, NULL);
+	return EXIT_OK;
+}
+
+/* For completions: the DAMON modules this kernel (or the sysroot) has, by the short names
+ * 'damonc module' takes, and with @name (one of them) its parameters 'set' can write. */
+static int list_modules(const struct cli *cli, const char *name)
+{
+	struct damonctl_module_params *mp;
+	struct damonctl_ctx *ctx = values_ctx(cli);
+	const char *m;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; ctx && !name && (m = damonctl_module_name(i)); i++)
+		if (damonctl_module_present(ctx, m))
+			printf("%s\n", m + strlen("damon_"));
+	m = name ? damonctl_module_lookup(name) : NULL;
+	if (ctx && m && !damonctl_module_read(ctx, m, &mp)) {
+		for (k = 0; k < damonctl_module_params_nr(mp); k++) {
+			const char *p = damonctl_module_param_name(mp, k);
+
+			if (damonctl_module_param_writable(p) && strcmp(p, "enabled") &&
+			    strcmp(p, "commit_inputs"))
+				printf("%s=\n", p);
+		}
+		damonctl_module_params_free(mp);
+	}
+	damonctl_free(ctx);
 	return EXIT_OK;
 }
 
@@ -812,7 +880,10 @@ static bool global_opt(struct cli *cli, int argc, char **argv, int *i, int *code
 		list_cmds(!strcmp(arg, "--describe-cmds"));
 		return true;
 	} else if (!strcmp(arg, "--list-values") && *i + 2 < argc) {
-		*code = list_values(argv[*i + 1], argv[*i + 2]);
+		*code = list_values(cli, argv[*i + 1], argv[*i + 2]);
+		return true;
+	} else if (!strcmp(arg, "--list-modules")) {
+		*code = list_modules(cli, *i + 1 < argc ? argv[*i + 1] : NULL);
 		return true;
 	} else if (!strcmp(arg, "--list-opts") && *i + 1 < argc && !argv[*i + 1][0]) {
 		/* before any command: the global options and those of damonc itself */
