@@ -41,6 +41,16 @@ const char *color_end(void)
 	return color_on() ? "\033[0m" : "";
 }
 
+const char *color_start_in(FILE *f, enum color_role role)
+{
+	return f == stdout ? color_start(role) : "";
+}
+
+const char *color_end_in(FILE *f)
+{
+	return f == stdout ? color_end() : "";
+}
+
 const char *color_str(enum color_role role, const char *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s%s%s", color_start(role), s, color_end());
@@ -49,10 +59,11 @@ const char *color_str(enum color_role role, const char *s, char *buf, size_t siz
 
 void color_heat(FILE *f, int level)
 {
-	/* dark to bright, as damo's heatmap's gray-to-flame scale reads: 0 is no access */
-	static const unsigned char bg[10] = { 232, 52, 88, 124, 160, 196, 202, 208, 214, 226 };
+	/* dark to bright as the pictures' scale reads (black, reds, orange, yellow): 0 is
+	 * no access, and the character stays for a terminal without 256 colours */
+	static const unsigned char bg[9] = { 233, 52, 88, 124, 160, 196, 202, 214, 226 };
 
-	if (level < 0 || level > 9)
+	if (level < 0 || level > 8)
 		return;
-	fprintf(f, "\033[48;5;%dm\033[38;5;%dm", bg[level], level >= 7 ? 16 : 255);
+	fprintf(f, "\033[48;5;%dm\033[38;5;%dm", bg[level], level >= 6 ? 16 : 250);
 }

@@ -31,7 +31,11 @@ const char *color_str(enum color_role role, const char *s, char *buf, size_t siz
 /* The escape sequences that start @role's colour and end it ("" when colour is off). */
 const char *color_start(enum color_role role);
 const char *color_end(void);
-/* damo's heat colours (256-colour background) for a heatmap's level 0..9. */
+/* The same for text going to @f: none unless @f is standard output. */
+const char *color_start_in(FILE *f, enum color_role role);
+const char *color_end_in(FILE *f);
+/* A text heatmap's heat colours (256-colour background and a legible foreground) for its
+ * levels 0 (no access) to 8 (every sample); nothing for another level. */
 void color_heat(FILE *f, int level);
 
 #endif

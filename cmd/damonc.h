@@ -224,6 +224,14 @@ const char *json_style_opt(void);
 const char *fmt_time(uint64_t us, char *buf, size_t size);
 const char *fmt_size(uint64_t bytes, char *buf, size_t size);
 const char *fmt_bp(uint64_t bp, char *buf, size_t size);
+/* A size in a column: always two decimals past bytes ("24.00 MiB", never "24 MiB" above
+ * "23.50 MiB"), at most SIZE_COL columns wide. */
+#define SIZE_COL 11
+const char *fmt_size_col(uint64_t bytes, char *buf, size_t size);
+/* An address as every report writes it: 0x and 16 hexadecimal digits (ranges as
+ * START-END, half-open), so that addresses align in a column and compare digit by digit. */
+const char *fmt_addr(uint64_t addr, char *buf, size_t size);
+const char *fmt_range(uint64_t start, uint64_t end, char *buf, size_t size);
 
 /* Inputs (config files, stdin) are bounded: a generous limit, far above any real config. */
 #define DAMONC_MAX_INPUT (4u << 20)

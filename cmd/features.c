@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "color.h"
 #include "damonc.h"
 
 static const struct opt features_opts[] = { { 0 } };
@@ -78,10 +79,14 @@ static void print_text(const struct damonctl_features *f)
 	damonctl_features_describe_version(f, ver, sizeof(ver));
 	printf("DAMON on this kernel looks like Linux %s (read from the sysfs tree and module "
 	       "parameters)\n\n", ver);
-	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
-		printf("  %-8s %-20s %s (%s)\n", support_word(damonctl_features_has(f, i)),
-		       damonctl_feature_name(i), damonctl_feature_description(i),
-		       damonctl_feature_since(i));
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
+		enum damonctl_support s = damonctl_features_has(f, i);
+
+		printf("  %s%-8s%s %-20s %s (%s)\n",
+		       color_start(s == DAMONCTL_YES ? CR_GOOD : s == DAMONCTL_NO ? CR_WARN : CR_DIM),
+		       support_word(s), color_end(), damonctl_feature_name(i),
+		       damonctl_feature_description(i), damonctl_feature_since(i));
+	}
 	printf("\n");
 	for (s = 0; s < sizeof(kwsets) / sizeof(kwsets[0]); s++) {
 		const char *kw;

@@ -608,7 +608,9 @@ static const char *time_str(const struct access_opts *ao, uint64_t us, char *buf
 
 static const char *addr_str(const struct access_opts *ao, uint64_t a, char *buf, size_t size)
 {
-	snprintf(buf, size, ao->raw ? "%" PRIu64 : "0x%016" PRIx64, a);
+	if (!ao->raw)
+		return fmt_addr(a, buf, size);
+	snprintf(buf, size, "%" PRIu64, a);
 	return buf;
 }
 
@@ -747,7 +749,8 @@ static void print_text(const struct access_run *ar, const struct damonctl_rec_sn
 
 		printf("%-18s %-18s %11s %7.2f%% %12" PRIu32 " %11s",
 		       addr_str(ao, r->start, s1, sizeof(s1)), addr_str(ao, r->end, s2, sizeof(s2)),
-		       size_str(ao, r->end - r->start, a, sizeof(a)), (double)r->rate_bp / 100,
+		       ao->raw ? size_str(ao, r->end - r->start, a, sizeof(a)) :
+		       fmt_size_col(r->end - r->start, a, sizeof(a)), (double)r->rate_bp / 100,
 		       r->nr_accesses, time_str(ao, r->age_us, b, sizeof(b)));
 		if (r->nr_probes) {
 			fputs("  ", stdout);

@@ -116,11 +116,12 @@ static void row_text(struct rows *w, const struct rin *in, const struct damonctl
 
 	damonctl_footprints_sample(f, &s);
 	if (!w->header)
-		printf("%11s %10s %10s  %s\n", "time", "used", "huge", "targets (rss/vsz)");
+		printf("%11s %*s %*s  %s\n", "time", SIZE_COL, "used", SIZE_COL, "huge",
+		       "targets (rss/vsz)");
 	w->header = true;
-	printf("%9.3f s %10s %10s ", rin_rel_s(in, s.time_ns),
-	       s.has_system ? fmt_size(s.used, a, sizeof(a)) : "-",
-	       s.has_system ? fmt_size(s.huge, b, sizeof(b)) : "-");
+	printf("%9.3f s %*s %*s ", rin_rel_s(in, s.time_ns),
+	       SIZE_COL, s.has_system ? fmt_size_col(s.used, a, sizeof(a)) : "-",
+	       SIZE_COL, s.has_system ? fmt_size_col(s.huge, b, sizeof(b)) : "-");
 	for (i = 0; !damonctl_footprints_sample_target(f, i, &t); i++)
 		printf(" %d: %s/%s", t.target, fmt_size(t.rss, a, sizeof(a)),
 		       fmt_size(t.vsz, b, sizeof(b)));
@@ -130,15 +131,13 @@ static void row_text(struct rows *w, const struct rin *in, const struct damonctl
 static const char *value_text(const struct damonctl_footprint_metric *m, uint64_t v,
 			      char *buf, size_t size)
 {
-	if (m->unit == DAMONCTL_FOOTPRINT_BP) {
-		snprintf(buf, size, "%" PRIu64 " bp", v);
-		return buf;
-	}
+	if (m->unit == DAMONCTL_FOOTPRINT_BP)	/* CPU and ratios in percent, as status says */
+		return fmt_bp(v, buf, size);
 	if (m->unit == DAMONCTL_FOOTPRINT_COUNT) {
 		snprintf(buf, size, "%" PRIu64, v);
 		return buf;
 	}
-	return fmt_size(v, buf, size);
+	return fmt_size_col(v, buf, size);
 }
 
 static const char *metric_label(const struct damonctl_footprint_metric *m, char *buf,
@@ -180,13 +179,13 @@ static void print_text(const struct damonctl_footprints *f, const struct rin *in
 	printf("%-32s", "what");
 	for (j = 0; j < fo->nr_pcts; j++) {
 		snprintf(p, sizeof(p), "p%g", fo->pcts[j]);
-		printf(" %10s", p);
+		printf(" %*s", SIZE_COL, p);
 	}
 	putchar('\n');
 	for (i = 0; !damonctl_footprints_metric(f, i, &m); i++) {
 		printf("%-32s", metric_label(&m, label, sizeof(label)));
 		for (j = 0; j < fo->nr_pcts; j++)
-			printf(" %10s", value_text(&m, damonctl_qhist_percentile(m.values,
+			printf(" %*s", SIZE_COL, value_text(&m, damonctl_qhist_percentile(m.values,
 										 fo->pcts[j]),
 						   v, sizeof(v)));
 		putchar('\n');

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "chart_out.h"
 #include "report_parts.h"
 #include "report_window.h"
@@ -125,6 +126,7 @@ void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const
 	static const char levels[] = ".:-=+*#%@";
 	unsigned int t, a;
 	double t_end = (double)(g.last_ns - rin_base_ns(in)) / 1e9;
+	bool color = f == stdout && color_on();
 	char sz[32];
 
 	fprintf(f, "%s: access rate over time (x: %.3f s to %.3f s, %u columns) and address "
@@ -133,20 +135,24 @@ void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const
 		fmt_size(g.covered_bytes, sz, sizeof(sz)),
 		nr_spans, nr_spans == 1 ? "" : "s", g.address_bins);
 	for (a = g.address_bins; a-- > 0;) {
-		fprintf(f, "0x%014" PRIx64 " |", row_start(h, &g, a));
+		int shown = -1;	/* the heat colour in force */
+
+		fprintf(f, "%s |", fmt_addr(row_start(h, &g, a), sz, sizeof(sz)));
 		for (t = 0; t < g.time_bins; t++) {
 			double v = damonctl_heatmap_cell(h, t, a);
 			int lvl;
 
-			if (v < 0) {
-				fputc(' ', f);
-				continue;
-			}
 			/* '.' is exactly 0; the rest split (0, 100%] in eight */
-			lvl = v <= 0 ? 0 : 1 + (int)(v * 8 - 1e-9);
-			fputc(levels[lvl > 8 ? 8 : lvl], f);
+			lvl = v < 0 ? -1 : v <= 0 ? 0 : 1 + (int)(v * 8 - 1e-9);
+			lvl = lvl > 8 ? 8 : lvl;
+			if (color && lvl != shown) {
+				fputs(shown >= 0 ? color_end() : "", f);
+				color_heat(f, lvl);
+				shown = lvl;
+			}
+			fputc(lvl < 0 ? ' ' : levels[lvl], f);
 		}
-		fputs("|\n", f);
+		fprintf(f, "%s|\n", color && shown >= 0 ? color_end() : "");
 	}
 	{
 		char l[32], r[32];
@@ -155,7 +161,7 @@ void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const
 		snprintf(l, sizeof(l), "%.3f s", rin_rel_s(in, g.first_ns));
 		snprintf(r, sizeof(r), "%.3f s", t_end);
 		pad = (int)g.time_bins - (int)strlen(l) - (int)strlen(r);
-		fprintf(f, "%18s%s%*s%s\n", "", l, pad > 1 ? pad : 1, "", r);
+		fprintf(f, "%20s%s%*s%s\n", "", l, pad > 1 ? pad : 1, "", r);
 	}
 	fprintf(f, "'.' 0%%, ':-=+*#%%@' up to 100%% of samples accessed, ' ' no data\n");
 }

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "perf_report.h"
 #include "report_parts.h"
 #include "report_window.h"
@@ -271,7 +272,7 @@ static void heading(const char *title)
 {
 	size_t i, n = strlen(title);
 
-	printf("\n%s\n", title);
+	printf("\n%s%s%s\n", color_start(CR_HEAD), title, color_end());
 	for (i = 0; i < n; i++)
 		putchar('=');
 	putchar('\n');
@@ -279,7 +280,7 @@ static void heading(const char *title)
 
 static void text_heatmaps(const struct rin *in, const struct holistic *h)
 {
-	char name[64], title[160], a[32];
+	char name[64], title[160], a[32], range[48];
 	size_t i, j, n = 0;
 
 	heading("Heatmaps");
@@ -291,8 +292,8 @@ static void text_heatmaps(const struct rin *in, const struct holistic *h)
 			uint64_t lo, hi;
 
 			damonctl_heatmap_span(s->maps[j], 0, &lo, &hi, NULL);
-			snprintf(title, sizeof(title), "%s [0x%" PRIx64 ", 0x%" PRIx64 ")", name,
-				 lo, hi);
+			snprintf(title, sizeof(title), "%s %s", name,
+				 fmt_range(lo, hi, range, sizeof(range)));
 			printf("%s# %s, address range %zu of %zu: %s\n", n ? "\n" : "", name, j + 1,
 			       s->nr_maps, fmt_size(hi - lo, a, sizeof(a)));
 			hm_print_text(in, s->maps[j], title, stdout);
@@ -309,7 +310,8 @@ static void pct_row(const char *label, const struct damonctl_qhist *q)
 
 	printf("%-32s", label);
 	for (j = 0; j < NR_PCTS; j++)
-		printf(" %9s", fmt_size(damonctl_qhist_percentile(q, pcts[j]), v, sizeof(v)));
+		printf(" %*s", SIZE_COL, fmt_size_col(damonctl_qhist_percentile(q, pcts[j]), v,
+						      sizeof(v)));
 	putchar('\n');
 }
 
@@ -325,7 +327,7 @@ static void text_distributions(const struct holistic *h)
 	printf("%-32s", "percentile");
 	for (j = 0; j < NR_PCTS; j++) {
 		snprintf(p, sizeof(p), "p%g", pcts[j]);
-		printf(" %9s", p);
+		printf(" %*s", SIZE_COL, p);
 	}
 	putchar('\n');
 	if (damonctl_qhist_count(h->wss_all))

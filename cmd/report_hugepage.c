@@ -281,12 +281,13 @@ static const char *vma_name(const struct damonctl_vma *v)
 static void print_vmas(const char *label, const struct proc_report *p, bool most)
 {
 	const struct damonctl_vma *v;
-	char a[32], b[32];
+	char a[32], b[32], rg[48];
 	size_t j;
 
 	for (j = 0; (v = damonctl_hugepage_proc_vma(p->hp, most, j)); j++)
-		printf("  %-*s 0x%" PRIx64 "-0x%" PRIx64 " %.63s: %s huge of %s (%.1f%%)\n",
-		       (int)strlen(label), j ? "" : label, v->start, v->end, vma_name(v),
+		printf("  %-*s %s %.63s: %s huge of %s (%.1f%%)\n",
+		       (int)strlen(label), j ? "" : label,
+		       fmt_range(v->start, v->end, rg, sizeof(rg)), vma_name(v),
 		       fmt_size(v->anon_huge, a, sizeof(a)), fmt_size(v->rss, b, sizeof(b)),
 		       pct(v->anon_huge, v->rss));
 }
@@ -459,14 +460,18 @@ static json_object *khugepaged_json(const struct damonctl_khugepaged_scans *khp,
 	return k;
 }
 
-/* The THP settings, keyed by file name, khugepaged's with "khugepaged_" before theirs. */
+/* The THP settings, keyed by file name, khugepaged's with "khugepaged_" before theirs:
+ * modes as selected ("madvise"), numbers (settings, times in ms, counters) as JSON
+ * numbers (one that is not a number is left out, as a file the kernel lacks). */
 static json_object *thp_json(const struct damonctl_thp *t)
 {
 	json_object *thp = json_object_new_object();
+	enum damonctl_thp_kind kind;
 	const char *name, *v;
+	uint64_t n;
 	size_t i;
 
-	for (i = 0; (name = damonctl_thp_setting_name(i, NULL)); i++) {
+	for (i = 0; (name = damonctl_thp_setting_name(i, &kind)); i++) {
 		char key[64], *slash;
 
 		if (!(v = damonctl_thp_setting(t, i)))
@@ -474,7 +479,10 @@ static json_object *thp_json(const struct damonctl_thp *t)
 		snprintf(key, sizeof(key), "%s", name);
 		if ((slash = strchr(key, '/')))
 			*slash = '_';
-		json_object_object_add(thp, key, json_object_new_string(v));
+		if (kind == DAMONCTL_THP_MODE)
+			json_object_object_add(thp, key, json_object_new_string(v));
+		else if (!damonctl_parse_u64(v, &n) && strcmp(v, "max"))
+			json_object_object_add(thp, key, json_object_new_uint64(n));
 	}
 	return thp;
 }

@@ -115,9 +115,9 @@ static void window_row(const struct wss_opts *wo, const struct rin *in,
 
 	printf("%9.1f s %6" PRIu64, (double)w0 / 1e6, damonctl_qhist_count(h));
 	for (i = 0; i < wo->nr_pcts; i++)
-		printf(" %11s", fmt_size(damonctl_qhist_percentile(h, wo->pcts[i]), buf,
+		printf(" %11s", fmt_size_col(damonctl_qhist_percentile(h, wo->pcts[i]), buf,
 					 sizeof(buf)));
-	printf(" %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(h), buf,
+	printf(" %11s\n", fmt_size_col((uint64_t)damonctl_qhist_mean(h), buf,
 				    sizeof(buf)));
 	(void)in;
 }
@@ -285,7 +285,7 @@ static int series_row(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 	if (!w->header)
 		printf("%11s %11s\n", "time", "wss");
 	w->header = true;
-	printf("%9.3f s %11s\n", (double)t_us / 1e6, fmt_size(v, buf, sizeof(buf)));
+	printf("%9.3f s %11s\n", (double)t_us / 1e6, fmt_size_col(v, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -388,8 +388,8 @@ static void print_text(const struct wss_run *w, const struct rin *in)
 	       rin_rel_s(in, w->last_ns));
 	for (i = 0; i < wo->nr_pcts; i++)
 		printf("  p%-6g %11s\n", wo->pcts[i],
-		       fmt_size(damonctl_qhist_percentile(all, wo->pcts[i]), buf, sizeof(buf)));
-	printf("  mean    %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(all), buf,
+		       fmt_size_col(damonctl_qhist_percentile(all, wo->pcts[i]), buf, sizeof(buf)));
+	printf("  mean    %11s\n", fmt_size_col((uint64_t)damonctl_qhist_mean(all), buf,
 					    sizeof(buf)));
 }
 

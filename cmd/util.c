@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Messages, option value parsing, JSON output and formatting shared by subcommands. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -597,6 +598,34 @@ const char *fmt_size(uint64_t bytes, char *buf, size_t size)
 {
 	if (damonctl_fmt_size(bytes, buf, size) < 0)
 		snprintf(buf, size, "?");
+	return buf;
+}
+
+const char *fmt_size_col(uint64_t bytes, char *buf, size_t size)
+{
+	const char *space;
+
+	fmt_size(bytes, buf, size);
+	space = strchr(buf, ' ');
+	/* a whole number of KiB..EiB: the decimals a fraction would have */
+	if (space && !memchr(buf, '.', (size_t)(space - buf)) && strcmp(space, " B")) {
+		char unit[8];
+
+		snprintf(unit, sizeof(unit), "%s", space);
+		snprintf(buf + (space - buf), size - (size_t)(space - buf), ".00%s", unit);
+	}
+	return buf;
+}
+
+const char *fmt_addr(uint64_t addr, char *buf, size_t size)
+{
+	snprintf(buf, size, "0x%016" PRIx64, addr);
+	return buf;
+}
+
+const char *fmt_range(uint64_t start, uint64_t end, char *buf, size_t size)
+{
+	snprintf(buf, size, "0x%016" PRIx64 "-0x%016" PRIx64, start, end);
 	return buf;
 }
 

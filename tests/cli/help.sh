@@ -84,7 +84,7 @@ while read -r cmd; do
 	read -ra words <<<"$cmd"
 	"$damonc" --list-opts "$cmd" | grep -q '^--pid pid ' || continue
 	"$damonc" --list-opts "$cmd" | grep -q '^-p pid ' || bad "'$cmd': --pid without -p"
-	"$damonc" "${words[@]}" --help | grep -q -- '-p, --pid PID' ||
+	grep -q -- '-p, --pid PID' <<<"$("$damonc" "${words[@]}" --help)" ||
 		bad "'$cmd --help' does not show -p, --pid"
 done < <("$damonc" --list-cmds)
 rc=0

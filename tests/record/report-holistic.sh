@@ -65,12 +65,12 @@ text=$("$damonc" report holistic -i "$work/rec")
 for want in "Record" "Heatmaps" "Working set size and memory footprints" \
 	"$((S * T)) snapshots in $T series" \
 	"# kdamond 0 target 1, address range 1 of 1: $((R + V)) MiB" \
-	"kdamond 0 target 0 [0x7f0000000000, 0x7f0000e00000): access rate over time (x: 0.100 s to 19.100 s, $S columns)"; do
+	"kdamond 0 target 0 0x00007f0000000000-0x00007f0000e00000: access rate over time (x: 0.100 s to 19.100 s, $S columns)"; do
 	grep -qF -- "$want" <<<"$text" || bad "the text lacks '$want'"
 done
-grep -qE '^wss \(all targets\) +2 MiB +2 MiB +2 MiB +2 MiB +2 MiB$' <<<"$text" ||
+grep -qE '^wss \(all targets\) +2.00 MiB +2.00 MiB +2.00 MiB +2.00 MiB +2.00 MiB$' <<<"$text" ||
 	bad "the text's wss row: $text"
-grep -qE "^target 1 \(pid $((P + 1))\) rss +11 MiB +12 MiB +13 MiB +14 MiB +15 MiB$" <<<"$text" ||
+grep -qE "^target 1 \(pid $((P + 1))\) rss +11.00 MiB +12.00 MiB +13.00 MiB +14.00 MiB +15.00 MiB$" <<<"$text" ||
 	bad "the text's rss row of target 1"
 [ "$(grep -c '^0x[0-9a-f]* |' <<<"$text")" = $((10 * T)) ] || bad "not 10 rows per heatmap"
 if grep -E '^0x[0-9a-f]* \|' <<<"$text" | awk 'length($0) > 80 { f = 1 } END { exit !f }'; then

@@ -219,7 +219,7 @@ check("targets", sorted({m["target"] for m in d["metrics"] if m["target"] is not
 check("rss", [m["max"] for m in d["metrics"] if m["metric"] == "rss"], [max((10 + i % V + 1) << 20 for i in range(5, 9))])
 '
 text=$("$damonc" report footprints -i "$work/fp" --percentiles 50)
-grep -qE "^target 1 \(pid $((P + 1))\) rss +$((10 + 2 + 1)) MiB$" <<<"$text" ||
+grep -qE "^target 1 \(pid $((P + 1))\) rss +$((10 + 2 + 1)).00 MiB$" <<<"$text" ||
 	bad "report footprints' text: $text"
 # a subset keeps the footprints of its time range; --no-footprints drops them
 "$damonc" record -i "$work/fp" --time-range 5s,9s -o "$work/fp-sub"
