@@ -156,6 +156,13 @@ static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 		struct hseries *s;
 		size_t i;
 
+		/* what each series' process had mapped: the heatmaps leave the rest out */
+		for (i = 0; scan && it.type == DAMONCTL_REC_FOOTPRINT && i < h->series.nr; i++) {
+			s = rin_table_at(&h->series, i);
+			if (s->scan && damonctl_heatmap_footprint(s->scan, s->key.target,
+								  it.json) == -ENOMEM)
+				return -ENOMEM;
+		}
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		s = rin_slot(&h->series, it.snapshot);

@@ -32,10 +32,13 @@ def pct(vals, p):
 
 def heat(t, snaps, tbins, abins):
     """The heatmap grid of target t over snapshots snaps (a column each: fewer than tbins)
-    for a record made with --footprints (the (i % R)-th tenth hot)."""
+    for a record made with --footprints (the (i % R)-th tenth hot): rows of the smallest
+    power of two of bytes that needs no more than abins of them from BASE (aligned)."""
     covered = max(R + i % V + t for i in snaps) * MiB
-    na = min(abins, covered)
-    w = -(-covered // na)
+    w = 1
+    while -(-covered // w) > abins:
+        w *= 2
+    na = -(-covered // w)
     grid = []
     for i in snaps:
         band = max(R // 10, 1)
