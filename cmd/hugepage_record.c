@@ -61,7 +61,8 @@ static int points_footprint(struct hp_view *v, const struct damonctl_rec_item *i
 	struct damonctl_footprint_sample fs = { .sz = sizeof(fs) };
 	int r = damonctl_footprints_feed(v->fp, it);
 
-	if (r == 1 && v->pts.n && !damonctl_footprints_sample(v->fp, &fs) && fs.has_system)
+	if (r == 1 && v->pts.n && !damonctl_footprints_sample(v->fp, &fs) && fs.has_system &&
+	    fs.has_huge)
 		v->pts.system[v->pts.n - 1] = (double)fs.huge;
 	return r < 0 ? r : 0;
 }
@@ -107,7 +108,7 @@ static int print_json(struct record_in *in, const struct hp_view *v)
 	json_object_object_add(doc, "input", record_in_status_json(in));
 	json_object_object_add(hot, "snapshots", json_object_new_uint64(v->s.snapshots));
 	json_object_object_add(hot, "first", json_object_new_uint64(v->s.first));
-	json_object_object_add(hot, "median", json_object_new_uint64(damonctl_qhist_percentile(v->h, 50)));
+	json_object_object_add(hot, "median", json_object_new_uint64(damonctl_qhist_value_at(v->h, 50)));
 	json_object_object_add(hot, "last", json_object_new_uint64(v->s.last));
 	json_object_object_add(hot, "max", json_object_new_uint64(v->s.max));
 	json_object_object_add(doc, "accessed_in_huge_pages", hot);
@@ -136,7 +137,7 @@ static void print_text(const struct record_in *in, const struct hp_view *v)
 	       v->s.kdamond, v->s.snapshots, (double)(v->s.last_ns - v->s.first_ns) / 1e9);
 	printf("  accessed memory in whole 2 MiB pages: first %s, median %s, last %s, max %s\n",
 	       fmt_size(v->s.first, a, sizeof(a)),
-	       fmt_size(damonctl_qhist_percentile(v->h, 50), b, sizeof(b)),
+	       fmt_size(damonctl_qhist_value_at(v->h, 50), b, sizeof(b)),
 	       fmt_size(v->s.last, c, sizeof(c)), fmt_size(v->s.max, d, sizeof(d)));
 	for (i = 0; i < nr; i++) {
 		struct damonctl_hugepage_rec_scheme s;

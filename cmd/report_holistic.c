@@ -317,7 +317,7 @@ static void pct_row(const char *label, const struct damonctl_qhist *q)
 
 	printf("%-32s", label);
 	for (j = 0; j < NR_PCTS; j++)
-		printf(" %*s", SIZE_COL, fmt_size_col(damonctl_qhist_percentile(q, pcts[j]), v,
+		printf(" %*s", SIZE_COL, fmt_size_col(damonctl_qhist_value_at(q, pcts[j]), v,
 						      sizeof(v)));
 	putchar('\n');
 }

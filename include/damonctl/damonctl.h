@@ -1638,6 +1638,14 @@ DAMONCTL_API int damonctl_rec_reader_new(int fd, struct damonctl_rec_reader **ou
 DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonctl_rec_item *item);
 /* Back to the first item; -ESPIPE when the input cannot seek (a pipe). */
 DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r);
+/* A damo record's side files (damo record's FILE.mem_footprint and FILE.vmas: their text;
+ * @vmas may be NULL) read as FOOTPRINT items among its snapshots, each before the first
+ * snapshot that ended after it was taken (memory and mappings in bytes, as damonc records
+ * them; damo's pages taken as 4 KiB, as damo takes them). 0, -ENOMEM, or -EINVAL (not a
+ * damo record, or not damo's documents). */
+DAMONCTL_API int damonctl_rec_reader_damo_footprints(struct damonctl_rec_reader *r,
+						      const char *mem_footprint,
+						      const char *vmas);
 DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r);
 
 struct damonctl_rec_status {
@@ -2195,9 +2203,10 @@ DAMONCTL_API int damonctl_hugepage_rec_get_scheme(const struct damonctl_hugepage
  * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3),
  * damonctl_rec_info_new(3), damonctl_footprints_new(3), damonctl_wss_bytes(3)).
  */
-/* Percentiles of a stream of values in fixed memory (about 66 KiB): 64 buckets per power of
- * two, each keeping its extremes, so a percentile is within 1.1% and exact when its bucket
- * holds one distinct value. */
+/* Percentiles of a stream of values: exact while there are at most 2^20 of them (kept, 8
+ * bytes each), as damo's are; past that, from a histogram in fixed memory (about 66 KiB):
+ * 64 buckets per power of two, each keeping its extremes, so a percentile is within 1.1%
+ * and exact when its bucket holds one distinct value. */
 struct damonctl_qhist;
 /* NULL when out of memory. */
 DAMONCTL_API struct damonctl_qhist *damonctl_qhist_new(void);
@@ -2212,6 +2221,12 @@ DAMONCTL_API uint64_t damonctl_qhist_max(const struct damonctl_qhist *h);
 DAMONCTL_API double damonctl_qhist_mean(const struct damonctl_qhist *h);
 /* The nearest-rank @p-th percentile (0..100); 0 when empty. */
 DAMONCTL_API uint64_t damonctl_qhist_percentile(const struct damonctl_qhist *h, double p);
+/* The @p-th percentile as damo reports it (its _damo_dist.get_percentile()): the value at
+ * index floor(@p / 100 x count) of the values in order, the largest for 100; 0 when empty.
+ * It is nearest-rank's or the next value up. */
+DAMONCTL_API uint64_t damonctl_qhist_value_at(const struct damonctl_qhist *h, double p);
+/* Whether the percentiles are exact: every value is still kept. */
+DAMONCTL_API bool damonctl_qhist_exact(const struct damonctl_qhist *h);
 /* "0,50,99.9": up to @max percentiles (0..100) into @pcts; their number, or -EINVAL. */
 DAMONCTL_API int damonctl_percentiles_parse(const char *arg, double *pcts, unsigned int max);
 
@@ -2349,10 +2364,11 @@ DAMONCTL_API uint64_t damonctl_footprints_samples(const struct damonctl_footprin
 struct damonctl_footprint_sample {
 	size_t sz;
 	uint64_t time_ns;
-	bool has_system;		/* used and huge are known */
+	bool has_system;		/* used is known (and huge when has_huge) */
 	uint64_t used, huge;		/* bytes (damonctl_meminfo_used(), huge pages) */
 	int64_t kdamond_cpu_bp;		/* share of a CPU since the sample before; -1: unknown */
 	unsigned int nr_targets;	/* damonctl_footprints_sample_target()'s */
+	bool has_huge;			/* huge is known (damo's footprints have no huge pages) */
 };
 struct damonctl_footprint_target {
 	size_t sz;

@@ -25,9 +25,11 @@ def counts(t, snaps=range(S)):
 
 
 def pct(vals, p):
-    """Nearest-rank percentile, as damonc documents it."""
+    """The percentile as damonc's reports give it, as damo computes it (its
+    _damo_dist.get_percentile()): the value at index int(p / 100 * n) of the sorted values,
+    the last for 100."""
     v = sorted(vals)
-    return v[min(max(math.ceil(p / 100 * len(v)), 1), len(v)) - 1]
+    return v[min(int(p / 100.0 * len(v)), len(v) - 1)]
 
 
 def heat(t, snaps, tbins, abins):
