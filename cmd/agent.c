@@ -280,11 +280,14 @@ static bool refused(struct agent *ag, unsigned int i, const char *what, int err)
 	else
 		snprintf(msg, sizeof(msg), "%s", strerror(-err));
 	damonctl_clear_error(ag->cli->ctx);
-	if (err == -EBUSY) {
-		/* another writer holds DAMON's sysfs lock for a moment: not a refusal */
+	/* another writer holds DAMON's sysfs lock for a moment, or rewrote what we read (a
+	 * reading command's capture: its scheme installed, its tried-regions update): not the
+	 * kernel refusing us, and no reason to stop what the user started */
+	if (err == -EBUSY || ((err == -ENOENT || err == -ENODEV) && !strncmp(what, "reading", 7))) {
 		if (!s->busy_logged)
-			agent_log("kdamond %u: DAMON is busy (%s: %s); retrying next round",
-				  s->e.kdamond, what, msg);
+			agent_log("kdamond %u: %s (%s: %s); retrying next round", s->e.kdamond,
+				  err == -EBUSY ? "DAMON is busy" : "the tree changed under the read",
+				  what, msg);
 		s->busy_logged = true;
 		return false;
 	}
@@ -483,112 +486,64 @@ static bool serve_round(struct agent *ag, unsigned int i)
 
 /* ---- following children: new targets, online ---- */
 
-/* The targets of @s that live, in order, staged again into @cw (emptied first) with the
- * regions @ch has for them. Their pids go to @pids, their old indexes to @old, their number
- * to *n. */
-static int restage_live_targets(const struct served *s, struct damonctl_context *ch,
-				struct damonctl_context *cw, int *pids, unsigned int *old,
-				unsigned int *n)
-{
-	unsigned int i;
-
-	while (damonctl_context_nr_targets(cw))
-		damonctl_context_remove_target(cw, 0);
-	for (i = 0; i < s->e.nr_targets; i++) {
-		struct damonctl_target *o = damonctl_context_target(ch, i), *t;
-		uint64_t st, en;
-		unsigned int j;
-
-		if (s->e.targets[i] <= 0)
-			continue;
-		t = damonctl_context_add_target(cw);
-		if (!t)
-			return -ENOMEM;
-		damonctl_target_set_int(t, DAMONCTL_TARGET_PID, s->e.targets[i]);
-		for (j = 0; j < damonctl_target_nr_regions(o); j++)
-			if (!damonctl_target_region(o, j, &st, &en))
-				damonctl_target_add_region(t, st, en);
-		old[*n] = i;
-		pids[(*n)++] = s->e.targets[i];
-	}
-	return 0;
-}
-
 /*
- * Make @child a target of @s's kdamond, online. Targets that exited are dropped (a dead pid
- * would make the commit fail), every pid is staged again (writing nr_targets recreates the
- * target directories with pid 0, and a commit with a pid-0 target killed the kdamond on
- * 6.12), read back, and only then committed. Emulated collapse gets a stat scheme with a
- * target filter per target, since tried regions do not say whose they are.
+ * Make @child a target of @s's kdamond, online, by libdamonctl's retarget transaction (the
+ * one `tune --add-target` makes): the child checked as start checks its targets, targets
+ * that exited dropped (a dead pid would make the commit fail), the collapse budgets
+ * following their targets (a stat scheme with a target filter per target where collapse is
+ * emulated: tried regions do not say whose they are); then committed, the pids read back
+ * first.
  */
 static int add_target(struct agent *ag, struct served *s, int child, char *why, size_t size)
 {
-	struct damonctl_tree *have = NULL, *want = NULL;
+	struct damonctl_kdamond *have = NULL, *want = NULL;
 	struct damonctl_features *f = NULL;
-	struct damonctl_kdamond *kw, *kh;
-	struct damonctl_context *cw, *ch;
-	struct fallbacks fbs = s->e.fbs;
-	int pids[MAX_TARGETS], r;
-	unsigned int old[MAX_TARGETS], n = 0;
+	struct damonctl_fallbacks *l = fallback_to_lib(&s->e.fbs);
+	struct damonctl_retarget rt = { .sz = sizeof(rt), .add = &child, .nr_add = 1,
+					.flags = DAMONCTL_RETARGET_DROP_EXITED, .fbs = l,
+					.nowhere = STARTED_TARGET_NOWHERE, .why = why,
+					.why_size = size };
+	struct damonctl_context *c;
+	unsigned int i;
+	int r = l ? damonctl_kdamond_read(ag->cli->ctx, s->e.kdamond, &have) : -ENOMEM;
 
-	if (s->e.nr_targets >= MAX_TARGETS) {
-		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
-		return -ENOSPC;
-	}
-	r = damonctl_tree_read_flags(ag->cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &have);
 	if (!r)
-		r = damonctl_features_from_tree(ag->cli->ctx, have, &f);
-	if (r) {
-		snprintf(why, size, "reading the DAMON tree: %s", strerror(-r));
+		r = damonctl_features_detect(ag->cli->ctx, &f);
+	want = r ? NULL : damonctl_kdamond_dup(have);
+	if (r || !want) {
+		snprintf(why, size, "reading the DAMON tree: %s", strerror(r ? -r : ENOMEM));
+		r = r ? r : -ENOMEM;
 		goto out;
 	}
-	kh = damonctl_tree_kdamond(have, s->e.kdamond);
-	want = damonctl_tree_dup(have);
-	kw = want ? damonctl_tree_kdamond(want, s->e.kdamond) : NULL;
-	ch = kh ? damonctl_kdamond_context(kh, 0) : NULL;
-	cw = kw ? damonctl_kdamond_context(kw, 0) : NULL;
-	if (!ch || !cw || damonctl_context_nr_targets(ch) != s->e.nr_targets) {
-		snprintf(why, size, "its targets are not the ones damonc recorded");
-		r = -ESTALE;
-		goto out;
+	r = damonctl_kdamond_retarget(ag->cli->ctx, want, f, &rt, NULL);
+	c = r ? NULL : damonctl_kdamond_context(want, 0);
+	if (!r && damonctl_context_nr_targets(c) > MAX_TARGETS) {
+		snprintf(why, size, "it has %d targets already, damonc's most", MAX_TARGETS);
+		r = -ENOSPC;
 	}
-	/* the live targets, in order, then the child */
-	r = restage_live_targets(s, ch, cw, pids, old, &n);
-	if (r)
-		goto out;
-	r = damonctl_context_add_pid(ag->cli->ctx, cw, child);
-	if (r < 0) {
-		snprintf(why, size, "%s", r == -ESRCH ? "it has exited already" : strerror(-r));
-		goto out;
-	}
-	pids[n++] = child;
-	/* the collapse budgets follow their targets; those of targets gone keep to an index
-	 * past damonc's most targets */
-	r = fallback_retarget(&fbs, cw, f, old, n - 1, n - 1, MAX_TARGETS + 1);
-	if (r == -EOPNOTSUPP)
-		snprintf(why, size, "collapsing for several processes from user space needs target "
-			 "filters (Linux 6.6)");
-	else if (r)
-		snprintf(why, size, "%s", r == -ENOSPC ? "too many schemes" : strerror(-r));
-	if (r)
-		goto out;
 	/* checks that every pid is in place before committing, undoes the staging if not */
-	r = damonctl_kdamond_commit(ag->cli->ctx, kw, kh, DAMONCTL_COMMIT_F_FULL, NULL);
-	if (r) {
-		damonctl_strerror(ag->cli->ctx, r, why, size);
-		goto out;
+	if (!r) {
+		r = damonctl_kdamond_commit(ag->cli->ctx, want, have, DAMONCTL_COMMIT_F_FULL, NULL);
+		if (r)
+			damonctl_strerror(ag->cli->ctx, r, why, size);
 	}
-	s->e.fbs = fbs;
-	s->e.nr_targets = n;
-	memcpy(s->e.targets, pids, n * sizeof(pids[0]));
+	if (r)
+		goto out;
+	fallback_from_lib(l, &s->e.fbs);
+	s->e.nr_targets = 0;
+	for (i = 0; i < damonctl_context_nr_targets(c); i++)
+		if (!damonctl_target_get(damonctl_context_target(c, i), DAMONCTL_TARGET_OBSOLETE))
+			s->e.targets[s->e.nr_targets++] = (int)damonctl_target_get_int(
+				damonctl_context_target(c, i), DAMONCTL_TARGET_PID);
 	s->all_gone_ms = 0;
 	served_replan(s, false);	/* the plans follow budgets by index, which moved */
 	record_update(ag, s, false);
 out:
 	damonctl_clear_error(ag->cli->ctx);
+	damonctl_fallbacks_free(l);
 	damonctl_features_free(f);
-	damonctl_tree_free(want);
-	damonctl_tree_free(have);
+	damonctl_kdamond_free(want);
+	damonctl_kdamond_free(have);
 	return r;
 }
 
@@ -785,6 +740,11 @@ static void take_tuned(struct served *s, const struct started_entry *e)
 	if (!all_same && !live_same) {
 		s->e.nr_targets = e->nr_targets;
 		memcpy(s->e.targets, e->targets, sizeof(e->targets));
+		/* a process of the record may have exited since `tune` wrote it, its event
+		 * seen already: it counts as gone, or its kdamond's end would go unnoticed */
+		for (j = 0; j < s->e.nr_targets; j++)
+			if (s->e.targets[j] > 0 && !damonctl_proc_same(s->e.targets[j], 0))
+				s->e.targets[j] = -s->e.targets[j];
 		s->all_gone_ms = 0;
 		agent_log("kdamond %u: its targets changed (damonc tune)", s->e.kdamond);
 	}
@@ -1249,6 +1209,35 @@ static const struct opt agent_opts_tbl[] = {
 };
 #undef TO
 
+/*
+ * --metrics-textfile asked while an agent already serves (one that `damonc start` started
+ * in the background, say): one agent serves a sysroot, so this one keeps the textfile fresh
+ * beside it, every --metrics-interval (looking every second whether the other still runs),
+ * and takes its place once it exits. Returns the agent lock, or
+ * -EINTR after SIGINT or SIGTERM.
+ */
+static int keep_textfile_beside(struct cli *cli, struct metrics_textfile *mt)
+{
+	struct timespec second = { 1, 0 };
+	sigset_t orig;
+	int lockfd = -EBUSY;
+
+	agent_log("agent %d serves %s: keeping %s fresh beside it, and serving once it exits",
+		  agent_running_pid(cli), damonctl_get_sysroot(cli->ctx), mt->path);
+	install_signals(&orig);
+	while (!stop_signal && lockfd == -EBUSY) {
+		metrics_textfile_update(cli, mt, false);
+		ppoll(NULL, 0, &second, &orig);
+		lockfd = lock_agent(cli);
+	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	if (lockfd >= 0 && stop_signal) {
+		unlock_agent(cli, lockfd);
+		lockfd = -EBUSY;
+	}
+	return stop_signal ? -EINTR : lockfd;
+}
+
 static int agent_parse(struct cli *cli, int key, const char *arg)
 {
 	struct agent_opts *ao = cli->opts;
@@ -1284,6 +1273,10 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 		nanosleep(&ts, NULL);
 		lockfd = lock_agent(cli);
 	}
+	if (lockfd == -EBUSY && ao->textfile.path)
+		lockfd = keep_textfile_beside(cli, &ao->textfile);
+	if (lockfd == -EINTR)
+		return EXIT_OK;
 	if (lockfd == -EBUSY) {
 		warnx_("agent: another damonc agent (pid %d) already serves %s",
 		       agent_running_pid(cli), damonctl_get_sysroot(cli->ctx));

@@ -328,7 +328,7 @@ int capture_start(struct cli *cli, const struct capture_opts *o, struct capture 
 	lock = started_lock(cli->ctx);
 	if (lock < 0) {
 		free(c);
-		return lib_error(cli, lock, "locking damonc's run directory");
+		return started_lock_error(cli, lock);
 	}
 	r = recover_leftovers(cli);
 	if (!r)

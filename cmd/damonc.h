@@ -160,6 +160,8 @@ int opt_store(const struct cli *cli, const struct opt *o, const char *arg);
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "damonc CMD: <msg>" and return EXIT_USAGE. */
 int usage_error(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "damonc CMD: out of memory": no fault of the input, so exit 1 (EXIT_FAIL), returned. */
+int oom_error(const struct cli *cli);
 /* Report a library error: "damonc CMD: WHAT: <sentence>"; returns the exit code for @err. */
 int lib_error(const struct cli *cli, int err, const char *what, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -5,6 +5,7 @@
  * and the kernel's versions, the kdamonds. Exit 0 when nothing is wrong, 1 when something
  * is (a warning or an error), so that a script can ask.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -73,7 +74,7 @@ static int agent_findings(struct cli *cli, const struct damonctl_tree *t, struct
 		char msg[256];
 		int pid;
 
-		if (!started_needs_agent(e) || strcmp(state ? state : "", "on") ||
+		if (e->foreign || !started_needs_agent(e) || strcmp(state ? state : "", "on") ||
 		    agent_view_server(cli, e, &pid) != AGENT_NOBODY)
 			continue;
 		snprintf(msg, sizeof(msg), "kdamond %u: damonc started it with a part done in user "
@@ -96,6 +97,7 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 	unsigned int i, running = 0;
 	struct utsname u;
 	char version[64] = "unknown";
+	bool unreadable;
 	int serious, r;
 
 	if (argc) {
@@ -103,10 +105,15 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	}
 	r = damonctl_tree_read(cli->ctx, &t);
-	if (r) {
+	/* not root: DAMON's kdamonds cannot be read, what needs no root can be said */
+	unreadable = r == -EACCES || r == -EPERM;
+	if (unreadable)
+		t = damonctl_tree_new();
+	if ((r && !unreadable) || !t) {
 		json_object_put(o.arr);
-		return lib_error(cli, r, "reading the DAMON tree");
+		return lib_error(cli, t ? r : -ENOMEM, "reading the DAMON tree");
 	}
+	damonctl_clear_error(cli->ctx);
 	if (!damonctl_features_detect(cli->ctx, &f))
 		damonctl_features_describe_version(f, version, sizeof(version));
 	damonctl_features_free(f);
@@ -118,17 +125,25 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 
 		running += state && !strcmp(state, "on");
 	}
-	if (!o.arr)
+	if (!o.arr && unreadable)
+		printf("damonc %s on Linux %s; its kdamonds unknown\n", damonctl_version(),
+		       u.release);
+	else if (!o.arr)
 		printf("damonc %s on Linux %s (DAMON looks like Linux %s); %u kdamond%s, %u "
 		       "running\n", damonctl_version(), u.release, version,
 		       damonctl_tree_nr_kdamonds(t), damonctl_tree_nr_kdamonds(t) == 1 ? "" : "s",
 		       running);
+	if (unreadable)
+		finding(&o, DAMONCTL_FINDING_WARNING, "damon_unreadable", -1, -1,
+			"DAMON's sysfs files need root (CAP_SYS_ADMIN): its kdamonds were not "
+			"checked; what needs no root was (the DAMON modules)");
 	serious = damonctl_diagnose(cli->ctx, t, finding, &o);
 	if (serious < 0) {
 		damonctl_tree_free(t);
 		json_object_put(o.arr);
 		return lib_error(cli, serious, "diagnosing DAMON");
 	}
+	serious += unreadable;
 	serious |= agent_findings(cli, t, &o);
 	if (o.arr) {
 		json_object *doc = json_doc_new();
@@ -137,9 +152,10 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 				       json_object_new_string(damonctl_version()));
 		json_object_object_add(doc, "kernel_release", json_object_new_string(u.release));
 		json_object_object_add(doc, "damon_version", json_object_new_string(version));
-		json_object_object_add(doc, "kdamonds",
+		json_object_object_add(doc, "kdamonds", unreadable ? NULL :
 				       json_object_new_int((int)damonctl_tree_nr_kdamonds(t)));
-		json_object_object_add(doc, "running", json_object_new_int((int)running));
+		json_object_object_add(doc, "running", unreadable ? NULL :
+				       json_object_new_int((int)running));
 		json_object_object_add(doc, "findings", o.arr);
 		if (json_doc_print(doc))
 			serious = -1;

@@ -4,12 +4,26 @@
  * itself (files present or missing, avail_operations, module parameters), without writing
  * and without needing DAMON to be stopped.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "color.h"
 #include "damonc.h"
+#include "journal.h"
+#include "known_features.h"
+#include "started.h"
 
-static const struct opt features_opts[] = { { 0 } };
+struct features_opts {
+	bool probe;
+};
+
+static const struct opt features_opts[] = {
+	{ "probe", 256, OV_NONE, NULL, "probe what no directory shows on a temporary kdamond, "
+	  "removed again (writes; not while a kdamond runs), and keep it for this boot",
+	  OPT_TO(OD_FLAG, struct features_opts, probe) },
+	{ 0 },
+};
 
 static const struct { enum damonctl_kwset set; const char *name; } kwsets[] = {
 	{ DAMONCTL_KW_OPERATIONS, "operations" },
@@ -29,7 +43,13 @@ static json_object *support_json(enum damonctl_support s)
 	return s == DAMONCTL_UNKNOWN ? NULL : json_object_new_boolean(s == DAMONCTL_YES);
 }
 
-static int print_json(const struct damonctl_features *f)
+/* Which features a probe told (the tree alone did not), for the output. */
+struct told {
+	bool probed[DAMONCTL_NR_FEATURES];
+	bool any;
+};
+
+static int print_json(const struct damonctl_features *f, const struct told *t)
 {
 	json_object *doc = json_doc_new(), *feats = json_object_new_object(), *kws, *kernel;
 	int vmin, vmax;
@@ -51,6 +71,8 @@ static int print_json(const struct damonctl_features *f)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "supported", support_json(damonctl_features_has(f, i)));
+		if (t->probed[i])
+			json_object_object_add(o, "probed", json_object_new_boolean(true));
 		json_object_object_add(o, "since", json_object_new_string(damonctl_feature_since(i)));
 		json_object_object_add(o, "description",
 				       json_object_new_string(damonctl_feature_description(i)));
@@ -71,20 +93,22 @@ static int print_json(const struct damonctl_features *f)
 	return json_doc_print(doc);
 }
 
-static void print_text(const struct damonctl_features *f)
+static void print_text(const struct damonctl_features *f, const struct told *t)
 {
 	char ver[64];
 	unsigned int i, s;
 
 	damonctl_features_describe_version(f, ver, sizeof(ver));
 	printf("DAMON on this kernel looks like Linux %s (read from the sysfs tree and module "
-	       "parameters)\n\n", ver);
+	       "parameters%s)\n\n", ver, t->any ? ", and a probe this boot: marked *" : "");
 	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
 		enum damonctl_support s = damonctl_features_has(f, i);
+		char word[16];
 
+		snprintf(word, sizeof(word), "%s%s", support_word(s), t->probed[i] ? "*" : "");
 		printf("  %s%-8s%s %-20s %s (%s)\n",
 		       color_start(s == DAMONCTL_YES ? CR_GOOD : s == DAMONCTL_NO ? CR_WARN : CR_DIM),
-		       support_word(s), color_end(), damonctl_feature_name(i),
+		       word, color_end(), damonctl_feature_name(i),
 		       damonctl_feature_description(i), damonctl_feature_since(i));
 	}
 	printf("\n");
@@ -111,14 +135,44 @@ static void print_text(const struct damonctl_features *f)
 		}
 		printf("\n");
 	}
-	if (damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) == DAMONCTL_UNKNOWN)
-		printf("\nUnknown features can only be seen by writing a keyword; 'damonc start' "
-		       "checks them on its own kdamond before starting.\n");
+	if (damonctl_features_incomplete(f) ||
+	    damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) == DAMONCTL_UNKNOWN)
+		printf("\nWhat is unknown no kdamond directory shows, or only a keyword write can "
+		       "tell: 'damonc features --probe' probes it now on a temporary kdamond "
+		       "(removed again), and 'damonc start' does before it needs it; either is "
+		       "kept for this boot.\n");
+}
+
+/* --probe: what no directory shows, probed on a temporary kdamond (the tree put back), as a
+ * start would, under damonc's lock and journal; kept for this boot. An exit code. */
+static int probe(struct cli *cli, struct damonctl_features *f)
+{
+	int lock = started_lock(cli->ctx), r;
+
+	if (lock < 0)
+		return started_lock_error(cli, lock);
+	recover_leftovers(cli);
+	r = damonctl_features_probe_fresh(cli->ctx, f);
+	if (!r)
+		known_features_save(cli->ctx, f);
+	journal_release(cli);
+	started_unlock(lock);
+	if (r == -EBUSY) {
+		warnx_("features: --probe: a kdamond is running, and the kernel cannot add the "
+		       "temporary one while any runs (what the running one's directories show "
+		       "is said)");
+		return EXIT_BUSY;
+	}
+	return r ? lib_error(cli, r, "probing on a temporary kdamond") : 0;
 }
 
 static int features_run(struct cli *cli, int argc, char **argv)
 {
+	struct features_opts *fo = cli->opts;
 	struct damonctl_features *f;
+	struct told t = { .any = false };
+	char *known;
+	unsigned int i;
 	int r;
 
 	if (argc)
@@ -126,18 +180,36 @@ static int features_run(struct cli *cli, int argc, char **argv)
 	r = damonctl_features_detect(cli->ctx, &f);
 	if (r)
 		return lib_error(cli, r, "detecting DAMON features");
-	if (cli->json)
-		r = print_json(f);
-	else
-		print_text(f);
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++)
+		t.probed[i] = damonctl_features_has(f, i) == DAMONCTL_UNKNOWN;
+	/* what a start's probe, or an earlier --probe, found this boot */
+	known = known_features_load(cli->ctx);
+	if (known)
+		damonctl_features_learn(f, known);
+	free(known);
+	r = fo->probe ? probe(cli, f) : 0;
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
+		t.probed[i] &= damonctl_features_has(f, i) != DAMONCTL_UNKNOWN;
+		t.any |= t.probed[i];
+	}
+	if (r && r != EXIT_BUSY) {
+		damonctl_features_free(f);
+		return r;
+	}
+	if (cli->json && print_json(f, &t))
+		r = EXIT_FAIL;
+	else if (!cli->json)
+		print_text(f, &t);
 	damonctl_features_free(f);
-	return r ? EXIT_FAIL : EXIT_OK;
+	return r;
 }
 
 const struct cmd cmd_features = {
 	.name = "features",
 	.summary = "show what this kernel's DAMON supports, detected from the tree itself",
-	.usage = "[--json]",
+	.usage = "[--probe] [--json]",
 	.opts = features_opts,
 	.run = features_run,
+	.opts_size = sizeof(struct features_opts),
+	.opts_init = &(const struct features_opts){ .probe = false },
 };

@@ -166,7 +166,7 @@ int hugepage_record_report(struct cli *cli, const char *path, int fmt, const cha
 			damonctl_qhist_free(v->h);
 		damonctl_hugepage_rec_free(rec);
 		free(v);
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	}
 	v->rec = rec;
 	v->s.sz = sizeof(v->s);

@@ -92,15 +92,17 @@ static bool start_finished(struct damonctl_ctx *ctx, const struct leftover *l)
 /* After a start is undone: the kdamonds it added are gone, and so are their entries in
  * damonc's list (`record` lists the kdamond it starts until it removes it); a kdamond it
  * reused gets its entry back (@root's "started_before"). */
-static void forget_removed(struct damonctl_ctx *ctx, const char *started_before)
+static void forget_removed(struct damonctl_ctx *ctx, struct started *loaded,
+			   const char *started_before)
 {
 	struct damonctl_tree *t;
 	struct started_entry old;
-	struct started st;
+	struct started st = *loaded;
 	json_object *v;
 
-	if (started_load(ctx, &st))
-		return;
+	/* loaded before the undo wrote nr_kdamonds: damonc's kdamonds, known then by their
+	 * directories, take their new ones */
+	started_rebind(ctx, &st);
 	v = started_before ? json_tokener_parse(started_before) : NULL;
 	if (v && !started_entry_from_json(v, &old))
 		started_add(&st, &old);
@@ -111,7 +113,7 @@ static void forget_removed(struct damonctl_ctx *ctx, const char *started_before)
 	}
 	started_save(ctx, &st);
 	damonctl_clear_error(ctx);
-	started_free(&st);
+	*loaded = st;
 }
 
 /* A leftover that is no undo record: said and removed. */
@@ -138,6 +140,7 @@ int journal_recover(struct cli *cli)
 {
 	struct damonctl_leftovers *ls;
 	char dir[4096], what[512];
+	struct started st;
 	unsigned int i;
 	int e = EXIT_OK;
 
@@ -155,6 +158,8 @@ int journal_recover(struct cli *cli)
 			damonctl_leftover_remove(ls, i);
 			continue;
 		}
+		if (started_load(cli->ctx, &st))
+			memset(&st, 0, sizeof(st));
 		r = damonctl_leftover_undo(cli->ctx, ls, i, what, sizeof(what));
 		if (r == -EINVAL) {
 			warnx_("%s: not an undo record this damonc can carry out: removed", path);
@@ -168,9 +173,10 @@ int journal_recover(struct cli *cli)
 				       "change: %s", l.command, l.pid, what);
 			damonctl_leftover_remove(ls, i);
 			if (!strcmp(l.kind, "start"))
-				forget_removed(cli->ctx, damonctl_leftover_kept(ls, i,
-									      "started_before"));
+				forget_removed(cli->ctx, &st, damonctl_leftover_kept(ls, i,
+										  "started_before"));
 		}
+		started_free(&st);
 	}
 	damonctl_leftovers_free(ls);
 	return e;

@@ -73,7 +73,7 @@ static const struct {
 	[M_KD_CPU] = { "damonc_kdamond_cpu_seconds", EXPO_COUNTER, "seconds",
 		"CPU time the running kdamond's thread has used" },
 	[M_KD_STARTED] = { "damonc_kdamond_started_by_damonc", EXPO_GAUGE, NULL,
-		"1 when damonc started the kdamond, else 0" },
+		"1 when damonc started the kdamond (0 once 'damonc stop' stopped it)" },
 	[M_KD_REFRESH] = { "damonc_kdamond_refresh_interval_seconds", EXPO_GAUGE, "seconds",
 		"how often the kernel refreshes the kdamond's stats files (refresh_ms; 0: on "
 		"command only)" },
@@ -535,7 +535,7 @@ static void collect_kdamond(struct collect *c, const struct damonctl_kdamond *k,
 	if (running && pid > 0 && !damonctl_proc_cpu_time(c->cli->ctx, (int)pid, &us))
 		expo_f64(c->x, c->id[M_KD_CPU], &kl, (double)us / 1e6);
 	damonctl_clear_error(c->cli->ctx);
-	expo_u64(c->x, c->id[M_KD_STARTED], &kl, e != NULL);
+	expo_u64(c->x, c->id[M_KD_STARTED], &kl, e && !e->stopped);
 	if (damonctl_kdamond_has(k, DAMONCTL_KDAMOND_REFRESH_MS))
 		expo_f64(c->x, c->id[M_KD_REFRESH], &kl,
 			 (double)damonctl_kdamond_get(k, DAMONCTL_KDAMOND_REFRESH_MS) / 1000);

@@ -82,7 +82,7 @@ static int damo_side_files(struct cli *cli, const char *path, struct record_in *
 	if (r == -ENOMEM) {
 		free(mem);
 		free(vmas);
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	}
 	if (r)
 		fprintf(stderr, "damonc: %s: warning: %s: %s; the record is read without it\n",

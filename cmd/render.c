@@ -247,8 +247,30 @@ static void print_probes(FILE *out, const struct damonctl_context *c)
 	}
 }
 
+/* "intervals: ..." of a context, and whether DAMON tunes them (@current: its files are
+ * current, or they hold what was set and DAMON's tuning is not shown) */
+static void print_intervals(FILE *out, const struct damonctl_context *c, int current)
+{
+	char a[32], b[32], d[32];
+	bool tuned = damonctl_context_has(c, DAMONCTL_CONTEXT_GOAL_AGGRS) && CG(c, GOAL_AGGRS);
+
+	fprintf(out, "\n    intervals: sample %s, aggregate %s, update %s; regions %" PRIu64
+		"..%" PRIu64 "%s\n", fmt_time(CG(c, SAMPLE_US), a, sizeof(a)),
+		fmt_time(CG(c, AGGR_US), b, sizeof(b)), fmt_time(CG(c, UPDATE_US), d, sizeof(d)),
+		CG(c, MIN_NR_REGIONS), CG(c, MAX_NR_REGIONS),
+		!tuned || current < 0 ? "" : current ? " (as DAMON tuned them)" :
+		" (as set: DAMON tunes them, and 'damonc status --refresh' shows where to)");
+	if (tuned)
+		fprintf(out, "    intervals goal: %s of samples accessed over %" PRIu64
+			" aggregations, sampling %s..%s\n", fmt_bp(CG(c, GOAL_ACCESS_BP), a, sizeof(a)),
+			CG(c, GOAL_AGGRS), fmt_time(CG(c, GOAL_MIN_SAMPLE_US), b, sizeof(b)),
+			fmt_time(CG(c, GOAL_MAX_SAMPLE_US), d, sizeof(d)));
+}
+
+/* @current: the kdamond runs and its files are current (1), not (0), or it is off or a
+ * configuration (-1) */
 static void print_context(FILE *out, const struct damonctl_context *c, unsigned int ci,
-			  int regions)
+			  int regions, int current)
 {
 	uint64_t sample = CG(c, SAMPLE_US), aggr = CG(c, AGGR_US);
 	uint64_t unit = damonctl_context_has(c, DAMONCTL_CONTEXT_ADDR_UNIT) &&
@@ -256,7 +278,7 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 	const char *avail = damonctl_context_get_str(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS);
 	struct damonctl_target *t;
 	struct damonctl_scheme *s;
-	char a[32], b[32], d[32], rg[48];
+	char a[32], rg[48];
 	unsigned int i, j;
 
 	fprintf(out, "  context %u: %s", ci,
@@ -274,15 +296,7 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 		fprintf(out, ", paused");
 	if (unit != 1)
 		fprintf(out, ", addresses in units of %" PRIu64 " bytes", unit);
-	fprintf(out, "\n    intervals: sample %s, aggregate %s, update %s; regions %" PRIu64
-		"..%" PRIu64 "\n", fmt_time(sample, a, sizeof(a)), fmt_time(aggr, b, sizeof(b)),
-		fmt_time(CG(c, UPDATE_US), d, sizeof(d)), CG(c, MIN_NR_REGIONS),
-		CG(c, MAX_NR_REGIONS));
-	if (damonctl_context_has(c, DAMONCTL_CONTEXT_GOAL_AGGRS) && CG(c, GOAL_AGGRS))
-		fprintf(out, "    intervals goal: %s of samples accessed over %" PRIu64
-			" aggregations, sampling %s..%s\n", fmt_bp(CG(c, GOAL_ACCESS_BP), a, sizeof(a)),
-			CG(c, GOAL_AGGRS), fmt_time(CG(c, GOAL_MIN_SAMPLE_US), b, sizeof(b)),
-			fmt_time(CG(c, GOAL_MAX_SAMPLE_US), d, sizeof(d)));
+	print_intervals(out, c, current);
 	print_probes(out, c);
 	damonctl_for_each_target(c, t, i) {
 		fprintf(out, "    target %u:", i);
@@ -333,12 +347,51 @@ static void print_cpu(FILE *out, const struct damonctl_kdamond *k, const struct 
 		fmt_time(run, b, sizeof(b)), cpu_percent(cpu, run));
 }
 
+/* What a person should know of kdamond @k's schemes, each a sentence to @fn: a hugepage
+ * scheme where THP is "never" makes no huge page. */
+static void kdamond_notes(const struct damonctl_kdamond *k, const struct status_extra *x,
+			  void (*fn)(void *arg, const char *note), void *arg)
+{
+	struct damonctl_context *c;
+	struct damonctl_scheme *s;
+	unsigned int ci, si;
+	char note[256];
+
+	damonctl_for_each_context(k, c, ci)
+		damonctl_for_each_scheme(c, s, si) {
+			if (!x || !damonctl_scheme_thp_blocked(s, x->thp_enabled))
+				continue;
+			snprintf(note, sizeof(note), "scheme %u asks for huge pages (hugepage: "
+				 "MADV_HUGEPAGE), but transparent_hugepage/enabled is 'never': "
+				 "none will be made", si);
+			fn(arg, note);
+		}
+}
+
+static void note_text(void *arg, const char *note)
+{
+	fprintf(arg, "  note: %s\n", note);
+}
+
+static void note_json(void *arg, const char *note)
+{
+	json_object_array_add(arg, json_object_new_string(note));
+}
+
+bool status_stats_current(const struct damonctl_kdamond *k, const struct status_extra *x)
+{
+	return (x && x->refreshed) || (damonctl_kdamond_has(k, DAMONCTL_KDAMOND_REFRESH_MS) &&
+				       damonctl_kdamond_get(k, DAMONCTL_KDAMOND_REFRESH_MS));
+}
+
 void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const char *note,
 			  int regions, const struct status_extra *x)
 {
 	struct damonctl_context *c;
 	unsigned int i;
 	const char *state = damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE);
+	int current = regions == REGIONS_NO_RESULTS || strcmp(state, "on") ? -1 :
+		      status_stats_current(k, x);
 
 	if (regions == REGIONS_NO_RESULTS)
 		fprintf(out, "kdamond %u", damonctl_kdamond_index(k));
@@ -354,12 +407,19 @@ void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const cha
 			damonctl_kdamond_get(k, DAMONCTL_KDAMOND_REFRESH_MS));
 	if (note)
 		fprintf(out, " (%s)", note);
+	/* a kdamond damo started (refresh_ms 0), or any before 6.17: 0 snapshots, say, is no
+	 * figure of today's */
+	if (!current)
+		fprintf(out, "\n  stats and tuned intervals as of their last update: the kernel does "
+			"not refresh them (refresh_ms 0), 'damonc status --refresh' asks it");
 	fprintf(out, "\n");
 	print_cpu(out, k, x);
 	if (!damonctl_kdamond_nr_contexts(k))
 		fprintf(out, "  no context\n");
 	damonctl_for_each_context(k, c, i)
-		print_context(out, c, i, regions);
+		print_context(out, c, i, regions, current);
+	if (regions != REGIONS_NO_RESULTS)
+		kdamond_notes(k, x, note_text, out);
 }
 
 int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,
@@ -373,8 +433,10 @@ int status_print_text(FILE *out, const struct damonctl_tree *t, const struct sta
 	damonctl_for_each_kdamond(t, k, i) {
 		if (only >= 0 && (int)i != only)
 			continue;
-		status_print_kdamond(out, k, started && started_owns(started, k) ?
-				     "started by damonc" : "not started by damonc",
+		status_print_kdamond(out, k, started && started_by_damonc(started, k) ?
+				     "started by damonc" : started && started_owns(started, k) ?
+				     "stopped with 'damonc stop'; its next start reuses it" :
+				     "not started by damonc",
 				     all_regions ? REGIONS_ALL : REGIONS_COUNT, x);
 		if (x && x->leftover && x->leftover(i, x->data))
 			fprintf(out, "  leftover: %s\n", x->leftover(i, x->data));
@@ -462,8 +524,26 @@ int status_print_json(const struct damonctl_tree *t, const struct started *start
 			continue;
 		json_object_object_add(k, "index", json_object_new_int((int)i));
 		flatten_probe_hits(k);
+		if (!strcmp(damonctl_kdamond_get_str(damonctl_tree_kdamond(t, (unsigned int)i),
+						     DAMONCTL_KDAMOND_STATE), "on"))
+			json_object_object_add(k, "stats_current", json_object_new_boolean(
+				status_stats_current(damonctl_tree_kdamond(t, (unsigned int)i), x)));
 		json_object_object_add(k, "started_by_damonc", json_object_new_boolean(
-			started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i))));
+			started && started_by_damonc(started, damonctl_tree_kdamond(t,
+										 (unsigned int)i))));
+		{
+			json_object *notes = json_object_new_array();
+
+			kdamond_notes(damonctl_tree_kdamond(t, (unsigned int)i), x, note_json,
+				      notes);
+			if (json_object_array_length(notes))
+				json_object_object_add(k, "notes", notes);
+			else
+				json_object_put(notes);
+		}
+		if (started && started_owns(started, damonctl_tree_kdamond(t, (unsigned int)i)) &&
+		    !started_by_damonc(started, damonctl_tree_kdamond(t, (unsigned int)i)))
+			json_object_object_add(k, "stopped_by_damonc", json_object_new_boolean(true));
 		if (x && x->cpu) {
 			const struct damonctl_kdamond *kd = damonctl_tree_kdamond(t,
 									  (unsigned int)i);

@@ -1432,7 +1432,7 @@ static int report_each(struct access_run *ar, const struct damonctl_rec_snapshot
 	json_object *e;
 
 	if (build(ar->o, o, s))
-		return (usage_error(ar->cli, "out of memory"), EXIT_FAIL);
+		return oom_error(ar->cli);
 	if (ar->scan) {
 		rec_fig_add(&ar->pre, s);
 		damonctl_access_range_add(&ar->record_range, o->v);
@@ -1537,7 +1537,7 @@ static int check_options(struct access_run *ar)
 							  DETAILED_REGION_PROBES DETAILED_REGION_DF,
 							  NULL));
 		if (!ar->format_df || !ar->format_probes_df)
-			return usage_error(cli, "out of memory");
+			return oom_error(cli);
 	}
 	if (ao->format_probes && tmpl_appended_to(to, TA_REGION)) {
 		ar->format_probes = strdup(tmpl_joined(&ar->joined, to, TA_REGION,
@@ -1650,7 +1650,7 @@ static int read_snapshots(struct access_run *ar, struct rin *in, struct kept *k,
 			continue;
 		it.snapshot = merged(ar, it.snapshot);
 		if (!it.snapshot)
-			return (usage_error(cli, "out of memory"), EXIT_FAIL);
+			return oom_error(cli);
 		if (ao->nr_index) {
 			int place = index_place(ao, idx);
 
@@ -1667,7 +1667,7 @@ static int read_snapshots(struct access_run *ar, struct rin *in, struct kept *k,
 		if (ao->have_at && k->have && rin_rel_s(in, k->s.end_ns) * 1e6 >= (double)ao->at_us)
 			break;	/* the first snapshot at or after --at is kept */
 		if (keep(k, it.snapshot))
-			return (usage_error(cli, "out of memory"), EXIT_FAIL);
+			return oom_error(cli);
 		if (ao->nr_index)
 			break;
 	}
@@ -1696,7 +1696,7 @@ static int report_kept(struct access_run *ar, const struct damonctl_rec_snapshot
 	struct rec_fig f = { 0 };
 
 	if (build(ar->o, o, s))
-		return (usage_error(ar->cli, "out of memory"), EXIT_FAIL);
+		return oom_error(ar->cli);
 	rec_fig_add(&f, s);
 	if (ar->cli->json && ar->o->all_series) {	/* a snapshot of the series' stream */
 		json_object *e = json_object_new_object(), *rec = json_object_new_object();
@@ -1844,7 +1844,7 @@ static int access_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	e = check_options(&ar);
 	if (!e && view_new(ao, &o.v))
-		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		e = oom_error(cli);
 	ar.scan_each = needs_scan(ao);
 	if (!e)
 		e = rin_open(cli, ar.scan_each || ao->all_series, 1, &in);

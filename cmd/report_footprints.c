@@ -263,7 +263,7 @@ static int read_footprints(struct cli *cli, struct rin *in, struct damonctl_foot
 		if (r == -EIO)
 			return EXIT_FAIL;
 		if (r < 0)
-			return usage_error(cli, "out of memory"), EXIT_FAIL;
+			return oom_error(cli);
 	}
 	return r < 0 ? -r : 0;
 }
@@ -286,7 +286,7 @@ static int footprints_run(struct cli *cli, int argc, char **argv)
 	rin_all_series(in);
 	f = damonctl_footprints_new(fo->rin.target);
 	w.stream = cli->json && fo->series;
-	e = f ? read_footprints(cli, in, f, &w) : (usage_error(cli, "out of memory"), EXIT_FAIL);
+	e = f ? read_footprints(cli, in, f, &w) : oom_error(cli);
 	if (e)
 		goto out;
 	if (cli->json) {

@@ -345,7 +345,7 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 	}
 	h = damonctl_heatmap_new();
 	if (!h)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	e = rin_open(cli, true, 0, &in);
 	if (e) {
 		damonctl_heatmap_free(h);
@@ -353,7 +353,7 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 	}
 	r = pass1(in, h);
 	if (r < 0) {
-		e = r == -ENOMEM ? (usage_error(cli, "out of memory"), EXIT_FAIL) : -r;
+		e = r == -ENOMEM ? oom_error(cli) : -r;
 		goto out;
 	}
 	if (!damonctl_heatmap_nr_spans(h)) {	/* spans come from snapshots */
@@ -362,7 +362,7 @@ static int heatmap_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (damonctl_heatmap_grid(h, ho->tbins, ho->abins)) {
-		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		e = oom_error(cli);
 		goto out;
 	}
 	e = rin_rewind(in);

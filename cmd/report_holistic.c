@@ -251,7 +251,7 @@ static int read_passes(struct cli *cli, struct rin *in, struct holistic *h)
 	if (!r && !(r = rin_rewind(in) ? -EXIT_FAIL : 0))
 		r = pass_heat(in, h, false);
 	if (r == -ENOMEM)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	return -r;
 }
 
@@ -478,7 +478,7 @@ static int holistic_run(struct cli *cli, int argc, char **argv)
 	    !(h->wss = damonctl_wss_total_new())) {
 		if (h)
 			holistic_free(h);
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	}
 	h->o = ro;
 	h->series.size = sizeof(struct hseries);

@@ -125,6 +125,7 @@ struct hp_report {
 	struct scheme_view schemes[64];
 	struct damonctl_khugepaged_scans *khp;	/* with --khugepaged-trace */
 	const struct hp_opts *ro;		/* what was asked: --regions, the trace's time */
+	bool schemes_unreadable;		/* DAMON's files are root's (said once) */
 	/* --watch: the processes' figures, kept between samples (their page tables walked
 	 * only when something changed them, damonctl_hugepage_meter_new(3)) */
 	struct damonctl_hugepage_meter *meter;
@@ -238,10 +239,12 @@ static int gather_schemes(struct cli *cli, struct hp_report *rep, const struct s
 static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 {
 	const struct hp_opts *ro = cli->opts;
+	bool unreadable = rep->schemes_unreadable;
 	struct started started;
 	int r;
 
 	hp_report_clear(rep);
+	rep->schemes_unreadable = unreadable;
 	rep->ro = ro;
 	rep->mem = (struct damonctl_meminfo)DAMONCTL_MEMINFO_INIT;
 	r = damonctl_meminfo_read(cli->ctx, &rep->mem);
@@ -265,7 +268,12 @@ static int gather(struct cli *cli, struct hp_report *rep, bool with_schemes)
 		started_refresh_stats(cli->ctx, &started, false);
 	r = gather_schemes(cli, rep, &started);
 	started_free(&started);
-	if (r && r != -ENOENT)
+	/* not root: what memory and the processes one may read say stands, DAMON's part not */
+	if ((r == -EACCES || r == -EPERM) && !rep->schemes_unreadable)
+		warnx_("note: DAMON's sysfs files need root (CAP_SYS_ADMIN): its schemes are not "
+		       "shown, what the memory and the processes say is");
+	rep->schemes_unreadable = r == -EACCES || r == -EPERM;
+	if (r && r != -ENOENT && !rep->schemes_unreadable)
 		return lib_error(cli, r, "reading the DAMON tree");
 	damonctl_clear_error(cli->ctx);
 	return 0;
@@ -826,7 +834,7 @@ static int watch(struct cli *cli)
 	int r = 0;
 
 	if (!rep)
-		return usage_error(cli, "out of memory");
+		return oom_error(cli);
 	r = damonctl_hugepage_meter_new(cli->ctx, &rep->meter);
 	if (r) {
 		free(rep);
@@ -850,7 +858,7 @@ static int watch(struct cli *cli)
 		secs = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
 		if (chart) {
 			if (chart_add(&ch, secs, rep)) {
-				usage_error(cli, "out of memory for the chart's samples");
+				oom_error(cli);
 				r = EXIT_FAIL;
 				break;
 			}
@@ -972,7 +980,7 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 			return usage_error(cli, "--pid %d: no such process", ro->pids[i]);
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
-		return usage_error(cli, "out of memory");
+		return oom_error(cli);
 	r = gather(cli, rep, true);
 	if (!r && ro->khp_trace_us) {
 		int e = damonctl_khugepaged_scans_new(&rep->khp);

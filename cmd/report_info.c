@@ -368,14 +368,14 @@ static int info_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
 	n = damonctl_rec_info_new();
 	if (!n)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		goto out;
 	rin_all_series(in);
 	while ((r = rin_next(in, &it)) == 1) {
 		if (damonctl_rec_info_feed(n, &it)) {
-			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+			e = oom_error(cli);
 			goto out;
 		}
 	}

@@ -161,7 +161,7 @@ int rin_open_of(struct cli *cli, struct rin_opts *o, bool rewind, uint64_t live_
 	int e;
 
 	if (!in)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	in->cli = cli;
 	in->o = o;
 	in->end_reason = -1;
@@ -242,7 +242,7 @@ static void name_series(struct rin *in)
 int rin_next(struct rin *in, struct damonctl_rec_item *it)
 {
 	if (!in->sel && select_new(in))
-		return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
+		return oom_error(in->cli), -EXIT_FAIL;
 	for (;;) {
 		int r = in->cap ? capture_next(in->cap, it) : damonctl_rec_next(in->rec.r, it);
 
@@ -261,7 +261,7 @@ int rin_next(struct rin *in, struct damonctl_rec_item *it)
 		if (it->type == DAMONCTL_REC_SNAPSHOT)
 			name_series(in);
 		if (r < 0)
-			return usage_error(in->cli, "out of memory"), -EXIT_FAIL;
+			return oom_error(in->cli), -EXIT_FAIL;
 		if (r)
 			return 1;
 	}
@@ -286,7 +286,7 @@ int rin_count_series(struct rin *in, unsigned int *n)
 	in->all_series = true;
 	while ((r = rin_next(in, &it)) == 1)
 		if (it.type == DAMONCTL_REC_SNAPSHOT && !rin_slot(&t, it.snapshot)) {
-			r = (usage_error(in->cli, "out of memory"), -EXIT_FAIL);
+			r = (oom_error(in->cli), -EXIT_FAIL);
 			break;
 		}
 	*n = (unsigned int)t.nr;

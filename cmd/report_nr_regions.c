@@ -185,7 +185,7 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 		if (s && !s->h)
 			s->h = damonctl_qhist_new();
 		if (!s || !s->h) {
-			e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+			e = oom_error(cli);
 			goto out;
 		}
 		if (s->seen++ < no->exclude)

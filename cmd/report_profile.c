@@ -115,7 +115,7 @@ static int read_ranges(struct cli *cli, struct ranges *rg)
 
 	rg->arg = calloc(1, TIME_ARG_MAX);
 	if (!rg->arg)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	e = rin_open(cli, false, 0, &in);
 	if (e)
 		return e;
@@ -345,7 +345,7 @@ static int profile_run(struct cli *cli, int argc, char **argv)
 	if (!e)
 		e = read_ranges(cli, &rg);
 	if (!e && !(a = perf_argv(po, &rg, cli->json, argc, argv)))
-		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		e = oom_error(cli);
 	if (!e && cli->json)
 		e = profile_json(cli, &rg, a);
 	else if (!e && po->dry_run)

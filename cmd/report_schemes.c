@@ -242,7 +242,7 @@ static int schemes_run(struct cli *cli, int argc, char **argv)
 	int r, e;
 
 	if (!t)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	if (argc) {
 		free(t);
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);

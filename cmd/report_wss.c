@@ -220,7 +220,7 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 	int r;
 
 	if (!median)
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	for (i = 0; i < p->n; i++)
 		median[i] = (double)damonctl_qhist_value_at(all, 50);
 	snprintf(title, sizeof(title), "Working set size: %s", rin_series_name(in));
@@ -347,7 +347,7 @@ static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *i
 	w->last_ns = snap->end_ns;
 	damonctl_qhist_add(w->all, v);
 	if (w->chart && points_add(&w->pts, rin_rel_s(in, snap->end_ns), (double)v))
-		return usage_error(cli, "out of memory"), EXIT_FAIL;
+		return oom_error(cli);
 	if (w->o->series)
 		e = series_row(w, in, t_us, v);
 	if (!e && w->o->window_us)
@@ -411,7 +411,7 @@ static int wss_run(struct cli *cli, int argc, char **argv)
 	if (argc)
 		e = usage_error(cli, "unexpected argument '%s'", argv[0]);
 	else if (!w.all || !w.win)
-		e = (usage_error(cli, "out of memory"), EXIT_FAIL);
+		e = oom_error(cli);
 	else
 		e = check_options(cli, &w.chart);
 	if (e)

@@ -636,7 +636,7 @@ static int commit_staged(struct cli *cli, const struct staging *st)
 	int r, lock = started_lock(cli->ctx), ret = EXIT_OK;
 
 	if (lock < 0)
-		return lib_error(cli, lock, "locking damonc's run directory");
+		return started_lock_error(cli, lock);
 	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &before);
 	if (!r)
 		r = damonctl_staging_commit(cli->ctx, st->tree);
@@ -663,6 +663,8 @@ static int commit_staged(struct cli *cli, const struct staging *st)
 			rec.e[i].pid = pid;
 		agent |= rec.e[i].fbs.nr || rec.e[i].follow_children;
 	}
+	/* the commit may have written nr_kdamonds: every kdamond directory is new */
+	started_rebind(cli->ctx, &rec);
 	if (!r)
 		r = started_save(cli->ctx, &rec);
 	if (r)

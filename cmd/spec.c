@@ -869,13 +869,13 @@ int spec_apply_probe(struct cli *cli, const struct probe_spec *p, struct damonct
 	unsigned int i;
 
 	if (!probe)
-		return usage_error(cli, "out of memory");
+		return oom_error(cli);
 	for (i = 0; i < p->nr; i++) {
 		struct damonctl_probe_filter *f = damonctl_probe_add_filter(probe);
 		int r;
 
 		if (!f)
-			return usage_error(cli, "out of memory");
+			return oom_error(cli);
 		r = damonctl_probe_filter_set_spec(f, &p->f[i]);
 		if (r)
 			return set_failed(cli, r, "a probe filter");

@@ -19,15 +19,13 @@
 #include "agent.h"
 #include "fallback.h"
 #include "journal.h"
+#include "known_features.h"
 #include "spec.h"
 #include "start.h"
 #include "started.h"
 #include "status.h"
 
 
-
-/* set while start_handoff_run starts a kdamond for another command (start.h) */
-static struct start_handoff *handoff;
 
 enum { O_PID = 300, O_REGIONS, O_DRY_RUN, O_FOREGROUND, O_GOAL_SCOPE, O_NO_FALLBACK,
        O_FOLLOW_CHILDREN, O_LEAVE_RUNNING, O_PROBE, O_NUMA_NODE };
@@ -234,7 +232,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	int r;
 
 	if (!c)
-		return usage_error(cli, "out of memory");
+		return oom_error(cli);
 	if (!sp->ops && !so->nr_pids && (so->nr_regions || so->nr_nodes))
 		sp->ops = "paddr";	/* regions without a process are physical */
 	r = spec_apply_context(cli, sp, c, f);
@@ -262,7 +260,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 						   "ends as soon as the kdamond runs", so->pids[i]);
 			t = damonctl_context_add_target(c);
 			if (!t)
-				return usage_error(cli, "out of memory");
+				return oom_error(cli);
 			damonctl_target_set_int(t, DAMONCTL_TARGET_PID, so->pids[i]);
 		}
 	} else {
@@ -271,7 +269,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 		if (so->nr_nodes && so->user_regions)
 			return usage_error(cli, "--numa-node and --regions: one of them");
 		if (!damonctl_context_add_target(c))
-			return usage_error(cli, "out of memory");
+			return oom_error(cli);
 		if (!so->regions_found && (so->nr_nodes || !so->nr_regions)) {
 			r = paddr_regions(cli, sp);
 			if (r)
@@ -289,7 +287,7 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 		struct damonctl_scheme *s = damonctl_context_add_scheme(c);
 
 		if (!s)
-			return usage_error(cli, "out of memory");
+			return oom_error(cli);
 		r = spec_apply_scheme(cli, &so->sl.sp[i], s,
 				      damonctl_context_get(c, DAMONCTL_CONTEXT_SAMPLE_US),
 				      damonctl_context_get(c, DAMONCTL_CONTEXT_AGGR_US), f, true);
@@ -304,103 +302,134 @@ static int build_from_options(struct cli *cli, struct damonctl_kdamond *k,
 	return 0;
 }
 
-/* Append the kdamonds of a JSON or YAML config to @want; *nr tells how many. */
-static int build_from_config(struct cli *cli, struct damonctl_tree *want, unsigned int *nr)
+/* -c's kdamonds, read once (stdin cannot be read twice). An exit code. */
+static int read_config(struct cli *cli)
 {
 	struct start_opts *so = cli->opts;
 	char why[512], *text;
-	unsigned int i;
 	int r;
 
-	/* read once: stdin cannot be read twice, and a probe makes us build twice */
-	if (!so->config_tree) {
-		r = damonctl_file_read(so->config, DAMONC_MAX_INPUT, &text, NULL);
-		if (r)
-			return input_error(cli, "-c", so->config, r);
-		r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));
-		free(text);
-		if (r) {
-			usage_error(cli, "-c %s: %s", so->config, why);
-			return r == -ELIBACC ? EXIT_UNSUPPORTED : EXIT_USAGE;
-		}
+	if (so->config_tree)
+		return 0;
+	r = damonctl_file_read(so->config, DAMONC_MAX_INPUT, &text, NULL);
+	if (r)
+		return input_error(cli, "-c", so->config, r);
+	r = damonctl_config_parse(so->config, text, &so->config_tree, why, sizeof(why));
+	free(text);
+	if (r) {
+		usage_error(cli, "-c %s: %s", so->config, why);
+		return r == -ELIBACC ? EXIT_UNSUPPORTED : EXIT_USAGE;
 	}
-	*nr = damonctl_tree_nr_kdamonds(so->config_tree);
-	for (i = 0; i < *nr; i++)
-		if (!damonctl_tree_add_kdamond_copy(want, damonctl_tree_kdamond(so->config_tree, i)))
-			return usage_error(cli, "out of memory");
-	if (!*nr)
+	if (!damonctl_tree_nr_kdamonds(so->config_tree))
 		return usage_error(cli, "-c %s: the config has no kdamond", so->config);
+	if (damonctl_tree_nr_kdamonds(so->config_tree) > 16)
+		return usage_error(cli, "-c %s: at most 16 kdamonds", so->config);
 	return 0;
 }
 
-static int print_dry_run(struct cli *cli, const struct damonctl_tree *want,
-			 const struct damonctl_plan *plan, const unsigned int *idx,
-			 unsigned int nr, const struct fallbacks *fbs)
+/* One start as the CLI makes it: what the library's callbacks need, and what they found. */
+struct start_call {
+	struct cli *cli;
+	struct start_handoff *h;	/* record, monitor: the caller's part, or NULL */
+	struct damonctl_start *st;
+	struct started started;		/* damonc's record, pruned of what is not damonc's */
+	struct damonctl_launch *launch;	/* '-- COMMAND', held until released */
+	int child;			/* its pid once released */
+	char **argv;
+	int exit;			/* a callback's exit code */
+	bool ready;			/* everything checked: the start writes from here */
+	int lock;			/* damonc's run directory */
+};
+
+static void print_writes(const struct damonctl_start *st)
 {
-	char desc[1024];
-	unsigned int k;
+	const char *path, *value;
+	unsigned int flags;
 	size_t i;
 
-	fallback_describe(fbs, desc, sizeof(desc));
-	if (cli->json) {
-		char *text = damonctl_tree_to_json(want, DAMONCTL_JSON_CONFIG);
-		json_object *tree = text ? json_tokener_parse(text) : NULL, *kd;
-		json_object *doc = json_doc_new(), *arr = json_object_new_array();
-		json_object *writes = json_object_new_array();
+	for (i = 0; i < damonctl_start_nr_writes(st); i++) {
+		damonctl_start_write(st, i, &path, &value, &flags);
+		printf("  %s%s <= %s\n", flags & DAMONCTL_WRITE_PROBE ? "probe: " : "", path,
+		       value);
+	}
+}
 
-		free(text);
-		if (!tree || !json_object_object_get_ex(tree, "kdamonds", &kd)) {
-			json_object_put(tree);
+static json_object *writes_to_json(const struct damonctl_start *st)
+{
+	json_object *writes = json_object_new_array();
+	const char *path, *value;
+	unsigned int flags;
+	size_t i;
+
+	for (i = 0; i < damonctl_start_nr_writes(st); i++) {
+		json_object *w = json_object_new_object();
+
+		damonctl_start_write(st, i, &path, &value, &flags);
+		json_object_object_add(w, "path", json_object_new_string(path));
+		json_object_object_add(w, "value", json_object_new_string(value));
+		if (flags & DAMONCTL_WRITE_PROBE)
+			json_object_object_add(w, "probe", json_object_new_boolean(true));
+		json_object_array_add(writes, w);
+	}
+	return writes;
+}
+
+/* The kdamonds a dry run would start, with their indexes, as damonctl-json(5) has them. */
+static json_object *kdamonds_to_json(const struct damonctl_start *st)
+{
+	char *text = damonctl_tree_to_json(damonctl_start_tree(st, true), DAMONCTL_JSON_CONFIG);
+	json_object *tree = text ? json_tokener_parse(text) : NULL, *kd, *arr = NULL;
+	unsigned int k, idx;
+
+	free(text);
+	if (tree && json_object_object_get_ex(tree, "kdamonds", &kd)) {
+		arr = json_object_new_array();
+		for (k = 0; k < damonctl_start_nr_kdamonds(st); k++) {
+			idx = damonctl_start_kdamond(st, k);
+			json_object *o = json_object_get(json_object_array_get_idx(kd, idx));
+
+			json_object_object_add(o, "index", json_object_new_int((int)idx));
+			json_object_array_add(arr, o);
+		}
+	}
+	json_object_put(tree);
+	return arr;
+}
+
+static int print_dry_run(struct cli *cli, const struct damonctl_start *st,
+			 const struct fallbacks *fbs)
+{
+	const struct damonctl_tree *want = damonctl_start_tree(st, true);
+	char desc[1024];
+	unsigned int k;
+
+	if (cli->json) {
+		json_object *doc = json_doc_new(), *arr = kdamonds_to_json(st);
+
+		if (!arr) {
 			json_object_put(doc);
 			return EXIT_FAIL;
 		}
-		for (k = 0; k < nr; k++) {
-			json_object *o = json_object_get(json_object_array_get_idx(kd, idx[k]));
-
-			json_object_object_add(o, "index", json_object_new_int((int)idx[k]));
-			json_object_array_add(arr, o);
-		}
-		json_object_put(tree);
 		json_object_object_add(doc, "kdamonds", arr);
-		for (i = 0; i < damonctl_plan_nr_writes(plan); i++) {
-			const char *path, *value;
-			json_object *w = json_object_new_object();
-
-			damonctl_plan_write(plan, i, &path, &value);
-			json_object_object_add(w, "path", json_object_new_string(path));
-			json_object_object_add(w, "value", json_object_new_string(value));
-			json_object_array_add(writes, w);
-		}
-		for (k = 0; k < nr; k++) {
-			json_object *w = json_object_new_object();
-			char path[64];
-
-			snprintf(path, sizeof(path), "kdamonds/%u/state", idx[k]);
-			json_object_object_add(w, "path", json_object_new_string(path));
-			json_object_object_add(w, "value", json_object_new_string("on"));
-			json_object_array_add(writes, w);
-		}
-		json_object_object_add(doc, "writes", writes);
+		json_object_object_add(doc, "writes", writes_to_json(st));
 		json_object_object_add(doc, "fallbacks", fallback_to_json(fbs));
 		return json_doc_print(doc) ? EXIT_FAIL : EXIT_OK;
 	}
-	for (k = 0; k < nr; k++)
-		status_print_kdamond(stdout, damonctl_tree_kdamond(want, idx[k]), "would start",
-				     REGIONS_NO_RESULTS, NULL);
+	for (k = 0; k < damonctl_start_nr_kdamonds(st); k++)
+		status_print_kdamond(stdout, damonctl_tree_kdamond(want, damonctl_start_kdamond(st, k)),
+				     "would start", REGIONS_NO_RESULTS, NULL);
+	fallback_describe(fbs, desc, sizeof(desc));
 	if (fbs->nr)
 		printf("user-space fallbacks: %s\n", desc);
 	printf("\nsysfs writes (relative to %s%s):\n",
 	       strcmp(damonctl_get_sysroot(cli->ctx), "/") ? damonctl_get_sysroot(cli->ctx) : "",
 	       "/sys/kernel/mm/damon/admin");
-	for (i = 0; i < damonctl_plan_nr_writes(plan); i++) {
-		const char *path, *value;
-
-		damonctl_plan_write(plan, i, &path, &value);
-		printf("  %s <= %s\n", path, value);
-	}
-	for (k = 0; k < nr; k++)
-		printf("  kdamonds/%u/state <= on\n", idx[k]);
-	printf("dry run: nothing was written\n");
+	print_writes(st);
+	if (damonctl_start_probed(st))
+		printf("dry run: nothing was started; the probe's writes (to a temporary kdamond, "
+		       "removed again) were made, as the start makes them\n");
+	else
+		printf("dry run: nothing was written\n");
 	return EXIT_OK;
 }
 
@@ -428,64 +457,61 @@ static int wait_child(int child)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Is a kdamond running (the kernel cannot add one then)? Says which, and returns it. */
-static bool any_running(const struct damonctl_tree *have, const struct started *started,
-			unsigned int *which, bool *ours)
+/* The library's build callback: the kdamond from the options (a config's is copied as it
+ * is), then the caller's schemes (record, monitor). */
+static int build_cb(void *data, struct damonctl_kdamond *k, unsigned int i,
+		    const struct damonctl_features *f)
 {
-	struct damonctl_kdamond *k;
-	unsigned int i;
+	struct start_call *sc = data;
+	struct start_opts *so = sc->cli->opts;
+	int r = 0;
 
-	damonctl_for_each_kdamond(have, k, i) {
-		if (!strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on")) {
-			*which = i;
-			*ours = started_owns(started, k);
-			return true;
-		}
-	}
-	return false;
+	(void)i;
+	if (!so->config)
+		r = build_from_options(sc->cli, k, f);
+	if (!r && sc->h)
+		r = sc->h->amend(sc->cli, k, f, sc->h->data);
+	sc->exit = r;
+	return r ? -ECANCELED : 0;
 }
 
-/* @want: a copy of @have with the new kdamonds, whose indexes go to @idx. */
-static int build(struct cli *cli, const struct damonctl_tree *have, const struct started *started,
-		 const struct damonctl_features *f, struct damonctl_tree **want, unsigned int *idx,
-		 unsigned int *nr)
+/* The library's ready callback: everything is checked; a reused kdamond's entry is kept
+ * for an undo (record, monitor), and the launched command runs (execs) first, as damo's
+ * does: DAMON takes a process's address space when it starts, and would keep our fork's. */
+static int ready_cb(void *data, const struct damonctl_start *st)
 {
-	struct start_opts *so = cli->opts;
-	struct damonctl_kdamond *k = NULL, *old;
-	unsigned int i;
+	struct start_call *sc = data;
+	struct started_entry *old = started_find(&sc->started, damonctl_start_kdamond(st, 0));
 	int r;
 
-	*want = damonctl_tree_dup(have);
-	if (!*want)
-		return usage_error(cli, "out of memory");
-	if (so->config) {
-		unsigned int before = damonctl_tree_nr_kdamonds(*want);
+	sc->ready = true;
+	if (sc->h && old)
+		journal_keep("started_before", started_entry_to_json(old));
+	if (!sc->launch)
+		return 0;
+	r = damonctl_launch_release(sc->launch);
+	if (r && r != -ESRCH) {
+		sc->exit = usage_error(sc->cli, "cannot run '%s': %s", sc->argv[0], strerror(-r));
+		return -ECANCELED;
+	}
+	if (r)
+		warnx_("cannot release the launched command");
+	sc->child = damonctl_launch_pid(sc->launch);
+	return 0;
+}
 
-		r = build_from_config(cli, *want, nr);
-		if (!r && *nr > 16)
-			r = usage_error(cli, "-c %s: at most 16 kdamonds", so->config);
-		for (i = 0; i < *nr && !r; i++)
-			idx[i] = before + i;
-		return r;
-	}
-	*nr = 1;
-	/* reuse a stopped kdamond of damonc's own rather than growing the tree */
-	damonctl_for_each_kdamond(have, old, i) {
-		if (!strcmp(damonctl_kdamond_get_str(old, DAMONCTL_KDAMOND_STATE), "off") &&
-		    started_owns(started, old)) {
-			k = damonctl_tree_replace_kdamond(*want, i);
-			idx[0] = i;
-			break;
-		}
-	}
-	if (!k) {
-		k = damonctl_tree_add_kdamond(*want);
-		idx[0] = damonctl_tree_nr_kdamonds(*want) - 1;
-	}
-	if (!k)
-		return usage_error(cli, "out of memory");
-	r = build_from_options(cli, k, f);
-	return r || !handoff ? r : handoff->amend(cli, k, f, handoff->data);
+/* The stopped kdamonds that are damonc's own: a start stages over them before adding. */
+static unsigned int own_stopped(const struct damonctl_tree *have, const struct started *started,
+				unsigned int *idx, unsigned int max)
+{
+	struct damonctl_kdamond *k;
+	unsigned int i, n = 0;
+
+	damonctl_for_each_kdamond(have, k, i)
+		if (n < max && strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on") &&
+		    started_owns(started, k))
+			idx[n++] = i;
+	return n;
 }
 
 /* The launched command never ran, or the command that started them is done: stop and
@@ -496,59 +522,57 @@ static int undo_launch(struct cli *cli, const struct damonctl_tree *have, const 
 {
 	struct started st;
 	unsigned int i;
-	int lock = started_lock(cli->ctx), r, e = 0;
+	int lock = started_lock(cli->ctx), r, off, e = 0;
 
 	if (lock < 0)
-		return lib_error(cli, lock, "locking damonc's run directory");
-	if (!started_load(cli->ctx, &st)) {
-		for (i = 0; i < nr; i++) {
-			r = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_OFF);
-			if (r && r != -EPERM)
-				e = lib_error(cli, r, "stopping kdamond %u", idx[i]);
-			started_remove(&st, idx[i]);
-		}
-		if (old)
-			started_add(&st, old);
-		started_save(cli->ctx, &st);
-		started_free(&st);
+		return started_lock_error(cli, lock);
+	/* loaded before the restore writes nr_kdamonds: damonc's kdamonds are known by the
+	 * directories they have now */
+	r = started_load(cli->ctx, &st);
+	for (i = 0; i < nr; i++) {
+		off = damonctl_kdamond_cmd(cli->ctx, idx[i], DAMONCTL_CMD_OFF);
+
+		if (off && off != -EPERM)
+			e = lib_error(cli, off, "stopping kdamond %u", idx[i]);
+		started_remove(&st, idx[i]);
 	}
-	r = damonctl_tree_restore(cli->ctx, have);
-	if (r)
-		e = lib_error(cli, r, "removing kdamond %u", idx[0]);
+	if (old)
+		started_add(&st, old);
+	off = damonctl_tree_restore(cli->ctx, have);
+	if (off)
+		e = lib_error(cli, off, "removing kdamond %u", idx[0]);
+	if (!r) {
+		started_rebind(cli->ctx, &st);
+		started_save(cli->ctx, &st);
+	}
+	started_free(&st);
 	started_unlock(lock);
 	return e;
 }
 
-/* The tree as it is, the features it shows and damonc's record of its kdamonds (pruned of
- * those gone). An exit code. */
-static int read_state(struct cli *cli, struct damonctl_tree **have,
-		      struct damonctl_features **f, struct started *started)
+/* damonc's record of its kdamonds, pruned of those not damonc's any more. */
+static void load_started(struct cli *cli, struct started *started)
 {
-	int r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, have);
+	struct damonctl_tree *t;
+	int r = started_load(cli->ctx, started);
 
 	if (r)
-		return lib_error(cli, r, "reading the DAMON tree");
-	r = damonctl_features_from_tree(cli->ctx, *have, f);
-	if (r)
-		return lib_error(cli, r, "detecting features");
-	r = started_load(cli->ctx, started);
-	if (r)
 		warnx_("ignoring damonc's record of started kdamonds: %s", strerror(-r));
-	started_prune(cli->ctx, started, *have);
-	return 0;
+	if (!damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t)) {
+		started_prune(cli->ctx, started, t);
+		damonctl_tree_free(t);
+	}
+	damonctl_clear_error(cli->ctx);
 }
 
 /* What a dry run cannot tell. */
-static void dry_run_notes(const struct damonctl_features *f, const struct fallbacks *fbs,
-			  bool busy, unsigned int busy_idx)
+static void dry_run_notes(const struct damonctl_features *f, const struct fallbacks *fbs)
 {
 	if (damonctl_features_has(f, DAMONCTL_FEAT_HUGEPAGE_MEM_BP) == DAMONCTL_UNKNOWN &&
 	    fbs->nr)
 		warnx_("note: whether this kernel has the hugepage_mem_bp metric (queued for "
 		       "7.4) cannot be told without writing; these writes assume it has not, as "
 		       "no released kernel has it");
-	if (busy)
-		warnx_("note: this would fail now: kdamond %u is running", busy_idx);
 }
 
 /* Options that cannot go together, said before anything is read or written. */
@@ -595,182 +619,151 @@ static int check_combinations(struct cli *cli, int argc, char **argv)
 	return 0;
 }
 
-/* What the kernel would refuse anyway is bad input, said before any write (a probe writes).
- * Missing features are decided later, once they are known. 0 or EXIT_USAGE. */
-static int check_system(struct cli *cli, struct damonctl_tree *want, const unsigned int *idx,
-			unsigned int nr)
+/* A hugepage scheme (MADV_HUGEPAGE) where transparent_hugepage is "never": it starts, and
+ * makes no huge page; said (a collapse scheme does not depend on the THP modes). */
+static void note_thp(struct damonctl_ctx *ctx, const struct damonctl_start *st)
 {
-	struct start_opts *so = cli->opts;
-	char why[1024];
-	unsigned int i;
-	int r;
+	const struct damonctl_tree *want = damonctl_start_tree(st, true);
+	struct damonctl_context *c;
+	struct damonctl_scheme *s;
+	unsigned int i, ci, si;
+	char thp[32];
 
-	for (i = 0; i < nr; i++) {
-		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
-
-		r = damonctl_kdamond_check(k, NULL, why, sizeof(why));
-		if (!r)
-			r = damonctl_kdamond_check_system(cli->ctx, k, why, sizeof(why));
-		if (r) {
-			if (so->config)
-				usage_error(cli, "-c %s: %s", so->config, why);
-			else
-				usage_error(cli, "%s", why);
-			return EXIT_USAGE;
-		}
+	if (damonctl_sys_read_setting(ctx, "kernel/mm/transparent_hugepage/enabled", thp,
+				      sizeof(thp))) {
+		damonctl_clear_error(ctx);
+		return;
 	}
-	return 0;
-}
+	for (i = 0; i < damonctl_start_nr_kdamonds(st); i++) {
+		unsigned int k = damonctl_start_kdamond(st, i);
 
-/* Features no directory shows (a fresh machine, or keyword-only ones such as
- * hugepage_mem_bp): probe on a temporary kdamond, which puts the tree back as it was, and
- * build again with what it found. An exit code. */
-static int probe_and_rebuild(struct cli *cli, const struct damonctl_tree *have,
-			     const struct started *started, struct damonctl_features *f,
-			     struct damonctl_tree **want, unsigned int *idx, unsigned int *nr)
-{
-	bool unknown = false;
-	unsigned int i;
-	int r;
-
-	for (i = 0; i < *nr; i++)
-		unknown |= damonctl_kdamond_uses_unknown(damonctl_tree_kdamond(*want, idx[i]), f);
-	if (!unknown)
-		return 0;
-	r = damonctl_features_probe_fresh(cli->ctx, f);
-	if (r)
-		return lib_error(cli, r, "detecting features on a temporary kdamond");
-	damonctl_tree_free(*want);
-	*want = NULL;
-	return build(cli, have, started, f, want, idx, nr);
-}
-
-/* Plan what the agent does (a goal the kernel cannot measure, a collapse budget kept in huge
- * pages), then check against this kernel, before writing anything. An exit code. */
-static int plan_fallbacks(struct cli *cli, struct damonctl_tree *want,
-			  const struct damonctl_features *f, const unsigned int *idx,
-			  unsigned int nr, struct fallbacks *fbs)
-{
-	struct start_opts *so = cli->opts;
-	char why[1024];
-	unsigned int i;
-	int r;
-
-	for (i = 0; i < nr; i++) {
-		struct damonctl_kdamond *k = damonctl_tree_kdamond(want, idx[i]);
-		struct fallbacks one = { 0 };
-
-		r = 0;
-		if (!so->no_fallback) {
-			r = fallback_plan(cli->ctx, k, f, so->scope_pid > 0, &one, why, sizeof(why));
-			if (!r && nr > 1 && one.nr) {
-				r = -EINVAL;
-				snprintf(why, sizeof(why), "the damonc agent serves one kdamond per "
-					 "start; split the config");
-			}
-			if (!r)
-				r = fallback_check_one_scheme(&one, why, sizeof(why));
-			if (!r && one.nr)
-				*fbs = one;
-		}
-		if (!r)
-			r = damonctl_kdamond_check(k, f, why, sizeof(why));
-		if (r) {
-			usage_error(cli, "%s", why);
-			return r == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
-		}
+		damonctl_for_each_context(damonctl_tree_kdamond(want, k), c, ci)
+			damonctl_for_each_scheme(c, s, si)
+				if (damonctl_scheme_thp_blocked(s, thp))
+					warnx_("note: kdamond %u, scheme %u asks for huge pages "
+					       "(hugepage: MADV_HUGEPAGE), but "
+					       "transparent_hugepage/enabled is 'never': none will be "
+					       "made (madvise or always lets them be; the collapse "
+					       "action does not depend on it)", k, si);
 	}
-	return 0;
 }
 
-/* The notes before a start: a running kdamond refuses it (EXIT_BUSY); others' stopped
- * kdamonds lose their last results when one is added. */
-static int check_busy(const struct damonctl_tree *have, const struct started *started,
-		      const unsigned int *idx, bool busy, unsigned int busy_idx, bool busy_ours)
+/* The start's own kdamonds added beside others' stopped ones: those lose their last
+ * results (the kernel recreates every kdamond directory). */
+static void note_others(const struct damonctl_start *st, const struct started *started)
 {
+	const struct damonctl_tree *have = damonctl_start_tree(st, false);
 	struct damonctl_kdamond *old;
 	unsigned int i;
 
-	if (busy) {
-		warnx_("start: kdamond %u is running (%s), and the kernel cannot add a kdamond while "
-		       "any runs; stop it first%s", busy_idx,
-		       busy_ours ? "started by damonc" : "not started by damonc",
-		       busy_ours ? " with 'damonc stop'" :
+	if (!damonctl_start_adds(st))
+		return;
+	damonctl_for_each_kdamond(have, old, i)
+		if (!started_owns(started, old))
+			warnx_("note: kdamond %u (not started by damonc, off) keeps its "
+			       "configuration, but the kernel drops its last results when a "
+			       "kdamond is added", i);
+}
+
+/* The library's refusal or failure, said; an exit code. */
+static int start_error(struct start_call *sc, int r)
+{
+	struct cli *cli = sc->cli;
+	struct start_opts *so = cli->opts;
+	const struct damonctl_start *st = sc->st;
+	const char *why = damonctl_start_why(st);
+	int busy = damonctl_start_busy_kdamond(st);
+	bool ours;
+
+	switch (damonctl_start_outcome(st)) {
+	case DAMONCTL_START_BAD_INPUT:
+	case DAMONCTL_START_UNSUPPORTED:
+		if (so->config)
+			usage_error(cli, "-c %s: %s", so->config, why);
+		else
+			usage_error(cli, "%s", why);
+		return damonctl_start_outcome(st) == DAMONCTL_START_UNSUPPORTED ?
+		       EXIT_UNSUPPORTED : EXIT_USAGE;
+	case DAMONCTL_START_BUSY:
+		if (busy < 0) {
+			warnx_("start: %s", why);
+			return EXIT_BUSY;
+		}
+		ours = busy >= 0 && started_owns(&sc->started, damonctl_tree_kdamond(
+			damonctl_start_tree(st, false), (unsigned int)busy));
+		warnx_("start: kdamond %d is running (%s), and the kernel cannot add a kdamond "
+		       "while any runs; stop it first%s", busy,
+		       ours ? "started by damonc" : "not started by damonc",
+		       ours ? " with 'damonc stop'" :
 		       ", if it is yours, with 'damonc stop --kdamond N'");
 		return EXIT_BUSY;
+	default:
+		break;
 	}
-	if (idx[0] == damonctl_tree_nr_kdamonds(have))
-		damonctl_for_each_kdamond(have, old, i)
-			if (!started_owns(started, old))
-				warnx_("note: kdamond %u (not started by damonc, off) keeps its "
-				       "configuration, but the kernel drops its last results when "
-				       "a kdamond is added", i);
-	return 0;
+	if (r == -ECANCELED && sc->exit)
+		return sc->exit;
+	if (sc->ready)
+		return lib_error(cli, r, damonctl_start_nr_kdamonds(st) == 1 ? "starting kdamond %u" :
+				 "starting the kdamonds", damonctl_start_kdamond(st, 0));
+	return lib_error(cli, r, damonctl_start_probed(st) ?
+			 "detecting features on a temporary kdamond" : "reading the DAMON tree");
 }
 
 /* Remember what we started, by index and the kdamond's pid. */
-static void record_started(struct cli *cli, struct started *started, const unsigned int *idx,
-			   unsigned int nr, const struct fallbacks *fbs, int child)
+static void record_started(struct start_call *sc, const struct fallbacks *fbs)
 {
+	struct cli *cli = sc->cli;
 	struct start_opts *so = cli->opts;
 	unsigned int i, t;
 	int r;
 
-	for (i = 0; i < nr; i++) {
-		struct started_entry e = { .kdamond = idx[i], .since = (long long)time(NULL) };
+	for (i = 0; i < damonctl_start_nr_kdamonds(sc->st); i++) {
+		unsigned int idx = damonctl_start_kdamond(sc->st, i);
+		struct started_entry e = { .kdamond = idx, .since = (long long)time(NULL) };
 
-		damonctl_kdamond_is_running(cli->ctx, idx[i], &e.pid);
-		if (handoff)
-			snprintf(e.label, sizeof(e.label), "%s", handoff->label);
+		damonctl_kdamond_is_running(cli->ctx, idx, &e.pid);
+		if (sc->h)
+			snprintf(e.label, sizeof(e.label), "%s", sc->h->label);
 		else
 			start_label(so, e.label, sizeof(e.label));
 		for (t = 0; t < so->nr_pids && t < STARTED_MAX_TARGETS; t++)
 			e.targets[e.nr_targets++] = so->pids[t];
 		e.fbs = *fbs;
 		e.follow_children = so->follow_children;
-		if (so->foreground || child)
+		if (so->foreground || sc->child)
 			e.server_pid = (int)getpid();	/* the background agent leaves it alone */
-		if (handoff && started_find(started, idx[i])) {
-			handoff->had_entry = true;
-			handoff->old = *started_find(started, idx[i]);
+		if (sc->h && started_find(&sc->started, idx)) {
+			sc->h->had_entry = true;
+			sc->h->old = *started_find(&sc->started, idx);
 		}
-		started_add(started, &e);
+		started_add(&sc->started, &e);
 	}
-	r = started_save(cli->ctx, started);
+	/* the start may have written nr_kdamonds (a kdamond added, a probe): every kdamond
+	 * directory is new, damonc's stopped ones included */
+	started_rebind(cli->ctx, &sc->started);
+	r = started_save(cli->ctx, &sc->started);
 	if (r)
 		warnx_("cannot record the started kdamonds (%s): 'damonc stop' will need "
 		       "--kdamond N", strerror(-r));
 }
 
-/* For start_handoff_run: the kdamond, the tree before and the launched command are the
- * caller's now, the undo record held until start_handoff_undo. */
-static void hand_off(unsigned int kdamond, struct damonctl_tree **have, int *child, int *lock)
-{
-	handoff->kdamond = kdamond;
-	handoff->have = *have;
-	handoff->child = *child;
-	*have = NULL;
-	*child = 0;
-	started_unlock(*lock);
-	*lock = -1;
-}
-
 /* What was started, for people or as one JSON document. */
-static void print_started(struct cli *cli, struct started *started, const unsigned int *idx,
-			  unsigned int nr, const struct fallbacks *fbs)
+static void print_started(struct start_call *sc, const struct fallbacks *fbs)
 {
+	struct cli *cli = sc->cli;
 	struct start_opts *so = cli->opts;
+	unsigned int i, nr = damonctl_start_nr_kdamonds(sc->st);
 	char why[1024];
-	unsigned int i;
 
 	if (cli->json) {
 		json_object *doc = json_doc_new(), *arr = json_object_new_array();
 
 		for (i = 0; i < nr; i++) {
+			unsigned int idx = damonctl_start_kdamond(sc->st, i);
+			struct started_entry *e = started_find(&sc->started, idx);
 			json_object *o = json_object_new_object();
-			struct started_entry *e = started_find(started, idx[i]);
 
-			json_object_object_add(o, "index", json_object_new_int((int)idx[i]));
+			json_object_object_add(o, "index", json_object_new_int((int)idx));
 			json_object_object_add(o, "pid", json_object_new_int(e ? e->pid : -1));
 			if (cli->staging)
 				json_object_object_add(o, "staged", json_object_new_boolean(true));
@@ -781,13 +774,14 @@ static void print_started(struct cli *cli, struct started *started, const unsign
 		json_doc_print(doc);
 	} else {
 		for (i = 0; i < nr; i++) {
-			struct started_entry *e = started_find(started, idx[i]);
+			unsigned int idx = damonctl_start_kdamond(sc->st, i);
+			struct started_entry *e = started_find(&sc->started, idx);
 
 			if (cli->staging)
 				printf("kdamond %u: start staged (the batch starts it at its end)\n",
-				       idx[i]);
+				       idx);
 			else
-				printf("started kdamond %u (pid %d)\n", idx[i], e ? e->pid : -1);
+				printf("started kdamond %u (pid %d)\n", idx, e ? e->pid : -1);
 		}
 		if (fbs->nr) {
 			fallback_describe(fbs, why, sizeof(why));
@@ -801,16 +795,17 @@ static void print_started(struct cli *cli, struct started *started, const unsign
 
 /* After the start: serve the fallbacks here (--foreground, a launched command) or make sure
  * the background agent does; wait for a launched command. An exit code. */
-static int serve_and_wait(struct cli *cli, const unsigned int *idx, const struct fallbacks *fbs,
-			  int *child)
+static int serve_and_wait(struct start_call *sc, const struct fallbacks *fbs)
 {
+	struct cli *cli = sc->cli;
 	struct start_opts *so = cli->opts;
 	int r, ret = EXIT_OK;
 
-	if ((fbs->nr || so->follow_children) && (so->foreground || *child)) {
+	if ((fbs->nr || so->follow_children) && (so->foreground || sc->child)) {
 		/* this process serves the fallbacks until the kdamond stops */
-		r = agent_serve_foreground(cli, idx[0], so->leave_running);
-		if (r && !*child)
+		r = agent_serve_foreground(cli, damonctl_start_kdamond(sc->st, 0),
+					   so->leave_running);
+		if (r && !sc->child)
 			ret = r;
 	} else if ((fbs->nr || so->follow_children) && !cli->staging) {
 		r = agent_ensure_running(cli);
@@ -818,162 +813,142 @@ static int serve_and_wait(struct cli *cli, const unsigned int *idx, const struct
 			warnx_("the fallbacks need 'damonc agent' running, and it could not be "
 			       "started (%s)", strerror(-r));
 	}
-	if (*child) {
-		ret = wait_child(*child);
-		*child = 0;
+	if (sc->child) {
+		ret = wait_child(sc->child);
+		sc->child = 0;
 	}
 	return ret;
 }
 
-/* One start's state, from its first read to its last close (start_state_free). */
-struct start_state {
-	struct damonctl_tree *have, *want;	/* the tree as read, and as it is to be */
-	struct damonctl_features *f;
-	struct damonctl_plan *plan;		/* the writes from have to want */
-	struct started started;
-	struct fallbacks fbs;
-	unsigned int idx[16], nr;		/* the kdamonds it starts */
-	unsigned int busy_idx;			/* a running kdamond (busy), and whether damonc's */
-	bool busy, busy_ours;
-	struct damonctl_launch *launch;		/* '-- COMMAND', held until released */
-	int child;				/* its pid once released */
-	int lock;				/* damonc's run directory, when not a dry run */
-};
-
-/* Everything before the first write: the tree read, the command launched (it waits), the
- * kdamonds built and checked, the fallbacks and the writes planned. An exit code. */
-static int start_prepare(struct cli *cli, struct start_state *st, int argc, char **argv)
+/* The library's start of the options (or -c's config), dry or not. An exit code. */
+static int run_transaction(struct start_call *sc)
 {
+	struct cli *cli = sc->cli;
 	struct start_opts *so = cli->opts;
-	int r;
+	struct damonctl_start_opts o = DAMONCTL_START_OPTS_INIT;
+	struct damonctl_tree *t;
+	unsigned int reuse[16];
+	char *known;
+	int r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);
 
-	r = read_state(cli, &st->have, &st->f, &st->started);
 	if (r)
-		return r;
-	st->busy = any_running(st->have, &st->started, &st->busy_idx, &st->busy_ours);
-	if (argc) {
-		/* the pid must exist for the checks; the command waits for the kdamond */
-		r = damonctl_launch_new(so->prog, argv, &st->launch);
-		if (r)
-			return usage_error(cli, "fork: %s", strerror(-r)), EXIT_FAIL;
-		so->pids[so->nr_pids++] = damonctl_launch_pid(st->launch);
+		return lib_error(cli, r, "reading the DAMON tree");
+	o.nr_reuse = own_stopped(t, &sc->started, reuse, 16);
+	damonctl_tree_free(t);
+	o.reuse = reuse;
+	o.flags = (so->dry_run ? DAMONCTL_START_DRY_RUN : 0) |
+		  (so->no_fallback ? DAMONCTL_START_NO_FALLBACK : 0) |
+		  (so->scope_pid > 0 ? DAMONCTL_START_SCOPE_PID : 0);
+	o.kdamonds = so->config ? so->config_tree : NULL;
+	o.build = build_cb;
+	o.ready = ready_cb;
+	o.data = sc;
+	/* what an earlier probe found this boot: the start need not probe again */
+	known = known_features_load(cli->ctx);
+	o.known_features = known;
+	r = damonctl_start_new(cli->ctx, &o, &sc->st);
+	if (r) {
+		free(known);
+		return lib_error(cli, r, "starting");
 	}
-	r = build(cli, st->have, &st->started, st->f, &st->want, st->idx, &st->nr);
-	if (!r)
-		r = check_system(cli, st->want, st->idx, st->nr);
-	/* never in a dry run: probing writes */
-	if (!r && !st->busy && !so->dry_run && !cli->staging)
-		r = probe_and_rebuild(cli, st->have, &st->started, st->f, &st->want, st->idx,
-				      &st->nr);
-	if (!r)
-		r = plan_fallbacks(cli, st->want, st->f, st->idx, st->nr, &st->fbs);
-	if (r)
-		return r;
-	r = damonctl_tree_plan(cli->ctx, st->want, st->have, &st->plan);
-	if (r)
-		return lib_error(cli, r, "planning the sysfs writes");
-	return 0;
+	r = damonctl_start(sc->st);
+	free(known);
+	/* a start's probe is kept for the next (its dry run writes nothing else; record and
+	 * monitor leave damonc's run directory as they found it) */
+	if (damonctl_start_probed(sc->st) && !so->dry_run && !sc->h &&
+	    damonctl_start_features(sc->st))
+		known_features_save(cli->ctx, damonctl_start_features(sc->st));
+	return r ? start_error(sc, r) : 0;
 }
 
-/* The start itself: the launched command released, the kdamonds started (on any failure the
- * tree is put back as it was) and recorded as damonc's, then served. An exit code. */
-static int start_apply(struct cli *cli, struct start_state *st, char **argv)
-{
-	int r;
-
-	r = check_busy(st->have, &st->started, st->idx, st->busy, st->busy_idx, st->busy_ours);
-	if (r)
-		return r;
-	/* a kdamond of damonc's reused for another command: its entry comes back if that
-	 * command is killed and the start undone */
-	if (handoff && started_find(&st->started, st->idx[0]))
-		journal_keep("started_before", started_entry_to_json(started_find(&st->started,
-									     st->idx[0])));
-	/* everything checked: the launched command runs (execs) first, as damo's does; DAMON
-	 * takes a process's address space when it starts, and would keep our fork's */
-	if (st->launch) {
-		r = damonctl_launch_release(st->launch);
-		if (r && r != -ESRCH)
-			return usage_error(cli, "cannot run '%s': %s", argv[0], strerror(-r));
-		if (r)
-			warnx_("cannot release the launched command");
-		st->child = damonctl_launch_pid(st->launch);
-	}
-	/* stages, starts, and on any failure puts the tree back as it was */
-	r = damonctl_tree_start(cli->ctx, st->want, st->have, st->idx, st->nr);
-	if (r)
-		return lib_error(cli, r, st->nr == 1 ? "starting kdamond %u" :
-				 "starting the kdamonds", st->idx[0]);
-	record_started(cli, &st->started, st->idx, st->nr, &st->fbs, st->child);
-	if (handoff) {
-		hand_off(st->idx[0], &st->have, &st->child, &st->lock);
-		return EXIT_OK;
-	}
-	journal_release(cli);
-	started_unlock(st->lock);
-	st->lock = -1;
-	print_started(cli, &st->started, st->idx, st->nr, &st->fbs);
-	return serve_and_wait(cli, st->idx, &st->fbs, &st->child);
-}
-
-/* What a start still holds when it ends, let go; a launched command whose start failed is
- * killed. */
-static void start_state_free(struct cli *cli, struct start_state *st)
+/* The start itself, through the library; then recorded as damonc's, said, and served (or
+ * handed to the caller: record, monitor). An exit code. */
+static int start_do(struct cli *cli, int argc, char **argv, struct start_handoff *h)
 {
 	struct start_opts *so = cli->opts;
-
-	if (st->lock >= 0)
-		journal_release(cli);
-	started_unlock(st->lock);
-	if (st->child) {
-		kill(st->child, SIGKILL);
-		waitpid(st->child, NULL, 0);
-	}
-	damonctl_launch_free(st->launch);
-	damonctl_plan_free(st->plan);
-	started_free(&st->started);
-	damonctl_features_free(st->f);
-	damonctl_tree_free(st->want);
-	damonctl_tree_free(st->have);
-	damonctl_tree_free(so->config_tree);
-	so->config_tree = NULL;
-}
-
-static int start_run(struct cli *cli, int argc, char **argv)
-{
-	struct start_opts *so = cli->opts;
-	struct start_state st = { .nr = 1, .lock = -1 };
+	struct start_call sc = { .cli = cli, .h = h, .argv = argv, .lock = -1 };
+	struct fallbacks fbs = { 0 };
 	int r;
 
 	r = check_combinations(cli, argc, argv);
 	if (r)
 		return r;
-	/* another damonc start could pick the same new kdamond: one at a time; and what a
-	 * killed damonc left goes first (a half-built kdamond, a capture scheme) */
+	/* another damonc start could pick the same new kdamond: one at a time (a dry run too,
+	 * which may probe); and what a killed damonc left goes first */
+	sc.lock = started_lock(cli->ctx);
+	if (sc.lock < 0)	/* the dry run too: it says what the start would do, and exit */
+		return started_lock_error(cli, sc.lock);
 	if (!so->dry_run) {
-		st.lock = started_lock(cli->ctx);
-		if (st.lock < 0)
-			return lib_error(cli, st.lock, "locking damonc's run directory");
 		recover_leftovers(cli);
 		/* until the kdamonds it starts are recorded as damonc's, its undo record stays:
 		 * killed in between, the next command rolls the start back */
 		journal_hold();
 	}
-	r = start_prepare(cli, &st, argc, argv);
-	if (!r && so->dry_run) {
-		r = print_dry_run(cli, st.want, st.plan, st.idx, st.nr, &st.fbs);
-		dry_run_notes(st.f, &st.fbs, st.busy, st.busy_idx);
-	} else if (!r) {
-		r = start_apply(cli, &st, argv);
+	load_started(cli, &sc.started);
+	r = so->config ? read_config(cli) : 0;
+	if (!r && argc) {
+		/* the pid must exist for the checks; the command waits for the kdamond */
+		r = damonctl_launch_new(so->prog, argv, &sc.launch);
+		if (r) {
+			usage_error(cli, "fork: %s", strerror(-r));
+			r = EXIT_FAIL;
+		} else {
+			so->pids[so->nr_pids++] = damonctl_launch_pid(sc.launch);
+		}
 	}
-	start_state_free(cli, &st);
+	if (!r)
+		r = run_transaction(&sc);
+	if (!r) {
+		const struct damonctl_fallbacks *l = damonctl_start_fallbacks(sc.st, 0);
+
+		if (l)
+			fallback_from_lib(l, &fbs);
+		note_others(sc.st, &sc.started);
+		note_thp(cli->ctx, sc.st);
+	}
+	if (!r && so->dry_run) {
+		r = print_dry_run(cli, sc.st, &fbs);
+		dry_run_notes(damonctl_start_features(sc.st), &fbs);
+	} else if (!r) {
+		record_started(&sc, &fbs);
+		if (h) {
+			h->kdamond = damonctl_start_kdamond(sc.st, 0);
+			h->have = damonctl_tree_dup(damonctl_start_tree(sc.st, false));
+			h->child = sc.child;
+			sc.child = 0;
+		} else {
+			journal_release(cli);
+			started_unlock(sc.lock);
+			sc.lock = -1;
+			print_started(&sc, &fbs);
+			r = serve_and_wait(&sc, &fbs);
+		}
+	}
+	/* what a start still holds when it ends, let go; a launched command whose start
+	 * failed is killed */
+	if (sc.lock >= 0 && (!h || r))
+		journal_release(cli);	/* a handoff's stays until start_handoff_undo */
+	started_unlock(sc.lock);
+	if (sc.child) {
+		kill(sc.child, SIGKILL);
+		waitpid(sc.child, NULL, 0);
+	}
+	damonctl_launch_free(sc.launch);
+	damonctl_start_free(sc.st);
+	started_free(&sc.started);
+	damonctl_tree_free(so->config_tree);
+	so->config_tree = NULL;
 	return r;
+}
+
+static int start_run(struct cli *cli, int argc, char **argv)
+{
+	return start_do(cli, argc, argv, NULL);
 }
 
 int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_handoff *h)
 {
 	struct start_opts *so = cli->opts;
-	int r;
 
 	h->have = NULL;
 	h->had_entry = false;
@@ -983,10 +958,7 @@ int start_handoff_run(struct cli *cli, int argc, char **argv, struct start_hando
 		so->sl.nr = 1;
 	if (!so->sl.sp[0].action)
 		so->sl.sp[0].action = "stat";
-	handoff = h;
-	r = start_run(cli, argc, argv);
-	handoff = NULL;
-	return r;
+	return start_do(cli, argc, argv, h);
 }
 
 int start_handoff_undo(struct cli *cli, struct start_handoff *h)

@@ -112,6 +112,19 @@ int started_lock(struct damonctl_ctx *ctx)
 	}
 }
 
+int started_lock_error(const struct cli *cli, int err)
+{
+	char dir[4096];
+
+	if (run_path(cli->ctx, NULL, dir, sizeof(dir)) < 0)
+		snprintf(dir, sizeof(dir), "/run/damonc");
+	fprintf(stderr, "damonc: %s: cannot lock damonc's run directory %s: %s%s\n", cli->cmd_name,
+		dir, strerror(-err), err == -EACCES || err == -EPERM ?
+		" (damonc keeps there what it started and what it is in the middle of: the "
+		"commands that change DAMON need root)" : "");
+	return EXIT_FAIL;
+}
+
 /* Whether the run directory holds nothing but the lock. */
 static bool only_lock_left(void)
 {
@@ -140,6 +153,22 @@ void started_unlock(int fd)
 			rmdir(lock_dir);
 	}
 	close(fd);
+}
+
+/* Whether entry @e is still damonc's kdamond: the thread it started, or while it is off, the
+ * directory damonc left (another program's nr_kdamonds write makes every one anew). */
+static bool still_ours(struct damonctl_ctx *ctx, const struct started_entry *e)
+{
+	struct damonctl_kdamond_id was = { .sz = sizeof(was), .pid = e->pid,
+					   .pid_start = e->pid_start, .dir_ino = e->dir_ino };
+	struct damonctl_kdamond_id now = { .sz = sizeof(now) };
+	int r = damonctl_kdamond_identify(ctx, e->kdamond, &now);
+
+	damonctl_clear_error(ctx);
+	/* a record from before identities: a running kdamond is known by its pid */
+	if (!r && now.pid > 0 && !e->dir_ino)
+		return now.pid == e->pid;
+	return !r && damonctl_kdamond_id_same(&was, &now);
 }
 
 int started_load(struct damonctl_ctx *ctx, struct started *s)
@@ -176,11 +205,30 @@ int started_load(struct damonctl_ctx *ctx, struct started *s)
 			json_object_put(root);
 			return r;
 		}
-		if (!r)
+		if (!r) {
+			/* a batch's staged record is checked against the kernel when made */
+			s->e[s->nr].foreign = !staged_file && !still_ours(ctx, &s->e[s->nr]);
 			s->nr++;
+		}
 	}
 	json_object_put(root);
 	return 0;
+}
+
+void started_rebind(struct damonctl_ctx *ctx, struct started *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++) {
+		struct damonctl_kdamond_id id = { .sz = sizeof(id) };
+
+		if (s->e[i].foreign || damonctl_kdamond_identify(ctx, s->e[i].kdamond, &id))
+			continue;
+		s->e[i].dir_ino = id.dir_ino;
+		if (id.pid > 0 && id.pid == s->e[i].pid)
+			s->e[i].pid_start = id.pid_start;
+	}
+	damonctl_clear_error(ctx);
 }
 
 int started_entry_from_json(json_object *o, struct started_entry *e)
@@ -193,6 +241,12 @@ int started_entry_from_json(json_object *o, struct started_entry *e)
 	e->kdamond = (unsigned int)json_object_get_int(v);
 	if (json_object_object_get_ex(o, "pid", &v))
 		e->pid = json_object_get_int(v);
+	if (json_object_object_get_ex(o, "pid_start", &v))
+		e->pid_start = (unsigned long long)json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "dir_ino", &v))
+		e->dir_ino = (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "stopped", &v))
+		e->stopped = json_object_get_boolean(v);
 	if (json_object_object_get_ex(o, "since", &v))
 		e->since = json_object_get_int64(v);
 	if (json_object_object_get_ex(o, "label", &v))
@@ -221,6 +275,12 @@ json_object *started_entry_to_json(const struct started_entry *e)
 
 	json_object_object_add(o, "kdamond", json_object_new_int((int)e->kdamond));
 	json_object_object_add(o, "pid", json_object_new_int(e->pid));
+	if (e->pid_start)
+		json_object_object_add(o, "pid_start", json_object_new_int64((int64_t)e->pid_start));
+	if (e->dir_ino)
+		json_object_object_add(o, "dir_ino", json_object_new_int64((int64_t)e->dir_ino));
+	if (e->stopped)
+		json_object_object_add(o, "stopped", json_object_new_boolean(true));
 	json_object_object_add(o, "since", json_object_new_int64(e->since));
 	json_object_object_add(o, "label", json_object_new_string(e->label));
 	t = json_object_new_array();
@@ -238,13 +298,15 @@ int started_save(struct damonctl_ctx *ctx, const struct started *s)
 {
 	char path[4096];
 	json_object *root, *arr;
-	unsigned int i;
+	unsigned int i, nr = 0;
 	int r;
 
 	r = file_path(ctx, path, sizeof(path));
 	if (r < 0)
 		return r;
-	if (!s->nr) {
+	for (i = 0; i < s->nr; i++)
+		nr += !s->e[i].foreign;
+	if (!nr) {
 		if (unlink(path) && errno != ENOENT)
 			return -errno;
 		return 0;
@@ -254,7 +316,8 @@ int started_save(struct damonctl_ctx *ctx, const struct started *s)
 	json_object_object_add(root, "format_version", json_object_new_int(1));
 	json_object_object_add(root, "kdamonds", arr);
 	for (i = 0; i < s->nr; i++)
-		json_object_array_add(arr, started_entry_to_json(&s->e[i]));
+		if (!s->e[i].foreign)	/* another program's kdamond now */
+			json_object_array_add(arr, started_entry_to_json(&s->e[i]));
 	r = write_json_file(path, root);
 	json_object_put(root);
 	return r;
@@ -272,7 +335,7 @@ struct started_entry *started_find(struct started *s, unsigned int kdamond)
 	unsigned int i;
 
 	for (i = 0; i < s->nr; i++)
-		if (s->e[i].kdamond == kdamond)
+		if (s->e[i].kdamond == kdamond && !s->e[i].foreign)
 			return &s->e[i];
 	return NULL;
 }
@@ -309,13 +372,45 @@ bool started_owns(const struct started *s, const struct damonctl_kdamond *k)
 	int pid = (int)damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID);
 
 	for (i = 0; i < s->nr; i++) {
-		if (s->e[i].kdamond != idx)
+		if (s->e[i].kdamond != idx || s->e[i].foreign)
 			continue;
-		/* running: it must be the very kdamond we started; stopped: the directory
-		 * still holds our configuration until someone rewrites nr_kdamonds */
+		/* identified at load; running, it must still be the very kdamond we started */
 		return pid < 0 || pid == s->e[i].pid;
 	}
 	return false;
+}
+
+bool started_by_damonc(const struct started *s, const struct damonctl_kdamond *k)
+{
+	const struct started_entry *e;
+
+	if (!started_owns(s, k))
+		return false;
+	e = started_find((struct started *)s, damonctl_kdamond_index(k));
+	return e && !e->stopped;
+}
+
+int started_stop(struct damonctl_ctx *ctx, struct started *s, unsigned int idx, bool *was_running)
+{
+	struct started_entry *e = started_find(s, idx);
+	int r = damonctl_kdamond_is_running(ctx, idx, NULL);
+
+	if (r == 1)
+		r = damonctl_kdamond_cmd(ctx, idx, DAMONCTL_CMD_OFF);
+	else if (!r)
+		r = -EPERM;
+	/* it may have stopped by itself in between (its targets exited) */
+	if (r == -EPERM)
+		r = 0;
+	else if (!r && was_running)
+		*was_running = true;
+	if (r || !e)
+		return r;
+	memset(&e->fbs, 0, sizeof(e->fbs));
+	e->follow_children = false;
+	e->server_pid = 0;
+	e->stopped = true;
+	return 0;
 }
 
 int started_prune(struct damonctl_ctx *ctx, struct started *s, const struct damonctl_tree *tree)

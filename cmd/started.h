@@ -17,10 +17,20 @@
 /* The processes one kdamond of damonc's monitors, at most (a forking server's children
  * among them): the fallback server's most (FBS_MAX_TARGETS). */
 #define STARTED_MAX_TARGETS 64
+/* A target index no kdamond of damonc's has: where the collapse budgets of targets gone
+ * keep their schemes (damonctl_kdamond_retarget). */
+#define STARTED_TARGET_NOWHERE (STARTED_MAX_TARGETS + 1)
 
 struct started_entry {
 	unsigned int kdamond;
 	int pid;		/* the kdamond's pid when started: a restarted index is not ours */
+	unsigned long long pid_start;	/* its thread's start time (0: unknown) */
+	uint64_t dir_ino;	/* kdamonds/N's inode when damonc last wrote nr_kdamonds or
+				 * started it: a stopped kdamond is ours while it is the same */
+	bool stopped;		/* stopped with `damonc stop`: damonc's still (a start reuses
+				 * it), but not meant to run */
+	bool foreign;		/* found at load not to be damonc's kdamond any more (another
+				 * program's now): owned by nobody here, never saved */
 	long long since;	/* unix time */
 	char label[64];		/* what it was started for, e.g. "collapse pid 1234" */
 	int targets[STARTED_MAX_TARGETS];	/* the processes it monitors (vaddr) */
@@ -53,6 +63,9 @@ struct started {
  */
 int started_lock(struct damonctl_ctx *ctx);
 void started_unlock(int fd);
+/* started_lock()'s -errno @err said ("damonc: CMD: cannot lock damonc's run directory DIR:
+ * ..."): the run directory named, not DAMON's files. Returns EXIT_FAIL. */
+int started_lock_error(const struct cli *cli, int err);
 
 /* One entry as the list's file keeps it; from_json: 0, -ENOENT (not an entry), -EBADMSG. */
 json_object *started_entry_to_json(const struct started_entry *e);
@@ -75,8 +88,20 @@ void started_remove(struct started *s, unsigned int kdamond);
  * returns the number dropped. Kdamonds that stopped by themselves keep their entry. */
 int started_prune(struct damonctl_ctx *ctx, struct started *s,
 		  const struct damonctl_tree *tree);
-/* Whether kdamond @k of @tree is one damonc started. */
+/* Whether kdamond @k of @tree is one damonc started: by identity, checked when the record
+ * was loaded (the thread that runs it, or the directory of a stopped one), never by its
+ * index alone. */
 bool started_owns(const struct started *s, const struct damonctl_kdamond *k);
+/* Whether damonc started kdamond @k and means it to run: one `damonc stop` stopped stays
+ * damonc's (started_owns: a start reuses it) but is not started by damonc any more. */
+bool started_by_damonc(const struct started *s, const struct damonctl_kdamond *k);
+/* Stop kdamond @idx (off already is fine), and when it is damonc's, record that damonc
+ * stopped it on purpose: nothing for the agent to serve, no agent stats, `stopped`. Every
+ * command that stops a kdamond as asked goes through here. 0, or the write's -errno. */
+int started_stop(struct damonctl_ctx *ctx, struct started *s, unsigned int idx, bool *was_running);
+/* After damonc itself wrote nr_kdamonds (a start, an undo): every kdamond directory is new,
+ * so the entries still damonc's take their kdamonds' identities again. */
+void started_rebind(struct damonctl_ctx *ctx, struct started *s);
 /* Ask damonc's own running kdamonds (never anyone else's) to update their stats and
  * effective quotas, for reports between the kernel's own refreshes; with
  * @unless_refreshed, only those the kernel does not refresh by itself (refresh_ms, 6.17).

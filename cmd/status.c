@@ -28,7 +28,8 @@ static const struct opt status_opts_tbl[] = {
 	{ "kdamond", O_KDAMOND, OV_INT, "N", "show kdamond N only", TO(OD_INT, kdamond),
 	  .max = 1u << 20 },
 	{ "refresh", O_REFRESH, OV_NONE, NULL,
-	  "ask the running kdamonds to update their stats first (writes to their state file)",
+	  "ask the running kdamonds to update their stats and tuned intervals first (writes to "
+	  "their state file)",
 	  TO(OD_FLAG, refresh) },
 	{ "regions", O_REGIONS, OV_NONE, NULL, "list every tried region, not just their count",
 	  TO(OD_FLAG, regions) },
@@ -51,6 +52,9 @@ static int refresh(struct cli *cli, struct damonctl_tree *t,
 		if (strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on"))
 			continue;
 		r = damonctl_kdamond_refresh_stats(cli->ctx, i, f);
+		/* where DAMON tunes the intervals (6.15), the files get where it has them */
+		if (!r && damonctl_features_has(f, DAMONCTL_FEAT_INTERVALS_GOAL) == DAMONCTL_YES)
+			r = damonctl_kdamond_cmd(cli->ctx, i, DAMONCTL_CMD_UPDATE_TUNED_INTERVALS);
 		if (r && r != -EINVAL)	/* stopped meanwhile: show what is there */
 			return lib_error(cli, r, "refreshing kdamond %u", i);
 	}
@@ -158,6 +162,7 @@ static int status_run(struct cli *cli, int argc, char **argv)
 				  extra_module };
 	struct damonctl_features *f = NULL;
 	struct damonctl_tree *t;
+	char thp[32];
 	struct started started;
 	int r;
 
@@ -174,6 +179,11 @@ static int status_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--kdamond %d: there %s %u kdamond%s", sopts->kdamond,
 				   nr == 1 ? "is" : "are", nr, nr == 1 ? "" : "s");
 	}
+	x.refreshed = sopts->refresh;
+	if (!damonctl_sys_read_setting(cli->ctx, "kernel/mm/transparent_hugepage/enabled", thp,
+				       sizeof(thp)))
+		x.thp_enabled = thp;
+	damonctl_clear_error(cli->ctx);
 	if (sopts->refresh) {
 		r = damonctl_features_detect(cli->ctx, &f);
 		if (r) {

@@ -24,7 +24,16 @@ struct status_extra {
 	 * of the sysfs interface can start), *pid its kdamond's or -1; NULL past the last.
 	 * Text after the kdamonds; JSON "modules_enabled". */
 	const char *(*module)(unsigned int i, int *pid, void *data);
+	/* every running kdamond was asked to update its stats (and tuned intervals) just
+	 * before the tree was read: status --refresh */
+	bool refreshed;
+	/* transparent_hugepage/enabled's mode ("never"...), or NULL: unknown */
+	const char *thp_enabled;
 };
+/* Whether running kdamond @k's stats files are current: the kernel refreshes them
+ * (refresh_ms, 6.17) or they were just updated (@x->refreshed). A running kdamond whose
+ * files are not shows its stats and intervals as of their last update. */
+bool status_stats_current(const struct damonctl_kdamond *k, const struct status_extra *x);
 
 /* @only: a kdamond index, or -1 for all. @started and @x may be NULL. */
 int status_print_text(FILE *out, const struct damonctl_tree *t, const struct started *started,

@@ -99,21 +99,6 @@ static bool kdamonds_exist(struct cli *cli, const struct damonctl_tree *t)
 	return true;
 }
 
-/* Our kdamond @idx stopped: nothing for the agent to serve any more (it sees that it was
- * us), and no stats of the agent's for it. */
-static void forget_served(struct cli *cli, struct started *started, unsigned int idx)
-{
-	struct started_entry *e = started_find(started, idx);
-
-	if (e) {
-		memset(&e->fbs, 0, sizeof(e->fbs));
-		e->follow_children = false;
-		e->server_pid = 0;
-	}
-	if (!cli->staging)
-		agent_stats_remove(cli->ctx, idx);
-}
-
 /* What became of kdamond @idx: a JSON object into @arr, or a line for people. */
 static void say_stopped(struct cli *cli, json_object *arr, unsigned int idx, bool running,
 			bool ours)
@@ -141,7 +126,7 @@ static bool stop_one(struct cli *cli, struct started *started, struct damonctl_k
 		     unsigned int idx, json_object *arr, int *ret)
 {
 	struct stop_opts *to = cli->opts;
-	bool ours = started_owns(started, k);
+	bool ours = started_owns(started, k), was_running = false;
 	bool running = !strcmp(damonctl_kdamond_get_str(k, DAMONCTL_KDAMOND_STATE), "on");
 	int r;
 
@@ -150,21 +135,15 @@ static bool stop_one(struct cli *cli, struct started *started, struct damonctl_k
 	/* by default only what runs: a stopped kdamond of ours stays ours, for reuse */
 	if (!running && !to->all && !to->nr_only)
 		return false;
-	if (running) {
-		r = damonctl_kdamond_cmd(cli->ctx, idx, DAMONCTL_CMD_OFF);
-		/* it may have stopped by itself in between (its targets exited) */
-		if (r == -EPERM) {
-			running = false;
-			r = 0;
-		}
-		if (r) {
-			*ret = lib_error(cli, r, "stopping kdamond %u", idx);
-			return false;
-		}
+	/* stopped on purpose: the record says so (status, metrics: no alert) */
+	r = started_stop(cli->ctx, started, idx, &was_running);
+	if (r) {
+		*ret = lib_error(cli, r, "stopping kdamond %u", idx);
+		return false;
 	}
-	if (ours)
-		forget_served(cli, started, idx);
-	say_stopped(cli, arr, idx, running, ours);
+	if (ours && !cli->staging)
+		agent_stats_remove(cli->ctx, idx);
+	say_stopped(cli, arr, idx, running && was_running, ours);
 	return true;
 }
 
@@ -184,7 +163,7 @@ static int stop_run(struct cli *cli, int argc, char **argv)
 		return usage_error(cli, "--all and --kdamond do not go together");
 	lock = started_lock(cli->ctx);
 	if (lock < 0)
-		return lib_error(cli, lock, "locking damonc's run directory");
+		return started_lock_error(cli, lock);
 	/* what a killed damonc left (a half-built kdamond, a capture scheme) goes first */
 	recover_leftovers(cli);
 	r = damonctl_tree_read_flags(cli->ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t);

@@ -305,69 +305,40 @@ static int tune_scheme(struct cli *cli, struct damonctl_context *c, int ki,
 }
 
 /*
- * --remove-target and --add-target on @c, a copy of the running context, by libdamonctl's
- * damonctl_context_remove_pid/_add_pid: where the kernel has obsolete_target (6.19) a live
- * target removed is marked, and the commit drops it; without, the targets after it move
- * down one place and take its slot (@moved: their monitoring starts over). Targets added go
- * last. @entry, damonc's record of the kdamond, follows.
+ * --remove-target and --add-target on @kw, a copy of the running kdamond, by libdamonctl's
+ * retarget transaction (damonctl_kdamond_retarget), the one the agent follows children with:
+ * the processes checked as start checks its targets; where the kernel has obsolete_target
+ * (6.19) a live target removed is marked, and the commit drops it; without, the targets after
+ * it move down one place and take its slot (@moved: their monitoring starts over); the
+ * agent's collapse budgets follow their targets. Targets added go last. @entry, damonc's
+ * record of the kdamond, follows.
  */
-static int tune_targets(struct cli *cli, int ki, struct damonctl_context *c,
+static int tune_targets(struct cli *cli, struct damonctl_kdamond *kw,
 			const struct damonctl_features *f, struct started_entry *entry, bool *moved)
 {
 	struct tune_opts *tu = cli->opts;
-	unsigned int i, how;
-	int r;
+	struct damonctl_fallbacks *l = entry ? fallback_to_lib(&entry->fbs) : NULL;
+	char why[1024];
+	struct damonctl_retarget rt = { .sz = sizeof(rt), .add = tu->add, .nr_add = tu->nr_add,
+					.remove = tu->remove, .nr_remove = tu->nr_remove,
+					.fbs = l, .nowhere = STARTED_TARGET_NOWHERE, .why = why,
+					.why_size = sizeof(why) };
+	struct damonctl_context *c = damonctl_kdamond_context(kw, 0);
+	unsigned int i, how = 0;
+	int r = entry && !l ? -ENOMEM : damonctl_kdamond_retarget(cli->ctx, kw, f, &rt, &how);
 
-	for (i = 0; entry && i < entry->fbs.nr; i++)
-		if (entry->fbs.fb[i].kind == DAMONCTL_FALLBACK_COLLAPSE) {
-			usage_error(cli, "the damonc agent keeps kdamond %d's collapse budget per "
-				    "target, and does not follow targets changed online: change "
-				    "them with 'damonc stop' and 'damonc start'", ki);
-			return EXIT_UNSUPPORTED;
-		}
-	for (i = 0; i < tu->nr_remove; i++) {
-		int pid = tu->remove[i];
-
-		r = damonctl_context_remove_pid(cli->ctx, c, f, pid, &how);
-		if (r == -EOPNOTSUPP)
-			return usage_error(cli, "--remove-target: kdamond %d monitors physical "
-					   "memory (%s), not processes", ki,
-					   damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS));
-		if (r == -ENOENT)
-			return usage_error(cli, "--remove-target %d: kdamond %d has no target with "
-					   "that pid", pid, ki);
-		if (r == -EBUSY) {
-			int at = damonctl_context_find_pid(c, pid);
-
-			return usage_error(cli, "--remove-target %d: scheme %d has a target filter "
-					   "for it (target %d); change that scheme's filters first",
-					   pid, damonctl_context_target_filter_scheme(c,
-										 (unsigned int)at),
-					   at);
-		}
-		if (r)
-			return lib_error(cli, r, "removing target %d", pid);
-		*moved |= how & DAMONCTL_TARGETS_MOVED;
+	if (!r && l)
+		fallback_from_lib(l, &entry->fbs);
+	damonctl_fallbacks_free(l);
+	if (r == -ENOMEM)
+		return lib_error(cli, r, "changing the targets");
+	if (r) {
+		/* which option asked for it: a process added, or a target leaving */
+		usage_error(cli, "%s: %s", r == -ENOENT || r == -EBUSY ? "--remove-target" :
+			    "--add-target", why);
+		return r == -EOPNOTSUPP && strstr(why, "Linux") ? EXIT_UNSUPPORTED : EXIT_USAGE;
 	}
-	for (i = 0; i < tu->nr_add; i++) {
-		int pid = tu->add[i];
-
-		r = damonctl_context_add_pid(cli->ctx, c, pid);
-		if (r == -EOPNOTSUPP)
-			return usage_error(cli, "--add-target: kdamond %d monitors physical memory "
-					   "(%s), not processes", ki,
-					   damonctl_context_get_str(c, DAMONCTL_CONTEXT_OPERATIONS));
-		if (r == -EEXIST)
-			return usage_error(cli, "--add-target %d: it is a target of kdamond %d "
-					   "already", pid, ki);
-		if (r == -ESRCH)
-			return usage_error(cli, "--add-target %d: no such process", pid);
-		if (r < 0)
-			return lib_error(cli, r, "adding target %d", pid);
-	}
-	if (!damonctl_context_nr_live_targets(c))
-		return usage_error(cli, "--remove-target: kdamond %d would have no target left: "
-				   "stop it with 'damonc stop'", ki);
+	*moved |= how & DAMONCTL_TARGETS_MOVED;
 	if (entry) {
 		entry->nr_targets = 0;
 		for (i = 0; i < damonctl_context_nr_targets(c) &&
@@ -400,12 +371,20 @@ static int remove_scheme(struct cli *cli, int ki, struct damonctl_context *c,
 	for (i = 0; entry && i < entry->fbs.nr; i++) {
 		const struct damonctl_fallback *fb = &entry->fbs.fb[i];
 
-		if (fb->scheme >= si || fb->observer >= si ||
-		    (fb->kind == DAMONCTL_FALLBACK_COLLAPSE && fb->tmpl >= si)) {
+		if (fb->scheme >= si || (fb->kind == DAMONCTL_FALLBACK_COLLAPSE &&
+					 fb->tmpl >= si)) {
 			usage_error(cli, "--remove-scheme %u: the damonc agent serves scheme %u of "
 				    "kdamond %d by its index%s; stop and start it with the schemes "
 				    "wanted", si, fb->scheme, ki,
 				    fb->scheme == si || fb->tmpl == si ? "" : ", which would move");
+			return EXIT_UNSUPPORTED;
+		}
+		/* the stat scheme it reads regions of, added after the caller's */
+		if (fb->kind == DAMONCTL_FALLBACK_COLLAPSE && fb->observer >= si) {
+			usage_error(cli, "--remove-scheme %u: the damonc agent serves scheme %u of "
+				    "kdamond %d through the regions of scheme %u (a stat scheme it "
+				    "added), by its index, which would move; stop and start it with "
+				    "the schemes wanted", si, fb->scheme, ki, fb->observer);
 			return EXIT_UNSUPPORTED;
 		}
 	}
@@ -474,7 +453,7 @@ static int apply_changes(struct cli *cli, int ki, struct damonctl_kdamond *kw,
 	if (tu->sl.sp[0].has_refresh)
 		damonctl_kdamond_set(kw, DAMONCTL_KDAMOND_REFRESH_MS, tu->sl.sp[0].refresh_ms);
 	if (tu->nr_add || tu->nr_remove) {
-		r = tune_targets(cli, ki, c, f, entry, moved);
+		r = tune_targets(cli, kw, f, entry, moved);
 		if (r)
 			return r;
 		*fb_changed |= entry != NULL;	/* damonc's record names the targets */

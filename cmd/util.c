@@ -248,6 +248,12 @@ int exit_code_for(int err)
 	}
 }
 
+int oom_error(const struct cli *cli)
+{
+	fprintf(stderr, "damonc: %s: out of memory\n", cli->cmd_name);
+	return EXIT_FAIL;
+}
+
 int lib_error(const struct cli *cli, int err, const char *what, ...)
 {
 	char sentence[1024];

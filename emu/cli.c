@@ -34,6 +34,7 @@ static void usage(FILE *f)
 "                         (default /sys/fs/cgroup)\n"
 "      --faults FILE      fault injection rules (see damon-emu(1))\n"
 "      --log FILE         append one line per write: path, value, result\n"
+"      --log-pids         end each --log line with the writer's pid\n"
 "  -f, --foreground       stay in the foreground\n"
 "  -d, --debug            FUSE debug output (implies --foreground)\n"
 "      --allow-other      let other users in (FUSE allow_other)\n"
@@ -70,7 +71,7 @@ static int parse_ops(const char *list)
 int emu_cli_parse(int argc, char **argv)
 {
 	enum { O_AVAIL = 256, O_SCENARIO, O_PROC, O_NO_REAL, O_MODULES, O_CGROUP, O_FAULTS,
-	       O_LOG, O_ALLOW_OTHER };
+	       O_LOG, O_LOG_PIDS, O_ALLOW_OTHER };
 	static const struct option longopts[] = {
 		{ "profile", required_argument, NULL, 'p' },
 		{ "avail-ops", required_argument, NULL, O_AVAIL },
@@ -81,6 +82,7 @@ int emu_cli_parse(int argc, char **argv)
 		{ "cgroup-root", required_argument, NULL, O_CGROUP },
 		{ "faults", required_argument, NULL, O_FAULTS },
 		{ "log", required_argument, NULL, O_LOG },
+		{ "log-pids", no_argument, NULL, O_LOG_PIDS },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "allow-other", no_argument, NULL, O_ALLOW_OTHER },
@@ -120,6 +122,9 @@ int emu_cli_parse(int argc, char **argv)
 			break;
 		case O_LOG:
 			emu_opt.log_path = optarg;
+			break;
+		case O_LOG_PIDS:
+			emu_opt.log_pids = true;
 			break;
 		case 'f':
 			emu_opt.foreground = true;

@@ -14,6 +14,7 @@ struct emu_options {
 	const char *modules_dir;	/* NULL: no exclusive DAMON user can exist */
 	const char *faults_path;
 	const char *log_path;
+	bool log_pids;		/* --log-pids */
 	bool foreground;
 	bool debug;
 	bool allow_other;

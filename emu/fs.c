@@ -367,7 +367,8 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	copy[n] = '\0';
 	fault = emu_faults_check(path, copy, &kill_writer);
 	err = fault ? -fault : emu_attr_write(ino, copy);
-	emu_wlog_write(path, buf, n, -err, kill_writer ? "killed" : fault ? "fault" : NULL);
+	emu_wlog_write(path, buf, n, -err, kill_writer ? "killed" : fault ? "fault" : NULL,
+		       (int)fuse_req_ctx(req)->pid);
 	free(copy);
 	/* the writer waits for our reply in the kernel; it dies as soon as it gets it */
 	if (kill_writer && fuse_req_ctx(req)->pid > 0)

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	r = emu_cli_parse(argc, argv);
 	if (r)
 		return r < 0 ? 0 : r;
-	if (emu_opt.log_path && emu_wlog_open(emu_opt.log_path)) {
+	if (emu_opt.log_path && emu_wlog_open(emu_opt.log_path, emu_opt.log_pids)) {
 		fprintf(stderr, "damon-emu: --log %s: %s\n", emu_opt.log_path, strerror(errno));
 		return 1;
 	}

@@ -10,14 +10,17 @@
 #include "wlog.h"
 
 static int fd = -1;
+static bool with_pids;
 
-int emu_wlog_open(const char *path)
+int emu_wlog_open(const char *path, bool pids)
 {
+	with_pids = pids;
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	return fd < 0 ? -errno : 0;
 }
 
-void emu_wlog_write(const char *path, const char *value, size_t len, int err, const char *mark)
+void emu_wlog_write(const char *path, const char *value, size_t len, int err, const char *mark,
+		    int pid)
 {
 	char *line;
 	size_t cap, off = 0;
@@ -41,8 +44,11 @@ void emu_wlog_write(const char *path, const char *value, size_t len, int err, co
 		else
 			line[off++] = (char)c;
 	}
-	off += (size_t)snprintf(line + off, cap - off, "' %s%s%s\n",
+	off += (size_t)snprintf(line + off, cap - off, "' %s%s%s",
 				err ? emu_errname(err) : "ok", mark ? " " : "", mark ? mark : "");
+	if (with_pids)
+		off += (size_t)snprintf(line + off, cap - off, " pid=%d", pid);
+	line[off++] = '\n';
 	/* one write(2) per line: readers see whole lines, in order */
 	if (write(fd, line, off) < 0)
 		perror("damon-emu: --log");

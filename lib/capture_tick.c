@@ -381,6 +381,17 @@ static int trace_next_item(struct damonctl_capture *c, struct damonctl_rec_item 
 	}
 }
 
+/* A tick that met another program's tried-regions update of the same kdamond (the damonc
+ * agent serving it updates them every round): the kernel removes and recreates the region
+ * directories then, and a read finds files gone (ENOENT, ENODEV for one open). Taken again,
+ * a few times. */
+#define TICK_TRIES 5
+
+static bool changed_under_read(struct damonctl_capture *c, int r)
+{
+	return (r == -ENOENT || r == -ENODEV) && !c->ended;
+}
+
 static int next_item(struct damonctl_capture *c, struct damonctl_rec_item *item)
 {
 	if (c->trace && c->next_pending >= c->nr_pending)
@@ -394,6 +405,11 @@ static int next_item(struct damonctl_capture *c, struct damonctl_rec_item *item)
 			return 0;
 		t = dctl_capture_mono_ns();
 		r = tick(c);
+		for (int tries = 1; changed_under_read(c, r) && tries < TICK_TRIES; tries++) {
+			dctl_busy_wait(tries);
+			damonctl_clear_error(c->ctx);
+			r = tick(c);
+		}
 		c->work_ns += dctl_capture_mono_ns() - t;
 		if (r)
 			return r;

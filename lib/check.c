@@ -408,8 +408,7 @@ DAMONCTL_API int damonctl_kdamond_check(const struct damonctl_kdamond *kdamond,
 
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h: the flag of kernel threads */
 
-/* 1: a user-space process; 0: none (-ESRCH), a zombie or a kernel thread (*what says). */
-static int user_process(struct damonctl_ctx *ctx, int64_t pid, const char **what)
+int dctl_user_process(struct damonctl_ctx *ctx, int64_t pid, const char **what)
 {
 	char rel[64], path[PATH_MAX], buf[1024], *p;
 	unsigned long flags = 0;
@@ -557,7 +556,7 @@ DAMONCTL_API int damonctl_kdamond_check_system(struct damonctl_ctx *ctx,
 			int64_t pid = t->v[DAMONCTL_TARGET_PID].i;
 			const char *what;
 
-			r = user_process(ctx, pid, &what);
+			r = dctl_user_process(ctx, pid, &what);
 			if (r < 0)
 				return why_fail(why, size, r, t, "cannot read /proc/%lld/stat: %s",
 						(long long)pid, strerror(-r));

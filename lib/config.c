@@ -17,7 +17,8 @@
  * configure: of the document, then of each kdamond. */
 static const char *const doc_facts[] = { "writes", "fallbacks", "modules_enabled" };
 static const char *const kdamond_facts[] = { "index", "started_by_damonc", "agent", "cpu",
-					     "damonc_leftover" };
+					     "damonc_leftover", "stopped_by_damonc",
+					     "stats_current", "notes" };
 
 /* @root without those keys. */
 static void drop_facts(json_object *root)

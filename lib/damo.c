@@ -334,11 +334,22 @@ static int str_attr(json_object *j, const char *key, const char *what, struct do
 	char w[WHERE];
 	int r;
 
+	char text[256];
+	size_t n;
+
 	r = member(j, key, json_type_string, what, where, e, &v);
 	if (r || !v)
 		return r;
 	at_key(w, where, key);
-	r = dobj_set_str(o, a, json_object_get_string(v));
+	/* damo passes some sysfs files on as read, newline and all ("goal_tuner": "temporal\n"
+	 * in `damo report damon`): the keyword is what comes before */
+	n = (size_t)json_object_get_string_len(v);
+	if (n >= sizeof(text))
+		return dfail(e, -EINVAL, w, "%zu characters are not %s", n, what);
+	memcpy(text, json_object_get_string(v), n + 1);
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' ' || text[n - 1] == '\t'))
+		text[--n] = '\0';
+	r = dobj_set_str(o, a, text);
 	if (r == -EINVAL)
 		return dfail(e, r, w, "'%s' is not %s", json_object_get_string(v), what);
 	return r;
@@ -1026,16 +1037,30 @@ int dctl_damo_from_json(json_object *root, struct dobj **tree, char *why, size_t
 {
 	static const char *const keys[] = { "kdamonds", NULL };
 	struct derr e = { why, size };
+	json_object *wrap = NULL;
 	struct dobj *t;
 	int r;
 
+	/* damo's report of the running kdamonds: their list alone, as damo start takes it */
+	if (json_object_is_type(root, json_type_array)) {
+		wrap = json_object_new_object();
+		if (!wrap)
+			return -ENOMEM;
+		json_object_object_add(wrap, "kdamonds", json_object_get(root));
+		root = wrap;
+	}
 	r = check_keys(root, keys, "document (it holds only \"kdamonds\")", "", &e);
-	if (r)
+	if (r) {
+		json_object_put(wrap);
 		return r;
+	}
 	t = dobj_new(K_TREE);
-	if (!t)
+	if (!t) {
+		json_object_put(wrap);
 		return -ENOMEM;
+	}
 	r = read_list(root, "kdamonds", t, L_TREE_KDAMONDS, read_kdamond, "", &e);
+	json_object_put(wrap);
 	if (r) {
 		dobj_free(t);
 		return r;
@@ -1125,6 +1150,32 @@ static int vote_kdamond(json_object *k)
 	return vote_items(k, "contexts", vote_context);
 }
 
+/* A list of damo's kdamonds: objects with damo's keys of a kdamond only, contexts in one */
+static bool is_kdamond_list(json_object *arr)
+{
+	static const char *const keys[] = { "state", "pid", "refresh_ms", "contexts" };
+	bool contexts = false;
+	size_t i, k;
+
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		json_object *item = json_object_array_get_idx(arr, i);
+
+		if (!json_object_is_type(item, json_type_object))
+			return false;
+		json_object_object_foreach(item, key, val) {
+			bool known = false;
+
+			(void)val;
+			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+				known |= !strcmp(key, keys[k]);
+			if (!known)
+				return false;
+			contexts |= !strcmp(key, "contexts");
+		}
+	}
+	return contexts;
+}
+
 /*
  * Both documents have "kdamonds" at the top, and damonc's format_version is optional, so
  * the names inside decide. A document with nothing telling (no contexts) means the same in
@@ -1132,6 +1183,10 @@ static int vote_kdamond(json_object *k)
  */
 bool dctl_json_is_damo(json_object *root)
 {
+	/* `damo report damon --format json` prints the list of kdamonds itself; damonc's
+	 * documents are objects */
+	if (json_object_is_type(root, json_type_array))
+		return is_kdamond_list(root);
 	if (!json_object_object_get_ex(root, "kdamonds", NULL) ||
 	    json_object_object_get_ex(root, "format_version", NULL))
 		return false;

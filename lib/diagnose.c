@@ -33,10 +33,16 @@ static void say(struct diag *d, enum damonctl_finding level, const char *code, i
 		d->fn(d->data, level, code, kdamond, scheme, msg);
 }
 
-/* A scheme's action that asks for huge pages: nothing comes of it with THP "never". */
-static bool wants_huge(const char *action)
+DAMONCTL_API bool damonctl_scheme_thp_blocked(const struct damonctl_scheme *s,
+					      const char *thp_enabled)
 {
-	return action && (!strcmp(action, "collapse") || !strcmp(action, "hugepage"));
+	const char *action = s ? damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION) : NULL;
+
+	/* MADV_HUGEPAGE only marks a range for the THP modes to act on; MADV_COLLAPSE (the
+	 * collapse action, damonc's agent) is independent of the sysfs THP settings
+	 * (madvise(2), Documentation/admin-guide/mm/transhuge.rst) */
+	return action && thp_enabled && !strcmp(action, "hugepage") &&
+	       !strcmp(thp_enabled, "never");
 }
 
 static void check_scheme(struct diag *d, struct damonctl_ctx *ctx,
@@ -47,10 +53,15 @@ static void check_scheme(struct diag *d, struct damonctl_ctx *ctx,
 	const char *metric = damonctl_scheme_get_str(s, DAMONCTL_SCHEME_WMARKS_METRIC);
 
 	(void)ctx;
-	if (wants_huge(action) && thp && !strcmp(thp, "never"))
+	if (damonctl_scheme_thp_blocked(s, thp))
 		say(d, DAMONCTL_FINDING_WARNING, "thp_never", k, si,
-		    "kdamond %d, scheme %d asks for huge pages (%s), but "
+		    "kdamond %d, scheme %d asks for huge pages (%s: MADV_HUGEPAGE), but "
 		    "transparent_hugepage/enabled is 'never': none will be made", k, si, action);
+	else if (action && !strcmp(action, "collapse") && thp && !strcmp(thp, "never"))
+		say(d, DAMONCTL_FINDING_INFO, "thp_never_collapse", k, si,
+		    "kdamond %d, scheme %d collapses (MADV_COLLAPSE), which does not depend on "
+		    "transparent_hugepage/enabled: huge pages are made although it is 'never'",
+		    k, si);
 	if (metric && !strcmp(metric, "free_mem_rate") && has_mi && mi->total) {
 		uint64_t rate = mi->free * 1000 / mi->total;
 		uint64_t high = damonctl_scheme_get(s, DAMONCTL_SCHEME_WMARKS_HIGH);

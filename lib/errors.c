@@ -19,8 +19,7 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* Which exclusive DAMON module holds DAMON, if any: "DAMON_STAT" etc. */
-static const char *exclusive_holder(const struct damonctl_ctx *ctx)
+const char *dctl_exclusive_holder(const struct damonctl_ctx *ctx, const char **module)
 {
 	static const struct { const char *module, *name; } mods[] = {
 		{ "damon_stat", "DAMON_STAT" },
@@ -35,8 +34,11 @@ static const char *exclusive_holder(const struct damonctl_ctx *ctx)
 		snprintf(rel, sizeof(rel), "module/%s/parameters/enabled", mods[i].module);
 		if (damonctl_path(ctx, DAMONCTL_BASE_SYS, rel, path, sizeof(path)) < 0)
 			continue;
-		if (dctl_read_at(AT_FDCWD, path, buf, sizeof(buf)) > 0 && buf[0] == 'Y')
+		if (dctl_read_at(AT_FDCWD, path, buf, sizeof(buf)) > 0 && buf[0] == 'Y') {
+			if (module)
+				*module = mods[i].module;
 			return mods[i].name;
+		}
 	}
 	return NULL;
 }
@@ -110,6 +112,8 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 	case EPERM:
 		if (state && !strcmp(value, "off"))
 			why = "the kdamond has already stopped by itself (its targets exited)";
+		else if (*path == '/')	/* DAMON's are named relative to the admin dir */
+			why = "permission denied: the file is another user's, or root's";
 		else
 			why = "permission denied: DAMON's sysfs files need root "
 			      "(CAP_SYS_ADMIN)";
@@ -131,6 +135,10 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 	case EOPNOTSUPP:
 		why = "this kernel lacks that file, so it cannot express the value";
 		break;
+	case ENODEV:
+		why = "the file was removed while it was read: the tree changed under us (another "
+		      "program rewrote it, or updated the tried regions)";
+		break;
 	case EBUSY:
 		if (ends_with(path, "nr_kdamonds")) {
 			why = "nr_kdamonds cannot change while any kdamond runs";
@@ -138,15 +146,13 @@ DAMONCTL_API int damonctl_strerror(const struct damonctl_ctx *ctx, int err, char
 			why = "DAMON is in use: the module runs DAMON exclusively, and a kdamond of "
 			      "the sysfs interface or another module holds it";
 		} else if (start) {
-			const char *holder = exclusive_holder(ctx);
+			const char *module;
+			const char *holder = dctl_exclusive_holder(ctx, &module);
 
 			if (holder) {
 				snprintf(whybuf, sizeof(whybuf),
 					 "%s holds DAMON exclusively; disable it first (echo N > "
-					 "/sys/module/%s/parameters/enabled)", holder,
-					 !strcmp(holder, "DAMON_STAT") ? "damon_stat" :
-					 !strcmp(holder, "DAMON_RECLAIM") ? "damon_reclaim" :
-					 "damon_lru_sort");
+					 "/sys/module/%s/parameters/enabled)", holder, module);
 				why = whybuf;
 			} else {
 				why = "the kdamond is already running, or an exclusive DAMON user "

@@ -352,6 +352,62 @@ DAMONCTL_API int damonctl_features_from_tree(struct damonctl_ctx *ctx,
 	return 0;
 }
 
+DAMONCTL_API char *damonctl_features_to_json(const struct damonctl_features *f)
+{
+	json_object *o = json_object_new_object();
+	char *text = NULL;
+	unsigned int i;
+
+	for (i = 0; o && f && i < DAMONCTL_NR_FEATURES; i++)
+		if (f->has[i] != DAMONCTL_UNKNOWN)
+			json_object_object_add(o, feats[i].name,
+					       json_object_new_boolean(f->has[i] == DAMONCTL_YES));
+	if (o && f)
+		text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return text;
+}
+
+DAMONCTL_API int damonctl_features_learn(struct damonctl_features *f, const char *json)
+{
+	json_object *o = json ? json_tokener_parse(json) : NULL, *v;
+	struct evidence ev;
+	unsigned int i;
+	int n = 0;
+
+	if (!f || !o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return -EINVAL;
+	}
+	static const enum damonctl_feature ops[3] = { DAMONCTL_FEAT_OPS_VADDR,
+						      DAMONCTL_FEAT_OPS_FVADDR,
+						      DAMONCTL_FEAT_OPS_PADDR };
+	unsigned int nr_ops = 0;
+
+	ev = f->ev;
+	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
+		/* what the tree shows now wins over what was learned before */
+		if (f->has[i] != DAMONCTL_UNKNOWN || !json_object_object_get_ex(o, feats[i].name, &v) ||
+		    !json_object_is_type(v, json_type_boolean))
+			continue;
+		saw(&ev, (int)i, json_object_get_boolean(v));
+		n++;
+	}
+	/* the operations sets are known together (avail_operations), or not at all */
+	for (i = 0; !ev.ops_known && i < 3; i++)
+		if (json_object_object_get_ex(o, feats[ops[i]].name, &v) &&
+		    json_object_is_type(v, json_type_boolean)) {
+			ev.ops[i] = json_object_get_boolean(v);
+			nr_ops++;
+		}
+	if (nr_ops == 3)
+		ev.ops_known = true;
+	json_object_put(o);
+	if (n)
+		decide(f, &ev);
+	return n;
+}
+
 DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f)
 {
 	unsigned int i;

@@ -380,6 +380,7 @@ static bool memstat_thp(const char *l)
 static void read_cgroup(struct damonctl_hugepage_meter *m, struct meter_pid *p)
 {
 	char rel[64], buf[PATH_MAX + 64], *path;
+	size_t n;
 
 	p->cgroup[0] = '\0';
 	snprintf(rel, sizeof(rel), "%d/cgroup", p->pid);
@@ -390,8 +391,11 @@ static void read_cgroup(struct damonctl_hugepage_meter *m, struct meter_pid *p)
 	if (!path || (path != buf && path[-1] != '\n'))
 		return;
 	path += 3;
-	path[strcspn(path, "\n")] = '\0';
-	snprintf(p->cgroup, sizeof(p->cgroup), "%s", path);
+	n = strcspn(path, "\n");
+	if (n >= sizeof(p->cgroup))
+		return; /* longer than a path can be: read as no cgroup */
+	memcpy(p->cgroup, path, n);
+	p->cgroup[n] = '\0';
 }
 
 /* The hashes of the THP counters that cover every target. */

@@ -15,6 +15,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- context ---- */
+struct dctl_writes;
 struct damonctl_ctx {
 	char sysroot[PATH_MAX];
 	damonctl_log_fn log_fn;
@@ -23,6 +24,7 @@ struct damonctl_ctx {
 	damonctl_txn_fn txn_fn;
 	void *txn_data;
 	char *staging;		/* damonctl_set_staging(): the model's file, or NULL */
+	struct dctl_writes *wrec;	/* a transaction's writes, recorded as made (wrec.c) */
 	/* the last failed access */
 	bool have_err;
 	struct {
@@ -33,10 +35,37 @@ struct damonctl_ctx {
 	} err;
 };
 
+/*
+ * The writes a transaction makes, in order (wrec.c): recorded as they are made, whether the
+ * kernel took them or not, while a list is installed in the context; a dry run lists the
+ * same from its plan. @flags: DAMONCTL_WRITE_* (the public header).
+ */
+struct dctl_writes {
+	struct dctl_write {
+		char *path, *value;	/* path relative to the admin directory */
+		unsigned int flags;
+	} *w;
+	size_t nr, cap;
+	unsigned int flags;	/* given to the writes recorded from now on */
+	int err;		/* the first failure to record one (-ENOMEM) */
+};
+int dctl_writes_add(struct dctl_writes *l, const char *path, const char *value,
+		    unsigned int flags);
+void dctl_writes_clear(struct dctl_writes *l);
+/* A write made through @ctx, recorded in its list if one is installed. */
+void dctl_wrec_note(struct damonctl_ctx *ctx, const char *path, const char *value);
+
 void dctl_log(const struct damonctl_ctx *ctx, enum damonctl_log_level level, const char *fmt,
 	      ...) __attribute__((format(printf, 3, 4)));
 void dctl_set_error(struct damonctl_ctx *ctx, int err, bool write, const char *path,
 		    const char *value);
+/* The exclusive DAMON module that holds DAMON ("DAMON_STAT", "DAMON_RECLAIM" or
+ * "DAMON_LRU_SORT": its 'enabled' is Y, and no sysfs kdamond can start), or NULL; with its
+ * module directory's name in *@module when @module is not NULL. */
+const char *dctl_exclusive_holder(const struct damonctl_ctx *ctx, const char **module);
+/* 1: process @pid is a user-space process that runs; 0: it is none, *@what says what it is
+ * ("does not exist", "has exited", "is a kernel thread, ..."); or -errno. */
+int dctl_user_process(struct damonctl_ctx *ctx, int64_t pid, const char **what);
 /* The memcg paths of @s's filters, as damonctl_kdamond_check_system() checks them: 0,
  * -EINVAL (not starting with '/'), -ENOENT (no such cgroup where the hierarchy is there;
  * the last error then has the directory looked up as path and the filter's as value). */

@@ -504,11 +504,15 @@ int dctl_tree_from_root(json_object *root, struct damonctl_tree **out, char *why
 	struct dobj *t;
 	int r;
 
-	if (!json_object_is_type(root, json_type_object))
+	/* damo's kdamonds: {"kdamonds": [...]} (damo args damon), or the list itself (damo
+	 * report damon) */
+	if (!json_object_is_type(root, json_type_object) &&
+	    !(json_object_is_type(root, json_type_array) && dctl_json_is_damo(root)))
 		return jfail(&e, -EINVAL, "expected a JSON object at the top, {\"kdamonds\": "
 			     "[...]} (damonc's schema) or damo's kdamonds JSON; found %s",
 			     dctl_json_kind(root));
-	if (!json_object_object_get_ex(root, "format_version", &fv) && dctl_json_is_damo(root)) {
+	if (json_object_is_type(root, json_type_array) ||
+	    (!json_object_object_get_ex(root, "format_version", &fv) && dctl_json_is_damo(root))) {
 		r = dctl_damo_from_json(root, &t, why, size);
 		if (!r)
 			*out = (struct damonctl_tree *)t;

@@ -163,7 +163,8 @@ int dctl_tried_regions_read(struct damonctl_ctx *ctx, unsigned int kdamond, unsi
 		ph->nr_probes = rr.np;
 	r = (int)nr;
 out:
-	if (r < 0 && r != -ENOENT)
+	/* a region's own failure named its file already */
+	if (r < 0 && (!ctx->have_err || ctx->err.err != r))
 		dctl_set_error(ctx, r, false, rel, "");
 	free(idx);
 	close(rr.fd);

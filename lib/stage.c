@@ -225,6 +225,8 @@ DAMONCTL_API int damonctl_plan_apply(struct damonctl_ctx *ctx, const struct damo
 		return fd;
 	for (i = 0; i < p->nr && !r; i++) {
 		r = dctl_write_at(fd, p->w[i].path, p->w[i].value);
+		if (r != -ENOENT)	/* no such file: nothing written */
+			dctl_wrec_note(ctx, p->w[i].path, p->w[i].value);
 		dctl_log(ctx, DAMONCTL_LOG_DEBUG, "write %s <= '%s': %s", p->w[i].path,
 			 p->w[i].value, r ? strerror(-r) : "ok");
 		if (r) {

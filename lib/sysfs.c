@@ -174,6 +174,8 @@ int dctl_admin_write(struct damonctl_ctx *ctx, const char *rel, const char *valu
 		return r;
 	/* a staging context changes its model only (staging.c) */
 	r = ctx->staging ? -EROFS : dctl_write_at(AT_FDCWD, path, value);
+	if (!ctx->staging && r != -ENOENT)	/* ENOENT: no such file, nothing written */
+		dctl_wrec_note(ctx, rel, value);
 	dctl_log(ctx, DAMONCTL_LOG_DEBUG, "write %s <= '%s': %s", rel, value,
 		 r ? strerror(-r) : "ok");
 	if (r)

@@ -157,6 +157,15 @@ DAMONCTL_API int damonctl_features_probe(struct damonctl_ctx *ctx,
  */
 DAMONCTL_API int damonctl_features_probe_fresh(struct damonctl_ctx *ctx,
 					       struct damonctl_features *f);
+/*
+ * What @f knows for sure, as a malloc'd JSON object {"name": true|false, ...} (unknown
+ * features left out), to keep what a probe found (a kernel's features do not change until it
+ * boots again); NULL with errno ENOMEM. damonctl_features_learn() takes such a document into
+ * @f for the features it leaves unknown (what the tree shows wins): how many it took, or
+ * -EINVAL (not such a document).
+ */
+DAMONCTL_API char *damonctl_features_to_json(const struct damonctl_features *f);
+DAMONCTL_API int damonctl_features_learn(struct damonctl_features *f, const char *json);
 /* Whether some released feature is still unknown (then a probe would tell more). */
 DAMONCTL_API bool damonctl_features_incomplete(const struct damonctl_features *f);
 DAMONCTL_API void damonctl_features_free(struct damonctl_features *f);
@@ -675,6 +684,29 @@ DAMONCTL_API int damonctl_kdamond_refresh_stats(struct damonctl_ctx *ctx, unsign
 /* Read kdamonds/<index>/state and pid: 1 when running, 0 when not, or -errno. */
 DAMONCTL_API int damonctl_kdamond_is_running(struct damonctl_ctx *ctx, unsigned int index,
 					     int *pid);
+/*
+ * Who a kdamond is, beyond its index, which another program may have given to a kdamond of
+ * its own meanwhile: a running one is its kernel thread (pid and start time); a stopped one
+ * its directory, which the kernel makes anew on every nr_kdamonds write (a new inode), so a
+ * program that wrote nr_kdamonds itself takes its kdamonds' identities again afterwards.
+ */
+struct damonctl_kdamond_id {
+	size_t sz;			/* sizeof(struct damonctl_kdamond_id), set by the caller */
+	int pid;			/* the kernel thread, -1 when off */
+	unsigned long long pid_start;	/* its start time (damonctl_proc_start_time), 0: off or
+					 * unknown */
+	uint64_t dir_ino;		/* kdamonds/<index>'s inode; 0 unknown (a staging
+					 * context) */
+};
+/* Kdamond @index's identity into @id (fields up to id->sz): 0, -ENOENT (no such kdamond),
+ * -EINVAL (a bad sz), or a read's -errno. */
+DAMONCTL_API int damonctl_kdamond_identify(struct damonctl_ctx *ctx, unsigned int index,
+					   struct damonctl_kdamond_id *id);
+/* Whether @now (identified later) is the kdamond @was was: the same thread while it runs,
+ * the same directory while it is off (a kdamond started or stopped in between counts as
+ * the same only by a directory both have). */
+DAMONCTL_API bool damonctl_kdamond_id_same(const struct damonctl_kdamond_id *was,
+					   const struct damonctl_kdamond_id *now);
 /* Write one value to a file relative to the admin dir (for what the model does not cover). */
 DAMONCTL_API int damonctl_write(struct damonctl_ctx *ctx, const char *rel, const char *value);
 /* Read one file relative to the admin dir, trailing newline stripped. */
@@ -805,6 +837,98 @@ DAMONCTL_API int damonctl_tree_start(struct damonctl_ctx *ctx, const struct damo
 				     const struct damonctl_tree *have, const unsigned int *idx,
 				     unsigned int nr);
 
+/*
+ * The start transaction, from the tree as it is to kdamonds running, in one call that every
+ * program starting kdamonds makes the same way (damonctl_start(3)): read the tree and what it
+ * shows of the kernel's features; build the kdamonds; check them (bad input, missing
+ * features, the processes and cgroups they name); refuse while a kdamond runs (the kernel
+ * cannot add one then); probe on a temporary kdamond what no directory shows, and build again
+ * with what it found; plan the user-space fallbacks; plan the writes; stage and turn on, and
+ * on any failure put the tree back as it was. A dry run goes the same way up to the start's
+ * own writes, so that its outcome and its list of writes (the probe's included, which it
+ * makes and undoes) are the start's.
+ */
+struct damonctl_start;
+struct damonctl_fallbacks;
+#define DAMONCTL_START_DRY_RUN		(1u << 0)	/* stop before the start's own writes */
+#define DAMONCTL_START_NO_FALLBACK	(1u << 1)	/* no user-space fallback: refuse */
+#define DAMONCTL_START_SCOPE_PID	(1u << 2)	/* emulated hugepage_mem_bp over the targets */
+struct damonctl_start_opts {
+	size_t sz;		/* sizeof(struct damonctl_start_opts) */
+	unsigned int flags;	/* DAMONCTL_START_* */
+	/* the kdamonds to start as they are (a configuration, copied), or NULL: @nr_kdamonds
+	 * fresh ones for @build to fill */
+	const struct damonctl_tree *kdamonds;
+	unsigned int nr_kdamonds;
+	/* called for each kdamond of the start (@i-th), placed at its index in the tree to be,
+	 * with the features known: fill or amend it. Called again after a probe. 0, or a
+	 * negative errno that ends the start before any write and is returned as is. */
+	int (*build)(void *data, struct damonctl_kdamond *k, unsigned int i,
+		     const struct damonctl_features *f);
+	/* called once everything is checked and planned, just before the start's first write
+	 * (never in a dry run); a nonzero return ends the start, writing nothing, returned */
+	int (*ready)(void *data, const struct damonctl_start *st);
+	void *data;
+	/* stopped kdamonds that are the caller's own: the start stages over them, in this
+	 * order, before it adds any (a kdamond running or not in the tree is skipped) */
+	const unsigned int *reuse;
+	unsigned int nr_reuse;
+	/* what an earlier probe of this kernel found (damonctl_features_to_json, kept by the
+	 * caller for this boot), learned before deciding to probe; NULL: nothing */
+	const char *known_features;
+};
+#define DAMONCTL_START_OPTS_INIT { .sz = sizeof(struct damonctl_start_opts), .nr_kdamonds = 1 }
+/* How a start ended (damonctl_start_outcome). */
+enum damonctl_start_outcome {
+	DAMONCTL_START_NOT_RUN,		/* damonctl_start() not called yet */
+	DAMONCTL_START_STARTED,		/* running */
+	DAMONCTL_START_PLANNED,		/* a dry run: checked and planned */
+	DAMONCTL_START_BAD_INPUT,	/* refused before the start's writes: why says */
+	DAMONCTL_START_UNSUPPORTED,	/* this kernel lacks a feature: why says */
+	DAMONCTL_START_BUSY,		/* a kdamond runs (damonctl_start_busy_kdamond) */
+	DAMONCTL_START_FAILED,		/* an access failed (damonctl_last_error), or a
+					 * callback ended it; the tree is as it was */
+};
+/* A start with options @opts (copied; an unknown tail must be zero). 0, -EINVAL, -ENOMEM. */
+DAMONCTL_API int damonctl_start_new(struct damonctl_ctx *ctx,
+				    const struct damonctl_start_opts *opts,
+				    struct damonctl_start **out);
+DAMONCTL_API void damonctl_start_free(struct damonctl_start *st);
+/* The transaction (once). 0 when started or planned; else -errno, and the outcome says why:
+ * -EINVAL, -ESRCH, -ENOENT (bad input), -EOPNOTSUPP (unsupported), -EBUSY (busy), the error
+ * of a callback, or an access's. */
+DAMONCTL_API int damonctl_start(struct damonctl_start *st);
+DAMONCTL_API enum damonctl_start_outcome damonctl_start_outcome(const struct damonctl_start *st);
+/* The sentence of a refusal ("" when none). */
+DAMONCTL_API const char *damonctl_start_why(const struct damonctl_start *st);
+/* The running kdamond that made it busy, or -1. */
+DAMONCTL_API int damonctl_start_busy_kdamond(const struct damonctl_start *st);
+/* The kdamonds it starts (or would): how many, and the index of the @i-th. */
+DAMONCTL_API unsigned int damonctl_start_nr_kdamonds(const struct damonctl_start *st);
+DAMONCTL_API unsigned int damonctl_start_kdamond(const struct damonctl_start *st,
+						 unsigned int i);
+/* Whether it adds kdamonds (the kernel then recreates every kdamond directory, and drops the
+ * last results of the stopped ones). */
+DAMONCTL_API bool damonctl_start_adds(const struct damonctl_start *st);
+/* The tree as read before it (@after false), or as it is to be (NULL before it got that
+ * far). */
+DAMONCTL_API const struct damonctl_tree *damonctl_start_tree(const struct damonctl_start *st,
+							     bool after);
+DAMONCTL_API const struct damonctl_features *
+damonctl_start_features(const struct damonctl_start *st);
+/* The user-space fallbacks planned for the @i-th kdamond (NULL: none). */
+DAMONCTL_API const struct damonctl_fallbacks *
+damonctl_start_fallbacks(const struct damonctl_start *st, unsigned int i);
+/* Whether it probed on a temporary kdamond. */
+DAMONCTL_API bool damonctl_start_probed(const struct damonctl_start *st);
+/* Its writes, in order: made (a start: every write tried, whether the kernel took it or
+ * not, an undo's included) or, in a dry run, the probe's made and the rest planned, each
+ * `on` last. Paths are relative to the admin directory. */
+#define DAMONCTL_WRITE_PROBE	(1u << 0)	/* a probe's, undone by the probe itself */
+DAMONCTL_API size_t damonctl_start_nr_writes(const struct damonctl_start *st);
+DAMONCTL_API int damonctl_start_write(const struct damonctl_start *st, size_t i,
+				      const char **path, const char **value, unsigned int *flags);
+
 /* What a commit does (or did). */
 enum damonctl_commit_how {
 	DAMONCTL_COMMIT_NOTHING,	/* @want equals @have: no write */
@@ -884,6 +1008,40 @@ DAMONCTL_API int damonctl_context_remove_pid(struct damonctl_ctx *ctx, struct da
 					     unsigned int *how);
 /* The targets marked obsolete removed from @c: how many. */
 DAMONCTL_API int damonctl_context_drop_obsolete(struct damonctl_context *c);
+
+/*
+ * Processes joining and leaving running kdamond @k (a copy of it, context 0, vaddr or
+ * fvaddr) as one change, the same whoever asks (a person, a child followed): each process
+ * added checked as a start checks its targets (one that runs, not a kernel thread, not a
+ * target yet), each removed one a target, targets whose processes exited dropped too with
+ * DAMONCTL_RETARGET_DROP_EXITED, and the collapse budgets of @fbs following their targets
+ * (damonctl_fallbacks_retarget; budgets left over keep to target @nowhere). Without budgets a
+ * target leaving is marked obsolete where the kernel can (6.19), else removed with the later
+ * ones moving down; with them the targets that stay keep their order. The targets as they
+ * are then are checked again (damonctl_kdamond_check_system). The caller commits @k
+ * (damonctl_kdamond_commit) and @fbs with it. See damonctl_tree_start(3).
+ */
+#define DAMONCTL_RETARGET_DROP_EXITED	(1u << 0)
+struct damonctl_retarget {
+	size_t sz;			/* sizeof(struct damonctl_retarget) */
+	const int *add;			/* processes to add, as the last targets */
+	unsigned int nr_add;		/* at most 64 each */
+	const int *remove;		/* processes whose targets leave */
+	unsigned int nr_remove;
+	unsigned int flags;		/* DAMONCTL_RETARGET_* */
+	struct damonctl_fallbacks *fbs;	/* the kdamond's plan, changed with it (NULL: none) */
+	unsigned int nowhere;		/* a target index no target will have */
+	char *why;			/* a sentence when refused (NULL: none wanted) */
+	size_t why_size;
+};
+/* 0 (*@how: DAMONCTL_TARGET_MARKED, DAMONCTL_TARGETS_MOVED), or with a sentence in why:
+ * -EINVAL (not a process, a kernel thread), -EEXIST (a target already, or named twice),
+ * -ESRCH (no such process, or it exited), -ENOENT (not a target; no target would be left),
+ * -EBUSY (a target filter names a target leaving), -EOPNOTSUPP (physical memory; budgets
+ * without target filters), -ENOSPC. @k may be half changed then; @fbs is untouched. */
+DAMONCTL_API int damonctl_kdamond_retarget(struct damonctl_ctx *ctx, struct damonctl_kdamond *k,
+					   const struct damonctl_features *f,
+					   const struct damonctl_retarget *rt, unsigned int *how);
 
 /* ------------------------------------------------------------------------------------------
  * Staging: transactions made on a model in a file, committed to the kernel later as one.
@@ -1130,10 +1288,12 @@ DAMONCTL_API int damonctl_paddr_regions(struct damonctl_ctx *ctx,
 					uint64_t (*ranges)[2], size_t cap, size_t *nr);
 
 /* What looks wrong with DAMON (damo's diagnose), read only: a kdamond that says "on" without
- * a thread, a target process that exited, a huge-page scheme under transparent_hugepage
- * "never", a scheme its free-memory watermarks turn off now, a DAMON module holding DAMON.
+ * a thread, a target process that exited, a hugepage scheme under transparent_hugepage
+ * "never" (a collapse scheme there is only said: it makes huge pages all the same), a scheme
+ * its free-memory watermarks turn off now, a DAMON module holding DAMON.
  * @fn gets each finding: its level, a code naming the check ("kdamond_no_thread",
- * "target_gone", "thp_never", "wmarks_inactive", "module_holds_damon"), the kdamond and
+ * "target_gone", "thp_never", "thp_never_collapse", "wmarks_inactive",
+ * "module_holds_damon"), the kdamond and
  * scheme it is about (-1: none) and a sentence. Returns how many are warnings or errors. */
 enum damonctl_finding {
 	DAMONCTL_FINDING_INFO,		/* worth knowing; not wrong in itself */
@@ -1142,6 +1302,12 @@ enum damonctl_finding {
 };
 typedef void (*damonctl_finding_fn)(void *data, enum damonctl_finding level, const char *code,
 				    int kdamond, int scheme, const char *message);
+/* Whether scheme @s asks for huge pages in a way that transparent_hugepage/enabled
+ * @thp_enabled (its selected mode, "never"...; NULL: unknown) stops: the hugepage action
+ * (MADV_HUGEPAGE) under "never". The collapse action (MADV_COLLAPSE) does not depend on the
+ * THP settings. */
+DAMONCTL_API bool damonctl_scheme_thp_blocked(const struct damonctl_scheme *s,
+					      const char *thp_enabled);
 DAMONCTL_API int damonctl_diagnose(struct damonctl_ctx *ctx, const struct damonctl_tree *t,
 				   damonctl_finding_fn fn, void *data);
 

@@ -52,5 +52,11 @@ if grep -nE '"damonc (%s|[a-z]+( [a-z]+)?): ' "$src"/cmd/*.c; then
 	echo "FAIL: the messages above are not 'damonc: CMD: ...'"
 	fail=1
 fi
+# Running out of memory is no bad input: it is said by oom_error() (exit 1), never by
+# usage_error() (exit 2, "nothing changed, fix the input"), which it had been in 35 places.
+if grep -nE 'usage_error\([^,]+, "out of memory' "$src"/cmd/*.c; then
+	echo "FAIL: out of memory said as bad input (exit 2) above: oom_error() exits 1"
+	fail=1
+fi
 [ $fail = 0 ] && echo "ok: every message reads 'damonc: <what failed>: <why>'"
 exit $fail

@@ -50,6 +50,31 @@ OUT=$(cat "$SYSROOT/run/damonc/kdamonds.json")
 [ "$(json_get 'j["kdamonds"][0]["targets"]')" = "[$parent, $child]" ] ||
 	fail "the record does not have both targets: $OUT"
 
+# `tune --add-target` takes a process in as the agent takes a child, by the same retarget
+# transaction: a kernel thread is refused as start refuses it; the new target gets a budget
+# of its own where collapse is emulated (schemes 4 and 5 for target 2); the agent follows
+sleep 300 &
+third=$!
+HC_ALL+=("$third")
+expect_rc 2 "$D" tune --add-target 2
+grep -q "process 2 is a kernel thread" <<<"$ERR" || fail "tune --add-target 2: $ERR"
+expect_rc 0 "$D" tune --add-target "$third"
+[ "$(kdamond_state 0)" = on ] || fail "the kdamond stopped on tune's commit"
+[ "$(cat "$kd/targets/nr_targets")" = 3 ] || fail "tune: nr_targets $(cat "$kd/targets/nr_targets")"
+[ "$(cat "$kd/targets/2/pid_target")" = "$third" ] || fail "target 2 is not the one tune added"
+if [ "$PROFILE" = 6.12 ]; then
+	[ "$(cat "$kd/schemes/nr_schemes")" = 6 ] || fail "tune: nr_schemes $(cat "$kd/schemes/nr_schemes")"
+	for s in 4 5; do
+		[ "$(cat "$kd/schemes/$s/filters/0/damon_target_idx")" = 2 ] ||
+			fail "tune: scheme $s does not keep to target 2"
+	done
+fi
+wait_logged 10 "kdamond 0: its targets changed \(damonc tune\)"
+expect_rc 0 "$D" tune --remove-target "$third"
+[ "$(cat "$kd/targets/0/pid_target")" = "$parent" ] ||
+	fail "tune --remove-target: target 0 is $(cat "$kd/targets/0/pid_target")"
+kill "$third"
+
 kill "$child"
 wait_logged 5 "kdamond 0: target pid $child exited \(signal 15\)"
 sleep 1

@@ -157,13 +157,17 @@ printf "status\nstart --label 'open\n" >"$b"
 expect_rc 2 "$D" --batch "$b"
 grep -q "batch: line 2: a single quote is not closed" <<<"$ERR" || fail "open quote: $ERR"
 
-# --dry-run: the writes of start and tune, nothing written
+# --dry-run: the writes of tune, nothing written; each line's dry run is the line's real
+# run on the tree as it is, so the start, with kdamond 0 still running (the stop is not run),
+# is refused as the start would be (exit 4). --atomic --dry-run stages them in order.
 : >"$EMU_LOG"
 printf 'tune --min-size 64KiB\nstop\nstart --pid %s --action pageout\n' "$target" >"$b"
-expect_rc 0 "$D" --dry-run --batch "$b"
+expect_rc 4 "$D" --dry-run --batch "$b"
 grep -q "access_pattern/sz/min <= 65536" <<<"$OUT" || fail "dry run: tune's writes: $OUT"
 grep -q "line 2: stop: not run in a dry run" <<<"$OUT" || fail "dry run: stop: $OUT"
-grep -q "action <= pageout" <<<"$OUT" || fail "dry run: start's writes: $OUT"
+grep -q "batch: line 3: start .*: exit status 4" <<<"$ERR" || fail "dry run: start: $ERR"
+expect_rc 0 "$D" --atomic --dry-run --batch "$b"
+grep -q "action <= pageout" <<<"$OUT" || fail "atomic dry run: start's writes: $OUT"
 ! grep -q '^W' "$EMU_LOG" || fail "a dry run wrote: $(grep '^W' "$EMU_LOG")"
 
 # without --force the batch stops at the first failing line; with it, it goes on, and

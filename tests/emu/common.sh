@@ -6,6 +6,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/emu.sh"
 
 # shellcheck disable=SC2034 # used by the tests that source this
 D=${DAMONC:?DAMONC is not set}
+# damon-emu's log names each write's writer: a command's writes are told from the agent's
+# (tests/lib/start-writes compares a start's with its dry run's)
+export EMU_LOG_PIDS=1
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -28,4 +28,29 @@ for pair in $want; do
 	got=$(has "${pair%=*}")
 	[ "$got" = "${pair#*=}" ] || fail "$PROFILE: ${pair%=*} is $got, expected ${pair#*=}"
 done
+
+# A fresh tree that no module parameter dates (the README's emulator recipe): little is
+# known; --probe tells the rest on a temporary kdamond (the tree as it was), kept for this
+# boot, so that the next features says it (marked *) and a start need not probe again
+emu_reset
+rm -rf "$EMU_MODULES" "$SYSROOT/run/damonc"
+before=$(emu_dump)
+expect_rc 0 "$D" features --json
+[ "$(json_get 'sum(v["supported"] is None for v in j["features"].values())')" -gt 10 ] ||
+	fail "a fresh tree: $OUT"
+expect_rc 0 "$D" features
+grep -q "'damonc features --probe' probes it now" <<<"$OUT" || fail "features, the hint: $OUT"
+expect_rc 0 "$D" features --probe
+[ "$(emu_dump)" = "$before" ] || fail "--probe left the tree changed"
+expect_rc 0 "$D" features --json
+[ "$(json_get '[k for k, v in j["features"].items() if v["supported"] is None]')" = "[]" ] ||
+	fail "unknown after --probe: $OUT"
+[ "$(json_get 'j["features"]["ops_vaddr"].get("probed")')" = True ] || fail "not marked probed: $OUT"
+expect_rc 0 "$D" features
+grep -qE "^  (yes|no)\* +ops_vaddr " <<<"$OUT" || fail "not marked * in the text: $OUT"
+sleep 600 &
+t=$!
+expect_rc 0 "$D" start --dry-run --pid "$t" --action stat
+! grep -q "probe:" <<<"$OUT" || fail "a start probes again after --probe: $OUT"
+kill "$t"
 echo "ok: features of profile $PROFILE: $want"

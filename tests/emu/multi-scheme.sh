@@ -48,9 +48,14 @@ for _ in 1 2 3 4 5 6 7 8; do eight+=(--action stat); done
 expect_bad "at most 8 schemes on one command line" "${eight[@]}" --action pageout
 expect_bad "which action?" --min-size 4KiB
 # the agent serves one scheme per kdamond (no released kernel has hugepage_mem_bp: each
-# goal is the agent's to measure)
-expect_bad "schemes 0 and 1 both need the damonc agent" --dry-run \
-	--action collapse --goal-bp 500 --action collapse --goal-bp 300
+# goal is the agent's to measure). Whether the kernel has it a fresh tree does not show: the
+# start, and its dry run alike, probe before they can say so (writes undone, no state)
+expect_rc 2 "$D" start --pid "$target" --dry-run --action collapse --goal-bp 500 \
+	--action collapse --goal-bp 300
+grep -qF "schemes 0 and 1 both need the damonc agent" <<<"$ERR" || fail "two agent schemes: $ERR"
+! grep -q "^W kdamonds/[0-9]*/state " "$EMU_LOG" || fail "two agent schemes: a state written"
+[ "$(emu_dump)" = "$before" ] || fail "two agent schemes: the tree changed"
+writes=$(grep -c '^W' "$EMU_LOG" || true)
 expect_rc 2 "$D" tune --scheme 0 --action stat --action pageout
 grep -qF "changes one scheme, and --action was given twice" <<<"$ERR" || fail "tune: $ERR"
 # repeatable options stay repeatable for one scheme
@@ -65,7 +70,9 @@ expect_rc 0 "$D" start --dry-run --json --pid "$target" --action pageout \
 	--action collapse --goal-bp 500
 [ "$(json_get 'sorted({f["scheme"] for f in j["fallbacks"] if f["kind"] == "hugepage_mem_bp"})')" \
 	= "[1]" ] || fail "the agent's goal is not scheme 1's: $OUT"
-[ "$(grep -c '^W' "$EMU_LOG" || true)" = "$writes" ] || fail "the dry runs wrote"
+# a dry run writes what its start would probe (a fresh tree), never a state, and leaves the
+# tree as it was
+! grep -q "^W kdamonds/[0-9]*/state " "$EMU_LOG" || fail "a dry run wrote a state"
 [ "$(emu_dump)" = "$before" ] || fail "the dry runs changed the tree"
 
 # --- two schemes: collapse the hot, page out the cold ---------------------------------------

@@ -58,6 +58,10 @@ if [ -d "$EMU_MODULES/damon_stat" ]; then
 	expect_rc 4 "$D" start --pid "$target" --action stat
 	grep -q "DAMON_STAT holds DAMON" <<<"$ERR" || fail "DAMON_STAT message: $ERR"
 	[ "$(emu_dump)" = "$before" ] || fail "the tree changed after the DAMON_STAT refusal"
+	# refused before any write, and so by its dry run too (issue 29: the dry run is the plan)
+	! grep -q "^W" "$EMU_LOG" || fail "DAMON_STAT refusal wrote: $(grep "^W" "$EMU_LOG")"
+	expect_rc 4 "$D" start --dry-run --pid "$target" --action stat
+	grep -q "DAMON_STAT holds DAMON" <<<"$ERR" || fail "DAMON_STAT dry run: $ERR"
 	echo N >"$EMU_MODULES/damon_stat/parameters/enabled"
 fi
 

@@ -61,6 +61,15 @@ grep -q "kdamond 0: stopped" <<<"$OUT" || fail "stop: $OUT"
 [ "$(sysfs_read "$k/state")" = off ] || fail "still on after stop"
 expect_rc 0 "$D" --json status
 [ "$(json_get '"cpu" in j["kdamonds"][0]')" = False ] || fail "a stopped kdamond has a CPU: $OUT"
+# stopped on purpose: not "started by damonc" any more (the DamoncKdamondStopped alert
+# fires for a kdamond damonc started that is off), yet damonc's for its next start
+[ "$(json_get '(j["kdamonds"][0]["started_by_damonc"], j["kdamonds"][0].get("stopped_by_damonc"))')" \
+	= "(False, True)" ] || fail "status --json after stop: $OUT"
+expect_rc 0 "$D" status
+grep -q "stopped with 'damonc stop'" <<<"$OUT" || fail "status after stop: $OUT"
+expect_rc 0 "$D" metrics
+grep -qx 'damonc_kdamond_started_by_damonc{kdamond="0"} 0' <<<"$OUT" ||
+	fail "metrics after stop: $(grep started_by <<<"$OUT")"
 expect_rc 0 "$D" stop
 grep -q "no kdamond started by damonc is running" <<<"$ERR" || fail "second stop: $ERR"
 
@@ -76,8 +85,9 @@ target2=$!
 trap 'kill $target $target2 2>/dev/null || true; emu_cleanup' EXIT
 for round in $(seq 1 20); do
 	rc1=0 rc2=0
-	"$D" start --pid "$target" --action stat >/dev/null 2>&1 & p1=$!
-	"$D" start --pid "$target2" --action pageout >/dev/null 2>&1 & p2=$!
+	# racing on purpose: no dry run first (tests/lib/damonc-checked)
+	DAMONC_START_CHECK=0 "$D" start --pid "$target" --action stat >/dev/null 2>&1 & p1=$!
+	DAMONC_START_CHECK=0 "$D" start --pid "$target2" --action pageout >/dev/null 2>&1 & p2=$!
 	wait "$p1" || rc1=$?
 	wait "$p2" || rc2=$?
 	[ "$rc1$rc2" = 04 ] || [ "$rc1$rc2" = 40 ] ||
@@ -116,4 +126,33 @@ if [ -d "$k/contexts/0/schemes/0/tried_regions" ]; then	# 6.2 and later
 fi
 stopped() { [ "$(sysfs_read "$k/state")" = off ]; }
 wait_until 10 stopped
+
+# Whose a kdamond is goes by identity, never by index: damonc's stopped kdamond 0, then
+# another program rewrites nr_kdamonds (every kdamond directory made anew) and leaves a
+# stopped kdamond 0 of its own: it is not damonc's, and the next start adds kdamond 1 and
+# leaves its configuration as it is.
+expect_rc 0 "$D" start --pid "$target" --action stat
+expect_rc 0 "$D" stop
+foreign_kdamond
+expect_rc 0 "$D" --json status
+[ "$(json_get 'j["kdamonds"][0]["started_by_damonc"]')" = False ] ||
+	fail "another program's kdamond 0 is taken for damonc's"
+expect_rc 0 "$D" start --pid "$target" --action stat
+grep -q "started kdamond 1 " <<<"$OUT" || fail "the start took another program's kdamond: $OUT"
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/operations")" = paddr ] ||
+	fail "another program's stopped kdamond 0 was overwritten"
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/schemes/0/action")" = pageout ] ||
+	fail "another program's stopped kdamond 0 was overwritten"
+expect_rc 0 "$D" stop
+# start -c reuses damonc's own stopped kdamond: start and stop three times, one kdamond
+expect_rc 0 "$D" start --dry-run --json --pid "$target" --action stat
+config=$OUT
+for _ in 1 2 3; do
+	expect_rc 0 "$D" start -c - <<<"$config"
+	grep -q "started kdamond 1 " <<<"$OUT" || fail "start -c did not reuse kdamond 1: $OUT"
+	expect_rc 0 "$D" stop
+done
+[ "$(cat "$ADMIN/kdamonds/nr_kdamonds")" = 2 ] || fail "start -c / stop cycles grew the tree"
+[ "$(cat "$ADMIN/kdamonds/0/contexts/0/operations")" = paddr ] ||
+	fail "another program's kdamond 0 was overwritten"
 echo "ok: start/status/stop on profile $PROFILE"

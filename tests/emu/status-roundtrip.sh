@@ -19,12 +19,13 @@ wait_until 20 has_agent
 status=$OUT
 echo "$status" >"$SYSROOT/status.json"
 
-expect_rc 0 "$D" start -c - --dry-run <"$SYSROOT/status.json"
-grep -q "this would fail now: kdamond 0 is running" <<<"$ERR" || fail "dry run: $ERR"
-expect_rc 0 "$D" --json start -c "$SYSROOT/status.json" --dry-run
-dry=$OUT
+# the dry run is the start's plan: refused while kdamond 0 runs, as the start is
+expect_rc 4 "$D" start -c - --dry-run <"$SYSROOT/status.json"
+grep -q "kdamond 0 is running" <<<"$ERR" || fail "dry run: $ERR"
 
 expect_rc 0 "$D" stop
+expect_rc 0 "$D" --json start -c "$SYSROOT/status.json" --dry-run
+dry=$OUT
 expect_rc 0 "$D" start -c "$SYSROOT/status.json"
 expect_rc 0 "$D" --json status
 # the configuration came back: the same tree, less what the kernel measures

@@ -84,11 +84,16 @@ wait_until 30 tried_at 1
 # bad input: exit 2, nothing written
 : >"$EMU_LOG"
 expect_rc 2 "$D" tune --remove-target "$t2"
-grep -q -- "--remove-target $t2: kdamond 0 has no target with that pid" <<<"$ERR" || fail "$ERR"
+grep -q -- "--remove-target: process $t2 is not a target of kdamond 0" <<<"$ERR" || fail "$ERR"
 expect_rc 2 "$D" tune --add-target "$t3"
-grep -q -- "--add-target $t3: it is a target of kdamond 0 already" <<<"$ERR" || fail "$ERR"
+grep -q -- "--add-target: process $t3 is a target already" <<<"$ERR" || fail "$ERR"
 expect_rc 2 "$D" tune --add-target 999999999
-grep -q -- "--add-target 999999999: no such process" <<<"$ERR" || fail "$ERR"
+grep -q -- "--add-target: process 999999999 does not exist" <<<"$ERR" || fail "$ERR"
+# a kernel thread has no user memory: refused as start refuses it (kthreadd is pid 2)
+expect_rc 2 "$D" tune --add-target 2
+grep -q -- "--add-target: process 2 is a kernel thread" <<<"$ERR" || fail "kernel thread: $ERR"
+expect_rc 2 "$D" start --pid 2 --action stat --dry-run
+grep -q "process 2 is a kernel thread" <<<"$ERR" || fail "start, kernel thread: $ERR"
 expect_rc 2 "$D" tune --add-target abc
 grep -q -- "--add-target" <<<"$ERR" || fail "$ERR"
 expect_rc 2 "$D" tune --remove-target "$target" --remove-target "$t3"

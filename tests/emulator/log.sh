@@ -19,4 +19,11 @@ W kdamonds/0/state 'it\'s\ta\x01' EINVAL
 W kdamonds/0/state 'off\n' EINVAL
 WANT
 diff -u "$SYSROOT/run/want" "$EMU_LOG"
+
+# --log-pids: each line ends with its writer's pid (a subshell's, to tell it from ours)
+emu_cleanup
+EMU_LOG_PIDS=1 emu_setup 6.12
+(echo 1 >"$ADMIN/kdamonds/nr_kdamonds"; echo "$BASHPID" >"$SYSROOT/run/writer")
+grep -qxF "W kdamonds/nr_kdamonds '1\\n' ok pid=$(cat "$SYSROOT/run/writer")" "$EMU_LOG" ||
+	{ echo "FAIL: --log-pids: $(cat "$EMU_LOG")"; exit 1; }
 echo "ok: --log lines"

@@ -3,7 +3,8 @@
 #
 #   emu_setup PROFILE [damon-emu options...]
 #       Make a temporary sysroot, mount damon-emu on $SYSROOT/sys/kernel/mm/damon/admin
-#       and export SYSROOT, ADMIN, DAMONC_SYSROOT (= $SYSROOT), EMU_LOG (the --log file),
+#       and export SYSROOT, ADMIN, DAMONC_SYSROOT (= $SYSROOT), EMU_LOG (the --log file;
+#       with EMU_LOG_PIDS=1 each line ends with the writer's pid=N: --log-pids),
 #       EMU_FAULTS (a --faults file, empty at first) and EMU_MODULES ($SYSROOT/sys/module,
 #       passed as --modules; damon_reclaim, damon_lru_sort and, on 6.17+ profiles,
 #       damon_stat have parameters/enabled = N). $SYSROOT/proc is a symlink to /proc and
@@ -90,8 +91,11 @@ emu_mounted_or_gone() { emu_mounted || ! kill -0 "$EMU_PID" 2>/dev/null; }
 emu_start() {
 	local bin
 	bin=$(emu_bin) || exit 1
-	"$bin" --foreground --profile "$EMU_PROFILE" --log "$EMU_LOG" --faults "$EMU_FAULTS" \
-		--modules "$EMU_MODULES" "${EMU_ARGS[@]}" "$ADMIN" 2>>"$SYSROOT/run/damon-emu.err" &
+	local pids=()
+	[ "${EMU_LOG_PIDS:-}" != 1 ] || pids=(--log-pids)
+	"$bin" --foreground --profile "$EMU_PROFILE" --log "$EMU_LOG" "${pids[@]}" \
+		--faults "$EMU_FAULTS" --modules "$EMU_MODULES" "${EMU_ARGS[@]}" "$ADMIN" \
+		2>>"$SYSROOT/run/damon-emu.err" &
 	EMU_PID=$!
 	if ! fair_wait 10000 emu_mounted_or_gone; then
 		echo "emu.sh: damon-emu did not mount $ADMIN within 10s" >&2

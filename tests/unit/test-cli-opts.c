@@ -185,12 +185,24 @@ static void test_refuse(void **state)
 	assert_int_equal(s.pct, 0);
 }
 
+/* Out of memory is no bad input: exit 1, where usage errors are 2 (issue 29) */
+static void test_oom(void **state)
+{
+	struct cli cli = { 0 };
+
+	(void)state;
+	snprintf(cli.cmd_name, sizeof(cli.cmd_name), "test");
+	assert_int_equal(oom_error(&cli), EXIT_FAIL);
+	assert_int_not_equal(EXIT_FAIL, EXIT_USAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_refuse),
+		cmocka_unit_test(test_oom),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

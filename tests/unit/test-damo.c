@@ -623,6 +623,28 @@ static void yaml_as_json(void **state)
 	free(doc);
 }
 
+/* `damo report damon --format json` (fixtures README): the list of kdamonds at the top, and
+ * damo's goal_tuner with the sysfs file's newline: the tuner all the same. */
+static void report_damon(void **state)
+{
+	char *doc = fixture_text("damo/damo-report-damon-7.2.json");
+	struct damonctl_tree *t = json_ok(doc);
+	struct damonctl_kdamond *k = damonctl_tree_kdamond(t, 0);
+	struct damonctl_scheme *s = damonctl_context_scheme(ctx0(t), 0);
+
+	(void)state;
+	assert_int_equal(damonctl_tree_nr_kdamonds(t), 1);
+	assert_int_equal(damonctl_kdamond_get(k, DAMONCTL_KDAMOND_REFRESH_MS), 0);
+	assert_string_equal(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_ACTION), "stat");
+	assert_string_equal(damonctl_scheme_get_str(s, DAMONCTL_SCHEME_QUOTA_GOAL_TUNER), "temporal");
+	assert_int_equal(damonctl_target_get_int(damonctl_context_target(ctx0(t), 0),
+						 DAMONCTL_TARGET_PID), 26763);
+	damonctl_tree_free(t);
+	free(doc);
+	/* a keyword is not anything a newline follows */
+	json_fails("[{\"contexts\": [{\"ops\": \"vaddr\\nx\"}]}]", -EINVAL);
+}
+
 /* YAML 1.1's plain scalars as PyYAML resolves them; quoted ones stay strings; aliases */
 static void yaml_scalars(void **state)
 {
@@ -661,6 +683,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(probes),
 		cmocka_unit_test(told_apart),
 		cmocka_unit_test(yaml_as_json),
+		cmocka_unit_test(report_damon),
 		cmocka_unit_test(yaml_scalars),
 	};
 

@@ -198,12 +198,79 @@ static void remove_612(void **state)
 	teardown(&o);
 }
 
+/* damonctl_kdamond_retarget(): what it refuses, with a sentence and nothing changed in the
+ * plan; exited targets dropped when asked; a collapse budget following its target. */
+static void retarget(void **state)
+{
+	struct damonctl_kdamond *k;
+	struct damonctl_fallbacks *fbs;
+	struct damonctl_fallback fb = { .sz = sizeof(fb) };
+	char why[512];
+	struct damonctl_retarget rt = { .sz = sizeof(rt), .why = why, .why_size = sizeof(why),
+					.nowhere = 17 };
+	struct online o;
+	unsigned int how;
+	int pid, dead;
+
+	(void)state;
+	setup(&o, "6.12-defaults.txt");
+	k = damonctl_tree_kdamond(o.t, 0);
+	/* a kernel thread (kthreadd), as start refuses it */
+	pid = 2;
+	rt.add = &pid;
+	rt.nr_add = 1;
+	assert_int_equal(damonctl_kdamond_retarget(o.s.ctx, k, o.f, &rt, &how), -EINVAL);
+	assert_non_null(strstr(why, "kernel thread"));
+	pid = o.kids[0];
+	assert_int_equal(damonctl_kdamond_retarget(o.s.ctx, k, o.f, &rt, &how), -EEXIST);
+	dead = sleeper();
+	reap(dead);
+	pid = dead;
+	assert_int_equal(damonctl_kdamond_retarget(o.s.ctx, k, o.f, &rt, &how), -ESRCH);
+	rt.nr_add = 0;
+	rt.remove = &pid;
+	rt.nr_remove = 1;
+	assert_int_equal(damonctl_kdamond_retarget(o.s.ctx, k, o.f, &rt, &how), -ENOENT);
+	assert_non_null(strstr(why, "not a target"));
+	assert_int_equal(damonctl_context_nr_targets(o.c), 2);
+
+	/* a collapse budget per target: kids[1] exits, kids[2] joins and takes its budget */
+	assert_int_equal(damonctl_fallbacks_new(&fbs), 0);
+	fb.kind = DAMONCTL_FALLBACK_COLLAPSE;
+	fb.scheme = fb.observer = fb.tmpl = 0;
+	fb.target = 1;
+	assert_int_equal(damonctl_fallbacks_add(fbs, &fb), 0);
+	damonctl_scheme_keep_target(damonctl_context_scheme(o.c, 0), o.f, 1);
+	reap(o.kids[1]);
+	o.kids[1] = 0;
+	pid = o.kids[2];
+	rt.add = &pid;
+	rt.nr_add = 1;
+	rt.nr_remove = 0;
+	rt.fbs = fbs;
+	rt.flags = DAMONCTL_RETARGET_DROP_EXITED;
+	assert_int_equal(damonctl_kdamond_retarget(o.s.ctx, k, o.f, &rt, &how), 0);
+	assert_int_equal(damonctl_context_nr_targets(o.c), 2);
+	assert_int_equal(pid_at(&o, 0), o.kids[0]);
+	assert_int_equal(pid_at(&o, 1), o.kids[2]);
+	assert_int_equal(damonctl_fallbacks_count(fbs), 1);
+	assert_int_equal(damonctl_fallbacks_get(fbs, 0, &fb), 0);
+	assert_int_equal(fb.target, 1);	/* the gone target's budget, now kids[2]'s */
+	damonctl_fallbacks_free(fbs);
+	/* physical memory has no processes */
+	damonctl_context_set_str(o.c, DAMONCTL_CONTEXT_OPERATIONS, "paddr");
+	rt.fbs = NULL;
+	assert_int_equal(damonctl_kdamond_retarget(o.s.ctx, k, o.f, &rt, &how), -EOPNOTSUPP);
+	teardown(&o);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(add_and_find),
 		cmocka_unit_test(remove_72),
 		cmocka_unit_test(remove_612),
+		cmocka_unit_test(retarget),
 	};
 
 	unit_init(argc, argv);

@@ -36,7 +36,7 @@ agent_bp() {
 }
 # Up to 300 s (TCG): the agent agrees with smaps within a huge page, and its goal is met.
 settled() { # what happened
-	_t=0
+	_what=$1 _t=0
 	while [ $_t -lt 300 ]; do
 		# shellcheck disable=SC2046 # two words
 		set -- $(agent_bp) x x
@@ -48,7 +48,7 @@ settled() { # what happened
 		sleep 2
 		_t=$((_t + 2))
 	done
-	check "$1: the agent holds ${_a:-?} bp ($_m), smaps says $_s bp (a huge page is $_p bp)" \
+	check "$_what: the agent holds ${_a:-?} bp ($_m), smaps says $_s bp (a huge page is $_p bp)" \
 		sh -c "[ '$_m' = met ] && [ $((_a > _s ? _a - _s : _s - _a)) -le $_p ]"
 }
 done_seen() { # change name: hotcold says it did it (up to 60 s)
@@ -69,7 +69,10 @@ agent=$(cat /run/damonc/agent.pid)
 c0=$(cpu_ms "$agent") t0=$(ms)
 sleep 60
 c1=$(cpu_ms "$agent") t1=$(ms)
-data "hold kernel=$(uname -r) agent_cpu_ms_per_min_held=$(((c1 - c0) * 60000 / (t1 - t0))) bp=$(proc_bp "$HC_PID")"
+held="hold kernel=$(uname -r) agent_cpu_ms_per_min_held=$(((c1 - c0) * 60000 / (t1 - t0)))"
+held="$held bp=$(proc_bp "$HC_PID")"
+note "figures: $held"
+data "$held"
 
 for change in split:34 refault:36; do
 	name=${change%%:*}
