@@ -69,9 +69,7 @@ static void fill_page(unsigned char *p, unsigned int page_no, uint64_t *seq)
 	memset(p, 0, PAGE);
 	memcpy(p, &ts, 8);
 	while (used + 8 + 4 + RECORD <= PAGE - HDR - 4) {
-		unsigned char r[RECORD] = { 0 };
-		uint16_t type = 1403;
-		int32_t pid = 174;
+		unsigned char r[RECORD];
 		uint64_t id = *seq % 3, start = 0x7f0000000000ull + *seq * 4096 * 512;
 		uint64_t end = start + 4096 * (1 + *seq % 512);
 		uint32_t nr = 1000, na = (uint32_t)(*seq % 21), age = (uint32_t)(*seq % 97);
@@ -82,14 +80,7 @@ static void fill_page(unsigned char *p, unsigned int page_no, uint64_t *seq)
 			put32(p, &used, 30u | (uint32_t)(delta & ((1u << 27) - 1)) << 5);
 			put32(p, &used, (uint32_t)(delta >> 27));
 		}
-		memcpy(r, &type, 2);
-		memcpy(r + 4, &pid, 4);
-		memcpy(r + 8, &id, 8);
-		memcpy(r + 16, &nr, 4);
-		memcpy(r + 24, &start, 8);
-		memcpy(r + 32, &end, 8);
-		memcpy(r + 40, &na, 4);
-		memcpy(r + 44, &age, 4);
+		record72(r, 1403, id, nr, start, end, na, age);
 		put32(p, &used, (RECORD / 4) | 1000u << 5);
 		memcpy(p + HDR + used, r, RECORD);
 		used += RECORD;
