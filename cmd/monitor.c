@@ -185,7 +185,8 @@ static int window_config(struct window *win, const struct damonctl_rec_item *it)
 	return win->w ? damonctl_rec_write_config(win->w, it->time_ns, it->json) : 0;
 }
 
-/* The text heatmap fills the terminal's width (80 columns elsewhere), its labels included. */
+/* The text heatmap fills the terminal's width (80 columns elsewhere), its labels included:
+ * an address (0x and 16 digits) and " |" before the cells, "|" after them. */
 static unsigned int heatmap_columns(void)
 {
 	struct winsize ws;
@@ -193,7 +194,7 @@ static unsigned int heatmap_columns(void)
 
 	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40)
 		cols = ws.ws_col;
-	return cols - 20;
+	return cols - 21;
 }
 
 static int run_report(struct cli *cli, const struct window *win)

@@ -125,8 +125,8 @@ EOF
 ! grep -q from-the-command "$WORK/text" || fail "the command's output is in monitor's"
 same_as_before "monitor --report access"
 
-# on a terminal of 40 columns: the screen cleared before each round, the heatmap 40 wide (20
-# time columns; 80 columns would have room for 60, and the window for 50 aggregations)
+# on a terminal of 40 columns: the screen cleared before each round, the heatmap 40 wide (19
+# time columns; 80 columns would have room for 59, and the window for 50 aggregations)
 python3 - "$D" "$WORK/tty" --count 2 --delay 1s --sample 2ms --aggr 20ms \
 	-- sh -c "$(hc_cmd tty)" <<'EOF' || fail "monitor on a terminal: $(cat -v "$WORK/tty")"
 import fcntl, os, pty, re, struct, subprocess, sys, termios
