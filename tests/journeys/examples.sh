@@ -52,7 +52,7 @@ examples() {
 	*.md) awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$1" ;;
 	*) awk '/^\.EX/ { on = 1; next } /^\.EE/ { on = 0 } on' "$1" |
 		sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e "s/\\\\(aq/'/g" ;;
-	esac | sed -e :a -e '/\\$/N; s/\\\n *//; ta' | grep -E '^(damonc|mkdir|damon-emu|awk) '
+	esac | sed -e :a -e '/\\$/N; s/\\\n *//; ta' | grep -E '^(damonc|mkdir|damon-emu|awk|fusermount3) '
 }
 # the example of FILE that matches REGEX (grep -E), the first, with what no test can have
 # filled in as the head of this file says
@@ -143,7 +143,8 @@ wait_until 60 readme_goal_met
 if grep -q "not reachable" <<<"$OUT"; then fail "README emulator status: $OUT"; fi
 run README.md '^damonc --sysroot /tmp/root stop'
 grep -q "stopped" <<<"$OUT" || fail "README emulator stop: $OUT"
-fusermount3 -u "$W/root/sys/kernel/mm/damon/admin"
+run README.md '^fusermount3 -u /tmp/root/'
+! mountpoint -q "$W/root/sys/kernel/mm/damon/admin" || fail "README: the emulator is still mounted"
 unset DAMONC_START_CHECK
 
 # --- damonc(1) and damonc-status(1): a collapse started and looked at ---------------------------
