@@ -1272,6 +1272,11 @@ static int agent_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
+	/* a service writes a log, not one document: what it does is in others' documents */
+	if (cli->json)
+		return usage_error(cli, "--json: the agent runs until stopped and writes a log, not "
+				   "a document; its state is in 'damonc status --json' (\"agent\") "
+				   "and its counters in 'damonc metrics'");
 	if (ao->textfile.interval_us && ao->textfile.interval_us < 1000000)
 		return usage_error(cli, "--metrics-interval: at least 1s");
 	if (ao->textfile.interval_us && !ao->textfile.path)

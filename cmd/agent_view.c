@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "color.h"
 #include "agent.h"
 #include "agent_stats.h"
 #include "agent_view.h"
@@ -128,7 +129,9 @@ void agent_view_text(FILE *out, struct cli *cli, const struct started_entry *e)
 	if (st.rounds && st.target_bp) {
 		fprintf(out, "    measured by the agent: huge-page ratio %s, goal %s: %s (%" PRIu64
 			" rounds", fmt_bp(st.measured_bp, a, sizeof(a)),
-			fmt_bp(st.target_bp, b, sizeof(b)), st.goal_met ? "met" : "not met",
+			fmt_bp(st.target_bp, b, sizeof(b)),
+			color_str(st.goal_met ? CR_GOOD : CR_WARN, st.goal_met ? "met" : "not met",
+				  c, sizeof(c)),
 			st.rounds);
 		if (st.feeds)
 			fprintf(out, ", %" PRIu64 " values fed to the kernel", st.feeds);

@@ -14,10 +14,16 @@
  *
  * Every chart is laid out first (text measured on a 1x1 scratch surface), then drawn:
  * the canvas is as large as its labels need, so nothing falls outside it.
+ *
+ * In an SVG, text is SVG text: cairo's SVG surface writes each glyph as an outline, which
+ * a browser can neither search nor copy, nor a screen reader read. The drawing is the same;
+ * its text is kept aside as it is shown (svg_text) and written as <text> elements, in the
+ * same font, size, colour and place, into the document cairo wrote without them.
  */
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fontconfig/fontconfig.h>
 #include <inttypes.h>
 #include <math.h>
@@ -83,12 +89,55 @@ static double text_width(cairo_t *cr, double px, bool bold, const char *s)
 	return te.x_advance;
 }
 
+/* An SVG's text while it is drawn: <text> elements, written after cairo's drawing. */
+static FILE *svg_text;
+
+/* @s with XML's five characters escaped. */
+static void xml_put(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* @s as an SVG <text> at (@x, @y) in user space, anchored by @align, turned by @deg; in
+ * the source colour of @cr. */
+static void svg_text_add(cairo_t *cr, double x, double y, double align, double px, bool bold,
+			 double deg, const char *s)
+{
+	double r = 0, g = 0, b = 0, a = 1;
+
+	cairo_user_to_device(cr, &x, &y);
+	cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &b, &a);
+	fprintf(svg_text, "<text x=\"%.2f\" y=\"%.2f\" font-family=\"%s\" font-size=\"%g\""
+		"%s text-anchor=\"%s\" fill=\"#%02x%02x%02x\"", x, y, FONT, px,
+		bold ? " font-weight=\"bold\"" : "",
+		align == 0 ? "start" : align == 1 ? "end" : "middle", (unsigned int)(r * 255 + 0.5),
+		(unsigned int)(g * 255 + 0.5), (unsigned int)(b * 255 + 0.5));
+	if (deg)
+		fprintf(svg_text, " transform=\"rotate(%g %.2f %.2f)\"", deg, x, y);
+	fputs(">", svg_text);
+	xml_put(svg_text, s);
+	fputs("</text>\n", svg_text);
+}
+
 /* @s with its baseline at @y; @align: 0 from x, 0.5 centred on x, 1 ending at x. */
 static void text(cairo_t *cr, double x, double y, double align, double px, bool bold,
 		 const char *s)
 {
 	double w = text_width(cr, px, bold, s);
 
+	if (svg_text) {
+		svg_text_add(cr, x, y, align, px, bold, 0, s);
+		return;
+	}
 	cairo_move_to(cr, x - align * w, y);
 	cairo_show_text(cr, s);
 }
@@ -96,6 +145,11 @@ static void text(cairo_t *cr, double x, double y, double align, double px, bool 
 /* @s centred on (x, y), turned to read bottom up (a y axis title). */
 static void text_up(cairo_t *cr, double x, double y, double px, const char *s)
 {
+	if (svg_text) {
+		text_width(cr, px, false, s);
+		svg_text_add(cr, x, y, 0.5, px, false, -90, s);
+		return;
+	}
 	cairo_save(cr);
 	cairo_translate(cr, x, y);
 	cairo_rotate(cr, -M_PI / 2);
@@ -186,20 +240,62 @@ static cairo_status_t write_to(void *closure, const unsigned char *data, unsigne
 						      CAIRO_STATUS_WRITE_ERROR;
 }
 
-static cairo_surface_t *surface_new(enum chart_format fmt, FILE *f, double w, double h)
+/* An SVG as cairo writes it (the drawing), and its text (svg_text), both in memory until
+ * the document is put together. */
+static struct svg_doc {
+	FILE *drawing;
+	char *buf, *text;
+	size_t len, text_len;
+} svg;
+
+static cairo_surface_t *surface_new(enum chart_format fmt, double w, double h)
 {
 	cairo_surface_t *s;
 
 	if (fmt == CHART_PNG)
 		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-	s = cairo_svg_surface_create_for_stream(write_to, f, w, h);
+	svg.drawing = open_memstream(&svg.buf, &svg.len);
+	svg_text = open_memstream(&svg.text, &svg.text_len);
+	if (!svg.drawing || !svg_text)
+		return cairo_image_surface_create(CAIRO_FORMAT_INVALID, 0, 0);	/* an error */
+	s = cairo_svg_surface_create_for_stream(write_to, svg.drawing, w, h);
 	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
 	return s;
+}
+
+/* The SVG cairo wrote, with the text before its end; 0 or -EIO. */
+static int svg_write(FILE *f)
+{
+	const char *end = NULL, *p;
+
+	if (fflush(svg.drawing) || fflush(svg_text))
+		return -ENOMEM;
+	for (p = svg.buf; p && (p = strstr(p, "</svg>")); p++)
+		end = p;
+	if (!end)
+		return -EIO;
+	if (fwrite(svg.buf, 1, (size_t)(end - svg.buf), f) != (size_t)(end - svg.buf) ||
+	    fwrite(svg.text, 1, svg.text_len, f) != svg.text_len || fputs(end, f) == EOF)
+		return -EIO;
+	return 0;
+}
+
+static void svg_free(void)
+{
+	if (svg.drawing)
+		fclose(svg.drawing);
+	if (svg_text)
+		fclose(svg_text);
+	free(svg.buf);
+	free(svg.text);
+	svg = (struct svg_doc){ 0 };
+	svg_text = NULL;
 }
 
 static int surface_finish(enum chart_format fmt, FILE *f, cairo_surface_t *s)
 {
 	cairo_status_t st = CAIRO_STATUS_SUCCESS;
+	int r;
 
 	if (fmt == CHART_PNG)
 		st = cairo_surface_write_to_png_stream(s, write_to, f);
@@ -207,9 +303,13 @@ static int surface_finish(enum chart_format fmt, FILE *f, cairo_surface_t *s)
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(s);
 	cairo_surface_destroy(s);
-	if (st == CAIRO_STATUS_NO_MEMORY)
-		return -ENOMEM;
-	return st == CAIRO_STATUS_SUCCESS ? 0 : -EIO;
+	r = st == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : st == CAIRO_STATUS_SUCCESS ? 0 : -EIO;
+	if (fmt == CHART_SVG) {
+		if (!r)
+			r = svg_write(f);
+		svg_free();
+	}
+	return r;
 }
 
 /* cairo's font caches and fontconfig's configuration live until the process ends; let them
@@ -462,7 +562,7 @@ static int draw_time_series(FILE *f, enum chart_format fmt, const struct chart_t
 	if (!c->n || !c->nr_series)
 		return -EINVAL;
 	ts_layout(c, &l);
-	s = surface_new(fmt, f, ceil(l.w), ceil(l.h));
+	s = surface_new(fmt, ceil(l.w), ceil(l.h));
 	cr = cairo_create(s);
 	frame(cr, c->title, c->subtitle);
 	ts_legend(cr, c);
@@ -495,6 +595,47 @@ struct heat_layout {
 	unsigned int nr_ylab, rows[MAX_TICKS];
 };
 
+/* Row boundaries of @h at multiples of @step bytes: their number, and the first @max of
+ * them into @rows. */
+static unsigned int rows_at(const struct chart_heatmap *h, uint64_t step, unsigned int *rows,
+			    unsigned int max)
+{
+	unsigned int a, n = 0;
+
+	for (a = 0; a <= h->na; a++)
+		if (!(h->row_addr(h->data, a) % step)) {
+			if (n < max)
+				rows[n] = a;
+			n++;
+		}
+	return n;
+}
+
+/* The rows labelled: those at multiples of the smallest power of two (of the rows' size at
+ * least) that leaves no more than l->nr_ylab of them, so that labels read as round
+ * addresses; evenly spread rows when fewer than two are that round. */
+static void address_labels(const struct chart_heatmap *h, struct heat_layout *l)
+{
+	uint64_t w = UINT64_MAX, step;
+	unsigned int a, n;
+
+	for (a = 0; a < h->na; a++) {
+		uint64_t d = h->row_addr(h->data, a + 1) - h->row_addr(h->data, a);
+
+		w = d && d < w ? d : w;
+	}
+	for (step = w; step && step < (UINT64_C(1) << 62) &&
+	     rows_at(h, step, l->rows, 0) > l->nr_ylab; step <<= 1)
+		;
+	n = step ? rows_at(h, step, l->rows, l->nr_ylab) : 0;
+	if (n >= 2 && n <= l->nr_ylab) {
+		l->nr_ylab = n;
+		return;
+	}
+	for (a = 0; a < l->nr_ylab; a++)
+		l->rows[a] = (unsigned int)((uint64_t)a * h->na / (l->nr_ylab - 1));
+}
+
 /* The plot's size (from --cell-px, within bounds), the address labels' rows and the room
  * their text, the scale and the title need. */
 static void heatmap_layout(const struct chart_heatmap *h, struct heat_layout *l)
@@ -513,7 +654,7 @@ static void heatmap_layout(const struct chart_heatmap *h, struct heat_layout *l)
 		l->pw = l->pw < 480 ? 480 : l->pw > 4000 ? 4000 : l->pw;
 		l->ph = l->ph < 240 ? 240 : l->ph > 4000 ? 4000 : l->ph;
 	}
-	/* address labels at evenly spread row boundaries, far enough apart to read */
+	/* address labels far enough apart to read, at the roundest row boundaries */
 	l->nr_ylab = (unsigned int)(l->ph / 36) + 1;
 	if (l->nr_ylab > h->na + 1)
 		l->nr_ylab = h->na + 1;
@@ -521,13 +662,12 @@ static void heatmap_layout(const struct chart_heatmap *h, struct heat_layout *l)
 		l->nr_ylab = MAX_TICKS;
 	if (l->nr_ylab < 2)
 		l->nr_ylab = 2;
-	for (i = 0; i < l->nr_ylab; i++)
-		l->rows[i] = (unsigned int)((uint64_t)i * h->na / (l->nr_ylab - 1));
+	address_labels(h, l);
 	cr = measurer();
 	for (i = 0; i < l->nr_ylab; i++) {
 		double tw;
 
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, l->rows[i]));
+		snprintf(buf, sizeof(buf), "0x%016" PRIx64, h->row_addr(h->data, l->rows[i]));
 		tw = text_width(cr, TEXT_PX, false, buf);
 		lw = tw > lw ? tw : lw;
 	}
@@ -600,11 +740,11 @@ static void heatmap_address_axis(cairo_t *cr, const struct chart_heatmap *h,
 		double y = l->py + l->ph - l->rows[i] * ch;
 
 		line(cr, l->px - 5, y, l->px, y);
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, h->row_addr(h->data, l->rows[i]));
+		snprintf(buf, sizeof(buf), "0x%016" PRIx64, h->row_addr(h->data, l->rows[i]));
 		text(cr, l->px - 8, y + 4, 1, TEXT_PX, false, buf);
 	}
 	text_up(cr, 14 + 9, l->py + l->ph / 2, TEXT_PX,
-		h->nr_gaps ? "address (gaps between mappings left out)" : "address");
+		h->nr_gaps ? "address (gaps and unmapped memory left out)" : "address");
 }
 
 /* The colour scale: access rate from 0 (bottom) to 100% (top), and under it the swatch of
@@ -650,7 +790,7 @@ static int draw_heatmap(FILE *f, enum chart_format fmt, const struct chart_heatm
 	if (!h->nt || !h->na)
 		return -EINVAL;
 	heatmap_layout(h, &l);
-	s = surface_new(fmt, f, ceil(l.w), ceil(l.h));
+	s = surface_new(fmt, ceil(l.w), ceil(l.h));
 	cr = cairo_create(s);
 	frame(cr, h->title, h->subtitle);
 	heatmap_cells(cr, h, &l);

@@ -120,8 +120,13 @@ int damonc_main(int argc, char **argv);
 const struct cmd *damonc_find_cmd(const char *name);
 /* Option "--name" or "-x" of @c (its own or a global one), or NULL. */
 const struct opt *damonc_find_opt(const struct cmd *c, const char *arg);
+/* Option @o's short form ("-p" for --pid: 'p'), or 0 when it has none. */
+int opt_short(const struct opt *o);
 /* The @i-th option of @c, global ones after its own (@c NULL: the global ones only). */
 const struct opt *damonc_opt_at(const struct cmd *c, unsigned int i);
+/* The kdamonds of @ctx's tree by index ("0", "1", ...), for completing --kdamond. */
+void damonc_kdamond_values(struct damonctl_ctx *ctx, void (*fn)(void *data, const char *value,
+								   size_t len), void *data);
 /* The values option @o takes, as --list-values prints them: its choices or keywords. */
 void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *value,
 							 size_t len), void *data);
@@ -171,6 +176,9 @@ int value_error(const struct cli *cli, const char *opt, const char *arg, int err
  * most DAMONCTL_WAIT_MAX_US (a year), "max" included; 0 or the exit code after saying so. */
 int check_wait(const struct cli *cli, const char *opt, const char *arg, uint64_t us);
 int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us);
+/* A time typed without a unit ("1") is microseconds, damo's and the library's reading; a
+ * warning says so, and how to write it (0 and "max" need no unit). */
+void time_unit_warn(const struct cli *cli, const char *opt, const char *arg);
 int parse_size_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bytes);
 int parse_percent_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
 int parse_bp_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *bp);
@@ -218,6 +226,14 @@ const char *json_style_opt(void);
 const char *fmt_time(uint64_t us, char *buf, size_t size);
 const char *fmt_size(uint64_t bytes, char *buf, size_t size);
 const char *fmt_bp(uint64_t bp, char *buf, size_t size);
+/* A size in a column: always two decimals past bytes ("24.00 MiB", never "24 MiB" above
+ * "23.50 MiB"), at most SIZE_COL columns wide. */
+#define SIZE_COL 11
+const char *fmt_size_col(uint64_t bytes, char *buf, size_t size);
+/* An address as every report writes it: 0x and 16 hexadecimal digits (ranges as
+ * START-END, half-open), so that addresses align in a column and compare digit by digit. */
+const char *fmt_addr(uint64_t addr, char *buf, size_t size);
+const char *fmt_range(uint64_t start, uint64_t end, char *buf, size_t size);
 
 /* Inputs (config files, stdin) are bounded: a generous limit, far above any real config. */
 #define DAMONC_MAX_INPUT (4u << 20)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "color.h"
 #include "agent_view.h"
 #include "damonc.h"
 #include "started.h"
@@ -44,7 +45,15 @@ static void finding(void *data, enum damonctl_finding level, const char *code, i
 		json_object_array_add(o->arr, f);
 		return;
 	}
-	printf("  %-7s  %s\n", level_names[level], safe_str(message, safe, sizeof(safe)));
+	{
+		static const enum color_role roles[] = {
+			[DAMONCTL_FINDING_INFO] = CR_DIM, [DAMONCTL_FINDING_WARNING] = CR_WARN,
+			[DAMONCTL_FINDING_ERROR] = CR_BAD,
+		};
+
+		printf("  %s%-7s%s  %s\n", color_start(roles[level]), level_names[level],
+		       color_end(), safe_str(message, safe, sizeof(safe)));
+	}
 }
 
 /* damonc's own: a running kdamond it started whose user-space part (fallbacks, following
@@ -151,7 +160,7 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 		if (json_doc_print(doc))
 			serious = -1;
 	} else if (!o.nr) {
-		printf("  nothing looks wrong\n");
+		printf("  %snothing looks wrong%s\n", color_start(CR_GOOD), color_end());
 	}
 	damonctl_tree_free(t);
 	return serious ? EXIT_FAIL : EXIT_OK;
@@ -159,7 +168,7 @@ static int diagnose_run(struct cli *cli, int argc, char **argv)
 
 const struct cmd cmd_diagnose = {
 	.name = "diagnose",
-	.summary = "what looks wrong with DAMON (read only); exit 1 when something is",
+	.summary = "what looks wrong with DAMON, read only (exit 1 when anything does)",
 	.usage = "[--json]",
 	.run = diagnose_run,
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "damonc.h"
 #include "journal.h"
 #include "known_features.h"
@@ -101,11 +102,13 @@ static void print_text(const struct damonctl_features *f, const struct told *t)
 	printf("DAMON on this kernel looks like Linux %s (read from the sysfs tree and module "
 	       "parameters%s)\n\n", ver, t->any ? ", and a probe this boot: marked *" : "");
 	for (i = 0; i < DAMONCTL_NR_FEATURES; i++) {
+		enum damonctl_support s = damonctl_features_has(f, i);
 		char word[16];
 
-		snprintf(word, sizeof(word), "%s%s", support_word(damonctl_features_has(f, i)),
-			 t->probed[i] ? "*" : "");
-		printf("  %-8s %-20s %s (%s)\n", word, damonctl_feature_name(i),
+		snprintf(word, sizeof(word), "%s%s", support_word(s), t->probed[i] ? "*" : "");
+		printf("  %s%-8s%s %-20s %s (%s)\n",
+		       color_start(s == DAMONCTL_YES ? CR_GOOD : s == DAMONCTL_NO ? CR_WARN : CR_DIM),
+		       word, color_end(), damonctl_feature_name(i),
 		       damonctl_feature_description(i), damonctl_feature_since(i));
 	}
 	printf("\n");

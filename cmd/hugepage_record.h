@@ -5,7 +5,11 @@
 
 #include "damonc.h"
 
-/* An exit code. */
-int hugepage_record_report(struct cli *cli, const char *path);
+#include "chart.h"
+
+/* An exit code. With @fmt >= 0 (enum chart_format), a chart to @output (NULL, "-":
+ * stdout) instead of the text: over the record's time, the accessed memory whole 2 MiB
+ * pages could hold and the system's huge pages the footprints saw. */
+int hugepage_record_report(struct cli *cli, const char *path, int fmt, const char *output);
 
 #endif

@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "config.h"
 #include "damonc.h"
 #include "journal.h"
 #include "session.h"
 #include "started.h"
+#include "suggest.h"
 
 extern const struct cmd cmd_status, cmd_features, cmd_diagnose, cmd_trace, cmd_start, cmd_stop,
 	cmd_tune, cmd_report, cmd_agent, cmd_record, cmd_monitor, cmd_metrics, cmd_shell, cmd_module;
@@ -41,7 +43,7 @@ const struct cmd *const damonc_cmds[] = {
 struct session damonc_session;
 
 enum { OPT_SYSROOT = 1000, OPT_JSON, OPT_VERBOSE, OPT_HELP, OPT_BATCH, OPT_FORCE, OPT_ATOMIC,
-       OPT_DRY_RUN, OPT_VERSION };
+       OPT_DRY_RUN, OPT_COLOR };
 
 /* Accepted by every command, before or after its name. */
 static const struct opt global_opts[] = {
@@ -51,7 +53,10 @@ static const struct opt global_opts[] = {
 	  "text: pretty (indented) or compact (one line); default: pretty on a terminal, "
 	  "compact otherwise" },
 	{ "verbose", 'v', OV_NONE, NULL, "log every sysfs write to stderr" },
+	{ "color", OPT_COLOR, OV_FORMAT, "auto|always|never", "colour the text for a terminal: "
+	  "auto (default: on a terminal, unless $NO_COLOR is set), always or never" },
 	{ "help", 'h', OV_NONE, NULL, "show this help" },
+	{ "version", 'V', OV_NONE, NULL, "print damonc's version" },
 	{ 0 },
 };
 
@@ -66,9 +71,57 @@ static const struct opt top_opts[] = {
 	  "damonc's record of its kdamonds back as they were before the first" },
 	{ "dry-run", OPT_DRY_RUN, OV_NONE, NULL,
 	  "with --batch: print the writes of each start and tune line, make none" },
-	{ "version", OPT_VERSION, OV_NONE, NULL, "print the version" },
 	{ 0 },
 };
+
+/* An option's short form: its key when that is a character, and -p for --pid, as perf,
+ * numastat and bpftrace take a process (0: none). */
+int opt_short(const struct opt *o)
+{
+	if (o->key > ' ' && o->key < 256)
+		return o->key;
+	return o->value == OV_PID && !strcmp(o->name, "pid") ? 'p' : 0;
+}
+
+/* " (did you mean 'NAME'?)" for the closest of @table's commands to @typed, or "". */
+static const char *cmd_hint(const struct cmd *const *table, const char *typed, char *buf,
+			    size_t size)
+{
+	struct suggest sg;
+	unsigned int i;
+
+	suggest_init(&sg, typed);
+	for (i = 0; table && table[i]; i++)
+		suggest_add(&sg, table[i]->name);
+	if (table == damonc_cmds)
+		suggest_add(&sg, "help");
+	if (!suggest_best(&sg))
+		return "";
+	snprintf(buf, size, "; did you mean '%s'?", suggest_best(&sg));
+	return buf;
+}
+
+/* The same for an option "--typed[=VALUE]" among @opts (then @more; either may be NULL). */
+static const char *opt_hint(const struct opt *opts, const struct opt *more, const char *typed,
+			    char *buf, size_t size)
+{
+	char word[64];
+	struct suggest sg;
+	const struct opt *o;
+	int pass;
+
+	if (strncmp(typed, "--", 2))
+		return "";
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(typed + 2, "="), typed + 2);
+	suggest_init(&sg, word);
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? more : opts; o && o->name; o++)
+			suggest_add(&sg, o->name);
+	if (!suggest_best(&sg))
+		return "";
+	snprintf(buf, size, "; did you mean '--%s'?", suggest_best(&sg));
+	return buf;
+}
 
 static const struct cmd *find_in(const struct cmd *const *table, const char *name)
 {
@@ -129,9 +182,9 @@ static void print_opts(FILE *f, const struct opt *o)
 		const char *sep = o->value == OV_OPTIONAL ? "[=" : o->metavar ? " " : "";
 		const char *end = o->value == OV_OPTIONAL ? "]" : "";
 
-		if (o->key < 256 && o->key > ' ')
-			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s%s", o->key, o->name, sep,
-				     o->metavar ? o->metavar : "", end);
+		if (opt_short(o))
+			n = snprintf(left, sizeof(left), "  -%c, --%s%s%s%s", opt_short(o), o->name,
+				     sep, o->metavar ? o->metavar : "", end);
 		else
 			n = snprintf(left, sizeof(left), "      --%s%s%s%s", o->name, sep,
 				     o->metavar ? o->metavar : "", end);
@@ -143,6 +196,99 @@ static void print_opts(FILE *f, const struct opt *o)
 	}
 }
 
+/* The width of @s up to @n bytes as a terminal shows it (UTF-8: a character a column). */
+static int columns(const char *s, size_t n)
+{
+	int w = 0;
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* Words [@p, @e) of a synopsis placed from *@col: on this line after a space when they fit
+ * (@first: no space), else on a new one at @indent. */
+static void place(FILE *f, const char *p, const char *e, bool first, int *col, int indent)
+{
+	int w = columns(p, (size_t)(e - p));
+
+	if (*col > indent && *col + 1 + w > HELP_WIDTH) {
+		fprintf(f, "\n%*s", indent, "");
+		*col = indent;
+	} else if (!first) {
+		fputc(' ', f);
+		(*col)++;
+	}
+	fprintf(f, "%.*s", (int)(e - p), p);
+	*col += w;
+}
+
+/* A form of a synopsis (its lines joined) from column @col, wrapped at HELP_WIDTH between
+ * its elements (not inside brackets or parentheses unless an element is wider than a line
+ * by itself), continued at column @indent. */
+static void print_synopsis_form(FILE *f, const char *form, int col, int indent)
+{
+	const char *p = form;
+
+	while (*p) {
+		const char *e = p, *w;
+		int depth = 0;
+
+		/* one element: up to a space outside brackets */
+		for (; *e && (depth > 0 || *e != ' '); e++)
+			depth += (*e == '[' || *e == '(') - (*e == ']' || *e == ')');
+		if (columns(p, (size_t)(e - p)) <= HELP_WIDTH - indent) {
+			place(f, p, e, p == form, &col, indent);
+		} else {	/* too wide for any line: by words */
+			for (w = p; w < e; w += strspn(w, " ")) {
+				const char *we = w + strcspn(w, " ");
+
+				place(f, w, we < e ? we : e, w == form, &col, indent);
+				w = we < e ? we : e;
+			}
+		}
+		p = e + strspn(e, " ");
+	}
+	fputc('\n', f);
+}
+
+/* "Usage: damonc NAME SYNOPSIS": each form of the synopsis (a line, or one starting with
+ * "damonc", and the lines that continue it) wrapped, continued 14 columns in. */
+static void print_synopsis(FILE *f, const char *name, const char *syn, size_t len)
+{
+	char form[2048];
+	size_t n = 0;
+	int col = fprintf(f, "Usage: damonc %s ", name);
+
+	while (len) {
+		size_t line = strcspn(syn, "\n"), lead = strspn(syn, " ");
+
+		if (line > len)
+			line = len;
+		if (lead > line)
+			lead = line;
+		if (n && !strncmp(syn + lead, "damonc ", 7)) {	/* a new form: the last out */
+			form[n] = '\0';
+			print_synopsis_form(f, form, col, 14);
+			col = fprintf(f, "%*s", (int)lead, "");
+			n = 0;
+		}
+		n += (size_t)snprintf(form + n, sizeof(form) - n, "%s%.*s", n ? " " : "",
+				      (int)(line - lead), syn + lead);
+		if (n >= sizeof(form))
+			n = sizeof(form) - 1;
+		syn += line;
+		len -= line;
+		if (len) {
+			syn++;
+			len--;
+		}
+	}
+	form[n] = '\0';
+	print_synopsis_form(f, form, col, 14);
+}
+
 static void main_usage(FILE *f)
 {
 	unsigned int i;
@@ -151,8 +297,10 @@ static void main_usage(FILE *f)
 		   "       damonc [--sysroot DIR] [--force] [--atomic] [--dry-run] --batch FILE|-\n\n"
 		   "Drive the Linux kernel's DAMON: monitor memory access and manage memory\n"
 		   "(huge pages, reclaim, tiering) from what it finds.\n\nCommands:\n");
-	for (i = 0; damonc_cmds[i]; i++)
-		fprintf(f, "  %-10s %s\n", damonc_cmds[i]->name, damonc_cmds[i]->summary);
+	for (i = 0; damonc_cmds[i]; i++) {
+		fprintf(f, "  %-10s ", damonc_cmds[i]->name);
+		print_wrapped(f, damonc_cmds[i]->summary, 13, 13);
+	}
 	fprintf(f, "\nGlobal options:\n");
 	print_opts(f, global_opts);
 	print_opts(f, top_opts);
@@ -160,15 +308,24 @@ static void main_usage(FILE *f)
 		   "2 bad usage or input, 3 the kernel lacks a needed feature, 4 DAMON is busy.\n");
 }
 
+/* The synopsis, the summary, then the longer text the command's usage carries after a blank
+ * line (what it does in detail), then its subcommands or options. */
 static void cmd_usage(const char *name, const struct cmd *c, FILE *f)
 {
+	const char *more = strstr(c->usage, "\n\n");
 	unsigned int i;
 
-	fprintf(f, "Usage: damonc %s %s\n\n%s\n", name, c->usage, c->summary);
+	print_synopsis(f, name, c->usage, more ? (size_t)(more - c->usage) : strlen(c->usage));
+	fputc('\n', f);
+	print_wrapped(f, c->summary, 0, 0);
+	if (more)
+		fprintf(f, "%s%s", more + 1, more[strlen(more) - 1] == '\n' ? "" : "\n");
 	if (c->subcmds) {
 		fprintf(f, "\nCommands:\n");
-		for (i = 0; c->subcmds[i]; i++)
-			fprintf(f, "  %-10s %s\n", c->subcmds[i]->name, c->subcmds[i]->summary);
+		for (i = 0; c->subcmds[i]; i++) {
+			fprintf(f, "  %-10s ", c->subcmds[i]->name);
+			print_wrapped(f, c->subcmds[i]->summary, 13, 13);
+		}
 		return;
 	}
 	if (cmd_opts(c) && cmd_opts(c)->name) {
@@ -201,8 +358,8 @@ static int help(int argc, char **argv)
 	}
 	c = find_in(damonc_cmds, argv[0]);
 	if (!c) {
-		fprintf(stderr, "damonc: help: unknown command '%s' (see 'damonc --help')\n",
-			argv[0]);
+		fprintf(stderr, "damonc: help: unknown command '%s'%s (see 'damonc --help')\n",
+			argv[0], cmd_hint(damonc_cmds, argv[0], name, sizeof(name)));
 		return EXIT_USAGE;
 	}
 	if (argc == 1) {
@@ -221,7 +378,7 @@ static int help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const char *value_kind(enum opt_value v)
+static const char *value_kind(const struct opt *o)
 {
 	static const char *const names[] = {
 		[OV_NONE] = "flag", [OV_STRING] = "string", [OV_FILE] = "file", [OV_DIR] = "dir",
@@ -232,7 +389,10 @@ static const char *value_kind(enum opt_value v)
 		[OV_REGION] = "region", [OV_FORMAT] = "format", [OV_OPTIONAL] = "optional",
 	};
 
-	return names[v];
+	/* a kdamond's index: the completions offer the tree's own (--list-values) */
+	if (o->value == OV_INT && !strcmp(o->name, "kdamond"))
+		return "kdamond";
+	return names[o->value];
 }
 
 /* For completions: "--name kind description" per line (-x too), global options included. */
@@ -243,9 +403,9 @@ static void list_opts(const struct cmd *c)
 
 	for (pass = 0; pass < 2; pass++) {
 		for (o = pass ? global_opts : c ? cmd_opts(c) : top_opts; o && o->name; o++) {
-			printf("--%s %s %s\n", o->name, value_kind(o->value), o->help);
-			if (o->key < 256 && o->key > ' ')
-				printf("-%c %s %s\n", o->key, value_kind(o->value), o->help);
+			printf("--%s %s %s\n", o->name, value_kind(o), o->help);
+			if (opt_short(o))
+				printf("-%c %s %s\n", opt_short(o), value_kind(o), o->help);
 		}
 	}
 }
@@ -280,7 +440,7 @@ const struct opt *damonc_find_opt(const struct cmd *c, const char *arg)
 	for (pass = 0; pass < 2; pass++)
 		for (o = pass ? global_opts : cmd_opts(c); o && o->name; o++)
 			if ((arg[0] == '-' && arg[1] == '-' && !strcmp(arg + 2, o->name)) ||
-			    (arg[0] == '-' && arg[1] == o->key && !arg[2] && o->key < 256))
+			    (arg[0] == '-' && arg[1] && arg[1] == opt_short(o) && !arg[2]))
 				return o;
 	return NULL;
 }
@@ -321,24 +481,92 @@ void damonc_opt_values(const struct opt *o, void (*fn)(void *data, const char *v
 	}
 }
 
+void damonc_kdamond_values(struct damonctl_ctx *ctx, void (*fn)(void *data, const char *value,
+								   size_t len), void *data)
+{
+	unsigned long n, i;
+	char buf[32];
+
+	if (damonctl_read(ctx, "kdamonds/nr_kdamonds", buf, sizeof(buf)))
+		return;
+	n = strtoul(buf, NULL, 10);
+	for (i = 0; i < n && i < 4096; i++)
+		fn(data, buf, (size_t)snprintf(buf, sizeof(buf), "%lu", i));
+}
+
 static void print_value(void *data, const char *value, size_t len)
 {
 	(void)data;
 	printf("%.*s\n", (int)len, value);
 }
 
-/* For completions: the values option @optname of command @cmdname takes, one a line: its
- * choices, or the kernel keywords of its kind (nothing for values people type). */
-static int list_values(const char *cmdname, const char *optname)
+/* A context on the sysroot given before (--sysroot, else $DAMONC_SYSROOT), for the live
+ * values of completions: NULL when there is none. */
+static struct damonctl_ctx *values_ctx(const struct cli *cli)
 {
-	const struct cmd *c = damonc_find_cmd(cmdname);
-	const struct opt *o = c ? damonc_find_opt(c, optname) : NULL;
+	struct damonctl_ctx *ctx;
 
+	if (damonctl_new(&ctx))
+		return NULL;
+	if (cli->sysroot && damonctl_set_sysroot(ctx, cli->sysroot)) {
+		damonctl_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+/* For completions: the values option @optname of command @cmdname takes, one a line: its
+ * choices, the kernel keywords of its kind, or the tree's kdamonds (nothing for values
+ * people type). */
+static int list_values(const struct cli *cli, const char *cmdname, const char *optname)
+{
+	const struct cmd *c = damonc_find_cmd(cmdname), top = { .name = "", .opts = top_opts };
+	const struct opt *o;
+	struct damonctl_ctx *ctx;
+
+	if (!*cmdname)
+		c = &top;	/* before any command: damonc's own and the global options */
+	o = c ? damonc_find_opt(c, optname) : NULL;
 	if (!o) {
 		fprintf(stderr, "damonc: no option '%s' for '%s'\n", optname, cmdname);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(value_kind(o), "kdamond")) {
+		ctx = values_ctx(cli);
+		if (ctx)
+			damonc_kdamond_values(ctx, print_value, NULL);
+		damonctl_free(ctx);
+		return EXIT_OK;
+	}
 	damonc_opt_values(o, print_value, NULL);
+	return EXIT_OK;
+}
+
+/* For completions: the DAMON modules this kernel (or the sysroot) has, by the short names
+ * 'damonc module' takes, and with @name (one of them) its parameters 'set' can write. */
+static int list_modules(const struct cli *cli, const char *name)
+{
+	struct damonctl_module_params *mp;
+	struct damonctl_ctx *ctx = values_ctx(cli);
+	const char *m;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; ctx && !name && (m = damonctl_module_name(i)); i++)
+		if (damonctl_module_present(ctx, m))
+			printf("%s\n", m + strlen("damon_"));
+	m = name ? damonctl_module_lookup(name) : NULL;
+	if (ctx && m && !damonctl_module_read(ctx, m, &mp)) {
+		for (k = 0; k < damonctl_module_params_nr(mp); k++) {
+			const char *p = damonctl_module_param_name(mp, k);
+
+			if (damonctl_module_param_writable(p) && strcmp(p, "enabled") &&
+			    strcmp(p, "commit_inputs"))
+				printf("%s=\n", p);
+		}
+		damonctl_module_params_free(mp);
+	}
+	damonctl_free(ctx);
 	return EXIT_OK;
 }
 
@@ -365,8 +593,8 @@ static int build_getopt(const struct cmd *c, struct option **lopts, char **sopts
 					      required_argument;
 			(*lopts)[i].val = o->key;
 			i++;
-			if (o->key < 256 && o->key > ' ') {
-				(*sopts)[s++] = (char)o->key;
+			if (opt_short(o)) {
+				(*sopts)[s++] = (char)opt_short(o);
 				if (o->value != OV_NONE)
 					(*sopts)[s++] = ':';
 				if (o->value == OV_OPTIONAL)
@@ -381,6 +609,39 @@ static void log_to_stderr(void *data, enum damonctl_log_level level, const char 
 {
 	(void)data;
 	fprintf(stderr, "damonc: %s%s\n", level <= DAMONCTL_LOG_WARN ? "warning: " : "", msg);
+}
+
+/* The key of the option of @c (or a global one) whose short form @key is (-p for --pid's
+ * own key), or @key. */
+static int key_of_short(const struct cmd *c, int key)
+{
+	const struct opt *o;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (o = pass ? global_opts : cmd_opts(c); o && o->name; o++)
+			if (opt_short(o) == key)
+				return o->key;
+	return key;
+}
+
+static int set_color(const struct cli *cli, const char *arg)
+{
+	int r = opt_choice(cli, global_opts, OPT_COLOR, arg);
+
+	if (r < 0)
+		return EXIT_USAGE;
+	color_set((enum color_when)r);
+	return 0;
+}
+
+static int unknown_option(const struct cli *cli, const struct cmd *c, const char *arg)
+{
+	char hint[96];
+
+	return usage_error(cli, "unknown option '%s'%s (see 'damonc %s --help')", arg,
+			   opt_hint(cmd_opts(c), global_opts, arg, hint, sizeof(hint)),
+			   cli->cmd_name);
 }
 
 static const struct opt *opt_of(const struct cmd *c, int key)
@@ -424,6 +685,8 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((key = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		if (key > ' ' && key < 256)
+			key = key_of_short(c, key);
 		switch (key) {
 		case OPT_SYSROOT:
 			cli->sysroot = optarg;
@@ -437,16 +700,22 @@ static int run_cmd(struct cli *cli, const struct cmd *c, int argc, char **argv)
 		case 'v':
 			cli->verbose++;
 			break;
+		case OPT_COLOR:
+			r = set_color(cli, optarg);
+			break;
 		case 'h':
 			cmd_usage(cli->cmd_name, c, stdout);
+			r = -1;
+			break;
+		case 'V':
+			printf("damonc %s\n", DAMONC_VERSION);
 			r = -1;
 			break;
 		case ':':
 			r = usage_error(cli, "option '%s' needs a value", argv[optind - 1]);
 			break;
 		case '?':
-			r = usage_error(cli, "unknown option '%s' (see 'damonc %s --help')",
-					argv[optind - 1], cli->cmd_name);
+			r = unknown_option(cli, c, argv[optind - 1]);
 			break;
 		default:
 			o = opt_of(c, key);
@@ -591,7 +860,17 @@ static bool global_opt(struct cli *cli, int argc, char **argv, int *i, int *code
 		return true;
 	} else if (!strncmp(arg, "--sysroot=", 10)) {
 		cli->sysroot = arg + 10;
-	} else if (!strcmp(arg, "--version")) {
+	} else if (!strcmp(arg, "--color") || !strncmp(arg, "--color=", 8)) {
+		if (!arg[7] && *i + 1 >= argc) {
+			fprintf(stderr, "damonc: option '--color' needs a value (auto, always or "
+				"never)\n");
+			*code = EXIT_USAGE;
+			return true;
+		}
+		*code = set_color(cli, arg[7] ? arg + 8 : argv[++*i]);
+		if (*code)
+			return true;
+	} else if (!strcmp(arg, "--version") || !strcmp(arg, "-V")) {
 		printf("damonc %s\n", DAMONC_VERSION);
 		return true;
 	} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -601,7 +880,10 @@ static bool global_opt(struct cli *cli, int argc, char **argv, int *i, int *code
 		list_cmds(!strcmp(arg, "--describe-cmds"));
 		return true;
 	} else if (!strcmp(arg, "--list-values") && *i + 2 < argc) {
-		*code = list_values(argv[*i + 1], argv[*i + 2]);
+		*code = list_values(cli, argv[*i + 1], argv[*i + 2]);
+		return true;
+	} else if (!strcmp(arg, "--list-modules")) {
+		*code = list_modules(cli, *i + 1 < argc ? argv[*i + 1] : NULL);
 		return true;
 	} else if (!strcmp(arg, "--list-opts") && *i + 1 < argc && !argv[*i + 1][0]) {
 		/* before any command: the global options and those of damonc itself */
@@ -617,7 +899,10 @@ static bool global_opt(struct cli *cli, int argc, char **argv, int *i, int *code
 		list_opts(c);
 		return true;
 	} else {
-		fprintf(stderr, "damonc: unknown option '%s' (see 'damonc --help')\n", arg);
+		char hint[96];
+
+		fprintf(stderr, "damonc: unknown option '%s'%s (see 'damonc --help')\n", arg,
+			opt_hint(global_opts, top_opts, arg, hint, sizeof(hint)));
 		*code = EXIT_USAGE;
 		return true;
 	}
@@ -670,6 +955,11 @@ static bool pick_subcmd(struct cli *cli, const struct cmd *parent, const struct 
 		fprintf(stderr, " (see 'damonc %s --help')\n", parent->name);
 		return true;
 	}
+	if (!strcmp(argv[*cmd_at + 1], "--version") || !strcmp(argv[*cmd_at + 1], "-V")) {
+		printf("damonc %s\n", DAMONC_VERSION);
+		*code = EXIT_OK;
+		return true;
+	}
 	if (argv[*cmd_at + 1][0] == '-') {
 		fprintf(stderr, "damonc: %s: unknown option '%s' (see 'damonc %s --help')\n",
 			parent->name, argv[*cmd_at + 1], parent->name);
@@ -677,8 +967,11 @@ static bool pick_subcmd(struct cli *cli, const struct cmd *parent, const struct 
 	}
 	*c = find_in(parent->subcmds, argv[++*cmd_at]);
 	if (!*c) {
-		fprintf(stderr, "damonc: %s: unknown command '%s' (see 'damonc %s --help')\n",
-			parent->name, argv[*cmd_at], parent->name);
+		char hint[96];
+
+		fprintf(stderr, "damonc: %s: unknown command '%s'%s (see 'damonc %s --help')\n",
+			parent->name, argv[*cmd_at],
+			cmd_hint(parent->subcmds, argv[*cmd_at], hint, sizeof(hint)), parent->name);
 		return true;
 	}
 	snprintf(cli->cmd_name, sizeof(cli->cmd_name), "%s %s", parent->name, (*c)->name);
@@ -717,7 +1010,10 @@ int damonc_main(int argc, char **argv)
 		return help(argc - cmd_at - 1, argv + cmd_at + 1);
 	c = damonc_find_cmd(argv[cmd_at]);
 	if (!c) {
-		fprintf(stderr, "damonc: unknown command '%s' (see 'damonc --help')\n", argv[cmd_at]);
+		char hint[96];
+
+		fprintf(stderr, "damonc: unknown command '%s'%s (see 'damonc --help')\n",
+			argv[cmd_at], cmd_hint(damonc_cmds, argv[cmd_at], hint, sizeof(hint)));
 		return EXIT_USAGE;
 	}
 	if (c->subcmds && pick_subcmd(&cli, c, &c, argc, argv, &cmd_at, &r))

@@ -89,7 +89,7 @@ static int list_modules(struct cli *cli)
 		arr = json_object_new_array();
 		run = json_object_new_array();
 	} else {
-		printf("%-16s %-9s %s\n", "MODULE", "STATE", "KDAMOND");
+		printf("%-16s %-9s %s\n", "module", "state", "kdamond");
 	}
 	for (i = 0; (name = damonctl_module_name(i)); i++) {
 		struct damonctl_module_params *mp = NULL;

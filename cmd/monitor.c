@@ -185,7 +185,8 @@ static int window_config(struct window *win, const struct damonctl_rec_item *it)
 	return win->w ? damonctl_rec_write_config(win->w, it->time_ns, it->json) : 0;
 }
 
-/* The text heatmap fills the terminal's width (80 columns elsewhere), its labels included. */
+/* The text heatmap fills the terminal's width (80 columns elsewhere), its labels included:
+ * an address (0x and 16 digits) and " |" before the cells, "|" after them. */
 static unsigned int heatmap_columns(void)
 {
 	struct winsize ws;
@@ -193,7 +194,7 @@ static unsigned int heatmap_columns(void)
 
 	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40)
 		cols = ws.ws_col;
-	return cols - 20;
+	return cols - 21;
 }
 
 static int run_report(struct cli *cli, const struct window *win)
@@ -482,17 +483,23 @@ static int monitor_run(struct cli *cli, int argc, char **argv)
 
 const struct cmd cmd_monitor = {
 	.name = "monitor",
-	.summary = "record and report in a loop: a heatmap, wss, access or holistic report every --delay",
-	.usage = "(--pid PID ... | --ops paddr [--regions R] | --kdamond N | -- COMMAND ARGS)\n"
-		 "              [--delay TIME] [--report heatmap|wss|access] [--count N] [--no-clear]\n"
-		 "              [--sample TIME] [--aggr TIME] [--update TIME] [--nr-regions MIN,MAX]\n\n"
-		 "Every --delay (3s) it shows what the kdamond saw in that time, as 'damonc report\n"
-		 "heatmap' (sized to the terminal), 'wss' or 'access' show a record of it, until\n"
-		 "--count rounds, the command's exit, SIGINT or SIGTERM. Given targets it starts\n"
-		 "a kdamond for them as 'damonc record' does, and stops and removes it at the end;\n"
-		 "--kdamond N monitors a running one and leaves it running. On a terminal the\n"
-		 "screen is cleared between rounds (--no-clear keeps them). With --json, one JSON\n"
-		 "document a round, on its own line.",
+	.summary = "record and report in a loop: a heatmap, wss, access or holistic report "
+		   "every --delay",
+	.usage = "(--pid PID ... | --ops OPS [--regions R | --numa-node N] | -- COMMAND ARGS)\n"
+		 "              [--sample TIME] [--aggr TIME] [--update TIME] [--nr-regions MIN,MAX]\n"
+		 "              [--intervals-goal GOAL] [--refresh TIME] [--addr-unit SIZE]\n"
+		 "              [--snapshot-damos-filter FILTER]... [--delay TIME]\n"
+		 "              [--report heatmap|wss|access|holistic] [--count N] [--no-clear]\n"
+		 "       damonc monitor --kdamond N [--allow-foreign] [--snapshot-damos-filter FILTER]...\n"
+		 "              [--delay TIME] [--report heatmap|wss|access|holistic] [--count N]\n"
+		 "              [--no-clear]\n\n"
+		 "Every --delay (3s) it shows what the kdamond saw in that time, as 'damonc\n"
+		 "report heatmap' (sized to the terminal), 'wss', 'access' or 'holistic' show a\n"
+		 "record of it, until --count rounds, the command's exit, SIGINT or SIGTERM.\n"
+		 "Given targets it starts a kdamond for them as 'damonc record' does, and stops\n"
+		 "and removes it at the end; --kdamond N monitors a running one and leaves it\n"
+		 "running. On a terminal the screen is cleared between rounds (--no-clear keeps\n"
+		 "them). With --json, one JSON document a round, on its own line.",
 	.opts = monitor_opts_tbl,
 	.init = monitor_opts_init,
 	.parse = monitor_parse,

@@ -56,6 +56,43 @@ static int spool(int in, int *out)
 	return 0;
 }
 
+/* damo's side files of a damo record at @path (damo record's @path.mem_footprint and
+ * @path.vmas), read into its reader when they are there: an exit code (a side file there
+ * but unreadable is a warning, and the record is read without it). */
+static int damo_side_files(struct cli *cli, const char *path, struct record_in *in)
+{
+	/* the side files grow with the record, as the record does */
+	const size_t max = (size_t)256 << 20;
+	char mem_path[4096], vmas_path[4096], *mem = NULL, *vmas = NULL;
+	struct damonctl_rec_status st;
+	int r;
+
+	damonctl_rec_status(in->r, &st);
+	if (st.format == DAMONCTL_REC_FMT_DAMONC || !strcmp(path, "-"))
+		return EXIT_OK;
+	snprintf(mem_path, sizeof(mem_path), "%s.mem_footprint", path);
+	snprintf(vmas_path, sizeof(vmas_path), "%s.vmas", path);
+	r = damonctl_file_read(mem_path, max, &mem, NULL);
+	if (r == -ENOENT)
+		return EXIT_OK;
+	if (!r && damonctl_file_read(vmas_path, max, &vmas, NULL))
+		vmas = NULL;	/* footprints without mappings */
+	if (!r)
+		r = damonctl_rec_reader_damo_footprints(in->r, mem, vmas);
+	if (r == -ENOMEM) {
+		free(mem);
+		free(vmas);
+		return oom_error(cli);
+	}
+	if (r)
+		fprintf(stderr, "damonc: %s: warning: %s: %s; the record is read without it\n",
+			cli->cmd_name, mem_path, r == -EINVAL ? "not damo's footprints" :
+			strerror(-r));
+	free(mem);
+	free(vmas);
+	return EXIT_OK;
+}
+
 int record_in_open(struct cli *cli, const char *path, bool rewind, struct record_in *in)
 {
 	char why[256];
@@ -111,7 +148,10 @@ int record_in_open(struct cli *cli, const char *path, bool rewind, struct record
 					   "loaded: %s", path, why), EXIT_UNSUPPORTED;
 		return usage_error(cli, "-i '%s': %s", path, strerror(-r)), EXIT_FAIL;
 	}
-	return EXIT_OK;
+	r = damo_side_files(cli, path, in);
+	if (r)
+		record_in_close(in);
+	return r;
 }
 
 int record_in_report_loss(struct cli *cli, struct record_in *in)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "status.h"
 
 #define SG(s, a) damonctl_scheme_get(s, DAMONCTL_SCHEME_##a)
@@ -123,7 +124,7 @@ static void print_filters(FILE *out, const struct damonctl_scheme *s)
 			const char *type = damonctl_filter_get_str(f, DAMONCTL_FILTER_TYPE);
 			bool allow = damonctl_filter_get(f, DAMONCTL_FILTER_ALLOW);
 			bool matching = damonctl_filter_get(f, DAMONCTL_FILTER_MATCHING);
-			char a[32], b[32];
+			char a[48], b[32];
 
 			fprintf(out, "      filter %s %u: %s %s%s", dirs[d].name, i,
 				allow ? "allow" : "reject", matching ? "" : "non-", SAFE(type));
@@ -131,9 +132,10 @@ static void print_filters(FILE *out, const struct damonctl_scheme *s)
 				fprintf(out, " %s",
 					SAFE(damonctl_filter_get_str(f, DAMONCTL_FILTER_MEMCG_PATH)));
 			else if (!strcmp(type, "addr"))
-				fprintf(out, " [0x%" PRIx64 ", 0x%" PRIx64 ")",
+				fprintf(out, " %s", fmt_range(
 					damonctl_filter_get(f, DAMONCTL_FILTER_ADDR_START),
-					damonctl_filter_get(f, DAMONCTL_FILTER_ADDR_END));
+					damonctl_filter_get(f, DAMONCTL_FILTER_ADDR_END), a,
+					sizeof(a)));
 			else if (!strcmp(type, "target"))
 				fprintf(out, " %" PRIu64, damonctl_filter_get(f, DAMONCTL_FILTER_TARGET_IDX));
 			else if (!strcmp(type, "hugepage_size"))
@@ -149,7 +151,7 @@ static void print_filters(FILE *out, const struct damonctl_scheme *s)
 static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_regions,
 			uint64_t unit)
 {
-	char a[32], b[32];
+	char a[32], b[32], rg[48];
 	struct damonctl_tried_region *r;
 	unsigned int i;
 
@@ -179,8 +181,9 @@ static void print_stats(FILE *out, const struct damonctl_scheme *s, bool all_reg
 
 		unsigned int p;
 
-		fprintf(out, "        %u: 0x%" PRIx64 "-0x%" PRIx64 " (%s) accesses %" PRIu64
-			" age %" PRIu64, i, start, end, fmt_size((end - start) * unit, a, sizeof(a)),
+		fprintf(out, "        %u: %s (%s) accesses %" PRIu64
+			" age %" PRIu64, i, fmt_range(start, end, rg, sizeof(rg)),
+			fmt_size((end - start) * unit, a, sizeof(a)),
 			damonctl_tried_region_get(r, DAMONCTL_TRIED_NR_ACCESSES),
 			damonctl_tried_region_get(r, DAMONCTL_TRIED_AGE));
 		for (p = 0; p < damonctl_tried_region_nr_probes(r); p++)
@@ -275,7 +278,7 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 	const char *avail = damonctl_context_get_str(c, DAMONCTL_CONTEXT_AVAIL_OPERATIONS);
 	struct damonctl_target *t;
 	struct damonctl_scheme *s;
-	char a[32];
+	char a[32], rg[48];
 	unsigned int i, j;
 
 	fprintf(out, "  context %u: %s", ci,
@@ -306,8 +309,9 @@ static void print_context(FILE *out, const struct damonctl_context *c, unsigned 
 			uint64_t st, en;
 
 			damonctl_target_region(t, j, &st, &en);
-			fprintf(out, "%s 0x%" PRIx64 "-0x%" PRIx64 " (%s)", j ? "," : " regions",
-				st, en, fmt_size((en - st) * unit, a, sizeof(a)));
+			fprintf(out, "%s %s (%s)", j ? "," : " regions",
+				fmt_range(st, en, rg, sizeof(rg)),
+				fmt_size((en - st) * unit, a, sizeof(a)));
 		}
 		fprintf(out, "\n");
 	}
@@ -392,7 +396,9 @@ void status_print_kdamond(FILE *out, const struct damonctl_kdamond *k, const cha
 	if (regions == REGIONS_NO_RESULTS)
 		fprintf(out, "kdamond %u", damonctl_kdamond_index(k));
 	else
-		fprintf(out, "kdamond %u: %s", damonctl_kdamond_index(k), SAFE(state));
+		fprintf(out, "kdamond %u: %s%s%s", damonctl_kdamond_index(k),
+			color_start_in(out, !strcmp(SAFE(state), "on") ? CR_GOOD : CR_DIM),
+			SAFE(state), color_end_in(out));
 	if (!strcmp(state, "on"))
 		fprintf(out, ", pid %" PRId64, damonctl_kdamond_get_int(k, DAMONCTL_KDAMOND_PID));
 	if (damonctl_kdamond_has(k, DAMONCTL_KDAMOND_REFRESH_MS) &&

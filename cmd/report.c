@@ -32,9 +32,8 @@ static int report_run(struct cli *cli, int argc, char **argv)
 
 const struct cmd cmd_report = {
 	.name = "report",
-	.summary = "reports: huge pages, and from records: access, heatmap, wss, schemes, info, "
-		   "nr-regions, footprints, times, holistic, profile; the physical address layout "
-		   "(pa-layout)",
+	.summary = "reports of huge pages and the physical memory layout now, and of access "
+		   "patterns over a record",
 	.usage = "REPORT [OPTIONS]",
 	.run = report_run,
 	.subcmds = report_cmds,

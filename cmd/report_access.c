@@ -217,7 +217,8 @@ static const struct opt access_opts[] = {
 	  "temperature-percentiles, recency-percentiles or idle-time-percentiles "
 	  "(--percentiles-of)" },
 	{ "raw-number", O_RAW, OV_NONE, NULL, "numbers as numbers in the text: bytes, "
-	  "microseconds, decimal addresses", TO(OD_FLAG, raw) },
+	  "microseconds, decimal addresses, access rates in percent without the sign (as damo)",
+	  TO(OD_FLAG, raw) },
 	{ "total-size", O_TOTAL, OV_NONE, NULL, "only the total size of the regions shown",
 	  TO(OD_FLAG, total_only) },
 	{ "histogram", O_HIST, OV_STRING, "temperature|recency", "the size of memory per range of "
@@ -590,6 +591,14 @@ static int keep(struct kept *k, const struct damonctl_rec_snapshot *s)
 	return 0;
 }
 
+/* An access rate: "12.34%", or with --raw-number the percentage as damo's raw numbers
+ * write it ("12.340000": printf's %f, no sign). */
+static const char *rate_str(const struct access_opts *ao, uint64_t bp, char *buf, size_t size)
+{
+	snprintf(buf, size, ao->raw ? "%f" : "%.2f%%", (double)bp / 100);
+	return buf;
+}
+
 static const char *size_str(const struct access_opts *ao, uint64_t v, char *buf, size_t size)
 {
 	if (!ao->raw)
@@ -608,7 +617,9 @@ static const char *time_str(const struct access_opts *ao, uint64_t us, char *buf
 
 static const char *addr_str(const struct access_opts *ao, uint64_t a, char *buf, size_t size)
 {
-	snprintf(buf, size, ao->raw ? "%" PRIu64 : "0x%016" PRIx64, a);
+	if (!ao->raw)
+		return fmt_addr(a, buf, size);
+	snprintf(buf, size, "%" PRIu64, a);
 	return buf;
 }
 
@@ -643,10 +654,7 @@ static void print_region_keyword(const struct access_opts *ao, FILE *o, int kw,
 		fputs(size_str(ao, r->end - r->start, v, sizeof(v)), o);
 		break;
 	case 4:
-		if (ao->raw)
-			fprintf(o, "%" PRIu64, r->rate_bp);	/* basis points */
-		else
-			fprintf(o, "%.2f%%", (double)r->rate_bp / 100);
+		fputs(rate_str(ao, r->rate_bp, v, sizeof(v)), o);
 		break;
 	case 5:
 		fprintf(o, "%" PRIu32, r->nr_accesses);
@@ -743,12 +751,14 @@ static void print_text(const struct access_run *ar, const struct damonctl_rec_sn
 	       "nr_accesses", "age", s->nr_probes ? "  probe hits" : "");
 	for (i = 0; i < n; i++) {
 		const struct damonctl_access_region *r = damonctl_access_view_region(v, i);
-		char s1[32], s2[32];
+		char s1[32], s2[32], c[32];
 
-		printf("%-18s %-18s %11s %7.2f%% %12" PRIu32 " %11s",
+		printf("%-18s %-18s %11s %8s %12" PRIu32 " %11s",
 		       addr_str(ao, r->start, s1, sizeof(s1)), addr_str(ao, r->end, s2, sizeof(s2)),
-		       size_str(ao, r->end - r->start, a, sizeof(a)), (double)r->rate_bp / 100,
-		       r->nr_accesses, time_str(ao, r->age_us, b, sizeof(b)));
+		       ao->raw ? size_str(ao, r->end - r->start, a, sizeof(a)) :
+		       fmt_size_col(r->end - r->start, a, sizeof(a)),
+		       rate_str(ao, r->rate_bp, c, sizeof(c)), r->nr_accesses,
+		       time_str(ao, r->age_us, b, sizeof(b)));
 		if (r->nr_probes) {
 			fputs("  ", stdout);
 			print_probe_hits(stdout, r);
@@ -930,7 +940,7 @@ static void print_boxes(const struct access_run *ar, const struct damonctl_rec_s
 	struct damonctl_access_range b = box_range(ar, v);
 	size_t i, n = damonctl_access_view_count(v);
 	bool color = box_colored(&ao->box);
-	char s1[32], s2[32];
+	char s1[32], s2[32], s3[32];
 
 	print_title(ao, ar->in, s, n, damonctl_access_view_bytes(v));
 	for (i = 0; i < n; i++) {
@@ -938,8 +948,9 @@ static void print_boxes(const struct access_run *ar, const struct damonctl_rec_s
 		struct box x = box_of(&ao->box, &b, r);
 
 		box_print(stdout, &ao->box, &x, color);
-		printf(" size %-11s access %7.2f%% age %s\n",
-		       size_str(ao, r->end - r->start, s1, sizeof(s1)), (double)r->rate_bp / 100,
+		printf(" size %-11s access %8s age %s\n",
+		       size_str(ao, r->end - r->start, s1, sizeof(s1)),
+		       rate_str(ao, r->rate_bp, s3, sizeof(s3)),
 		       time_str(ao, r->age_us, s2, sizeof(s2)));
 	}
 	if (n)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "report_boxes.h"
 
 static const char *const value_names[] = { "size", "access-rate", "age", "none" };
@@ -77,9 +78,9 @@ int box_parse(struct cli *cli, struct box_opts *o, const struct opt *table, int 
 {
 	int v[BD_NR], r;
 
-	if (key < 560 || key > 566)
+	if (key < 560 || key > 565)
 		return -1;
-	o->given |= key != 566;
+	o->given = true;
 	switch (key) {
 	case 560:
 		if (parse_three(arg, value_names, 4, v) || v[BD_LENGTH] == BV_NONE)
@@ -115,20 +116,15 @@ int box_parse(struct cli *cli, struct box_opts *o, const struct opt *table, int 
 		return EXIT_USAGE;
 	if (key == 564)
 		o->colorset = r;
-	else if (key == 565)
-		o->left = r;
 	else
-		o->color = (enum box_color)r;
+		o->left = r;
 	return 0;
 }
 
 bool box_colored(const struct box_opts *o)
 {
-	const char *no = getenv("NO_COLOR");
-
-	if (o->color != BC_AUTO)
-		return o->color == BC_ALWAYS;
-	return isatty(STDOUT_FILENO) && !(no && *no);	/* no-color.org: set and not empty */
+	(void)o;
+	return color_on();
 }
 
 enum damonctl_access_metric box_metric(enum box_value v)

@@ -18,7 +18,6 @@
 enum box_value { BV_SIZE, BV_ACCESS_RATE, BV_AGE, BV_NONE };
 /* The dimensions, in --box-values' order */
 enum { BD_LENGTH, BD_LEVEL, BD_HEIGHT, BD_NR };
-enum box_color { BC_AUTO, BC_ALWAYS, BC_NEVER };
 
 /* Option keys 560..569 are the boxes' */
 #define BOX_OPTS \
@@ -34,9 +33,7 @@ enum box_color { BC_AUTO, BC_ALWAYS, BC_NEVER };
 	{ "box-colorset", 564, OV_STRING, "emotion|gray|flame", "with --boxes: damo's colour " \
 	  "set of the digits (default emotion)" }, \
 	{ "box-align", 565, OV_STRING, "right|left", "with --boxes: where the boxes align " \
-	  "(default right)" }, \
-	{ "color", 566, OV_STRING, "auto|always|never", "colour the boxes' digits: auto (the " \
-	  "default) on a terminal unless NO_COLOR is set" }
+	  "(default right)" }
 
 struct box_opts {
 	enum box_value value[BD_NR];
@@ -44,7 +41,6 @@ struct box_opts {
 	unsigned int min[BD_NR], max[BD_NR];	/* columns, digits (0-9), rows */
 	int colorset;
 	bool left;
-	enum box_color color;
 	bool given;	/* a --box-* option was given */
 };
 /* damo's simple-boxes style */
@@ -54,7 +50,7 @@ struct box_opts {
 /* 0, an exit code, or -1 when @key is not a box option; into @o (the report's own). */
 int box_parse(struct cli *cli, struct box_opts *o, const struct opt *table, int key,
 	      const char *arg);
-/* Whether the digits are coloured: --color, else a terminal and no NO_COLOR. */
+/* Whether the digits are coloured: the global --color (color_on()). */
 bool box_colored(const struct box_opts *o);
 
 /* The metric of the access view each enum box_value is */

@@ -14,7 +14,7 @@
 
 #include "report_parts.h"
 
-#define MAX_PCTS 32
+#define MAX_PCTS 101	/* damo's -r 0 101 1 */
 
 struct footprints_opts {
 	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
@@ -95,7 +95,8 @@ static int row_json(struct rows *w, const struct rin *in, const struct damonctl_
 	json_object_object_add(row, "time_us", json_object_new_uint64(
 		s.time_ns > rin_base_ns(in) ? (s.time_ns - rin_base_ns(in)) / 1000 : 0));
 	json_object_object_add(row, "used", s.has_system ? json_object_new_uint64(s.used) : NULL);
-	json_object_object_add(row, "huge", s.has_system ? json_object_new_uint64(s.huge) : NULL);
+	json_object_object_add(row, "huge", s.has_system && s.has_huge ?
+			       json_object_new_uint64(s.huge) : NULL);
 	json_object_object_add(row, "kdamond_cpu_bp", s.kdamond_cpu_bp >= 0 ?
 			       json_object_new_int64(s.kdamond_cpu_bp) : NULL);
 	for (i = 0; !damonctl_footprints_sample_target(f, i, &t); i++)
@@ -116,11 +117,12 @@ static void row_text(struct rows *w, const struct rin *in, const struct damonctl
 
 	damonctl_footprints_sample(f, &s);
 	if (!w->header)
-		printf("%11s %10s %10s  %s\n", "time", "used", "huge", "targets (rss/vsz)");
+		printf("%11s %*s %*s  %s\n", "time", SIZE_COL, "used", SIZE_COL, "huge",
+		       "targets (rss/vsz)");
 	w->header = true;
-	printf("%9.3f s %10s %10s ", rin_rel_s(in, s.time_ns),
-	       s.has_system ? fmt_size(s.used, a, sizeof(a)) : "-",
-	       s.has_system ? fmt_size(s.huge, b, sizeof(b)) : "-");
+	printf("%9.3f s %*s %*s ", rin_rel_s(in, s.time_ns),
+	       SIZE_COL, s.has_system ? fmt_size_col(s.used, a, sizeof(a)) : "-",
+	       SIZE_COL, s.has_system && s.has_huge ? fmt_size_col(s.huge, b, sizeof(b)) : "-");
 	for (i = 0; !damonctl_footprints_sample_target(f, i, &t); i++)
 		printf(" %d: %s/%s", t.target, fmt_size(t.rss, a, sizeof(a)),
 		       fmt_size(t.vsz, b, sizeof(b)));
@@ -130,15 +132,13 @@ static void row_text(struct rows *w, const struct rin *in, const struct damonctl
 static const char *value_text(const struct damonctl_footprint_metric *m, uint64_t v,
 			      char *buf, size_t size)
 {
-	if (m->unit == DAMONCTL_FOOTPRINT_BP) {
-		snprintf(buf, size, "%" PRIu64 " bp", v);
-		return buf;
-	}
+	if (m->unit == DAMONCTL_FOOTPRINT_BP)	/* CPU and ratios in percent, as status says */
+		return fmt_bp(v, buf, size);
 	if (m->unit == DAMONCTL_FOOTPRINT_COUNT) {
 		snprintf(buf, size, "%" PRIu64, v);
 		return buf;
 	}
-	return fmt_size(v, buf, size);
+	return fmt_size_col(v, buf, size);
 }
 
 static const char *metric_label(const struct damonctl_footprint_metric *m, char *buf,
@@ -180,13 +180,13 @@ static void print_text(const struct damonctl_footprints *f, const struct rin *in
 	printf("%-32s", "what");
 	for (j = 0; j < fo->nr_pcts; j++) {
 		snprintf(p, sizeof(p), "p%g", fo->pcts[j]);
-		printf(" %10s", p);
+		printf(" %*s", SIZE_COL, p);
 	}
 	putchar('\n');
 	for (i = 0; !damonctl_footprints_metric(f, i, &m); i++) {
 		printf("%-32s", metric_label(&m, label, sizeof(label)));
 		for (j = 0; j < fo->nr_pcts; j++)
-			printf(" %10s", value_text(&m, damonctl_qhist_percentile(m.values,
+			printf(" %*s", SIZE_COL, value_text(&m, damonctl_qhist_value_at(m.values,
 										 fo->pcts[j]),
 						   v, sizeof(v)));
 		putchar('\n');
@@ -215,7 +215,7 @@ static json_object *metric_json(const struct damonctl_footprint_metric *m, const
 
 		json_object_object_add(p, "percentile", json_object_new_double(pcts[i]));
 		json_object_object_add(p, "value", json_object_new_uint64(
-			damonctl_qhist_percentile(h, pcts[i])));
+			damonctl_qhist_value_at(h, pcts[i])));
 		json_object_array_add(arr, p);
 	}
 	json_object_object_add(o, "percentiles", arr);
@@ -319,8 +319,8 @@ out:
 
 const struct cmd cmd_report_footprints = {
 	.name = "footprints",
-	.summary = "memory footprints over a record: each target's size, RSS, CPU and "
-		   "mappings, the system's used memory and huge pages, the kdamond's CPU",
+	.summary = "memory footprints over a record: targets' sizes and CPU, the system's "
+		   "memory",
 	.usage = "[-i FILE|-] [--percentiles LIST] [--series] [--target N]\n"
 		 "       [--time-range START,END] [--json]",
 	.opts = footprints_opts,

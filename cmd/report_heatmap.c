@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "chart_out.h"
 #include "report_parts.h"
 #include "report_window.h"
@@ -95,14 +96,23 @@ static uint64_t row_start(const struct damonctl_heatmap *h,
 	return damonctl_heatmap_address(h, (uint64_t)a * g->address_bin_bytes);
 }
 
+/* The spans and time of the snapshots, and what the series' process had mapped (the
+ * footprints after its snapshots say): the axis leaves the rest out. */
 static int pass1(struct rin *in, struct damonctl_heatmap *h)
 {
 	struct damonctl_rec_item it = DAMONCTL_REC_ITEM_INIT;
-	int r;
+	int r, target = -1;
 
-	while ((r = rin_next(in, &it)) == 1)
-		if (it.type == DAMONCTL_REC_SNAPSHOT && damonctl_heatmap_scan(h, it.snapshot))
+	while ((r = rin_next(in, &it)) == 1) {
+		if (it.type == DAMONCTL_REC_SNAPSHOT) {
+			target = it.snapshot->target;
+			if (damonctl_heatmap_scan(h, it.snapshot))
+				return -ENOMEM;
+		} else if (it.type == DAMONCTL_REC_FOOTPRINT && target >= 0 &&
+			   damonctl_heatmap_footprint(h, target, it.json) == -ENOMEM) {
 			return -ENOMEM;
+		}
+	}
 	return r;
 }
 
@@ -125,28 +135,32 @@ void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const
 	static const char levels[] = ".:-=+*#%@";
 	unsigned int t, a;
 	double t_end = (double)(g.last_ns - rin_base_ns(in)) / 1e9;
+	bool color = f == stdout && color_on();
 	char sz[32];
 
 	fprintf(f, "%s: access rate over time (x: %.3f s to %.3f s, %u columns) and address "
-		"(y: %s covered in %zu span%s, %u rows, gaps left out)\n", name,
-		rin_rel_s(in, g.first_ns), t_end, g.time_bins,
-		fmt_size(g.covered_bytes, sz, sizeof(sz)),
-		nr_spans, nr_spans == 1 ? "" : "s", g.address_bins);
+		"(y: %u rows of %s in %zu span%s, gaps and unmapped memory left out)\n", name,
+		rin_rel_s(in, g.first_ns), t_end, g.time_bins, g.address_bins,
+		fmt_size(g.address_bin_bytes, sz, sizeof(sz)), nr_spans, nr_spans == 1 ? "" : "s");
 	for (a = g.address_bins; a-- > 0;) {
-		fprintf(f, "0x%014" PRIx64 " |", row_start(h, &g, a));
+		int shown = -1;	/* the heat colour in force */
+
+		fprintf(f, "%s |", fmt_addr(row_start(h, &g, a), sz, sizeof(sz)));
 		for (t = 0; t < g.time_bins; t++) {
 			double v = damonctl_heatmap_cell(h, t, a);
 			int lvl;
 
-			if (v < 0) {
-				fputc(' ', f);
-				continue;
-			}
 			/* '.' is exactly 0; the rest split (0, 100%] in eight */
-			lvl = v <= 0 ? 0 : 1 + (int)(v * 8 - 1e-9);
-			fputc(levels[lvl > 8 ? 8 : lvl], f);
+			lvl = v < 0 ? -1 : v <= 0 ? 0 : 1 + (int)(v * 8 - 1e-9);
+			lvl = lvl > 8 ? 8 : lvl;
+			if (color && lvl != shown) {
+				fputs(shown >= 0 ? color_end() : "", f);
+				color_heat(f, lvl);
+				shown = lvl;
+			}
+			fputc(lvl < 0 ? ' ' : levels[lvl], f);
 		}
-		fputs("|\n", f);
+		fprintf(f, "%s|\n", color && shown >= 0 ? color_end() : "");
 	}
 	{
 		char l[32], r[32];
@@ -155,7 +169,7 @@ void hm_print_text(const struct rin *in, const struct damonctl_heatmap *h, const
 		snprintf(l, sizeof(l), "%.3f s", rin_rel_s(in, g.first_ns));
 		snprintf(r, sizeof(r), "%.3f s", t_end);
 		pad = (int)g.time_bins - (int)strlen(l) - (int)strlen(r);
-		fprintf(f, "%18s%s%*s%s\n", "", l, pad > 1 ? pad : 1, "", r);
+		fprintf(f, "%20s%s%*s%s\n", "", l, pad > 1 ? pad : 1, "", r);
 	}
 	fprintf(f, "'.' 0%%, ':-=+*#%%@' up to 100%% of samples accessed, ' ' no data\n");
 }
@@ -262,7 +276,7 @@ static int write_image(const struct heatmap_opts *ho, const struct rin *in,
 {
 	const struct damonctl_heatmap_layout g = layout_of(h);
 	size_t nr_spans = damonctl_heatmap_nr_spans(h);
-	unsigned int *gaps = calloc(nr_spans, sizeof(*gaps));
+	unsigned int *gaps = calloc(g.address_bins, sizeof(*gaps));
 	char title[160], subtitle[320], sz[32];
 	struct chart_heatmap c = {
 		.title = title,
@@ -277,24 +291,20 @@ static int write_image(const struct heatmap_opts *ho, const struct rin *in,
 		.data = h,
 		.cell_px = (unsigned int)ho->cell,
 	};
-	size_t i;
+	unsigned int a;
 	int r;
 
 	if (!gaps)
 		return -ENOMEM;
-	/* a gap lies where a span begins, on the gap-free axis */
-	for (i = 1; i < nr_spans; i++) {
-		uint64_t start, end, off;
-
-		damonctl_heatmap_span(h, i, &start, &end, &off);
-		gaps[c.nr_gaps++] = (unsigned int)((off + g.address_bin_bytes / 2) /
-						   g.address_bin_bytes);
-	}
+	/* a gap lies where a row does not begin where the one below it ends */
+	for (a = 1; a < g.address_bins; a++)
+		if (row_start(h, &g, a) != row_start(h, &g, a - 1) + g.address_bin_bytes)
+			gaps[c.nr_gaps++] = a;
 	snprintf(title, sizeof(title), "Memory access heatmap: %s", rin_series_name(in));
 	snprintf(subtitle, sizeof(subtitle), "%s: %" PRIu64 " snapshot%s from %.3f s to %.3f s; "
-		 "%s of memory in %zu address span%s", rin_input_name(in), g.nr_snapshots,
+		 "rows of %s in %zu address span%s", rin_input_name(in), g.nr_snapshots,
 		 g.nr_snapshots == 1 ? "" : "s", rin_rel_s(in, g.first_ns),
-		 rin_rel_s(in, g.last_ns), fmt_size(g.covered_bytes, sz, sizeof(sz)), nr_spans,
+		 rin_rel_s(in, g.last_ns), fmt_size(g.address_bin_bytes, sz, sizeof(sz)), nr_spans,
 		 nr_spans == 1 ? "" : "s");
 	r = chart_heatmap(f, ho->format == HM_PNG ? CHART_PNG : CHART_SVG, &c);
 	free(gaps);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "perf_report.h"
 #include "report_parts.h"
 #include "report_window.h"
@@ -155,6 +156,13 @@ static int pass_heat(struct rin *in, struct holistic *h, bool scan)
 		struct hseries *s;
 		size_t i;
 
+		/* what each series' process had mapped: the heatmaps leave the rest out */
+		for (i = 0; scan && it.type == DAMONCTL_REC_FOOTPRINT && i < h->series.nr; i++) {
+			s = rin_table_at(&h->series, i);
+			if (s->scan && damonctl_heatmap_footprint(s->scan, s->key.target,
+								  it.json) == -ENOMEM)
+				return -ENOMEM;
+		}
 		if (it.type != DAMONCTL_REC_SNAPSHOT)
 			continue;
 		s = rin_slot(&h->series, it.snapshot);
@@ -271,7 +279,7 @@ static void heading(const char *title)
 {
 	size_t i, n = strlen(title);
 
-	printf("\n%s\n", title);
+	printf("\n%s%s%s\n", color_start(CR_HEAD), title, color_end());
 	for (i = 0; i < n; i++)
 		putchar('=');
 	putchar('\n');
@@ -279,7 +287,7 @@ static void heading(const char *title)
 
 static void text_heatmaps(const struct rin *in, const struct holistic *h)
 {
-	char name[64], title[160], a[32];
+	char name[64], title[160], a[32], range[48];
 	size_t i, j, n = 0;
 
 	heading("Heatmaps");
@@ -291,8 +299,8 @@ static void text_heatmaps(const struct rin *in, const struct holistic *h)
 			uint64_t lo, hi;
 
 			damonctl_heatmap_span(s->maps[j], 0, &lo, &hi, NULL);
-			snprintf(title, sizeof(title), "%s [0x%" PRIx64 ", 0x%" PRIx64 ")", name,
-				 lo, hi);
+			snprintf(title, sizeof(title), "%s %s", name,
+				 fmt_range(lo, hi, range, sizeof(range)));
 			printf("%s# %s, address range %zu of %zu: %s\n", n ? "\n" : "", name, j + 1,
 			       s->nr_maps, fmt_size(hi - lo, a, sizeof(a)));
 			hm_print_text(in, s->maps[j], title, stdout);
@@ -309,7 +317,8 @@ static void pct_row(const char *label, const struct damonctl_qhist *q)
 
 	printf("%-32s", label);
 	for (j = 0; j < NR_PCTS; j++)
-		printf(" %9s", fmt_size(damonctl_qhist_percentile(q, pcts[j]), v, sizeof(v)));
+		printf(" %*s", SIZE_COL, fmt_size_col(damonctl_qhist_value_at(q, pcts[j]), v,
+						      sizeof(v)));
 	putchar('\n');
 }
 
@@ -325,7 +334,7 @@ static void text_distributions(const struct holistic *h)
 	printf("%-32s", "percentile");
 	for (j = 0; j < NR_PCTS; j++) {
 		snprintf(p, sizeof(p), "p%g", pcts[j]);
-		printf(" %9s", p);
+		printf(" %*s", SIZE_COL, p);
 	}
 	putchar('\n');
 	if (damonctl_qhist_count(h->wss_all))
@@ -500,8 +509,8 @@ int report_holistic_of(struct cli *cli, const char *input)
 
 const struct cmd cmd_report_holistic = {
 	.name = "holistic",
-	.summary = "a first look at a record: its summary, heatmaps, working set and footprint "
-		   "distributions, and a profile's hotspot functions",
+	.summary = "a first look at a record: summary, heatmaps, working set, footprints, "
+		   "hotspots",
 	.usage = "[-i FILE|-] [--bins TxA] [--last TIME] [--profile FILE [--perf PATH] [--top N]]"
 		 "\n       [--target N] [--time-range START,END] [--address-range START-END] [--json]",
 	.opts = holistic_opts,

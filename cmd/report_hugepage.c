@@ -63,8 +63,9 @@ static const struct opt hp_opts_tbl[] = {
 	{ "khugepaged-trace", O_KHP_TRACE, OV_TIME, "TIME",
 	  "count what khugepaged's scans find for TIME (its trace event, in an instance of "
 	  "damonc's own)" },
-	{ "format", O_FORMAT, OV_FORMAT, "text|png|svg", "with --watch: text (default), or a "
-	  "chart of the ratios and the goals over time, drawn when the samples end" },
+	{ "format", O_FORMAT, OV_FORMAT, "text|png|svg", "text (default), or a chart: with "
+	  "--watch, of the ratios and the goals over time, drawn when the samples end; with -i, "
+	  "of the record's accessed memory in whole huge pages and the system's huge pages" },
 	{ "output", 'o', OV_FILE, "FILE", "write the chart to FILE (needed for png on a terminal)",
 	  TO(OD_STRING, output) },
 	{ 0 },
@@ -289,12 +290,13 @@ static const char *vma_name(const struct damonctl_vma *v)
 static void print_vmas(const char *label, const struct proc_report *p, bool most)
 {
 	const struct damonctl_vma *v;
-	char a[32], b[32];
+	char a[32], b[32], rg[48];
 	size_t j;
 
 	for (j = 0; (v = damonctl_hugepage_proc_vma(p->hp, most, j)); j++)
-		printf("  %-*s 0x%" PRIx64 "-0x%" PRIx64 " %.63s: %s huge of %s (%.1f%%)\n",
-		       (int)strlen(label), j ? "" : label, v->start, v->end, vma_name(v),
+		printf("  %-*s %s %.63s: %s huge of %s (%.1f%%)\n",
+		       (int)strlen(label), j ? "" : label,
+		       fmt_range(v->start, v->end, rg, sizeof(rg)), vma_name(v),
 		       fmt_size(v->anon_huge, a, sizeof(a)), fmt_size(v->rss, b, sizeof(b)),
 		       pct(v->anon_huge, v->rss));
 }
@@ -467,14 +469,18 @@ static json_object *khugepaged_json(const struct damonctl_khugepaged_scans *khp,
 	return k;
 }
 
-/* The THP settings, keyed by file name, khugepaged's with "khugepaged_" before theirs. */
+/* The THP settings, keyed by file name, khugepaged's with "khugepaged_" before theirs:
+ * modes as selected ("madvise"), numbers (settings, times in ms, counters) as JSON
+ * numbers (one that is not a number is left out, as a file the kernel lacks). */
 static json_object *thp_json(const struct damonctl_thp *t)
 {
 	json_object *thp = json_object_new_object();
+	enum damonctl_thp_kind kind;
 	const char *name, *v;
+	uint64_t n;
 	size_t i;
 
-	for (i = 0; (name = damonctl_thp_setting_name(i, NULL)); i++) {
+	for (i = 0; (name = damonctl_thp_setting_name(i, &kind)); i++) {
 		char key[64], *slash;
 
 		if (!(v = damonctl_thp_setting(t, i)))
@@ -482,7 +488,10 @@ static json_object *thp_json(const struct damonctl_thp *t)
 		snprintf(key, sizeof(key), "%s", name);
 		if ((slash = strchr(key, '/')))
 			*slash = '_';
-		json_object_object_add(thp, key, json_object_new_string(v));
+		if (kind == DAMONCTL_THP_MODE)
+			json_object_object_add(thp, key, json_object_new_string(v));
+		else if (!damonctl_parse_u64(v, &n) && strcmp(v, "max"))
+			json_object_object_add(thp, key, json_object_new_uint64(n));
 	}
 	return thp;
 }
@@ -975,23 +984,33 @@ static int hp_run(struct cli *cli, int argc, char **argv)
 
 	if (argc)
 		return usage_error(cli, "unexpected argument '%s'", argv[0]);
-	if (ro->input && (ro->nr_pids || ro->watch_us || ro->refresh || ro->khp_trace_us ||
-			 ro->format_set || ro->output))
-		return usage_error(cli, "-i reads a record: --pid, --watch, --refresh, "
-				   "--khugepaged-trace, --format and -o are for the running system");
+	if (ro->input && (ro->nr_pids || ro->watch_us || ro->refresh || ro->khp_trace_us))
+		return usage_error(cli, "-i reads a record: --pid, --watch, --refresh and "
+				   "--khugepaged-trace are for the running system");
+	if (!ro->format_set && ro->output) {
+		int fmt = chart_format_of_name(ro->output);
+
+		ro->format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
+	}
+	if (ro->input && ro->format != HP_TEXT) {
+		int e = cli->json ? usage_error(cli, "--json describes the record as text does; a "
+						"chart has no JSON form") :
+			chart_check_output(cli, ro->format == HP_PNG ? CHART_PNG : CHART_SVG,
+					   ro->output);
+
+		return e ? e : hugepage_record_report(cli, ro->input, ro->format == HP_PNG ?
+						      CHART_PNG : CHART_SVG, ro->output);
+	}
+	if (ro->input && ro->output)
+		return usage_error(cli, "-o is for the charts (png, svg); text goes to stdout");
 	if (ro->input)
-		return hugepage_record_report(cli, ro->input);
+		return hugepage_record_report(cli, ro->input, -1, NULL);
 	if (ro->regions && !ro->nr_pids)
 		return usage_error(cli, "--regions needs --pid");
 	if (ro->count && !ro->watch_us)
 		return usage_error(cli, "--count goes with --watch");
 	if (ro->khp_trace_us && ro->watch_us)
 		return usage_error(cli, "--khugepaged-trace goes with a single report, not --watch");
-	if (!ro->format_set && ro->output) {
-		int fmt = chart_format_of_name(ro->output);
-
-		ro->format = fmt == CHART_PNG ? HP_PNG : fmt == CHART_SVG ? HP_SVG : HP_TEXT;
-	}
 	if (ro->format != HP_TEXT) {
 		int e;
 
@@ -1049,7 +1068,7 @@ const struct cmd cmd_report_hugepage = {
 		 "       [--khugepaged-trace TIME] [--json]\n"
 		 "       damonc report hugepage --watch INTERVAL [--count N] [--pid PID]\n"
 		 "              --format png|svg [-o FILE]\n"
-		 "       damonc report hugepage -i FILE [--json]",
+		 "       damonc report hugepage -i FILE [--json | --format png|svg [-o FILE]]",
 	.opts = hp_opts_tbl,
 	.opts_size = sizeof(struct hp_opts),
 	.opts_init = &(const struct hp_opts){ .format = HP_TEXT },

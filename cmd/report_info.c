@@ -228,6 +228,7 @@ static void print_subset(const struct damonctl_rec_info *n)
 	int64_t k = damonctl_rec_info_subset(n, "kdamond");
 	int64_t t = damonctl_rec_info_subset(n, "target");
 	int64_t g = damonctl_rec_info_subset(n, "aggregate_us");
+	char rg[48];
 
 	if (a >= 0)
 		printf(" (from %.3f s%s", (double)a / 1e6, b >= 0 ? "" : " on");
@@ -235,7 +236,7 @@ static void print_subset(const struct damonctl_rec_info *n)
 		printf(" to %.3f s", (double)b / 1e6);
 	printf("%s", a >= 0 ? ")" : "");
 	if (lo >= 0)
-		printf(" [0x%" PRIx64 ", 0x%" PRIx64 ")", (uint64_t)lo, (uint64_t)hi);
+		printf(" %s", fmt_range((uint64_t)lo, (uint64_t)hi, rg, sizeof(rg)));
 	if (k >= 0)
 		printf(" kdamond %" PRId64, k);
 	if (t >= 0)

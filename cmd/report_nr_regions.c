@@ -13,16 +13,17 @@
 #include "quantile.h"
 #include "report_input.h"
 
-#define MAX_PCTS 32
+#define MAX_PCTS 101	/* damo's -r 0 101 1 */
 
 struct nr_regions_opts {
 	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
 	double pcts[MAX_PCTS];
 	unsigned int nr_pcts;
 	bool series;
+	uint64_t exclude;	/* --exclude-snapshots */
 };
 
-enum { O_PCTS = 300, O_SERIES };
+enum { O_PCTS = 300, O_SERIES, O_EXCLUDE };
 
 static const struct opt nr_regions_opts[] = {
 	RIN_OPTS,
@@ -30,6 +31,9 @@ static const struct opt nr_regions_opts[] = {
 	  "0,25,50,75,90,99,100)" },
 	{ "series", O_SERIES, OV_NONE, NULL, "every snapshot's number of regions, in time order",
 	  OPT_TO(OD_FLAG, struct nr_regions_opts, series) },
+	{ "exclude-snapshots", O_EXCLUDE, OV_INT, "N", "leave out each series' first N "
+	  "snapshots (damo's report nr_regions leaves out 20: taken before DAMON adapted its "
+	  "regions)", OPT_TO(OD_U64, struct nr_regions_opts, exclude) },
 	{ 0 },
 };
 
@@ -53,6 +57,7 @@ static int nr_regions_parse(struct cli *cli, int key, const char *arg)
 
 struct nr_series {
 	struct rin_key key;		/* first: see rin_slot() */
+	uint64_t seen;			/* snapshots, those left out included */
 	uint64_t first_ns, last_ns;
 	struct damonctl_qhist *h;
 };
@@ -79,7 +84,7 @@ static json_object *series_json(const struct nr_regions_opts *no, const struct r
 
 		json_object_object_add(p, "percentile", json_object_new_double(no->pcts[i]));
 		json_object_object_add(p, "nr_regions", json_object_new_uint64(
-			damonctl_qhist_percentile(h, no->pcts[i])));
+			damonctl_qhist_value_at(h, no->pcts[i])));
 		json_object_array_add(arr, p);
 	}
 	json_object_object_add(o, "percentiles", arr);
@@ -99,7 +104,7 @@ static void series_text(const struct nr_regions_opts *no, const struct rin *in,
 	       rin_rel_s(in, s->first_ns), rin_rel_s(in, s->last_ns));
 	for (i = 0; i < no->nr_pcts; i++)
 		printf("  p%-6g %9" PRIu64 "\n", no->pcts[i],
-		       damonctl_qhist_percentile(h, no->pcts[i]));
+		       damonctl_qhist_value_at(h, no->pcts[i]));
 	printf("  mean    %11.1f\n", damonctl_qhist_mean(h));
 }
 
@@ -183,6 +188,8 @@ static int nr_regions_run(struct cli *cli, int argc, char **argv)
 			e = oom_error(cli);
 			goto out;
 		}
+		if (s->seen++ < no->exclude)
+			continue;	/* --exclude-snapshots */
 		if (!damonctl_qhist_count(s->h))
 			s->first_ns = it.snapshot->end_ns;
 		s->last_ns = it.snapshot->end_ns;

@@ -40,7 +40,7 @@ static int pa_run(struct cli *cli, int argc, char **argv)
 	json_object *doc = NULL, *arr = NULL;
 	struct damonctl_pa_layout *l;
 	uint64_t ds = 0, de = 0;
-	char a[32], b[32], name[128];
+	char a[32], b[32], name[128], rg[24], rg2[24];
 	size_t i, shown = 0;
 	bool has_default;
 	int r;
@@ -60,8 +60,8 @@ static int pa_run(struct cli *cli, int argc, char **argv)
 		doc = json_doc_new();
 		arr = json_object_new_array();
 	} else {
-		printf("%-18s %-18s %10s %5s %-8s %s\n", "start", "end", "size", "node", "state",
-		       "resource");
+		printf("%-18s %-18s %*s %5s %-8s %s\n", "start", "end", SIZE_COL, "size", "node",
+		       "state", "resource");
 	}
 	for (i = 0; i < damonctl_pa_layout_nr(l); i++) {
 		const char *state, *res;
@@ -84,8 +84,9 @@ static int pa_run(struct cli *cli, int argc, char **argv)
 			continue;
 		}
 		snprintf(b, sizeof(b), "%d", node);
-		printf("0x%016" PRIx64 " 0x%016" PRIx64 " %10s %5s %-8s %s\n", s, e,
-		       fmt_size(e - s, a, sizeof(a)), node < 0 ? "-" : b, *state ? state : "-",
+		printf("%s %s %*s %5s %-8s %s\n", fmt_addr(s, rg, sizeof(rg)),
+		       fmt_addr(e, rg2, sizeof(rg2)), SIZE_COL, fmt_size_col(e - s, a, sizeof(a)),
+		       node < 0 ? "-" : b, *state ? state : "-",
 		       safe_str(res, name, sizeof(name)));
 	}
 	damonctl_pa_layout_free(l);
@@ -97,8 +98,8 @@ static int pa_run(struct cli *cli, int argc, char **argv)
 	if (po->node >= 0 && !shown)
 		printf("no range is on node %d\n", po->node);
 	if (has_default)
-		printf("start --ops paddr monitors, without --regions: 0x%" PRIx64 "-0x%" PRIx64
-		       " (%s, the largest System RAM range)\n", ds, de,
+		printf("start --ops paddr monitors, without --regions: %s"
+		       " (%s, the largest System RAM range)\n", fmt_range(ds, de, rg, sizeof(rg)),
 		       fmt_size(de - ds, a, sizeof(a)));
 	return EXIT_OK;
 }

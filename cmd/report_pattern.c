@@ -39,8 +39,17 @@ int pattern_parse(struct cli *cli, struct pattern *p, int key, const char *arg)
 			return usage_error(cli, "--access-rate '%s': at most 100%%", arg);
 		return r;
 	case 522:
-		return parse_min_max(cli, "age", arg, damonctl_parse_time_us, &p->a.age_min_us,
-				     &p->a.age_max_us, "times such as 100ms or 10s");
+		r = parse_min_max(cli, "age", arg, damonctl_parse_time_us, &p->a.age_min_us,
+				  &p->a.age_max_us, "times such as 100ms or 10s");
+		if (!r) {
+			char min[64];
+
+			snprintf(min, sizeof(min), "%.*s", (int)strcspn(arg, ","), arg);
+			time_unit_warn(cli, "age", min);
+			if (arg[strlen(min)])
+				time_unit_warn(cli, "age", arg + strlen(min) + 1);
+		}
+		return r;
 	}
 	return -1;
 }

@@ -106,8 +106,8 @@ static void flush_window(struct cli *cli, struct sch *s)
 		json_object_array_add(s->windows, o);
 	} else {
 		printf(" %9.1f s %10" PRIu64 " %11s %10" PRIu64 " %11s %8" PRIu64 "\n",
-		       (double)s->w0 / 1e6, s->win[0], fmt_size(s->win[1], a, sizeof(a)), s->win[2],
-		       fmt_size(s->win[3], b, sizeof(b)), s->win[5]);
+		       (double)s->w0 / 1e6, s->win[0], fmt_size_col(s->win[1], a, sizeof(a)),
+		       s->win[2], fmt_size_col(s->win[3], b, sizeof(b)), s->win[5]);
 	}
 	memset(s->win, 0, sizeof(s->win));
 }

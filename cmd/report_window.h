@@ -9,7 +9,7 @@
 
 #include "damonc.h"
 
-/* @tbins x @abins cells (the text heatmap is 20 columns wider than @tbins) */
+/* @tbins x @abins cells (the text heatmap is 21 columns wider than @tbins) */
 int report_heatmap_of(struct cli *cli, const char *input, unsigned int tbins,
 		      unsigned int abins);
 int report_wss_of(struct cli *cli, const char *input);

@@ -18,7 +18,7 @@
 #include "report_parts.h"
 #include "report_window.h"
 
-#define MAX_PCTS 32
+#define MAX_PCTS 101	/* damo's -r 0 101 1 */
 
 struct wss_opts {
 	struct rin_opts rin;	/* first: rin_parse and rin_open take them at cli->opts */
@@ -29,11 +29,12 @@ struct wss_opts {
 	bool series;
 	int format;		/* the index in --format's choices; -1: from -o */
 	const char *output;
+	uint64_t exclude;	/* --exclude-snapshots */
 };
 
 static const struct wss_opts wss_defaults = { .rin = RIN_OPTS_INIT, .format = -1 };
 
-enum { O_MIN_RATE = 300, O_PCTS, O_WINDOW, O_SERIES, O_FORMAT };
+enum { O_MIN_RATE = 300, O_PCTS, O_WINDOW, O_SERIES, O_FORMAT, O_EXCLUDE };
 enum { WSS_TEXT, WSS_PNG, WSS_SVG };	/* --format's choices, in order */
 
 #define TO(kind, member) OPT_TO(kind, struct wss_opts, member)
@@ -50,6 +51,9 @@ static const struct opt wss_opts[] = {
 	  "working set size over time (default from -o's extension)", TO(OD_CHOICE, format) },
 	{ "output", 'o', OV_FILE, "FILE", "write to FILE (needed for png)",
 	  TO(OD_STRING, output) },
+	{ "exclude-snapshots", O_EXCLUDE, OV_INT, "N", "leave out the first N snapshots "
+	  "(damo's report wss leaves out 20 by default: taken before DAMON adapted its "
+	  "regions)", TO(OD_U64, exclude) },
 	{ 0 },
 };
 #undef TO
@@ -95,7 +99,7 @@ json_object *wss_pcts_json(const struct damonctl_qhist *h, const double *pcts,
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "percentile", json_object_new_double(pcts[i]));
-		json_object_object_add(o, "wss", json_object_new_uint64(damonctl_qhist_percentile(h,
+		json_object_object_add(o, "wss", json_object_new_uint64(damonctl_qhist_value_at(h,
 										    pcts[i])));
 		json_object_array_add(arr, o);
 	}
@@ -115,9 +119,9 @@ static void window_row(const struct wss_opts *wo, const struct rin *in,
 
 	printf("%9.1f s %6" PRIu64, (double)w0 / 1e6, damonctl_qhist_count(h));
 	for (i = 0; i < wo->nr_pcts; i++)
-		printf(" %11s", fmt_size(damonctl_qhist_percentile(h, wo->pcts[i]), buf,
+		printf(" %11s", fmt_size_col(damonctl_qhist_value_at(h, wo->pcts[i]), buf,
 					 sizeof(buf)));
-	printf(" %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(h), buf,
+	printf(" %11s\n", fmt_size_col((uint64_t)damonctl_qhist_mean(h), buf,
 				    sizeof(buf)));
 	(void)in;
 }
@@ -218,7 +222,7 @@ static int write_chart(struct cli *cli, const struct rin *in, const struct point
 	if (!median)
 		return oom_error(cli);
 	for (i = 0; i < p->n; i++)
-		median[i] = (double)damonctl_qhist_percentile(all, 50);
+		median[i] = (double)damonctl_qhist_value_at(all, 50);
 	snprintf(title, sizeof(title), "Working set size: %s", rin_series_name(in));
 	snprintf(subtitle, sizeof(subtitle), "%s: %zu snapshot%s from %.3f s to %.3f s; regions "
 		 "accessed in %s of the samples", rin_input_name(in), p->n, p->n == 1 ? "" : "s",
@@ -262,6 +266,7 @@ static int check_options(struct cli *cli, bool *chart)
  * and the chart's points. */
 struct wss_run {
 	const struct wss_opts *o;
+	uint64_t seen;		/* snapshots, those left out included */
 	struct damonctl_qhist *all, *win;
 	struct stream st;
 	struct points pts;
@@ -285,7 +290,7 @@ static int series_row(struct wss_run *w, const struct rin *in, uint64_t t_us, ui
 	if (!w->header)
 		printf("%11s %11s\n", "time", "wss");
 	w->header = true;
-	printf("%9.3f s %11s\n", (double)t_us / 1e6, fmt_size(v, buf, sizeof(buf)));
+	printf("%9.3f s %11s\n", (double)t_us / 1e6, fmt_size_col(v, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -335,6 +340,8 @@ static int take_snapshot(struct cli *cli, struct wss_run *w, const struct rin *i
 	uint64_t v = wss_of(w->o, snap), t_us = (snap->end_ns - rin_base_ns(in)) / 1000;
 	int e = 0;
 
+	if (w->seen++ < w->o->exclude)
+		return 0;	/* --exclude-snapshots */
 	if (!damonctl_qhist_count(w->all))
 		w->first_ns = snap->end_ns;
 	w->last_ns = snap->end_ns;
@@ -388,8 +395,8 @@ static void print_text(const struct wss_run *w, const struct rin *in)
 	       rin_rel_s(in, w->last_ns));
 	for (i = 0; i < wo->nr_pcts; i++)
 		printf("  p%-6g %11s\n", wo->pcts[i],
-		       fmt_size(damonctl_qhist_percentile(all, wo->pcts[i]), buf, sizeof(buf)));
-	printf("  mean    %11s\n", fmt_size((uint64_t)damonctl_qhist_mean(all), buf,
+		       fmt_size_col(damonctl_qhist_value_at(all, wo->pcts[i]), buf, sizeof(buf)));
+	printf("  mean    %11s\n", fmt_size_col((uint64_t)damonctl_qhist_mean(all), buf,
 					    sizeof(buf)));
 }
 

@@ -105,18 +105,8 @@ static char *generate(const char *text, int state)
 /* Live values: the kdamonds of the tree, the processes of the sysroot's /proc. */
 static void cand_kdamonds(void)
 {
-	struct damonctl_tree *t;
-	unsigned int i, n;
-	char buf[16];
-
-	if (!shell_ctx || damonctl_tree_read_flags(shell_ctx, DAMONCTL_READ_NO_TRIED_REGIONS, &t))
-		return;
-	n = damonctl_tree_nr_kdamonds(t);
-	for (i = 0; i < n; i++) {
-		snprintf(buf, sizeof(buf), "%u", i);
-		cand_add(buf);
-	}
-	damonctl_tree_free(t);
+	if (shell_ctx)
+		damonc_kdamond_values(shell_ctx, cand_value, NULL);
 }
 
 static void cand_pids(void)

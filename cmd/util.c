@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Messages, option value parsing, JSON output and formatting shared by subcommands. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -281,11 +282,34 @@ int value_error(const struct cli *cli, const char *opt, const char *arg, int err
 	return usage_error(cli, "--%s '%s': expected %s", opt, arg, expect);
 }
 
+void time_unit_warn(const struct cli *cli, const char *opt, const char *arg)
+{
+	const char *p = arg;
+
+	p += strspn(p, "0123456789");
+	if (*p == '.')
+		p += 1 + strspn(p + 1, "0123456789");
+	if (p == arg || *p || strspn(arg, "0.") == strlen(arg))
+		return;	/* a unit, "max", or 0 (the same in every unit) */
+	fprintf(stderr, "damonc: %s: warning: --%s '", cli->cmd_name, opt);
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "': a time without a unit is microseconds, as damo reads it; write '");
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "us' to mean that, or '");
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "s' or '");
+	put_safe(stderr, "%s", arg);
+	fprintf(stderr, "ms'\n");
+}
+
 int parse_time_opt(const struct cli *cli, const char *opt, const char *arg, uint64_t *us)
 {
 	int r = damonctl_parse_time_us(arg, us);
 
-	return r ? value_error(cli, opt, arg, r, 0, "a time such as 5s, 100ms or 250us") : 0;
+	if (r)
+		return value_error(cli, opt, arg, r, 0, "a time such as 5s, 100ms or 250us");
+	time_unit_warn(cli, opt, arg);
+	return 0;
 }
 
 int check_wait(const struct cli *cli, const char *opt, const char *arg, uint64_t us)
@@ -580,6 +604,34 @@ const char *fmt_size(uint64_t bytes, char *buf, size_t size)
 {
 	if (damonctl_fmt_size(bytes, buf, size) < 0)
 		snprintf(buf, size, "?");
+	return buf;
+}
+
+const char *fmt_size_col(uint64_t bytes, char *buf, size_t size)
+{
+	const char *space;
+
+	fmt_size(bytes, buf, size);
+	space = strchr(buf, ' ');
+	/* a whole number of KiB..EiB: the decimals a fraction would have */
+	if (space && !memchr(buf, '.', (size_t)(space - buf)) && strcmp(space, " B")) {
+		char unit[8];
+
+		snprintf(unit, sizeof(unit), "%s", space);
+		snprintf(buf + (space - buf), size - (size_t)(space - buf), ".00%s", unit);
+	}
+	return buf;
+}
+
+const char *fmt_addr(uint64_t addr, char *buf, size_t size)
+{
+	snprintf(buf, size, "0x%016" PRIx64, addr);
+	return buf;
+}
+
+const char *fmt_range(uint64_t start, uint64_t end, char *buf, size_t size)
+{
+	snprintf(buf, size, "0x%016" PRIx64 "-0x%016" PRIx64, start, end);
 	return buf;
 }
 

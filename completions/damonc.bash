@@ -23,8 +23,17 @@ _damonc()
 				return
 			fi
 			;;
-		--sysroot) root=${words[i + 1]:-}; ((i++)) ;;
+		--sysroot)
+			if [[ ${words[i + 1]:-} == = ]]; then
+				root=${words[i + 2]:-}
+				((i += 2))
+			else
+				root=${words[i + 1]:-}
+				((i++))
+			fi
+			;;
 		--batch) ((i++)) ;;
+		=) ((i++)) ;;	# '--option=VALUE', split by bash: the value is no command
 		-*) ;;
 		*)
 			if [[ -z $cmd ]]; then
@@ -40,11 +49,25 @@ _damonc()
 		esac
 	done
 
-	local -a offer=()
+	local -a offer=() sysroot=()
 	local full=$cmd kind
 	[[ -n $sub ]] && full="$cmd $sub"
+	[[ -n $root ]] && sysroot=(--sysroot "$root")
+	# --option=VALUE: bash splits the word at '=' (COMP_WORDBREAKS), as "--option" "=" "VALUE"
+	if [[ $cur == = ]]; then
+		prev=${words[cword - 1]} cur=
+	elif [[ $prev == = ]]; then
+		prev=${words[cword - 2]}
+	else
+		prev=${prev%%=*}
+		[[ $cur == --*=* ]] && prev=${cur%%=*} cur=${cur#*=}
+	fi
 	[[ $cmd == help ]] ||
 		kind=$(damonc --list-opts "$full" 2>/dev/null | awk -v o="$prev" '$1 == o { print $2 }')
+	# an optional value (--json[=pretty|compact]) only after '='
+	if [[ $kind == optional ]] && [[ ${words[cword]} == = || ${words[cword - 1]} == = ]]; then
+		kind=values
+	fi
 	case "$kind" in
 	file) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
 	dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
@@ -53,30 +76,20 @@ _damonc()
 		return ;;
 	flag | optional | "") ;;
 	*)
-		# keywords and choices; nothing for what people type (times, sizes, ...)
-		mapfile -t COMPREPLY < <(compgen -W "$(damonc --list-values "$full" "$prev" 2>/dev/null)" -- "$cur")
+		# keywords, choices, the tree's kdamonds; nothing for what people type (times, ...)
+		mapfile -t COMPREPLY < <(compgen -W "$(damonc "${sysroot[@]}" --list-values "$full" "$prev" 2>/dev/null)" -- "$cur")
 		[[ ${COMPREPLY[0]:-} == *= ]] && compopt -o nospace 2>/dev/null
 		return ;;
 	esac
 
 	if [[ $cmd == module && $cur != -* ]]; then
 		# the modules and parameters this machine (or --sysroot) has
-		local d p
 		if [[ ${#args[@]} == 0 ]]; then
-			for d in "$root"/sys/module/damon_{reclaim,lru_sort,stat}/parameters; do
-				[[ -d $d ]] && d=${d%/parameters} && offer+=("${d##*/damon_}")
-			done
+			mapfile -t offer < <(damonc "${sysroot[@]}" --list-modules 2>/dev/null)
 		elif [[ ${#args[@]} == 1 ]]; then
 			offer=(enable disable set)
 		elif [[ ${args[1]} == set ]]; then
-			for p in "$root/sys/module/damon_${args[0]#damon_}/parameters"/*; do
-				p=${p##*/}
-				case $p in
-				'*' | enabled | commit_inputs | kdamond_pid | nr_* | bytes_* | estimated_* | \
-					memory_idle_* | aggr_interval_us) ;;
-				*) offer+=("$p=") ;;
-				esac
-			done
+			mapfile -t offer < <(damonc "${sysroot[@]}" --list-modules "${args[0]}" 2>/dev/null)
 		fi
 		mapfile -t COMPREPLY < <(compgen -W "${offer[*]}" -- "$cur")
 		[[ ${COMPREPLY[0]:-} == *= ]] && compopt -o nospace 2>/dev/null

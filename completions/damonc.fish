@@ -54,31 +54,29 @@ function __damonc_sysroot
 	and test (count $tokens) -gt $i
 	and echo $tokens[(math $i + 1)]
 	and return
+	set -l eq (string replace -f -r -- '^--sysroot=' '' $tokens)
+	and echo $eq[1]
+	and return
 	set -q DAMONC_SYSROOT; and echo $DAMONC_SYSROOT
 end
 
-# the modules and parameters this machine (or --sysroot) has
+# "--sysroot DIR" when the line or $DAMONC_SYSROOT names one, for damonc's live values
+function __damonc_sysroot_opt
+	set -l root (__damonc_sysroot)
+	test -n "$root"; and printf '%s\n' --sysroot $root
+end
+
+# the modules and parameters this machine (or --sysroot) has, as damonc lists them
 function __damonc_module_complete
 	set -l args (__damonc_module_args)
-	set -l root (__damonc_sysroot)
 	switch (count $args)
 		case 0
-			for m in reclaim lru_sort stat
-				test -d $root/sys/module/damon_$m/parameters; and echo $m
-			end
+			damonc (__damonc_sysroot_opt) --list-modules 2>/dev/null
 		case 1
 			printf '%s\n' enable disable set
 		case '*'
 			test "$args[2]" = set; or return
-			set -l m (string replace -r '^damon_' '' -- $args[1])
-			for f in $root/sys/module/damon_$m/parameters/*
-				set -l p (basename $f)
-				switch $p
-					case enabled commit_inputs kdamond_pid 'nr_*' 'bytes_*' 'estimated_*' 'memory_idle_*' aggr_interval_us
-					case '*'
-						echo $p=
-				end
-			end
+			damonc (__damonc_sysroot_opt) --list-modules $args[1] 2>/dev/null
 	end
 end
 
@@ -120,6 +118,19 @@ function __damonc_complete
 	set -l words (string split ' ' -- $full)
 	set -l kind (__damonc_value_kind)
 	set -l cur (commandline -ct)
+	# --option=VALUE (--json=pretty): the option's values after its '='
+	if string match -q -r -- '^--[^=]+=' $cur
+		set -l opt (string replace -r -- '=.*' '' $cur)
+		set -l okind (damonc --list-opts "$full" 2>/dev/null | string match -r -- "^\Q$opt\E (\S+)" | tail -n 1)
+		switch "$okind"
+			case '' flag file dir pid
+			case '*'
+				for v in (damonc (__damonc_sysroot_opt) --list-values "$full" $opt 2>/dev/null)
+					echo $opt=$v
+				end
+		end
+		return
+	end
 	if test -n "$kind"
 		switch $kind
 			case file
@@ -129,8 +140,8 @@ function __damonc_complete
 			case pid
 				__fish_complete_pids
 			case '*'
-				# keywords and choices; nothing for what people type (times, sizes, ...)
-				damonc --list-values "$full" (commandline -opc)[-1] 2>/dev/null
+				# keywords, choices, the tree's kdamonds; nothing for what people type
+				damonc (__damonc_sysroot_opt) --list-values "$full" (commandline -opc)[-1] 2>/dev/null
 		end
 		return
 	end

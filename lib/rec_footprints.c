@@ -147,7 +147,7 @@ static int take_kdamond(struct damonctl_footprints *f, json_object *doc, uint64_
 }
 
 /* The system's figures of a footprint into the sample: false when it has none (or not all
- * of them). */
+ * of them); the huge pages may be unknown (damo's side files have none). */
 static bool system_figures(json_object *doc, struct damonctl_footprint_sample *s,
 			   uint64_t *bp)
 {
@@ -161,7 +161,8 @@ static bool system_figures(json_object *doc, struct damonctl_footprint_sample *s
 	/* the record keeps MemTotal and MemFree: "used" as the library defines it */
 	m.total = get_u64(sys, "total", &ok);
 	m.free = get_u64(sys, "free", &ok);
-	s->huge = get_u64(sys, "huge", &ok);
+	s->has_huge = true;
+	s->huge = get_u64(sys, "huge", &s->has_huge);
 	s->used = damonctl_meminfo_used(&m);
 	*bp = damonctl_hugepage_bp(s->huge, s->used);
 	return ok;
@@ -225,8 +226,9 @@ static int take(struct damonctl_footprints *f, json_object *doc, uint64_t ns)
 	f->n++;
 	if (f->last.has_system &&
 	    (add(f, "used", -1, 0, DAMONCTL_FOOTPRINT_BYTES, f->last.used) ||
-	     add(f, "huge", -1, 0, DAMONCTL_FOOTPRINT_BYTES, f->last.huge) ||
-	     add(f, "huge_bp", -1, 0, DAMONCTL_FOOTPRINT_BP, bp)))
+	     (f->last.has_huge &&
+	      (add(f, "huge", -1, 0, DAMONCTL_FOOTPRINT_BYTES, f->last.huge) ||
+	       add(f, "huge_bp", -1, 0, DAMONCTL_FOOTPRINT_BP, bp)))))
 		r = -ENOMEM;
 	if (!r && take_kdamond(f, doc, ns))
 		r = -ENOMEM;

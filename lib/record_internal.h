@@ -187,4 +187,19 @@ bool dctl_damo_src_stats(struct damo_src *s, struct damonctl_rec_stats *out);
 int dctl_damo_src_rewind(struct damo_src *s);
 void dctl_damo_src_free(struct damo_src *s);
 
+/* damo's side files of a record (FILE.mem_footprint, FILE.vmas) as FOOTPRINT items, in
+ * time order (record_damo_side.c). */
+struct damo_side_item {
+	uint64_t time_ns;
+	char *json;		/* FOOTPRINT's document */
+};
+struct damo_side {
+	struct damo_side_item *v;
+	size_t n, next;		/* next: the first not yet read */
+};
+/* @vmas_text may be NULL. 0, -EINVAL (not damo's documents), -ENOMEM. */
+int dctl_damo_side_parse(const char *mem_footprint, const char *vmas_text,
+			 struct damo_side **out);
+void dctl_damo_side_free(struct damo_side *s);
+
 #endif

@@ -49,7 +49,9 @@ struct damonctl_rec_reader {
 	/* damo's formats */
 	struct damo_src *damo;
 	bool damo_info_sent;
-	bool damo_held;			/* held: snap, returned after its damos_stats */
+	bool damo_held;			/* held: snap, read but not returned yet */
+	bool damo_stats_sent;		/* its damos_stats came before it */
+	struct damo_side *side;		/* footprints from damo's side files */
 };
 
 static int reserve(void **buf, size_t *cap, size_t need, size_t elem)
@@ -545,6 +547,27 @@ static int next_damonc(struct damonctl_rec_reader *r, struct damonctl_rec_item *
 	}
 }
 
+/* The side files' next footprint when it was taken before @before_ns (UINT64_MAX: any). */
+static bool side_next(struct damonctl_rec_reader *r, uint64_t before_ns,
+		      struct damonctl_rec_item *item)
+{
+	const struct damo_side_item *f;
+
+	if (!r->side || r->side->next >= r->side->n)
+		return false;
+	f = &r->side->v[r->side->next];
+	if (f->time_ns >= before_ns)
+		return false;
+	r->side->next++;
+	item->type = DAMONCTL_REC_FOOTPRINT;
+	item->time_ns = f->time_ns;
+	item->json = f->json;
+	return true;
+}
+
+/* A damo record's items: INFO, then for each snapshot the side files' footprints taken
+ * before it ended, its damos_stats (a report knows them when the snapshot comes) and the
+ * snapshot; the footprints after the last at the end. */
 static int next_damo(struct damonctl_rec_reader *r, struct damonctl_rec_item *item)
 {
 	int ret;
@@ -559,37 +582,58 @@ static int next_damo(struct damonctl_rec_reader *r, struct damonctl_rec_item *it
 			"{\"source\":\"damo\",\"format\":\"json\"}";
 		return 1;
 	}
-	if (r->damo_held) {
-		r->damo_held = false;
-		item->type = DAMONCTL_REC_SNAPSHOT;
-		item->snapshot = &r->snap;	/* its regions live until the next src call */
-		r->st.nr_snapshots++;
-		return 1;
-	}
-	if (r->done)
-		return 0;
-	ret = dctl_damo_src_next(r->damo, &r->snap);
-	/* a tried-regions scheme's stats first: a report knows them when the snapshot comes */
-	if (ret == 1 && dctl_damo_src_stats(r->damo, &r->stats)) {
+	if (!r->damo_held) {
+		if (r->done)
+			return side_next(r, UINT64_MAX, item);
+		ret = dctl_damo_src_next(r->damo, &r->snap);
+		if (ret == -EBADMSG) {
+			/* a cut or damaged document: what came before it stands */
+			r->st.corrupt = true;
+			ret = 0;
+		}
+		if (ret == 0) {
+			r->st.complete = !r->st.corrupt;
+			r->done = true;
+			return side_next(r, UINT64_MAX, item);
+		}
+		if (ret < 0)
+			return ret;
 		r->damo_held = true;
-		item->type = DAMONCTL_REC_STATS;
-		item->stats = &r->stats;
+		r->damo_stats_sent = false;
+	}
+	/* the snapshot's regions live until the next src call: none is made while held */
+	if (side_next(r, r->snap.end_ns, item))
 		return 1;
+	if (!r->damo_stats_sent) {
+		r->damo_stats_sent = true;
+		if (dctl_damo_src_stats(r->damo, &r->stats)) {
+			item->type = DAMONCTL_REC_STATS;
+			item->stats = &r->stats;
+			return 1;
+		}
 	}
-	if (ret == 1) {
-		item->type = DAMONCTL_REC_SNAPSHOT;
-		item->snapshot = &r->snap;
-		r->st.nr_snapshots++;
-	} else if (ret == 0) {
-		r->st.complete = true;
-		r->done = true;
-	} else if (ret == -EBADMSG) {
-		/* a cut or damaged document: what came before it stands */
-		r->st.corrupt = true;
-		r->done = true;
-		ret = 0;
-	}
-	return ret;
+	r->damo_held = false;
+	item->type = DAMONCTL_REC_SNAPSHOT;
+	item->snapshot = &r->snap;
+	r->st.nr_snapshots++;
+	return 1;
+}
+
+DAMONCTL_API int damonctl_rec_reader_damo_footprints(struct damonctl_rec_reader *r,
+						      const char *mem_footprint,
+						      const char *vmas)
+{
+	struct damo_side *s;
+	int ret;
+
+	if (!r || !mem_footprint || !r->damo)
+		return -EINVAL;
+	ret = dctl_damo_side_parse(mem_footprint, vmas, &s);
+	if (ret)
+		return ret;
+	dctl_damo_side_free(r->side);
+	r->side = s;
+	return 0;
 }
 
 DAMONCTL_API int damonctl_rec_next_v0_4(struct damonctl_rec_reader *r,
@@ -617,6 +661,8 @@ DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r)
 		r->damo_info_sent = false;
 		r->damo_held = false;
 		r->done = false;
+		if (r->side)
+			r->side->next = 0;
 		r->st.nr_snapshots = 0;
 		r->st.complete = r->st.corrupt = false;
 		return 0;
@@ -650,6 +696,7 @@ DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r)
 		zlib_fn.inflateEnd(&r->zs);
 	if (r->damo)
 		dctl_damo_src_free(r->damo);
+	dctl_damo_side_free(r->side);
 	free(r->in);
 	free(r->payload);
 	free(r->regions);

@@ -1839,6 +1839,14 @@ DAMONCTL_API int damonctl_rec_reader_new(int fd, struct damonctl_rec_reader **ou
 DAMONCTL_API int damonctl_rec_next(struct damonctl_rec_reader *r, struct damonctl_rec_item *item);
 /* Back to the first item; -ESPIPE when the input cannot seek (a pipe). */
 DAMONCTL_API int damonctl_rec_rewind(struct damonctl_rec_reader *r);
+/* A damo record's side files (damo record's FILE.mem_footprint and FILE.vmas: their text;
+ * @vmas may be NULL) read as FOOTPRINT items among its snapshots, each before the first
+ * snapshot that ended after it was taken (memory and mappings in bytes, as damonc records
+ * them; damo's pages taken as 4 KiB, as damo takes them). 0, -ENOMEM, or -EINVAL (not a
+ * damo record, or not damo's documents). */
+DAMONCTL_API int damonctl_rec_reader_damo_footprints(struct damonctl_rec_reader *r,
+						      const char *mem_footprint,
+						      const char *vmas);
 DAMONCTL_API void damonctl_rec_reader_free(struct damonctl_rec_reader *r);
 
 struct damonctl_rec_status {
@@ -2396,9 +2404,10 @@ DAMONCTL_API int damonctl_hugepage_rec_get_scheme(const struct damonctl_hugepage
  * memory that does not grow with the record (damonctl_qhist_new(3), damonctl_heatmap_new(3),
  * damonctl_rec_info_new(3), damonctl_footprints_new(3), damonctl_wss_bytes(3)).
  */
-/* Percentiles of a stream of values in fixed memory (about 66 KiB): 64 buckets per power of
- * two, each keeping its extremes, so a percentile is within 1.1% and exact when its bucket
- * holds one distinct value. */
+/* Percentiles of a stream of values: exact while there are at most 2^20 of them (kept, 8
+ * bytes each), as damo's are; past that, from a histogram in fixed memory (about 66 KiB):
+ * 64 buckets per power of two, each keeping its extremes, so a percentile is within 1.1%
+ * and exact when its bucket holds one distinct value. */
 struct damonctl_qhist;
 /* NULL when out of memory. */
 DAMONCTL_API struct damonctl_qhist *damonctl_qhist_new(void);
@@ -2413,34 +2422,53 @@ DAMONCTL_API uint64_t damonctl_qhist_max(const struct damonctl_qhist *h);
 DAMONCTL_API double damonctl_qhist_mean(const struct damonctl_qhist *h);
 /* The nearest-rank @p-th percentile (0..100); 0 when empty. */
 DAMONCTL_API uint64_t damonctl_qhist_percentile(const struct damonctl_qhist *h, double p);
+/* The @p-th percentile as damo reports it (its _damo_dist.get_percentile()): the value at
+ * index floor(@p / 100 x count) of the values in order, the largest for 100; 0 when empty.
+ * It is nearest-rank's or the next value up. */
+DAMONCTL_API uint64_t damonctl_qhist_value_at(const struct damonctl_qhist *h, double p);
+/* Whether the percentiles are exact: every value is still kept. */
+DAMONCTL_API bool damonctl_qhist_exact(const struct damonctl_qhist *h);
 /* "0,50,99.9": up to @max percentiles (0..100) into @pcts; their number, or -EINVAL. */
 DAMONCTL_API int damonctl_percentiles_parse(const char *arg, double *pcts, unsigned int max);
 
 /* A heatmap of access rate over time and address: damonctl_heatmap_scan() every snapshot
- * (pass 1: the time span and the address spans regions covered), damonctl_heatmap_grid(),
- * damonctl_heatmap_feed() every snapshot again (pass 2), then read the cells. The address
- * axis leaves out the gaps between spans: an offset on it is an address within the spans. */
+ * (pass 1: the time span and the address spans regions covered) and, where a record has
+ * them, damonctl_heatmap_footprint() its footprints (what the process had mapped),
+ * damonctl_heatmap_grid(), damonctl_heatmap_feed() every snapshot again (pass 2), then read
+ * the cells. The address axis leaves out the gaps between spans and what was never mapped:
+ * its rows are aligned blocks of a power of two of bytes, an offset on it an address in
+ * them. */
 struct damonctl_heatmap;
 DAMONCTL_API struct damonctl_heatmap *damonctl_heatmap_new(void);
 DAMONCTL_API void damonctl_heatmap_free(struct damonctl_heatmap *h);
 /* 0 or -ENOMEM. */
 DAMONCTL_API int damonctl_heatmap_scan(struct damonctl_heatmap *h,
 				       const struct damonctl_rec_snapshot *s);
-/* A new heatmap of span @i of @h alone, over @h's time (to be gridded and fed); NULL when
- * out of memory or out of range. */
+/* The mappings FOOTPRINT item @json (docs/record-format.md) gives target @target (its
+ * index in the context) join what the process had mapped at some time: the grid leaves
+ * the rest of the spans out (a region over the unmapped space between mappings is not
+ * memory that went unaccessed). 0 (also for a footprint without them), -ENOMEM, or
+ * -EINVAL (not JSON, or after the grid). */
+DAMONCTL_API int damonctl_heatmap_footprint(struct damonctl_heatmap *h, int target,
+					    const char *json);
+/* A new heatmap of span @i of @h alone, over @h's time and with its mappings (to be
+ * gridded and fed); NULL when out of memory or out of range. */
 DAMONCTL_API struct damonctl_heatmap *damonctl_heatmap_of_span(const struct damonctl_heatmap *h,
 							       size_t i);
 DAMONCTL_API size_t damonctl_heatmap_nr_spans(const struct damonctl_heatmap *h);
-/* Span @i, sorted by address, and (after the grid) its @offset on the gap-free axis;
- * -ERANGE past the end. */
+/* Span @i, sorted by address, and (after the grid) the @offset on the gap-free axis of the
+ * row its first mapped byte is in; -ERANGE past the end. */
 DAMONCTL_API int damonctl_heatmap_span(const struct damonctl_heatmap *h, size_t i,
 				       uint64_t *start, uint64_t *end, uint64_t *offset);
-/* Lays out @tbins x @abins cells (fewer when there are fewer snapshots or bytes); 0,
- * -ENOMEM, or -EINVAL (nothing scanned, a zero count, or a grid already). */
+/* Lays out @tbins x @abins cells at most: fewer columns when there are fewer snapshots,
+ * and rows of the smallest power of two of bytes, at multiples of it, of which the spans'
+ * mapped bytes need no more than @abins (so from about half as many); 0, -ENOMEM, or
+ * -EINVAL (nothing scanned, a zero count, or a grid already). */
 DAMONCTL_API int damonctl_heatmap_grid(struct damonctl_heatmap *h, uint64_t tbins,
 				       uint64_t abins);
-/* Adds @s's regions, their rate weighted by bytes (those outside the spans left out, those
- * across an edge clipped); 0, or -EINVAL before the grid. */
+/* Adds @s's regions, their rate weighted by their mapped bytes (those outside the spans
+ * left out, those across an edge or over unmapped space clipped); 0, or -EINVAL before
+ * the grid. */
 DAMONCTL_API int damonctl_heatmap_feed(struct damonctl_heatmap *h,
 				       const struct damonctl_rec_snapshot *s);
 /* The scan's and grid's figures; set sz = sizeof before the call. */
@@ -2450,13 +2478,14 @@ struct damonctl_heatmap_layout {
 	uint64_t first_ns, last_ns;	/* the first and last snapshot's end */
 	unsigned int time_bins, address_bins;
 	uint64_t time_bin_ns, address_bin_bytes;
-	uint64_t covered_bytes;		/* the spans' bytes: the gap-free axis' length */
+	uint64_t covered_bytes;		/* the gap-free axis' length: its rows' bytes */
 };
 #define DAMONCTL_HEATMAP_LAYOUT_INIT { .sz = sizeof(struct damonctl_heatmap_layout) }
 /* 0, or -EINVAL when @l->sz is too small. */
 DAMONCTL_API int damonctl_heatmap_layout(const struct damonctl_heatmap *h,
 					 struct damonctl_heatmap_layout *l);
-/* The access rate (0..1) of cell [@t][@a], or -1 when no region fell in it. */
+/* The access rate (0..1) of cell [@t][@a], or -1 when no mapped byte of a region fell in
+ * it. */
 DAMONCTL_API double damonctl_heatmap_cell(const struct damonctl_heatmap *h, unsigned int t,
 					  unsigned int a);
 /* The address at @offset of the gap-free axis. */
@@ -2536,10 +2565,11 @@ DAMONCTL_API uint64_t damonctl_footprints_samples(const struct damonctl_footprin
 struct damonctl_footprint_sample {
 	size_t sz;
 	uint64_t time_ns;
-	bool has_system;		/* used and huge are known */
+	bool has_system;		/* used is known (and huge when has_huge) */
 	uint64_t used, huge;		/* bytes (damonctl_meminfo_used(), huge pages) */
 	int64_t kdamond_cpu_bp;		/* share of a CPU since the sample before; -1: unknown */
 	unsigned int nr_targets;	/* damonctl_footprints_sample_target()'s */
+	bool has_huge;			/* huge is known (damo's footprints have no huge pages) */
 };
 struct damonctl_footprint_target {
 	size_t sz;

@@ -28,11 +28,13 @@ grep -q "huge pages made since boot: [0-9]* at page faults, [0-9]* by khugepaged
 expect_rc 2 "$D" report hugepage --khugepaged-trace 1s
 grep -q -- "--khugepaged-trace: this kernel's tracefs" <<<"$ERR" || fail "trace: $ERR"
 # --regions: the hot buffer heads the mappings with the most coverage and ends the others
+# (addresses as the reports write them: 0x and 16 digits)
+hot16=$(printf '0x%016x' "$HOT")
 expect_rc 0 "$D" report hugepage --pid "$HC_PID" --regions
-grep -qE "^  most:  $HOT-0x[0-9a-f]+ \[anon\]: [0-9.]+ MiB huge of 64 MiB \([0-9.]+%\)$" \
+grep -qE "^  most:  $hot16-0x[0-9a-f]+ \[anon\]: [0-9.]+ MiB huge of 64 MiB \([0-9.]+%\)$" \
 	<<<"$OUT" || fail "--regions: the hot buffer does not come first: $OUT"
 awk '/^  least:/ { on = 1 } on && !/^  (least: |       ) 0x/ { exit } on' <<<"$OUT" |
-	tail -n 1 | grep -q "^          $HOT-" ||
+	tail -n 1 | grep -q "^          $hot16-" ||
 	fail "--regions: the hot buffer does not come last of the least covered: $OUT"
 
 # --watch: every sample has the process's own ratio (text) and figures (JSON Lines); a pid

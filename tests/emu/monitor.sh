@@ -125,11 +125,11 @@ EOF
 ! grep -q from-the-command "$WORK/text" || fail "the command's output is in monitor's"
 same_as_before "monitor --report access"
 
-# on a terminal of 40 columns: the screen cleared before each round, the heatmap 40 wide (20
-# time columns; 80 columns would have room for 60, and the window for 50 aggregations)
+# on a terminal of 40 columns: the screen cleared before each round, the heatmap 40 wide (19
+# time columns; 80 columns would have room for 59, and the window for 50 aggregations)
 python3 - "$D" "$WORK/tty" --count 2 --delay 1s --sample 2ms --aggr 20ms \
 	-- sh -c "$(hc_cmd tty)" <<'EOF' || fail "monitor on a terminal: $(cat -v "$WORK/tty")"
-import fcntl, os, pty, struct, subprocess, sys, termios
+import fcntl, os, pty, re, struct, subprocess, sys, termios
 master, slave = pty.openpty()
 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))
 p = subprocess.Popen([sys.argv[1], "monitor"] + sys.argv[3:], stdout=slave)
@@ -147,7 +147,8 @@ open(sys.argv[2], "wb").write(out)
 assert p.wait() == 0
 text = out.decode().replace("\r\n", "\n")
 assert text.count("\033[H\033[2J") == 2, text
-rows = [l for l in text.split("\n") if l.startswith("0x")]
+# what the terminal shows: the heat's colours take no column
+rows = [re.sub("\033\\[[0-9;]*m", "", l) for l in text.split("\n") if l.startswith("0x")]
 assert rows and all(len(l) <= 40 for l in rows), rows
 EOF
 same_as_before "monitor on a terminal"

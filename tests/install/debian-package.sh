@@ -2,10 +2,10 @@
 # The Debian packages: dpkg-buildpackage builds damonc, damonc-pictures, libdamonctl0,
 # libdamonctl-dev and damon-emu from a copy of the source tree; damonc depends on no
 # picture library; lintian finds no error and no warning; the five install together with
-# dpkg -i (the programs run, the library is found by pkg-config, the unit and the manual
-# are in place, pictures are drawn and, once damonc-pictures is removed, refused with exit
-# status 3, nothing is started) and are removed again with
-# dpkg --purge, leaving nothing behind. Whatever happens, what this test installed is
+# dpkg -i (the programs run, the library is found by pkg-config and a client builds with
+# its flags and no other -dev package, the units, the manual and docs/ are in place,
+# pictures are drawn and, once damonc-pictures is removed, refused with exit status 3,
+# nothing is started) and are removed again with dpkg --purge, leaving nothing behind. Whatever happens, what this test installed is
 # removed when it ends; it refuses to touch packages the system already had.
 # SKIP unless root with dpkg-dev, debhelper and lintian (scripts/install-deps check), and the
 # build dependencies (dpkg-checkbuilddeps).
@@ -70,6 +70,10 @@ deps=$(dpkg-deb -f "${debs[0]}" Depends)
 	fail "damonc depends on picture libraries: $deps"
 grep -qiE 'cairo' <<<"$(dpkg-deb -f "${debs[1]}" Depends)" ||
 	fail "damonc-pictures does not depend on cairo: $(dpkg-deb -f "${debs[1]}" Depends)"
+# libdamonctl-dev pulls no other -dev package: its header includes only the C library's
+# (json-c, libyaml, libnl and zlib are the library's business, not a client's)
+devdeps=$(dpkg-deb -f "${debs[3]}" Depends)
+! grep -qE -- '-dev\b' <<<"$devdeps" || fail "libdamonctl-dev depends on -dev packages: $devdeps"
 if ! lintian --fail-on error,warning --no-tag-display-limit ./*.changes >"$work/lintian.log" 2>&1
 then
 	grep -v 'running with root privileges' "$work/lintian.log"
@@ -87,7 +91,22 @@ done
 /usr/bin/damon-emu --help >/dev/null 2>&1 || fail "the installed damon-emu does not run"
 [ "$(pkg-config --modversion libdamonctl)" = "$(dpkg-query -W -f='${Version}' libdamonctl-dev)" ] ||
 	fail "pkg-config does not find the installed libdamonctl"
-[ -f /lib/systemd/system/damonc-agent.service ] || fail "no /lib/systemd/system/damonc-agent.service"
+# the .pc adds no include path the header does not use (none at all for /usr), and a client
+# builds with what it says, with no other -dev package installed for it
+[ -z "$(pkg-config --cflags libdamonctl | tr -d ' ')" ] ||
+	fail "pkg-config --cflags libdamonctl: $(pkg-config --cflags libdamonctl)"
+printf '#include <damonctl/damonctl.h>\n#include <stdio.h>\nint main(void) { puts(damonctl_version()); return 0; }\n' >"$work/client.c"
+# shellcheck disable=SC2046 # pkg-config's words are the flags
+cc -Wall -Werror -o "$work/client" "$work/client.c" $(pkg-config --cflags --libs libdamonctl) ||
+	fail "a client does not build with pkg-config's flags"
+"$work/client" >/dev/null || fail "a client built against the installed libdamonctl does not run"
+for f in /lib/systemd/system/damonc-agent.service /lib/systemd/system/damonc-metrics.service; do
+	[ -f "$f" ] || fail "no $f"
+done
+# docs/ is shipped: the benchmarks, damo parity, the kernel ABI, the record format
+for f in benchmarks damo-parity damon-abi record-format robustness; do
+	compgen -G "/usr/share/doc/damonc/$f.md*" >/dev/null || fail "no /usr/share/doc/damonc/$f.md"
+done
 [ -f /usr/share/man/man3/damonctl_tree_free.3.gz ] || fail "no libdamonctl(3) page links"
 [ -f /usr/share/damonc/schema/damonc-status.schema.json ] || fail "no JSON Schemas"
 # the picture plugin, found from /usr/bin; and without its package, a picture exits 3

@@ -1,7 +1,7 @@
 #!/bin/bash
-# The damonc agent's systemd unit is hardened: 'systemd-analyze security' rates it OK or
-# better (an exposure below 5.0 of 10), offline, on the unit as built. SKIP without
-# systemd-analyze or its --offline mode (systemd 250).
+# A damonc systemd unit (the agent's, the metrics') is hardened: 'systemd-analyze security'
+# rates it OK or better (an exposure below 5.0 of 10), offline, on the unit as built. SKIP
+# without systemd-analyze or its --offline mode (systemd 250).
 #   unit-security.sh UNIT_FILE
 set -euo pipefail
 unit=$1

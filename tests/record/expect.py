@@ -25,17 +25,22 @@ def counts(t, snaps=range(S)):
 
 
 def pct(vals, p):
-    """Nearest-rank percentile, as damonc documents it."""
+    """The percentile as damonc's reports give it, as damo computes it (its
+    _damo_dist.get_percentile()): the value at index int(p / 100 * n) of the sorted values,
+    the last for 100."""
     v = sorted(vals)
-    return v[min(max(math.ceil(p / 100 * len(v)), 1), len(v)) - 1]
+    return v[min(int(p / 100.0 * len(v)), len(v) - 1)]
 
 
 def heat(t, snaps, tbins, abins):
     """The heatmap grid of target t over snapshots snaps (a column each: fewer than tbins)
-    for a record made with --footprints (the (i % R)-th tenth hot)."""
+    for a record made with --footprints (the (i % R)-th tenth hot): rows of the smallest
+    power of two of bytes that needs no more than abins of them from BASE (aligned)."""
     covered = max(R + i % V + t for i in snaps) * MiB
-    na = min(abins, covered)
-    w = -(-covered // na)
+    w = 1
+    while -(-covered // w) > abins:
+        w *= 2
+    na = -(-covered // w)
     grid = []
     for i in snaps:
         band = max(R // 10, 1)

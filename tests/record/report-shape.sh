@@ -219,7 +219,7 @@ check("targets", sorted({m["target"] for m in d["metrics"] if m["target"] is not
 check("rss", [m["max"] for m in d["metrics"] if m["metric"] == "rss"], [max((10 + i % V + 1) << 20 for i in range(5, 9))])
 '
 text=$("$damonc" report footprints -i "$work/fp" --percentiles 50)
-grep -qE "^target 1 \(pid $((P + 1))\) rss +$((10 + 2 + 1)) MiB$" <<<"$text" ||
+grep -qE "^target 1 \(pid $((P + 1))\) rss +$((10 + 2 + 1)).00 MiB$" <<<"$text" ||
 	bad "report footprints' text: $text"
 # a subset keeps the footprints of its time range; --no-footprints drops them
 "$damonc" record -i "$work/fp" --time-range 5s,9s -o "$work/fp-sub"
@@ -245,8 +245,8 @@ fmt=$("$damonc" report access -i "$work/rec" --target 0 --sort temperature \
 	--format '<index>: <start address>-<end address> <size> <access rate> <nr_accesses> <age> <temperature>')
 want=$(python3 -c 'import json,sys
 for i, r in enumerate(json.load(open(sys.argv[1]))["regions"]):
-    print("%d: %d-%d %d %d %d %d %.0f" % (i, r["start"], r["end"], r["size"], r["access_rate_bp"],
-          r["nr_accesses"], r["age_us"], r["temperature"]))' "$work/temp.json")
+    print("%d: %d-%d %d %f %d %d %.0f" % (i, r["start"], r["end"], r["size"],
+          r["access_rate_bp"] / 100, r["nr_accesses"], r["age_us"], r["temperature"]))' "$work/temp.json")
 [ "$fmt" = "$want" ] || bad "report access --format --raw-number: $(diff <(echo "$want") <(echo "$fmt"))"
 total=$("$damonc" report access -i "$work/rec" --target 0 --access-rate 1%, --total-size --raw-number)
 [ "$total" = "$(python3 -c 'import json,sys; print(sum(r["size"] for r in json.load(open(sys.argv[1]))["regions"] if r["access_rate_bp"]))' "$work/temp.json")" ] ||
@@ -946,9 +946,9 @@ got=$("$damonc" report access -i "$work/nofp.rec" --all-snapshots --raw-number \
 import sys
 n = 0
 for line in sys.stdin:
-    age, rate, temp = line.split()   # raw: us, the access rate in basis points
-    score = int(rate) / 100 * 100 + int(age) * 100
-    want = "%d" % (score if int(rate) > 0 else -score)
+    age, rate, temp = line.split()   # raw: us, the access rate in percent (damo: %f)
+    score = float(rate) * 100 + int(age) * 100
+    want = "%d" % (score if float(rate) > 0 else -score)
     n += 1
     if temp != want:
         print(f"{line.strip()}: want {want}")

@@ -2,7 +2,8 @@
 /*
  * lib/rec_heatmap.c on hand-made snapshots whose cells are worked out below from the rules
  * damonctl_heatmap_new(3) states: spans without their gaps, a column per snapshot when they
- * are few, rates weighted by bytes and capped at 1.
+ * are few, rates weighted by bytes and capped at 1, rows of a power of two of bytes at
+ * multiples of it, and what the footprints say was never mapped left out.
  */
 #include <errno.h>
 #include <math.h>
@@ -179,6 +180,72 @@ static void binned_by_time(void **state)
 	damonctl_heatmap_free(h);
 }
 
+/* 32 KiB at 0x1000 in at most 3 rows: 8 KiB rows would need 5 (0x0 to 0xa000), 16 KiB rows
+ * need 3, from 0x0, 0x4000 and 0x8000; the first holds 12 KiB of the region, the last 4. */
+static void aligned_rows(void **state)
+{
+	static const struct damonctl_rec_region r[] = { { 0x1000, 0x9000, 20, 0, 0 } };
+	struct damonctl_heatmap *h = damonctl_heatmap_new();
+	struct damonctl_heatmap_layout l = DAMONCTL_HEATMAP_LAYOUT_INIT;
+	struct damonctl_rec_snapshot a = snap(1 * S, r, 1);
+
+	(void)state;
+	damonctl_heatmap_scan(h, &a);
+	assert_int_equal(damonctl_heatmap_grid(h, 1, 3), 0);
+	assert_int_equal(damonctl_heatmap_layout(h, &l), 0);
+	assert_int_equal(l.address_bin_bytes, 0x4000);
+	assert_int_equal(l.address_bins, 3);
+	assert_int_equal(l.covered_bytes, 0xc000);
+	assert_int_equal(damonctl_heatmap_address(h, 0), 0);
+	assert_int_equal(damonctl_heatmap_address(h, 0x4000), 0x4000);
+	assert_int_equal(damonctl_heatmap_address(h, 0x8000), 0x8000);
+	damonctl_heatmap_feed(h, &a);
+	near(damonctl_heatmap_cell(h, 0, 0), 1);
+	near(damonctl_heatmap_cell(h, 0, 2), 1);
+	damonctl_heatmap_free(h);
+}
+
+/* A region over [0, 1 MiB) of which the footprints say only [0, 16 KiB) and
+ * [0xf0000, 1 MiB) were mapped: the axis is their 80 KiB (rows of 1 KiB: 512 B ones would
+ * be 160, over the 100 asked), the row after the first mapping's is the second's, and the
+ * unmapped bytes count in no cell. A footprint of another target, or without mappings,
+ * changes nothing; one that is no JSON is refused. */
+static void unmapped_left_out(void **state)
+{
+	static const struct damonctl_rec_region r[] = { { 0, 0x100000, 20, 0, 0 } };
+	struct damonctl_heatmap *h = damonctl_heatmap_new();
+	struct damonctl_heatmap_layout l = DAMONCTL_HEATMAP_LAYOUT_INIT;
+	struct damonctl_rec_snapshot a = snap(1 * S, r, 1);
+	uint64_t start, end, off;
+
+	(void)state;
+	damonctl_heatmap_scan(h, &a);
+	assert_int_equal(damonctl_heatmap_footprint(h, 0, "{\"targets\": [{\"target\": 1, "
+			 "\"vmas\": [[0, 4096, \"rw-p\", \"\"]]}, {\"target\": 0, \"vmas\": "
+			 "[[0, 16384, \"rw-p\", \"\"], [983040, 1048576, \"rw-p\", \"[heap]\"]]}]}"),
+			 0);
+	assert_int_equal(damonctl_heatmap_footprint(h, 0, "{\"targets\": [{\"target\": 0}]}"),
+			 0);
+	assert_int_equal(damonctl_heatmap_footprint(h, 0, "{\"system\": {}}"), 0);
+	assert_int_equal(damonctl_heatmap_footprint(h, 0, "not json"), -EINVAL);
+	assert_int_equal(damonctl_heatmap_grid(h, 1, 100), 0);
+	assert_int_equal(damonctl_heatmap_footprint(h, 0, "{}"), -EINVAL);	/* gridded */
+	assert_int_equal(damonctl_heatmap_layout(h, &l), 0);
+	assert_int_equal(l.address_bin_bytes, 1024);
+	assert_int_equal(l.address_bins, 80);
+	assert_int_equal(l.covered_bytes, 0x14000);
+	assert_int_equal(damonctl_heatmap_address(h, 0x3fff), 0x3fff);
+	assert_int_equal(damonctl_heatmap_address(h, 0x4000), 0xf0000);
+	assert_int_equal(damonctl_heatmap_nr_spans(h), 1);	/* the regions' span, whole */
+	assert_int_equal(damonctl_heatmap_span(h, 0, &start, &end, &off), 0);
+	assert_int_equal(end, 0x100000);
+	assert_int_equal(off, 0);
+	damonctl_heatmap_feed(h, &a);
+	near(damonctl_heatmap_cell(h, 0, 0), 1);
+	near(damonctl_heatmap_cell(h, 0, 79), 1);
+	damonctl_heatmap_free(h);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +253,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(one_span),
 		cmocka_unit_test(weights_and_caps),
 		cmocka_unit_test(binned_by_time),
+		cmocka_unit_test(aligned_rows),
+		cmocka_unit_test(unmapped_left_out),
 	};
 
 	unit_init(argc, argv);

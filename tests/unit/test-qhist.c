@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * lib/qhist.c: percentiles against the nearest-rank definition computed here from the
- * sorted values (rank ceil(p/100 * n), at least 1), exact where the header says they are
- * (small integers, one distinct value per bucket) and within a bucket's width (1/64 of the
- * value) elsewhere; and the parsing of percentile lists.
+ * lib/qhist.c: percentiles against the nearest-rank definition and damo's (the value at
+ * index int(p/100 * n), as damo's _damo_dist.get_percentile() computes it) worked out here
+ * from the sorted values: exact while the values are kept (2^20 of them), and past that
+ * exact where the header says (small integers, one distinct value per bucket) and within a
+ * bucket's width (1/64 of the value) elsewhere; and the parsing of percentile lists.
  */
 #include <errno.h>
 #include <math.h>
@@ -84,11 +85,59 @@ static void one_value_exact(void **state)
 	damonctl_qhist_free(h);
 }
 
-/* 5000 pseudo-random values up to 2^40: each answer lies within 1/64 of the true one (a
- * bucket spans less than 1/64 of its values), the extremes are exact. */
+/* damo's percentile of @n sorted values. */
+static uint64_t damo_index(const uint64_t *sorted, size_t n, double p)
+{
+	size_t i = (size_t)(p / 100.0 * (double)n);
+
+	return sorted[i < n ? i : n - 1];
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* 1000 pseudo-random values up to 2^40, kept: every percentile exact, by both definitions
+ * (they differ: at 50, damo's is the 501st value, nearest-rank's the 500th). */
+static void kept_values_exact(void **state)
+{
+	enum { N = 1000 };
+	struct damonctl_qhist *h = damonctl_qhist_new();
+	uint64_t v[N], x = 88172645463325252ull;
+	unsigned int i;
+	double p;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		v[i] = xorshift(&x) >> (24 + i % 20);
+		damonctl_qhist_add(h, v[i]);
+	}
+	qsort(v, N, sizeof(*v), cmp_u64);
+	assert_true(damonctl_qhist_exact(h));
+	for (p = 0; p <= 100; p += 0.5) {
+		assert_int_equal(damonctl_qhist_percentile(h, p), nearest_rank(v, N, p));
+		assert_int_equal(damonctl_qhist_value_at(h, p), damo_index(v, N, p));
+	}
+	assert_int_equal(damonctl_qhist_value_at(h, 50), v[500]);
+	assert_int_equal(damonctl_qhist_percentile(h, 50), v[499]);
+	/* a reset empties it; it is exact again */
+	damonctl_qhist_reset(h);
+	assert_int_equal(damonctl_qhist_value_at(h, 50), 0);
+	damonctl_qhist_add(h, 7);
+	assert_int_equal(damonctl_qhist_value_at(h, 100), 7);
+	damonctl_qhist_free(h);
+}
+
+/* Past 2^20 values (2^20 + 5000 pseudo-random ones up to 2^40) the histogram answers: each
+ * answer lies within 1/64 of the true one (a bucket spans less than 1/64 of its values),
+ * the extremes are exact. */
 static void large_values_close(void **state)
 {
-	enum { N = 5000 };
+	enum { N = (1 << 20) + 5000 };
 	struct damonctl_qhist *h = damonctl_qhist_new();
 	uint64_t *v = malloc(N * sizeof(*v)), x = 88172645463325252ull;
 	unsigned int i;
@@ -97,17 +146,18 @@ static void large_values_close(void **state)
 	(void)state;
 	assert_non_null(v);
 	for (i = 0; i < N; i++) {
-		x ^= x << 13;	/* xorshift64 */
-		x ^= x >> 7;
-		x ^= x << 17;
-		v[i] = x >> (24 + i % 20);
+		v[i] = xorshift(&x) >> (24 + i % 20);
 		damonctl_qhist_add(h, v[i]);
 	}
 	qsort(v, N, sizeof(*v), cmp_u64);
+	assert_false(damonctl_qhist_exact(h));
 	for (p = 0; p <= 100; p += 0.5) {
 		double want = (double)nearest_rank(v, N, p);
 		double got = (double)damonctl_qhist_percentile(h, p);
 
+		assert_true(fabs(got - want) <= want / 64 + 1);
+		want = (double)damo_index(v, N, p);
+		got = (double)damonctl_qhist_value_at(h, p);
 		assert_true(fabs(got - want) <= want / 64 + 1);
 	}
 	assert_int_equal(damonctl_qhist_percentile(h, 0), v[0]);
@@ -142,6 +192,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(empty),
 		cmocka_unit_test(small_integers_exact),
 		cmocka_unit_test(one_value_exact),
+		cmocka_unit_test(kept_values_exact),
 		cmocka_unit_test(large_values_close),
 		cmocka_unit_test(parse_lists),
 	};

@@ -81,23 +81,6 @@ static void page_done(struct page *p, uint64_t flags)
 	memcpy(p->b + 8, &commit, 8);
 }
 
-/* A damon_aggregated record laid out as format_72 says. */
-static void record72(unsigned char r[48], uint16_t type, uint64_t id, uint32_t nr,
-		     uint64_t start, uint64_t end, uint32_t na, uint32_t age)
-{
-	int32_t pid = 174;
-
-	memset(r, 0, 48);
-	memcpy(r, &type, 2);
-	memcpy(r + 4, &pid, 4);
-	memcpy(r + 8, &id, 8);
-	memcpy(r + 16, &nr, 4);
-	memcpy(r + 24, &start, 8);
-	memcpy(r + 32, &end, 8);
-	memcpy(r + 40, &na, 4);
-	memcpy(r + 44, &age, 4);
-}
-
 /* A data event: short (type_len = words) or long (type_len 0, array[0] its length). */
 static void event(struct page *p, uint32_t delta, const unsigned char *r, size_t n, bool lng)
 {
