@@ -379,6 +379,8 @@ static int members_check(struct jscan *j, struct members *m)
 	char shown[65];
 	size_t i, k;
 
+	if (m->nr < 2)
+		return 0;	/* (an empty object has no array to sort: qsort of NULL) */
 	qsort(m->v, m->nr, sizeof(*m->v), member_cmp);
 	for (i = 1; i < m->nr; i++) {
 		if (strcmp(m->v[i].name, m->v[i - 1].name))
