@@ -34,12 +34,14 @@ for slot in "${slots[@]}"; do
 done
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"; }
+# the figures' lines of one kind (none when that part was not run: BENCH_PARTS)
+figures_of() { grep "$1" "$figures" || true; }
 
 echo "## Goal tracking (a 128 MiB hot and a 64 MiB cold buffer; 50 ms / 1 s intervals)"
 echo
 echo "| kernel | scope | goal | time to ±10% | settled | while held (2 min) | huge pages added while held | agent CPU per minute held | cold buffer huge |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-grep '^goal ' "$figures" | while read -r line; do
+figures_of '^goal ' | while read -r line; do
 	printf '| %s | %s | %s bp | %s s | %s bp | %s..%s bp | %s kB | %s ms | %s kB |\n' \
 		"$(field kernel "$line")" "$(field scope "$line")" "$(field goal_bp "$line")" \
 		"$(echo "$(field time_to_band_ms "$line") / 1000" | bc -l | cut -c1-5)" \
@@ -55,7 +57,7 @@ for mode in goal hugepage always; do
 	echo
 	echo "| kernel | s | RSS MiB | huge MiB | ratio | first buffer huge MiB | second buffer huge MiB |"
 	echo "| --- | --- | --- | --- | --- | --- | --- |"
-	grep "^time mode=$mode " "$figures" | while read -r line; do
+	figures_of "^time mode=$mode " | while read -r line; do
 		printf '| %s | %s | %s | %s | %s%% | %s | %s |\n' "$(field kernel "$line")" \
 			"$(field t "$line")" "$(($(field rss_kb "$line") / 1024))" \
 			"$(($(field huge_kb "$line") / 1024))" \
@@ -69,7 +71,7 @@ echo "## The agent's CPU while it holds a goal (goal 2000 bp, pid scope; 50 ms /
 echo
 echo "| kernel | RSS | time to goal | agent CPU per minute held | settled |"
 echo "| --- | --- | --- | --- | --- |"
-grep '^agent-cost ' "$figures" | while read -r line; do
+figures_of '^agent-cost ' | while read -r line; do
 	printf '| %s | %s MiB | %s s | %s ms | %s bp |\n' "$(field kernel "$line")" \
 		"$(($(field rss_kb "$line") / 1024))" \
 		"$(echo "$(field time_to_goal_ms "$line") / 1000" | bc -l | cut -c1-6)" \
