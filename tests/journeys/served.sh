@@ -33,7 +33,9 @@ fi
 # a textfile for node_exporter, asked once the agent runs: kept fresh beside the agent that
 # serves (one agent a sysroot), which it replaces once that one exits (--persist: it stays)
 PROM=$SYSROOT/damonc.prom
-"${DAMONC_REAL:-$D}" agent --metrics-textfile "$PROM" --persist >"$SYSROOT/agent2.log" 2>&1 &
+# (rewritten every 5 s here, the default being 15 s: the waits below allow two of them)
+"${DAMONC_REAL:-$D}" agent --metrics-textfile "$PROM" --metrics-interval 5s --persist \
+	>"$SYSROOT/agent2.log" 2>&1 &
 AGENT2=$!
 HC_ALL+=("$AGENT2")
 has_metric() { grep -q '^damonc_kdamond_running{kdamond="0"} 1$' "$PROM" 2>/dev/null; }
@@ -86,7 +88,7 @@ if $served; then
 	wait_until 20 took_over
 fi
 stopped_metric() { grep -q '^damonc_kdamond_started_by_damonc{kdamond="0"} 0$' "$PROM"; }
-wait_until 10 stopped_metric
+wait_until 20 stopped_metric
 kill -TERM "$AGENT2"
 wait "$AGENT2" || fail "the textfile agent exited $? on SIGTERM"
 echo "ok: a served kdamond read, stopped and quiet on $PROFILE"
