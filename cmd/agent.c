@@ -1221,7 +1221,7 @@ static const struct opt agent_opts_tbl[] = {
 	  "keep FILE (*.prom) fresh with damonc metrics for node_exporter's textfile collector" },
 	{ "metrics-interval", O_METRICS_INTERVAL, OV_TIME, "TIME",
 	  "with --metrics-textfile: rewrite it every TIME (default 15s, at least 1s)",
-	  TO(OD_TIME, textfile.interval_us) },
+	  TO(OD_TIME, textfile.interval_us), .positive = true },
 	{ 0 },
 };
 #undef TO

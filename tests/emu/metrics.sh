@@ -152,6 +152,8 @@ grep -q "must end in .prom" <<<"$ERR" || fail "$ERR"
 expect_rc 2 "$D" agent --metrics-textfile "$W/missing/damonc.prom"
 expect_rc 2 "$D" agent --metrics-textfile "$W/damonc.prom" --metrics-interval 500ms
 grep -q -- "--metrics-interval: at least 1s" <<<"$ERR" || fail "$ERR"
+expect_rc 2 "$D" agent --metrics-textfile "$W/damonc.prom" --metrics-interval 0
+grep -q -- "--metrics-interval '0': must be above 0" <<<"$ERR" || fail "$ERR"
 expect_rc 2 "$D" agent --metrics-interval 5s
 grep -q -- "--metrics-interval: only with --metrics-textfile" <<<"$ERR" || fail "$ERR"
 
